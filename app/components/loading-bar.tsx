@@ -1,0 +1,22 @@
+import { useEffect, useState } from "react";
+import { useFetchers, useNavigation } from "react-router";
+
+export const LOADING_BAR_DELAY_MS = 200;
+
+/** A 2 px bar while routes and data load, shown after 200 ms; red when loading failed. */
+export function LoadingBar({ failed }: { failed: boolean }) {
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    if (!busy) {
+      setVisible(false);
+      return;
+    }
+    const timer = setTimeout(() => setVisible(true), LOADING_BAR_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [busy]);
+  const state = visible ? "loading" : failed ? "failed" : "idle";
+  return <div className="loading-bar" data-state={state} role="progressbar" aria-hidden={state === "idle"} />;
+}

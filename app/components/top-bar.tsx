@@ -1,0 +1,82 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { useRootData } from "../lib/root-data";
+
+/** More buckets than this collapse the top-bar links (spec §2). */
+export const MAX_TOP_BAR_BUCKETS = 7;
+
+export function bucketHref(bucket: { slug: string; singleton: boolean }): string {
+  return bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}`;
+}
+
+export function TopBar() {
+  const data = useRootData();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const user = data?.user;
+  const buckets = data?.buckets ?? [];
+  const collapsed = buckets.length > MAX_TOP_BAR_BUCKETS;
+  return (
+    <header className="top-bar">
+      <Link to="/" className="brand" viewTransition>
+        {data?.config.productName ?? "Vitrine"}
+      </Link>
+      {user && !collapsed && buckets.length > 0 ? (
+        <nav aria-label={t("nav.mainNavigation")} className="bucket-links">
+          {buckets.map((bucket) => (
+            <NavLink key={bucket.slug} to={bucketHref(bucket)} viewTransition>
+              {bucket.name}
+            </NavLink>
+          ))}
+        </nav>
+      ) : null}
+      {user && collapsed && location.pathname !== "/" ? (
+        <Link to="/" className="back-to-overview" viewTransition>
+          {t("nav.backToOverview")}
+        </Link>
+      ) : null}
+      <div className="top-bar-end">
+        <LanguageSwitch />
+        {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} /> : null}
+      </div>
+    </header>
+  );
+}
+
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const other = i18n.language === "nl" ? "en" : "nl";
+  return (
+    <Form method="post" action="/session/locale" className="language-switch">
+      <input type="hidden" name="locale" value={other} />
+      <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
+      <button type="submit" lang={other} aria-label={`${t("nav.language")}: ${t("nav.switchLanguage")}`}>
+        {t("nav.switchLanguage")}
+      </button>
+    </Form>
+  );
+}
+
+/** A <details> menu: opens and closes without JavaScript. */
+function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <details className="user-menu">
+      <summary aria-label={t("nav.userMenu")}>{name}</summary>
+      <ul role="menu">
+        <li role="none">
+          <Link role="menuitem" to="/profile">{t("nav.profile")}</Link>
+        </li>
+        {isAdmin ? (
+          <li role="none">
+            <Link role="menuitem" to="/settings">{t("nav.settings")}</Link>
+          </li>
+        ) : null}
+        <li role="none">
+          <a role="menuitem" href="/logout">{t("nav.signout")}</a>
+        </li>
+      </ul>
+    </details>
+  );
+}

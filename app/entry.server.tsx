@@ -1,0 +1,78 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import { ServerRouter } from "react-router";
+import { createI18n } from "./lib/i18n";
+import { normalizeLocale, type Locale } from "./lib/locales";
+import { RequestContext } from "./lib/nonce";
+import { errorPageFailureHtml } from "./lib/error-page-failure.server";
+
+export const streamTimeout = 5_000;
+
+const i18nByLocale = new Map<Locale, ReturnType<typeof createI18n>>();
+function i18nFor(locale: Locale) {
+  let instance = i18nByLocale.get(locale);
+  if (!instance) i18nByLocale.set(locale, (instance = createI18n(locale)));
+  return instance;
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const rootData = routerContext.staticHandlerContext.loaderData.root as { locale?: string } | undefined;
+  const locale = normalizeLocale(rootData?.locale) ?? loadContext.config.DEFAULT_LOCALE;
+  const readyEvent = isbot(request.headers.get("user-agent")) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <RequestContext.Provider value={{ nonce: loadContext.nonce, requestId: loadContext.requestId }}>
+        <I18nextProvider i18n={i18nFor(locale)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
+        </I18nextProvider>
+      </RequestContext.Provider>,
+      {
+        nonce: loadContext.nonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          loadContext.logger.error({ err: error }, "rendering the error page failed");
+          resolve(
+            new Response(errorPageFailureHtml(loadContext.requestId), {
+              status: responseStatusCode >= 400 ? responseStatusCode : 500,
+              headers: { "Content-Type": "text/html; charset=utf-8" },
+            }),
+          );
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) loadContext.logger.error({ err: error }, "render failed");
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000);
+    void reject;
+  });
+}
+
+/** Unexpected errors are logged with the request id; users see only a reference. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const logger = (context as AppLoadContext | undefined)?.logger;
+  if (logger) logger.error({ err: error, path: new URL(request.url).pathname }, "unexpected error");
+  else console.error(error);
+};

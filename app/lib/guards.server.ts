@@ -1,0 +1,44 @@
+import { data, redirect, type AppLoadContext } from "react-router";
+import { findBucketBySlug, isBucketVisible, type Bucket } from "../../server/services/buckets";
+import { hasPermission, type User } from "../../server/services/users";
+import { getRequestState } from "./request-state.server";
+
+/** /login with from_url holding the encoded full path, except for /. */
+export function loginRedirectPath(request: Request): string {
+  const url = new URL(request.url);
+  const path = url.pathname + url.search;
+  return path === "/" ? "/login" : `/login?from_url=${encodeURIComponent(path)}`;
+}
+
+/** Spec §4 auth: anonymous to /login; without the user permission to /no-access. */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<User> {
+  const { user } = await getRequestState(request, context);
+  if (!user) throw redirect(loginRedirectPath(request));
+  if (!hasPermission(user, "user") && new URL(request.url).pathname !== "/no-access") throw redirect("/no-access");
+  return user;
+}
+
+/** Spec §4 isAdmin: anonymous to /login; a user who is not both user and admin to /. */
+export async function requireAdmin(request: Request, context: AppLoadContext): Promise<User> {
+  const { user } = await getRequestState(request, context);
+  if (!user) throw redirect(loginRedirectPath(request));
+  if (!hasPermission(user, "user") || !hasPermission(user, "admin")) throw redirect("/");
+  return user;
+}
+
+/** Spec §4 allowSignup: when web signup is off, /signup sends to /login. */
+export function requireSignupAllowed(context: AppLoadContext): void {
+  if (!context.config.ALLOW_SIGNUP) throw redirect("/login");
+}
+
+/** A bucket the user may not see is answered as if it did not exist. */
+export async function requireBucketAccess(
+  request: Request,
+  context: AppLoadContext,
+  slug: string | undefined,
+): Promise<{ user: User; bucket: Bucket }> {
+  const user = await requireUser(request, context);
+  const bucket = slug ? await findBucketBySlug(context.db, slug) : null;
+  if (!bucket || !isBucketVisible(bucket, user)) throw data("This page could not be found", { status: 404 });
+  return { user, bucket };
+}

@@ -1,0 +1,34 @@
+import type { AppLoadContext, Session } from "react-router";
+import { findSessionUser } from "../../server/services/sessions";
+import type { User } from "../../server/services/users";
+import type { SessionData } from "./context";
+import { normalizeLocale, type Locale } from "./locales";
+
+export interface RequestState {
+  session: Session<SessionData>;
+  user: User | null;
+  locale: Locale;
+}
+
+/** The request's cookie session, signed-in user and locale; read once per request. */
+export function getRequestState(request: Request, context: AppLoadContext): Promise<RequestState> {
+  context.requestState ??= loadRequestState(request, context);
+  return context.requestState as Promise<RequestState>;
+}
+
+async function loadRequestState(request: Request, context: AppLoadContext): Promise<RequestState> {
+  const session = await context.sessionStorage.getSession(request.headers.get("Cookie"));
+  const token = session.get("token");
+  const user = token ? await findSessionUser(context.db, token) : null;
+  if (token && !user) session.unset("token"); // ended elsewhere: sign-out, password or permission change
+  const locale =
+    normalizeLocale(session.get("locale")) ??
+    normalizeLocale(user?.locale) ??
+    normalizeLocale(await context.languageDetector.getLocale(request)) ??
+    context.config.DEFAULT_LOCALE;
+  return { session, user, locale };
+}
+
+export async function commitSession(context: AppLoadContext, session: Session<SessionData>): Promise<HeadersInit> {
+  return { "Set-Cookie": await context.sessionStorage.commitSession(session) };
+}

@@ -1,0 +1,104 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteError,
+} from "react-router";
+import { publicUser } from "../server/services/users";
+import { listBuckets, visibleBuckets } from "../server/services/buckets";
+import type { Route } from "./+types/root";
+import { ErrorPage } from "./components/error-page";
+import { IEWarning } from "./components/ie-warning";
+import { LoadingBar } from "./components/loading-bar";
+import { TopBar } from "./components/top-bar";
+import { internetExplorerVersion } from "./lib/browser";
+import { useNonce, useRequestId } from "./lib/nonce";
+import { getRequestState } from "./lib/request-state.server";
+import { useRootData } from "./lib/root-data";
+import "./styles/app.css";
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** Client state of spec §4, served with the first render. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { session, user, locale } = await getRequestState(request, context);
+  const buckets = user ? visibleBuckets(await listBuckets(context.db), user) : [];
+  return {
+    locale,
+    user: user ? publicUser(user) : null,
+    buckets: buckets.map(({ id, slug, name, singleton }) => ({ _id: id, slug, name, singleton })),
+    config: {
+      productName: context.config.PRODUCT_NAME,
+      defaultLocale: context.config.DEFAULT_LOCALE,
+      auth: { web: { allowSignup: context.config.ALLOW_SIGNUP } },
+    },
+    hideIEWarning: session.get("hideIEWarning") ?? false,
+    ieVersion: internetExplorerVersion(request.headers.get("User-Agent")),
+    indexView: session.get("indexView") ?? "list",
+    lastVisitedPageNumber: session.get("lastVisitedPageNumber") ?? 1,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.config.productName ?? "Vitrine" },
+  { name: "description", content: "CMS Project for Yipp exhibits" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRootData();
+  const nonce = useNonce();
+  const requestId = useRequestId();
+  const { i18n } = useTranslation();
+  const error = useRouteError();
+  return (
+    <html lang={data?.locale ?? i18n.language} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {requestId ? <meta name="request-id" content={requestId} /> : null}
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <LoadingBar failed={Boolean(error)} />
+        <TopBar />
+        <main className="page">{children}</main>
+        <footer className="footer" />
+        {data && data.ieVersion && !data.hideIEWarning ? <IEWarning version={data.ieVersion} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useReloadOnChunkLoadFailure(error);
+  return <ErrorPage error={error} />;
+}
+
+const CHUNK_RELOAD_KEY = "vitrine:chunk-reload-at";
+
+/** Spec §4: a chunk-loading failure reloads the page, at most once per 60 seconds. */
+function useReloadOnChunkLoadFailure(error: unknown) {
+  const location = useLocation();
+  useEffect(() => {
+    const message = error instanceof Error ? error.message : "";
+    if (!/dynamically imported module|Importing a module script failed|error loading dynamically/i.test(message)) return;
+    const last = Number(sessionStorage.getItem(CHUNK_RELOAD_KEY) ?? 0);
+    if (Date.now() - last < 60_000) return;
+    sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now()));
+    window.location.reload();
+  }, [error, location.key]);
+}

@@ -1,0 +1,65 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+
+/** The whole map of the product (spec §2). Screens of later releases render a placeholder. */
+export default [
+  index("routes/home.tsx"),
+  route("login", "routes/login.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("signup", "routes/signup.tsx"),
+  route("no-access", "routes/no-access.tsx"),
+  route("password-reset/:id?", "routes/placeholder-public.tsx", { id: "password-reset" }),
+  route("profile", "routes/placeholder.tsx", { id: "profile" }),
+  route("style", "routes/placeholder.tsx", { id: "style" }),
+  route("support", "routes/placeholder.tsx", { id: "support" }),
+  route("shareables/:id?", "routes/placeholder.tsx", { id: "shareables" }),
+
+  route("settings", "routes/settings.tsx", [
+    index("routes/placeholder-admin.tsx", { id: "settings-index" }),
+    route("invite-user", "routes/placeholder-admin.tsx", { id: "settings-invite-user" }),
+    route("new-client", "routes/placeholder-admin.tsx", { id: "settings-new-client" }),
+    route("buckets/:slug?", "routes/placeholder-admin.tsx", { id: "settings-buckets" }),
+    route("users/:id?", "routes/placeholder-admin.tsx", { id: "settings-users" }),
+  ]),
+
+  route("b/:bucket", "routes/bucket.tsx", [
+    index("routes/bucket-overview.tsx"),
+    route("new", "routes/bucket-placeholder.tsx", { id: "bucket-new" }),
+    route("edit", "routes/bucket-placeholder.tsx", { id: "bucket-edit" }),
+    route("duplicate/:contentId/latest", "routes/bucket-placeholder.tsx", { id: "bucket-duplicate" }),
+    route(":contentId/latest", "routes/bucket-placeholder.tsx", { id: "bucket-latest" }),
+    route(":contentId/:versionId", "routes/bucket-placeholder.tsx", { id: "bucket-version" }),
+    route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
+  ]),
+
+  // Specialised bucket screens.
+  route("dle-content/:bucket/new", "routes/placeholder.tsx", { id: "dle-content-new" }),
+  route("dle-content/:bucket/edit", "routes/placeholder.tsx", { id: "dle-content-edit" }),
+  route("dle-content/:bucket/:contentId/:versionId", "routes/placeholder.tsx", { id: "dle-content-version" }),
+  route("dle-sessies/:bucket", "routes/placeholder.tsx", { id: "dle-sessies-overview" }),
+  route("dle-sessies/:bucket/new", "routes/placeholder.tsx", { id: "dle-sessies-new" }),
+  route("dle-sessies/:bucket/:contentId/:versionId", "routes/placeholder.tsx", { id: "dle-sessies-edit" }),
+  route("sessies/:bucket", "routes/placeholder.tsx", { id: "sessies-overview" }),
+  route("sessies/:bucket/new", "routes/placeholder.tsx", { id: "sessies-new" }),
+  route("sessies/:bucket/:contentId/:versionId", "routes/placeholder.tsx", { id: "sessies-edit" }),
+  route("trend/:bucket/new", "routes/placeholder.tsx", { id: "trend-new" }),
+  route("trend/:bucket/:contentId/:versionId", "routes/placeholder.tsx", { id: "trend-edit" }),
+
+  // Legacy optional-parameter forms, kept as redirects to their current routes.
+  route("overview/:bucket?", "routes/legacy/overview.tsx"),
+  route("dle-content-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-dle-content-form" }),
+  route("dle-sessies-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-dle-sessies-form" }),
+  route("sessies-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-sessies-form" }),
+  route("trend-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-trend-form" }),
+  route("dle-sessies-index/:bucket?", "routes/legacy/specialised-index.tsx", { id: "legacy-dle-sessies-index" }),
+  route("sessies-index/:bucket?", "routes/legacy/specialised-index.tsx", { id: "legacy-sessies-index" }),
+
+  // Calls (spec §7).
+  route("auth/login", "routes/api/auth-login.ts"),
+  route("auth/signup", "routes/api/auth-signup.ts"),
+  route("internet-explorer/hide", "routes/api/ie-hide.ts"),
+  route("session/index-view", "routes/api/index-view.ts"),
+  route("session/locale", "routes/api/locale.ts"),
+  route("api/*", "routes/api/not-found.ts"),
+
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

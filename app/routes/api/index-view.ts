@@ -1,0 +1,23 @@
+import { getRequestState } from "../../lib/request-state.server";
+import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
+import type { Route } from "./+types/index-view";
+
+const INDEX_VIEWS = ["list", "grid"] as const;
+
+/** Saves the overview's list or grid choice; any other value is refused. */
+export async function action({ request, context }: Route.ActionArgs) {
+  let body: Record<string, unknown>;
+  try {
+    body = await readBody(request);
+  } catch (error) {
+    if (error instanceof BadRequest) return jsonError(error.message, 400);
+    throw error;
+  }
+  const view = INDEX_VIEWS.find((value) => value === body.view);
+  if (!view) return jsonError("view must be list or grid", 400);
+  const { session } = await getRequestState(request, context);
+  session.set("indexView", view);
+  const headers = { "Set-Cookie": await context.sessionStorage.commitSession(session) };
+  if (wantsJson(request)) return new Response(null, { status: 204, headers });
+  return redirectBack(body, headers);
+}

@@ -1,0 +1,24 @@
+import { setUserLocale } from "../../../server/services/users";
+import { normalizeLocale } from "../../lib/locales";
+import { getRequestState } from "../../lib/request-state.server";
+import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
+import type { Route } from "./+types/locale";
+
+/** The language switcher: stored in the session, and on the user for next time. */
+export async function action({ request, context }: Route.ActionArgs) {
+  let body: Record<string, unknown>;
+  try {
+    body = await readBody(request);
+  } catch (error) {
+    if (error instanceof BadRequest) return jsonError(error.message, 400);
+    throw error;
+  }
+  const locale = normalizeLocale(typeof body.locale === "string" ? body.locale : null);
+  if (!locale) return jsonError("locale must be en or nl", 400);
+  const { session, user } = await getRequestState(request, context);
+  session.set("locale", locale);
+  if (user) await setUserLocale(context.db, user.id, locale);
+  const headers = { "Set-Cookie": await context.sessionStorage.commitSession(session) };
+  if (wantsJson(request)) return new Response(null, { status: 204, headers });
+  return redirectBack(body, headers);
+}

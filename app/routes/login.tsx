@@ -1,0 +1,91 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { authenticate, LoginFailure, startSession } from "../lib/auth.server";
+import { loginSchema } from "../lib/auth-schemas";
+import { getRequestState } from "../lib/request-state.server";
+import { safeRedirectPath } from "../lib/safe-redirect";
+import { FieldError, FormError } from "../components/form-errors";
+import type { Route } from "./+types/login";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await getRequestState(request, context);
+  const fromUrl = safeRedirectPath(new URL(request.url).searchParams.get("from_url"));
+  if (user) throw redirect(fromUrl);
+  return { fromUrl, allowSignup: context.config.ALLOW_SIGNUP };
+}
+
+/** The i18n key for each server error text of spec §8. */
+const FAILURE_MESSAGES: Record<string, string> = {
+  "unknown user": "login.errors.unknownUser",
+  "incorrect password": "login.errors.incorrectPassword",
+  "rate limited": "login.errors.rateLimited",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), retryMinutes: 0 }, { status: 400 });
+  }
+  try {
+    const user = await authenticate(request, context);
+    const cookie = await startSession(request, context, user);
+    return redirect(safeRedirectPath(submission.value.from_url), { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    const failure = error instanceof LoginFailure ? error : null;
+    if (!failure) context.logger.error({ err: error }, "sign-in failed unexpectedly");
+    const message = FAILURE_MESSAGES[failure?.code ?? ""] ?? "login.errors.unknownError";
+    return data(
+      {
+        result: submission.reply({ formErrors: [message], hideFields: ["password"] }),
+        retryMinutes: Math.ceil((failure?.retryAfter ?? 0) / 60),
+      },
+      {
+        status: failure?.status ?? 500,
+        headers: failure?.retryAfter ? { "Retry-After": String(failure.retryAfter) } : undefined,
+      },
+    );
+  }
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Sign in · ${(matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine"}` },
+];
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: { from_url: loaderData.fromUrl },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const params = { minutes: actionData?.retryMinutes ?? 0 };
+  return (
+    <section className="auth-card">
+      <h1>{t("login.title")}</h1>
+      <Form method="post" {...getFormProps(form)}>
+        <FormError errors={form.errors} params={params} />
+        <input {...getInputProps(fields.from_url, { type: "hidden" })} />
+        <label htmlFor={fields.email.id}>{t("login.email")}</label>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="username" autoFocus />
+        <FieldError field={fields.email} />
+        <label htmlFor={fields.password.id}>{t("login.password")}</label>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
+        <FieldError field={fields.password} />
+        <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+          {t("login.submit")}
+        </button>
+      </Form>
+      {loaderData.allowSignup ? (
+        <p className="auth-alt">
+          {t("login.noAccount")} <Link to="/signup">{t("login.signupLink")}</Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from "../components/placeholder";
+
+export default function PublicPlaceholder() {
+  return <Placeholder />;
+}

@@ -1,0 +1,71 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { FieldError, FormError } from "../components/form-errors";
+import { requireSignupAllowed, signUp, SignupFailure, startSession } from "../lib/auth.server";
+import { PASSWORD_MIN_LENGTH, signupSchema } from "../lib/auth-schemas";
+import { getRequestState } from "../lib/request-state.server";
+import type { Route } from "./+types/signup";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireSignupAllowed(context);
+  const { user } = await getRequestState(request, context);
+  if (user) throw redirect("/");
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSignupAllowed(context);
+  const submission = parseWithZod(await request.formData(), { schema: signupSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  try {
+    const user = await signUp(context, submission.value);
+    const cookie = await startSession(request, context, user);
+    return redirect("/", { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (!(error instanceof SignupFailure)) throw error;
+    const field = error.code === "emailTaken" ? "email" : "invitationCode";
+    return data(
+      submission.reply({ fieldErrors: { [field]: [`signup.errors.${error.code}`] }, hideFields: ["password"] }),
+      { status: error.code === "emailTaken" ? 409 : 400 },
+    );
+  }
+}
+
+export default function Signup({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const params = { min: PASSWORD_MIN_LENGTH };
+  return (
+    <section className="auth-card">
+      <h1>{t("signup.title")}</h1>
+      <Form method="post" {...getFormProps(form)}>
+        <FormError errors={form.errors} />
+        <label htmlFor={fields.name.id}>{t("signup.name")}</label>
+        <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
+        <FieldError field={fields.name} />
+        <label htmlFor={fields.email.id}>{t("signup.email")}</label>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+        <FieldError field={fields.email} />
+        <label htmlFor={fields.password.id}>{t("signup.password")}</label>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
+        <FieldError field={fields.password} params={params} />
+        <label htmlFor={fields.invitationCode.id}>{t("signup.invitationCode")}</label>
+        <input {...getInputProps(fields.invitationCode, { type: "text" })} autoComplete="off" />
+        <FieldError field={fields.invitationCode} />
+        <button type="submit" className="button primary">{t("signup.submit")}</button>
+      </Form>
+      <p className="auth-alt">
+        {t("signup.haveAccount")} <Link to="/login">{t("signup.loginLink")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { ServerBuild } from "react-router";
+import * as serverBuild from "virtual:react-router/server-build";
+import { version } from "../package.json";
+import { loadConfig, type Config } from "./config";
+import { openDatabase, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { createHttpApp } from "./http";
+import { createLogger, type Logger } from "./logger";
+import { seedDemoContent } from "./seed";
+import { deleteExpiredSessions } from "./services/sessions";
+
+export { runCli } from "./cli";
+
+export interface StartOptions {
+  config?: Config;
+  env?: NodeJS.ProcessEnv;
+  /** Use this database instead of opening one from the configuration. */
+  db?: Db;
+  seed?: boolean;
+  logger?: Logger;
+  build?: ServerBuild | (() => Promise<ServerBuild>);
+  clientDir?: string | null;
+  mode?: "production" | "development";
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  config: Config;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config = options.config ?? loadConfig(options.env);
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
+  await migrate(db);
+  if (options.seed ?? true) {
+    const seeded = await seedDemoContent(db, { adminEmail: process.env.ADMIN_EMAIL, adminPassword: process.env.ADMIN_PASSWORD });
+    if (seeded) announceSeed(seeded.adminEmail, seeded.generatedPassword);
+  }
+  const app = createHttpApp({
+    build: options.build ?? (serverBuild as unknown as ServerBuild),
+    db,
+    config,
+    logger,
+    version,
+    clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
+    mode: options.mode,
+  });
+  const server = createServer(app.listener);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
+  const url = config.PUBLIC_URL ?? `http://${shownHost}:${port}`;
+  logger.info({ url, database: db.kind, version }, "Vitrine is listening");
+  const sweep = setInterval(() => void deleteExpiredSessions(db).catch(() => undefined), 60 * 60 * 1000);
+  sweep.unref();
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    db,
+    config,
+    server,
+    async close() {
+      clearInterval(sweep);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.db) await db.close();
+    },
+  };
+}
+
+function announceSeed(email: string, password: string | null) {
+  const lines = [
+    "Demo content created. Sign in with:",
+    `  email:    ${email}`,
+    password ? `  password: ${password}   (shown once; change it with npm run vitrine -- reset-password)` : "  password: the ADMIN_PASSWORD you set",
+  ];
+  console.log(`\n${lines.join("\n")}\n`);
+}

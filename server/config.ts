@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { normalizeLocale, SUPPORTED_LOCALES } from "../app/lib/locales";
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  DEFAULT_LOCALE: z
+    .string()
+    .default("en")
+    .transform((value, ctx) => {
+      const locale = normalizeLocale(value);
+      if (!locale) {
+        ctx.addIssue({ code: "custom", message: `must be one of ${SUPPORTED_LOCALES.join(", ")}` });
+        return z.NEVER;
+      }
+      return locale;
+    }),
+  ALLOW_SIGNUP: booleanFromEnv.default(false),
+  PRODUCT_NAME: z.string().min(1).default("Vitrine"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = Omit<z.output<typeof envSchema>, "SESSION_SECRET"> & {
+  SESSION_SECRET: string;
+  secureCookies: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment once; an empty string counts as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    );
+  }
+  const values = parsed.data;
+  return {
+    ...values,
+    SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(values.DATA_DIR),
+    secureCookies: values.PUBLIC_URL?.startsWith("https:") ?? false,
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      return readFileSync(file, "utf8").trim(); // another server wrote it first
+    }
+  }
+}

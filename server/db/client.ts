@@ -1,0 +1,134 @@
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import type { Logger } from "pino";
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs a script of several statements, without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Thrown when the database cannot be reached; the web layer answers 503. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("The database is unavailable", { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+]);
+
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code ?? "";
+  return (
+    CONNECTION_ERROR_CODES.has(code) ||
+    code.startsWith("08") ||
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message)
+  );
+}
+
+function wrapConnectionErrors<T>(promise: Promise<T>): Promise<T> {
+  return promise.catch((error: unknown) => {
+    throw isConnectionError(error) ? new DatabaseUnavailableError(error) : error;
+  });
+}
+
+export async function openPglite(dataDir: string): Promise<Db> {
+  const dir = path.resolve(dataDir, "pgdata");
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const toResult = <T>(result: { rows: T[]; affectedRows?: number }): QueryResult<T> => ({
+    rows: result.rows,
+    rowCount: result.affectedRows ?? result.rows.length,
+  });
+  return {
+    kind: "pglite",
+    async query<T>(sql: string, params?: unknown[]) {
+      return toResult(await db.query<T>(sql, params));
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    transaction(fn) {
+      return db.transaction((tx) =>
+        fn({
+          query: async <T>(sql: string, params?: unknown[]) => toResult(await tx.query<T>(sql, params)),
+          exec: async (sql: string) => void (await tx.exec(sql)),
+        }),
+      );
+    },
+    close: () => db.close(),
+  };
+}
+
+export function openPostgres(connectionString: string, logger?: Logger): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process.
+  pool.on("error", (error) => logger?.warn({ err: error }, "idle database connection lost"));
+  const asResult = <T>(result: pg.QueryResult): QueryResult<T> => ({
+    rows: result.rows as T[],
+    rowCount: result.rowCount ?? 0,
+  });
+  return {
+    kind: "postgres",
+    query: <T>(sql: string, params?: unknown[]) =>
+      wrapConnectionErrors(pool.query(sql, params)).then((result) => asResult<T>(result)),
+    exec: (sql: string) => wrapConnectionErrors(pool.query(sql)).then(() => undefined),
+    async transaction(fn) {
+      const client = await wrapConnectionErrors(pool.connect());
+      client.on("error", (error) => logger?.warn({ err: error }, "database connection lost in transaction"));
+      let broken = false;
+      try {
+        await client.query("BEGIN");
+        const result = await fn({
+          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(sql, params)),
+          exec: async (sql: string) => void (await client.query(sql)),
+        });
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        broken = isConnectionError(error);
+        if (!broken) await client.query("ROLLBACK").catch(() => undefined);
+        throw broken ? new DatabaseUnavailableError(error) : error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string; logger?: Logger }): Promise<Db> {
+  return options.databaseUrl
+    ? Promise.resolve(openPostgres(options.databaseUrl, options.logger))
+    : openPglite(options.dataDir);
+}

@@ -1,0 +1,38 @@
+import type { Db } from "./client";
+import init from "./migrations/001_init.sql?raw";
+
+/** Numbered migrations, applied in order; never edit one that has shipped. */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  { version: 1, name: "init", sql: init },
+];
+
+const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server
+
+/**
+ * Applies pending migrations in one transaction under an advisory lock, so
+ * that servers starting at once migrate once: the others wait, then find
+ * nothing left to do.
+ */
+export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const { rows } = await tx.query<{ version: number }>("SELECT version FROM schema_migrations");
+    const done = new Set(rows.map((row) => row.version));
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await tx.exec(migration.sql);
+      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,131 @@
+import type { Bucket } from "./services/buckets";
+
+interface DemoBucket {
+  bucket: Omit<Bucket, "id">;
+  documents: Record<string, unknown>[];
+}
+
+/** Demo exhibit content: what a museum team would put in on day one. */
+export const DEMO_BUCKETS: DemoBucket[] = [
+  {
+    bucket: {
+      slug: "exhibitions",
+      name: "Exhibitions",
+      singleton: false,
+      private: false,
+      collectionName: "exhibitions",
+      locales: ["nl", "en"],
+      jsonSchema: {
+        type: "object",
+        required: ["title", "opensOn"],
+        properties: {
+          title: { type: "string", title: "Title", translate: true, maxLength: 80 },
+          subtitle: { type: "string", title: "Subtitle", translate: true },
+          opensOn: { type: "string", format: "date", title: "Opens on" },
+          closesOn: { type: "string", format: "date", title: "Closes on" },
+          room: { type: "string", title: "Room", enum: ["East wing", "West wing", "Atrium", "Garden"] },
+          ticketPrice: { type: "number", title: "Ticket price (€)", minimum: 0 },
+          featured: { type: "boolean", title: "Featured on the entrance screen" },
+          artworks: { type: "array", title: "Artworks", items: { type: "string", _ref: "artworks" } },
+        },
+      },
+    },
+    documents: [
+      {
+        title: { nl: "Licht op het Noorden", en: "Light on the North" },
+        subtitle: { nl: "Schilders van de Waddenkust", en: "Painters of the Wadden coast" },
+        opensOn: "2026-09-12",
+        closesOn: "2027-01-10",
+        room: "East wing",
+        ticketPrice: 14.5,
+        featured: true,
+      },
+      {
+        title: { nl: "Glas en Vuur", en: "Glass and Fire" },
+        subtitle: { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" },
+        opensOn: "2027-02-01",
+        room: "Atrium",
+        ticketPrice: 12,
+        featured: false,
+      },
+    ],
+  },
+  {
+    bucket: {
+      slug: "artworks",
+      name: "Artworks",
+      singleton: false,
+      private: false,
+      collectionName: "artworks",
+      locales: ["nl", "en"],
+      jsonSchema: {
+        type: "object",
+        required: ["title", "year"],
+        properties: {
+          title: { type: "string", title: "Title", translate: true },
+          year: { type: "integer", title: "Year", minimum: 1000, maximum: 2100 },
+          medium: { type: "string", title: "Medium", enum: ["Oil on canvas", "Watercolour", "Glass", "Bronze", "Photograph"] },
+          description: { type: "string", title: "Label text", translate: true, maxLength: 400 },
+          tags: { type: "array", title: "Tags", items: { type: "string" }, renderer: "tags" },
+        },
+      },
+    },
+    documents: [
+      { title: { nl: "Wad bij eb", en: "Mudflats at low tide" }, year: 1911, medium: "Oil on canvas", tags: ["landscape"] },
+      { title: { nl: "Blauwe vaas", en: "Blue vase" }, year: 1928, medium: "Glass", tags: ["design", "glass"] },
+      { title: { nl: "Haven van Harlingen", en: "Harlingen harbour" }, year: 1904, medium: "Watercolour", tags: ["harbour"] },
+    ],
+  },
+  {
+    bucket: {
+      slug: "artists",
+      name: "Artists",
+      singleton: false,
+      private: false,
+      collectionName: "artists",
+      locales: ["nl", "en"],
+      jsonSchema: {
+        type: "object",
+        required: ["name"],
+        properties: {
+          name: { type: "string", title: "Name" },
+          born: { type: "string", format: "date", title: "Born" },
+          biography: { type: "string", title: "Biography", translate: true },
+          colour: { type: "string", title: "Accent colour", renderer: "color" },
+        },
+      },
+    },
+    documents: [
+      { name: "Hendrik Willem Mesdag", born: "1831-02-23", biography: { nl: "Zeeschilder uit Groningen.", en: "Marine painter from Groningen." }, colour: "#2f5d8a" },
+      { name: "Andries Copier", born: "1901-01-11", biography: { nl: "Glasontwerper in Leerdam.", en: "Glass designer in Leerdam." }, colour: "#3d7f6e" },
+    ],
+  },
+  {
+    bucket: {
+      slug: "site-settings",
+      name: "Site settings",
+      singleton: true,
+      private: false,
+      collectionName: "site-settings",
+      locales: ["nl", "en"],
+      jsonSchema: {
+        type: "object",
+        required: ["welcome"],
+        properties: {
+          welcome: { type: "string", title: "Welcome text", translate: true },
+          openingTime: { type: "string", format: "time", title: "Opening time" },
+          closingTime: { type: "string", format: "time", title: "Closing time" },
+          idleTimeoutSeconds: { type: "integer", title: "Screen idle timeout (s)", minimum: 10 },
+        },
+      },
+    },
+    documents: [
+      {
+        welcome: { nl: "Welkom in het museum", en: "Welcome to the museum" },
+        openingTime: "10:00:00",
+        closingTime: "17:00:00",
+        idleTimeoutSeconds: 90,
+      },
+    ],
+  },
+];

@@ -1,0 +1,154 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequestListener, type ClientAddress } from "@remix-run/node-fetch-server";
+import { createRequestHandler, data, type ServerBuild } from "react-router";
+import { createCookieSessionStorage } from "react-router";
+import { RemixI18Next } from "remix-i18next/server";
+import sirv from "sirv";
+import type { SessionData, VitrineContext } from "../app/lib/context";
+import { SUPPORTED_LOCALES } from "../app/lib/locales";
+import type { Config } from "./config";
+import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
+import type { Logger } from "./logger";
+import { isCrossSiteRequest } from "./security/csrf";
+import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
+import { SESSION_MAX_AGE_SECONDS } from "./services/sessions";
+
+export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable. Please try again in a moment.";
+/** Bodies of forms and JSON calls; uploads stream and have their own limits. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpAppOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  db: Db;
+  config: Config;
+  logger: Logger;
+  version: string;
+  clientDir?: string;
+  mode?: "production" | "development";
+}
+
+/** Loaders see a lost database as a 503 page, not a crash. */
+function answer503WhenUnavailable(db: Db): Db {
+  const rethrow = (error: unknown): never => {
+    if (error instanceof DatabaseUnavailableError) throw data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503 });
+    throw error;
+  };
+  const wrap = (target: Queryable): Queryable => ({
+    query: (sql, params) => target.query(sql, params).catch(rethrow),
+    exec: (sql) => target.exec(sql).catch(rethrow),
+  });
+  return { ...db, ...wrap(db), transaction: (fn) => db.transaction(fn).catch(rethrow), close: () => db.close() };
+}
+
+function textResponse(status: number, message: string): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+export function createHttpApp(options: HttpAppOptions) {
+  const { config, logger, db } = options;
+  const mode = options.mode ?? "production";
+  const handleDocument = createRequestHandler(
+    typeof options.build === "function" ? options.build : () => options.build as ServerBuild,
+    mode,
+  );
+  const sessionStorage = createCookieSessionStorage<SessionData>({
+    cookie: {
+      name: "vitrine_session",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.secureCookies,
+      path: "/",
+      maxAge: SESSION_MAX_AGE_SECONDS,
+      secrets: [config.SESSION_SECRET],
+    },
+  });
+  const languageDetector = new RemixI18Next({
+    detection: { supportedLanguages: [...SUPPORTED_LOCALES], fallbackLanguage: config.DEFAULT_LOCALE, order: ["header"] },
+  });
+  const contextDb = answer503WhenUnavailable(db);
+
+  async function healthz(): Promise<Response> {
+    try {
+      await db.query("SELECT 1");
+      return Response.json({ status: "ok", database: "ok", databaseKind: db.kind, version: options.version });
+    } catch {
+      return Response.json(
+        { status: "error", database: "unavailable", databaseKind: db.kind, version: options.version },
+        { status: 503 },
+      );
+    }
+  }
+
+  async function route(request: Request, client: ClientAddress, requestId: string, nonce: string): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/healthz") return healthz();
+    if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
+      return textResponse(403, "Cross-site request refused: this request did not come from Vitrine itself.");
+    }
+    const length = Number(request.headers.get("content-length") ?? 0);
+    if (length > MAX_BODY_BYTES && !url.pathname.startsWith("/api/v1/media/")) {
+      return textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
+    }
+    const context: VitrineContext = {
+      db: contextDb,
+      config,
+      logger: logger.child({ requestId }),
+      requestId,
+      nonce,
+      clientAddress: client.address,
+      sessionStorage,
+      languageDetector,
+      version: options.version,
+    };
+    return handleDocument(request, context);
+  }
+
+  async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const nonce = randomBytes(16).toString("base64");
+    let response: Response;
+    try {
+      response = await route(request, client, requestId, nonce);
+    } catch (error) {
+      logger.error({ err: error, requestId }, "request failed");
+      response = textResponse(500, `Unexpected error. Reference: ${requestId}`);
+    }
+    response = new Response(response.body, response); // headers of some responses are immutable
+    const headers = response.headers;
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) headers.set(name, value);
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
+    headers.set("X-Request-Id", requestId);
+    if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
+    logger.info(
+      { requestId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
+      "request",
+    );
+    return response;
+  }
+
+  const fetchListener = createRequestListener(handleFetch);
+  const serveStatic = options.clientDir
+    ? sirv(options.clientDir, {
+        etag: true,
+        setHeaders(res, pathname) {
+          for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(name, value);
+          res.setHeader(
+            "Cache-Control",
+            pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+          );
+        },
+      })
+    : null;
+
+  function listener(req: IncomingMessage, res: ServerResponse) {
+    if (serveStatic && (req.method === "GET" || req.method === "HEAD")) {
+      serveStatic(req, res, () => fetchListener(req, res));
+    } else {
+      fetchListener(req, res);
+    }
+  }
+
+  return { listener, handleFetch };
+}

@@ -1,0 +1,32 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+
+// scrypt is memory-hard: N=2^15, r=8 needs 32 MiB per hash.
+const PARAMS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };
+
+function derive(password: string, salt: Buffer, options: ScryptOptions & { keyLength: number }) {
+  return new Promise<Buffer>((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, options.keyLength, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** Returns `scrypt$N$r$p$salt$hash`, so parameters can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS);
+  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64"), key.toString("base64")].join("$");
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64");
+  const actual = await derive(password, Buffer.from(salt, "base64"), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    keyLength: expected.length,
+  });
+  return timingSafeEqual(actual, expected);
+}

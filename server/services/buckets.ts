@@ -1,0 +1,51 @@
+import type { Queryable } from "../db/client";
+import type { User } from "./users";
+
+export interface Bucket {
+  id: string;
+  slug: string;
+  name: string;
+  singleton: boolean;
+  private: boolean;
+  collectionName: string;
+  jsonSchema: Record<string, unknown>;
+  locales: string[];
+}
+
+const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
+  json_schema AS "jsonSchema", locales`;
+
+export async function listBuckets(db: Queryable): Promise<Bucket[]> {
+  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets ORDER BY position, name`);
+  return rows;
+}
+
+export async function findBucketBySlug(db: Queryable, slug: string): Promise<Bucket | null> {
+  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE slug = $1`, [slug]);
+  return rows[0] ?? null;
+}
+
+/**
+ * Spec §6: no user, no buckets; private buckets never; a user with a buckets
+ * list sees only those slugs.
+ */
+export function isBucketVisible(bucket: Pick<Bucket, "slug" | "private">, user: Pick<User, "buckets"> | null): boolean {
+  if (!user || bucket.private) return false;
+  return !user.buckets || user.buckets.includes(bucket.slug);
+}
+
+export function visibleBuckets<B extends Pick<Bucket, "slug" | "private">>(buckets: B[], user: Pick<User, "buckets"> | null): B[] {
+  return buckets.filter((bucket) => isBucketVisible(bucket, user));
+}
+
+export async function createBucket(
+  db: Queryable,
+  input: Omit<Bucket, "id"> & { position?: number },
+): Promise<Bucket> {
+  const { rows } = await db.query<Bucket>(
+    `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BUCKET_COLUMNS}`,
+    [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0],
+  );
+  return rows[0]!;
+}

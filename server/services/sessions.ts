@@ -1,0 +1,33 @@
+import type { Db } from "../db/client";
+import { hashToken, randomToken } from "../security/tokens";
+import { USER_COLUMNS, type User } from "./users";
+
+export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+
+export async function createSession(db: Db, userId: string): Promise<string> {
+  const token = randomToken();
+  await db.query(
+    `INSERT INTO sessions (id_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
+    [hashToken(token), userId, SESSION_MAX_AGE_SECONDS],
+  );
+  return token;
+}
+
+/** One query: the live session's user, or null. */
+export async function findSessionUser(db: Db, token: string): Promise<User | null> {
+  const { rows } = await db.query<User>(
+    `SELECT ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id_hash = $1 AND s.expires_at > now()`,
+    [hashToken(token)],
+  );
+  return rows[0] ?? null;
+}
+
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.query("DELETE FROM sessions WHERE id_hash = $1", [hashToken(token)]);
+}
+
+export async function deleteExpiredSessions(db: Db): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM sessions WHERE expires_at <= now()");
+  return rowCount;
+}
