@@ -13,6 +13,7 @@ import { seedDemoContent } from "./seed";
 import { deleteExpiredSessions } from "./services/sessions";
 
 export { runCli } from "./cli";
+export { loadConfig } from "./config";
 
 export interface StartOptions {
   config?: Config;

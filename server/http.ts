@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestListener, type ClientAddress } from "@remix-run/node-fetch-server";
-import { createRequestHandler, data, type ServerBuild } from "react-router";
+import { createRequestHandler, data, type AppLoadContext, type ServerBuild } from "react-router";
 import { createCookieSessionStorage } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import sirv from "sirv";
-import type { SessionData, VitrineContext } from "../app/lib/context";
+import type { SessionData } from "../app/lib/context";
 import { SUPPORTED_LOCALES } from "../app/lib/locales";
 import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
@@ -35,7 +35,7 @@ function answer503WhenUnavailable(db: Db): Db {
     throw error;
   };
   const wrap = (target: Queryable): Queryable => ({
-    query: (sql, params) => target.query(sql, params).catch(rethrow),
+    query: <T,>(sql: string, params?: unknown[]) => target.query<T>(sql, params).catch(rethrow),
     exec: (sql) => target.exec(sql).catch(rethrow),
   });
   return { ...db, ...wrap(db), transaction: (fn) => db.transaction(fn).catch(rethrow), close: () => db.close() };
@@ -90,7 +90,7 @@ export function createHttpApp(options: HttpAppOptions) {
     if (length > MAX_BODY_BYTES && !url.pathname.startsWith("/api/v1/media/")) {
       return textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
     }
-    const context: VitrineContext = {
+    const context: AppLoadContext = {
       db: contextDb,
       config,
       logger: logger.child({ requestId }),

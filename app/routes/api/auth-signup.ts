@@ -25,7 +25,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       const fields = [...new Set(error.issues.map((issue) => issue.path.join(".")))];
       return jsonError(`Invalid signup: check ${fields.join(", ")}`, 400);
     }
-    if (error instanceof SignupFailure) return jsonError(...SIGNUP_ERRORS[error.code]);
+    if (error instanceof SignupFailure) {
+      const [message, status] = SIGNUP_ERRORS[error.code];
+      return jsonError(message, status);
+    }
     throw error;
   }
 }

@@ -1,0 +1,40 @@
+import { defineConfig } from "vitest/config";
+
+const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+const integration = (database: "pglite" | "postgres") => ({
+  extends: true as const,
+  test: {
+    name: `integration:${database}`,
+    include: ["tests/integration/**/*.test.ts"],
+    env: { VITRINE_TEST_DB: database },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    globalSetup: ["tests/support/global-setup.ts"],
+    reporters: ["default", "./tests/support/summary-reporter.ts"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+      },
+      integration("pglite"),
+      ...(withPostgres ? [integration("postgres")] : []),
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          env: { VITRINE_TEST_DB: "pglite" },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
