@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 
-const SERVER_BUILD = new URL("../build/server/index.js", import.meta.url);
+const SERVER_BUILD = new URL(`../${process.env.VITRINE_BUILD_DIR ?? "build"}/server/index.js`, import.meta.url);
 if (!existsSync(SERVER_BUILD)) {
   console.log("No production build yet: building…");
   const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });

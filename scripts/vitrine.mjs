@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 
-const SERVER_BUILD = new URL("../build/server/index.js", import.meta.url);
+const SERVER_BUILD = new URL(`../${process.env.VITRINE_BUILD_DIR ?? "build"}/server/index.js`, import.meta.url);
 if (!existsSync(SERVER_BUILD)) {
   const result = spawnSync("npx", ["react-router", "build"], { stdio: ["ignore", "ignore", "inherit"] });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -6,7 +6,6 @@ import type { TestProject } from "vitest/node";
 import { openPglite, openPostgres } from "../../server/db/client";
 import { migrate } from "../../server/db/migrate";
 
-export const PG_TEMPLATE = "vitrine_test_template";
 
 /** One migrated database per run; each test file copies it (fast, and isolated). */
 export default async function setup(project: TestProject) {
@@ -17,18 +16,30 @@ export default async function setup(project: TestProject) {
   project.provide("pgliteTemplate", path.join(templateDir, "pgdata"));
 
   const adminUrl = process.env.TEST_DATABASE_URL;
+  const pgTemplate = `vitrine_template_${process.pid}`;
+  project.provide("pgTemplate", pgTemplate);
+  let dropPgTemplate = async () => {};
   if (adminUrl) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${PG_TEMPLATE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${PG_TEMPLATE}`);
+    await admin.query(`DROP DATABASE IF EXISTS ${pgTemplate} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${pgTemplate}`);
     await admin.end();
-    const template = openPostgres(withDatabase(adminUrl, PG_TEMPLATE));
+    const template = openPostgres(withDatabase(adminUrl, pgTemplate));
     await migrate(template);
     await template.close();
+    dropPgTemplate = async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${pgTemplate} WITH (FORCE)`);
+      await cleanup.end();
+    };
   }
 
-  return () => rmSync(templateDir, { recursive: true, force: true });
+  return async () => {
+    rmSync(templateDir, { recursive: true, force: true });
+    await dropPgTemplate();
+  };
 }
 
 export function withDatabase(url: string, database: string): string {
@@ -40,5 +51,6 @@ export function withDatabase(url: string, database: string): string {
 declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    pgTemplate: string;
   }
 }

@@ -6,7 +6,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { openPglite, openPostgres, type Db } from "../../server/db/client";
 import type { RunningServer, StartOptions } from "../../server/app";
-import { PG_TEMPLATE, withDatabase } from "./global-setup";
+import { withDatabase } from "./global-setup";
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-at-least-32-characters-long";
 
@@ -25,7 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const name = `vitrine_test_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("pgTemplate")}`);
     await admin.end();
     const databaseUrl = withDatabase(adminUrl, name);
     const db = openPostgres(databaseUrl);
@@ -66,7 +66,7 @@ type BuiltServer = { startServer(options: StartOptions): Promise<RunningServer>;
 /** The production build (npm test builds it first), served in-process over real HTTP on a free port. */
 export async function startTestServer(options: { env?: Record<string, string>; db?: Db; seed?: boolean } = {}): Promise<TestServer> {
   const database = await createTestDatabase();
-  const built = (await import(/* @vite-ignore */ path.resolve("build/server/index.js"))) as BuiltServer;
+  const built = (await import(/* @vite-ignore */ path.resolve(process.env.VITRINE_BUILD_DIR ?? "build", "server/index.js"))) as BuiltServer;
   const config = built.loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
