@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -25,6 +25,8 @@ export interface StartOptions {
   build?: ServerBuild | (() => Promise<ServerBuild>);
   clientDir?: string | null;
   mode?: "production" | "development";
+  /** Development only: Vite's middleware, run before the app. */
+  devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
 export interface RunningServer {
@@ -54,7 +56,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
     mode: options.mode,
   });
-  const server = createServer(app.listener);
+  const devMiddleware = options.devMiddleware;
+  const server = createServer(
+    devMiddleware ? (req, res) => devMiddleware(req, res, () => app.listener(req, res)) : app.listener,
+  );
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
