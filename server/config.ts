@@ -31,6 +31,7 @@ const envSchema = z.object({
     }),
   ALLOW_SIGNUP: booleanFromEnv.default(false),
   PRODUCT_NAME: z.string().min(1).default("Vitrine"),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

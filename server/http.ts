@@ -41,6 +41,17 @@ function answer503WhenUnavailable(db: Db): Db {
   return { ...db, ...wrap(db), transaction: (fn) => db.transaction(fn).catch(rethrow), close: () => db.close() };
 }
 
+/**
+ * The client's address. Behind TRUST_PROXY reverse proxies, the address the
+ * nearest of them saw, from X-Forwarded-For (the rightmost entries are the
+ * ones our own proxies wrote; anything further left is the client's word).
+ */
+export function clientAddressOf(request: Request, socketAddress: string, trustedProxies: number): string {
+  if (trustedProxies === 0) return socketAddress;
+  const forwarded = (request.headers.get("x-forwarded-for") ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+  return forwarded[forwarded.length - trustedProxies] ?? socketAddress;
+}
+
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -96,7 +107,7 @@ export function createHttpApp(options: HttpAppOptions) {
       logger: logger.child({ requestId }),
       requestId,
       nonce,
-      clientAddress: client.address,
+      clientAddress: clientAddressOf(request, client.address, config.TRUST_PROXY),
       sessionStorage,
       languageDetector,
       version: options.version,
