@@ -31,7 +31,7 @@ export async function seedDemoContent(
   let position = 0;
   for (const demo of DEMO_BUCKETS) {
     const bucket: Bucket = await createBucket(db, { ...demo.bucket, position: position++ });
-    for (const document of demo.documents) await createContent(db, bucket.id, document, admin.id);
+    for (const document of demo.documents) await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton });
   }
   return { adminEmail, generatedPassword };
 }

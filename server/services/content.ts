@@ -1,39 +1,144 @@
-import type { Db } from "../db/client";
+import { randomUUID } from "node:crypto";
+import type { Db, Queryable } from "../db/client";
 
 export interface ContentVersion {
   contentId: string;
   versionId: string;
+  baseVersionId: string | null;
   data: Record<string, unknown>;
   createdAt: Date;
 }
 
-/** Creates a document with its first version. */
+/** Someone saved the document after the version this save started from (409). */
+export class VersionConflictError extends Error {
+  readonly code = "DOCUMENT_VERSION_CONFLICT";
+  constructor(readonly contentId: string, readonly latestVersionId: string) {
+    super("DOCUMENT_VERSION_CONFLICT");
+    this.name = "VersionConflictError";
+  }
+}
+
+export class ContentNotFoundError extends Error {
+  constructor(readonly contentId: string) {
+    super(`No document ${contentId} in this bucket`);
+    this.name = "ContentNotFoundError";
+  }
+}
+
+const versionColumns = (alias = "") =>
+  `${alias}content_id AS "contentId", ${alias}version_id AS "versionId", ${alias}base_version_id AS "baseVersionId",
+   ${alias}data AS data, ${alias}created_at AS "createdAt"`;
+const VERSION_COLUMNS = versionColumns();
+
+/** Creates a document with its first version. A singleton bucket may hold only one. */
 export async function createContent(
   db: Db,
   bucketId: string,
   data: Record<string, unknown>,
   userId: string | null,
+  options: { singleton?: boolean } = {},
 ): Promise<ContentVersion> {
+  const contentId = randomUUID();
+  const versionId = randomUUID();
   return db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)`,
+      [contentId, bucketId, versionId, options.singleton ?? false],
+    );
+    await tx.query("UPDATE buckets SET content_count = content_count + 1 WHERE id = $1", [bucketId]);
     const { rows } = await tx.query<ContentVersion>(
-      `WITH version AS (
-         INSERT INTO versions (content_id, data, created_by) VALUES (gen_random_uuid(), $2, $3)
-         RETURNING version_id, content_id, data, created_at
-       ), content AS (
-         INSERT INTO contents (content_id, bucket_id, latest_version_id)
-         SELECT content_id, $1, version_id FROM version
-       )
-       SELECT content_id AS "contentId", version_id AS "versionId", data, created_at AS "createdAt" FROM version`,
-      [bucketId, data, userId],
+      `INSERT INTO versions (version_id, content_id, data, created_by) VALUES ($1, $2, $3, $4) RETURNING ${VERSION_COLUMNS}`,
+      [versionId, contentId, data, userId],
     );
     return rows[0]!;
   });
 }
 
-export async function countContents(db: Db, bucketId: string): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(
-    "SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1",
+/**
+ * Saves a new version on top of `baseVersionId`: a compare-and-set in one
+ * statement, so of two saves from the same base exactly one wins and the
+ * other gets VersionConflictError. Nothing is ever overwritten.
+ */
+export async function saveVersion(
+  db: Queryable,
+  input: { bucketId: string; contentId: string; baseVersionId: string; data: Record<string, unknown>; userId: string | null },
+): Promise<ContentVersion> {
+  const versionId = randomUUID();
+  const { rows } = await db.query<ContentVersion>(
+    `WITH moved AS (
+       UPDATE contents SET latest_version_id = $1, updated_at = now()
+       WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
+       RETURNING content_id
+     )
+     INSERT INTO versions (version_id, content_id, base_version_id, data, created_by)
+     SELECT $1, content_id, $4, $5, $6 FROM moved
+     RETURNING ${VERSION_COLUMNS}`,
+    [versionId, input.contentId, input.bucketId, input.baseVersionId, input.data, input.userId],
+  );
+  if (rows[0]) return rows[0];
+  const latest = await findLatestVersionId(db, input.bucketId, input.contentId);
+  if (!latest) throw new ContentNotFoundError(input.contentId);
+  throw new VersionConflictError(input.contentId, latest);
+}
+
+async function findLatestVersionId(db: Queryable, bucketId: string, contentId: string): Promise<string | null> {
+  const { rows } = await db.query<{ latest: string }>(
+    `SELECT latest_version_id AS latest FROM contents WHERE content_id = $1 AND bucket_id = $2`,
+    [contentId, bucketId],
+  );
+  return rows[0]?.latest ?? null;
+}
+
+export async function getLatestVersion(db: Queryable, bucketId: string, contentId: string): Promise<ContentVersion | null> {
+  const { rows } = await db.query<ContentVersion>(
+    `SELECT ${versionColumns("v.")}
+     FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE c.content_id = $1 AND c.bucket_id = $2`,
+    [contentId, bucketId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function getVersion(
+  db: Queryable,
+  bucketId: string,
+  contentId: string,
+  versionId: string,
+): Promise<ContentVersion | null> {
+  const { rows } = await db.query<ContentVersion>(
+    `SELECT ${versionColumns("v.")}
+     FROM versions v JOIN contents c ON c.content_id = v.content_id
+     WHERE v.version_id = $1 AND v.content_id = $2 AND c.bucket_id = $3`,
+    [versionId, contentId, bucketId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function getSingletonContent(db: Queryable, bucketId: string): Promise<ContentVersion | null> {
+  const { rows } = await db.query<{ contentId: string }>(
+    `SELECT content_id AS "contentId" FROM contents WHERE bucket_id = $1 ORDER BY created_at LIMIT 1`,
     [bucketId],
   );
+  return rows[0] ? getLatestVersion(db, bucketId, rows[0].contentId) : null;
+}
+
+/** Deletes a document with all its versions, if `versionId` is still its latest. */
+export async function deleteContent(db: Db, bucketId: string, contentId: string, versionId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { rowCount } = await tx.query(
+      `DELETE FROM contents WHERE content_id = $1 AND bucket_id = $2 AND latest_version_id = $3`,
+      [contentId, bucketId, versionId],
+    );
+    if (rowCount === 0) {
+      const latest = await findLatestVersionId(tx, bucketId, contentId);
+      if (!latest) throw new ContentNotFoundError(contentId);
+      throw new VersionConflictError(contentId, latest);
+    }
+    await tx.query("UPDATE buckets SET content_count = content_count - 1 WHERE id = $1", [bucketId]);
+  });
+}
+
+export async function countContents(db: Queryable, bucketId: string): Promise<number> {
+  const { rows } = await db.query<{ count: number }>("SELECT content_count AS count FROM buckets WHERE id = $1", [bucketId]);
   return rows[0]?.count ?? 0;
 }

@@ -1,0 +1,39 @@
+import Ajv, { _, type Options } from "ajv";
+
+/** Our schema dialect's own keywords (docs/schema-dialect.md): hints for the form, no validation. */
+export const DIALECT_KEYWORDS = [
+  "_ref", "key", "note", "placeholder", "renderer", "translate", "step", "labels", "fixed", "fixedItems", "sortable",
+  "add-button", "append-index-to-title", "title-key", "button-text", "enableButton", "disableButton", "inline",
+  "x-indent", "x-clearable", "x-disableable-bool", "x-collapsible", "allowedFiles", "minWidth", "maxWidth",
+  "minHeight", "maxHeight", "minWidthCrop", "maxWidthCrop", "minHeightCrop", "maxHeightCrop", "forceCrop",
+  "enableCrop", "encoding", "codec", "minFps", "maxFps", "minFilesize", "maxFilesize", "resolution",
+] as const;
+
+export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * The one AJV setup, on server and browser alike: all errors, $data,
+ * formats as regular expressions (so standalone code needs no runtime
+ * import), and the custom isNotEmpty rule.
+ */
+export function createAjv(options: Pick<Options, "code"> = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, $data: true, strict: "log", strictRequired: false, ...options, logger: false });
+  ajv.addFormat("date", DATE_PATTERN);
+  ajv.addFormat("time", TIME_PATTERN);
+  ajv.addFormat("color", COLOR_PATTERN);
+  ajv.addFormat("email", /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
+  ajv.addFormat("uri", /^https?:\/\/\S+$/i);
+  ajv.addVocabulary([...DIALECT_KEYWORDS]);
+  ajv.addKeyword({
+    keyword: "isNotEmpty",
+    type: "string",
+    schemaType: "boolean",
+    error: { message: "must not be empty" },
+    code(cxt) {
+      if (cxt.schema) cxt.fail(_`${cxt.data}.trim() === ""`);
+    },
+  });
+  return ajv;
+}

@@ -1,0 +1,59 @@
+import type { ErrorObject } from "ajv";
+import type { Locale } from "../locales";
+import { formatMessage, VALIDATION_MESSAGES } from "./messages";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
+import { pointerToName } from "./path";
+
+export interface FieldErrors {
+  /** Messages by form field name (`rooms[0].title.nl`); "" holds errors of the whole document. */
+  byField: Record<string, string[]>;
+  /** Locales that have at least one error, through the nearest translatable ancestor. */
+  locales: string[];
+}
+
+/** The pointer of the field an error belongs to: `required` points at the missing property. */
+function fieldPointer(error: ErrorObject): string {
+  if (error.keyword === "required") return `${error.instancePath}/${String(error.params.missingProperty)}`;
+  if (error.keyword === "additionalProperties") return `${error.instancePath}/${String(error.params.additionalProperty)}`;
+  return error.instancePath;
+}
+
+/** The locale of the nearest translatable ancestor along a pointer, if any. */
+export function localeOfPointer(schema: JsonSchema, pointer: string): string | null {
+  let node: unknown = schema;
+  let locale: string | null = null;
+  for (const segment of pointer.split("/").slice(1)) {
+    if (typeof node !== "object" || node === null) break;
+    const current = node as JsonSchema;
+    if (current.renderer === TRANSLATE_OBJECT_RENDERER) locale = segment;
+    const properties = current.properties as Record<string, unknown> | undefined;
+    node = /^\d+$/.test(segment) && current.items ? current.items : properties?.[segment];
+  }
+  return locale;
+}
+
+/**
+ * AJV errors → messages under their fields, in the configured default locale.
+ * With `only`, errors outside those top-level properties are dropped (the partial form).
+ */
+export function mapValidationErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  schema: JsonSchema,
+  messageLocale: Locale,
+  only?: readonly string[],
+): FieldErrors {
+  const byField: Record<string, string[]> = {};
+  const locales = new Set<string>();
+  const catalogue = VALIDATION_MESSAGES[messageLocale];
+  for (const error of errors ?? []) {
+    const pointer = fieldPointer(error);
+    const name = pointerToName(pointer);
+    if (only && !only.includes(name.split(/[.[]/)[0]!)) continue;
+    const message = formatMessage(catalogue[error.keyword] ?? catalogue.default!, error.params as Record<string, unknown>);
+    const list = (byField[name] ??= []);
+    if (!list.includes(message)) list.push(message);
+    const locale = localeOfPointer(schema, pointer);
+    if (locale) locales.add(locale);
+  }
+  return { byField, locales: [...locales] };
+}

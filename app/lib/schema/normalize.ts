@@ -1,0 +1,79 @@
+/** A JSON Schema as stored in a bucket, before normalisation. */
+export type JsonSchema = { [key: string]: unknown };
+
+export const TRANSLATE_OBJECT_RENDERER = "translate-object";
+export const INTEGER_STEP_ERROR = "schema error: property with type 'integer' can't have a step value smaller than 1";
+export const NESTED_TRANSLATE_ERROR = "schema error: a translatable property can't be inside a translatable property";
+
+export interface NormalizedSchema {
+  schema: JsonSchema;
+  /** Schema errors to show the admin on the form; the form does not render when there are any. */
+  problems: string[];
+}
+
+const isObject = (value: unknown): value is JsonSchema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Spec §3: `translate: true` becomes an object with one sub-property per
+ * bucket locale (all required when the property is); `_data` becomes `$data`;
+ * an integer step below 1 is a schema error. The input is not changed.
+ */
+export function normalizeSchema(raw: unknown, locales: readonly string[]): NormalizedSchema {
+  const problems: string[] = [];
+
+  /** Deep copy that renames `_data` to `$data` and drops prototype keys. */
+  function clean(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map(clean);
+    if (!isObject(node)) return node;
+    const out: JsonSchema = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
+      out[key === "_data" ? "$data" : key] = clean(value);
+    }
+    return out;
+  }
+
+  /** Walks the properties and items, collecting schema errors. */
+  function check(node: unknown, path: string, insideTranslatable: boolean): void {
+    if (!isObject(node)) return;
+    if (node.type === "integer" && typeof node.step === "number" && node.step < 1) problems.push(`${INTEGER_STEP_ERROR} (${path || "/"})`);
+    const translatable = node.translate === true;
+    if (translatable && insideTranslatable) problems.push(`${NESTED_TRANSLATE_ERROR} (${path})`);
+    const inside = insideTranslatable || translatable;
+    if (isObject(node.properties)) {
+      for (const [name, property] of Object.entries(node.properties)) check(property, `${path}/${name}`, inside);
+    }
+    if (isObject(node.items)) check(node.items, `${path}/items`, inside);
+  }
+
+  function expandTranslatable(node: unknown, required: boolean): unknown {
+    if (!isObject(node)) return node;
+    let out = { ...node };
+    if (isObject(out.properties)) {
+      const requiredNames = Array.isArray(out.required) ? (out.required as string[]) : [];
+      out.properties = Object.fromEntries(
+        Object.entries(out.properties).map(([name, property]) => [name, expandTranslatable(property, requiredNames.includes(name))]),
+      );
+    }
+    if (isObject(out.items)) out.items = expandTranslatable(out.items, false);
+    if (out.translate === true) {
+      const { translate: _translate, title, description, note, ...perLocale } = out;
+      out = {
+        type: "object",
+        renderer: TRANSLATE_OBJECT_RENDERER,
+        ...(title !== undefined ? { title } : {}),
+        ...(description !== undefined ? { description } : {}),
+        ...(note !== undefined ? { note } : {}),
+        properties: Object.fromEntries(locales.map((locale) => [locale, { ...perLocale, title: locale }])),
+        required: required ? [...locales] : [],
+      };
+    }
+    return out;
+  }
+
+  const visited = clean(raw);
+  check(visited, "", false);
+  if (!isObject(visited)) return { schema: { type: "object", properties: {} }, problems: ["schema error: the schema must be an object"] };
+  return { schema: expandTranslatable(visited, false) as JsonSchema, problems };
+}
