@@ -59,6 +59,9 @@ export default [
   route("internet-explorer/hide", "routes/api/ie-hide.ts"),
   route("session/index-view", "routes/api/index-view.ts"),
   route("session/locale", "routes/api/locale.ts"),
+  route("api/v1/buckets/any/content", "routes/api/any-content.ts"),
+  route("api/v1/buckets/:slug/save", "routes/api/bucket-save.ts"),
+  route("api/v1/buckets/:slug/content/:contentId/:versionId", "routes/api/bucket-content.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("*", "routes/not-found.tsx"),

@@ -28,6 +28,14 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   }
 }
 
+/** A JSON object body, or BadRequest. */
+export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  if (!(request.headers.get("Content-Type") ?? "").includes("application/json")) {
+    throw new BadRequest("Send the body as JSON (Content-Type: application/json)");
+  }
+  return readBody(request);
+}
+
 export function jsonError(error: string, status: number, headers?: HeadersInit) {
   return Response.json({ error }, { status, headers });
 }

@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { findBucketBySlug, isBucketVisible, type Bucket } from "../../server/services/buckets";
+import { findBucketByCollection, findBucketBySlug, isBucketVisible, type Bucket } from "../../server/services/buckets";
 import { hasPermission, type User } from "../../server/services/users";
 import { getRequestState } from "./request-state.server";
 
@@ -40,5 +40,28 @@ export async function requireBucketAccess(
   const user = await requireUser(request, context);
   const bucket = slug ? await findBucketBySlug(context.db, slug) : null;
   if (!bucket || !isBucketVisible(bucket, user)) throw data("This page could not be found", { status: 404 });
+  return { user, bucket };
+}
+
+/** For JSON calls: 401/403/404 as JSON instead of redirects. */
+export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User> {
+  const { user } = await getRequestState(request, context);
+  if (!user) throw Response.json({ error: "Sign in first" }, { status: 401 });
+  if (!hasPermission(user, "user")) throw Response.json({ error: "Your account has no access to Vitrine" }, { status: 403 });
+  return user;
+}
+
+export async function requireApiBucketAccess(
+  request: Request,
+  context: AppLoadContext,
+  find: { slug?: string; collectionName?: string },
+): Promise<{ user: User; bucket: Bucket }> {
+  const user = await requireApiUser(request, context);
+  const bucket = find.slug
+    ? await findBucketBySlug(context.db, find.slug)
+    : find.collectionName
+      ? await findBucketByCollection(context.db, find.collectionName)
+      : null;
+  if (!bucket || !isBucketVisible(bucket, user)) throw Response.json({ error: "No such bucket" }, { status: 404 });
   return { user, bucket };
 }

@@ -20,6 +20,14 @@ export async function listBuckets(db: Queryable): Promise<Bucket[]> {
   return rows;
 }
 
+export async function findBucketByCollection(db: Queryable, collectionName: string): Promise<Bucket | null> {
+  const { rows } = await db.query<Bucket>(
+    `SELECT ${BUCKET_COLUMNS} FROM buckets WHERE collection_name = $1 ORDER BY position LIMIT 1`,
+    [collectionName],
+  );
+  return rows[0] ?? null;
+}
+
 export async function findBucketBySlug(db: Queryable, slug: string): Promise<Bucket | null> {
   const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE slug = $1`, [slug]);
   return rows[0] ?? null;

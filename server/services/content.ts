@@ -142,3 +142,23 @@ export async function countContents(db: Queryable, bucketId: string): Promise<nu
   const { rows } = await db.query<{ count: number }>("SELECT content_count AS count FROM buckets WHERE id = $1", [bucketId]);
   return rows[0]?.count ?? 0;
 }
+
+/** Newest first, a page at a time; `search` matches any text in the data. */
+export async function listContents(
+  db: Queryable,
+  bucketId: string,
+  options: { limit: number; offset?: number; search?: string },
+): Promise<ContentVersion[]> {
+  const search = options.search?.trim();
+  const { rows } = await db.query<ContentVersion>(
+    `SELECT ${versionColumns("v.")}
+     FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE c.bucket_id = $1 ${search ? "AND v.data::text ILIKE $4" : ""}
+     ORDER BY c.updated_at DESC, c.content_id DESC
+     LIMIT $2 OFFSET $3`,
+    search
+      ? [bucketId, options.limit, options.offset ?? 0, `%${search.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`]
+      : [bucketId, options.limit, options.offset ?? 0],
+  );
+  return rows;
+}

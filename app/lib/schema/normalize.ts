@@ -17,7 +17,8 @@ const isObject = (value: unknown): value is JsonSchema =>
 /**
  * Spec §3: `translate: true` becomes an object with one sub-property per
  * bucket locale (all required when the property is); `_data` becomes `$data`;
- * an integer step below 1 is a schema error. The input is not changed.
+ * an integer step below 1 is a schema error; objects refuse unknown
+ * properties unless they set additionalProperties. The input is not changed.
  */
 export function normalizeSchema(raw: unknown, locales: readonly string[]): NormalizedSchema {
   const problems: string[] = [];
@@ -57,6 +58,8 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
       );
     }
     if (isObject(out.items)) out.items = expandTranslatable(out.items, false);
+    // Unknown properties are an error unless the schema says otherwise.
+    if (isObject(out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
     if (out.translate === true) {
       const { translate: _translate, title, description, note, ...perLocale } = out;
       out = {

@@ -1,0 +1,75 @@
+import type { AppLoadContext } from "react-router";
+import type { Bucket } from "../../server/services/buckets";
+import { createContent, getSingletonContent, saveVersion, type ContentVersion } from "../../server/services/content";
+import type { User } from "../../server/services/users";
+import { inspectPayload } from "./content/payload";
+import { mapValidationErrors, type FieldErrors } from "./schema/errors";
+import { compileBucketSchema } from "./schema/validator.server";
+
+/** Keys of a content document that are not schema data (spec §3). */
+export const METADATA_KEYS = ["_id", "contentId", "language"] as const;
+
+export type SaveOutcome =
+  | { ok: true; version: ContentVersion }
+  | { ok: false; status: 400 | 422; errors: FieldErrors; message: string };
+
+export function splitDocument(document: Record<string, unknown>) {
+  const { _id, contentId, language, ...data } = document;
+  return {
+    baseVersionId: typeof _id === "string" ? _id : undefined,
+    contentId: typeof contentId === "string" ? contentId : undefined,
+    language: typeof language === "string" ? language : undefined,
+    data,
+  };
+}
+
+/** The document as exhibit apps and the API see it: data plus _id and contentId. */
+export function toDocument(version: ContentVersion) {
+  return { ...version.data, _id: version.versionId, contentId: version.contentId };
+}
+
+/**
+ * Validates and saves one document of a bucket: a new document without
+ * contentId, else a new version on top of the version it started from.
+ * Throws VersionConflictError / ContentNotFoundError from the service.
+ */
+export async function saveDocument(
+  context: AppLoadContext,
+  user: User,
+  bucket: Bucket,
+  input: { contentId?: string; baseVersionId?: string; data: unknown },
+): Promise<SaveOutcome> {
+  const empty: FieldErrors = { byField: {}, locales: [] };
+  if (typeof input.data !== "object" || input.data === null || Array.isArray(input.data)) {
+    return { ok: false, status: 400, errors: empty, message: "content must be a JSON object" };
+  }
+  const problem = inspectPayload(input.data);
+  if (problem?.status === 400) return { ok: false, status: 400, errors: empty, message: problem.message };
+  if (problem?.status === 422) {
+    return { ok: false, status: 422, errors: { byField: { [problem.field]: [problem.message] }, locales: [] }, message: problem.message };
+  }
+  const compiled = compileBucketSchema(bucket);
+  if (!compiled.validate) {
+    return { ok: false, status: 422, errors: { byField: { "": compiled.problems }, locales: [] }, message: compiled.problems.join("; ") };
+  }
+  const data = input.data as Record<string, unknown>;
+  if (!compiled.validate(data)) {
+    const errors = mapValidationErrors(compiled.validate.errors, compiled.schema, context.config.DEFAULT_LOCALE);
+    return { ok: false, status: 422, errors, message: "The content is not valid" };
+  }
+  if (input.contentId) {
+    if (!input.baseVersionId) return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is required" };
+    const version = await saveVersion(context.db, {
+      bucketId: bucket.id,
+      contentId: input.contentId,
+      baseVersionId: input.baseVersionId,
+      data,
+      userId: user.id,
+    });
+    return { ok: true, version };
+  }
+  if (bucket.singleton && (await getSingletonContent(context.db, bucket.id))) {
+    return { ok: false, status: 400, errors: empty, message: "This singleton bucket already has its document: save it with its contentId and _id" };
+  }
+  return { ok: true, version: await createContent(context.db, bucket.id, data, user.id, { singleton: bucket.singleton }) };
+}
