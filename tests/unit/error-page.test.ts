@@ -1,0 +1,12 @@
+import { describe, expect, it } from "vitest";
+import { errorPageFailureHtml } from "../../app/lib/error-page-failure.server";
+
+describe("error page failure fallback", () => {
+  it("says so with a way home, and never echoes markup", () => {
+    const html = errorPageFailureHtml("abc-123<script>");
+    expect(html).toContain("An error occurred while showing the error page");
+    expect(html).toContain('<a href="/">Go back to home</a>');
+    expect(html).toContain("abc-123script");
+    expect(html).not.toContain("<script>");
+  });
+});
