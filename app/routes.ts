@@ -23,11 +23,11 @@ export default [
 
   route("b/:bucket", "routes/bucket.tsx", [
     index("routes/bucket-overview.tsx"),
-    route("new", "routes/bucket-placeholder.tsx", { id: "bucket-new" }),
-    route("edit", "routes/bucket-placeholder.tsx", { id: "bucket-edit" }),
-    route("duplicate/:contentId/latest", "routes/bucket-placeholder.tsx", { id: "bucket-duplicate" }),
-    route(":contentId/latest", "routes/bucket-placeholder.tsx", { id: "bucket-latest" }),
-    route(":contentId/:versionId", "routes/bucket-placeholder.tsx", { id: "bucket-version" }),
+    route("new", "routes/bucket-edit.tsx", { id: "bucket-new" }),
+    route("edit", "routes/bucket-edit.tsx", { id: "bucket-edit" }),
+    route("duplicate/:contentId/latest", "routes/bucket-edit.tsx", { id: "bucket-duplicate" }),
+    route(":contentId/latest", "routes/bucket-edit.tsx", { id: "bucket-latest" }),
+    route(":contentId/:versionId", "routes/bucket-edit.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),
 
@@ -59,6 +59,7 @@ export default [
   route("internet-explorer/hide", "routes/api/ie-hide.ts"),
   route("session/index-view", "routes/api/index-view.ts"),
   route("session/locale", "routes/api/locale.ts"),
+  route("validators/:bucket/:hash", "routes/api/validator.ts"),
   route("api/v1/buckets/any/content", "routes/api/any-content.ts"),
   route("api/v1/buckets/:slug/save", "routes/api/bucket-save.ts"),
   route("api/v1/buckets/:slug/content/:contentId/:versionId", "routes/api/bucket-content.ts"),

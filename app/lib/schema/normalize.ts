@@ -60,6 +60,23 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
     if (isObject(out.items)) out.items = expandTranslatable(out.items, false);
     // Unknown properties are an error unless the schema says otherwise.
     if (isObject(out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
+    if (out.renderer === "texts" && out.type === "array") {
+      // Translated text arrays: entries {id, text: {locale: string}} (spec §3).
+      out.items = {
+        type: "object",
+        required: ["id"],
+        properties: {
+          id: { type: "string", title: "id", isNotEmpty: true },
+          text: { type: "object", properties: Object.fromEntries(locales.map((locale) => [locale, { type: "string", title: locale }])), additionalProperties: false },
+        },
+        additionalProperties: false,
+      };
+    }
+    if (out["x-disableable-bool"] === true && out.type === "object" && !isObject(out.properties)) {
+      // Disableable string: {value, disabled} (spec §3).
+      out.properties = { value: { type: "string" }, disabled: { type: "boolean" } };
+      out.additionalProperties = false;
+    }
     if (out.translate === true) {
       const { translate: _translate, title, description, note, ...perLocale } = out;
       out = {

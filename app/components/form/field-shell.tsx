@@ -1,0 +1,54 @@
+import type { ReactNode } from "react";
+import type { JsonSchema } from "../../lib/schema/normalize";
+
+export interface FieldProps {
+  name: string;
+  schema: JsonSchema;
+  required: boolean;
+  /** Overrides the schema's title (list rows, locales). */
+  label?: string;
+}
+
+export function fieldLabel(props: FieldProps): string {
+  if (props.label) return props.label;
+  if (typeof props.schema.title === "string") return props.schema.title;
+  return props.name.split(".").pop()!.replace(/\[\d+\]$/, "");
+}
+
+/** Label, hints and the field's errors in red under it. */
+export function FieldShell(props: FieldProps & {
+  id: string;
+  errorId: string;
+  errors?: string[];
+  children: ReactNode;
+  aside?: ReactNode;
+  as?: "div" | "fieldset";
+}) {
+  const { schema } = props;
+  const label = fieldLabel(props);
+  const Tag = props.as ?? "div";
+  return (
+    <Tag className="field" data-field={props.name}>
+      {Tag === "fieldset" ? (
+        <legend>
+          {label}
+          {props.required ? <span className="required" aria-hidden="true"> *</span> : null}
+        </legend>
+      ) : (
+        <label htmlFor={props.id}>
+          {label}
+          {props.required ? <span className="required" aria-hidden="true"> *</span> : null}
+        </label>
+      )}
+      {typeof schema.description === "string" ? <p className="field-description">{schema.description}</p> : null}
+      {props.children}
+      {props.aside}
+      {typeof schema.note === "string" ? <p className="field-note">{schema.note}</p> : null}
+      {props.errors?.length ? (
+        <p id={props.errorId} className="field-error" role="alert">
+          {props.errors.join(" ")}
+        </p>
+      ) : null}
+    </Tag>
+  );
+}

@@ -1,0 +1,100 @@
+import { getInputProps, useField } from "@conform-to/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { JsonSchema } from "../../lib/schema/normalize";
+import { useBucketForm } from "./context";
+import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { SchemaField } from "./schema-field";
+
+const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
+const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? (schema.required as string[]) : []);
+
+/** An object's properties as fields; x-indent, x-collapsible and x-clearable ('Velden leegmaken'). */
+export function ObjectField(props: FieldProps) {
+  const { t } = useTranslation();
+  const [meta, form] = useField<Record<string, unknown>>(props.name);
+  const { schema } = props;
+  const required = requiredOf(schema);
+  const children = Object.entries(propertiesOf(schema)).map(([key, child]) => (
+    <SchemaField key={key} name={`${props.name}.${key}`} schema={child} required={required.includes(key)} />
+  ));
+  const clear = schema["x-clearable"] ? (
+    <button {...form.update.getButtonProps({ name: meta.name, value: {} })} className="button small">
+      {t("form.clearFields")}
+    </button>
+  ) : null;
+  const className = schema["x-indent"] ? "object-field indent" : "object-field";
+  if (schema["x-collapsible"]) {
+    return (
+      <details className={className} open data-field={props.name}>
+        <summary>{fieldLabel(props)}</summary>
+        {children}
+        {clear}
+        {meta.errors?.length ? <p className="field-error" role="alert">{meta.errors.join(" ")}</p> : null}
+      </details>
+    );
+  }
+  return (
+    <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={clear}>
+      <div className={className}>{children}</div>
+    </FieldShell>
+  );
+}
+
+/** `translate: true`: one input per locale; with JavaScript, tabs that mark the locales with errors. */
+export function TranslateObjectField(props: FieldProps) {
+  const [meta] = useField<Record<string, unknown>>(props.name);
+  const { locales, activeLocale, setActiveLocale, hydrated } = useBucketForm();
+  const properties = propertiesOf(props.schema);
+  const required = requiredOf(props.schema);
+  const errorLocales = new Set(
+    Object.entries(meta.allErrors ?? {})
+      .filter(([, errors]) => errors.length)
+      .map(([name]) => name.slice(props.name.length + 1).split(/[.[]/)[0]),
+  );
+  return (
+    <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      {hydrated ? (
+        <div className="locale-tabs" role="tablist">
+          {locales.map((locale) => (
+            <button
+              key={locale}
+              type="button"
+              role="tab"
+              aria-selected={locale === activeLocale}
+              className={errorLocales.has(locale) ? "locale-tab has-error" : "locale-tab"}
+              onClick={() => setActiveLocale(locale)}
+            >
+              {locale.toUpperCase()}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {locales.map((locale) => (
+        <div key={locale} hidden={hydrated && locale !== activeLocale} lang={locale}>
+          <SchemaField name={`${props.name}.${locale}`} schema={properties[locale] ?? { type: "string" }} required={required.includes(locale)} label={locale.toUpperCase()} />
+        </div>
+      ))}
+    </FieldShell>
+  );
+}
+
+/** Disableable string {value, disabled}, with the schema's enableButton / disableButton texts. */
+export function DisableableField(props: FieldProps) {
+  const [meta] = useField<{ value: string; disabled: boolean }>(props.name);
+  const fields = meta.getFieldset();
+  const [disabled, setDisabled] = useState(fields.disabled.initialValue === "on" || fields.disabled.initialValue === "true");
+  const enableText = typeof props.schema.enableButton === "string" ? props.schema.enableButton : "Enable";
+  const disableText = typeof props.schema.disableButton === "string" ? props.schema.disableButton : "Disable";
+  return (
+    <FieldShell {...props} id={fields.value.id} errorId={meta.errorId} errors={[...(meta.errors ?? []), ...(fields.value.errors ?? [])]}>
+      <div className="disableable">
+        <input {...getInputProps(fields.value, { type: "text" })} readOnly={disabled} aria-disabled={disabled} />
+        <label className="inline-check">
+          <input {...getInputProps(fields.disabled, { type: "checkbox" })} onChange={(event) => setDisabled(event.currentTarget.checked)} />
+          {disabled ? enableText : disableText}
+        </label>
+      </div>
+    </FieldShell>
+  );
+}

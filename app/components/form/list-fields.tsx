@@ -1,0 +1,158 @@
+import { getInputProps, useField } from "@conform-to/react";
+import { useRef } from "react";
+import { useTranslation } from "react-i18next";
+import type { JsonSchema } from "../../lib/schema/normalize";
+import { useBucketForm } from "./context";
+import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { SchemaField } from "./schema-field";
+
+const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
+
+function rowTitle(schema: JsonSchema, index: number, value: unknown): string | null {
+  const key = schema["title-key"];
+  if (typeof key === "string" && value && typeof value === "object") {
+    const text = (value as Record<string, unknown>)[key];
+    if (typeof text === "string" && text) return text;
+    if (text && typeof text === "object") {
+      const first = Object.values(text).find((part) => typeof part === "string" && part);
+      if (typeof first === "string") return first;
+    }
+  }
+  const base = typeof itemsOf(schema).title === "string" ? String(itemsOf(schema).title) : null;
+  if (schema["append-index-to-title"]) return `${base ?? ""} ${index + 1}`.trim();
+  return base;
+}
+
+/**
+ * A list: add ('Add' or the add-button text), remove, reorder with buttons
+ * and, with JavaScript, by dragging. Every button is a submit button with an
+ * intent, so the list works without JavaScript. fixed: no add or remove.
+ */
+export function ArrayField(props: FieldProps & { variant?: "tags" | "references" }) {
+  const { t } = useTranslation();
+  const { hydrated } = useBucketForm();
+  const [meta, form] = useField<unknown[]>(props.name);
+  const dragFrom = useRef<number | null>(null);
+  const { schema } = props;
+  const rows = meta.getFieldList();
+  const maxItems = typeof schema.maxItems === "number" ? schema.maxItems : null;
+  const fixed = Boolean(schema.fixed) || typeof schema.fixedItems === "number";
+  const sortable = Boolean(schema.sortable);
+  const canAdd = !fixed && (maxItems === null || rows.length < maxItems);
+  const addText =
+    props.variant === "tags" ? t("form.newTag") : typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
+  const counter = maxItems !== null ? (
+    <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+      {rows.length}/{maxItems}
+    </span>
+  ) : null;
+  return (
+    <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
+      {rows.length === 0 && props.variant === "references" ? <p className="empty">{t("form.noEntries")}</p> : null}
+      <ol className={props.variant === "tags" ? "list-field tags" : "list-field"}>
+        {rows.map((row, index) => (
+          <li
+            key={row.key}
+            className="list-row"
+            draggable={hydrated && sortable}
+            onDragStart={() => (dragFrom.current = index)}
+            onDragOver={(event) => sortable && event.preventDefault()}
+            onDrop={(event) => {
+              event.preventDefault();
+              if (dragFrom.current !== null && dragFrom.current !== index) {
+                form.reorder({ name: meta.name, from: dragFrom.current, to: index });
+              }
+              dragFrom.current = null;
+            }}
+          >
+            <SchemaField
+              name={row.name}
+              schema={itemsOf(schema)}
+              required={false}
+              label={rowTitle(schema, index, row.value ?? row.initialValue) ?? `${fieldLabel(props)} ${index + 1}`}
+            />
+            <div className="row-actions">
+              {sortable ? (
+                <>
+                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={index === 0} aria-label={t("form.moveUp")}>↑</button>
+                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={index === rows.length - 1} aria-label={t("form.moveDown")}>↓</button>
+                </>
+              ) : null}
+              {!fixed ? (
+                <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" aria-label={t("form.remove")}>
+                  ×
+                </button>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ol>
+      {canAdd ? (
+        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add">
+          {addText}
+        </button>
+      ) : null}
+    </FieldShell>
+  );
+}
+
+export const TagsField = (props: FieldProps) => <ArrayField {...props} variant="tags" />;
+export const ReferenceListField = (props: FieldProps) => <ArrayField {...props} variant="references" />;
+
+/**
+ * Translated text arrays: entries {id, text per locale}. Only admins and devs
+ * edit ids and add or remove entries; others see the ids read-only.
+ */
+export function TextsField(props: FieldProps) {
+  const { t } = useTranslation();
+  const { locales, canEditTextIds } = useBucketForm();
+  const [meta, form] = useField<Array<{ id: string; text: Record<string, string> }>>(props.name);
+  const rows = meta.getFieldList();
+  return (
+    <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <table className="texts-field">
+        <thead>
+          <tr>
+            <th scope="col">id</th>
+            {locales.map((locale) => (
+              <th key={locale} scope="col">{locale.toUpperCase()}</th>
+            ))}
+            {canEditTextIds ? <th /> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => {
+            const entry = row.getFieldset();
+            const text = entry.text.getFieldset();
+            return (
+              <tr key={row.key}>
+                <td>
+                  <input {...getInputProps(entry.id, { type: "text" })} readOnly={!canEditTextIds} aria-label={`id ${index + 1}`} />
+                  {entry.id.errors?.length ? <p className="field-error">{entry.id.errors.join(" ")}</p> : null}
+                </td>
+                {locales.map((locale) => {
+                  const localeField = (text as Record<string, typeof entry.id>)[locale]!;
+                  return (
+                    <td key={locale}>
+                      <input {...getInputProps(localeField, { type: "text" })} aria-label={`${locale} ${index + 1}`} lang={locale} />
+                    </td>
+                  );
+                })}
+                {canEditTextIds ? (
+                  <td>
+                    <button {...form.remove.getButtonProps({ name: meta.name, index })} aria-label={t("form.remove")}>×</button>
+                  </td>
+                ) : null}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {canEditTextIds ? (
+        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add">
+          {t("form.add")}
+        </button>
+      ) : null}
+    </FieldShell>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ComponentType } from "react";
+import type { FieldKind } from "../../lib/form/field-kind";
+import type { FieldProps } from "./field-shell";
+import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
+import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
+import {
+  BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
+} from "./simple-fields";
+
+/** One entry per field kind: a kind without a component does not compile. */
+export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
+  text: TextField,
+  textarea: TextareaField,
+  number: NumberField,
+  integer: NumberField,
+  boolean: BooleanField,
+  date: DateField,
+  time: TimeField,
+  color: ColorField,
+  enum: EnumField,
+  enumData: EnumDataField,
+  reference: ReferenceField,
+  tags: TagsField,
+  array: ArrayField,
+  referenceList: ReferenceListField,
+  texts: TextsField,
+  object: ObjectField,
+  translateObject: TranslateObjectField,
+  disableable: DisableableField,
+};

@@ -1,0 +1,156 @@
+import { getInputProps, getSelectProps, getTextareaProps, useField } from "@conform-to/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { acceptNumberInput, defaultStep, stepValue } from "../../lib/schema/number";
+import { useBucketForm } from "./context";
+import { FieldShell, type FieldProps } from "./field-shell";
+
+/** Text and multi-line text, with a length counter when maxLength is set. */
+export function TextField(props: FieldProps & { multiline?: boolean }) {
+  const [meta] = useField<string>(props.name);
+  const maxLength = typeof props.schema.maxLength === "number" ? props.schema.maxLength : null;
+  const [length, setLength] = useState(String(meta.initialValue ?? "").length);
+  const placeholder = typeof props.schema.placeholder === "string" ? props.schema.placeholder : undefined;
+  const common = { placeholder, onInput: (event: React.FormEvent<HTMLInputElement | HTMLTextAreaElement>) => setLength(event.currentTarget.value.length) };
+  const counter = maxLength ? (
+    <span className={length > maxLength ? "counter counter-exceeded" : "counter"} aria-live="polite">
+      {length}/{maxLength}
+    </span>
+  ) : null;
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
+      {props.multiline ? (
+        <textarea {...getTextareaProps(meta)} {...common} rows={4} />
+      ) : (
+        <input {...getInputProps(meta, { type: "text" })} {...common} />
+      )}
+    </FieldShell>
+  );
+}
+
+export const TextareaField = (props: FieldProps) => <TextField {...props} multiline />;
+
+/**
+ * Number and integer (spec §5): sign, digits, comma or dot; invalid input
+ * reverts to the last valid value on leaving the field; empty clears. The
+ * plus and minus buttons are Conform update intents, so they work without
+ * JavaScript too.
+ */
+export function NumberField(props: FieldProps) {
+  const type = props.schema.type === "integer" ? "integer" : "number";
+  const [meta, form] = useField<string>(props.name);
+  const step = typeof props.schema.step === "number" ? props.schema.step : defaultStep(type);
+  const current = acceptNumberInput(String(meta.value ?? meta.initialValue ?? ""), type, undefined);
+  const [lastValid, setLastValid] = useState<number | undefined>(current);
+  const bump = (direction: 1 | -1) =>
+    form.update.getButtonProps({ name: meta.name, value: String(stepValue(current ?? lastValid, step, direction)) });
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <div className="number-input">
+        <button {...bump(-1)} className="step-button" aria-label={`− ${step}`}>−</button>
+        <input
+          {...getInputProps(meta, { type: "text" })}
+          inputMode={type === "integer" ? "numeric" : "decimal"}
+          onBlur={(event) => {
+            const next = acceptNumberInput(event.currentTarget.value, type, lastValid);
+            event.currentTarget.value = next === undefined ? "" : String(next);
+            setLastValid(next);
+          }}
+        />
+        <button {...bump(1)} className="step-button" aria-label={`+ ${step}`}>+</button>
+      </div>
+    </FieldShell>
+  );
+}
+
+/** A switch: Actief / Inactief. */
+export function BooleanField(props: FieldProps) {
+  const { t } = useTranslation();
+  const [meta] = useField<boolean>(props.name);
+  const [on, setOn] = useState(meta.initialValue === "on" || meta.initialValue === "true");
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <span className="switch">
+        <input {...getInputProps(meta, { type: "checkbox" })} role="switch" onChange={(event) => setOn(event.currentTarget.checked)} />
+        <span className="switch-label">{on ? t("form.active") : t("form.inactive")}</span>
+      </span>
+    </FieldShell>
+  );
+}
+
+export function DateField(props: FieldProps) {
+  const [meta] = useField<string>(props.name);
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <input {...getInputProps(meta, { type: "date" })} />
+    </FieldShell>
+  );
+}
+
+export function TimeField(props: FieldProps) {
+  const [meta] = useField<string>(props.name);
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <input {...getInputProps(meta, { type: "time" })} step={1} />
+    </FieldShell>
+  );
+}
+
+export function ColorField(props: FieldProps) {
+  const [meta] = useField<string>(props.name);
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <input {...getInputProps(meta, { type: "color" })} />
+    </FieldShell>
+  );
+}
+
+function SelectField(props: FieldProps & { options: Array<{ value: string; label: string }> }) {
+  const { t } = useTranslation();
+  const [meta] = useField<string>(props.name);
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+      <select {...getSelectProps(meta)}>
+        <option value="">{t("form.pickAnOption")}</option>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldShell>
+  );
+}
+
+export function EnumField(props: FieldProps) {
+  const labels = (props.schema.labels ?? {}) as Record<string, string>;
+  const values = (props.schema.enum as unknown[]).map(String);
+  return <SelectField {...props} options={values.map((value) => ({ value, label: labels[value] ?? value }))} />;
+}
+
+/** The parent field's name of `a.b[2].c` for a relative pointer going `up` levels. */
+export function resolveRelativePointer(name: string, pointer: string): string | null {
+  const match = /^(\d+)(\/.*)?$/.exec(pointer);
+  if (!match) return null;
+  const segments = name.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  const up = Number(match[1]);
+  if (up > segments.length) return null;
+  const base = segments.slice(0, segments.length - up);
+  const rest = (match[2] ?? "").split("/").slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : part));
+  return [...base, ...rest].reduce((out, part) => (part.startsWith("[") ? `${out}${part}` : out ? `${out}.${part}` : part), "");
+}
+
+/** Options come from another field's list (`enum: {$data: "1/rooms"}`) and follow it as it changes. */
+export function EnumDataField(props: FieldProps) {
+  const pointer = String((props.schema.enum as { $data: string }).$data);
+  const sourceName = resolveRelativePointer(props.name, pointer) ?? "";
+  const [source] = useField<unknown>(sourceName);
+  const raw = source.value ?? source.initialValue;
+  const values = (Array.isArray(raw) ? raw : []).filter((value): value is string => typeof value === "string" && value !== "");
+  return <SelectField {...props} options={values.map((value) => ({ value, label: value }))} />;
+}
+
+export function ReferenceField(props: FieldProps) {
+  const { referenceOptions } = useBucketForm();
+  return <SelectField {...props} options={referenceOptions[String(props.schema._ref)] ?? []} />;
+}

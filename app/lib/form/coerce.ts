@@ -1,0 +1,51 @@
+import type { JsonSchema } from "../schema/normalize";
+import { parseNumberInput } from "../schema/number";
+import { fieldKind } from "./field-kind";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Form fields arrive as strings (Conform's payload); this turns them into the
+ * document the schema describes: numbers, booleans, lists, nested objects.
+ * Empty inputs are left out, so `required` reports them. Values that cannot
+ * be read are kept as they are, so validation reports them under their field.
+ */
+export function coerceFormValue(value: unknown, schema: JsonSchema): unknown {
+  const kind = fieldKind(schema);
+  if (kind === "boolean") return value === "on" || value === "true" || value === true;
+  if (value === undefined || value === null || value === "") return undefined;
+  switch (kind) {
+    case "number":
+    case "integer": {
+      if (typeof value !== "string") return value;
+      const parsed = parseNumberInput(value, kind);
+      return parsed.kind === "value" ? parsed.value : parsed.kind === "empty" ? undefined : value;
+    }
+    case "time":
+      return typeof value === "string" && /^\d\d:\d\d$/.test(value) ? `${value}:00` : value;
+    case "tags":
+    case "array":
+    case "texts":
+    case "referenceList": {
+      const list = Array.isArray(value) ? value : [value];
+      const items = isObject(schema.items) ? schema.items : {};
+      return list.map((item) => coerceFormValue(item, items)).filter((item) => item !== undefined);
+    }
+    case "object":
+    case "translateObject":
+    case "disableable": {
+      if (!isObject(value)) return value;
+      const properties = isObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+      const out: Record<string, unknown> = {};
+      for (const [name, child] of Object.entries(value)) {
+        const coerced = properties[name] ? coerceFormValue(child, properties[name]!) : child;
+        if (coerced !== undefined) out[name] = coerced;
+      }
+      if (kind === "disableable") out.disabled = value.disabled === "on" || value.disabled === "true";
+      return Object.keys(out).length ? out : undefined;
+    }
+    default:
+      return typeof value === "string" ? value : value;
+  }
+}

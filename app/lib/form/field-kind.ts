@@ -1,0 +1,48 @@
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
+
+export const FIELD_KINDS = [
+  "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
+  "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList",
+] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
+
+const RENDERERS: Record<string, FieldKind> = {
+  textarea: "textarea",
+  tags: "tags",
+  texts: "texts",
+  [TRANSLATE_OBJECT_RENDERER]: "translateObject",
+};
+
+const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isCollectionRef = (ref: unknown) => typeof ref === "string" && !ref.startsWith("b-");
+
+/**
+ * Which component renders a property, decided in one fixed order:
+ * renderer, then _ref, then format, then enum, then type. Null: unknown kind.
+ */
+export function fieldKind(schema: JsonSchema): FieldKind | null {
+  if (typeof schema.renderer === "string" && RENDERERS[schema.renderer]) return RENDERERS[schema.renderer]!;
+  if (isCollectionRef(schema._ref)) return "reference";
+  if (schema.type === "array" && isObject(schema.items) && isCollectionRef(schema.items._ref)) return "referenceList";
+  if (schema.format === "date") return "date";
+  if (schema.format === "time") return "time";
+  if (schema.format === "color") return "color";
+  if (Array.isArray(schema.enum)) return "enum";
+  if (isObject(schema.enum) && typeof schema.enum.$data === "string") return "enumData";
+  switch (schema.type) {
+    case "string":
+      return "text";
+    case "number":
+      return "number";
+    case "integer":
+      return "integer";
+    case "boolean":
+      return "boolean";
+    case "array":
+      return "array";
+    case "object":
+      return schema["x-disableable-bool"] ? "disableable" : "object";
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,24 @@
+import type { JsonSchema } from "../schema/normalize";
+
+/**
+ * A document's title for lists: the schema's title-key property, else the
+ * first string property; a translated value shows its first locale.
+ */
+export function titleProperty(schema: unknown): string | null {
+  const node = (schema ?? {}) as JsonSchema;
+  if (typeof node["title-key"] === "string") return node["title-key"];
+  const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+  const first = Object.entries(properties).find(([, property]) => property.type === "string" && !property.format && !property._ref);
+  return first?.[0] ?? null;
+}
+
+export function documentTitle(data: Record<string, unknown>, schema: unknown): string {
+  const key = titleProperty(schema);
+  const value = key ? data[key] : undefined;
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object") {
+    const first = Object.values(value as Record<string, unknown>).find((text) => typeof text === "string" && text.trim());
+    return typeof first === "string" ? first : "";
+  }
+  return "";
+}

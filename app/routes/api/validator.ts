@@ -1,0 +1,14 @@
+import { compileBucketSchema, validatorModule } from "../../lib/schema/validator.server";
+import { requireApiBucketAccess } from "../../lib/guards.server";
+import type { Route } from "./+types/validator";
+
+/** GET /validators/{bucket}/{hash}: the bucket's validator as an ES module; the hash makes it cacheable. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.bucket });
+  const compiled = compileBucketSchema(bucket);
+  const code = compiled.hash === params.hash ? validatorModule(bucket) : null;
+  if (!code) return new Response("Not found", { status: 404 });
+  return new Response(code, {
+    headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "private, max-age=31536000, immutable" },
+  });
+}

@@ -1,0 +1,207 @@
+import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
+import type { ValidateFunction } from "ajv";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import {
+  ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, VersionConflictError, type ContentVersion,
+} from "../../server/services/content";
+import { hasPermission } from "../../server/services/users";
+import { BucketFormContext } from "../components/form/context";
+import { SchemaField } from "../components/form/schema-field";
+import { saveDocument } from "../lib/content.server";
+import { documentTitle } from "../lib/form/title";
+import { initialValue } from "../lib/form/initial";
+import { loadReferenceOptions } from "../lib/form/references.server";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "../lib/form/resolve";
+import { requireBucketAccess } from "../lib/guards.server";
+import { isUuid } from "../lib/ids";
+import type { JsonSchema } from "../lib/schema/normalize";
+import { compileBucketSchema } from "../lib/schema/validator.server";
+import { loadBrowserValidator } from "../lib/schema/validator.client";
+import type { Route } from "./+types/bucket-edit";
+
+type Mode = "new" | "singleton" | "latest" | "version" | "duplicate";
+
+function modeOf(request: Request, params: { contentId?: string; versionId?: string }): Mode {
+  const path = new URL(request.url).pathname;
+  if (path.endsWith("/new")) return "new";
+  if (path.endsWith("/edit")) return "singleton";
+  if (path.includes("/duplicate/")) return "duplicate";
+  return params.versionId ? "version" : "latest";
+}
+
+const notFound = () => data("This page could not be found", { status: 404 });
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  const mode = modeOf(request, params);
+  const compiled = compileBucketSchema(bucket);
+  let version: ContentVersion | null = null;
+  let latestVersionId: string | null = null;
+  if (mode === "singleton") {
+    if (!bucket.singleton) throw notFound();
+    version = await getSingletonContent(context.db, bucket.id);
+  } else if (mode !== "new") {
+    if (!isUuid(params.contentId)) throw notFound();
+    if (mode === "version") {
+      if (!isUuid(params.versionId)) throw notFound();
+      version = await getVersion(context.db, bucket.id, params.contentId, params.versionId);
+      latestVersionId = (await getLatestVersion(context.db, bucket.id, params.contentId))?.versionId ?? null;
+    } else {
+      version = await getLatestVersion(context.db, bucket.id, params.contentId);
+    }
+    if (!version) throw notFound();
+  }
+  const editing = mode !== "new" && mode !== "duplicate" && version;
+  return {
+    mode,
+    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales },
+    schema: compiled.schema,
+    problems: compiled.problems,
+    validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
+    messageLocale: context.config.DEFAULT_LOCALE,
+    defaultValue: version ? version.data : (initialValue(compiled.schema) as Record<string, unknown>),
+    title: version ? documentTitle(version.data, bucket.jsonSchema) : "",
+    contentId: editing ? version!.contentId : null,
+    versionId: editing ? version!.versionId : null,
+    latestVersionId: latestVersionId && latestVersionId !== version?.versionId ? latestVersionId : null,
+    saved: new URL(request.url).searchParams.has("saved"),
+    referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
+    canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  const compiled = compileBucketSchema(bucket);
+  const formData = await request.formData();
+  const submission = parse(formData, {
+    resolve: (payload) => resolveDocument(payload, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE),
+  });
+  if (submission.status !== "success") {
+    // A list intent (add, remove, reorder, update) re-renders; a failed validation is a 400.
+    return data({ result: submission.reply(), notice: null, latestVersionId: null }, { status: submission.status === "error" ? 400 : 200 });
+  }
+  const contentId = String(formData.get(CONTENT_ID_FIELD) ?? "") || undefined;
+  const baseVersionId = String(formData.get(BASE_VERSION_FIELD) ?? "") || undefined;
+  try {
+    const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: submission.value });
+    if (!outcome.ok) {
+      return data(
+        { result: submission.reply({ fieldErrors: outcome.errors.byField }), notice: "invalid" as const, latestVersionId: null },
+        { status: outcome.status },
+      );
+    }
+    const target = bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${outcome.version.contentId}/latest`;
+    return redirect(`${target}?saved`);
+  } catch (error) {
+    if (error instanceof VersionConflictError) {
+      return data({ result: submission.reply(), notice: "conflict" as const, latestVersionId: error.latestVersionId }, { status: 409 });
+    }
+    if (error instanceof ContentNotFoundError) throw notFound();
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  const product = (matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine";
+  return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
+};
+
+export default function BucketEdit({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const { bucket, schema } = loaderData;
+  const [activeLocale, setActiveLocale] = useState(bucket.locales[0] ?? "");
+  const [hydrated, setHydrated] = useState(false);
+  const [validate, setValidate] = useState<ValidateFunction | null>(null);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!loaderData.validatorUrl) return;
+    let current = true;
+    loadBrowserValidator(loaderData.validatorUrl).then((fn) => current && setValidate(() => fn), () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [loaderData.validatorUrl]);
+
+  const [form, fields] = useForm<Record<string, unknown>>({
+    id: `bucket-form-${bucket.slug}-${loaderData.contentId ?? "new"}`,
+    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    defaultValue: loaderData.defaultValue,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parse(formData, { resolve: (payload) => resolveDocument(payload, schema as JsonSchema, validate, loaderData.messageLocale) }),
+  });
+
+  // After a failed validation, changing the content locale validates again (spec §4).
+  useEffect(() => {
+    if (hydrated && form.status === "error") form.validate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [activeLocale]);
+
+  const settings = useMemo(
+    () => ({ locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds }),
+    [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds],
+  );
+
+  const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
+  void fields;
+
+  return (
+    <section className="bucket-edit">
+      <p className="eyebrow">
+        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+      </p>
+      <h1>{heading}</h1>
+      {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.latestVersionId ? (
+        <p className="notice-warning" role="status">
+          {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
+        </p>
+      ) : null}
+      {actionData?.notice === "conflict" ? (
+        <div className="form-error" role="alert">
+          <p>{t("form.conflict")}</p>
+          <p>
+            <a href={`/b/${bucket.slug}/${loaderData.contentId}/latest`} target="_blank" rel="noreferrer">{t("form.openLatest")}</a>
+          </p>
+        </div>
+      ) : null}
+      {form.status === "error" && actionData?.notice !== "conflict" ? <p className="form-error" role="alert">{t("form.invalid")}</p> : null}
+      {loaderData.problems.length ? (
+        <div className="form-error" role="alert">
+          <p>{t("form.schemaErrors")}</p>
+          <ul>
+            {loaderData.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <BucketFormContext.Provider value={settings}>
+          <FormProvider context={form.context}>
+            <Form method="post" {...getFormProps(form)} className="bucket-form">
+              <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
+              <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+              {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
+              {Object.entries(properties).map(([name, property]) => (
+                <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+              ))}
+              <div className="form-actions">
+                <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+                  {t("form.save")}
+                </button>
+              </div>
+            </Form>
+          </FormProvider>
+        </BucketFormContext.Provider>
+      )}
+    </section>
+  );
+}
