@@ -44,7 +44,7 @@ CREATE TABLE buckets (
   singleton boolean NOT NULL DEFAULT false,
   private boolean NOT NULL DEFAULT false,
   collection_name text NOT NULL,
-  json_schema jsonb NOT NULL,
+  json_schema json NOT NULL, -- json, not jsonb: the order of properties is the order of the form
   locales text[] NOT NULL DEFAULT '{en}',
   position integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT now(),
