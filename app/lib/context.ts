@@ -9,6 +9,7 @@ export interface SessionData {
   hideIEWarning?: boolean;
   indexView?: "list" | "grid";
   lastVisitedPageNumber?: number;
+  lastVisitedBucket?: string;
   locale?: string;
 }
 

@@ -62,7 +62,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
     messageLocale: context.config.DEFAULT_LOCALE,
     defaultValue: version ? version.data : (initialValue(compiled.schema) as Record<string, unknown>),
-    title: version ? documentTitle(version.data, bucket.jsonSchema) : "",
+    title: version ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
     contentId: editing ? version!.contentId : null,
     versionId: editing ? version!.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version?.versionId ? latestVersionId : null,

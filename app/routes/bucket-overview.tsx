@@ -1,23 +1,165 @@
 import { useTranslation } from "react-i18next";
-import { redirect } from "react-router";
-import { Placeholder } from "../components/placeholder";
-import { countContents } from "../../server/services/content";
+import { data, Form, Link, redirect, useLocation } from "react-router";
+import { ContentNotFoundError, countContents, deleteContent, listContents, VersionConflictError } from "../../server/services/content";
+import { ConfirmDialog } from "../components/confirm-dialog";
+import { documentTitle } from "../lib/form/title";
 import { requireBucketAccess } from "../lib/guards.server";
+import { isUuid } from "../lib/ids";
+import { getRequestState } from "../lib/request-state.server";
 import type { Route } from "./+types/bucket-overview";
+
+export const PAGE_SIZE = 20;
+
+function pageFrom(value: string | null | undefined): number | null {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : null;
+}
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { bucket } = await requireBucketAccess(request, context, params.bucket);
   if (bucket.singleton) throw redirect(`/b/${bucket.slug}/edit`);
-  return { name: bucket.name, count: await countContents(context.db, bucket.id) };
+  const url = new URL(request.url);
+  const { session } = await getRequestState(request, context);
+  const search = url.searchParams.get("q")?.trim() ?? "";
+  const remembered = session.get("lastVisitedBucket") === bucket.slug ? (session.get("lastVisitedPageNumber") ?? 1) : 1;
+  const page = pageFrom(url.searchParams.get("page")) ?? (search ? 1 : remembered);
+  const rows = await listContents(context.db, bucket.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, search });
+  const total = search ? null : await countContents(context.db, bucket.id);
+  session.set("lastVisitedPageNumber", page);
+  session.set("lastVisitedBucket", bucket.slug);
+  const confirmDelete = url.searchParams.get("delete");
+  return data(
+    {
+      bucket: { slug: bucket.slug, name: bucket.name },
+      items: rows.slice(0, PAGE_SIZE).map((row) => ({
+        contentId: row.contentId,
+        versionId: row.versionId,
+        title: documentTitle(row.data, bucket.jsonSchema, bucket.locales),
+        updatedAt: row.createdAt.toISOString(),
+      })),
+      page,
+      hasNext: rows.length > PAGE_SIZE,
+      pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      total,
+      search,
+      view: session.get("indexView") ?? "list",
+      confirmDelete: isUuid(confirmDelete ?? undefined) ? confirmDelete : null,
+    },
+    { headers: { "Set-Cookie": await context.sessionStorage.commitSession(session) } },
+  );
 }
 
-export default function BucketOverview({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+/** Deletes a document (after the confirm dialog); a stale version is refused, nothing lost. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { bucket } = await requireBucketAccess(request, context, params.bucket);
+  const form = await request.formData();
+  const contentId = String(form.get("contentId") ?? "");
+  const versionId = String(form.get("versionId") ?? "");
+  if (form.get("intent") !== "delete" || !isUuid(contentId) || !isUuid(versionId)) {
+    throw data("This request is not understood", { status: 400 });
+  }
+  try {
+    await deleteContent(context.db, bucket.id, contentId, versionId);
+  } catch (error) {
+    if (error instanceof ContentNotFoundError) return redirect(`/b/${bucket.slug}`);
+    if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
+    throw error;
+  }
+  return redirect(`/b/${bucket.slug}`);
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: loaderData?.bucket.name ?? "" }];
+
+export default function BucketOverview({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const { bucket, items, page, view } = loaderData;
+  const here = location.pathname + location.search;
+  const pageLink = (target: number) => `?${new URLSearchParams({ ...(loaderData.search ? { q: loaderData.search } : {}), page: String(target) })}`;
+  const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
+  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (
-    <>
-      <h1>{loaderData.name}</h1>
-      <p>{t("bucket.documents", { count: loaderData.count })}</p>
-      <Placeholder />
-    </>
+    <section className="overview">
+      <header className="overview-header">
+        <h1>{bucket.name}</h1>
+        <Link to={`/b/${bucket.slug}/new`} className="button primary">{t("overview.new")}</Link>
+      </header>
+      <div className="overview-tools">
+        <Form method="get" role="search" className="search">
+          <label htmlFor="overview-search" className="visually-hidden">{t("overview.search")}</label>
+          <input id="overview-search" type="search" name="q" defaultValue={loaderData.search} placeholder={t("overview.search")} />
+          <button type="submit" className="button small">{t("overview.searchButton")}</button>
+        </Form>
+        <Form method="post" action="/session/index-view" className="view-switch">
+          <input type="hidden" name="redirect_to" value={here} />
+          <button type="submit" name="view" value="list" aria-pressed={view === "list"}>{t("overview.list")}</button>
+          <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>{t("overview.grid")}</button>
+        </Form>
+      </div>
+      {actionData && "deleteConflict" in actionData ? <p className="form-error" role="alert">{t("overview.deleteConflict")}</p> : null}
+      {items.length === 0 ? (
+        <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>
+      ) : view === "grid" ? (
+        <ul className="content-grid">
+          {items.map((item) => (
+            <li key={item.contentId} className="content-card">
+              <Link to={`/b/${bucket.slug}/${item.contentId}/latest`} className="content-title">{item.title || t("overview.untitled")}</Link>
+              <span className="muted">{date(item.updatedAt)}</span>
+              <RowActions slug={bucket.slug} contentId={item.contentId} here={here} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <table className="content-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("overview.title")}</th>
+              <th scope="col">{t("overview.updated")}</th>
+              <th scope="col"><span className="visually-hidden">{t("overview.actions")}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.contentId}>
+                <td><Link to={`/b/${bucket.slug}/${item.contentId}/latest`}>{item.title || t("overview.untitled")}</Link></td>
+                <td>{date(item.updatedAt)}</td>
+                <td><RowActions slug={bucket.slug} contentId={item.contentId} here={here} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pagination" aria-label={t("overview.pages")}>
+        {page > 1 ? <Link to={pageLink(page - 1)} rel="prev">{t("overview.previous")}</Link> : null}
+        <span>{loaderData.pages ? t("overview.pageOf", { page, pages: loaderData.pages }) : t("overview.page", { page })}</span>
+        {loaderData.hasNext ? <Link to={pageLink(page + 1)} rel="next">{t("overview.next")}</Link> : null}
+      </nav>
+      {toDelete ? (
+        <ConfirmDialog
+          title={t("overview.deleteTitle")}
+          cancelTo={location.pathname + location.search.replace(/[?&]delete=[^&]*/, "")}
+          confirm={
+            <Form method="post">
+              <input type="hidden" name="contentId" value={toDelete.contentId} />
+              <input type="hidden" name="versionId" value={toDelete.versionId} />
+              <button type="submit" name="intent" value="delete" className="button danger">{t("form.delete")}</button>
+            </Form>
+          }
+        >
+          <p>{t("overview.deleteText", { title: toDelete.title || t("overview.untitled") })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+function RowActions({ slug, contentId, here }: { slug: string; contentId: string; here: string }) {
+  const { t } = useTranslation();
+  const separator = here.includes("?") ? "&" : "?";
+  return (
+    <span className="row-links">
+      <Link to={`/b/${slug}/duplicate/${contentId}/latest`}>{t("form.duplicate")}</Link>
+      <Link to={`${here}${separator}delete=${contentId}`} preventScrollReset>{t("form.delete")}</Link>
+    </span>
   );
 }

@@ -35,7 +35,7 @@ export async function loadReferenceOptions(
       const versions = await listContents(context.db, bucket.id, { limit: REFERENCE_OPTION_LIMIT });
       return [
         collection,
-        versions.map((version) => ({ value: version.contentId, label: documentTitle(version.data, bucket.jsonSchema) || version.contentId })),
+        versions.map((version) => ({ value: version.contentId, label: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId })),
       ] as const;
     }),
   );

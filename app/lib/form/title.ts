@@ -12,12 +12,15 @@ export function titleProperty(schema: unknown): string | null {
   return first?.[0] ?? null;
 }
 
-export function documentTitle(data: Record<string, unknown>, schema: unknown): string {
+export function documentTitle(data: Record<string, unknown>, schema: unknown, locales: readonly string[] = []): string {
   const key = titleProperty(schema);
   const value = key ? data[key] : undefined;
   if (typeof value === "string") return value;
   if (value && typeof value === "object") {
-    const first = Object.values(value as Record<string, unknown>).find((text) => typeof text === "string" && text.trim());
+    const texts = value as Record<string, unknown>;
+    const first = [...locales.map((locale) => texts[locale]), ...Object.values(texts)].find(
+      (text) => typeof text === "string" && text.trim(),
+    );
     return typeof first === "string" ? first : "";
   }
   return "";
