@@ -62,6 +62,7 @@ export default [
   route("validators/:bucket/:hash", "routes/api/validator.ts"),
   route("api/v1/buckets/any/content", "routes/api/any-content.ts"),
   route("api/v1/buckets/:slug/save", "routes/api/bucket-save.ts"),
+  route("api/v1/buckets/:slug/schema", "routes/api/bucket-schema.ts"),
   route("api/v1/buckets/:slug/content/:contentId/:versionId", "routes/api/bucket-content.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -50,6 +50,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** React Router passes only cookies from an action to the page; a rate-limited sign-in's Retry-After must reach it too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: `Sign in · ${(matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine"}` },
 ];

@@ -1,0 +1,124 @@
+import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
+import type { ValidateFunction } from "ajv";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { mapValidationErrors } from "../../lib/schema/errors";
+import type { Locale } from "../../lib/locales";
+import type { JsonSchema } from "../../lib/schema/normalize";
+import { coerceFormValue } from "../../lib/form/coerce";
+import { loadBrowserValidator } from "../../lib/schema/validator.client";
+import { BucketFormContext } from "./context";
+import { SchemaField } from "./schema-field";
+
+export interface BucketFormModalProps {
+  bucket: { slug: string; collectionName: string; locales: string[]; schema: JsonSchema; validatorUrl: string | null };
+  /** The document to edit (with contentId and _id), or undefined for a new one. */
+  document?: Record<string, unknown>;
+  /** Show only these properties (the partial form); their errors only. */
+  properties?: string[];
+  title: string;
+  submitText?: string;
+  cancelText?: string;
+  messageLocale: Locale;
+  canEditTextIds?: boolean;
+  /** The saved document, or null when cancelled. */
+  onResolve(result: Record<string, unknown> | null): void;
+}
+
+/** POSTs a document to the JSON API with the session cookie; rejects with the server's message. */
+export async function saveThroughApi(slug: string, collection: string, content: Record<string, unknown>) {
+  const response = await fetch(`/api/v1/buckets/${encodeURIComponent(slug)}/save`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ content, collection }),
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) throw Object.assign(new Error(String(body.error ?? response.statusText)), { status: response.status, body });
+  return body;
+}
+
+/**
+ * The bucket-form modal (spec §2): the full form or a partial one; saving
+ * resolves with the saved document and closes, cancelling resolves null, a
+ * failure is logged ('Error submitting form') and the modal stays open with
+ * a message.
+ */
+export function BucketFormModal(props: BucketFormModalProps) {
+  const { t } = useTranslation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [validate, setValidate] = useState<ValidateFunction | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [activeLocale, setActiveLocale] = useState(props.bucket.locales[0] ?? "");
+  const { schema } = props.bucket;
+
+  useEffect(() => {
+    dialog.current?.showModal();
+    if (props.bucket.validatorUrl) void loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn));
+  }, [props.bucket.validatorUrl]);
+
+  const resolve = (payload: Record<string, unknown>) => {
+    const value = (coerceFormValue(payload, schema) ?? {}) as Record<string, unknown>;
+    if (!validate || validate(value)) return { value };
+    const { byField } = mapValidationErrors(validate.errors, schema, props.messageLocale, props.properties);
+    return Object.keys(byField).length ? { error: byField } : { value };
+  };
+
+  const [form] = useForm<Record<string, any>>({
+    defaultValue: props.document,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parse(formData, { resolve }),
+    async onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status !== "success") return;
+      setSaving(true);
+      setFailure(null);
+      const content = { ...props.document, ...submission.value };
+      try {
+        const saved = await saveThroughApi(props.bucket.slug, props.bucket.collectionName, content);
+        dialog.current?.close();
+        props.onResolve(saved);
+      } catch (error) {
+        console.error("Error submitting form", error);
+        const status = (error as { status?: number }).status;
+        setFailure(status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
+      } finally {
+        setSaving(false);
+      }
+    },
+  });
+
+  const settings = useMemo(
+    () => ({ locales: props.bucket.locales, activeLocale, setActiveLocale, hydrated: true, referenceOptions: {}, canEditTextIds: props.canEditTextIds ?? false }),
+    [props.bucket.locales, activeLocale, props.canEditTextIds],
+  );
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const shown = Object.entries(properties).filter(([name]) => !props.properties || props.properties.includes(name));
+  const cancel = () => {
+    dialog.current?.close();
+    props.onResolve(null);
+  };
+
+  return (
+    <dialog ref={dialog} className="modal bucket-form-modal" aria-labelledby="bucket-form-modal-title" onCancel={(event) => { event.preventDefault(); cancel(); }}>
+      <h2 id="bucket-form-modal-title">{props.title}</h2>
+      {failure ? <p className="form-error" role="alert">{failure}</p> : null}
+      <BucketFormContext.Provider value={settings}>
+        <FormProvider context={form.context}>
+          <form {...getFormProps(form)} method="post">
+            {shown.map(([name, property]) => (
+              <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+            ))}
+            <div className="modal-actions">
+              <button type="button" className="button" onClick={cancel}>{props.cancelText ?? t("form.cancel")}</button>
+              <button type="submit" className="button primary" disabled={saving}>{props.submitText ?? t("form.submit")}</button>
+            </div>
+          </form>
+        </FormProvider>
+      </BucketFormContext.Provider>
+    </dialog>
+  );
+}

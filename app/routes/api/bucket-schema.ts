@@ -1,0 +1,18 @@
+import { requireApiBucketAccess } from "../../lib/guards.server";
+import { compileBucketSchema } from "../../lib/schema/validator.server";
+import type { Route } from "./+types/bucket-schema";
+
+/** GET /api/v1/buckets/{slug}/schema: what a form needs to render and validate the bucket's documents. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug });
+  const compiled = compileBucketSchema(bucket);
+  return Response.json({
+    slug: bucket.slug,
+    name: bucket.name,
+    collectionName: bucket.collectionName,
+    locales: bucket.locales,
+    schema: compiled.schema,
+    problems: compiled.problems,
+    validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
+  });
+}
