@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { ReferenceOption } from "../../lib/form/references.server";
+import type { ReferenceCollection } from "../../lib/form/references.server";
 
 export interface BucketFormSettings {
   locales: string[];
@@ -7,7 +7,7 @@ export interface BucketFormSettings {
   setActiveLocale(locale: string): void;
   /** True once React runs in the browser: enhancements (tabs, drag, live counters) switch on. */
   hydrated: boolean;
-  referenceOptions: Record<string, ReferenceOption[]>;
+  referenceOptions: Record<string, ReferenceCollection>;
   /** Spec §6: admins and devs may edit text ids and add or remove entries. */
   canEditTextIds: boolean;
 }

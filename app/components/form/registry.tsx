@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import type { FieldKind } from "../../lib/form/field-kind";
 import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
+import { PopupField } from "./popup-field";
 import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
 import {
   BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
@@ -27,4 +28,5 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   object: ObjectField,
   translateObject: TranslateObjectField,
   disableable: DisableableField,
+  popup: PopupField,
 };

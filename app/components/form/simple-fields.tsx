@@ -152,5 +152,5 @@ export function EnumDataField(props: FieldProps) {
 
 export function ReferenceField(props: FieldProps) {
   const { referenceOptions } = useBucketForm();
-  return <SelectField {...props} options={referenceOptions[String(props.schema._ref)] ?? []} />;
+  return <SelectField {...props} options={referenceOptions[String(props.schema._ref)]?.options ?? []} />;
 }

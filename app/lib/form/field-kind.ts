@@ -2,7 +2,7 @@ import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize"
 
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
-  "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList",
+  "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup",
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -10,6 +10,7 @@ const RENDERERS: Record<string, FieldKind> = {
   textarea: "textarea",
   tags: "tags",
   texts: "texts",
+  popup: "popup",
   [TRANSLATE_OBJECT_RENDERER]: "translateObject",
 };
 

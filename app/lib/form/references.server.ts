@@ -10,6 +10,12 @@ export interface ReferenceOption {
   label: string;
 }
 
+export interface ReferenceCollection {
+  /** The bucket that holds the collection, for links and sub-forms; null when the user may not see it. */
+  slug: string | null;
+  options: ReferenceOption[];
+}
+
 const REFERENCE_OPTION_LIMIT = 1000;
 
 function collectReferences(schema: unknown, found: Set<string>) {
@@ -25,18 +31,19 @@ export async function loadReferenceOptions(
   context: AppLoadContext,
   user: User,
   schema: JsonSchema,
-): Promise<Record<string, ReferenceOption[]>> {
+): Promise<Record<string, ReferenceCollection>> {
   const collections = new Set<string>();
   collectReferences(schema, collections);
   const entries = await Promise.all(
     [...collections].map(async (collection) => {
       const bucket = await findBucketByCollection(context.db, collection);
-      if (!bucket || !isBucketVisible(bucket, user)) return [collection, []] as const;
+      if (!bucket || !isBucketVisible(bucket, user)) return [collection, { slug: null, options: [] }] as const;
       const versions = await listContents(context.db, bucket.id, { limit: REFERENCE_OPTION_LIMIT });
-      return [
-        collection,
-        versions.map((version) => ({ value: version.contentId, label: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId })),
-      ] as const;
+      const options = versions.map((version) => ({
+        value: version.contentId,
+        label: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId,
+      }));
+      return [collection, { slug: bucket.slug, options }] as const;
     }),
   );
   return Object.fromEntries(entries);

@@ -1,0 +1,94 @@
+import { useField, useInputControl } from "@conform-to/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useRevalidator } from "react-router";
+import { useRootData } from "../../lib/root-data";
+import type { JsonSchema } from "../../lib/schema/normalize";
+import { BucketFormModal } from "./bucket-form-modal";
+import { useBucketForm } from "./context";
+import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+
+interface LoadedBucket {
+  slug: string;
+  collectionName: string;
+  locales: string[];
+  schema: JsonSchema;
+  validatorUrl: string | null;
+  document?: Record<string, unknown>;
+}
+
+/**
+ * A popup sub-form (`renderer: "popup"` with `_ref`): 'Edit {title}' opens the
+ * referenced document in the bucket-form modal; saving sets this field to its
+ * contentId. Without JavaScript the button is a link to that document.
+ */
+export function PopupField(props: FieldProps) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  const messageLocale = useRootData()?.config.defaultLocale ?? "en";
+  const { referenceOptions, hydrated, canEditTextIds } = useBucketForm();
+  const [meta] = useField<string>(props.name);
+  const control = useInputControl(meta);
+  const collection = referenceOptions[String(props.schema._ref)];
+  const contentId = control.value ?? "";
+  const current = collection?.options.find((option) => option.value === contentId);
+  const title = current?.label ?? fieldLabel(props);
+  const [loaded, setLoaded] = useState<LoadedBucket | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function open() {
+    if (!collection?.slug) return;
+    setFailure(null);
+    try {
+      const bucket = (await fetchJson(`/api/v1/buckets/${collection.slug}/schema`)) as LoadedBucket;
+      let document: Record<string, unknown> | undefined;
+      if (contentId) {
+        const response = await fetch(`/api/v1/buckets/${collection.slug}/content/${contentId}/latest`, { credentials: "same-origin" });
+        if (response.status === 404) control.change(""); // spec §8: a missing sub-form document clears the value
+        else if (!response.ok) throw new Error(String(response.status));
+        else document = (await response.json()) as Record<string, unknown>;
+      }
+      setLoaded({ ...bucket, document });
+    } catch {
+      setFailure(t("subForm.fetchFailed"));
+    }
+  }
+
+  return (
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={failure ? [failure, ...(meta.errors ?? [])] : meta.errors}>
+      <input type="hidden" name={meta.name} value={contentId} readOnly />
+      <p className="popup-current">{current ? current.label : t("form.noEntries")}</p>
+      {hydrated && collection?.slug ? (
+        <button type="button" className="button small" onClick={() => void open()}>
+          {t("form.editTitle", { title })}
+        </button>
+      ) : collection?.slug && contentId ? (
+        <a className="button small" href={`/b/${collection.slug}/${contentId}/latest`} target="_blank" rel="noreferrer">
+          {t("form.editTitle", { title })}
+        </a>
+      ) : null}
+      {loaded ? (
+        <BucketFormModal
+          bucket={loaded}
+          document={loaded.document}
+          title={t("form.editTitle", { title })}
+          messageLocale={messageLocale}
+          canEditTextIds={canEditTextIds}
+          onResolve={(saved) => {
+            if (saved && typeof saved.contentId === "string") {
+              control.change(saved.contentId);
+              void revalidator.revalidate(); // the saved title shows in the options
+            }
+            setLoaded(null);
+          }}
+        />
+      ) : null}
+    </FieldShell>
+  );
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(String(response.status));
+  return response.json();
+}
