@@ -9,9 +9,11 @@ import { compileBucketSchema } from "./schema/validator.server";
 /** Keys of a content document that are not schema data (spec §3). */
 export const METADATA_KEYS = ["_id", "contentId", "language"] as const;
 
+export const SINGLETON_TAKEN = "This singleton bucket already has its document: save it with its contentId and _id";
+
 export type SaveOutcome =
   | { ok: true; version: ContentVersion }
-  | { ok: false; status: 400 | 422; errors: FieldErrors; message: string };
+  | { ok: false; status: 400 | 409 | 422; errors: FieldErrors; message: string };
 
 export function splitDocument(document: Record<string, unknown>) {
   const { _id, contentId, language, ...data } = document;
@@ -68,8 +70,13 @@ export async function saveDocument(
     });
     return { ok: true, version };
   }
-  if (bucket.singleton && (await getSingletonContent(context.db, bucket.id))) {
-    return { ok: false, status: 400, errors: empty, message: "This singleton bucket already has its document: save it with its contentId and _id" };
+  const singletonTaken = { ok: false as const, status: 409 as const, errors: empty, message: SINGLETON_TAKEN };
+  if (bucket.singleton && (await getSingletonContent(context.db, bucket.id))) return singletonTaken;
+  try {
+    return { ok: true, version: await createContent(context.db, bucket.id, data, user.id, { singleton: bucket.singleton }) };
+  } catch (error) {
+    // Two first saves of a singleton raced: the unique index let one in.
+    if (bucket.singleton && (error as { code?: string }).code === "23505") return singletonTaken;
+    throw error;
   }
-  return { ok: true, version: await createContent(context.db, bucket.id, data, user.id, { singleton: bucket.singleton }) };
 }

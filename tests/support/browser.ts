@@ -1,7 +1,13 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** The two ways every main flow runs: hydrated React, and plain HTML forms and links. */
+export const JS_MODES = [
+  { label: "with JavaScript", javaScriptEnabled: true },
+  { label: "without JavaScript", javaScriptEnabled: false },
+] as const;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -18,6 +24,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Whether pages of a context run scripts (set by newContext). */
+const scriptsEnabled = new WeakMap<BrowserContext, boolean>();
+
 /**
  * A browser context with JavaScript on or off. Unexpected console errors and
  * page errors are collected; call `expectNoErrors` at the end of a test.
@@ -27,12 +36,14 @@ export async function newContext(
   baseURL: string,
   options: { javaScriptEnabled?: boolean; locale?: string; userAgent?: string } = {},
 ) {
+  const javaScriptEnabled = options.javaScriptEnabled ?? true;
   const context: BrowserContext = await browser.newContext({
     baseURL,
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    javaScriptEnabled,
     locale: options.locale ?? "en-US",
     userAgent: options.userAgent,
   });
+  scriptsEnabled.set(context, javaScriptEnabled);
   const errors: string[] = [];
   context.on("weberror", (error) => errors.push(`page error: ${error.error().message}`));
   context.on("console", (message) => {
@@ -41,16 +52,103 @@ export async function newContext(
   return {
     context,
     errors,
+    javaScriptEnabled,
     newPage: (): Promise<Page> => context.newPage(),
     expectNoErrors: () => expect(errors).toEqual([]),
     close: () => context.close(),
   };
 }
 
+/**
+ * With JavaScript on, waits until React has hydrated the document (the top
+ * bar carries React's internal keys), so that clicks take the client-side
+ * path rather than the plain-HTML one. Without JavaScript it returns at once.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  if (!scriptsEnabled.get(page.context())) return;
+  await page.waitForFunction(() => {
+    const header = document.querySelector("header.top-bar");
+    return header !== null && Object.keys(header).some((key) => key.startsWith("__react"));
+  });
+}
+
+/** page.goto, then waits for hydration when scripts run. Returns the response. */
+export async function open(page: Page, path: string) {
+  const response = await page.goto(path);
+  await waitForHydration(page);
+  return response;
+}
+
+/** Waits until the locator is visible and returns its text, whitespace collapsed. */
+export async function textOf(locator: Locator, timeout = 10_000): Promise<string> {
+  await locator.first().waitFor({ state: "visible", timeout });
+  return ((await locator.first().textContent()) ?? "").replace(/\s+/g, " ").trim();
+}
+
+/** The path and query of the page's current URL. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+/** Waits until the page's path (and query) is exactly `path`. */
+export async function waitForPath(page: Page, path: string, timeout = 10_000): Promise<void> {
+  await page.waitForURL((url) => url.pathname + url.search === path, { timeout });
+}
+
 /** Signs in through the /login form, as a person would. */
 export async function signInThroughForm(page: Page, email: string, password: string, path = "/login") {
-  await page.goto(path);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== "/login"), page.getByRole("button", { name: "Sign in" }).click()]);
+  await open(page, path);
+  await submitLogin(page, email, password);
+  await waitForHydration(page);
+}
+
+/** Fills and submits the login form on the current page (English or Dutch labels), without waiting for an outcome. */
+export async function submitLogin(page: Page, email: string, password: string) {
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname !== "/login"),
+    page.locator('main form[method="post"] button[type="submit"]').click(),
+  ]);
+}
+
+/**
+ * Fills and submits the login form expecting to stay on /login. Waits (up to
+ * a few seconds) for the form error to read `expected`, then returns what it
+ * reads, so that a wrong message fails the test with the actual text.
+ */
+export async function failLogin(page: Page, email: string, password: string, expected: string): Promise<string> {
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  const response = page.waitForResponse((response) => response.request().method() === "POST");
+  response.catch(() => undefined); // a failed click below must not leave this rejection unhandled
+  await page.locator('main form[method="post"] button[type="submit"]').click();
+  await response;
+  await page.waitForLoadState();
+  await waitForHydration(page);
+  const errorBox = page.locator(".form-error");
+  await page
+    .waitForFunction((text) => document.querySelector(".form-error")?.textContent?.includes(text) ?? false, expected, { timeout: 5_000 })
+    .catch(() => undefined);
+  if ((await errorBox.count()) === 0) return `(no form error; at ${pathOf(page)})`;
+  return ((await errorBox.first().textContent()) ?? "").replace(/\s+/g, " ").trim();
+}
+
+/** Opens the user menu (a <details>: works without JavaScript) and returns its items' texts. */
+export async function openUserMenu(page: Page): Promise<string[]> {
+  const menu = page.locator("details.user-menu");
+  if (!(await menu.evaluate((details: HTMLDetailsElement) => details.open))) await menu.locator("summary").click();
+  await menu.getByRole("menuitem").first().waitFor({ state: "visible" });
+  return (await menu.getByRole("menuitem").allTextContents()).map((text) => text.trim());
+}
+
+/** Signs out through the user menu's 'Signout' link (or its Dutch 'Afmelden'). */
+export async function signOutThroughMenu(page: Page, label = "Signout") {
+  await openUserMenu(page);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === "/login"),
+    page.locator("details.user-menu").getByRole("menuitem", { name: label, exact: true }).click(),
+  ]);
+  await waitForHydration(page);
 }

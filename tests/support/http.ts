@@ -49,3 +49,71 @@ export function postForm(baseUrl: string, path: string, fields: Record<string, s
     body: new URLSearchParams(fields),
   });
 }
+
+/** POST with a JSON body (a string is sent as is, to test malformed bodies); never follows redirects. */
+export function postJson(baseUrl: string, path: string, body: unknown, cookie?: string, headers: Record<string, string> = {}) {
+  return fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** The attributes of a Set-Cookie header, lower-cased names: { httponly: "", samesite: "Lax", path: "/", … }. */
+export function cookieAttributes(response: Response): Record<string, string> {
+  const header = response.headers.get("set-cookie");
+  if (!header) throw new Error("the response set no cookie");
+  const attributes: Record<string, string> = {};
+  for (const part of header.split(";").slice(1)) {
+    const [name, ...value] = part.trim().split("=");
+    attributes[name!.toLowerCase()] = value.join("=");
+  }
+  return attributes;
+}
+
+/**
+ * Where a cookie gets on the home page: "signed in" (200), or the Location it
+ * is redirected to ("/login" for a dead or missing session).
+ */
+export async function homeWith(baseUrl: string, cookie: string | undefined): Promise<string> {
+  const response = await get(baseUrl, "/", cookie);
+  await response.body?.cancel();
+  if (response.status === 200) return "signed in";
+  return response.headers.get("location") ?? `status ${response.status}`;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/** The text of a page's form-level error box (role="alert" with class form-error), or null. */
+export function formErrorText(html: string): string | null {
+  const match = /<div class="form-error" role="alert">([\s\S]*?)<\/div>/.exec(html);
+  return match ? decodeEntities(match[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()) : null;
+}
+
+/** The text of the field error under the input named `field`, or null. */
+export function fieldErrorText(html: string, field: string): string | null {
+  const match = new RegExp(`<p id="[^"]*-${field}-error" class="field-error" role="alert">([^<]*)</p>`).exec(html);
+  return match ? decodeEntities(match[1]!) : null;
+}
+
+/** The value attribute of the <input name="…"> (null when it has none, undefined when there is no such input). */
+export function inputValue(html: string, name: string): string | null | undefined {
+  const input = new RegExp(`<input[^>]*\\bname="${name}"[^>]*>`).exec(html)?.[0];
+  if (input === undefined) return undefined;
+  const value = /\bvalue="([^"]*)"/.exec(input);
+  return value ? decodeEntities(value[1]!) : null;
+}
+
+/** The N of 'Try again in N minute(s).' in a page or an error text, or null. */
+export function retryMinutesIn(text: string): number | null {
+  const match = /Too many failed sign-in attempts\. Try again in (\d+) minute\(s\)\./.exec(text);
+  return match ? Number(match[1]) : null;
+}
