@@ -32,6 +32,7 @@ export default function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let abortTimer: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <RequestContext.Provider value={{ nonce: loadContext.nonce, requestId: loadContext.requestId }}>
         <I18nextProvider i18n={i18nFor(locale)}>
@@ -43,6 +44,8 @@ export default function handleRequest(
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();
+          // The abort timer holds the whole render in memory: let it go as soon as the stream ends.
+          body.once("close", () => clearTimeout(abortTimer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
@@ -64,7 +67,7 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    abortTimer = setTimeout(abort, streamTimeout + 1000);
     void reject;
   });
 }

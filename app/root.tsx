@@ -10,7 +10,7 @@ import {
   useRouteError,
 } from "react-router";
 import { publicUser } from "../server/services/users";
-import { listBuckets, visibleBuckets } from "../server/services/buckets";
+import { visibleBuckets } from "../server/services/buckets";
 import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error-page";
 import { IEWarning } from "./components/ie-warning";
@@ -26,8 +26,8 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 /** Client state of spec §4, served with the first render. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { session, user, locale } = await getRequestState(request, context);
-  const buckets = user ? visibleBuckets(await listBuckets(context.db), user) : [];
+  const { session, user, buckets: allBuckets, locale } = await getRequestState(request, context);
+  const buckets = visibleBuckets(allBuckets, user);
   return {
     locale,
     user: user ? publicUser(user) : null,

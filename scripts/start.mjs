@@ -8,6 +8,8 @@ if (!existsSync(SERVER_BUILD)) {
   const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+// React and React Router pick their production code paths from NODE_ENV when first imported.
+process.env.NODE_ENV ??= "production";
 const { startServer } = await import(SERVER_BUILD.href);
 try {
   const server = await startServer();

@@ -59,10 +59,8 @@ function textResponse(status: number, message: string): Response {
 export function createHttpApp(options: HttpAppOptions) {
   const { config, logger, db } = options;
   const mode = options.mode ?? "production";
-  const handleDocument = createRequestHandler(
-    typeof options.build === "function" ? options.build : () => options.build as ServerBuild,
-    mode,
-  );
+  // A build object (production) is derived once; a build function (the dev server) is re-read per request.
+  const handleDocument = createRequestHandler(options.build, mode);
   const sessionStorage = createCookieSessionStorage<SessionData>({
     cookie: {
       name: "vitrine_session",

@@ -1,5 +1,6 @@
 import type { AppLoadContext, Session } from "react-router";
 import { findSessionUser } from "../../server/services/sessions";
+import type { BucketSummary } from "../../server/services/buckets";
 import type { User } from "../../server/services/users";
 import type { SessionData } from "./context";
 import { normalizeLocale, type Locale } from "./locales";
@@ -7,6 +8,8 @@ import { normalizeLocale, type Locale } from "./locales";
 export interface RequestState {
   session: Session<SessionData>;
   user: User | null;
+  /** Every bucket (summaries), read with the session: filter with visibleBuckets. */
+  buckets: BucketSummary[];
   locale: Locale;
 }
 
@@ -19,14 +22,15 @@ export function getRequestState(request: Request, context: AppLoadContext): Prom
 async function loadRequestState(request: Request, context: AppLoadContext): Promise<RequestState> {
   const session = await context.sessionStorage.getSession(request.headers.get("Cookie"));
   const token = session.get("token");
-  const user = token ? await findSessionUser(context.db, token) : null;
+  const found = token ? await findSessionUser(context.db, token) : null;
+  const user = found?.user ?? null;
   if (token && !user) session.unset("token"); // ended elsewhere: sign-out, password or permission change
   const locale =
     normalizeLocale(session.get("locale")) ??
     normalizeLocale(user?.locale) ??
     normalizeLocale(await context.languageDetector.getLocale(request)) ??
     context.config.DEFAULT_LOCALE;
-  return { session, user, locale };
+  return { session, user, buckets: found?.buckets ?? [], locale };
 }
 
 export async function commitSession(context: AppLoadContext, session: Session<SessionData>): Promise<HeadersInit> {

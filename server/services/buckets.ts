@@ -20,6 +20,13 @@ export async function listBuckets(db: Queryable): Promise<Bucket[]> {
   return rows;
 }
 
+export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private">;
+
+/** What navigation needs, without the schemas, as one JSON array: a subquery of the session lookup. */
+export const BUCKET_SUMMARIES_JSON = `SELECT coalesce(json_agg(json_build_object(
+    'id', b.id, 'slug', b.slug, 'name', b.name, 'singleton', b.singleton, 'private', b.private
+  ) ORDER BY b.position, b.name), '[]') FROM buckets b`;
+
 export async function findBucketByCollection(db: Queryable, collectionName: string): Promise<Bucket | null> {
   const { rows } = await db.query<Bucket>(
     `SELECT ${BUCKET_COLUMNS} FROM buckets WHERE collection_name = $1 ORDER BY position LIMIT 1`,

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
+import { BUCKET_SUMMARIES_JSON, type BucketSummary } from "./buckets";
 import { USER_COLUMNS, type User } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
@@ -13,14 +14,20 @@ export async function createSession(db: Db, userId: string): Promise<string> {
   return token;
 }
 
-/** One query: the live session's user, or null. */
-export async function findSessionUser(db: Db, token: string): Promise<User | null> {
-  const { rows } = await db.query<User>(
-    `SELECT ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id
+/**
+ * One query for what every signed-in page needs: the live session's user and
+ * the bucket list the navigation shows (null when the session has ended).
+ */
+export async function findSessionUser(db: Db, token: string): Promise<{ user: User; buckets: BucketSummary[] } | null> {
+  const { rows } = await db.query<User & { bucketList: BucketSummary[] }>(
+    `SELECT ${USER_COLUMNS}, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"
+     FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.id_hash = $1 AND s.expires_at > now()`,
     [hashToken(token)],
   );
-  return rows[0] ?? null;
+  if (!rows[0]) return null;
+  const { bucketList, ...user } = rows[0];
+  return { user, buckets: bucketList };
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {

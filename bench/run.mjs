@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// npm run bench: builds the production server into build-bench/, then runs each
+// section of bench/sections/index.mjs against it and prints a table of figures
+// next to their budgets. A missed budget is reported, not fatal (exit 0); a
+// server that cannot start or a failed build exits 1.
+//
+//   npm run bench                       everything
+//   npm run bench -- --skip-build       reuse build-bench/ when it exists
+//   npm run bench -- --only=pages       only the named sections (comma-separated)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { measureLoad } from "./lib/load.mjs";
+import { otherLoadNow } from "./lib/machine.mjs";
+import { printRow, printTable } from "./lib/report.mjs";
+import { ServerStartError, startServer } from "./lib/server.mjs";
+import { sections } from "./sections/index.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUILD_DIR = "build-bench";
+const ADMIN_EMAIL = "bench-admin@vitrine.local";
+const ADMIN_PASSWORD = "bench-password-not-secret";
+
+const args = process.argv.slice(2);
+const skipBuild = args.includes("--skip-build");
+const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+
+function log(message) {
+  console.log(message);
+}
+
+function build() {
+  const serverEntry = path.join(ROOT, BUILD_DIR, "server", "index.js");
+  if (skipBuild && existsSync(serverEntry)) {
+    log(`Build: reusing ${BUILD_DIR}/ (--skip-build)`);
+    return;
+  }
+  log(`Build: npx react-router build into ${BUILD_DIR}/ …`);
+  const started = performance.now();
+  const result = spawnSync("npx", ["react-router", "build"], {
+    cwd: ROOT,
+    env: { ...process.env, VITRINE_BUILD_DIR: BUILD_DIR },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    console.error(`${result.stdout ?? ""}${result.stderr ?? ""}`.trim());
+    throw new ServerStartError(`the production build failed (exit ${result.status})`);
+  }
+  log(`Build: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The environment of every server the benchmark starts. */
+function serverEnv(dataDir, overrides = {}) {
+  const env = { ...process.env };
+  // The embedded database unless a section asks for PostgreSQL explicitly.
+  delete env.DATABASE_URL;
+  delete env.PUBLIC_URL;
+  delete env.SESSION_SECRET;
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: "warn",
+    VITRINE_BUILD_DIR: BUILD_DIR,
+    ...overrides,
+  };
+}
+
+function machineLine() {
+  const cpu = os.cpus()[0]?.model?.trim() ?? "unknown CPU";
+  let commit = "";
+  const git = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" });
+  if (git.status === 0) commit = `, commit ${git.stdout.trim()}`;
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  return `Vitrine ${version}${commit} · Node ${process.version} · ${os.cpus().length} cores (${cpu}) · ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`;
+}
+
+/** Other work on this small machine skews every figure: say so next to them. */
+async function warnWhenBusy() {
+  const cores = await otherLoadNow(500);
+  if (cores !== null && cores > 0.2) {
+    log(`  ! other processes keep ${cores.toFixed(1)} of ${os.cpus().length} cores busy: figures will be low; rerun on an idle machine`);
+    busyWarnings += 1;
+  }
+}
+let busyWarnings = 0;
+
+async function main() {
+  log(`Vitrine benchmark — ${machineLine()}`);
+  build();
+
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-"));
+  const dataDir = path.join(tmp, "data");
+  const running = new Set();
+  let shared = null;
+
+  /**
+   * What a section gets:
+   *   root, buildDir, dataDir, adminEmail, adminPassword, tmpDir
+   *   env(overrides)                 the environment servers start with
+   *   startServer({ env, dataDir, nodeArgs })  a new server (stopped at the end if the section does not)
+   *   sharedServer()                 one long-lived server on the prepared data dir, started on first use
+   *   signIn(server)                 the admin's session cookie ("name=value")
+   *   measureLoad(options)           autocannon: { requestsPerSecond, p50, p99, non2xx, … }
+   *   log(message)
+   */
+  const ctx = {
+    root: ROOT,
+    buildDir: BUILD_DIR,
+    dataDir,
+    tmpDir: tmp,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    env: (overrides) => serverEnv(dataDir, overrides),
+    async startServer({ env = {}, dataDir: dir = dataDir, nodeArgs = [] } = {}) {
+      const server = await startServer({ root: ROOT, env: serverEnv(dir, env), nodeArgs });
+      running.add(server);
+      server.child.once("exit", (code, signal) => {
+        running.delete(server);
+        if (!server.stopping) {
+          console.error(`  ! the server on port ${server.port} exited unexpectedly (code ${code}, signal ${signal}):\n${server.output().trim()}`);
+        }
+      });
+      return server;
+    },
+    async sharedServer() {
+      shared ??= ctx.startServer();
+      return shared;
+    },
+    async signIn(server) {
+      const response = await fetch(`${server.url}/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+      });
+      if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+      const cookie = response.headers.get("set-cookie")?.split(";")[0];
+      if (!cookie) throw new Error("sign-in answered no session cookie");
+      return cookie;
+    },
+    measureLoad,
+    log: (message) => log(`  · ${message}`),
+  };
+
+  const cleanup = async () => {
+    await Promise.all([...running].map((server) => server.stop()));
+    rmSync(tmp, { recursive: true, force: true });
+  };
+
+  const results = [];
+  try {
+    // The data dir every section starts from: migrated and seeded (admin and demo buckets) once.
+    log("\nPreparing a data dir (first start: migrations and demo content) …");
+    const first = await ctx.startServer();
+    log(`  · first start on an empty data dir: ${(first.readyMs / 1000).toFixed(2)} s`);
+    await first.stop();
+
+    for (const section of sections) {
+      if (only && !only.includes(section.name)) continue;
+      log(`\n== ${section.title} ==`);
+      await warnWhenBusy();
+      const entry = { section: section.name, rows: [], error: null };
+      results.push(entry);
+      try {
+        entry.rows = await section.run(ctx);
+      } catch (error) {
+        if (error instanceof ServerStartError) throw error;
+        entry.error = error;
+        console.error(`  section ${section.name} failed: ${error instanceof Error ? error.stack : error}`);
+      }
+      for (const row of entry.rows) printRow(row);
+    }
+  } finally {
+    await cleanup();
+  }
+
+  log("\n== Summary ==");
+  printTable(results);
+  const rows = results.flatMap((result) => result.rows);
+  const missed = rows.filter((row) => row.pass === false).length;
+  const met = rows.filter((row) => row.pass === true).length;
+  const failedSections = results.filter((result) => result.error).length;
+  log(`\n${met} budgets met, ${missed} missed${failedSections ? `, ${failedSections} section(s) failed` : ""}.`);
+  if (busyWarnings) log("Other processes were running during the benchmark (see the warnings above): rerun on an idle machine before trusting a MISS.");
+}
+
+try {
+  await main();
+  process.exit(0);
+} catch (error) {
+  if (error instanceof ServerStartError) {
+    console.error(`\nThe server could not start: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
