@@ -9,7 +9,7 @@ import {
   useLocation,
   useRouteError,
 } from "react-router";
-import { publicUser } from "../server/services/users";
+import { hasPermission, publicUser } from "../server/services/users";
 import { visibleBuckets } from "../server/services/buckets";
 import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error-page";
@@ -27,7 +27,8 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 /** Client state of spec §4, served with the first render. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { session, user, buckets: allBuckets, locale } = await getRequestState(request, context);
-  const buckets = visibleBuckets(allBuckets, user);
+  // Spec §6: seeing bucket links takes the user permission (without it a signed-in person only gets /no-access).
+  const buckets = user && hasPermission(user, "user") ? visibleBuckets(allBuckets, user) : [];
   return {
     locale,
     user: user ? publicUser(user) : null,
@@ -44,10 +45,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.config.productName ?? "Vitrine" },
-  { name: "description", content: "CMS Project for Yipp exhibits" },
-];
+/** Spec §1 page head defaults; the description is in the Layout, so a route's own meta (which replaces this) keeps it. */
+const PAGE_DESCRIPTION = "CMS Project for Yipp exhibits";
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.config.productName ?? "Vitrine" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
@@ -61,6 +62,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {requestId ? <meta name="request-id" content={requestId} /> : null}
+        <meta name="description" content={PAGE_DESCRIPTION} />
         <Meta />
         <Links />
       </head>

@@ -64,6 +64,12 @@ export default [
   route("api/v1/buckets/:slug/save", "routes/api/bucket-save.ts"),
   route("api/v1/buckets/:slug/schema", "routes/api/bucket-schema.ts"),
   route("api/v1/buckets/:slug/content/:contentId/:versionId", "routes/api/bucket-content.ts"),
+  route("api/v1/buckets/image/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-image" }),
+  route("api/v1/buckets/video/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-video" }),
+  route("api/v1/buckets/file/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-file" }),
+  route("api/v1/media/:kind/upload", "routes/api/media-upload.ts"),
+  route("api/v1/media/:kind/:contentId", "routes/api/media-file.ts"),
+  route("api/v1/still/:contentId/:index", "routes/api/still.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("*", "routes/not-found.tsx"),

@@ -7,6 +7,8 @@
 //   npm run bench                       everything
 //   npm run bench -- --skip-build       reuse build-bench/ when it exists
 //   npm run bench -- --only=pages       only the named sections (comma-separated)
+//   npm run bench -- --profile          every server runs with --cpu-prof; profiles land in
+//                                       build-bench/profiles/ (read them with bench/profile-top.mjs)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -26,6 +28,7 @@ const ADMIN_PASSWORD = "bench-password-not-secret";
 const args = process.argv.slice(2);
 const skipBuild = args.includes("--skip-build");
 const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const profileDir = args.includes("--profile") ? path.join(ROOT, BUILD_DIR, "profiles") : null;
 
 function log(message) {
   console.log(message);
@@ -102,7 +105,8 @@ async function main() {
    * What a section gets:
    *   root, buildDir, dataDir, adminEmail, adminPassword, tmpDir
    *   env(overrides)                 the environment servers start with
-   *   startServer({ env, dataDir, nodeArgs })  a new server (stopped at the end if the section does not)
+   *   startServer({ env, dataDir, nodeArgs, profileName })  a new server (stopped at the end if the section
+   *                                  does not); with --profile its CPU profile is written on stop
    *   sharedServer()                 one long-lived server on the prepared data dir, started on first use
    *   signIn(server)                 the admin's session cookie ("name=value")
    *   measureLoad(options)           autocannon: { requestsPerSecond, p50, p99, non2xx, … }
@@ -116,8 +120,11 @@ async function main() {
     adminEmail: ADMIN_EMAIL,
     adminPassword: ADMIN_PASSWORD,
     env: (overrides) => serverEnv(dataDir, overrides),
-    async startServer({ env = {}, dataDir: dir = dataDir, nodeArgs = [] } = {}) {
-      const server = await startServer({ root: ROOT, env: serverEnv(dir, env), nodeArgs });
+    async startServer({ env = {}, dataDir: dir = dataDir, nodeArgs = [], profileName } = {}) {
+      const profileArgs = profileDir
+        ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName ?? "server"}-${Date.now()}.cpuprofile`]
+        : [];
+      const server = await startServer({ root: ROOT, env: serverEnv(dir, env), nodeArgs: [...profileArgs, ...nodeArgs] });
       running.add(server);
       server.child.once("exit", (code, signal) => {
         running.delete(server);
@@ -143,6 +150,7 @@ async function main() {
       return cookie;
     },
     measureLoad,
+    profiling: profileDir !== null,
     log: (message) => log(`  · ${message}`),
   };
 

@@ -9,6 +9,8 @@ import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { createHttpApp } from "./http";
 import { createLogger, type Logger } from "./logger";
+import { startMedia } from "./media/start";
+import type { MediaContext } from "../app/lib/context";
 import { seedDemoContent } from "./seed";
 import { deleteExpiredSessions } from "./services/sessions";
 
@@ -35,6 +37,7 @@ export interface RunningServer {
   db: Db;
   config: Config;
   server: Server;
+  media: MediaContext;
   close(): Promise<void>;
 }
 
@@ -47,12 +50,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const seeded = await seedDemoContent(db, { adminEmail: process.env.ADMIN_EMAIL, adminPassword: process.env.ADMIN_PASSWORD });
     if (seeded) announceSeed(seeded.adminEmail, seeded.generatedPassword);
   }
+  // The worker is the build's second entry, beside this file.
+  const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)));
   const app = createHttpApp({
     build: options.build ?? (serverBuild as unknown as ServerBuild),
     db,
     config,
     logger,
     version,
+    media,
     clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
     mode: options.mode,
   });
@@ -77,8 +83,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     db,
     config,
     server,
+    media,
     async close() {
       clearInterval(sweep);
+      await media.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.db) await db.close();

@@ -16,6 +16,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   DEFAULT_LOCALE: z

@@ -5,7 +5,7 @@ import { createRequestHandler, data, type AppLoadContext, type ServerBuild } fro
 import { createCookieSessionStorage } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import sirv from "sirv";
-import type { SessionData } from "../app/lib/context";
+import type { MediaContext, SessionData } from "../app/lib/context";
 import { SUPPORTED_LOCALES } from "../app/lib/locales";
 import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
@@ -24,6 +24,7 @@ export interface HttpAppOptions {
   config: Config;
   logger: Logger;
   version: string;
+  media: MediaContext;
   clientDir?: string;
   mode?: "production" | "development";
 }
@@ -52,8 +53,51 @@ export function clientAddressOf(request: Request, socketAddress: string, trusted
   return forwarded[forwarded.length - trustedProxies] ?? socketAddress;
 }
 
+/** The request with its body read into memory, or null when the body is over MAX_BODY_BYTES. */
+async function readWithinLimit(request: Request): Promise<Request | null> {
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      // The rest is read into nothing once the 413 has gone out (discardUnreadBody).
+      void reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = Buffer.concat(chunks);
+  const headers = new Headers(request.headers);
+  headers.delete("transfer-encoding");
+  headers.set("content-length", String(body.byteLength));
+  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
+}
+
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** How long a client may go on sending a body we answered without reading (e.g. a 413) before we hang up. */
+const UNREAD_BODY_GRACE_MS = 5_000;
+
+/**
+ * A request answered before its body was read (a refused upload) is left
+ * paused: the client, still sending, would never see the answer. Read the
+ * rest into nothing, and hang up if it goes on too long.
+ */
+function discardUnreadBody(req: IncomingMessage) {
+  if (req.complete || req.destroyed) return;
+  const hangUp = setTimeout(() => req.socket.destroy(), UNREAD_BODY_GRACE_MS);
+  hangUp.unref();
+  req.once("end", () => clearTimeout(hangUp));
+  req.once("close", () => clearTimeout(hangUp));
+  // node-fetch-server's listener would queue the rest into the unread body stream and pause the socket when
+  // that queue is full, stalling the next request on a kept-alive connection: drop it and read into nothing.
+  req.removeAllListeners("data");
+  req.resume();
 }
 
 export function createHttpApp(options: HttpAppOptions) {
@@ -95,9 +139,16 @@ export function createHttpApp(options: HttpAppOptions) {
     if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
       return textResponse(403, "Cross-site request refused: this request did not come from Vitrine itself.");
     }
-    const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > MAX_BODY_BYTES && !url.pathname.startsWith("/api/v1/media/")) {
-      return textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
+    if (!url.pathname.startsWith("/api/v1/media/")) {
+      const tooLarge = () => textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
+      const length = request.headers.get("content-length");
+      if (Number(length ?? 0) > MAX_BODY_BYTES) return tooLarge();
+      if (length === null && request.body) {
+        // A body without a declared length (chunked) is read up to the limit, never further.
+        const limited = await readWithinLimit(request);
+        if (!limited) return tooLarge();
+        request = limited;
+      }
     }
     const context: AppLoadContext = {
       db: contextDb,
@@ -109,6 +160,7 @@ export function createHttpApp(options: HttpAppOptions) {
       sessionStorage,
       languageDetector,
       version: options.version,
+      media: options.media,
     };
     return handleDocument(request, context);
   }
@@ -127,7 +179,8 @@ export function createHttpApp(options: HttpAppOptions) {
     response = new Response(response.body, response); // headers of some responses are immutable
     const headers = response.headers;
     for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) headers.set(name, value);
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
+    // Media responses bring their own, stricter policy (sandboxed).
+    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
     headers.set("X-Request-Id", requestId);
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
     logger.info(
@@ -155,6 +208,7 @@ export function createHttpApp(options: HttpAppOptions) {
     if (serveStatic && (req.method === "GET" || req.method === "HEAD")) {
       serveStatic(req, res, () => fetchListener(req, res));
     } else {
+      res.once("finish", () => discardUnreadBody(req));
       fetchListener(req, res);
     }
   }

@@ -1,8 +1,11 @@
 import type { AppLoadContext } from "react-router";
 import type { Bucket } from "../../server/services/buckets";
-import { createContent, getSingletonContent, saveVersion, type ContentVersion } from "../../server/services/content";
+import {
+  ContentNotFoundError, createContent, getSingletonContent, saveVersion, type ContentVersion,
+} from "../../server/services/content";
 import type { User } from "../../server/services/users";
 import { inspectPayload } from "./content/payload";
+import { isUuid } from "./ids";
 import { mapValidationErrors, type FieldErrors } from "./schema/errors";
 import { compileBucketSchema } from "./schema/validator.server";
 
@@ -46,9 +49,8 @@ export async function saveDocument(
     return { ok: false, status: 400, errors: empty, message: "content must be a JSON object" };
   }
   const problem = inspectPayload(input.data);
-  if (problem?.status === 400) return { ok: false, status: 400, errors: empty, message: problem.message };
-  if (problem?.status === 422) {
-    return { ok: false, status: 422, errors: { byField: { [problem.field]: [problem.message] }, locales: [] }, message: problem.message };
+  if (problem) {
+    return { ok: false, status: problem.status, errors: { byField: { [problem.field]: [problem.message] }, locales: [] }, message: problem.message };
   }
   const compiled = compileBucketSchema(bucket);
   if (!compiled.validate) {
@@ -60,7 +62,13 @@ export async function saveDocument(
     return { ok: false, status: 422, errors, message: "The content is not valid" };
   }
   if (input.contentId) {
+    // Ids are checked before any query: a malformed contentId is simply not found (as in URLs), a malformed _id is
+    // a bad request; neither reaches the database as a uuid it cannot parse.
+    if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
     if (!input.baseVersionId) return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is required" };
+    if (!isUuid(input.baseVersionId)) {
+      return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is not a version id" };
+    }
     const version = await saveVersion(context.db, {
       bucketId: bucket.id,
       contentId: input.contentId,

@@ -2,7 +2,7 @@ import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import {
   ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, VersionConflictError, type ContentVersion,
 } from "../../server/services/content";
@@ -11,7 +11,9 @@ import { BucketFormContext } from "../components/form/context";
 import { SchemaField } from "../components/form/schema-field";
 import { saveDocument } from "../lib/content.server";
 import { documentTitle } from "../lib/form/title";
+import { removeHostileEntries } from "../lib/form/hostile";
 import { initialValue } from "../lib/form/initial";
+import { applyStepIntent } from "../lib/form/step";
 import { loadReferenceOptions } from "../lib/form/references.server";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "../lib/form/resolve";
 import { requireBucketAccess } from "../lib/guards.server";
@@ -62,7 +64,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
     messageLocale: context.config.DEFAULT_LOCALE,
     defaultValue: version ? version.data : (initialValue(compiled.schema) as Record<string, unknown>),
-    title: version ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
+    // A duplicate is a new document: its page does not say it edits the original.
+    title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
     contentId: editing ? version!.contentId : null,
     versionId: editing ? version!.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version?.versionId ? latestVersionId : null,
@@ -76,9 +79,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   const compiled = compileBucketSchema(bucket);
   const formData = await request.formData();
+  const hostile = removeHostileEntries(formData);
+  applyStepIntent(formData, compiled.schema);
   const submission = parse(formData, {
     resolve: (payload) => resolveDocument(payload, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE),
   });
+  if (hostile) {
+    return data({ result: submission.reply({ formErrors: [hostile] }), notice: null, latestVersionId: null }, { status: 400 });
+  }
   if (submission.status !== "success") {
     // A list intent (add, remove, reorder, update) re-renders; a failed validation is a 400.
     return data({ result: submission.reply(), notice: null, latestVersionId: null }, { status: submission.status === "error" ? 400 : 200 });
@@ -109,7 +117,18 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
 };
 
-export default function BucketEdit({ loaderData, actionData }: Route.ComponentProps) {
+/**
+ * One form per loaded document version: moving between versions or documents
+ * on the same route module (an older version → the latest, one duplicate →
+ * another, a save → the saved version) starts a fresh form with the loaded
+ * values instead of keeping the previous page's inputs and Conform state.
+ */
+export default function BucketEdit(props: Route.ComponentProps) {
+  const { pathname } = useLocation();
+  return <BucketEditForm key={`${pathname}|${props.loaderData.versionId ?? ""}`} {...props} />;
+}
+
+function BucketEditForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { bucket, schema } = loaderData;

@@ -69,7 +69,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     lastResult: actionData?.result,
     defaultValue: { from_url: loaderData.fromUrl },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onBlur",
+    // Not on blur: the email field has autofocus, so the first click anywhere (say, on 'Create an account')
+    // would blur it, show 'Enter your email address' and push that link away from under the pointer.
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const params = { minutes: actionData?.retryMinutes ?? 0 };

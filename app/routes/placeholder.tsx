@@ -1,9 +1,12 @@
 import { Placeholder } from "../components/placeholder";
-import { requireUser } from "../lib/guards.server";
+import { requireBucketAccess, requireUser } from "../lib/guards.server";
 import type { Route } from "./+types/placeholder";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireUser(request, context);
+/** Signed-in screens of a later release; a specialised bucket screen also needs a bucket the user may see (spec §6). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const bucket = (params as { bucket?: string }).bucket;
+  if (bucket !== undefined) await requireBucketAccess(request, context, bucket);
+  else await requireUser(request, context);
   return null;
 }
 

@@ -1,10 +1,16 @@
 // The benchmark's sections, run in this order. Each is an async function
 // (ctx) => rows; see bench/run.mjs for what ctx offers and lib/report.mjs for rows.
 // To add one: write bench/sections/<name>.mjs and list it here.
+import { contentApi } from "./content-api.mjs";
+import { editJs } from "./edit-js.mjs";
+import { overview } from "./overview.mjs";
 import { pages } from "./pages.mjs";
 import { startup } from "./startup.mjs";
 
 export const sections = [
   { name: "startup", title: "Cold start and idle memory", run: startup },
   { name: "pages", title: "Pages under load", run: pages },
+  { name: "content-api", title: "Content JSON API: save and read", run: contentApi },
+  { name: "overview", title: "Bucket overview with 10,000 and 100,000 documents", run: overview },
+  { name: "edit-js", title: "Edit page JavaScript", run: editJs },
 ];

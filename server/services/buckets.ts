@@ -35,6 +35,11 @@ export async function findBucketByCollection(db: Queryable, collectionName: stri
   return rows[0] ?? null;
 }
 
+export async function findBucketById(db: Queryable, id: string): Promise<Bucket | null> {
+  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
 export async function findBucketBySlug(db: Queryable, slug: string): Promise<Bucket | null> {
   const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE slug = $1`, [slug]);
   return rows[0] ?? null;

@@ -28,11 +28,17 @@ export class ContentNotFoundError extends Error {
 const versionColumns = (alias = "") =>
   `${alias}content_id AS "contentId", ${alias}version_id AS "versionId", ${alias}base_version_id AS "baseVersionId",
    ${alias}data AS data, ${alias}created_at AS "createdAt"`;
-const VERSION_COLUMNS = versionColumns();
 
-/** Creates a document with its first version. A singleton bucket may hold only one. */
+/**
+ * Creates a document with its first version. A singleton bucket may hold only one.
+ * One statement rather than a transaction of three: its data-modifying CTEs
+ * commit together (the versions → contents foreign key is deferred to the
+ * end), and each round trip saved matters on PGlite, where every query is a
+ * pass through WASM, and on PostgreSQL, where the bucket's row stays locked
+ * for content_count until the commit.
+ */
 export async function createContent(
-  db: Db,
+  db: Queryable,
   bucketId: string,
   data: Record<string, unknown>,
   userId: string | null,
@@ -40,18 +46,18 @@ export async function createContent(
 ): Promise<ContentVersion> {
   const contentId = randomUUID();
   const versionId = randomUUID();
-  return db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)`,
-      [contentId, bucketId, versionId, options.singleton ?? false],
-    );
-    await tx.query("UPDATE buckets SET content_count = content_count + 1 WHERE id = $1", [bucketId]);
-    const { rows } = await tx.query<ContentVersion>(
-      `INSERT INTO versions (version_id, content_id, data, created_by) VALUES ($1, $2, $3, $4) RETURNING ${VERSION_COLUMNS}`,
-      [versionId, contentId, data, userId],
-    );
-    return rows[0]!;
-  });
+  const { rows } = await db.query<{ createdAt: Date }>(
+    `WITH new_content AS (
+       INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)
+     ), counted AS (
+       UPDATE buckets SET content_count = content_count + 1 WHERE id = $2
+     )
+     INSERT INTO versions (version_id, content_id, data, created_by) VALUES ($3, $1, $5, $6)
+     RETURNING created_at AS "createdAt"`,
+    [contentId, bucketId, versionId, options.singleton ?? false, data, userId],
+  );
+  // The data just written, not read back: parsing it again would only cost time.
+  return { contentId, versionId, baseVersionId: null, data, createdAt: rows[0]!.createdAt };
 }
 
 /**
@@ -64,7 +70,7 @@ export async function saveVersion(
   input: { bucketId: string; contentId: string; baseVersionId: string; data: Record<string, unknown>; userId: string | null },
 ): Promise<ContentVersion> {
   const versionId = randomUUID();
-  const { rows } = await db.query<ContentVersion>(
+  const { rows } = await db.query<{ createdAt: Date }>(
     `WITH moved AS (
        UPDATE contents SET latest_version_id = $1, updated_at = now()
        WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
@@ -72,10 +78,13 @@ export async function saveVersion(
      )
      INSERT INTO versions (version_id, content_id, base_version_id, data, created_by)
      SELECT $1, content_id, $4, $5, $6 FROM moved
-     RETURNING ${VERSION_COLUMNS}`,
+     RETURNING created_at AS "createdAt"`,
     [versionId, input.contentId, input.bucketId, input.baseVersionId, input.data, input.userId],
   );
-  if (rows[0]) return rows[0];
+  if (rows[0]) {
+    const { contentId, baseVersionId, data } = input;
+    return { contentId, versionId, baseVersionId, data, createdAt: rows[0].createdAt };
+  }
   const latest = await findLatestVersionId(db, input.bucketId, input.contentId);
   if (!latest) throw new ContentNotFoundError(input.contentId);
   throw new VersionConflictError(input.contentId, latest);
@@ -143,6 +152,11 @@ export async function countContents(db: Queryable, bucketId: string): Promise<nu
   return rows[0]?.count ?? 0;
 }
 
+/** An ILIKE pattern matching `text` anywhere, its wildcards taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** Newest first, a page at a time; `search` matches any text in the data. */
 export async function listContents(
   db: Queryable,
@@ -157,8 +171,52 @@ export async function listContents(
      ORDER BY c.updated_at DESC, c.content_id DESC
      LIMIT $2 OFFSET $3`,
     search
-      ? [bucketId, options.limit, options.offset ?? 0, `%${search.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`]
+      ? [bucketId, options.limit, options.offset ?? 0, likePattern(search)]
       : [bucketId, options.limit, options.offset ?? 0],
   );
   return rows;
+}
+
+export interface OverviewRow {
+  contentId: string;
+  versionId: string;
+  createdAt: Date;
+  /** The data's value at the title key (undefined without one). */
+  title: unknown;
+}
+
+/**
+ * A page of the bucket overview in one query: newest first, only the title
+ * property of each document's data (not all of it), and the bucket's
+ * content_count (null when searching: the count is of the whole bucket).
+ * `search` matches any text in the data, as in listContents.
+ */
+export async function listOverview(
+  db: Queryable,
+  bucketId: string,
+  options: { limit: number; offset?: number; search?: string; titleKey: string | null },
+): Promise<{ rows: OverviewRow[]; total: number | null }> {
+  const search = options.search?.trim();
+  const { rows } = await db.query<OverviewRow & { total: number }>(
+    `SELECT b.content_count AS total, page."contentId", page."versionId", page."createdAt", page.title
+     FROM buckets b
+     LEFT JOIN LATERAL (
+       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
+              v.data -> $4::text AS title, c.updated_at
+       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+       WHERE c.bucket_id = b.id ${search ? "AND v.data::text ILIKE $5" : ""}
+       ORDER BY c.updated_at DESC, c.content_id DESC
+       LIMIT $2 OFFSET $3
+     ) page ON true
+     WHERE b.id = $1
+     ORDER BY page.updated_at DESC, page."contentId" DESC`,
+    search
+      ? [bucketId, options.limit, options.offset ?? 0, options.titleKey, likePattern(search)]
+      : [bucketId, options.limit, options.offset ?? 0, options.titleKey],
+  );
+  // An empty page still answers one row, for the count, with null document columns.
+  const page = rows
+    .filter((row) => row.contentId !== null)
+    .map(({ contentId, versionId, createdAt, title }) => ({ contentId, versionId, createdAt, title: title ?? undefined }));
+  return { rows: page, total: search ? null : (rows[0]?.total ?? 0) };
 }

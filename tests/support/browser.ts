@@ -152,3 +152,51 @@ export async function signOutThroughMenu(page: Page, label = "Signout") {
   ]);
   await waitForHydration(page);
 }
+
+/** The text of the first match right now (whitespace collapsed), or null when there is none; never waits. */
+export async function currentText(locator: Locator): Promise<string | null> {
+  if ((await locator.count()) === 0) return null;
+  return ((await locator.first().textContent()) ?? "").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Waits (up to `timeout`) until the first match reads `expected`; fails with
+ * what it reads instead. For pages that change after a client-side navigation.
+ */
+export async function expectTextSoon(locator: Locator, expected: string, timeout = 10_000): Promise<void> {
+  await expect.poll(() => currentText(locator), { timeout }).toBe(expected);
+}
+
+/** The visible texts and hrefs of the links inside `scope` (none when `scope` matches nothing). */
+export async function linksIn(scope: Locator): Promise<Array<{ text: string; href: string }>> {
+  if ((await scope.count()) === 0) return [];
+  return scope
+    .first()
+    .locator("a[href]")
+    .evaluateAll((links) =>
+      links.map((link) => ({
+        text: ((link as HTMLElement).innerText ?? "").replace(/\s+/g, " ").trim(),
+        href: link.getAttribute("href") ?? "",
+      })),
+    );
+}
+
+/** The top bar's bucket navigation (a <nav> named "Buckets"). */
+export function topBarBucketNav(page: Page): Locator {
+  return page.locator("header").getByRole("navigation", { name: "Buckets" });
+}
+
+/** Clicks `target` and waits until the page's path (and query) is `path`, then for hydration. */
+export async function clickTo(page: Page, target: Locator, path: string, timeout = 10_000): Promise<void> {
+  await Promise.all([waitForPath(page, path, timeout), target.click()]);
+  await waitForHydration(page);
+}
+
+/**
+ * Signs in through /login, then waits until the page it leads to shows `heading` as its main <h1>: with
+ * JavaScript the URL changes before the new page has rendered, so checks right after sign-in need this.
+ */
+export async function signInTo(page: Page, email: string, password: string, heading = "Content"): Promise<void> {
+  await signInThroughForm(page, email, password);
+  await expectTextSoon(page.locator("main h1"), heading);
+}

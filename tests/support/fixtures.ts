@@ -1,7 +1,11 @@
+import path from "node:path";
+import type { RootData } from "../../app/lib/root-data";
+import type { RunningServer, StartOptions } from "../../server/app";
 import type { Db } from "../../server/db/client";
 import { createBucket, type Bucket } from "../../server/services/buckets";
 import type { Permission } from "../../server/services/users";
 import { createTestUser, get, signIn } from "./http";
+import { TEST_SESSION_SECRET } from "./server";
 
 let counter = 0;
 
@@ -96,3 +100,67 @@ export const EDGE_UA =
 export const FIREFOX_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0";
 export const SAFARI_UA =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
+
+/** The root loader's data (the client state of spec §4) exactly as the first render ships it to the browser. */
+export async function clientState(html: string): Promise<RootData> {
+  const { UNSAFE_decodeViaTurboStream: decodeTurboStream } = await import("react-router");
+  const chunks = [...html.matchAll(/streamController\.enqueue\(("(?:[^"\\]|\\.)*")\)/g)].map((match) => JSON.parse(match[1]!) as string);
+  if (chunks.length === 0) throw new Error("the page carries no router data");
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(chunks.join("")));
+      controller.close();
+    },
+  });
+  const decoded = await decodeTurboStream(body, globalThis);
+  await decoded.done;
+  const state = (decoded.value as { loaderData?: { root?: RootData } }).loaderData?.root;
+  if (!state) throw new Error("the page carries no root data");
+  return state;
+}
+
+/** The nonce of the script-src of a response's Content-Security-Policy, or null. */
+export function cspNonce(response: Response): string | null {
+  return /script-src[^;]*'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
+}
+
+/** The nonce attribute of every <script> element of a page (null for a script without one). */
+export function scriptNonces(html: string): Array<string | null> {
+  return [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => /\bnonce="([^"]*)"/.exec(match[1]!)?.[1] ?? null);
+}
+
+/** The page's <title> text, or null. */
+export function pageTitle(html: string): string | null {
+  const match = /<title>([^<]*)<\/title>/.exec(html);
+  return match ? decode(match[1]!) : null;
+}
+
+/** The content of <meta name="…">, or null. */
+export function metaContent(html: string, name: string): string | null {
+  const match = new RegExp(`<meta name="${name}" content="([^"]*)"`).exec(html);
+  return match ? decode(match[1]!) : null;
+}
+
+/** The built server module (the bundle npm test builds), for tests that start servers themselves. */
+export async function loadBuild(): Promise<{
+  startServer(options: StartOptions): Promise<RunningServer>;
+  loadConfig(env: NodeJS.ProcessEnv): RunningServer["config"];
+}> {
+  return import(/* @vite-ignore */ path.resolve(process.env.VITRINE_BUILD_DIR ?? "build", "server/index.js"));
+}
+
+/**
+ * The built server opening its own database from DATABASE_URL or DATA_DIR (as `npm start` does), rather than
+ * being handed one: its errors then come from the bundle's own database client. Needs DATA_DIR in env.
+ */
+export async function startBuiltServer(env: Record<string, string>, options: { seed?: boolean } = {}): Promise<RunningServer> {
+  const built = await loadBuild();
+  const config = built.loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...env,
+  });
+  return built.startServer({ config, seed: options.seed ?? false });
+}

@@ -58,8 +58,15 @@ export function BucketFormModal(props: BucketFormModalProps) {
     if (props.bucket.validatorUrl) void loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn));
   }, [props.bucket.validatorUrl]);
 
+  // The partial form reads only its listed properties: the rest of the document is kept as it was.
+  const shownSchema = useMemo(() => {
+    if (!props.properties) return schema;
+    const all = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    return { ...schema, properties: Object.fromEntries(Object.entries(all).filter(([name]) => props.properties!.includes(name))) };
+  }, [schema, props.properties]);
+
   const resolve = (payload: Record<string, unknown>) => {
-    const value = (coerceFormValue(payload, schema) ?? {}) as Record<string, unknown>;
+    const value = (coerceFormValue(payload, shownSchema) ?? {}) as Record<string, unknown>;
     if (!validate || validate(value)) return { value };
     const { byField } = mapValidationErrors(validate.errors, schema, props.messageLocale, props.properties);
     return Object.keys(byField).length ? { error: byField } : { value };
@@ -75,7 +82,10 @@ export function BucketFormModal(props: BucketFormModalProps) {
       if (submission?.status !== "success") return;
       setSaving(true);
       setFailure(null);
-      const content = { ...props.document, ...submission.value };
+      // The shown properties come from the form (an emptied field is gone); the others, _id and contentId are kept.
+      const kept = { ...props.document };
+      for (const name of Object.keys((shownSchema.properties ?? {}) as object)) delete kept[name];
+      const content = { ...kept, ...submission.value };
       try {
         const saved = await saveThroughApi(props.bucket.slug, props.bucket.collectionName, content);
         dialog.current?.close();

@@ -1,6 +1,6 @@
 import { getInputProps, useField } from "@conform-to/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { fieldKind } from "../../lib/form/field-kind";
 import type { JsonSchema } from "../../lib/schema/normalize";
 import { useBucketForm } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
@@ -8,6 +8,27 @@ import { SchemaField } from "./schema-field";
 
 const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
 const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? (schema.required as string[]) : []);
+
+/**
+ * What 'Velden leegmaken' writes into an object: an empty string for every
+ * control (Conform only rewrites inputs whose new value is a string) and no
+ * rows for lists, down to the deepest field.
+ */
+export function clearedValue(schema: JsonSchema): unknown {
+  switch (fieldKind(schema)) {
+    case "object":
+    case "translateObject":
+    case "disableable":
+      return Object.fromEntries(Object.entries(propertiesOf(schema)).map(([name, child]) => [name, clearedValue(child)]));
+    case "array":
+    case "tags":
+    case "texts":
+    case "referenceList":
+      return [];
+    default:
+      return "";
+  }
+}
 
 /** An object's properties as fields; x-indent, x-collapsible and x-clearable ('Velden leegmaken'). */
 export function ObjectField(props: FieldProps) {
@@ -19,7 +40,7 @@ export function ObjectField(props: FieldProps) {
     <SchemaField key={key} name={`${props.name}.${key}`} schema={child} required={required.includes(key)} />
   ));
   const clear = schema["x-clearable"] ? (
-    <button {...form.update.getButtonProps({ name: meta.name, value: {} })} className="button small">
+    <button {...form.update.getButtonProps({ name: meta.name, value: clearedValue(schema) as Record<string, string> })} className="button small">
       {t("form.clearFields")}
     </button>
   ) : null;
@@ -83,7 +104,7 @@ export function TranslateObjectField(props: FieldProps) {
 export function DisableableField(props: FieldProps) {
   const [meta] = useField<{ value: string; disabled: boolean }>(props.name);
   const fields = meta.getFieldset();
-  const [disabled, setDisabled] = useState(fields.disabled.initialValue === "on" || fields.disabled.initialValue === "true");
+  const disabled = fields.disabled.value === "on" || fields.disabled.value === "true";
   const enableText = typeof props.schema.enableButton === "string" ? props.schema.enableButton : "Enable";
   const disableText = typeof props.schema.disableButton === "string" ? props.schema.disableButton : "Disable";
   return (
@@ -91,7 +112,7 @@ export function DisableableField(props: FieldProps) {
       <div className="disableable">
         <input {...getInputProps(fields.value, { type: "text" })} readOnly={disabled} aria-disabled={disabled} />
         <label className="inline-check">
-          <input {...getInputProps(fields.disabled, { type: "checkbox" })} onChange={(event) => setDisabled(event.currentTarget.checked)} />
+          <input {...getInputProps(fields.disabled, { type: "checkbox" })} />
           {disabled ? enableText : disableText}
         </label>
       </div>

@@ -1,6 +1,7 @@
 import { getInputProps, getSelectProps, getTextareaProps, useField } from "@conform-to/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { STEP_FIELD, stepButtonValue } from "../../lib/form/step";
 import { acceptNumberInput, defaultStep, stepValue } from "../../lib/schema/number";
 import { useBucketForm } from "./context";
 import { FieldShell, type FieldProps } from "./field-shell";
@@ -9,9 +10,10 @@ import { FieldShell, type FieldProps } from "./field-shell";
 export function TextField(props: FieldProps & { multiline?: boolean }) {
   const [meta] = useField<string>(props.name);
   const maxLength = typeof props.schema.maxLength === "number" ? props.schema.maxLength : null;
-  const [length, setLength] = useState(String(meta.initialValue ?? "").length);
+  // The form's current value: it follows typing, list intents and 'Velden leegmaken' alike.
+  const length = typeof meta.value === "string" ? meta.value.length : 0;
   const placeholder = typeof props.schema.placeholder === "string" ? props.schema.placeholder : undefined;
-  const common = { placeholder, onInput: (event: React.FormEvent<HTMLInputElement | HTMLTextAreaElement>) => setLength(event.currentTarget.value.length) };
+  const common = { placeholder };
   const counter = maxLength ? (
     <span className={length > maxLength ? "counter counter-exceeded" : "counter"} aria-live="polite">
       {length}/{maxLength}
@@ -42,8 +44,12 @@ export function NumberField(props: FieldProps) {
   const step = typeof props.schema.step === "number" ? props.schema.step : defaultStep(type);
   const current = acceptNumberInput(String(meta.value ?? meta.initialValue ?? ""), type, undefined);
   const [lastValid, setLastValid] = useState<number | undefined>(current);
+  const { hydrated } = useBucketForm();
+  // Without JavaScript the action steps from the submitted value (app/lib/form/step.ts); with it, an update intent.
   const bump = (direction: 1 | -1) =>
-    form.update.getButtonProps({ name: meta.name, value: String(stepValue(current ?? lastValid, step, direction)) });
+    hydrated
+      ? form.update.getButtonProps({ name: meta.name, value: String(stepValue(current ?? lastValid, step, direction)) })
+      : { type: "submit" as const, name: STEP_FIELD, value: stepButtonValue(meta.name, direction), form: form.id, formNoValidate: true };
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <div className="number-input">
@@ -67,11 +73,11 @@ export function NumberField(props: FieldProps) {
 export function BooleanField(props: FieldProps) {
   const { t } = useTranslation();
   const [meta] = useField<boolean>(props.name);
-  const [on, setOn] = useState(meta.initialValue === "on" || meta.initialValue === "true");
+  const on = meta.value === "on" || meta.value === "true";
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <span className="switch">
-        <input {...getInputProps(meta, { type: "checkbox" })} role="switch" onChange={(event) => setOn(event.currentTarget.checked)} />
+        <input {...getInputProps(meta, { type: "checkbox" })} role="switch" />
         <span className="switch-label">{on ? t("form.active") : t("form.inactive")}</span>
       </span>
     </FieldShell>

@@ -1,18 +1,31 @@
 /** Limits on a document's data, checked before validation (docs/schema-dialect.md). */
 export const MAX_DEPTH = 32;
 export const MAX_STRING_LENGTH = 65_536;
-const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+/**
+ * Rows of one list in a form post. Form field names choose list indexes
+ * (`rooms[4294967294].name`), so a few bytes can make a list of billions of
+ * empty rows; a JSON body cannot, so the JSON API has no such limit.
+ */
+export const MAX_FORM_LIST_LENGTH = 10_000;
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
-export type PayloadProblem =
-  | { status: 400; message: string }
-  | { status: 422; field: string; message: string };
+/**
+ * What is wrong with a payload, at the form field name (`rooms[0].title`) of
+ * the offending value or key: 400 for a hostile shape, 422 for a value the
+ * user can correct (a too long text).
+ */
+export type PayloadProblem = { status: 400 | 422; field: string; message: string };
+
+const childPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /**
  * Refuses hostile shapes without running any schema: prototype keys at any
  * depth, nesting deeper than MAX_DEPTH, strings longer than MAX_STRING_LENGTH
- * (so no pattern ever runs on a huge string).
+ * (so no pattern ever runs on a huge string), and with `maxListLength` lists
+ * longer than that (checked before any list is walked). Never recursive.
  */
-export function inspectPayload(value: unknown): PayloadProblem | null {
+export function inspectPayload(value: unknown, options: { maxListLength?: number } = {}): PayloadProblem | null {
+  const maxListLength = options.maxListLength ?? Number.POSITIVE_INFINITY;
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: "", depth: 0 }];
   while (stack.length) {
     const { value: current, path, depth } = stack.pop()!;
@@ -23,15 +36,30 @@ export function inspectPayload(value: unknown): PayloadProblem | null {
       continue;
     }
     if (typeof current !== "object" || current === null) continue;
-    if (depth > MAX_DEPTH) return { status: 400, message: `The document is nested deeper than ${MAX_DEPTH} levels` };
+    if (depth > MAX_DEPTH) return { status: 400, field: path, message: `The document is nested deeper than ${MAX_DEPTH} levels` };
     if (Array.isArray(current)) {
-      current.forEach((item, index) => stack.push({ value: item, path: `${path}[${index}]`, depth: depth + 1 }));
+      if (current.length > maxListLength) {
+        return { status: 400, field: path, message: `This list has more than ${maxListLength} rows` };
+      }
+      // Object.keys, not forEach: a sparse list is walked by its entries, never by its length.
+      for (const key of Object.keys(current)) {
+        const index = Number(key);
+        if (Number.isInteger(index) && index >= 0 && String(index) === key) {
+          stack.push({ value: current[index], path: `${path}[${index}]`, depth: depth + 1 });
+        } else if (FORBIDDEN_KEYS.has(key)) {
+          return forbidden(key, path);
+        }
+      }
       continue;
     }
     for (const key of Object.keys(current)) {
-      if (FORBIDDEN_KEYS.has(key)) return { status: 400, message: `Forbidden property name '${key}'${path ? ` in ${path}` : ""}` };
-      stack.push({ value: (current as Record<string, unknown>)[key], path: path ? `${path}.${key}` : key, depth: depth + 1 });
+      if (FORBIDDEN_KEYS.has(key)) return forbidden(key, path);
+      stack.push({ value: (current as Record<string, unknown>)[key], path: childPath(path, key), depth: depth + 1 });
     }
   }
   return null;
+}
+
+function forbidden(key: string, path: string): PayloadProblem {
+  return { status: 400, field: childPath(path, key), message: `Forbidden property name '${key}'${path ? ` in ${path}` : ""}` };
 }

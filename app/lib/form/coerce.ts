@@ -42,6 +42,10 @@ export function coerceFormValue(value: unknown, schema: JsonSchema): unknown {
         const coerced = properties[name] ? coerceFormValue(child, properties[name]!) : child;
         if (coerced !== undefined) out[name] = coerced;
       }
+      // An unchecked switch sends nothing; it still means false (the form showed 'Inactief').
+      for (const [name, child] of Object.entries(properties)) {
+        if (!(name in out) && fieldKind(child) === "boolean") out[name] = false;
+      }
       if (kind === "disableable") out.disabled = value.disabled === "on" || value.disabled === "true";
       return Object.keys(out).length ? out : undefined;
     }

@@ -11,10 +11,14 @@ export interface FieldErrors {
   locales: string[];
 }
 
+/** A property name as one JSON Pointer segment (RFC 6901), as AJV writes instancePath. */
+const escapeSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+const unescapeSegment = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");
+
 /** The pointer of the field an error belongs to: `required` points at the missing property. */
-function fieldPointer(error: ErrorObject): string {
-  if (error.keyword === "required") return `${error.instancePath}/${String(error.params.missingProperty)}`;
-  if (error.keyword === "additionalProperties") return `${error.instancePath}/${String(error.params.additionalProperty)}`;
+export function fieldPointer(error: ErrorObject): string {
+  if (error.keyword === "required") return `${error.instancePath}/${escapeSegment(String(error.params.missingProperty))}`;
+  if (error.keyword === "additionalProperties") return `${error.instancePath}/${escapeSegment(String(error.params.additionalProperty))}`;
   return error.instancePath;
 }
 
@@ -22,12 +26,14 @@ function fieldPointer(error: ErrorObject): string {
 export function localeOfPointer(schema: JsonSchema, pointer: string): string | null {
   let node: unknown = schema;
   let locale: string | null = null;
-  for (const segment of pointer.split("/").slice(1)) {
+  for (const segment of pointer.split("/").slice(1).map(unescapeSegment)) {
     if (typeof node !== "object" || node === null) break;
     const current = node as JsonSchema;
-    if (current.renderer === TRANSLATE_OBJECT_RENDERER) locale = segment;
     const properties = current.properties as Record<string, unknown> | undefined;
-    node = /^\d+$/.test(segment) && current.items ? current.items : properties?.[segment];
+    const known = !!properties && Object.prototype.hasOwnProperty.call(properties, segment);
+    // Only the bucket's locales: an unknown key under a translated field has no locale tab.
+    if (current.renderer === TRANSLATE_OBJECT_RENDERER && known) locale = segment;
+    node = /^\d+$/.test(segment) && current.items ? current.items : known ? properties![segment] : undefined;
   }
   return locale;
 }

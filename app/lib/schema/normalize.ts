@@ -11,6 +11,9 @@ export interface NormalizedSchema {
   problems: string[];
 }
 
+/** Keywords whose value maps names to schemas. */
+const NAME_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
+
 const isObject = (value: unknown): value is JsonSchema =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -23,14 +26,19 @@ const isObject = (value: unknown): value is JsonSchema =>
 export function normalizeSchema(raw: unknown, locales: readonly string[]): NormalizedSchema {
   const problems: string[] = [];
 
-  /** Deep copy that renames `_data` to `$data` and drops prototype keys. */
-  function clean(node: unknown): unknown {
-    if (Array.isArray(node)) return node.map(clean);
+  /**
+   * Deep copy that renames `_data` to `$data` and drops prototype keys. Keys of
+   * a map of names (`properties`, `definitions`, …) are property names, not
+   * keywords: a property called `_data` keeps its name.
+   */
+  function clean(node: unknown, namesMap = false): unknown {
+    if (Array.isArray(node)) return node.map((item) => clean(item));
     if (!isObject(node)) return node;
     const out: JsonSchema = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
-      out[key === "_data" ? "$data" : key] = clean(value);
+      if (namesMap) out[key] = clean(value);
+      else out[key === "_data" ? "$data" : key] = clean(value, NAME_MAPS.has(key) && isObject(value));
     }
     return out;
   }
@@ -87,6 +95,8 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
         ...(note !== undefined ? { note } : {}),
         properties: Object.fromEntries(locales.map((locale) => [locale, { ...perLocale, title: locale }])),
         required: required ? [...locales] : [],
+        // Only the bucket's locales: an unknown one is refused like any unknown property.
+        additionalProperties: false,
       };
     }
     return out;

@@ -28,14 +28,26 @@ export function defaultStep(type: "integer" | "number"): number {
   return type === "integer" ? 1 : 0.1;
 }
 
-function decimalsOf(step: number): number {
-  const text = String(step);
-  if (text.includes("e-")) return Number(text.split("e-")[1]);
-  return text.includes(".") ? text.split(".")[1]!.length : 0;
+/** Decimals of a step as written: 0.05 → 2, 1e-7 → 7, 1.5e-7 → 8, 5 → 0. */
+export function decimalsOf(step: number): number {
+  const [mantissa, exponent] = String(Math.abs(step)).split("e");
+  const fraction = mantissa!.split(".")[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent ?? 0));
+}
+
+/**
+ * Rounds half away from zero to `decimals` decimals, on the decimal digits
+ * rather than the binary value (0.35 is 0.34999… in binary: toFixed(1) gives
+ * 0.3, this gives 0.4).
+ */
+function roundTo(value: number, decimals: number): number {
+  const text = String(Math.abs(value));
+  if (text.includes("e")) return Number(value.toFixed(Math.min(decimals, 100)));
+  const rounded = Number(`${Math.round(Number(`${text}e${decimals}`))}e-${decimals}`);
+  return value < 0 && rounded !== 0 ? -rounded : rounded;
 }
 
 /** The plus and minus buttons: value ± step, rounded to the step's decimals. */
 export function stepValue(value: number | undefined, step: number, direction: 1 | -1): number {
-  const decimals = decimalsOf(step);
-  return Number(((value ?? 0) + direction * step).toFixed(decimals));
+  return roundTo((value ?? 0) + direction * step, decimalsOf(step));
 }

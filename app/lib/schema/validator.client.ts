@@ -2,10 +2,13 @@ import type { ValidateFunction } from "ajv";
 import equal from "ajv/dist/runtime/equal";
 import ucs2length from "ajv/dist/runtime/ucs2length";
 
+/** A CommonJS helper as bundled: the function itself, or (depending on the bundler's interop) its exports. */
+const helper = (imported: unknown) => (typeof imported === "function" ? imported : (imported as { default: unknown }).default);
+
 // The helpers AJV's standalone code requires; the served validator module reads them from here.
 (globalThis as Record<string, unknown>).__vitrineAjvRuntime = {
-  "ajv/dist/runtime/equal": { default: equal },
-  "ajv/dist/runtime/ucs2length": { default: ucs2length },
+  "ajv/dist/runtime/equal": { default: helper(equal) },
+  "ajv/dist/runtime/ucs2length": { default: helper(ucs2length) },
 };
 
 const loaded = new Map<string, Promise<ValidateFunction>>();

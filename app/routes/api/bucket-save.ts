@@ -1,5 +1,6 @@
 import { ContentNotFoundError, VersionConflictError } from "../../../server/services/content";
 import { BadRequest, jsonError, readJsonBody } from "../../lib/api.server";
+import { FORBIDDEN_KEYS } from "../../lib/content/payload";
 import { saveDocument, splitDocument, toDocument } from "../../lib/content.server";
 import { requireApiBucketAccess } from "../../lib/guards.server";
 import type { Route } from "./+types/bucket-save";
@@ -19,12 +20,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (error instanceof BadRequest) return jsonError(error.message, 400);
     throw error;
   }
+  const forbidden = Object.keys(body).find((key) => FORBIDDEN_KEYS.has(key));
+  if (forbidden) return jsonError(`Forbidden property name '${forbidden}'`, 400);
   const content = body.content;
   if (typeof content !== "object" || content === null || Array.isArray(content)) {
     return jsonError("content must be a JSON object", 400);
   }
+  if (body.collection !== undefined && typeof body.collection !== "string") {
+    return jsonError("collection must be the bucket's collection name (a string)", 400);
+  }
   if (body.collection !== undefined && body.collection !== bucket.collectionName) {
-    return jsonError(`collection '${String(body.collection)}' does not belong to bucket '${bucket.slug}'`, 400);
+    return jsonError(`collection '${body.collection}' does not belong to bucket '${bucket.slug}'`, 400);
+  }
+  // A contentId or _id of another type must not quietly turn the save into a new document.
+  for (const key of ["contentId", "_id"] as const) {
+    const id = (content as Record<string, unknown>)[key];
+    if (id !== undefined && id !== null && typeof id !== "string") return jsonError(`${key} must be a string`, 400);
   }
   const { contentId, baseVersionId, data } = splitDocument(content as Record<string, unknown>);
   try {

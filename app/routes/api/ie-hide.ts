@@ -1,6 +1,11 @@
 import { getRequestState } from "../../lib/request-state.server";
-import { readBody, redirectBack, wantsJson } from "../../lib/api.server";
+import { jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
 import type { Route } from "./+types/ie-hide";
+
+/** A GET changes nothing: only /logout may (spec §2). */
+export function loader() {
+  return jsonError("Method not allowed: POST to hide the Internet Explorer notice", 405, { Allow: "POST" });
+}
 
 /** Hides the Internet Explorer notice for this session; works as a plain form post. */
 export async function action({ request, context }: Route.ActionArgs) {

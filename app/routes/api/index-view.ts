@@ -4,6 +4,11 @@ import type { Route } from "./+types/index-view";
 
 const INDEX_VIEWS = ["list", "grid"] as const;
 
+/** A GET changes nothing: only /logout may (spec §2). */
+export function loader() {
+  return jsonError("Method not allowed: POST view (list or grid)", 405, { Allow: "POST" });
+}
+
 /** Saves the overview's list or grid choice; any other value is refused. */
 export async function action({ request, context }: Route.ActionArgs) {
   let body: Record<string, unknown>;

@@ -4,6 +4,11 @@ import { getRequestState } from "../../lib/request-state.server";
 import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
 import type { Route } from "./+types/locale";
 
+/** A GET changes nothing: only /logout may (spec §2). */
+export function loader() {
+  return jsonError("Method not allowed: POST locale (en or nl)", 405, { Allow: "POST" });
+}
+
 /** The language switcher: stored in the session, and on the user for next time. */
 export async function action({ request, context }: Route.ActionArgs) {
   let body: Record<string, unknown>;

@@ -1,0 +1,60 @@
+import type { AppLoadContext } from "react-router";
+import { findBucketById, findBucketBySlug, isBucketVisible, type Bucket } from "../../server/services/buckets";
+import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "../../server/services/media";
+import type { User } from "../../server/services/users";
+import type { MediaKind } from "./media/bounds";
+import { toMediaContent } from "../../server/media/content";
+import { UploadError } from "../../server/media/upload";
+import { requireApiUser } from "./guards.server";
+import { isUuid } from "./ids";
+
+export const MEDIA_KINDS: readonly MediaKind[] = ["image", "video", "file"];
+
+export function mediaKindOf(value: string | undefined): MediaKind | null {
+  return MEDIA_KINDS.includes(value as MediaKind) ? (value as MediaKind) : null;
+}
+
+const notFound = () => Response.json({ error: "No such media" }, { status: 404 });
+
+/**
+ * The signed-in user and a media version they may see: the media belongs to
+ * a bucket, and the bucket's visibility (spec §6) decides. Otherwise 404.
+ */
+export async function requireMediaAccess(
+  request: Request,
+  context: AppLoadContext,
+  find: { contentId?: string; versionId?: string; kind?: MediaKind },
+): Promise<{ user: User; media: MediaRow; bucket: Bucket }> {
+  const user = await requireApiUser(request, context);
+  const id = find.versionId ?? find.contentId;
+  if (!id || !isUuid(id)) throw notFound();
+  const media = find.versionId ? await mediaVersion(context.db, find.versionId) : await latestMedia(context.db, find.contentId!, find.kind);
+  if (!media || (find.kind && media.kind !== find.kind)) throw notFound();
+  const bucket = await findBucketById(context.db, media.bucketId);
+  if (!bucket || !isBucketVisible(bucket, user)) throw notFound();
+  return { user, media, bucket };
+}
+
+/** The bucket an upload goes to, by the slug sent before the file; refuses what the user may not see. */
+export async function uploadBucket(context: AppLoadContext, user: User, slug: string | undefined): Promise<Bucket> {
+  if (!slug) throw new UploadError(400, "Send the bucket's slug in the field 'bucket', before the file.");
+  const bucket = await findBucketBySlug(context.db, slug);
+  if (!bucket || !isBucketVisible(bucket, user)) throw new UploadError(404, "No such bucket");
+  return bucket;
+}
+
+/** The `properties` field: the schema property of the media field, as JSON. */
+export function uploadProperty(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined || raw === "") return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new UploadError(400, "The field 'properties' must be a JSON object.");
+}
+
+export async function mediaContentResponse(context: AppLoadContext, media: MediaRow, init?: ResponseInit) {
+  return Response.json(toMediaContent(media, await jobsOf(context.db, media.id)), init);
+}

@@ -1,0 +1,187 @@
+/**
+ * Media bounds of a schema property (spec §3, §5, §9), shared by the upload
+ * checks on the server and the requirements footnote in the browser.
+ */
+
+export type MediaKind = "image" | "video" | "file";
+
+/** Spec §9 named resolutions, width × height. */
+export const NAMED_RESOLUTIONS: Record<string, { width: number; height: number }> = {
+  HD: { width: 1920, height: 1080 },
+  "4K": { width: 3840, height: 2160 },
+  "720p": { width: 1280, height: 720 },
+  SD: { width: 1280, height: 480 },
+  VGA: { width: 640, height: 480 },
+  NTSC: { width: 720, height: 480 },
+  PAL: { width: 720, height: 480 },
+};
+
+/** Spec §9 size limits in bytes. */
+export const MIN_FILE_BYTES = 1024;
+export const MAX_IMAGE_BYTES = 41_943_040;
+export const MAX_VIDEO_BYTES = 1_073_741_824;
+/** Files without a maxFilesize get the video ceiling: the largest upload we accept at all. */
+export const MAX_FILE_BYTES = MAX_VIDEO_BYTES;
+
+export interface MediaBounds {
+  minWidth?: number;
+  maxWidth?: number;
+  minHeight?: number;
+  maxHeight?: number;
+  minFps?: number;
+  maxFps?: number;
+  codec?: string;
+  encoding?: string;
+  allowedFiles?: string[];
+  minBytes: number;
+  maxBytes: number;
+}
+
+export interface CropBounds {
+  minWidth?: number;
+  maxWidth?: number;
+  minHeight?: number;
+  maxHeight?: number;
+}
+
+/**
+ * A bound as written in a schema: a number of pixels, a named resolution
+ * (HD, 4K, 720p, …) or WxH; the width or height of it is taken by axis.
+ */
+export function parseDimension(value: unknown, axis: "width" | "height"): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return Math.round(value);
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  const named = NAMED_RESOLUTIONS[trimmed] ?? NAMED_RESOLUTIONS[trimmed.toUpperCase()];
+  if (named) return named[axis];
+  const pair = /^(\d+)\s*[x×]\s*(\d+)$/i.exec(trimmed);
+  if (pair) return Number(axis === "width" ? pair[1] : pair[2]);
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  return undefined;
+}
+
+const positiveNumber = (value: unknown): number | undefined => {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) && number > 0 ? number : undefined;
+};
+
+const extensionList = (value: unknown): string[] | undefined => {
+  const list = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : undefined;
+  const cleaned = list?.map((item) => String(item).trim().replace(/^\./, "").toLowerCase()).filter(Boolean);
+  return cleaned && cleaned.length ? cleaned : undefined;
+};
+
+/** The bounds a property asks for, with the spec's defaults per kind. */
+export function mediaBounds(kind: MediaKind, property: Record<string, unknown>): MediaBounds {
+  const dimension = (key: string, axis: "width" | "height") => parseDimension(property[key], axis);
+  const bounds: MediaBounds = {
+    minWidth: dimension("minWidth", "width"),
+    maxWidth: dimension("maxWidth", "width"),
+    minHeight: dimension("minHeight", "height"),
+    maxHeight: dimension("maxHeight", "height"),
+    allowedFiles: extensionList(property.allowedFiles),
+    minBytes: MIN_FILE_BYTES,
+    maxBytes: kind === "image" ? MAX_IMAGE_BYTES : kind === "video" ? MAX_VIDEO_BYTES : MAX_FILE_BYTES,
+  };
+  const noDimensions = [bounds.minWidth, bounds.maxWidth, bounds.minHeight, bounds.maxHeight].every((v) => v === undefined);
+  if (kind === "image" && noDimensions) {
+    bounds.minWidth = NAMED_RESOLUTIONS.HD!.width;
+    bounds.minHeight = NAMED_RESOLUTIONS.HD!.height;
+  }
+  if (kind === "video") {
+    if (bounds.minWidth === undefined && bounds.minHeight === undefined) {
+      bounds.minWidth = NAMED_RESOLUTIONS["720p"]!.width;
+      bounds.minHeight = NAMED_RESOLUTIONS["720p"]!.height;
+    }
+    if (bounds.maxWidth === undefined && bounds.maxHeight === undefined) {
+      bounds.maxWidth = NAMED_RESOLUTIONS["4K"]!.width;
+      bounds.maxHeight = NAMED_RESOLUTIONS["4K"]!.height;
+    }
+    bounds.minFps = positiveNumber(property.minFps);
+    bounds.maxFps = positiveNumber(property.maxFps);
+    if (typeof property.codec === "string" && property.codec.trim()) bounds.codec = property.codec.trim();
+    if (typeof property.encoding === "string" && property.encoding.trim()) bounds.encoding = property.encoding.trim();
+  }
+  if (kind === "file") {
+    bounds.minBytes = Math.max(MIN_FILE_BYTES, positiveNumber(property.minFilesize) ?? MIN_FILE_BYTES);
+    bounds.maxBytes = Math.min(MAX_FILE_BYTES, positiveNumber(property.maxFilesize) ?? MAX_FILE_BYTES);
+  }
+  return bounds;
+}
+
+export function cropBounds(property: Record<string, unknown>): CropBounds {
+  return {
+    minWidth: parseDimension(property.minWidthCrop, "width"),
+    maxWidth: parseDimension(property.maxWidthCrop, "width"),
+    minHeight: parseDimension(property.minHeightCrop, "height"),
+    maxHeight: parseDimension(property.maxHeightCrop, "height"),
+  };
+}
+
+/** Spec §5 image messages, exact wording. */
+export function imageDimensionErrors(size: { width: number; height: number }, bounds: CropBounds): string[] {
+  const { width, height } = size;
+  const errors: string[] = [];
+  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push(`Image is too wide (${width}px), maximum width: ${bounds.maxWidth}px`);
+  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push(`Image too high (${height}px), maximum height: ${bounds.maxHeight}px`);
+  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push(`Image is too narrow (${width}px), minimum width: ${bounds.minWidth}px`);
+  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push(`Image is not high enough (${height}px), minimum height: ${bounds.minHeight}px`);
+  return errors;
+}
+
+export interface VideoFacts {
+  width: number;
+  height: number;
+  fps: number;
+  codec: string;
+}
+
+/**
+ * Spec §5 video messages. The minimum-width, framerate and codec wording is the
+ * spec's, misspellings included; the spec leaves the other three open.
+ */
+export function videoErrors(video: VideoFacts, bounds: MediaBounds): string[] {
+  const errors: string[] = [];
+  if (bounds.minWidth !== undefined && video.width < bounds.minWidth) errors.push(`Video width is smaller then the minumum width of ${bounds.minWidth}px`);
+  if (bounds.maxWidth !== undefined && video.width > bounds.maxWidth) errors.push(`Video width is bigger than the maximum width of ${bounds.maxWidth}px`);
+  if (bounds.minHeight !== undefined && video.height < bounds.minHeight) errors.push(`Video height is smaller than the minimum height of ${bounds.minHeight}px`);
+  if (bounds.maxHeight !== undefined && video.height > bounds.maxHeight) errors.push(`Video height is bigger than the maximum height of ${bounds.maxHeight}px`);
+  const { minFps, maxFps } = bounds;
+  if (minFps !== undefined || maxFps !== undefined) {
+    const low = minFps ?? 0;
+    const high = maxFps ?? Number.POSITIVE_INFINITY;
+    // Broadcast rates such as 29.97 count as 30 when asked for 30.
+    const fps = Math.round(video.fps * 100) / 100;
+    if (fps < low - 0.05 || fps > high + 0.05) {
+      errors.push(minFps !== undefined && minFps === maxFps ? `Video framerate is not ${minFps} fps` : `Video framerate is not between ${low} & ${maxFps ?? "∞"} fps`);
+    }
+  }
+  if (bounds.codec && normalizeCodec(video.codec) !== normalizeCodec(bounds.codec)) errors.push(`Video codec is not equal to ${bounds.codec}`);
+  return errors;
+}
+
+/** h264, H.264, avc and avc1 name one codec; so do hevc, h265 and H.265. */
+export function normalizeCodec(codec: string): string {
+  const name = codec.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (name === "h264" || name === "avc" || name === "avc1") return "h264";
+  if (name === "h265" || name === "hevc" || name === "hvc1") return "hevc";
+  return name;
+}
+
+/** Lines of the requirements footnote under a media field (spec §5). */
+export function requirementLines(kind: MediaKind, bounds: MediaBounds): string[] {
+  const lines: string[] = [];
+  const range = (label: string, min?: number, max?: number, unit = "px") =>
+    min !== undefined && max !== undefined ? `${label}: ${min}–${max}${unit}` : min !== undefined ? `Minimum ${label.toLowerCase()}: ${min}${unit}` : max !== undefined ? `Maximum ${label.toLowerCase()}: ${max}${unit}` : null;
+  if (kind !== "file") {
+    const resolution = Object.entries(NAMED_RESOLUTIONS).find(([, r]) => r.width === bounds.minWidth && r.height === bounds.minHeight);
+    if (resolution) lines.push(`Resolution: at least ${resolution[0]} (${resolution[1].width}×${resolution[1].height})`);
+    for (const line of [range("Width", bounds.minWidth, bounds.maxWidth), range("Height", bounds.minHeight, bounds.maxHeight)]) if (line) lines.push(line);
+  }
+  if (bounds.encoding) lines.push(`Encoding: ${bounds.encoding}`);
+  if (bounds.codec) lines.push(`Codec: ${bounds.codec}`);
+  const fps = range("Frame rate", bounds.minFps, bounds.maxFps, " fps");
+  if (fps) lines.push(fps);
+  if (bounds.allowedFiles) lines.push(`Allowed files: ${bounds.allowedFiles.join(", ")}`);
+  return lines;
+}

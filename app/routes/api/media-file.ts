@@ -1,0 +1,25 @@
+import { serveFile } from "../../../server/media/serve";
+import { jsonError } from "../../lib/api.server";
+import { mediaKindOf, requireMediaAccess } from "../../lib/media.server";
+import type { Route } from "./+types/media-file";
+
+/**
+ * GET /api/v1/media/{image|video|file}/{contentId}: view, play or download the
+ * latest version. Videos play their web rendition once it exists; files are
+ * always downloads, so nothing (HTML, SVG) runs from our origin.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const kind = mediaKindOf(params.kind);
+  if (!kind) return jsonError("No such media type: use image, video or file", 404);
+  const url = new URL(request.url);
+  const version = url.searchParams.get("version") ?? undefined;
+  const { media } = await requireMediaAccess(request, context, version ? { versionId: version, kind } : { contentId: params.contentId, kind });
+  const rendition = kind === "video" ? media.details.renditionKey : undefined;
+  const inline = kind !== "file" || media.mimetype.startsWith("audio/");
+  return serveFile(request, context.media.storage.pathOf(rendition ?? media.storageKey), {
+    mimetype: rendition ? "video/mp4" : media.mimetype,
+    etag: rendition ?? media.storageKey,
+    disposition: inline && url.searchParams.get("download") === null ? "inline" : "attachment",
+    filename: rendition ? media.originalFilename.replace(/\.[^.]*$/, "") + ".mp4" : media.originalFilename,
+  });
+}

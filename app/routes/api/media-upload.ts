@@ -1,0 +1,48 @@
+import { acceptUpload } from "../../../server/media/accept";
+import { receiveUpload, UploadError } from "../../../server/media/upload";
+import { jsonError } from "../../lib/api.server";
+import { requireApiUser } from "../../lib/guards.server";
+import { mediaBounds } from "../../lib/media/bounds";
+import { mediaKindOf, requireMediaAccess, uploadBucket, uploadProperty } from "../../lib/media.server";
+import { toMediaContent } from "../../../server/media/content";
+import { jobsOf } from "../../../server/services/media";
+import type { Route } from "./+types/media-upload";
+
+/**
+ * POST /api/v1/media/{image|video|file}/upload: multipart with `bucket`,
+ * `properties` (the field's schema property, JSON), `uid`, optionally
+ * `contentId` (a new version of that media), then `file`. Answers a list whose
+ * first item is the media content, or {error}.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return jsonError("Method not allowed: POST", 405);
+  const kind = mediaKindOf(params.kind);
+  if (!kind) return jsonError("No such media type: use image, video or file", 404);
+  const user = await requireApiUser(request, context);
+  const { storage, jobs, ffmpeg } = context.media;
+  try {
+    let bucketId = "";
+    let contentId: string | undefined;
+    const upload = await receiveUpload(request, storage, async (fields) => {
+      const bucket = await uploadBucket(context, user, fields.bucket);
+      bucketId = bucket.id;
+      if (fields.contentId) {
+        const previous = await requireMediaAccess(request, context, { contentId: fields.contentId, kind }).catch(() => {
+          throw new UploadError(404, "No such media");
+        });
+        contentId = previous.media.contentId;
+      }
+      return mediaBounds(kind, uploadProperty(fields.properties)).maxBytes;
+    });
+    const media = await acceptUpload(
+      { kind, file: upload.file, property: uploadProperty(upload.fields.properties), bucketId, userId: user.id, contentId },
+      { db: context.db, storage, ffmpeg },
+    );
+    if (kind === "video") jobs.kick();
+    context.logger.info({ mediaId: media.id, kind, size: media.size }, "media uploaded");
+    return Response.json([{ ...toMediaContent(media, await jobsOf(context.db, media.id)), uid: upload.fields.uid ?? null }]);
+  } catch (error) {
+    if (error instanceof UploadError) return jsonError(error.message, error.status);
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+// The JavaScript the browser loads for the edit page of a new document: the
+// module scripts and modulepreloads of the HTML, the route manifest, and what
+// those import statically; each file gzipped on its own (zlib's default level,
+// as a compressing proxy would send it) and summed. The bucket's validator
+// module, which the page imports after hydration, is shown on its own row.
+import { gzipSync } from "node:zlib";
+
+const BUCKET = "exhibitions"; // the demo bucket that uses every field kind
+const MAX_GZIP_KB = 150;
+
+/** Script URLs of the page: modulepreload links, module script src, and imports in inline module scripts. */
+function scriptUrls(html) {
+  const urls = new Set();
+  for (const [, tag] of html.matchAll(/<link\b([^>]*)>/g)) {
+    if (/rel="modulepreload"/.test(tag)) urls.add(/href="([^"]+)"/.exec(tag)?.[1]);
+  }
+  for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (!/type="module"/.test(attributes)) continue;
+    const src = /src="([^"]+)"/.exec(attributes)?.[1];
+    if (src) urls.add(src);
+    for (const [, url] of body.matchAll(/import\s*(?:[^"'()]*?from\s*)?["']([^"']+)["']/g)) urls.add(url);
+    for (const [, url] of body.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) urls.add(url);
+  }
+  urls.delete(undefined);
+  return urls;
+}
+
+/** Static imports of a built chunk (`import"./x.js"`, `from"./x.js"`), as absolute paths. */
+function staticImports(code, fromPath) {
+  const found = [];
+  for (const [, specifier] of code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)) {
+    found.push(new URL(specifier, `http://x${fromPath}`).pathname);
+  }
+  return found;
+}
+
+async function fetchText(url, headers) {
+  const response = await fetch(url, { headers });
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  return response.text();
+}
+
+export async function editJs(ctx) {
+  const server = await ctx.sharedServer();
+  const cookie = await ctx.signIn(server);
+  const headers = { Cookie: cookie };
+  const html = await fetchText(`${server.url}/b/${BUCKET}/new`, headers);
+
+  const files = new Map(); // path → { raw, gzip }
+  const queue = [...scriptUrls(html)].map((url) => new URL(url, server.url).pathname);
+  if (!queue.some((path) => path.includes("manifest"))) throw new Error(`/b/${BUCKET}/new names no route manifest`);
+  while (queue.length) {
+    const path = queue.shift();
+    if (files.has(path)) continue;
+    const code = await fetchText(`${server.url}${path}`, headers);
+    files.set(path, { raw: Buffer.byteLength(code), gzip: gzipSync(code).length });
+    queue.push(...staticImports(code, path));
+  }
+
+  const sum = (key) => [...files.values()].reduce((total, file) => total + file[key], 0);
+  const gzipKb = sum("gzip") / 1000;
+  const largest = [...files]
+    .sort((a, b) => b[1].gzip - a[1].gzip)
+    .slice(0, 4)
+    .map(([path, file]) => `${path.replace(/^\/assets\//, "")} ${(file.gzip / 1000).toFixed(1)}`)
+    .join(", ");
+  ctx.log(`${files.size} files, ${(sum("raw") / 1000).toFixed(0)} kB before gzip; largest gzipped (kB): ${largest}`);
+
+  const rows = [
+    {
+      name: `/b/${BUCKET}/new JavaScript, gzipped (${files.size} files)`,
+      value: gzipKb,
+      unit: "kB",
+      budget: `< ${MAX_GZIP_KB} kB`,
+      pass: gzipKb < MAX_GZIP_KB,
+    },
+  ];
+
+  const validatorUrl = /\/validators\/[^"\\]+/.exec(html)?.[0];
+  if (validatorUrl) {
+    const validator = await fetchText(`${server.url}${validatorUrl}`, headers);
+    rows.push({ name: `/b/${BUCKET}/new validator module, gzipped (after hydration)`, value: gzipSync(validator).length / 1000, unit: "kB" });
+  }
+  return rows;
+}

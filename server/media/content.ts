@@ -1,0 +1,40 @@
+import { jobFailureMessage } from "../jobs/runner";
+import { mediaStatus, type JobRow, type MediaRow } from "../services/media";
+
+/** Spec §3 media content, as the API answers it. */
+export function toMediaContent(media: MediaRow, jobs: JobRow[]) {
+  const status = mediaStatus(jobs);
+  const failed = jobs.find((job) => job.status === "failed");
+  const { details } = media;
+  const thumbs = [
+    ...(details.stillKeys ?? []).map((_, index) => ({ index, url: `/api/v1/still/${media.contentId}/${index}` })),
+    ...(details.customStillKey ? [{ filename: "custom", url: `/api/v1/still/${media.contentId}/0?filename=custom` }] : []),
+  ];
+  const thumb = details.thumb ?? null;
+  const still = thumb
+    ? "isCustom" in thumb
+      ? `/api/v1/still/${media.contentId}/0?filename=custom`
+      : thumbs[thumb.index]?.url ?? null
+    : null;
+  return {
+    contentId: media.contentId,
+    _id: media.id,
+    kind: media.kind,
+    status,
+    ...(failed ? { error: jobFailureMessage(failed.name, media.kind) } : {}),
+    jobs: jobs.map(({ name, status: jobStatus, progress }) => ({ name, status: jobStatus, progress })),
+    url: `/api/v1/media/${media.kind}/${media.contentId}`,
+    originalFilename: media.originalFilename,
+    mimetype: media.mimetype,
+    size: media.size,
+    dimensions: media.width && media.height ? { width: media.width, height: media.height } : null,
+    ...(media.kind === "video" ? { fps: details.fps ?? null, codec: details.codec ?? null, duration: details.duration ?? null } : {}),
+    originalImageVersionId: media.originalImageVersionId,
+    crop: details.crop ?? null,
+    thumbs,
+    thumb,
+    still,
+  };
+}
+
+export type MediaContent = ReturnType<typeof toMediaContent>;

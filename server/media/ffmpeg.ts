@@ -1,0 +1,95 @@
+import { execFile, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { promisify } from "node:util";
+import type { VideoFacts } from "../../app/lib/media/bounds";
+
+const run = promisify(execFile);
+
+export interface FfmpegTools {
+  ffmpeg: string;
+  ffprobe: string;
+  /** "ffmpeg version 5.1.x …", for the start-up log. */
+  version: string;
+  source: "environment" | "system" | "ffmpeg-static";
+}
+
+/** ffmpeg and ffprobe only ever read local files: no network, no pipes to other programs. */
+export const PROBE_OPTIONS = ["-hide_banner", "-protocol_whitelist", "file"];
+export const INPUT_OPTIONS = [...PROBE_OPTIONS, "-nostdin"];
+
+function versionOf(binary: string): string | null {
+  const result = spawnSync(binary, ["-version"], { encoding: "utf8", timeout: 10_000 });
+  return result.status === 0 ? (result.stdout.split("\n")[0] ?? "").trim() : null;
+}
+
+/**
+ * FFMPEG_PATH/FFPROBE_PATH, else the system's binaries (Debian's ffmpeg
+ * package), else the optional ffmpeg-static package (whose install may have
+ * failed: it downloads at install time). Null when video cannot be processed.
+ */
+export function findFfmpeg(env: NodeJS.ProcessEnv = process.env): FfmpegTools | null {
+  const candidates: Array<{ ffmpeg?: string; ffprobe?: string; source: FfmpegTools["source"] }> = [];
+  if (env.FFMPEG_PATH || env.FFPROBE_PATH) candidates.push({ ffmpeg: env.FFMPEG_PATH, ffprobe: env.FFPROBE_PATH, source: "environment" });
+  candidates.push({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", source: "system" });
+  const fromPackage = ffmpegStaticPath();
+  if (fromPackage) candidates.push({ ffmpeg: fromPackage, ffprobe: env.FFPROBE_PATH ?? "ffprobe", source: "ffmpeg-static" });
+  for (const candidate of candidates) {
+    const ffmpeg = candidate.ffmpeg ?? "ffmpeg";
+    const ffprobe = candidate.ffprobe ?? "ffprobe";
+    const version = versionOf(ffmpeg);
+    if (version && versionOf(ffprobe)) return { ffmpeg, ffprobe, version, source: candidate.source };
+  }
+  return null;
+}
+
+function ffmpegStaticPath(): string | null {
+  try {
+    const resolved = createRequire(import.meta.url)("ffmpeg-static") as unknown;
+    return typeof resolved === "string" ? resolved : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ProbedVideo extends VideoFacts {
+  duration: number;
+  hasAudio: boolean;
+}
+
+export class ProbeFailed extends Error {}
+
+/** Width, height, frame rate, codec and duration, read by ffprobe within a time limit. */
+export async function probeVideo(tools: FfmpegTools, path: string): Promise<ProbedVideo> {
+  let output: string;
+  try {
+    const result = await run(
+      tools.ffprobe,
+      [...PROBE_OPTIONS, "-v", "error", "-print_format", "json", "-show_streams", "-show_format", path],
+      { timeout: 30_000, maxBuffer: 4 * 1024 * 1024 },
+    );
+    output = result.stdout;
+  } catch {
+    throw new ProbeFailed("The video could not be read: the file is damaged or not a video.");
+  }
+  const info = JSON.parse(output) as {
+    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; duration?: string }>;
+    format?: { duration?: string };
+  };
+  const video = info.streams?.find((stream) => stream.codec_type === "video");
+  if (!video || !video.width || !video.height) throw new ProbeFailed("The video could not be read: it has no video stream.");
+  const duration = Number(info.format?.duration ?? video.duration ?? 0);
+  if (!Number.isFinite(duration) || duration <= 0) throw new ProbeFailed("The video could not be read: its duration is unknown; the file may be truncated.");
+  return {
+    width: video.width,
+    height: video.height,
+    fps: frameRate(video.avg_frame_rate) || frameRate(video.r_frame_rate),
+    codec: video.codec_name ?? "unknown",
+    duration,
+    hasAudio: Boolean(info.streams?.some((stream) => stream.codec_type === "audio")),
+  };
+}
+
+function frameRate(value: string | undefined): number {
+  const [numerator, denominator] = (value ?? "0/1").split("/").map(Number);
+  return numerator && denominator ? numerator / denominator : 0;
+}

@@ -1,0 +1,69 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+
+export interface ServeOptions {
+  mimetype: string;
+  /** Stable for the bytes at this path (a storage key never changes content). */
+  etag: string;
+  disposition: "inline" | "attachment";
+  filename: string;
+}
+
+/** RFC 6266: a plain ASCII fallback and the exact UTF-8 name. */
+export function contentDisposition(disposition: "inline" | "attachment", filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/**
+ * A stored file with its type, an ETag (304 on If-None-Match) and single
+ * byte ranges (206; 416 when unsatisfiable) so that videos can seek.
+ */
+export async function serveFile(request: Request, path: string, options: ServeOptions): Promise<Response> {
+  const info = await stat(path).catch(() => null);
+  if (!info) return Response.json({ error: "The file of this media is missing" }, { status: 404 });
+  const etag = `"${options.etag}"`;
+  const headers = new Headers({
+    "Content-Type": options.mimetype,
+    "Content-Disposition": contentDisposition(options.disposition, options.filename),
+    ETag: etag,
+    "Accept-Ranges": "bytes",
+    // Access-controlled: browsers may keep it, shared caches may not; revalidate with the ETag.
+    "Cache-Control": "private, no-cache",
+    // Whatever the type, never let the content run as a page of our origin.
+    "Content-Security-Policy": "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
+  });
+  if (request.headers.get("If-None-Match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+
+  const range = parseRange(request.headers.get("Range"), info.size);
+  if (range === "unsatisfiable") {
+    headers.set("Content-Range", `bytes */${info.size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const { start, end } = range ?? { start: 0, end: info.size - 1 };
+  headers.set("Content-Length", String(info.size === 0 ? 0 : end - start + 1));
+  if (range) headers.set("Content-Range", `bytes ${start}-${end}/${info.size}`);
+  const body = request.method === "HEAD" || info.size === 0 ? null : (Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream);
+  return new Response(body, { status: range ? 206 : 200, headers });
+}
+
+/** One `bytes=a-b`, `a-` or `-n` range; null (whole file) for no or a multi-range header. */
+export function parseRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (!match[1] && !match[2])) return null;
+  let start: number;
+  let end: number;
+  if (!match[1]) {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return "unsatisfiable";
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  }
+  if (start >= size || start > end) return "unsatisfiable";
+  return { start, end };
+}

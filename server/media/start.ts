@@ -1,0 +1,39 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "pino";
+import type { MediaContext } from "../../app/lib/context";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import { JobRunner } from "../jobs/runner";
+import { findFfmpeg } from "./ffmpeg";
+import { MediaStorage } from "./storage";
+
+/** Temporary files idle this long were left by a killed upload or job. */
+export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
+
+/**
+ * The media store, the ffmpeg found on this machine and the job runner with
+ * its worker processes; logs which ffmpeg it uses, or that video is off.
+ */
+export function startMedia(config: Config, db: Db, logger: Logger, workerPath: string): MediaContext & { stop(): Promise<void> } {
+  const storage = new MediaStorage(path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media")));
+  const ffmpeg = findFfmpeg();
+  if (ffmpeg) logger.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version }, "video processing with ffmpeg");
+  else logger.warn("video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work");
+  if (!existsSync(workerPath)) logger.warn({ workerPath }, "the media worker is not built: run npm run build to process videos");
+  const jobs = new JobRunner({ db, storage, logger, tools: ffmpeg, workerPath, concurrency: Math.max(1, config.MEDIA_WORKERS) });
+  if (config.MEDIA_WORKERS > 0) jobs.start();
+  const sweepStale = () => void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));
+  sweepStale();
+  const sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);
+  sweeper.unref();
+  return {
+    storage,
+    jobs,
+    ffmpeg,
+    async stop() {
+      clearInterval(sweeper);
+      await jobs.stop();
+    },
+  };
+}

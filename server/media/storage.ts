@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Media files on disk: uploads and job outputs are written under tmp/ and
+ * renamed into files/ when complete, so nothing half-written is ever served.
+ * tmp/ and files/ share one file system, which makes the rename atomic.
+ */
+export class MediaStorage {
+  readonly tmpDir: string;
+  readonly filesDir: string;
+
+  constructor(readonly root: string) {
+    this.tmpDir = path.join(root, "tmp");
+    this.filesDir = path.join(root, "files");
+    mkdirSync(this.tmpDir, { recursive: true });
+    mkdirSync(this.filesDir, { recursive: true });
+  }
+
+  /** A fresh temporary path; `.part` marks it for the sweep. */
+  temporaryPath(ext = ""): string {
+    return path.join(this.tmpDir, `${randomUUID()}${ext ? `.${ext}` : ""}.part`);
+  }
+
+  /** A generated storage key: never the user's file name. */
+  newKey(ext: string): string {
+    return `${randomUUID()}${ext ? `.${ext}` : ""}`;
+  }
+
+  pathOf(key: string): string {
+    if (!/^[0-9a-f-]{36}(\.[a-z0-9]{1,10})?$/.test(key)) throw new Error(`Not a storage key: ${key}`);
+    return path.join(this.filesDir, key);
+  }
+
+  /** Moves a finished temporary file into place under `key`. */
+  async commit(temporaryPath: string, key: string): Promise<void> {
+    await rename(temporaryPath, this.pathOf(key));
+  }
+
+  async remove(filePath: string): Promise<void> {
+    await rm(filePath, { force: true });
+  }
+
+  async removeKey(key: string): Promise<void> {
+    await this.remove(this.pathOf(key));
+  }
+
+  /**
+   * Deletes temporary files no one has written to for `idleMs`: what a killed
+   * server or worker left behind. Live uploads keep their mtime fresh.
+   */
+  async sweep(idleMs: number): Promise<number> {
+    let removed = 0;
+    const now = Date.now();
+    for (const name of await readdir(this.tmpDir)) {
+      const file = path.join(this.tmpDir, name);
+      const info = await stat(file).catch(() => null);
+      if (info && now - info.mtimeMs >= idleMs) {
+        await rm(file, { recursive: true, force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}

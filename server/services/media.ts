@@ -1,0 +1,163 @@
+import type { Queryable } from "../db/client";
+import type { MediaKind } from "../../app/lib/media/bounds";
+
+export type JobName = "transcode" | "still-creation";
+export type JobStatus = "new" | "processing" | "failed" | "completed";
+
+export interface MediaDetails {
+  fps?: number;
+  codec?: string;
+  duration?: number;
+  hasAudio?: boolean;
+  crop?: CropCoordinates;
+  /** Storage key of the web-playable rendition of a video. */
+  renditionKey?: string;
+  /** Storage keys of the extracted stills, by index. */
+  stillKeys?: string[];
+  /** Storage key of a custom still. */
+  customStillKey?: string;
+  thumb?: { index: number } | { isCustom: true };
+}
+
+export interface CropCoordinates {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface MediaRow {
+  id: string;
+  contentId: string;
+  kind: MediaKind;
+  bucketId: string;
+  storageKey: string;
+  originalFilename: string;
+  mimetype: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  details: MediaDetails;
+  originalImageVersionId: string | null;
+  createdAt: Date;
+}
+
+export interface JobRow {
+  id: string;
+  mediaId: string;
+  name: JobName;
+  status: JobStatus;
+  progress: number;
+  attempts: number;
+  error: string | null;
+}
+
+const MEDIA_COLUMNS = `id, content_id AS "contentId", kind, bucket_id AS "bucketId", storage_key AS "storageKey",
+  original_filename AS "originalFilename", mimetype, size::float8 AS size, width, height, details,
+  original_image_version_id AS "originalImageVersionId", created_at AS "createdAt"`;
+const JOB_COLUMNS = `id, media_id AS "mediaId", name, status, progress, attempts, error`;
+
+export interface NewMedia {
+  contentId?: string;
+  kind: MediaKind;
+  bucketId: string;
+  storageKey: string;
+  originalFilename: string;
+  mimetype: string;
+  size: number;
+  width?: number | null;
+  height?: number | null;
+  details?: MediaDetails;
+  originalImageVersionId?: string | null;
+  createdBy: string;
+}
+
+/** A new media version (a new contentId unless one is given) and its jobs, in one transaction. */
+export async function insertMedia(db: Queryable, media: NewMedia, jobs: JobName[] = []): Promise<MediaRow> {
+  const { rows } = await db.query<MediaRow>(
+    `INSERT INTO media (content_id, kind, bucket_id, storage_key, original_filename, mimetype, size, width, height, details, original_image_version_id, created_by)
+     VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     RETURNING ${MEDIA_COLUMNS}`,
+    [
+      media.contentId ?? null,
+      media.kind,
+      media.bucketId,
+      media.storageKey,
+      media.originalFilename,
+      media.mimetype,
+      media.size,
+      media.width ?? null,
+      media.height ?? null,
+      JSON.stringify(media.details ?? {}),
+      media.originalImageVersionId ?? null,
+      media.createdBy,
+    ],
+  );
+  const row = rows[0]!;
+  for (const name of jobs) await db.query(`INSERT INTO jobs (media_id, name) VALUES ($1, $2)`, [row.id, name]);
+  return row;
+}
+
+export async function latestMedia(db: Queryable, contentId: string, kind?: MediaKind): Promise<MediaRow | null> {
+  const { rows } = await db.query<MediaRow>(
+    `SELECT ${MEDIA_COLUMNS} FROM media WHERE content_id = $1 ${kind ? "AND kind = $2" : ""} ORDER BY created_at DESC LIMIT 1`,
+    kind ? [contentId, kind] : [contentId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function mediaVersion(db: Queryable, id: string): Promise<MediaRow | null> {
+  const { rows } = await db.query<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function jobsOf(db: Queryable, mediaId: string): Promise<JobRow[]> {
+  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE media_id = $1 ORDER BY created_at`, [mediaId]);
+  return rows;
+}
+
+/** Merges keys into a media version's details. */
+export async function updateMediaDetails(db: Queryable, id: string, details: Partial<MediaDetails>): Promise<void> {
+  await db.query(`UPDATE media SET details = details || $2::jsonb WHERE id = $1`, [id, JSON.stringify(details)]);
+}
+
+export const LEASE_SECONDS = 60;
+
+/** Claims the oldest job that is new, or whose lease ran out (its runner died). */
+export async function claimJob(db: Queryable): Promise<(JobRow & { media: MediaRow }) | null> {
+  const { rows } = await db.query<JobRow>(
+    `UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until = now() + make_interval(secs => $1), updated_at = now()
+     WHERE id = (
+       SELECT id FROM jobs
+       WHERE status = 'new' OR (status = 'processing' AND lease_until < now())
+       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING ${JOB_COLUMNS}`,
+    [LEASE_SECONDS],
+  );
+  const job = rows[0];
+  if (!job) return null;
+  const media = await mediaVersion(db, job.mediaId);
+  return media ? { ...job, media } : null;
+}
+
+export async function renewLease(db: Queryable, jobId: string, progress: number): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET progress = $2, lease_until = now() + make_interval(secs => $3), updated_at = now() WHERE id = $1 AND status = 'processing'`,
+    [jobId, progress, LEASE_SECONDS],
+  );
+}
+
+export async function finishJob(db: Queryable, jobId: string, outcome: { status: "completed" } | { status: "failed"; error: string } | { status: "new" }): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = $2, progress = CASE WHEN $2 = 'completed' THEN 100 ELSE progress END,
+       error = $3, lease_until = NULL, updated_at = now() WHERE id = $1`,
+    [jobId, outcome.status, "error" in outcome ? outcome.error : null],
+  );
+}
+
+/** Spec §4: completed, error, or in progress (any job new or processing). */
+export function mediaStatus(jobs: JobRow[]): "completed" | "error" | "processing" {
+  if (jobs.some((job) => job.status === "failed")) return "error";
+  if (jobs.some((job) => job.status === "new" || job.status === "processing")) return "processing";
+  return "completed";
+}

@@ -1,0 +1,187 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { openPglite, openPostgres, type Db } from "../../server/db/client";
+import { MIGRATIONS, migrate } from "../../server/db/migrate";
+import { createUser } from "../../server/services/users";
+import { withDatabase } from "../support/global-setup";
+import { startBuiltServer } from "../support/fixtures";
+
+/*
+ * Numbered migrations (server/db/migrate.ts): recorded in schema_migrations,
+ * applied in one transaction under an advisory lock, so that servers starting
+ * at once on a fresh database migrate it once. Each test starts from an
+ * empty database, not from the suite's migrated template.
+ */
+
+const onPostgres = process.env.VITRINE_TEST_DB === "postgres" && Boolean(process.env.TEST_DATABASE_URL);
+const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
+
+interface FreshDatabase {
+  /** A second, independent connection (PostgreSQL) or the one handle (PGlite). */
+  open(): Promise<Db>;
+  /** Closes the connections opened so far (PGlite: so that a server may open the directory). */
+  release(): Promise<void>;
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
+});
+
+/** An empty database: a new PostgreSQL database, or a new PGlite data directory. */
+async function freshDatabase(): Promise<FreshDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "vitrine-migrate-"));
+  if (onPostgres) {
+    const adminUrl = process.env.TEST_DATABASE_URL!;
+    const name = `vitrine_migrate_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = withDatabase(adminUrl, name);
+    const handles: Db[] = [];
+    const fresh: FreshDatabase = {
+      async open() {
+        const db = openPostgres(url);
+        handles.push(db);
+        return db;
+      },
+      async release() {
+        await Promise.all(handles.splice(0).map((db) => db.close().catch(() => undefined)));
+      },
+      env: { DATABASE_URL: url, DATA_DIR: dataDir },
+      async drop() {
+        await fresh.release();
+        const cleanup = new pg.Client({ connectionString: adminUrl });
+        await cleanup.connect();
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await cleanup.end();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    cleanups.push(() => fresh.drop());
+    return fresh;
+  }
+  let handle: Db | null = null;
+  const fresh: FreshDatabase = {
+    async open() {
+      handle ??= await openPglite(dataDir);
+      return handle;
+    },
+    async release() {
+      await handle?.close().catch(() => undefined);
+      handle = null;
+    },
+    env: { DATA_DIR: dataDir },
+    async drop() {
+      await fresh.release();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  cleanups.push(() => fresh.drop());
+  return fresh;
+}
+
+async function recorded(db: Db): Promise<Array<{ version: number; name: string }>> {
+  const { rows } = await db.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations ORDER BY version");
+  return rows;
+}
+
+async function tableExists(db: Db, table: string): Promise<boolean> {
+  const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`public.${table}`]);
+  return rows[0]!.exists;
+}
+
+describe("migrations", () => {
+  it("are applied in order on an empty database and recorded in schema_migrations, with their names", async () => {
+    const db = await (await freshDatabase()).open();
+    expect(await migrate(db)).toEqual(ALL_VERSIONS);
+    expect(ALL_VERSIONS).toEqual([...ALL_VERSIONS].sort((a, b) => a - b));
+    expect(await recorded(db)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    const { rows } = await db.query<{ applied: boolean }>("SELECT bool_and(applied_at IS NOT NULL) AS applied FROM schema_migrations");
+    expect(rows[0]!.applied).toBe(true);
+    for (const table of ["users", "sessions", "invitations", "rate_limits", "buckets", "contents", "versions"]) {
+      expect(await tableExists(db, table), table).toBe(true);
+    }
+  });
+
+  it("are not applied again: a second run does nothing", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(db);
+    const before = await db.query("SELECT version, applied_at FROM schema_migrations ORDER BY version");
+    expect(await migrate(db)).toEqual([]);
+    const after = await db.query("SELECT version, applied_at FROM schema_migrations ORDER BY version");
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it("apply only the new ones when the list grows", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(db);
+    const next = { version: 10_000, name: "later_feature", sql: "CREATE TABLE later_feature (id integer PRIMARY KEY);" };
+    expect(await migrate(db, [...MIGRATIONS, next])).toEqual([10_000]);
+    expect(await tableExists(db, "later_feature")).toBe(true);
+    expect((await recorded(db)).at(-1)).toEqual({ version: 10_000, name: "later_feature" });
+  });
+
+  it("run in one transaction: a failing migration leaves nothing of the batch behind, and a later run starts over", async () => {
+    const db = await (await freshDatabase()).open();
+    const broken = { version: 10_000, name: "broken", sql: "CREATE TABLE half_done (id integer); SELECT * FROM no_such_table;" };
+    await expect(migrate(db, [...MIGRATIONS, broken])).rejects.toThrow(/no_such_table/);
+    expect(await tableExists(db, "users")).toBe(false);
+    expect(await tableExists(db, "half_done")).toBe(false);
+    expect(await tableExists(db, "schema_migrations")).toBe(false);
+    expect(await migrate(db)).toEqual(ALL_VERSIONS);
+  });
+
+  it("applied at once by two callers on one database run once", async () => {
+    const fresh = await freshDatabase();
+    const [first, second] = [await fresh.open(), await fresh.open()];
+    // The first migration sleeps, so the two runs certainly overlap.
+    const slow = [{ version: 1, name: "slow_start", sql: "CREATE TABLE slow_start (id integer); SELECT pg_sleep(0.3);" }, ...MIGRATIONS.map((m) => ({ ...m, version: m.version + 1 }))];
+    const results = await Promise.all([migrate(first, slow), migrate(second, slow)]);
+    const versions = slow.map((migration) => migration.version);
+    expect(results).toContainEqual(versions);
+    expect(results).toContainEqual([]);
+    expect((await recorded(first)).map((row) => row.version)).toEqual(versions);
+  });
+
+  it.skipIf(!onPostgres)(
+    "two servers starting at once on a fresh PostgreSQL database migrate it once, and both serve (PostgreSQL only: PGlite has one process per data directory)",
+    async () => {
+      const fresh = await freshDatabase();
+      const servers = await Promise.all([startBuiltServer(fresh.env), startBuiltServer(fresh.env)]);
+      cleanups.push(() => Promise.all(servers.map((server) => server.close())).then(() => undefined));
+      const db = await fresh.open();
+      expect(await recorded(db)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+      for (const server of servers) {
+        const health = await fetch(`${server.url}/healthz`);
+        expect(health.status).toBe(200);
+        expect(await health.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "postgres" });
+      }
+    },
+  );
+
+  it("a server restarted on an existing database migrates nothing and keeps its data", async () => {
+    const fresh = await freshDatabase();
+    await (await startBuiltServer(fresh.env)).close();
+    const db = await fresh.open();
+    await createUser(db, { name: "Kept", email: "kept@example.test", password: "a long password", permissions: ["user"], buckets: null });
+    const snapshot = async () => {
+      const handle = await fresh.open();
+      const migrations = await handle.query("SELECT version, name, applied_at FROM schema_migrations ORDER BY version");
+      const users = await handle.query("SELECT email FROM users ORDER BY email");
+      await fresh.release();
+      return { migrations: migrations.rows, users: users.rows };
+    };
+    const before = await snapshot();
+    expect(before.users).toEqual([{ email: "kept@example.test" }]);
+    await (await startBuiltServer(fresh.env)).close();
+    expect(await snapshot()).toEqual(before);
+  });
+});
