@@ -63,8 +63,10 @@ export async function receiveUpload(
     failure ??= error;
     activeCounter?.destroy(error);
     activeStream?.destroy();
-    // Stop reading at the first refusal: a too-large file is cut off, not received whole.
+    // Stop reading at the first refusal: a too-large file is cut off, not received whole. The parser too: when the
+    // whole body had already arrived, it would otherwise wait for ever for its destroyed file stream to be read.
     source.destroy();
+    parser.destroy();
   };
 
   parser.on("field", (name, value, info) => {
@@ -72,6 +74,9 @@ export async function receiveUpload(
     else fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
+    // A refusal destroys the parser, which errors its open file stream ('Unexpected end of form'); the refusal
+    // already says what went wrong.
+    stream.on("error", () => undefined);
     if (file || name !== "file") {
       stream.resume();
       fail(new UploadError(400, "Send exactly one file, in the field named 'file'."));
@@ -121,7 +126,6 @@ export async function receiveUpload(
     await pipeline(source, parser).catch((error: unknown) => {
       fail(error instanceof UploadError ? error : new UploadError(400, "The upload could not be read: the multipart body is malformed or was cut off."));
     });
-    if (failure) parser.destroy();
     await writing;
     if (unexpected) throw unexpected;
     if (failure) throw failure;
