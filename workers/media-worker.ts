@@ -1,6 +1,8 @@
 // A child process of the job runner (child_process.fork). It holds no state:
 // it gets one job at a time over IPC, runs ffmpeg on local files, writes its
 // outputs into the directory it was given, and reports progress and the result.
+// Its ffmpeg arguments are exported so that the benchmark times the very same
+// commands run bare.
 import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -45,7 +47,7 @@ function runFfmpeg(job: WorkerJob, args: string[]): Promise<void> {
 }
 
 /** H.264/AAC MP4 that browsers play, metadata first for quick start and seeking. */
-function transcodeArgs(job: WorkerJob): string[] {
+export function transcodeArgs(job: Pick<WorkerJob, "input" | "outputDir">): string[] {
   return [
     "-i", job.input,
     "-map", "0:v:0", "-map", "0:a:0?",
@@ -58,7 +60,7 @@ function transcodeArgs(job: WorkerJob): string[] {
 }
 
 /** A set of evenly spaced stills in one decoding pass. */
-function stillArgs(job: WorkerJob): string[] {
+export function stillArgs(job: Pick<WorkerJob, "input" | "outputDir" | "duration" | "stillCount">): string[] {
   const count = job.stillCount ?? 5;
   const rate = count / Math.max(job.duration, 0.1);
   return [
@@ -81,8 +83,12 @@ async function runJob(job: WorkerJob): Promise<void> {
   }
 }
 
-process.on("message", (message: { type: "job"; job: WorkerJob }) => {
-  if (message?.type === "job") void runJob(message.job);
-});
-process.on("disconnect", () => process.exit(0));
-send({ type: "ready" });
+// A worker only when forked (with an IPC channel); imported (by the benchmark, for the same commands) it does nothing.
+if (process.send) {
+  process.on("message", (message: { type: "job"; job: WorkerJob }) => {
+    if (message?.type === "job") void runJob(message.job);
+  });
+  process.on("disconnect", () => process.exit(0));
+  send({ type: "ready" });
+}
+export { INPUT_OPTIONS };
