@@ -61,10 +61,9 @@ export async function editJs(ctx) {
   const gzipKb = sum("gzip") / 1000;
   const largest = [...files]
     .sort((a, b) => b[1].gzip - a[1].gzip)
-    .slice(0, 4)
     .map(([path, file]) => `${path.replace(/^\/assets\//, "")} ${(file.gzip / 1000).toFixed(1)}`)
     .join(", ");
-  ctx.log(`${files.size} files, ${(sum("raw") / 1000).toFixed(0)} kB before gzip; largest gzipped (kB): ${largest}`);
+  ctx.log(`${files.size} files, ${(sum("raw") / 1000).toFixed(0)} kB before gzip; gzipped (kB), largest first: ${largest}`);
 
   const rows = [
     {
