@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { cpSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { benchDocument } from "./document.mjs";
 
@@ -55,7 +56,7 @@ export function copyDataDir(ctx, name) {
  * database: the data dir's server must not be running meanwhile.
  */
 export async function withPglite(dataDir, fn) {
-  const db = await PGlite.create(path.join(dataDir, "pgdata"));
+  const db = await PGlite.create(path.join(dataDir, "pgdata"), { extensions: { pg_trgm } });
   try {
     return await fn((sql, params) => db.query(sql, params));
   } finally {

@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
@@ -60,7 +61,7 @@ function wrapConnectionErrors<T>(promise: Promise<T>): Promise<T> {
 export async function openPglite(dataDir: string): Promise<Db> {
   const dir = path.resolve(dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const toResult = <T>(result: { rows: T[]; affectedRows?: number }): QueryResult<T> => ({
     rows: result.rows,
     rowCount: result.affectedRows ?? result.rows.length,

@@ -2,12 +2,14 @@ import type { Db } from "./client";
 import init from "./migrations/001_init.sql?raw";
 import contentSingletons from "./migrations/002_content_singletons.sql?raw";
 import media from "./migrations/005_media.sql?raw";
+import search from "./migrations/008_search.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "content_singletons", sql: contentSingletons },
   { version: 5, name: "media", sql: media },
+  { version: 8, name: "search", sql: search },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server
