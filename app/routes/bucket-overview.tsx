@@ -15,6 +15,21 @@ function pageFrom(value: string | null | undefined): number | null {
   return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : null;
 }
 
+/**
+ * One formatter per language: building an Intl.DateTimeFormat per row cost more
+ * than the rest of the page. The server formats in its time zone, the browser in
+ * the user's; the hydration warning of that difference is expected.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(language: string): Intl.DateTimeFormat {
+  let format = dateFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
+    dateFormats.set(language, format);
+  }
+  return format;
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { bucket } = await requireBucketAccess(request, context, params.bucket);
   if (bucket.singleton) throw redirect(`/b/${bucket.slug}/edit`);
@@ -82,7 +97,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   const here = location.pathname + location.search;
   const pageLink = (target: number) => `?${new URLSearchParams({ ...(loaderData.search ? { q: loaderData.search } : {}), page: String(target) })}`;
   const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
-  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: "medium", timeStyle: "short" });
+  const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
   return (
     <section className="overview">
       <header className="overview-header">
@@ -109,7 +124,9 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           {items.map((item) => (
             <li key={item.contentId} className="content-card">
               <Link to={`/b/${bucket.slug}/${item.contentId}/latest`} className="content-title">{item.title || t("overview.untitled")}</Link>
-              <span className="muted">{date(item.updatedAt)}</span>
+              <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
+                {date(item.updatedAt)}
+              </time>
               <RowActions slug={bucket.slug} contentId={item.contentId} here={here} />
             </li>
           ))}
@@ -127,7 +144,11 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
             {items.map((item) => (
               <tr key={item.contentId}>
                 <td><Link to={`/b/${bucket.slug}/${item.contentId}/latest`}>{item.title || t("overview.untitled")}</Link></td>
-                <td>{date(item.updatedAt)}</td>
+                <td>
+                  <time dateTime={item.updatedAt} suppressHydrationWarning>
+                    {date(item.updatedAt)}
+                  </time>
+                </td>
                 <td><RowActions slug={bucket.slug} contentId={item.contentId} here={here} /></td>
               </tr>
             ))}
