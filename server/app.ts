@@ -75,7 +75,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const shownHost = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
   const url = config.PUBLIC_URL ?? `http://${shownHost}:${port}`;
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
-  const sweep = setInterval(() => void deleteExpiredSessions(db).catch(() => undefined), 60 * 60 * 1000);
+  const maintain = async () => {
+    await deleteExpiredSessions(db);
+    // PGlite has no autovacuum daemon: without fresh statistics the planner would not know when the search index
+    // pays off. PostgreSQL's autovacuum does this itself.
+    if (db.kind === "pglite") await db.exec("VACUUM ANALYZE");
+  };
+  const sweep = setInterval(() => void maintain().catch((error: unknown) => logger.warn({ err: error }, "hourly maintenance failed")), 60 * 60 * 1000);
   sweep.unref();
   return {
     url: `http://${shownHost}:${port}`,
