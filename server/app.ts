@@ -9,6 +9,7 @@ import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { createHttpApp } from "./http";
 import { createLogger, type Logger } from "./logger";
+import { findFfmpeg } from "./media/ffmpeg";
 import { startMedia } from "./media/start";
 import type { MediaContext } from "../app/lib/context";
 import { seedDemoContent } from "./seed";
@@ -44,6 +45,7 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = options.config ?? loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const ffmpegFound = findFfmpeg(); // asks the binaries their version while the database opens
   const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
   await migrate(db);
   if (options.seed ?? true) {
@@ -51,7 +53,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (seeded) announceSeed(seeded.adminEmail, seeded.generatedPassword);
   }
   // The worker is the build's second entry, beside this file.
-  const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)));
+  const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
   const app = createHttpApp({
     build: options.build ?? (serverBuild as unknown as ServerBuild),
     db,

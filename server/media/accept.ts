@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { imageDimensionErrors, mediaBounds, videoErrors, type MediaBounds, type MediaKind } from "../../app/lib/media/bounds";
 import type { Db } from "../db/client";
 import { insertMedia, type JobName, type MediaRow } from "../services/media";
@@ -79,6 +79,8 @@ async function imageFacts(path: string, bounds: MediaBounds) {
   let metadata: Metadata;
   try {
     // Reads the header only, so a bomb is measured without being decoded; the limit below refuses it.
+    // Loaded on the first image, not at start: sharp's native library costs the cold start ~150 ms.
+    const { default: sharp } = await import("sharp");
     metadata = await sharp(path, { limitInputPixels: false }).metadata();
   } catch {
     throw new UploadError(422, "The image could not be read: the file is damaged.");

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import type { VideoFacts } from "../../app/lib/media/bounds";
@@ -17,9 +17,13 @@ export interface FfmpegTools {
 export const PROBE_OPTIONS = ["-hide_banner", "-protocol_whitelist", "file"];
 export const INPUT_OPTIONS = [...PROBE_OPTIONS, "-nostdin"];
 
-function versionOf(binary: string): string | null {
-  const result = spawnSync(binary, ["-version"], { encoding: "utf8", timeout: 10_000 });
-  return result.status === 0 ? (result.stdout.split("\n")[0] ?? "").trim() : null;
+async function versionOf(binary: string): Promise<string | null> {
+  try {
+    const { stdout } = await run(binary, ["-version"], { encoding: "utf8", timeout: 10_000 });
+    return (stdout.split("\n")[0] ?? "").trim();
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -27,7 +31,7 @@ function versionOf(binary: string): string | null {
  * package), else the optional ffmpeg-static package (whose install may have
  * failed: it downloads at install time). Null when video cannot be processed.
  */
-export function findFfmpeg(env: NodeJS.ProcessEnv = process.env): FfmpegTools | null {
+export async function findFfmpeg(env: NodeJS.ProcessEnv = process.env): Promise<FfmpegTools | null> {
   const candidates: Array<{ ffmpeg?: string; ffprobe?: string; source: FfmpegTools["source"] }> = [];
   if (env.FFMPEG_PATH || env.FFPROBE_PATH) candidates.push({ ffmpeg: env.FFMPEG_PATH, ffprobe: env.FFPROBE_PATH, source: "environment" });
   candidates.push({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", source: "system" });
@@ -36,8 +40,8 @@ export function findFfmpeg(env: NodeJS.ProcessEnv = process.env): FfmpegTools | 
   for (const candidate of candidates) {
     const ffmpeg = candidate.ffmpeg ?? "ffmpeg";
     const ffprobe = candidate.ffprobe ?? "ffprobe";
-    const version = versionOf(ffmpeg);
-    if (version && versionOf(ffprobe)) return { ffmpeg, ffprobe, version, source: candidate.source };
+    const [version, probeVersion] = await Promise.all([versionOf(ffmpeg), versionOf(ffprobe)]);
+    if (version && probeVersion) return { ffmpeg, ffprobe, version, source: candidate.source };
   }
   return null;
 }

@@ -1,5 +1,4 @@
 import { open } from "node:fs/promises";
-import { fileTypeFromFile } from "file-type";
 import type { MediaKind } from "../../app/lib/media/bounds";
 
 export interface SniffedType {
@@ -18,6 +17,8 @@ export class UnsupportedType extends Error {
 
 /** The file's type from its content (magic bytes), never from its name or the browser's mimetype. */
 export async function sniffType(path: string, kind: MediaKind, originalName: string, allowedFiles?: string[]): Promise<SniffedType> {
+  // Loaded on the first upload, not at start (it costs the cold start ~80 ms).
+  const { fileTypeFromFile } = await import("file-type");
   const detected = await fileTypeFromFile(path);
   const nameExt = extensionOf(originalName);
   if (kind === "image") {

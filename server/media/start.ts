@@ -5,19 +5,25 @@ import type { MediaContext } from "../../app/lib/context";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { JobRunner } from "../jobs/runner";
-import { findFfmpeg } from "./ffmpeg";
+import type { FfmpegTools } from "./ffmpeg";
 import { MediaStorage } from "./storage";
 
 /** Temporary files idle this long were left by a killed upload or job. */
 export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 /**
- * The media store, the ffmpeg found on this machine and the job runner with
- * its worker processes; logs which ffmpeg it uses, or that video is off.
+ * The media store, the ffmpeg found on this machine (findFfmpeg, looked up
+ * while the database opens) and the job runner with its worker processes;
+ * logs which ffmpeg it uses, or that video is off.
  */
-export function startMedia(config: Config, db: Db, logger: Logger, workerPath: string): MediaContext & { stop(): Promise<void> } {
+export function startMedia(
+  config: Config,
+  db: Db,
+  logger: Logger,
+  workerPath: string,
+  ffmpeg: FfmpegTools | null,
+): MediaContext & { stop(): Promise<void> } {
   const storage = new MediaStorage(path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media")));
-  const ffmpeg = findFfmpeg();
   if (ffmpeg) logger.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version }, "video processing with ffmpeg");
   else logger.warn("video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work");
   if (!existsSync(workerPath)) logger.warn({ workerPath }, "the media worker is not built: run npm run build to process videos");
