@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../server/config";
+
+/* One zod schema over the environment (server/config.ts, docs/configuration.md). */
+
+const dirs: string[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "vitrine-config-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+const SECRET = "s".repeat(32);
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const config = loadConfig({ SESSION_SECRET: SECRET });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DATA_DIR: "./data",
+      DEFAULT_LOCALE: "en",
+      ALLOW_SIGNUP: false,
+      PRODUCT_NAME: "Vitrine",
+      TRUST_PROXY: 0,
+      LOG_LEVEL: "info",
+      MEDIA_WORKERS: 1,
+      secureCookies: false,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["DATABASE_URL", "mysql://localhost/x"],
+    ["SESSION_SECRET", "too-short"],
+    ["PUBLIC_URL", "ftp://cms.example.org"],
+    ["DEFAULT_LOCALE", "fr"],
+    ["ALLOW_SIGNUP", "maybe"],
+    ["LOG_LEVEL", "loud"],
+    ["TRUST_PROXY", "-1"],
+    ["MEDIA_WORKERS", "17"],
+  ])("refuses %s=%s with a message naming the variable", (name, value) => {
+    const load = () => loadConfig({ SESSION_SECRET: SECRET, [name]: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(new RegExp(`Invalid configuration:\\n  - ${name}: `));
+  });
+
+  it("names every bad variable at once", () => {
+    try {
+      loadConfig({ PORT: "x", LOG_LEVEL: "loud", SESSION_SECRET: SECRET });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems.map((problem) => problem.split(":")[0])).toEqual(["PORT", "LOG_LEVEL"]);
+    }
+  });
+
+  it("counts an empty value as unset", () => {
+    expect(loadConfig({ SESSION_SECRET: SECRET, PORT: "", DEFAULT_LOCALE: "" })).toMatchObject({ PORT: 3000, DEFAULT_LOCALE: "en" });
+  });
+
+  it.each([
+    ["en_US", "en"],
+    ["nl_NL", "nl"],
+    ["nl", "nl"],
+  ])("reads DEFAULT_LOCALE %s as %s", (value, locale) => {
+    expect(loadConfig({ SESSION_SECRET: SECRET, DEFAULT_LOCALE: value }).DEFAULT_LOCALE).toBe(locale);
+  });
+
+  it.each([
+    ["true", true],
+    ["1", true],
+    ["yes", true],
+    ["false", false],
+    ["0", false],
+  ])("reads ALLOW_SIGNUP=%s as %s", (value, allowed) => {
+    expect(loadConfig({ SESSION_SECRET: SECRET, ALLOW_SIGNUP: value }).ALLOW_SIGNUP).toBe(allowed);
+  });
+
+  it("makes cookies Secure only for an https PUBLIC_URL", () => {
+    expect(loadConfig({ SESSION_SECRET: SECRET, PUBLIC_URL: "https://cms.example.org" }).secureCookies).toBe(true);
+    expect(loadConfig({ SESSION_SECRET: SECRET, PUBLIC_URL: "http://localhost:3000" }).secureCookies).toBe(false);
+  });
+
+  it("without SESSION_SECRET generates one once, keeps it in DATA_DIR (owner-only) and reuses it", () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).SESSION_SECRET;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dir, "session-secret");
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).SESSION_SECRET).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir() }).SESSION_SECRET).not.toBe(first);
+  });
+
+  it("prefers an explicit SESSION_SECRET and writes no file then", () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir, SESSION_SECRET: SECRET }).SESSION_SECRET).toBe(SECRET);
+    expect(() => statSync(path.join(dir, "session-secret"))).toThrow();
+  });
+});
