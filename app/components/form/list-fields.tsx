@@ -3,6 +3,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { JsonSchema } from "../../lib/schema/normalize";
 import { useBucketForm } from "./context";
+import { useDebouncedInput } from "./debounce";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 
@@ -103,14 +104,19 @@ export const ReferenceListField = (props: FieldProps) => <ArrayField {...props} 
  * Translated text arrays: entries {id, text per locale}. Only admins and devs
  * edit ids and add or remove entries; others see the ids read-only.
  */
+/** Edits of translated texts reach the form after a pause in typing (spec: debounced 300 ms). */
+export const TEXTS_DEBOUNCE_MS = 300;
+
 export function TextsField(props: FieldProps) {
   const { t } = useTranslation();
   const { locales, canEditTextIds } = useBucketForm();
   const [meta, form] = useField<Array<{ id: string; text: Record<string, string> }>>(props.name);
   const rows = meta.getFieldList();
+  const table = useRef<HTMLTableElement>(null);
+  useDebouncedInput(table, TEXTS_DEBOUNCE_MS);
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <table className="texts-field">
+      <table className="texts-field" ref={table}>
         <thead>
           <tr>
             <th scope="col">id</th>
