@@ -2,6 +2,7 @@ import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { createPortal } from "react-dom";
 import { mapValidationErrors } from "../../lib/schema/errors";
 import type { Locale } from "../../lib/locales";
 import type { JsonSchema } from "../../lib/schema/normalize";
@@ -112,13 +113,21 @@ export function BucketFormModal(props: BucketFormModalProps) {
     props.onResolve(null);
   };
 
-  return (
+  // React bubbles a portal's events to its React ancestors: the page's form must not see this form's submit.
+  const formProps = getFormProps(form);
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.stopPropagation();
+    formProps.onSubmit(event);
+  };
+  // A portal: opened from a field, the modal's own form must not sit inside the page's form (nested forms submit
+  // the outer one).
+  return createPortal(
     <dialog ref={dialog} className="modal bucket-form-modal" aria-labelledby="bucket-form-modal-title" onCancel={(event) => { event.preventDefault(); cancel(); }}>
       <h2 id="bucket-form-modal-title">{props.title}</h2>
       {failure ? <p className="form-error" role="alert">{failure}</p> : null}
       <BucketFormContext.Provider value={settings}>
         <FormProvider context={form.context}>
-          <form {...getFormProps(form)} method="post">
+          <form {...formProps} method="post" onSubmit={submit}>
             {shown.map(([name, property]) => (
               <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
             ))}
@@ -129,6 +138,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
           </form>
         </FormProvider>
       </BucketFormContext.Provider>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

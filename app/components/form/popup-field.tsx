@@ -33,6 +33,7 @@ export function PopupField(props: FieldProps) {
   const contentId = control.value ?? "";
   const current = collection?.options.find((option) => option.value === contentId);
   const title = current?.label ?? fieldLabel(props);
+  const buttonText = typeof props.schema["button-text"] === "string" ? props.schema["button-text"] : t("form.editTitle", { title });
   const [loaded, setLoaded] = useState<LoadedBucket | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -60,11 +61,11 @@ export function PopupField(props: FieldProps) {
       <p className="popup-current">{current ? current.label : t("form.noEntries")}</p>
       {hydrated && collection?.slug ? (
         <button type="button" className="button small" onClick={() => void open()}>
-          {t("form.editTitle", { title })}
+          {buttonText}
         </button>
       ) : collection?.slug && contentId ? (
         <a className="button small" href={`/b/${collection.slug}/${contentId}/latest`} target="_blank" rel="noreferrer">
-          {t("form.editTitle", { title })}
+          {buttonText}
         </a>
       ) : null}
       {loaded ? (

@@ -1,0 +1,83 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, open } from "../support/browser";
+import { control, fieldBox, signedInContext } from "../support/content-browser";
+import { createContentBucket } from "../support/fixtures-content";
+import { startTestServer, type TestServer } from "../support/server";
+import { getLatestVersion, saveVersion } from "../../server/services/content";
+
+/*
+ * The popup sub-form (spec §2 'Edit {title}', §4, §5): the referenced document opens in the bucket-form modal,
+ * which validates before it saves, closes with the saved document, cancels with nothing, and on a failed save
+ * logs 'Error submitting form' and stays open with a message the user can act on.
+ */
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("popup sub-form", () => {
+  it("creates the referenced document through the modal, refuses invalid input, reports a conflict and cancels", async () => {
+    const artists = await createContentBucket(server.db, {
+      name: "Artists",
+      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name", isNotEmpty: true }, bio: { type: "string", title: "Bio" } } },
+    });
+    const works = await createContentBucket(server.db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" }, curator: { type: "string", title: "Curator", _ref: artists.collectionName, renderer: "popup", "button-text": "Choose a curator" } } },
+    });
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    const saves: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith(`/api/v1/buckets/${artists.slug}/save`)) saves.push(response.status());
+    });
+    await open(page, `/b/${works.slug}/new`);
+    const dialog = page.locator("dialog.bucket-form-modal");
+    await fieldBox(page, "curator").getByRole("button", { name: "Choose a curator" }).waitFor(); // button-text
+
+    // Invalid input: the modal's validator refuses it, nothing is sent, the modal stays open.
+    await fieldBox(page, "artist").getByRole("button", { name: "Edit Artist" }).click();
+    await dialog.waitFor({ state: "visible" });
+    expect(await dialog.locator("h2").textContent()).toBe("Edit Artist");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.locator(".field-error", { hasText: "This field is required" }).waitFor();
+    expect(saves).toEqual([]);
+
+    // Valid: saved, closed, and the field now holds the new document.
+    await dialog.locator('input[name="name"]').fill("Hendrik Willem Mesdag");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(saves).toEqual([201]);
+    const artistId = await control(page, "artist").inputValue();
+    expect(artistId).toMatch(/^[0-9a-f-]{36}$/);
+    await fieldBox(page, "artist").locator(".popup-current", { hasText: "Hendrik Willem Mesdag" }).waitFor();
+
+    // Someone saves the artist in the meantime: the modal's save is refused (409), logged, and it stays open.
+    await fieldBox(page, "artist").getByRole("button", { name: "Edit Hendrik Willem Mesdag" }).click();
+    await dialog.waitFor({ state: "visible" });
+    expect(await dialog.locator('input[name="name"]').inputValue()).toBe("Hendrik Willem Mesdag");
+    const latest = (await getLatestVersion(server.db, artists.id, artistId))!;
+    await saveVersion(server.db, { bucketId: artists.id, contentId: artistId, baseVersionId: latest.versionId, data: { name: "H. W. Mesdag" }, userId: null });
+    await dialog.locator('input[name="bio"]').fill("Painter of the sea");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.locator(".form-error", { hasText: "Version conflict" }).waitFor();
+    expect(saves).toEqual([201, 409]);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.locator('input[name="bio"]').inputValue()).toBe("Painter of the sea"); // nothing lost
+    expect(ctx.errors.filter((error) => error.includes("Error submitting form"))).toHaveLength(1);
+
+    // Cancel: closed, the field keeps its value.
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await control(page, "artist").inputValue()).toBe(artistId);
+    expect(ctx.errors.filter((error) => !error.includes("Error submitting form") && !error.includes("409"))).toEqual([]);
+    await ctx.close();
+  });
+});
