@@ -1,10 +1,12 @@
 import type { AppLoadContext } from "react-router";
 import type { Bucket } from "../../server/services/buckets";
 import {
-  ContentNotFoundError, createContent, getSingletonContent, saveVersion, type ContentVersion,
+  ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion,
 } from "../../server/services/content";
-import type { User } from "../../server/services/users";
+import { hasPermission, type User } from "../../server/services/users";
 import { inspectPayload } from "./content/payload";
+import { changedTextIds, TEXT_IDS_MESSAGE } from "./content/texts-rule";
+import type { JsonSchema } from "./schema/normalize";
 import { isUuid } from "./ids";
 import { mapValidationErrors, type FieldErrors } from "./schema/errors";
 import { compileBucketSchema } from "./schema/validator.server";
@@ -16,7 +18,7 @@ export const SINGLETON_TAKEN = "This singleton bucket already has its document: 
 
 export type SaveOutcome =
   | { ok: true; version: ContentVersion }
-  | { ok: false; status: 400 | 409 | 422; errors: FieldErrors; message: string };
+  | { ok: false; status: 400 | 403 | 409 | 422; errors: FieldErrors; message: string };
 
 export function splitDocument(document: Record<string, unknown>) {
   const { _id, contentId, language, ...data } = document;
@@ -61,6 +63,11 @@ export async function saveDocument(
     const errors = mapValidationErrors(compiled.validate.errors, compiled.schema, context.config.DEFAULT_LOCALE);
     return { ok: false, status: 422, errors, message: "The content is not valid" };
   }
+  const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
+  if (!mayEditTextIds && !input.contentId) {
+    const refused = textIdsRefusal(compiled.schema, undefined, data);
+    if (refused) return refused;
+  }
   if (input.contentId) {
     // Ids are checked before any query: a malformed contentId is simply not found (as in URLs), a malformed _id is
     // a bad request; neither reaches the database as a uuid it cannot parse.
@@ -68,6 +75,11 @@ export async function saveDocument(
     if (!input.baseVersionId) return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is required" };
     if (!isUuid(input.baseVersionId)) {
       return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is not a version id" };
+    }
+    if (!mayEditTextIds) {
+      const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
+      const refused = base ? textIdsRefusal(compiled.schema, base.data, data) : null;
+      if (refused) return refused;
     }
     const version = await saveVersion(context.db, {
       bucketId: bucket.id,
@@ -87,4 +99,10 @@ export async function saveDocument(
     if (bucket.singleton && (error as { code?: string }).code === "23505") return singletonTaken;
     throw error;
   }
+}
+
+function textIdsRefusal(schema: JsonSchema, before: unknown, after: unknown): SaveOutcome | null {
+  const field = changedTextIds(schema, before, after);
+  if (field === null) return null;
+  return { ok: false, status: 403, errors: { byField: { [field]: [TEXT_IDS_MESSAGE] }, locales: [] }, message: TEXT_IDS_MESSAGE };
 }

@@ -167,7 +167,7 @@ export async function listContents(
   const { rows } = await db.query<ContentVersion>(
     `SELECT ${versionColumns("v.")}
      FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-     WHERE c.bucket_id = $1 ${search ? "AND v.data::text ILIKE $4" : ""}
+     WHERE c.bucket_id = $1 ${search ? "AND document_search_text(v.data) ILIKE $4" : ""}
      ORDER BY c.updated_at DESC, c.content_id DESC
      LIMIT $2 OFFSET $3`,
     search
@@ -204,7 +204,7 @@ export async function listOverview(
        SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
               v.data -> $4::text AS title, c.updated_at
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = b.id ${search ? "AND v.data::text ILIKE $5" : ""}
+       WHERE c.bucket_id = b.id ${search ? "AND document_search_text(v.data) ILIKE $5" : ""}
        ORDER BY c.updated_at DESC, c.content_id DESC
        LIMIT $2 OFFSET $3
      ) page ON true

@@ -1,0 +1,35 @@
+import type { JsonSchema } from "../schema/normalize";
+
+export const TEXT_IDS_MESSAGE = "Only an admin or a developer may change the ids of these texts or add and remove entries.";
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const idsOf = (value: unknown) => (Array.isArray(value) ? value.map((entry) => (isObject(entry) ? entry.id : undefined)) : []);
+
+/**
+ * Spec §6: only admin or dev may edit the ids of a translated text array or
+ * add and remove its entries; others edit the texts. Returns the field name
+ * (`labels`, `intro.labels`) of the first text array whose ids differ from
+ * the version the save started from (none for a new document), else null.
+ * Walks objects; a text array inside a list row is compared row by row.
+ */
+export function changedTextIds(schema: JsonSchema, before: unknown, after: unknown, name = ""): string | null {
+  if (schema.renderer === "texts") {
+    const previous = idsOf(before);
+    const next = idsOf(after);
+    return previous.length === next.length && previous.every((id, index) => id === next[index]) ? null : name;
+  }
+  if (isObject(schema.properties)) {
+    for (const [key, child] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
+      const childName = name ? `${name}.${key}` : key;
+      const found = changedTextIds(child, isObject(before) ? before[key] : undefined, isObject(after) ? after[key] : undefined, childName);
+      if (found !== null) return found;
+    }
+  }
+  if (isObject(schema.items) && Array.isArray(after)) {
+    for (const [index, row] of after.entries()) {
+      const found = changedTextIds(schema.items, Array.isArray(before) ? before[index] : undefined, row, `${name}[${index}]`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
