@@ -76,6 +76,20 @@ async function readWithinLimit(request: Request): Promise<Request | null> {
   return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }
 
+/**
+ * A multipart post of a bucket edit form (a form with media fields, sent
+ * without JavaScript): its files stream to disk under their own limits and its
+ * text fields are limited to MAX_BODY_BYTES while they are read
+ * (app/lib/media/form-upload.server.ts), so the body is not buffered here.
+ */
+export function isBucketFormUpload(request: Request, url: URL): boolean {
+  return (
+    request.method === "POST" &&
+    /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") &&
+    /^\/b\/[^/]+\/(?:new|edit|duplicate\/[^/]+\/latest|[0-9a-f-]{36}\/(?:latest|[0-9a-f-]{36}))(?:\.data)?$/i.test(url.pathname)
+  );
+}
+
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -139,7 +153,7 @@ export function createHttpApp(options: HttpAppOptions) {
     if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
       return textResponse(403, "Cross-site request refused: this request did not come from Vitrine itself.");
     }
-    if (!url.pathname.startsWith("/api/v1/media/")) {
+    if (!url.pathname.startsWith("/api/v1/media/") && !isBucketFormUpload(request, url)) {
       const tooLarge = () => textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
       const length = request.headers.get("content-length");
       if (Number(length ?? 0) > MAX_BODY_BYTES) return tooLarge();

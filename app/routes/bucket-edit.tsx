@@ -8,6 +8,7 @@ import {
 } from "../../server/services/content";
 import { hasPermission } from "../../server/services/users";
 import { BucketFormContext } from "../components/form/context";
+import { MediaFormContext } from "../components/form/media/context";
 import { SchemaField } from "../components/form/schema-field";
 import { saveDocument } from "../lib/content.server";
 import { documentTitle } from "../lib/form/title";
@@ -18,6 +19,7 @@ import { loadReferenceOptions } from "../lib/form/references.server";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "../lib/form/resolve";
 import { requireBucketAccess } from "../lib/guards.server";
 import { isUuid } from "../lib/ids";
+import { hasMediaField, loadMediaContents, readBucketFormPost } from "../lib/media/form-upload.server";
 import type { JsonSchema } from "../lib/schema/normalize";
 import { compileBucketSchema } from "../lib/schema/validator.server";
 import { loadBrowserValidator } from "../lib/schema/validator.client";
@@ -72,24 +74,35 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     saved: new URL(request.url).searchParams.has("saved"),
     referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
+    // Media fields (issue 4): the form is multipart so that a file input works without JavaScript; the
+    // document's media are loaded so that their state (processing, error) shows on the first render.
+    multipart: hasMediaField(compiled.schema),
+    media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
+    videoProcessing: context.media.ffmpeg !== null,
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   const compiled = compileBucketSchema(bucket);
-  const formData = await request.formData();
+  // A multipart post (a form with media fields) streams its files into media here (never request.formData()).
+  const { formData, fieldErrors: uploadErrors, contents: media } = await readBucketFormPost(request, context, { user, bucket, schema: compiled.schema });
+  const uploadFailed = Object.keys(uploadErrors).length > 0;
   const hostile = removeHostileEntries(formData);
   applyStepIntent(formData, compiled.schema);
   const submission = parse(formData, {
     resolve: (payload) => resolveDocument(payload, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE),
   });
   if (hostile) {
-    return data({ result: submission.reply({ formErrors: [hostile] }), notice: null, latestVersionId: null }, { status: 400 });
+    return data({ result: submission.reply({ formErrors: [hostile] }), notice: null, latestVersionId: null, media }, { status: 400 });
+  }
+  if (uploadFailed) {
+    // A refused upload shows its message under its field; the rest of the input is kept and nothing is saved.
+    return data({ result: submission.reply({ fieldErrors: uploadErrors }), notice: null, latestVersionId: null, media }, { status: 422 });
   }
   if (submission.status !== "success") {
     // A list intent (add, remove, reorder, update) re-renders; a failed validation is a 400.
-    return data({ result: submission.reply(), notice: null, latestVersionId: null }, { status: submission.status === "error" ? 400 : 200 });
+    return data({ result: submission.reply(), notice: null, latestVersionId: null, media }, { status: submission.status === "error" ? 400 : 200 });
   }
   const contentId = String(formData.get(CONTENT_ID_FIELD) ?? "") || undefined;
   const baseVersionId = String(formData.get(BASE_VERSION_FIELD) ?? "") || undefined;
@@ -97,7 +110,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: submission.value });
     if (!outcome.ok) {
       return data(
-        { result: submission.reply({ fieldErrors: outcome.errors.byField }), notice: "invalid" as const, latestVersionId: null },
+        { result: submission.reply({ fieldErrors: outcome.errors.byField }), notice: "invalid" as const, latestVersionId: null, media },
         { status: outcome.status },
       );
     }
@@ -105,7 +118,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirect(`${target}?saved`);
   } catch (error) {
     if (error instanceof VersionConflictError) {
-      return data({ result: submission.reply(), notice: "conflict" as const, latestVersionId: error.latestVersionId }, { status: 409 });
+      return data({ result: submission.reply(), notice: "conflict" as const, latestVersionId: error.latestVersionId, media }, { status: 409 });
     }
     if (error instanceof ContentNotFoundError) throw notFound();
     throw error;
@@ -170,6 +183,10 @@ function BucketEditForm({ loaderData, actionData }: Route.ComponentProps) {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
+  const mediaSettings = useMemo(
+    () => ({ bucketSlug: bucket.slug, contents: { ...loaderData.media, ...actionData?.media }, videoProcessing: loaderData.videoProcessing }),
+    [bucket.slug, loaderData.media, actionData?.media, loaderData.videoProcessing],
+  );
   void fields;
 
   return (
@@ -204,21 +221,23 @@ function BucketEditForm({ loaderData, actionData }: Route.ComponentProps) {
         </div>
       ) : (
         <BucketFormContext.Provider value={settings}>
-          <FormProvider context={form.context}>
-            <Form method="post" {...getFormProps(form)} className="bucket-form">
-              <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
-              <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
-              {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
-              {Object.entries(properties).map(([name, property]) => (
-                <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
-              ))}
-              <div className="form-actions">
-                <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-                  {t("form.save")}
-                </button>
-              </div>
-            </Form>
-          </FormProvider>
+          <MediaFormContext.Provider value={mediaSettings}>
+            <FormProvider context={form.context}>
+              <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
+                <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
+                <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+                {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
+                {Object.entries(properties).map(([name, property]) => (
+                  <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+                ))}
+                <div className="form-actions">
+                  <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+                    {t("form.save")}
+                  </button>
+                </div>
+              </Form>
+            </FormProvider>
+          </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
     </section>

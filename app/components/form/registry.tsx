@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import type { FieldKind } from "../../lib/form/field-kind";
 import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
+import { FileField, ImageField, VideoField } from "./media/media-field";
 import { PopupField } from "./popup-field";
 import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
 import {
@@ -29,4 +30,7 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   translateObject: TranslateObjectField,
   disableable: DisableableField,
   popup: PopupField,
+  image: ImageField,
+  video: VideoField,
+  file: FileField,
 };

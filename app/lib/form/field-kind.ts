@@ -3,6 +3,7 @@ import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize"
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
   "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup",
+  "image", "video", "file",
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -17,6 +18,14 @@ const RENDERERS: Record<string, FieldKind> = {
 const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
 const isCollectionRef = (ref: unknown) => typeof ref === "string" && !ref.startsWith("b-");
 
+/** `_ref` values of media fields (spec §3): the field stores the media content's contentId. */
+export const MEDIA_REFS: Readonly<Record<string, "image" | "video" | "file">> = { "b-image": "image", "b-video": "video", "b-file": "file" };
+
+/** The media kind of a property (`_ref: "b-image"` …), or null. */
+export function mediaKindOfSchema(schema: JsonSchema): "image" | "video" | "file" | null {
+  return typeof schema._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, schema._ref) ? MEDIA_REFS[schema._ref]! : null;
+}
+
 /**
  * Which component renders a property, decided in one fixed order:
  * renderer, then _ref, then format, then enum, then type. Null: unknown kind.
@@ -24,6 +33,8 @@ const isCollectionRef = (ref: unknown) => typeof ref === "string" && !ref.starts
 export function fieldKind(schema: JsonSchema): FieldKind | null {
   if (typeof schema.renderer === "string" && RENDERERS[schema.renderer]) return RENDERERS[schema.renderer]!;
   if (isCollectionRef(schema._ref)) return "reference";
+  const media = mediaKindOfSchema(schema);
+  if (media) return media;
   if (schema.type === "array" && isObject(schema.items) && isCollectionRef(schema.items._ref)) return "referenceList";
   if (schema.format === "date") return "date";
   if (schema.format === "time") return "time";

@@ -1,0 +1,294 @@
+import { useField, useFormMetadata, useInputControl } from "@conform-to/react";
+import { useEffect, useRef, useState, type DragEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { cropBounds, mediaBounds, requirementLines, type MediaKind } from "../../../lib/media/bounds";
+import {
+  fetchLatestMedia, MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, newUploadUid, pollMedia, uploadMedia, type MediaContent,
+} from "../../../lib/media/client";
+import { useBucketForm } from "../context";
+import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
+import { useMediaForm } from "./context";
+import { CropModal } from "./crop-modal";
+import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
+import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
+
+const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
+
+/** The URL of a media version's file, changed by every new version so that a browser cache never shows an old one. */
+const freshUrl = (content: MediaContent) => `${content.url}?v=${encodeURIComponent(content._id)}`;
+
+/**
+ * Image, video and file fields (spec §2, §4). The document stores the media
+ * content's contentId (a string). With JavaScript: a drop zone, uploads with
+ * byte progress through POST /api/v1/media/{kind}/upload, job progress polled
+ * every 2 s, view/crop/player modals. Without it: a plain file input in the
+ * (multipart) form, and Upload and Delete as submit buttons.
+ */
+export function MediaField(props: FieldProps & { kind: MediaKind }) {
+  const { kind, schema } = props;
+  const { t } = useTranslation();
+  const { hydrated } = useBucketForm();
+  const media = useMediaForm();
+  const params = useParams();
+  const bucketSlug = media.bucketSlug ?? params.bucket ?? "";
+  const [meta] = useField<string>(props.name);
+  const form = useFormMetadata();
+  const control = useInputControl(meta);
+  const contentId = typeof control.value === "string" ? control.value : "";
+
+  const [content, setContent] = useState<MediaContent | null>(() => (contentId ? media.contents[contentId] ?? null : null));
+  const [item, setItem] = useState<UploadItem | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const contentRef = useRef(content);
+  contentRef.current = content;
+
+  const type = t(`media.types.${kind}`);
+  const label = fieldLabel(props);
+  const bounds = mediaBounds(kind, schema);
+  const requirements = requirementLines(kind, bounds);
+  const cropEnabled = kind === "image" && (schema.enableCrop === true || schema.forceCrop === true);
+  const shown = content && content.contentId === contentId ? content : null;
+  const videoUnavailable = kind === "video" && !media.videoProcessing;
+
+  // Spec §4: a field with a value loads its latest content on mount, and polls every 2 s while jobs run; so
+  // progress survives a reload. Polling stops at completed or error, and when the value changes.
+  useEffect(() => {
+    if (!hydrated || !contentId) return;
+    let stop = () => undefined as void;
+    let cancelled = false;
+    const follow = (next: MediaContent) => {
+      setContent(next);
+      if (next.status === "error") setProblem(next.error ?? t("media.processingFailed"));
+    };
+    const watch = (current: MediaContent) => {
+      if (current.status === "processing") stop = pollMedia(kind, contentId, follow, (error) => setProblem(error.message));
+    };
+    const known = contentRef.current?.contentId === contentId ? contentRef.current : null;
+    if (known) watch(known);
+    else {
+      fetchLatestMedia(kind, contentId).then(
+        (loaded) => {
+          if (cancelled) return;
+          follow(loaded);
+          watch(loaded);
+        },
+        (error: Error) => !cancelled && setProblem(error.message),
+      );
+    }
+    return () => {
+      cancelled = true;
+      stop();
+    };
+  }, [hydrated, contentId, kind, t]);
+
+  async function upload(file: File) {
+    setProblem(null);
+    setItem({ state: "new", filename: file.name });
+    if (file.size > bounds.maxBytes) {
+      setItem({ state: "error", filename: file.name, message: t("media.tooLarge", { size: Math.ceil(bounds.maxBytes / 1024 / 1024) }) });
+      return;
+    }
+    try {
+      const uploaded = await uploadMedia({
+        kind,
+        bucket: bucketSlug,
+        property: schema,
+        uid: newUploadUid(),
+        file,
+        onProgress: (loaded, total) => setItem({ state: "uploading", filename: file.name, loaded, total }),
+      });
+      setItem({ state: "done", filename: file.name });
+      setContent(uploaded);
+      control.change(uploaded.contentId);
+      if (uploaded.status === "error") setProblem(uploaded.error ?? t("media.processingFailed"));
+      if (kind === "image" && schema.forceCrop === true) setModal("forceCrop");
+    } catch (error) {
+      setItem({ state: "error", filename: file.name, message: (error as Error).message });
+    }
+  }
+
+  function choose(files: FileList | null | undefined) {
+    const file = files?.[0];
+    if (file) void upload(file);
+    if (fileInput.current) fileInput.current.value = "";
+  }
+
+  function remove() {
+    control.change("");
+    setContent(null);
+    setItem(null);
+    setProblem(null);
+  }
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    choose(event.dataTransfer.files);
+  };
+
+  const errors = [
+    ...(item?.state === "error" ? [item.message] : []),
+    ...(problem ? [problem] : []),
+    ...(meta.errors ?? []),
+  ];
+  const inputId = `${meta.id}-file`;
+  const viewLabel = kind === "file" ? t("media.download") : t("media.view");
+
+  return (
+    <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
+      <div className={`media-field media-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
+        <input type="hidden" name={meta.name} value={contentId} readOnly />
+        {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : null}
+        {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
+        {hydrated && item ? <UploadItemStatus item={item} kind={kind} /> : null}
+        {videoUnavailable ? <p className="media-unavailable">{t("media.videoUnavailable")}</p> : null}
+
+        {hydrated ? (
+          <>
+            <div
+              className={`drop-zone${dragging ? " dragging" : ""}`}
+              onDragOver={(event) => {
+                event.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={onDrop}
+            >
+              <span>{t("media.dropHere", { type })}</span> / {" "}
+              <button type="button" className="link-button" onClick={() => fileInput.current?.click()} disabled={videoUnavailable}>
+                {t("media.browse", { type })}
+              </button>
+              <input
+                ref={fileInput}
+                id={inputId}
+                type="file"
+                className="visually-hidden"
+                tabIndex={-1}
+                accept={ACCEPT[kind]}
+                aria-describedby={requirements.length ? `${meta.id}-requirements` : undefined}
+                onChange={(event) => choose(event.currentTarget.files)}
+              />
+            </div>
+            <div className="media-actions">
+              {contentId ? (
+                <button type="button" className="button small" onClick={remove}>
+                  {t("media.delete")}
+                </button>
+              ) : null}
+              {shown && kind !== "file" ? (
+                <button type="button" className="button small" onClick={() => setModal("view")}>
+                  {viewLabel}
+                </button>
+              ) : null}
+              {shown && kind === "file" ? (
+                <a className="button small" href={`${freshUrl(shown)}&download`} download={shown.originalFilename}>
+                  {viewLabel}
+                </a>
+              ) : null}
+              {shown && cropEnabled && shown.status === "completed" ? (
+                <button type="button" className="button small" onClick={() => setModal("crop")}>
+                  {shown.originalImageVersionId ? t("media.recrop") : t("media.crop")}
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className="button small"
+                onClick={() => fileInput.current?.click()}
+                disabled={videoUnavailable || item?.state === "uploading" || item?.state === "new"}
+              >
+                {t("media.upload")}
+              </button>
+            </div>
+          </>
+        ) : (
+          <>
+            <input
+              id={inputId}
+              type="file"
+              name={`${MEDIA_FILE_PREFIX}${meta.name}`}
+              accept={ACCEPT[kind]}
+              form={form.id}
+              aria-describedby={requirements.length ? `${meta.id}-requirements` : undefined}
+            />
+            <div className="media-actions">
+              {contentId ? (
+                <button {...form.update.getButtonProps({ name: meta.name, value: "" })} className="button small">
+                  {t("media.delete")}
+                </button>
+              ) : null}
+              {shown ? (
+                <a
+                  className="button small"
+                  href={kind === "file" ? `${freshUrl(shown)}&download` : freshUrl(shown)}
+                  target={kind === "file" ? undefined : "_blank"}
+                  rel="noreferrer"
+                >
+                  {viewLabel}
+                </a>
+              ) : null}
+              <button type="submit" name={MEDIA_UPLOAD_FIELD} value={meta.name} form={form.id} formNoValidate className="button small">
+                {t("media.upload")}
+              </button>
+            </div>
+          </>
+        )}
+
+        {requirements.length ? (
+          <ul className="media-requirements" id={`${meta.id}-requirements`}>
+            {requirements.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+
+      {modal === "view" && shown && kind === "image" ? <ImagePreviewModal url={freshUrl(shown)} title={label} onClose={() => setModal(null)} /> : null}
+      {modal === "view" && shown && kind === "video" ? (
+        <VideoPlayerModal url={freshUrl(shown)} poster={shown.still ?? shown.thumbs?.[0]?.url ?? null} title={label} onClose={() => setModal(null)} />
+      ) : null}
+      {(modal === "crop" || modal === "forceCrop") && shown ? (
+        <CropModal
+          content={shown}
+          bounds={cropBounds(schema)}
+          property={schema}
+          required={modal === "forceCrop"}
+          onCropped={(cropped) => {
+            setContent(cropped);
+            control.change(cropped.contentId);
+            setModal(null);
+          }}
+          onClose={() => setModal(null)}
+        />
+      ) : null}
+    </FieldShell>
+  );
+}
+
+/** What the field holds now: a preview of the image, the video's still, the file's name (an audio player for WAV). */
+function MediaSummary(props: { content: MediaContent; kind: MediaKind; label: string }) {
+  const { t } = useTranslation();
+  const { content, kind } = props;
+  const still = content.still ?? content.thumbs?.[0]?.url ?? null;
+  return (
+    <div className="media-summary">
+      {kind === "image" ? <img className="media-thumb" src={freshUrl(content)} alt={props.label} /> : null}
+      {kind === "video" && still ? <img className="media-thumb" src={still} alt={props.label} /> : null}
+      <span className="media-filename">{content.originalFilename}</span>
+      {content.dimensions ? (
+        <span className="media-dimensions">
+          {content.dimensions.width} × {content.dimensions.height}
+        </span>
+      ) : null}
+      {content.status === "completed" ? <span className="media-state">{t("media.completed")}</span> : null}
+      {kind === "file" && /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(content.mimetype) ? <audio className="media-audio" controls preload="none" src={freshUrl(content)} /> : null}
+    </div>
+  );
+}
+
+export const ImageField = (props: FieldProps) => <MediaField {...props} kind="image" />;
+export const VideoField = (props: FieldProps) => <MediaField {...props} kind="video" />;
+export const FileField = (props: FieldProps) => <MediaField {...props} kind="file" />;

@@ -1,0 +1,81 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { createPortal } from "react-dom";
+import { useTranslation } from "react-i18next";
+import { PLAYBACK_RATES } from "../../../lib/media/client";
+
+/**
+ * A modal <dialog> (focus kept inside, Escape closes) rendered into <body>:
+ * opened from a field, it must not sit inside the page's form. Without
+ * `onClose` it cannot be closed or cancelled (forceCrop).
+ */
+export function MediaModal(props: { title: string; className?: string; onClose?: () => void; children: ReactNode; actions?: ReactNode }) {
+  const { t } = useTranslation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  return createPortal(
+    <dialog
+      ref={dialog}
+      className={`modal media-modal ${props.className ?? ""}`}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onClose?.();
+      }}
+    >
+      <div className="media-modal-header">
+        <h2 id={titleId}>{props.title}</h2>
+        {props.onClose ? (
+          <button type="button" className="media-modal-close" aria-label={t("media.close")} onClick={props.onClose}>
+            ×
+          </button>
+        ) : null}
+      </div>
+      {props.children}
+      <div className="modal-actions">
+        {props.actions}
+        {props.onClose && !props.actions ? (
+          <button type="button" className="button" onClick={props.onClose}>
+            {t("media.close")}
+          </button>
+        ) : null}
+      </div>
+    </dialog>,
+    document.body,
+  );
+}
+
+/** View: the image, whole, in a modal. */
+export function ImagePreviewModal(props: { url: string; title: string; onClose: () => void }) {
+  return (
+    <MediaModal title={props.title} className="media-preview" onClose={props.onClose}>
+      <img className="media-preview-image" src={props.url} alt={props.title} />
+    </MediaModal>
+  );
+}
+
+/** View: a video player with the spec's playback rates (0.7, 1, 1.3, 1.5, 1.7). */
+export function VideoPlayerModal(props: { url: string; poster?: string | null; title: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const video = useRef<HTMLVideoElement>(null);
+  const [rate, setRate] = useState(1);
+  useEffect(() => {
+    if (video.current) video.current.playbackRate = rate;
+  }, [rate]);
+  return (
+    <MediaModal title={props.title} className="media-player" onClose={props.onClose}>
+      <video ref={video} className="media-video" src={props.url} poster={props.poster ?? undefined} controls preload="metadata" />
+      <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
+        {PLAYBACK_RATES.map((value) => (
+          <button key={value} type="button" className="playback-rate" aria-pressed={rate === value} onClick={() => setRate(value)}>
+            {value}×
+          </button>
+        ))}
+      </div>
+    </MediaModal>
+  );
+}

@@ -1,0 +1,201 @@
+import type { MediaKind } from "./bounds";
+
+/* The browser side of the media calls (spec §4, §7): uploads with byte progress, the latest content, polling, crop. */
+
+/** Without JavaScript, file inputs are named `__media_file.<field name>` (app/lib/media/form-upload.server.ts). */
+export const MEDIA_FILE_PREFIX = "__media_file.";
+/** The no-JavaScript 'Upload' button (its value: the field name): uploads and re-renders without saving. */
+export const MEDIA_UPLOAD_FIELD = "__media_upload";
+
+/** Spec §9: the field polls …/latest this often while jobs run. */
+export const POLL_INTERVAL_MS = 2000;
+
+export type JobStatus = "new" | "processing" | "failed" | "completed";
+
+/** Spec §3 media content, as GET …/latest and the upload answer it (the fields the form uses). */
+export interface MediaContent {
+  contentId: string;
+  _id: string;
+  kind: MediaKind;
+  status: "completed" | "error" | "processing";
+  error?: string;
+  jobs: Array<{ name: string; status: JobStatus; progress: number }>;
+  url: string;
+  originalFilename: string;
+  mimetype: string;
+  size?: number;
+  dimensions: { width: number; height: number } | null;
+  originalImageVersionId?: string | null;
+  crop?: { x: number; y: number; width: number; height: number } | null;
+  thumbs?: Array<{ index?: number; filename?: string; url: string }>;
+  still?: string | null;
+}
+
+export class MediaRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The error text of an answer: {error} JSON, else the plain text, else the status. */
+async function errorOf(response: Response): Promise<MediaRequestError> {
+  const text = await response.text().catch(() => "");
+  let message = text.trim();
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body?.error === "string") message = body.error;
+  } catch {
+    // plain text
+  }
+  return new MediaRequestError(response.status, message || `HTTP ${response.status}`);
+}
+
+export interface UploadRequest {
+  kind: MediaKind;
+  /** The bucket that owns the media (sent before the file: the server checks access first). */
+  bucket: string;
+  /** The field's schema property: the server checks the file against its bounds. */
+  property: Record<string, unknown>;
+  uid: string;
+  file: File;
+  /** Bytes sent so far of the whole request. */
+  onProgress?(loaded: number, total: number): void;
+  signal?: AbortSignal;
+}
+
+/**
+ * POST /api/v1/media/{kind}/upload (spec §7) with XMLHttpRequest, whose
+ * upload.onprogress reports real bytes sent (fetch has no upload progress).
+ * Resolves the media content (the answer's first item); rejects with the
+ * server's message.
+ */
+export function uploadMedia(request: UploadRequest): Promise<MediaContent> {
+  const form = new FormData();
+  form.append("bucket", request.bucket);
+  form.append("uid", request.uid);
+  form.append("properties", JSON.stringify(request.property));
+  form.append("file", request.file, request.file.name);
+  const path = `/api/v1/media/${request.kind}/upload${request.kind === "file" ? "" : "/"}`;
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.withCredentials = true;
+    xhr.responseType = "text";
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) request.onProgress?.(event.loaded, event.total);
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: the text itself is the message
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && Array.isArray(body) && body[0] && typeof body[0].contentId === "string") {
+        resolve(body[0] as MediaContent);
+        return;
+      }
+      const message =
+        body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string"
+          ? (body as { error: string }).error
+          : xhr.responseText.trim() || `HTTP ${xhr.status}`;
+      reject(new MediaRequestError(xhr.status, message));
+    };
+    xhr.onerror = () => reject(new MediaRequestError(0, "The connection was lost during the upload."));
+    xhr.onabort = () => reject(new MediaRequestError(0, "The upload was cancelled."));
+    request.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+/** GET /api/v1/buckets/{kind}/content/{contentId}/latest. */
+export async function fetchLatestMedia(kind: MediaKind, contentId: string, signal?: AbortSignal): Promise<MediaContent> {
+  const response = await fetch(`/api/v1/buckets/${kind}/content/${encodeURIComponent(contentId)}/latest`, {
+    credentials: "same-origin",
+    headers: { Accept: "application/json" },
+    signal,
+  });
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as MediaContent;
+}
+
+/**
+ * Polls …/latest every POLL_INTERVAL_MS while the media is processing (spec
+ * §4): each answer goes to `onUpdate`; it stops by itself at completed or
+ * error, and on the returned stop function.
+ */
+export function pollMedia(
+  kind: MediaKind,
+  contentId: string,
+  onUpdate: (content: MediaContent) => void,
+  onFailure: (error: MediaRequestError) => void,
+  intervalMs = POLL_INTERVAL_MS,
+): () => void {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = async () => {
+    try {
+      const content = await fetchLatestMedia(kind, contentId, controller.signal);
+      if (controller.signal.aborted) return;
+      onUpdate(content);
+      if (content.status === "processing") timer = setTimeout(tick, intervalMs);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      onFailure(error instanceof MediaRequestError ? error : new MediaRequestError(0, String((error as Error)?.message ?? error)));
+    }
+  };
+  timer = setTimeout(tick, intervalMs);
+  return () => {
+    controller.abort();
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/**
+ * POST /api/v1/media/image/crop/{id} {coordinates, properties}: a new image
+ * version cropped from the original; `properties` (the field's schema
+ * property, as for uploads) carries the crop bounds the server checks.
+ */
+export async function cropImage(
+  id: string,
+  coordinates: { x: number; y: number; width: number; height: number },
+  property?: Record<string, unknown>,
+): Promise<MediaContent> {
+  const response = await fetch(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(property ? { coordinates, properties: property } : { coordinates }),
+  });
+  if (!response.ok) throw await errorOf(response);
+  const body = (await response.json()) as MediaContent | MediaContent[];
+  return Array.isArray(body) ? body[0]! : body;
+}
+
+/** Average progress (0–100) of the jobs; spec §4. */
+export function averageJobProgress(content: Pick<MediaContent, "jobs">): number {
+  if (!content.jobs.length) return 0;
+  const total = content.jobs.reduce((sum, job) => sum + (job.status === "completed" ? 100 : Math.max(0, Math.min(100, job.progress || 0))), 0);
+  return Math.round(total / content.jobs.length);
+}
+
+/**
+ * The job the progress label names (spec §4): the first one that is
+ * processing, else the first one that is new; null when none runs.
+ */
+export function runningJob(content: Pick<MediaContent, "jobs">): string | null {
+  const job = content.jobs.find((candidate) => candidate.status === "processing") ?? content.jobs.find((candidate) => candidate.status === "new");
+  return job ? job.name : null;
+}
+
+/** Spec §9: the video player's playback rates. */
+export const PLAYBACK_RATES = [0.7, 1, 1.3, 1.5, 1.7] as const;
+
+/** A unique id of one upload item (sent as `uid`, echoed by the answer). */
+export function newUploadUid(): string {
+  return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
