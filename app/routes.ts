@@ -67,6 +67,10 @@ export default [
   route("api/v1/buckets/image/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-image" }),
   route("api/v1/buckets/video/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-video" }),
   route("api/v1/buckets/file/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-file" }),
+  // Media edits: before api/v1/media/:kind/:contentId and the api/* catch-all.
+  route("api/v1/media/image/crop/:id", "routes/api/media-crop.ts"),
+  route("api/v1/media/video/:id/thumb", "routes/api/media-thumb.ts"),
+  route("api/v1/media/:contentId/still", "routes/api/media-custom-still.ts"),
   route("api/v1/media/:kind/upload", "routes/api/media-upload.ts"),
   route("api/v1/media/:kind/:contentId", "routes/api/media-file.ts"),
   route("api/v1/still/:contentId/:index", "routes/api/still.ts"),

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/client";
 import type { FfmpegTools } from "../media/ffmpeg";
 import type { MediaStorage } from "../media/storage";
-import { claimJob, finishJob, renewLease, updateMediaDetails, type JobName, type JobRow, type MediaRow } from "../services/media";
+import { claimJob, finishJob, recordStills, renewLease, updateMediaDetails, type JobName, type JobRow, type MediaRow } from "../services/media";
 import type { WorkerJob, WorkerMessage } from "./protocol";
 
 export interface JobRunnerOptions {
@@ -179,6 +179,7 @@ export class JobRunner {
       keys.push(key);
     }
     if (name === "transcode") await updateMediaDetails(db, media.id, { renditionKey: keys[0] });
-    else await updateMediaDetails(db, media.id, { stillKeys: keys, ...(media.details.thumb ? {} : { thumb: { index: 0 } }) });
+    // The default thumb is decided in the database: a user may have chosen one while the job ran.
+    else await recordStills(db, media.id, keys);
   }
 }

@@ -1,21 +1,29 @@
 import { jobFailureMessage } from "../jobs/runner";
 import { mediaStatus, type JobRow, type MediaRow } from "../services/media";
+import { customStillUrl } from "./stills";
 
 /** Spec §3 media content, as the API answers it. */
 export function toMediaContent(media: MediaRow, jobs: JobRow[]) {
   const status = mediaStatus(jobs);
   const failed = jobs.find((job) => job.status === "failed");
   const { details } = media;
+  const customUrl = customStillUrl(media);
   const thumbs = [
     ...(details.stillKeys ?? []).map((_, index) => ({ index, url: `/api/v1/still/${media.contentId}/${index}` })),
-    ...(details.customStillKey ? [{ filename: "custom", url: `/api/v1/still/${media.contentId}/0?filename=custom` }] : []),
+    ...(customUrl ? [{ filename: "custom", isCustom: true as const, url: customUrl }] : []),
   ];
   const thumb = details.thumb ?? null;
-  const still = thumb
-    ? "isCustom" in thumb
-      ? `/api/v1/still/${media.contentId}/0?filename=custom`
-      : thumbs[thumb.index]?.url ?? null
-    : null;
+  const still = thumb ? ("isCustom" in thumb ? customUrl : (thumbs[thumb.index]?.url ?? null)) : null;
+  const customSize = details.customStillSize;
+  /** The custom still (spec §5): smallerThanVideo asks the browser's 'Incorrect Size' confirmation. */
+  const customStill =
+    customUrl && customSize
+      ? {
+          url: customUrl,
+          dimensions: customSize,
+          smallerThanVideo: Boolean(media.width && media.height && (customSize.width < media.width || customSize.height < media.height)),
+        }
+      : null;
   return {
     contentId: media.contentId,
     _id: media.id,
@@ -34,6 +42,7 @@ export function toMediaContent(media: MediaRow, jobs: JobRow[]) {
     thumbs,
     thumb,
     still,
+    ...(media.kind === "video" ? { customStill } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export interface MediaDetails {
   stillKeys?: string[];
   /** Storage key of a custom still. */
   customStillKey?: string;
+  /** Pixel size of the custom still (spec §5: a still smaller than the video asks a confirmation). */
+  customStillSize?: { width: number; height: number };
   thumb?: { index: number } | { isCustom: true };
 }
 
@@ -119,6 +121,51 @@ export async function jobsOf(db: Queryable, mediaId: string): Promise<JobRow[]> 
 /** Merges keys into a media version's details. */
 export async function updateMediaDetails(db: Queryable, id: string, details: Partial<MediaDetails>): Promise<void> {
   await db.query(`UPDATE media SET details = details || $2::jsonb WHERE id = $1`, [id, JSON.stringify(details)]);
+}
+
+/** Selects a video version's thumb (spec §3: a still index, or the custom still). */
+export async function setThumb(db: Queryable, id: string, thumb: NonNullable<MediaDetails["thumb"]>): Promise<MediaRow | null> {
+  const { rows } = await db.query<MediaRow>(
+    `UPDATE media SET details = details || jsonb_build_object('thumb', $2::jsonb) WHERE id = $1 RETURNING ${MEDIA_COLUMNS}`,
+    [id, JSON.stringify(thumb)],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Records a video version's custom still; answers the key it replaced (its file
+ * is the caller's to delete) and the updated row. The previous key is read in
+ * the same statement, so two uploads at once each learn the key they replaced.
+ */
+export async function setCustomStill(
+  db: Queryable,
+  id: string,
+  still: { key: string; width: number; height: number },
+): Promise<{ media: MediaRow; previousKey: string | null } | null> {
+  const { rows } = await db.query<MediaRow & { previousKey: string | null }>(
+    `UPDATE media SET details = details || jsonb_build_object('customStillKey', $2::text, 'customStillSize', $3::jsonb)
+     FROM (SELECT id AS before_id, details->>'customStillKey' AS previous_key FROM media WHERE id = $1 FOR UPDATE) AS before
+     WHERE id = before.before_id
+     RETURNING ${MEDIA_COLUMNS}, before.previous_key AS "previousKey"`,
+    [id, still.key, JSON.stringify({ width: still.width, height: still.height })],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { previousKey, ...media } = row;
+  return { media, previousKey };
+}
+
+/**
+ * Records the stills of a still-creation job without undoing a thumb chosen
+ * meanwhile: the first still becomes the thumb only when none is selected now.
+ */
+export async function recordStills(db: Queryable, id: string, stillKeys: string[]): Promise<void> {
+  await db.query(
+    `UPDATE media SET details = details || jsonb_build_object('stillKeys', $2::jsonb)
+       || CASE WHEN details ? 'thumb' THEN '{}'::jsonb ELSE '{"thumb": {"index": 0}}'::jsonb END
+     WHERE id = $1`,
+    [id, JSON.stringify(stillKeys)],
+  );
 }
 
 export const LEASE_SECONDS = 60;

@@ -89,3 +89,43 @@ export function upload(
     body: form,
   });
 }
+
+export async function webpOfSize(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 89) pixels[i] = (i * 17) % 256;
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).webp({ quality: 90 }).toBuffer();
+}
+
+/** A JPEG stored `width`×`height` whose EXIF Orientation (6: rotate 90° clockwise) shows it `height`×`width`. */
+export async function rotatedJpeg(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 61) pixels[i] = (i * 13) % 256;
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+}
+
+/** POST /api/v1/media/image/crop/{id}: a body object is sent as JSON, a string as is. */
+export function postCrop(baseUrl: string, id: string, cookie: string | undefined, body: unknown, contentType = "application/json") {
+  return fetch(`${baseUrl}/api/v1/media/image/crop/${id}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": contentType, ...(cookie ? { Cookie: cookie } : {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** PUT /api/v1/media/video/{id}/thumb: a body object is sent as JSON, a string as is. */
+export function putThumb(baseUrl: string, id: string, cookie: string | undefined, body: unknown) {
+  return fetch(`${baseUrl}/api/v1/media/video/${id}/thumb`, {
+    method: "PUT",
+    redirect: "manual",
+    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** POST /api/v1/media/{contentId}/still: a custom still, multipart with one file (or several, to test refusals). */
+export function uploadStill(baseUrl: string, contentId: string, cookie: string | undefined, ...files: Array<{ data: Buffer; name: string; type?: string }>) {
+  const form = new FormData();
+  for (const file of files) form.append("file", new Blob([new Uint8Array(file.data)], { type: file.type ?? "application/octet-stream" }), file.name);
+  return fetch(`${baseUrl}/api/v1/media/${contentId}/still`, { method: "POST", redirect: "manual", headers: cookie ? { Cookie: cookie } : {}, body: form });
+}
