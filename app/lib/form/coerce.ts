@@ -30,7 +30,12 @@ export function coerceFormValue(value: unknown, schema: JsonSchema): unknown {
     case "referenceList": {
       const list = Array.isArray(value) ? value : [value];
       const items = isObject(schema.items) ? schema.items : {};
-      return list.map((item) => coerceFormValue(item, items)).filter((item) => item !== undefined);
+      // Empty rows at the end are no items (the form's spare rows); an empty row before a filled one stays, as an
+      // empty item, so every row keeps its index and its errors show under it.
+      const coerced = list.map((item) => coerceFormValue(item, items));
+      let end = coerced.length;
+      while (end > 0 && coerced[end - 1] === undefined) end--;
+      return coerced.slice(0, end).map((item) => (item === undefined ? emptyItem(items) : item));
     }
     case "object":
     case "translateObject":
@@ -52,4 +57,10 @@ export function coerceFormValue(value: unknown, schema: JsonSchema): unknown {
     default:
       return typeof value === "string" ? value : value;
   }
+}
+
+/** What an empty row in the middle of a list holds: an empty object for object rows, else an empty string. */
+function emptyItem(items: JsonSchema): unknown {
+  const kind = fieldKind(items);
+  return kind === "object" || kind === "translateObject" || kind === "disableable" ? {} : "";
 }

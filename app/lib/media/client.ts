@@ -27,9 +27,13 @@ export interface MediaContent {
   dimensions: { width: number; height: number } | null;
   originalImageVersionId?: string | null;
   crop?: { x: number; y: number; width: number; height: number } | null;
-  thumbs?: Array<{ index?: number; filename?: string; url: string }>;
+  thumbs?: Array<{ index?: number; filename?: string; isCustom?: boolean; url: string }>;
+  thumb?: Thumb | null;
   still?: string | null;
 }
+
+/** A video's thumb: one of its stills by index, or its custom still. */
+export type Thumb = { index: number } | { isCustom: true };
 
 export class MediaRequestError extends Error {
   constructor(
@@ -174,6 +178,26 @@ export async function cropImage(
   if (!response.ok) throw await errorOf(response);
   const body = (await response.json()) as MediaContent | MediaContent[];
   return Array.isArray(body) ? body[0]! : body;
+}
+
+/** PUT /api/v1/media/video/{id}/thumb: makes a still (or the custom still) the video's thumb. */
+export async function selectThumb(contentId: string, thumb: Thumb): Promise<void> {
+  const response = await fetch(`/api/v1/media/video/${encodeURIComponent(contentId)}/thumb`, {
+    method: "PUT",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ thumb }),
+  });
+  if (!response.ok) throw await errorOf(response);
+}
+
+/** POST /api/v1/media/{contentId}/still: a custom still (JPEG, PNG or WebP); it is not the thumb until selected. */
+export async function uploadCustomStill(contentId: string, file: File): Promise<{ thumb: Thumb & { url?: string }; smallerThanVideo: boolean }> {
+  const body = new FormData();
+  body.append("file", file);
+  const response = await fetch(`/api/v1/media/${encodeURIComponent(contentId)}/still`, { method: "POST", credentials: "same-origin", body });
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as { thumb: Thumb & { url?: string }; smallerThanVideo: boolean };
 }
 
 /** Average progress (0–100) of the jobs; spec §4. */

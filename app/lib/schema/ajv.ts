@@ -6,7 +6,7 @@ export const DIALECT_KEYWORDS = [
   "add-button", "append-index-to-title", "title-key", "button-text", "enableButton", "disableButton", "inline",
   "x-indent", "x-clearable", "x-disableable-bool", "x-collapsible", "allowedFiles", "minWidth", "maxWidth",
   "minHeight", "maxHeight", "minWidthCrop", "maxWidthCrop", "minHeightCrop", "maxHeightCrop", "forceCrop",
-  "enableCrop", "encoding", "codec", "minFps", "maxFps", "minFilesize", "maxFilesize", "resolution",
+  "enableCrop", "encoding", "codec", "minFps", "maxFps", "minFilesize", "maxFilesize", "resolution", "allowCustomStill",
 ] as const;
 
 export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;

@@ -12,6 +12,7 @@ import { useMediaForm } from "./context";
 import { CropModal } from "./crop-modal";
 import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
+import { ThumbModal } from "./thumb-modal";
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
 
@@ -40,7 +41,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
   const [content, setContent] = useState<MediaContent | null>(() => (contentId ? media.contents[contentId] ?? null : null));
   const [item, setItem] = useState<UploadItem | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | null>(null);
+  const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | "thumb" | null>(null);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const contentRef = useRef(content);
@@ -189,6 +190,11 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
                   {viewLabel}
                 </a>
               ) : null}
+              {shown && kind === "video" && shown.status === "completed" ? (
+                <button type="button" className="button small" onClick={() => setModal("thumb")}>
+                  {t("media.selectThumbnail")}
+                </button>
+              ) : null}
               {shown && cropEnabled && shown.status === "completed" ? (
                 <button type="button" className="button small" onClick={() => setModal("crop")}>
                   {shown.originalImageVersionId ? t("media.recrop") : t("media.crop")}
@@ -249,6 +255,17 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       {modal === "view" && shown && kind === "image" ? <ImagePreviewModal url={freshUrl(shown)} title={label} onClose={() => setModal(null)} /> : null}
       {modal === "view" && shown && kind === "video" ? (
         <VideoPlayerModal url={freshUrl(shown)} poster={shown.still ?? shown.thumbs?.[0]?.url ?? null} title={label} onClose={() => setModal(null)} />
+      ) : null}
+      {modal === "thumb" && shown ? (
+        <ThumbModal
+          content={shown}
+          allowCustom={schema.allowCustomStill === true}
+          onClose={() => setModal(null)}
+          onSaved={() => {
+            setModal(null);
+            void fetchLatestMedia(kind, shown.contentId).then(setContent, (error: Error) => setProblem(error.message));
+          }}
+        />
       ) : null}
       {(modal === "crop" || modal === "forceCrop") && shown ? (
         <CropModal

@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, open, textOf } from "../support/browser";
+import { control, fieldBox, signedInContext } from "../support/content-browser";
+import { createContentBucket } from "../support/fixtures-content";
+import { get } from "../support/http";
+import { pngOfSize, videoOf } from "../support/media-fixtures";
+import { startTestServer, type TestServer } from "../support/server";
+
+/*
+ * The video field's 'Select Thumbnail' dialog (spec §2, §5): a carousel of the stills the job made, and with
+ * custom stills allowed the 'Custom Still' tab, where a still smaller than the video asks 'Incorrect Size'.
+ */
+
+let server: TestServer;
+let browser: Browser;
+const dir = mkdtempSync(path.join(tmpdir(), "vitrine-thumb-e2e-"));
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("Select Thumbnail", () => {
+  it("picks a still from the carousel, and a custom still after the 'Incorrect Size' question", async () => {
+    const bucket = await createContentBucket(server.db, {
+      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } } },
+      locales: ["en"],
+    });
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}/new`);
+    const clip = path.join(dir, "clip.mp4");
+    writeFileSync(clip, videoOf({ width: 320, height: 240, fps: 25, seconds: 4 }));
+    await fieldBox(page, "clip").locator('input[type="file"]').setInputFiles(clip);
+    await fieldBox(page, "clip").locator('[data-status="completed"]').waitFor({ timeout: 90_000 });
+    const contentId = await control(page, "clip").inputValue();
+    const latestThumb = async () => (await (await get(server.url, `/api/v1/buckets/video/content/${contentId}/latest`, ctx.cookie)).json()).thumb;
+    expect(await latestThumb()).toEqual({ index: 0 });
+
+    // The carousel: the second still becomes the thumb.
+    await fieldBox(page, "clip").getByRole("button", { name: "Select Thumbnail" }).click();
+    const dialog = page.locator("dialog.thumb-modal");
+    await dialog.waitFor({ state: "visible" });
+    expect(await textOf(dialog.locator("h2"))).toBe("Select Thumbnail");
+    expect(await dialog.getByRole("tab").allTextContents()).toEqual(["Select Still", "Custom Still"]);
+    expect(await textOf(dialog.locator("figcaption"))).toBe("1 / 5");
+    await dialog.getByRole("button", { name: "Next still" }).click();
+    expect(await textOf(dialog.locator("figcaption"))).toBe("2 / 5");
+    await dialog.getByRole("button", { name: "Use this still" }).click();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(latestThumb).toEqual({ index: 1 });
+
+    // A custom still smaller than the video: 'Incorrect Size' first; Cancel keeps the old choice.
+    const still = path.join(dir, "still.png");
+    writeFileSync(still, await pngOfSize(160, 120));
+    await fieldBox(page, "clip").getByRole("button", { name: "Select Thumbnail" }).click();
+    await dialog.getByRole("tab", { name: "Custom Still" }).click();
+    await dialog.locator('input[type="file"]').setInputFiles(still);
+    const question = dialog.locator('[role="alertdialog"]');
+    expect(await textOf(question.locator("h3"))).toBe("Incorrect Size");
+    expect(await textOf(question.locator("p"))).toBe("The still you are trying to upload is smaller then the resolution video file. Are you sure this is ok?");
+    await question.getByRole("button", { name: "Cancel" }).click();
+    await question.waitFor({ state: "hidden" });
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await latestThumb()).toEqual({ index: 1 });
+
+    // OK: the custom still becomes the thumb.
+    await fieldBox(page, "clip").getByRole("button", { name: "Select Thumbnail" }).click();
+    await dialog.getByRole("tab", { name: "Custom Still" }).click();
+    await dialog.locator('input[type="file"]').setInputFiles(still);
+    await question.getByRole("button", { name: "OK" }).click();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(latestThumb).toEqual({ isCustom: true });
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+});
