@@ -141,7 +141,7 @@ describe("JSON API: unknown properties and wrong types (422, under each field)",
     ["a number for a list row", { ...valid, rooms: [1] }, "rooms[0]", "This field is required"],
     ["null for a string", { ...valid, code: null }, "code", "This field is required"],
     ["spaces only where isNotEmpty", { title: { nl: "   ", en: "Mudflats" } }, "title.nl", "This field is required"],
-    ["a missing required property", {}, "title", "This field is required"],
+    ["a missing required translated property (under each locale)", {}, "title.en", "This field is required"],
   ])("refuses %s", async (_name, content, field, message) => {
     const response = await writesNothing(() => apiSave(content));
     expect(response.status).toBe(422);

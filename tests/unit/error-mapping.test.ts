@@ -294,12 +294,9 @@ describe("the form post: payload → coercion → AJV → errors by field name (
     expect(isSchemaField(schema, name)).toBe(rendered);
   });
 
-  // BUG: app/lib/form/coerce.ts (with app/lib/schema/errors.ts): a required translated property left empty in
-  // every locale is coerced away whole (`{nl: "", en: ""}` → undefined), so AJV reports one `required` error at
-  // `title` instead of one per locale, and no locale is marked (spec §3: "all locales become required if the
-  // property is required"; §5: "Errors map to a locale via the nearest translatable ancestor"). The locale tabs
-  // of the translate-object field then show no error. Expected: `title.nl` and `title.en` both "This field is required".
-  it.fails("a required translated field left empty in every locale is required in each locale", () => {
+  // A required translated property left empty in every locale is missing as a whole; its error is shown under
+  // each locale's input, so every locale tab shows it (app/lib/schema/errors.ts expandMissingTranslation).
+  it("a required translated field left empty in every locale is required in each locale", () => {
     const result = resolve({ title: { nl: "", en: "" }, count: "1" });
     expect(result.error).toEqual({ "title.nl": ["This field is required"], "title.en": ["This field is required"] });
   });

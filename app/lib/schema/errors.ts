@@ -22,6 +22,30 @@ export function fieldPointer(error: ErrorObject): string {
   return error.instancePath;
 }
 
+/** The schema node a pointer leads to, if the schema describes it. */
+function schemaAt(schema: JsonSchema, pointer: string): JsonSchema | null {
+  let node: unknown = schema;
+  for (const segment of pointer.split("/").slice(1).map(unescapeSegment)) {
+    if (typeof node !== "object" || node === null) return null;
+    const current = node as JsonSchema;
+    const properties = current.properties as Record<string, unknown> | undefined;
+    node = /^\d+$/.test(segment) && current.items ? current.items : properties && Object.prototype.hasOwnProperty.call(properties, segment) ? properties[segment] : null;
+  }
+  return typeof node === "object" && node !== null ? (node as JsonSchema) : null;
+}
+
+/**
+ * A translated property missing as a whole (every locale left empty) is
+ * required in each locale: its errors go under each locale's input, so every
+ * locale tab shows one.
+ */
+function expandMissingTranslation(schema: JsonSchema, error: ErrorObject, pointer: string): string[] {
+  if (error.keyword !== "required") return [pointer];
+  const node = schemaAt(schema, pointer);
+  if (node?.renderer !== TRANSLATE_OBJECT_RENDERER || typeof node.properties !== "object" || node.properties === null) return [pointer];
+  return Object.keys(node.properties).map((locale) => `${pointer}/${escapeSegment(locale)}`);
+}
+
 /** The locale of the nearest translatable ancestor along a pointer, if any. */
 export function localeOfPointer(schema: JsonSchema, pointer: string): string | null {
   let node: unknown = schema;
@@ -52,14 +76,15 @@ export function mapValidationErrors(
   const locales = new Set<string>();
   const catalogue = VALIDATION_MESSAGES[messageLocale];
   for (const error of errors ?? []) {
-    const pointer = fieldPointer(error);
-    const name = pointerToName(pointer);
-    if (only && !only.includes(name.split(/[.[]/)[0]!)) continue;
     const message = formatMessage(catalogue[error.keyword] ?? catalogue.default!, error.params as Record<string, unknown>);
-    const list = (byField[name] ??= []);
-    if (!list.includes(message)) list.push(message);
-    const locale = localeOfPointer(schema, pointer);
-    if (locale) locales.add(locale);
+    for (const pointer of expandMissingTranslation(schema, error, fieldPointer(error))) {
+      const name = pointerToName(pointer);
+      if (only && !only.includes(name.split(/[.[]/)[0]!)) continue;
+      const list = (byField[name] ??= []);
+      if (!list.includes(message)) list.push(message);
+      const locale = localeOfPointer(schema, pointer);
+      if (locale) locales.add(locale);
+    }
   }
   return { byField, locales: [...locales] };
 }
