@@ -17,8 +17,10 @@ export function mediaKindOf(value: string | undefined): MediaKind | null {
 const notFound = () => Response.json({ error: "No such media" }, { status: 404 });
 
 /**
- * The signed-in user and a media version they may see: the media belongs to
- * a bucket, and the bucket's visibility (spec §6) decides. Otherwise 404.
+ * The signed-in user and a media version they may see: the latest of
+ * `contentId`, or the version `versionId` (of `contentId` when both are
+ * given). The media belongs to a bucket, and the bucket's visibility
+ * (spec §6) decides. Otherwise 404.
  */
 export async function requireMediaAccess(
   request: Request,
@@ -30,6 +32,8 @@ export async function requireMediaAccess(
   if (!id || !isUuid(id)) throw notFound();
   const media = find.versionId ? await mediaVersion(context.db, find.versionId) : await latestMedia(context.db, find.contentId!, find.kind);
   if (!media || (find.kind && media.kind !== find.kind)) throw notFound();
+  // A version named together with a contentId must be one of that content's versions.
+  if (find.versionId && find.contentId !== undefined && media.contentId !== find.contentId) throw notFound();
   const bucket = await findBucketById(context.db, media.bucketId);
   if (!bucket || !isBucketVisible(bucket, user)) throw notFound();
   return { user, media, bucket };
@@ -41,18 +45,6 @@ export async function uploadBucket(context: AppLoadContext, user: User, slug: st
   const bucket = await findBucketBySlug(context.db, slug);
   if (!bucket || !isBucketVisible(bucket, user)) throw new UploadError(404, "No such bucket");
   return bucket;
-}
-
-/** The `properties` field: the schema property of the media field, as JSON. */
-export function uploadProperty(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined || raw === "") return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new UploadError(400, "The field 'properties' must be a JSON object.");
 }
 
 export async function mediaContentResponse(context: AppLoadContext, media: MediaRow, init?: ResponseInit) {

@@ -6,6 +6,7 @@ import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "
 import { MAX_IMAGE_PIXELS } from "./accept";
 import type { MediaStorage } from "./storage";
 import { MediaEditError } from "./edit-error";
+import { cropAllowed, resolveMediaProperty } from "./field-property";
 
 export const CROP_USAGE = "send {coordinates: {x, y, width, height}} in pixels of the original image.";
 
@@ -44,50 +45,17 @@ export function cropSizeErrors(size: { width: number; height: number }, bounds: 
 }
 
 /**
- * The crop bounds that apply: those of the field's schema property when the
- * request sends it (`properties`, an object or its JSON, as uploads do), else
- * those of the bucket schema's image fields when they all agree (none: no
- * bounds). Fields that disagree need the property to be sent.
+ * The crop bounds of the bucket's image field the request names (`properties`, as uploads send it; see
+ * field-property.ts): only a field with enableCrop or forceCrop may be cropped (403).
  */
 export function cropBoundsFor(properties: unknown, jsonSchema: unknown): CropBounds {
-  let property = properties;
-  if (typeof property === "string" && property.trim() !== "") {
-    try {
-      property = JSON.parse(property);
-    } catch {
-      throw new MediaEditError(400, "The field 'properties' must be a JSON object.");
-    }
-  }
-  if (property !== undefined && property !== null && property !== "") {
-    if (typeof property !== "object" || Array.isArray(property)) throw new MediaEditError(400, "The field 'properties' must be a JSON object.");
-    return definedOnly(cropBounds(property as Record<string, unknown>));
-  }
-  const found = new Map<string, CropBounds>();
-  for (const imageProperty of imagePropertiesOf(jsonSchema)) {
-    const bounds = definedOnly(cropBounds(imageProperty));
-    found.set(JSON.stringify(bounds), bounds);
-  }
-  if (found.size > 1) {
-    throw new MediaEditError(400, "This bucket has image fields with different crop bounds: send the field's schema property in 'properties'.");
-  }
-  return [...found.values()][0] ?? {};
+  const property = resolveMediaProperty(jsonSchema, "image", properties);
+  if (!cropAllowed(property)) throw new MediaEditError(403, "This image field does not allow cropping: its schema property has no enableCrop.");
+  return definedOnly(cropBounds(property));
 }
 
 function definedOnly(bounds: CropBounds): CropBounds {
   return Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined)) as CropBounds;
-}
-
-/** Every `_ref: "b-image"` property anywhere in a schema (properties, items, combinators). */
-function imagePropertiesOf(schema: unknown, depth = 0, out: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
-  if (!schema || typeof schema !== "object" || depth > 64) return out;
-  if (Array.isArray(schema)) {
-    for (const item of schema) imagePropertiesOf(item, depth + 1, out);
-    return out;
-  }
-  const node = schema as Record<string, unknown>;
-  if (node._ref === "b-image") out.push(node);
-  for (const value of Object.values(node)) if (value && typeof value === "object") imagePropertiesOf(value, depth + 1, out);
-  return out;
 }
 
 /** The crop is written in the original's format (by its stored extension). */

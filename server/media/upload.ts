@@ -20,49 +20,69 @@ export interface UploadedFile {
   originalFilename: string;
 }
 
-export interface ParsedUpload {
-  file: UploadedFile;
-  fields: Record<string, string>;
+/** What to do with a file part: stream it to disk up to `maxBytes`, labelled with `tag`. */
+export interface FilePlan<T> {
+  maxBytes: number;
+  tag: T;
 }
 
-const FIELD_LIMITS = { fields: 10, fieldSize: 64 * 1024, parts: 12, files: 1, headerPairs: 50 };
+export interface ReceivedFile<T> {
+  tag: T;
+  file: UploadedFile;
+  /** Set when the file was over its `maxBytes` and skipped (`oversize: "skip"`): its limit. Nothing was kept. */
+  tooLarge?: number;
+}
+
+export interface MultipartOptions<T> {
+  limits: { files: number; fields: number; fieldSize: number; parts: number; fieldNameSize?: number; fieldBytes?: number };
+  /**
+   * Called when a file part starts, with the text fields sent before it. Answers its plan, null to
+   * skip the part (an empty file input), or throws an UploadError to refuse the whole upload.
+   */
+  planFile(partName: string, filename: string | undefined, fieldsBefore: ReadonlyArray<[string, string]>): FilePlan<T> | null | Promise<FilePlan<T> | null>;
+  /**
+   * A file over its `maxBytes`: "refuse" ends the whole upload with 413 at once; "skip" reads the rest of
+   * it into nothing (so the fields after it arrive) and reports it as `tooLarge`, up to `skipUpTo` bytes.
+   */
+  oversize: { mode: "refuse" } | { mode: "skip"; skipUpTo: number };
+}
+
+export interface ReceivedMultipart<T> {
+  fields: Array<[string, string]>;
+  files: Array<ReceivedFile<T>>;
+}
+
+class Oversize extends Error {}
 
 /**
- * Streams a multipart upload with exactly one file into a temporary file.
- * `maxBytesFor` is asked when the file starts, with the fields sent before it
- * (it may refuse the upload by throwing an UploadError, e.g. for a bucket the
- * user may not see); a larger file is cut off while streaming (413) and its
- * temporary file deleted.
+ * Streams a multipart/form-data body: text fields kept in order, each file part written to a temporary
+ * file in the media store while its bytes are counted. Nothing is held whole in memory; a file is cut off
+ * at its limit while it streams, never after. On any refusal every temporary file is removed.
  */
-export async function receiveUpload(
-  request: Request,
-  storage: MediaStorage,
-  maxBytesFor: (fields: Record<string, string>) => number | Promise<number>,
-): Promise<ParsedUpload> {
+export async function receiveMultipart<T>(request: Request, storage: MediaStorage, options: MultipartOptions<T>): Promise<ReceivedMultipart<T>> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!request.body || !/^multipart\/form-data/i.test(contentType)) {
-    throw new UploadError(400, "Send the upload as multipart/form-data with one file.");
+    throw new UploadError(400, "Send the upload as multipart/form-data.");
   }
+  const { fieldBytes = Number.MAX_SAFE_INTEGER, ...limits } = options.limits;
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { ...FIELD_LIMITS, fileSize: Number.MAX_SAFE_INTEGER } });
+    parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { headerPairs: 50, ...limits, fileSize: Number.MAX_SAFE_INTEGER } });
   } catch {
     throw new UploadError(400, "The upload's multipart boundary is missing or malformed.");
   }
 
-  const fields: Record<string, string> = Object.create(null);
-  let file: UploadedFile | undefined;
-  let writing: Promise<void> | undefined;
+  const fields: Array<[string, string]> = [];
+  const files: Array<ReceivedFile<T>> = [];
+  const writes: Array<Promise<void>> = [];
+  let textBytes = 0;
   let failure: UploadError | undefined;
   let unexpected: unknown;
-  const temporaryPaths: string[] = [];
   const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
-  let activeStream: Readable | undefined;
-  let activeCounter: Transform | undefined;
+  const open = new Set<Readable>();
   const fail = (error: UploadError) => {
     failure ??= error;
-    activeCounter?.destroy(error);
-    activeStream?.destroy();
+    for (const stream of open) stream.destroy(error);
     // Stop reading at the first refusal: a too-large file is cut off, not received whole. The parser too: when the
     // whole body had already arrived, it would otherwise wait for ever for its destroyed file stream to be read.
     source.destroy();
@@ -70,71 +90,110 @@ export async function receiveUpload(
   };
 
   parser.on("field", (name, value, info) => {
-    if (info.valueTruncated) fail(new UploadError(413, `The form field '${name}' is too long.`));
-    else fields[name] = value;
+    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (info.valueTruncated || info.nameTruncated) fail(new UploadError(413, `The form field '${name.slice(0, 100)}' is too long.`));
+    else if (textBytes > fieldBytes) fail(new UploadError(413, `Request body too large: the form's fields may hold ${fieldBytes} bytes.`));
+    else fields.push([name, value]);
   });
-  parser.on("file", (name, stream, info) => {
-    // A refusal destroys the parser, which errors its open file stream ('Unexpected end of form'); the refusal
+  parser.on("file", (partName, stream, info) => {
+    // A refusal destroys the parser, which errors its open file streams ('Unexpected end of form'); the refusal
     // already says what went wrong.
     stream.on("error", () => undefined);
-    if (file || name !== "file") {
-      stream.resume();
-      fail(new UploadError(400, "Send exactly one file, in the field named 'file'."));
-      return;
-    }
-    activeStream = stream;
-    const temporaryPath = storage.temporaryPath();
-    temporaryPaths.push(temporaryPath);
-    const current: UploadedFile = { temporaryPath, size: 0, originalFilename: cleanFilename(info.filename) };
-    file = current;
-    writing = writeFile(stream, current);
+    open.add(stream);
+    writes.push(receiveFile(partName, stream, info.filename).finally(() => open.delete(stream)));
   });
+  parser.on("filesLimit", () => fail(new UploadError(400, options.limits.files === 1 ? "Send exactly one file per upload." : `An upload takes at most ${options.limits.files} files.`)));
+  parser.on("fieldsLimit", () => fail(new UploadError(413, "The upload has too many form fields.")));
+  parser.on("partsLimit", () => fail(new UploadError(413, "The upload has too many parts.")));
 
-  /** Asks for the limit, then streams the file to disk, counting bytes; refusals go to `fail`. */
-  async function writeFile(stream: Readable, current: UploadedFile): Promise<void> {
-    let maxBytes: number;
+  /** Asks for the file's plan, then streams it to disk, counting bytes; refusals go to `fail`. */
+  async function receiveFile(partName: string, stream: Readable, filename: string | undefined): Promise<void> {
+    let plan: FilePlan<T> | null;
     try {
-      maxBytes = await maxBytesFor({ ...fields });
+      plan = await options.planFile(partName, filename, [...fields]);
     } catch (error) {
       if (!(error instanceof UploadError)) unexpected ??= error;
       fail(error instanceof UploadError ? error : new UploadError(400, "The upload was refused."));
+      stream.resume();
       return;
     }
-    if (failure) return; // refused while the check ran: nothing to write
+    if (failure || !plan) {
+      stream.resume(); // refused while the plan was made, or a part to skip: read into nothing
+      return;
+    }
+    const received: ReceivedFile<T> = { tag: plan.tag, file: { temporaryPath: storage.temporaryPath(), size: 0, originalFilename: cleanFilename(filename) } };
+    files.push(received);
+    const { maxBytes } = plan;
+    const skipUpTo = options.oversize.mode === "skip" ? options.oversize.skipUpTo : maxBytes;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        current.size += chunk.length;
-        if (current.size > maxBytes) callback(new UploadError(413, `The file is too large: the maximum is ${formatBytes(maxBytes)}.`));
-        else callback(null, chunk);
+        received.file.size += chunk.length;
+        if (received.file.size <= maxBytes) callback(null, chunk);
+        else if (received.file.size <= skipUpTo) {
+          received.tooLarge = maxBytes;
+          callback();
+        } else callback(new Oversize());
       },
     });
-    activeCounter = counter;
-    const output = createWriteStream(current.temporaryPath, { flags: "wx" });
+    const output = createWriteStream(received.file.temporaryPath, { flags: "wx" });
     try {
       await pipeline(stream, counter, output);
     } catch (error) {
-      fail(error instanceof UploadError ? error : new UploadError(400, "The upload was interrupted."));
+      if (error instanceof Oversize) fail(new UploadError(413, `The file is too large: the maximum is ${formatBytes(maxBytes)}.`));
+      else fail(error instanceof UploadError ? error : new UploadError(400, "The upload was interrupted."));
     }
     // A destroyed write stream may still be opening its file: wait until it is closed before anyone deletes it.
     if (!output.closed) await new Promise<void>((resolve) => output.once("close", () => resolve()));
+    if (received.tooLarge !== undefined) await storage.remove(received.file.temporaryPath);
   }
-  parser.on("filesLimit", () => fail(new UploadError(400, "Send exactly one file per upload.")));
-  parser.on("fieldsLimit", () => fail(new UploadError(413, "The upload has too many form fields.")));
-  parser.on("partsLimit", () => fail(new UploadError(413, "The upload has too many parts.")));
 
   try {
     await pipeline(source, parser).catch((error: unknown) => {
       fail(error instanceof UploadError ? error : new UploadError(400, "The upload could not be read: the multipart body is malformed or was cut off."));
     });
-    await writing;
+    await Promise.all(writes);
     if (unexpected) throw unexpected;
     if (failure) throw failure;
-    if (!file) throw new UploadError(400, "Send exactly one file, in the field named 'file'.");
-    return { file, fields: { ...fields } };
+    return { fields, files };
   } catch (error) {
-    await Promise.all(temporaryPaths.map((p) => storage.remove(p)));
+    await Promise.all(files.map((received) => storage.remove(received.file.temporaryPath)));
     throw error;
   }
+}
+
+export interface ParsedUpload {
+  file: UploadedFile;
+  fields: Record<string, string>;
+}
+
+const ONE_FILE = "Send exactly one file, in the field named 'file'.";
+
+/**
+ * An API upload: one file in the field 'file', a few small text fields before it. `maxBytesFor` is asked
+ * when the file starts, with those fields (it may refuse the upload by throwing an UploadError, e.g. for a
+ * bucket the user may not see); a larger file is cut off while streaming (413).
+ */
+export async function receiveUpload(
+  request: Request,
+  storage: MediaStorage,
+  maxBytesFor: (fields: Record<string, string>) => number | Promise<number>,
+): Promise<ParsedUpload> {
+  const received = await receiveMultipart(request, storage, {
+    limits: { fields: 10, fieldSize: 64 * 1024, parts: 12, files: 1 },
+    oversize: { mode: "refuse" },
+    async planFile(partName, _filename, fieldsBefore) {
+      if (partName !== "file") throw new UploadError(400, ONE_FILE);
+      return { maxBytes: await maxBytesFor(fieldsOf(fieldsBefore)), tag: null };
+    },
+  });
+  const [upload] = received.files;
+  if (!upload) throw new UploadError(400, ONE_FILE);
+  return { file: upload.file, fields: fieldsOf(received.fields) };
+}
+
+/** Text fields as an object without a prototype; a repeated name keeps its last value. */
+function fieldsOf(entries: ReadonlyArray<[string, string]>): Record<string, string> {
+  return Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(entries));
 }
 
 /** The last path segment, without control characters; never used as a path by us. */

@@ -1,8 +1,12 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open } from "../support/browser";
 import { control, fieldBox, signedInContext } from "../support/content-browser";
 import { createContentBucket } from "../support/fixtures-content";
+import { pngOfSize } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { getLatestVersion, saveVersion } from "../../server/services/content";
 
@@ -78,6 +82,38 @@ describe("popup sub-form", () => {
     await dialog.waitFor({ state: "hidden" });
     expect(await control(page, "artist").inputValue()).toBe(artistId);
     expect(ctx.errors.filter((error) => !error.includes("Error submitting form") && !error.includes("409"))).toEqual([]);
+    await ctx.close();
+  });
+
+  it("uploads media of the modal's form to the modal's bucket, not the page's", async () => {
+    const artists = await createContentBucket(server.db, {
+      name: "Portraits",
+      jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", title: "Portrait", _ref: "b-image" } } },
+    });
+    const works = await createContentBucket(server.db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+    });
+    const directory = mkdtempSync(path.join(tmpdir(), "vitrine-popup-"));
+    const portrait = path.join(directory, "portrait.png");
+    writeFileSync(portrait, await pngOfSize(1920, 1080));
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    await open(page, `/b/${works.slug}/new`);
+    await fieldBox(page, "artist").getByRole("button", { name: "Edit Artist" }).click();
+    const dialog = page.locator("dialog.bucket-form-modal");
+    await dialog.waitFor({ state: "visible" });
+    await dialog.locator('input[name="name"]').fill("Jan Toorop");
+    await dialog.locator('input[type="file"]').setInputFiles(portrait);
+    await expect.poll(() => dialog.locator('input[name="portrait"]').inputValue(), { timeout: 20_000 }).toMatch(/^[0-9a-f-]{36}$/);
+    const portraitId = await dialog.locator('input[name="portrait"]').inputValue();
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    const media = await server.db.query<{ bucketId: string }>(`SELECT bucket_id AS "bucketId" FROM media WHERE content_id = $1`, [portraitId]);
+    expect(media.rows.map((row) => row.bucketId)).toEqual([artists.id]);
+    const artistId = await control(page, "artist").inputValue();
+    expect((await getLatestVersion(server.db, artists.id, artistId))!.data).toMatchObject({ name: "Jan Toorop", portrait: portraitId });
+    expect(ctx.errors).toEqual([]);
     await ctx.close();
   });
 });

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/services/buckets";
-import { createTestBucket, signedInUser } from "../support/fixtures";
+import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
 import { get } from "../support/http";
 import { jpegOfSize, pngOfSize, postCrop, putThumb, rotatedJpeg, upload, uploadStill, videoOf, webpOfSize } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
@@ -28,12 +28,14 @@ let bucket: Bucket;
 beforeAll(async () => {
   // No job runner at start: the video tests see stills that are not made yet, then start it themselves.
   server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-  bucket = await createTestBucket(server.db);
+  bucket = await mediaRulesBucket(server.db, EDIT_RULES);
   ({ cookie } = await signedInUser(server.url, server.db));
 });
 afterAll(() => server?.stop());
 
-const fields = (properties: Record<string, unknown> = {}, target: Bucket = bucket) => ({ bucket: target.slug, uid: "u1", properties: JSON.stringify(properties) });
+/** The default bucket's media fields allow crops and custom stills. */
+const EDIT_RULES = { enableCrop: true, allowCustomStill: true };
+const fields = (properties: Record<string, unknown> = EDIT_RULES, target: Bucket = bucket) => ({ bucket: target.slug, uid: "u1", properties: JSON.stringify(properties) });
 const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 const storedFiles = () => readdirSync(server.media.storage.filesDir);
 const mediaRows = async () => Number((await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n);
@@ -44,8 +46,8 @@ async function json<T = Content>(response: Response, status = 200): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function uploadedImage(data: Buffer, name = "photo.png", target: Bucket = bucket): Promise<Content> {
-  return (await json<Content[]>(await upload(server.url, "image", cookie, fields({}, target), { data, name })))[0]!;
+async function uploadedImage(data: Buffer, name = "photo.png", target: Bucket = bucket, rules: Record<string, unknown> = EDIT_RULES): Promise<Content> {
+  return (await json<Content[]>(await upload(server.url, "image", cookie, fields(rules, target), { data, name })))[0]!;
 }
 
 async function expectRefused(response: Response, status: number, message: string | RegExp) {
@@ -130,8 +132,9 @@ describe("image crop", () => {
     [{ minHeightCrop: 600 }, { width: 1200, height: 500 }, "Crop is not high enough (500px), minimum crop height: 600px"],
     [{ minWidthCrop: "720p", minHeightCrop: "720p" }, { width: 1200, height: 500 }, "Crop is too narrow (1200px), minimum crop width: 1280px\nCrop is not high enough (500px), minimum crop height: 720px"],
     [{ maxWidthCrop: "VGA", maxHeightCrop: "800x400" }, { width: 1200, height: 500 }, "Crop is too wide (1200px), maximum crop width: 640px\nCrop is too high (500px), maximum crop height: 400px"],
-  ])("refuses crop bounds %j for %j with a clear 422", async (property, size, message) => {
-    const original = await uploadedImage(await pngOfSize(1920, 1080));
+  ])("refuses crop bounds %j for %j with a clear 422", async (bounds, size, message) => {
+    const property = { enableCrop: true, ...bounds };
+    const original = await uploadedImage(await pngOfSize(1920, 1080), "photo.png", await mediaRulesBucket(server.db, property), property);
     const before = await mediaRows();
     const stored = storedFiles().length;
     await expectRefused(await postCrop(server.url, original._id, cookie, { coordinates: { x: 0, y: 0, ...size }, properties: property }), 422, message);
@@ -141,30 +144,50 @@ describe("image crop", () => {
   });
 
   it("accepts a crop within the bounds, named resolutions included", async () => {
-    const original = await uploadedImage(await pngOfSize(1920, 1080));
+    const property = { enableCrop: true, minWidthCrop: "720p", maxWidthCrop: "HD", minHeightCrop: 720, maxHeightCrop: "1280x720" };
+    const original = await uploadedImage(await pngOfSize(1920, 1080), "photo.png", await mediaRulesBucket(server.db, property), property);
     const cropped = await json(
       await postCrop(server.url, original.contentId, cookie, {
         coordinates: { x: 0, y: 0, width: 1280, height: 720 },
-        properties: JSON.stringify({ minWidthCrop: "720p", maxWidthCrop: "HD", minHeightCrop: 720, maxHeightCrop: "1280x720" }),
+        properties: JSON.stringify(property),
       }),
     );
     expect(cropped.dimensions).toEqual({ width: 1280, height: 720 });
   });
 
-  it("takes the crop bounds from the bucket schema's image fields when the property is not sent", async () => {
+  it("takes the crop bounds from the bucket schema's image field, and crops only fields with enableCrop or forceCrop (403)", async () => {
     const schemaBucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { photo: { _ref: "b-image", enableCrop: true, minWidthCrop: 1000 }, title: { type: "string" } } },
     });
-    const original = await uploadedImage(await pngOfSize(1920, 1080), "p.png", schemaBucket);
+    const original = await uploadedImage(await pngOfSize(1920, 1080), "p.png", schemaBucket, { enableCrop: true, minWidthCrop: 1000 });
     await expectRefused(await postCrop(server.url, original.contentId, cookie, { coordinates: { x: 0, y: 0, width: 800, height: 800 } }), 422, "Crop is too narrow (800px), minimum crop width: 1000px");
     await json(await postCrop(server.url, original.contentId, cookie, { coordinates: { x: 0, y: 0, width: 1000, height: 800 } }));
 
     const twoFields = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { a: { _ref: "b-image", minWidthCrop: 1000 }, list: { type: "array", items: { _ref: "b-image", maxWidthCrop: 500 } } } },
+      jsonSchema: {
+        type: "object",
+        properties: { a: { _ref: "b-image", forceCrop: true, minWidthCrop: 1000 }, list: { type: "array", items: { _ref: "b-image", enableCrop: true, maxWidthCrop: 500 } } },
+      },
     });
-    const other = await uploadedImage(await pngOfSize(1920, 1080), "p.png", twoFields);
-    await expectRefused(await postCrop(server.url, other.contentId, cookie, { coordinates: { x: 0, y: 0, width: 800, height: 800 } }), 400, /different crop bounds: send the field's schema property in 'properties'/);
-    await json(await postCrop(server.url, other.contentId, cookie, { coordinates: { x: 0, y: 0, width: 400, height: 400 }, properties: { maxWidthCrop: 500 } }));
+    const other = await uploadedImage(await pngOfSize(1920, 1080), "p.png", twoFields, { _ref: "b-image", enableCrop: true, maxWidthCrop: 500 });
+    await expectRefused(await postCrop(server.url, other.contentId, cookie, { coordinates: { x: 0, y: 0, width: 800, height: 800 } }), 400, /different rules: send the field's schema property in 'properties'/);
+    await expectRefused(
+      await postCrop(server.url, other.contentId, cookie, { coordinates: { x: 0, y: 0, width: 800, height: 800 }, properties: { enableCrop: true } }),
+      400,
+      /^The field 'properties' matches no image field of this bucket/,
+    );
+    await json(await postCrop(server.url, other.contentId, cookie, { coordinates: { x: 0, y: 0, width: 400, height: 400 }, properties: { enableCrop: true, maxWidthCrop: 500 } }));
+    await json(await postCrop(server.url, other.contentId, cookie, { coordinates: { x: 0, y: 0, width: 1000, height: 400 }, properties: { forceCrop: true, minWidthCrop: 1000 } }));
+
+    const noCrop = await mediaRulesBucket(server.db, { maxWidthCrop: 500 });
+    const plain = await uploadedImage(await pngOfSize(1920, 1080), "p.png", noCrop, { maxWidthCrop: 500 });
+    const before = await mediaRows();
+    await expectRefused(
+      await postCrop(server.url, plain.contentId, cookie, { coordinates: { x: 0, y: 0, width: 400, height: 400 } }),
+      403,
+      "This image field does not allow cropping: its schema property has no enableCrop.",
+    );
+    expect(await mediaRows()).toBe(before);
   });
 
   it.each([
@@ -321,6 +344,19 @@ describe("video thumb and custom still", () => {
     await expectRefused(await uploadStill(server.url, video.contentId, cookie, { data: png, name: "a.png" }, { data: png, name: "b.png" }), 400, /one file/);
     await expectRefused(await uploadStill(server.url, video.contentId, cookie), 400, "Send exactly one file, in the field named 'file'.");
     expect(temporaryFiles()).toEqual([]);
+  });
+
+  it("takes custom stills only for video fields with allowCustomStill (403)", async () => {
+    const noStills = await mediaRulesBucket(server.db, { maxFps: 60 });
+    const plainVideo = (await json<Content[]>(await upload(server.url, "video", cookie, fields({ maxFps: 60 }, noStills), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" })))[0]!;
+    const stored = storedFiles().length;
+    await expectRefused(
+      await uploadStill(server.url, plainVideo.contentId, cookie, { data: await pngOfSize(1280, 720), name: "a.png" }),
+      403,
+      "This video field does not allow custom stills: its schema property has no allowCustomStill.",
+    );
+    expect(storedFiles().length).toBe(stored);
+    await expect.poll(() => temporaryFiles(), { timeout: 5000 }).toEqual([]);
   });
 
   it("checks access for the custom still: 401 signed out, 404 for a hidden bucket and for a non-video", async () => {

@@ -2,7 +2,7 @@ import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/services/buckets";
-import { createTestBucket, signedInUser } from "../support/fixtures";
+import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
 import { get } from "../support/http";
 import { decompressionBombPng, jpegOfSize, pngOfSize, upload, videoOf, wavOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
@@ -13,7 +13,7 @@ let bucket: Bucket;
 
 beforeAll(async () => {
   server = await startTestServer();
-  bucket = await createTestBucket(server.db);
+  bucket = await mediaRulesBucket(server.db);
   ({ cookie } = await signedInUser(server.url, server.db));
 });
 afterAll(() => server?.stop());
@@ -27,7 +27,12 @@ async function uploaded(response: Response): Promise<Content> {
   return (body as Content[])[0]!;
 }
 
-const fields = (properties: Record<string, unknown> = {}) => ({ bucket: bucket.slug, uid: "u1", properties: JSON.stringify(properties) });
+/** Upload fields for a bucket whose media fields follow `properties`, sent as the field's schema property. */
+const fields = async (properties: Record<string, unknown> = {}) => ({
+  bucket: (await mediaRulesBucket(server.db, properties)).slug,
+  uid: "u1",
+  properties: JSON.stringify(properties),
+});
 const temporaryFiles = () => readdirSync(path.join(server.media.storage.tmpDir));
 const mediaRows = async () => Number((await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n);
 
@@ -41,7 +46,7 @@ async function expectRefused(response: Response, status: number, message: string
 describe("image uploads", () => {
   it("stores an image under a generated key and answers its content, readable and viewable afterwards", async () => {
     const png = await pngOfSize(1920, 1080);
-    const content = await uploaded(await upload(server.url, "image", cookie, fields(), { data: png, name: "Zee & strand.png", type: "text/plain" }));
+    const content = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: png, name: "Zee & strand.png", type: "text/plain" }));
     expect(content).toMatchObject({ status: "completed", mimetype: "image/png", originalFilename: "Zee & strand.png", dimensions: { width: 1920, height: 1080 }, uid: "u1" });
     const latest = await (await get(server.url, `/api/v1/buckets/image/content/${content.contentId}/latest`, cookie)).json();
     expect(latest).toMatchObject({ contentId: content.contentId, _id: content._id, status: "completed" });
@@ -54,8 +59,20 @@ describe("image uploads", () => {
     expect(stored.some((name) => name.includes("strand"))).toBe(false);
   });
 
+  it("serves a given version only of its own content (?version=)", async () => {
+    const first = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }));
+    const second = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "b.jpg" }));
+    const own = await get(server.url, `/api/v1/media/image/${first.contentId}?version=${first._id}`, cookie);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toBe("image/png");
+    const foreign = await get(server.url, `/api/v1/media/image/${first.contentId}?version=${second._id}`, cookie);
+    expect(foreign.status).toBe(404);
+    expect((await get(server.url, `/api/v1/buckets/image/content/${first.contentId}/${second._id}`, cookie)).status).toBe(404);
+    expect((await get(server.url, `/api/v1/buckets/image/content/contentId/${second._id}`, cookie)).status).toBe(200);
+  });
+
   it("answers 304 to a matching ETag and 206 to a byte range", async () => {
-    const content = await uploaded(await upload(server.url, "image", cookie, fields(), { data: await jpegOfSize(1920, 1080), name: "a.jpg" }));
+    const content = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "a.jpg" }));
     const first = await get(server.url, content.url, cookie);
     await first.arrayBuffer();
     const etag = first.headers.get("etag")!;
@@ -75,31 +92,52 @@ describe("image uploads", () => {
     [{}, 1280, 720, "Image is too narrow (1280px), minimum width: 1920px\nImage is not high enough (720px), minimum height: 1080px"],
   ])("refuses bounds %j with the spec's message", async (property, width, height, message) => {
     const before = await mediaRows();
-    await expectRefused(await upload(server.url, "image", cookie, fields(property), { data: await pngOfSize(width, height), name: "x.png" }), 422, message);
+    await expectRefused(await upload(server.url, "image", cookie, await fields(property), { data: await pngOfSize(width, height), name: "x.png" }), 422, message);
     expect(await mediaRows()).toBe(before);
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("accepts a named resolution and WxH as bounds", async () => {
-    await uploaded(await upload(server.url, "image", cookie, fields({ minWidth: "720p", maxWidth: "1300x800", minHeight: 700 }), { data: await pngOfSize(1280, 720), name: "x.png" }));
+    await uploaded(await upload(server.url, "image", cookie, await fields({ minWidth: "720p", maxWidth: "1300x800", minHeight: 700 }), { data: await pngOfSize(1280, 720), name: "x.png" }));
+  });
+
+  it("takes the rules from the bucket's schema: properties that do not match a field of the bucket are refused, so a client cannot loosen them", async () => {
+    const strict = await mediaRulesBucket(server.db, { minWidth: "4K" });
+    const small = { data: await pngOfSize(1920, 1080), name: "x.png" };
+    const before = await mediaRows();
+    const loosened = { bucket: strict.slug, uid: "u1", properties: JSON.stringify({ minWidth: 100 }) };
+    await expectRefused(await upload(server.url, "image", cookie, loosened, small), 400, /^The field 'properties' matches no image field of this bucket/);
+    const none = { bucket: strict.slug, uid: "u1" };
+    await expectRefused(await upload(server.url, "image", cookie, none, small), 422, /minimum width: 3840px/);
+    const titled = { bucket: strict.slug, uid: "u1", properties: JSON.stringify({ _ref: "b-image", title: "Another title", minWidth: "4K" }) };
+    await expectRefused(await upload(server.url, "image", cookie, titled, small), 422, /minimum width: 3840px/);
+    const plain = await createTestBucket(server.db);
+    await expectRefused(await upload(server.url, "image", cookie, { bucket: plain.slug, uid: "u1" }, small), 400, "This bucket has no image field.");
+    const twoRules = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { a: { _ref: "b-image", maxWidth: 4000 }, list: { type: "array", items: { _ref: "b-image", maxWidth: 2000 } } } },
+    });
+    await expectRefused(await upload(server.url, "image", cookie, { bucket: twoRules.slug, uid: "u1" }, small), 400, /different rules: send the field's schema property in 'properties'/);
+    await uploaded(await upload(server.url, "image", cookie, { bucket: twoRules.slug, uid: "u1", properties: JSON.stringify({ _ref: "b-image", maxWidth: 2000 }) }, small));
+    expect(await mediaRows()).toBe(before + 1);
+    expect(temporaryFiles()).toEqual([]);
   });
 
   it("refuses a decompression bomb from its header, before decoding", async () => {
-    await expectRefused(await upload(server.url, "image", cookie, fields(), { data: decompressionBombPng(), name: "bomb.png" }), 422, /too many pixels/);
+    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: decompressionBombPng(), name: "bomb.png" }), 422, /too many pixels/);
   });
 
   it("decides the type by content: HTML named .jpg and an SVG with a script are not images (415)", async () => {
     const html = Buffer.from(`<!doctype html><html><body><script>alert(1)</script>${"x".repeat(2000)}</body></html>`);
-    await expectRefused(await upload(server.url, "image", cookie, fields(), { data: html, name: "photo.jpg", type: "image/jpeg" }), 415, /not an image/);
+    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: html, name: "photo.jpg", type: "image/jpeg" }), 415, /not an image/);
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><script>alert(1)</script>${" ".repeat(2000)}</svg>`);
-    await expectRefused(await upload(server.url, "image", cookie, fields(), { data: svg, name: "logo.svg", type: "image/svg+xml" }), 415, /not an image/);
+    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: svg, name: "logo.svg", type: "image/svg+xml" }), 415, /not an image/);
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("refuses an empty file, a file under 1024 bytes and a request without a file", async () => {
-    await expectRefused(await upload(server.url, "image", cookie, fields(), { data: Buffer.alloc(0), name: "empty.png" }), 400, "The file is empty.");
-    await expectRefused(await upload(server.url, "file", cookie, fields(), { data: Buffer.alloc(1000, 65), name: "small.txt" }), 422, /too small/);
-    await expectRefused(await upload(server.url, "image", cookie, fields(), null), 400, "Send exactly one file, in the field named 'file'.");
+    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: Buffer.alloc(0), name: "empty.png" }), 400, "The file is empty.");
+    await expectRefused(await upload(server.url, "file", cookie, await fields(), { data: Buffer.alloc(1000, 65), name: "small.txt" }), 422, /too small/);
+    await expectRefused(await upload(server.url, "image", cookie, await fields(), null), 400, "Send exactly one file, in the field named 'file'.");
   });
 
   it("refuses two files, a malformed body and a bad boundary with 400", async () => {
@@ -121,10 +159,10 @@ describe("image uploads", () => {
   });
 
   it("checks access: 401 signed out, 404 for a bucket the user may not see, also when reading", async () => {
-    const content = await uploaded(await upload(server.url, "image", cookie, fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }));
-    await expectRefused(await upload(server.url, "image", undefined, fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }), 401, "Sign in first");
+    const content = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }));
+    await expectRefused(await upload(server.url, "image", undefined, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }), 401, "Sign in first");
     const other = await signedInUser(server.url, server.db, { buckets: ["some-other-bucket"] });
-    await expectRefused(await upload(server.url, "image", other.cookie, fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }), 404, "No such bucket");
+    await expectRefused(await upload(server.url, "image", other.cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }), 404, "No such bucket");
     expect((await get(server.url, content.url, other.cookie)).status).toBe(404);
     expect((await get(server.url, `/api/v1/buckets/image/content/${content.contentId}/latest`, other.cookie)).status).toBe(404);
     expect((await get(server.url, content.url)).status).toBe(401);
@@ -135,7 +173,7 @@ describe("image uploads", () => {
 describe("file uploads", () => {
   it("keeps a hostile name only as data and sends it back RFC 6266-encoded, always as a download", async () => {
     const data = Buffer.from("name,value\n".repeat(200));
-    const content = await uploaded(await upload(server.url, "file", cookie, fields(), { data, name: "..\\..\\etc/pass\twd ü.csv" }));
+    const content = await uploaded(await upload(server.url, "file", cookie, await fields(), { data, name: "..\\..\\etc/pass\twd ü.csv" }));
     expect(content.originalFilename).toBe("passwd ü.csv");
     expect(content.originalFilename).not.toMatch(/[/\\\u0000-\u001f]/);
     const download = await get(server.url, content.url, cookie);
@@ -144,8 +182,8 @@ describe("file uploads", () => {
 
   it("restricts extensions with allowedFiles by content (415) and never serves SVG inline", async () => {
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>${" ".repeat(2000)}</svg>`);
-    await expectRefused(await upload(server.url, "file", cookie, fields({ allowedFiles: ["pdf"] }), { data: svg, name: "doc.pdf" }), 415, /not allowed/);
-    const content = await uploaded(await upload(server.url, "file", cookie, fields({ allowedFiles: ["svg"] }), { data: svg, name: "logo.svg" }));
+    await expectRefused(await upload(server.url, "file", cookie, await fields({ allowedFiles: ["pdf"] }), { data: svg, name: "doc.pdf" }), 415, /not allowed/);
+    const content = await uploaded(await upload(server.url, "file", cookie, await fields({ allowedFiles: ["svg"] }), { data: svg, name: "logo.svg" }));
     const served = await get(server.url, content.url, cookie);
     expect(served.headers.get("content-type")).toBe("application/octet-stream");
     expect(served.headers.get("content-disposition")).toMatch(/^attachment;/);
@@ -154,13 +192,13 @@ describe("file uploads", () => {
 
   it("cuts off a file above maxFilesize while streaming (413) and leaves nothing behind", async () => {
     const before = await mediaRows();
-    await expectRefused(await upload(server.url, "file", cookie, fields({ maxFilesize: 4096 }), { data: Buffer.alloc(64 * 1024, 66), name: "big.txt" }), 413, /too large/);
+    await expectRefused(await upload(server.url, "file", cookie, await fields({ maxFilesize: 4096 }), { data: Buffer.alloc(64 * 1024, 66), name: "big.txt" }), 413, /too large/);
     expect(await mediaRows()).toBe(before);
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("stores audio/wav by content for the audio player", async () => {
-    const content = await uploaded(await upload(server.url, "file", cookie, fields(), { data: wavOf(1), name: "tone.bin" }));
+    const content = await uploaded(await upload(server.url, "file", cookie, await fields(), { data: wavOf(1), name: "tone.bin" }));
     expect(content.mimetype).toMatch(/^audio\/(wav|vnd\.wave|x-wav)$/);
   });
 
@@ -208,7 +246,7 @@ describe("video uploads and jobs", () => {
   }
 
   it("probes, transcodes to H.264/AAC MP4 and extracts stills, reporting progress, then plays with ranges", async () => {
-    const content = await uploaded(await upload(server.url, "video", cookie, fields(), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 2, codec: "mpeg4" }), name: "clip.mp4" }));
+    const content = await uploaded(await upload(server.url, "video", cookie, await fields(), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 2, codec: "mpeg4" }), name: "clip.mp4" }));
     expect(content).toMatchObject({ status: "processing", dimensions: { width: 1280, height: 720 }, fps: 25, codec: "mpeg4" });
     expect(content.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
     const done = await untilSettled(content.contentId);
@@ -231,17 +269,17 @@ describe("video uploads and jobs", () => {
     [{ codec: "vp9" }, { width: 1280, height: 720, fps: 25 }, "Video codec is not equal to vp9"],
     [{}, { width: 640, height: 480, fps: 25 }, "Video width is smaller then the minumum width of 1280px\nVideo height is smaller than the minimum height of 720px"],
   ])("refuses bounds %j with the spec's message", async (property, video, message) => {
-    await expectRefused(await upload(server.url, "video", cookie, fields(property), { data: videoOf({ ...video, seconds: 1 }), name: "v.mp4" }), 422, message);
+    await expectRefused(await upload(server.url, "video", cookie, await fields(property), { data: videoOf({ ...video, seconds: 1 }), name: "v.mp4" }), 422, message);
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("refuses a truncated video", async () => {
     const whole = videoOf({ width: 1280, height: 720, fps: 25, seconds: 2 });
-    await expectRefused(await upload(server.url, "video", cookie, fields(), { data: whole.subarray(0, Math.floor(whole.length / 3)), name: "cut.mp4" }), 422, /could not be read/);
+    await expectRefused(await upload(server.url, "video", cookie, await fields(), { data: whole.subarray(0, Math.floor(whole.length / 3)), name: "cut.mp4" }), 422, /could not be read/);
   });
 
   it("runs a job again when its worker is killed mid-transcode, and completes it", async () => {
-    const content = await uploaded(await upload(server.url, "video", cookie, fields(), { data: videoOf({ width: 1920, height: 1080, fps: 30, seconds: 6, codec: "mpeg4" }), name: "long.mp4" }));
+    const content = await uploaded(await upload(server.url, "video", cookie, await fields(), { data: videoOf({ width: 1920, height: 1080, fps: 30, seconds: 6, codec: "mpeg4" }), name: "long.mp4" }));
     await expect.poll(() => server.media.jobs.busyWorkerPids().length, { timeout: 20_000, interval: 20 }).toBeGreaterThan(0);
     process.kill(server.media.jobs.busyWorkerPids()[0]!, "SIGKILL");
     const done = await untilSettled(content.contentId, 120_000);

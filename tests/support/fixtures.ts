@@ -25,6 +25,28 @@ export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id">> 
   });
 }
 
+const mediaBuckets = new WeakMap<Db, Map<string, Promise<Bucket>>>();
+
+/**
+ * A bucket whose image, video and file fields all follow `rules` (schema attributes such as maxFilesize or
+ * enableCrop): media calls take their rules from the bucket's schema, never from the client. One bucket per
+ * set of rules and database.
+ */
+export function mediaRulesBucket(db: Db, rules: Record<string, unknown> = {}): Promise<Bucket> {
+  const byRules = mediaBuckets.get(db) ?? new Map<string, Promise<Bucket>>();
+  mediaBuckets.set(db, byRules);
+  const key = JSON.stringify(rules);
+  let bucket = byRules.get(key);
+  if (!bucket) {
+    const field = (ref: string) => ({ type: "string", title: ref, _ref: ref, ...rules });
+    bucket = createTestBucket(db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, image: field("b-image"), video: field("b-video"), file: field("b-file") } },
+    });
+    byRules.set(key, bucket);
+  }
+  return bucket;
+}
+
 /** A new user with these permissions (default: user), signed in; returns the user and the session cookie. */
 export async function signedInUser(
   url: string,

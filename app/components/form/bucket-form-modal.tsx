@@ -9,6 +9,7 @@ import type { JsonSchema } from "../../lib/schema/normalize";
 import { coerceFormValue } from "../../lib/form/coerce";
 import { loadBrowserValidator } from "../../lib/schema/validator.client";
 import { BucketFormContext } from "./context";
+import { MediaFormContext, useMediaForm } from "./media/context";
 import { SchemaField } from "./schema-field";
 
 export interface BucketFormModalProps {
@@ -105,6 +106,9 @@ export function BucketFormModal(props: BucketFormModalProps) {
     () => ({ locales: props.bucket.locales, activeLocale, setActiveLocale, hydrated: true, referenceOptions: {}, canEditTextIds: props.canEditTextIds ?? false }),
     [props.bucket.locales, activeLocale, props.canEditTextIds],
   );
+  // Media fields in this form upload to the modal's bucket, not the page's.
+  const pageMedia = useMediaForm();
+  const mediaSettings = useMemo(() => ({ ...pageMedia, bucketSlug: props.bucket.slug }), [pageMedia, props.bucket.slug]);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const shown = Object.entries(properties).filter(([name]) => !props.properties || props.properties.includes(name));
@@ -126,17 +130,19 @@ export function BucketFormModal(props: BucketFormModalProps) {
       <h2 id="bucket-form-modal-title">{props.title}</h2>
       {failure ? <p className="form-error" role="alert">{failure}</p> : null}
       <BucketFormContext.Provider value={settings}>
-        <FormProvider context={form.context}>
-          <form {...formProps} method="post" onSubmit={submit}>
-            {shown.map(([name, property]) => (
-              <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
-            ))}
-            <div className="modal-actions">
-              <button type="button" className="button" onClick={cancel}>{props.cancelText ?? t("form.cancel")}</button>
-              <button type="submit" className="button primary" disabled={saving}>{props.submitText ?? t("form.submit")}</button>
-            </div>
-          </form>
-        </FormProvider>
+        <MediaFormContext.Provider value={mediaSettings}>
+          <FormProvider context={form.context}>
+            <form {...formProps} method="post" onSubmit={submit}>
+              {shown.map(([name, property]) => (
+                <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+              ))}
+              <div className="modal-actions">
+                <button type="button" className="button" onClick={cancel}>{props.cancelText ?? t("form.cancel")}</button>
+                <button type="submit" className="button primary" disabled={saving}>{props.submitText ?? t("form.submit")}</button>
+              </div>
+            </form>
+          </FormProvider>
+        </MediaFormContext.Provider>
       </BucketFormContext.Provider>
     </dialog>,
     document.body,

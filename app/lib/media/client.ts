@@ -162,7 +162,7 @@ export function pollMedia(
 /**
  * POST /api/v1/media/image/crop/{id} {coordinates, properties}: a new image
  * version cropped from the original; `properties` (the field's schema
- * property, as for uploads) carries the crop bounds the server checks.
+ * property, as for uploads) names the field whose crop bounds the server checks.
  */
 export async function cropImage(
   id: string,
@@ -191,9 +191,17 @@ export async function selectThumb(contentId: string, thumb: Thumb): Promise<void
   if (!response.ok) throw await errorOf(response);
 }
 
-/** POST /api/v1/media/{contentId}/still: a custom still (JPEG, PNG or WebP); it is not the thumb until selected. */
-export async function uploadCustomStill(contentId: string, file: File): Promise<{ thumb: Thumb & { url?: string }; smallerThanVideo: boolean }> {
+/**
+ * POST /api/v1/media/{contentId}/still: a custom still (JPEG, PNG or WebP) for a video field with
+ * allowCustomStill (`property`, sent before the file); it is not the thumb until selected.
+ */
+export async function uploadCustomStill(
+  contentId: string,
+  file: File,
+  property: Record<string, unknown>,
+): Promise<{ thumb: Thumb & { url?: string }; smallerThanVideo: boolean }> {
   const body = new FormData();
+  body.append("properties", JSON.stringify(property));
   body.append("file", file);
   const response = await fetch(`/api/v1/media/${encodeURIComponent(contentId)}/still`, { method: "POST", credentials: "same-origin", body });
   if (!response.ok) throw await errorOf(response);

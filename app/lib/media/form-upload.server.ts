@@ -1,11 +1,8 @@
-import { createWriteStream } from "node:fs";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import busboy from "busboy";
 import type { AppLoadContext } from "react-router";
 import { acceptUpload } from "../../../server/media/accept";
 import { toMediaContent, type MediaContent } from "../../../server/media/content";
-import { cleanFilename, formatBytes, UploadError, type UploadedFile } from "../../../server/media/upload";
+import { formatBytes, receiveMultipart, UploadError } from "../../../server/media/upload";
+import type { MediaStorage } from "../../../server/media/storage";
 import { findBucketById, isBucketVisible, type Bucket } from "../../../server/services/buckets";
 import { jobsOf, latestMedia } from "../../../server/services/media";
 import type { User } from "../../../server/services/users";
@@ -48,11 +45,10 @@ export function hasMediaField(schema: unknown): boolean {
   return properties.some(hasMediaField) || hasMediaField(node.items);
 }
 
-interface ReceivedFile {
+interface MediaPart {
   name: string;
   kind: MediaKind;
   property: JsonSchema;
-  file: UploadedFile;
 }
 
 /**
@@ -72,26 +68,31 @@ export async function readBucketFormPost(
     return post;
   }
   const { storage, jobs, ffmpeg } = context.media;
-  const received = await receiveForm(request, context, target.schema, post);
+  const received = await receiveForm(request, storage, target.schema);
+  for (const [name, value] of received.fields) post.formData.append(name, value);
   try {
-    for (const item of received) {
+    for (const { tag: part, file, tooLarge } of received.files) {
+      if (tooLarge !== undefined) {
+        (post.fieldErrors[part.name] ??= []).push(`The file is too large: the maximum is ${formatBytes(tooLarge)}.`);
+        continue;
+      }
       try {
         const media = await acceptUpload(
-          { kind: item.kind, file: item.file, property: item.property, bucketId: target.bucket.id, userId: target.user.id },
+          { kind: part.kind, file, property: part.property, bucketId: target.bucket.id, userId: target.user.id },
           { db: context.db, storage, ffmpeg },
         );
-        if (item.kind === "video") jobs.kick();
-        context.logger.info({ mediaId: media.id, kind: item.kind, size: media.size }, "media uploaded through the form");
-        post.formData.set(item.name, media.contentId);
+        if (part.kind === "video") jobs.kick();
+        context.logger.info({ mediaId: media.id, kind: part.kind, size: media.size }, "media uploaded through the form");
+        post.formData.set(part.name, media.contentId);
         post.contents[media.contentId] = toMediaContent(media, await jobsOf(context.db, media.id));
       } catch (error) {
         if (!(error instanceof UploadError)) throw error;
-        (post.fieldErrors[item.name] ??= []).push(error.message);
+        (post.fieldErrors[part.name] ??= []).push(error.message);
       }
     }
   } finally {
     // acceptUpload removes its temporary file either way; these are the ones it never saw.
-    await Promise.all(received.map((item) => storage.remove(item.file.temporaryPath)));
+    await Promise.all(received.files.map((item) => storage.remove(item.file.temporaryPath)));
   }
   // 'Upload' (without JavaScript) shows the result without saving: Conform's update intent does that.
   const upload = post.formData.get(MEDIA_UPLOAD_FIELD);
@@ -103,101 +104,28 @@ export async function readBucketFormPost(
   return post;
 }
 
-/** Streams the multipart body: text fields into `post.formData`, files into temporary files. */
-async function receiveForm(request: Request, context: AppLoadContext, schema: JsonSchema, post: MediaFormPost): Promise<ReceivedFile[]> {
-  const { storage } = context.media;
-  let parser: busboy.Busboy;
+/**
+ * Streams the multipart body through the uploads' receiver: text fields limited like any form post, each
+ * file part in a media field's input streamed to a temporary file. A file over its field's limit is read
+ * into nothing and reported under the field (so the rest of the form survives), up to the largest upload
+ * we take at all.
+ */
+async function receiveForm(request: Request, storage: MediaStorage, schema: JsonSchema) {
   try {
-    parser = busboy({
-      headers: { "content-type": request.headers.get("Content-Type") ?? "" },
-      defParamCharset: "utf8",
-      limits: { fieldNameSize: 1024, fieldSize: MAX_TEXT_BYTES, fields: 10_000, files: MAX_FILES, parts: 10_000 + MAX_FILES, headerPairs: 50 },
-    });
-  } catch {
-    throw new Response("The form's multipart boundary is missing or malformed.", { status: 400 });
-  }
-  if (!request.body) throw new Response("The form is empty.", { status: 400 });
-  const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
-  const files: ReceivedFile[] = [];
-  const writes: Array<Promise<void>> = [];
-  let textBytes = 0;
-  let refusal: Response | undefined;
-  const refuse = (status: number, message: string) => {
-    refusal ??= new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    source.destroy();
-    parser.destroy();
-  };
-
-  parser.on("field", (name, value, info) => {
-    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (info.valueTruncated || info.nameTruncated || textBytes > MAX_TEXT_BYTES) refuse(413, `Request body too large: the form's fields may hold ${MAX_TEXT_BYTES} bytes.`);
-    else post.formData.append(name, value);
-  });
-  parser.on("file", (partName, stream, info) => {
-    stream.on("error", () => undefined);
-    const name = partName.startsWith(MEDIA_FILE_PREFIX) ? partName.slice(MEDIA_FILE_PREFIX.length) : "";
-    const property = name ? schemaAtName(schema, name) : null;
-    const kind = property ? mediaKindOfSchema(property) : null;
-    if (!property || !kind) {
-      stream.resume();
-      refuse(400, `The form has a file in '${partName}', which is not a media field.`);
-      return;
-    }
-    if (!info.filename) {
-      // No file chosen: browsers send an empty part.
-      stream.resume();
-      return;
-    }
-    const maxBytes = mediaBounds(kind, property).maxBytes;
-    const file: UploadedFile = { temporaryPath: storage.temporaryPath(), size: 0, originalFilename: cleanFilename(info.filename) };
-    files.push({ name, kind, property, file });
-    writes.push(writeFile(stream, file, maxBytes, name));
-  });
-
-  /**
-   * Streams one file to disk, counting. Over its limit, the rest of the file
-   * is read into nothing (so that the fields after it, and the message under
-   * the field, survive) up to the largest upload we take at all.
-   */
-  async function writeFile(stream: Readable, file: UploadedFile, maxBytes: number, name: string) {
-    let tooLarge = false;
-    const output = createWriteStream(file.temporaryPath, { flags: "wx" });
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        file.size += chunk.length;
-        if (file.size > MAX_VIDEO_BYTES) callback(new UploadError(413, "too large"));
-        else if (file.size > maxBytes) {
-          tooLarge = true;
-          callback();
-        } else callback(null, chunk);
+    return await receiveMultipart<MediaPart>(request, storage, {
+      limits: { fieldNameSize: 1024, fieldSize: MAX_TEXT_BYTES, fieldBytes: MAX_TEXT_BYTES, fields: 10_000, files: MAX_FILES, parts: 10_000 + MAX_FILES },
+      oversize: { mode: "skip", skipUpTo: MAX_VIDEO_BYTES },
+      planFile(partName, filename) {
+        const name = partName.startsWith(MEDIA_FILE_PREFIX) ? partName.slice(MEDIA_FILE_PREFIX.length) : "";
+        const property = name ? schemaAtName(schema, name) : null;
+        const kind = property ? mediaKindOfSchema(property) : null;
+        if (!property || !kind) throw new UploadError(400, `The form has a file in '${partName.slice(0, 100)}', which is not a media field.`);
+        if (!filename) return null; // no file chosen: browsers send an empty part
+        return { maxBytes: mediaBounds(kind, property).maxBytes, tag: { name, kind, property } };
       },
     });
-    try {
-      await pipeline(stream, counter, output);
-    } catch (error) {
-      if (error instanceof UploadError) refuse(413, `The file in '${name}' is too large: the maximum is ${formatBytes(maxBytes)}.`);
-      else refuse(400, "The upload was interrupted.");
-    }
-    if (!output.closed) await new Promise<void>((resolve) => output.once("close", () => resolve()));
-    if (tooLarge) {
-      files.splice(files.findIndex((item) => item.file === file), 1);
-      await storage.remove(file.temporaryPath);
-      (post.fieldErrors[name] ??= []).push(`The file is too large: the maximum is ${formatBytes(maxBytes)}.`);
-    }
-  }
-  parser.on("filesLimit", () => refuse(400, `A form takes at most ${MAX_FILES} files.`));
-  parser.on("fieldsLimit", () => refuse(413, "The form has too many fields."));
-  parser.on("partsLimit", () => refuse(413, "The form has too many parts."));
-
-  try {
-    await pipeline(source, parser).catch(() => {
-      refuse(400, "The form could not be read: the multipart body is malformed or was cut off.");
-    });
-    await Promise.all(writes);
-    if (refusal) throw refusal;
-    return files;
   } catch (error) {
-    await Promise.all(files.map((item) => storage.remove(item.file.temporaryPath)));
+    if (error instanceof UploadError) throw new Response(error.message, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     throw error;
   }
 }

@@ -17,10 +17,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     versionId === "latest"
       ? { contentId, kind }
       : isUuid(versionId)
-        ? { versionId, kind }
+        ? { versionId, kind, contentId: contentId === "contentId" ? undefined : contentId }
         : null;
   if (!find) return jsonError("No such media", 404);
   const { media } = await requireMediaAccess(request, context, find);
-  if (versionId !== "latest" && contentId !== "contentId" && media.contentId !== contentId) return jsonError("No such media", 404);
   return mediaContentResponse(context, media);
 }

@@ -14,8 +14,9 @@ export function loader() {
  * ({id}: the image's contentId or a version's _id) → the media content of a
  * new version (same contentId, new _id) cropped from the original, with
  * originalImageVersionId and crop. `properties`, the field's schema property
- * as uploads send it, sets the crop bounds; without it the bucket schema's
- * image fields do.
+ * as uploads send it, names the bucket's image field whose crop bounds apply
+ * (without it the bucket's image fields must agree); a field without
+ * enableCrop or forceCrop is not cropped (403).
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return jsonError(`Method not allowed: POST {coordinates: {x, y, width, height}}`, 405);

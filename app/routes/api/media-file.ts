@@ -4,8 +4,8 @@ import { mediaKindOf, requireMediaAccess } from "../../lib/media.server";
 import type { Route } from "./+types/media-file";
 
 /**
- * GET /api/v1/media/{image|video|file}/{contentId}: view, play or download the
- * latest version. Videos play their web rendition once it exists; files are
+ * GET /api/v1/media/{image|video|file}/{contentId}[?version={_id}]: view,
+ * play or download the latest version, or one version of that content. Videos play their web rendition once it exists; files are
  * always downloads, so nothing (HTML, SVG) runs from our origin.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -13,7 +13,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!kind) return jsonError("No such media type: use image, video or file", 404);
   const url = new URL(request.url);
   const version = url.searchParams.get("version") ?? undefined;
-  const { media } = await requireMediaAccess(request, context, version ? { versionId: version, kind } : { contentId: params.contentId, kind });
+  const { media } = await requireMediaAccess(request, context, { contentId: params.contentId, versionId: version, kind });
   const rendition = kind === "video" ? media.details.renditionKey : undefined;
   const inline = kind !== "file" || media.mimetype.startsWith("audio/");
   return serveFile(request, context.media.storage.pathOf(rendition ?? media.storageKey), {

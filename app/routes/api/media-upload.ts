@@ -3,16 +3,18 @@ import { receiveUpload, UploadError } from "../../../server/media/upload";
 import { jsonError } from "../../lib/api.server";
 import { requireApiUser } from "../../lib/guards.server";
 import { mediaBounds } from "../../lib/media/bounds";
-import { mediaKindOf, requireMediaAccess, uploadBucket, uploadProperty } from "../../lib/media.server";
+import { mediaKindOf, requireMediaAccess, uploadBucket } from "../../lib/media.server";
+import { resolveMediaProperty } from "../../../server/media/field-property";
 import { toMediaContent } from "../../../server/media/content";
 import { jobsOf } from "../../../server/services/media";
 import type { Route } from "./+types/media-upload";
 
 /**
  * POST /api/v1/media/{image|video|file}/upload: multipart with `bucket`,
- * `properties` (the field's schema property, JSON), `uid`, optionally
- * `contentId` (a new version of that media), then `file`. Answers a list whose
- * first item is the media content, or {error}.
+ * `properties` (the field's schema property, JSON: it names which of the
+ * bucket's fields the upload is for; the rules are the bucket schema's),
+ * `uid`, optionally `contentId` (a new version of that media), then `file`.
+ * Answers a list whose first item is the media content, or {error}.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return jsonError("Method not allowed: POST", 405);
@@ -22,6 +24,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { storage, jobs, ffmpeg } = context.media;
   try {
     let bucketId = "";
+    let property: Record<string, unknown> = {};
     let contentId: string | undefined;
     const upload = await receiveUpload(request, storage, async (fields) => {
       const bucket = await uploadBucket(context, user, fields.bucket);
@@ -32,10 +35,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         });
         contentId = previous.media.contentId;
       }
-      return mediaBounds(kind, uploadProperty(fields.properties)).maxBytes;
+      property = resolveMediaProperty(bucket.jsonSchema, kind, fields.properties);
+      return mediaBounds(kind, property).maxBytes;
     });
     const media = await acceptUpload(
-      { kind, file: upload.file, property: uploadProperty(upload.fields.properties), bucketId, userId: user.id, contentId },
+      { kind, file: upload.file, property, bucketId, userId: user.id, contentId },
       { db: context.db, storage, ffmpeg },
     );
     if (kind === "video") jobs.kick();

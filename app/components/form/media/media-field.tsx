@@ -259,7 +259,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       {modal === "thumb" && shown ? (
         <ThumbModal
           content={shown}
-          allowCustom={schema.allowCustomStill === true}
+          property={schema}
           onClose={() => setModal(null)}
           onSaved={() => {
             setModal(null);

@@ -12,7 +12,14 @@ const sameThumb = (a: Thumb | null | undefined, b: Thumb | null | undefined) =>
  * custom still smaller than the video asks 'Incorrect Size' first. Save makes
  * the choice the thumb; Cancel changes nothing.
  */
-export function ThumbModal(props: { content: MediaContent; allowCustom: boolean; onSaved: () => void; onClose: () => void }) {
+export function ThumbModal(props: {
+  content: MediaContent;
+  /** The video field's schema property (sent with a custom still: the server checks allowCustomStill). */
+  property: Record<string, unknown>;
+  onSaved: () => void;
+  onClose: () => void;
+}) {
+  const allowCustom = props.property.allowCustomStill === true;
   const { t } = useTranslation();
   const stills = (props.content.thumbs ?? []).filter((thumb) => typeof thumb.index === "number");
   const [tab, setTab] = useState<"select" | "custom">("select");
@@ -28,7 +35,7 @@ export function ThumbModal(props: { content: MediaContent; allowCustom: boolean;
     setProblem(null);
     setBusy(true);
     try {
-      const answer = await uploadCustomStill(props.content.contentId, file);
+      const answer = await uploadCustomStill(props.content.contentId, file, props.property);
       const url = `${answer.thumb.url ?? `/api/v1/still/${props.content.contentId}/custom`}`;
       if (answer.smallerThanVideo) setPendingSmall(url);
       else {
@@ -64,7 +71,7 @@ export function ThumbModal(props: { content: MediaContent; allowCustom: boolean;
   );
   return (
     <MediaModal title={t("media.selectThumbnail")} className="thumb-modal" onClose={props.onClose} actions={actions}>
-      {props.allowCustom ? (
+      {allowCustom ? (
         <div className="tabs" role="tablist">
           <button type="button" role="tab" aria-selected={tab === "select"} onClick={() => setTab("select")}>{t("media.selectStill")}</button>
           <button type="button" role="tab" aria-selected={tab === "custom"} onClick={() => setTab("custom")}>{t("media.customStill")}</button>

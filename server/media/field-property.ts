@@ -1,0 +1,72 @@
+import { mediaKindOfSchema } from "../../app/lib/form/field-kind";
+import type { MediaKind } from "../../app/lib/media/bounds";
+import type { JsonSchema } from "../../app/lib/schema/normalize";
+import { UploadError } from "./upload";
+
+/**
+ * The attributes of a media property that decide what an upload or an edit may do (spec §3). Two
+ * properties with the same values for these are the same rules, whatever their titles.
+ */
+const RULE_ATTRIBUTES = [
+  "allowedFiles", "minFilesize", "maxFilesize",
+  "minWidth", "maxWidth", "minHeight", "maxHeight",
+  "minWidthCrop", "maxWidthCrop", "minHeightCrop", "maxHeightCrop", "enableCrop", "forceCrop",
+  "encoding", "codec", "minFps", "maxFps", "allowCustomStill",
+] as const;
+
+export type MediaProperty = Record<string, unknown>;
+
+/** Every property of this media kind anywhere in a schema: properties, list items, translated copies. */
+export function mediaPropertiesOf(schema: unknown, kind: MediaKind, depth = 0, out: MediaProperty[] = []): MediaProperty[] {
+  if (!schema || typeof schema !== "object" || depth > 64) return out;
+  if (Array.isArray(schema)) {
+    for (const item of schema) mediaPropertiesOf(item, kind, depth + 1, out);
+    return out;
+  }
+  const node = schema as JsonSchema;
+  if (mediaKindOfSchema(node) === kind) out.push(node);
+  for (const value of Object.values(node)) if (value && typeof value === "object") mediaPropertiesOf(value, kind, depth + 1, out);
+  return out;
+}
+
+const rulesOf = (property: MediaProperty) =>
+  JSON.stringify(RULE_ATTRIBUTES.map((name) => (property[name] === undefined ? null : property[name])));
+
+function parseSent(sent: unknown): MediaProperty | undefined {
+  let value = sent;
+  if (typeof value === "string") {
+    if (value.trim() === "") return undefined;
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new UploadError(400, "The field 'properties' must be a JSON object.");
+    }
+  }
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw new UploadError(400, "The field 'properties' must be a JSON object.");
+  return value as MediaProperty;
+}
+
+/**
+ * The bucket schema's property whose rules an upload or edit of this kind follows. The client names it
+ * by sending the field's schema property (`properties`, spec §3 upload form fields); the rules always
+ * come from the bucket's own schema, so a client can never loosen them. Without `properties` the
+ * bucket's fields of this kind must all have the same rules.
+ */
+export function resolveMediaProperty(jsonSchema: unknown, kind: MediaKind, sent: unknown): MediaProperty {
+  const candidates = mediaPropertiesOf(jsonSchema, kind);
+  if (!candidates.length) throw new UploadError(400, `This bucket has no ${kind} field.`);
+  const wanted = parseSent(sent);
+  if (wanted) {
+    const rules = rulesOf(wanted);
+    const match = candidates.find((candidate) => rulesOf(candidate) === rules);
+    if (!match) throw new UploadError(400, `The field 'properties' matches no ${kind} field of this bucket: send the field's schema property as the bucket's schema has it.`);
+    return match;
+  }
+  const distinct = new Set(candidates.map(rulesOf));
+  if (distinct.size > 1) throw new UploadError(400, `This bucket has ${kind} fields with different rules: send the field's schema property in 'properties'.`);
+  return candidates[0]!;
+}
+
+/** Crop and recrop are offered only by image fields with enableCrop or forceCrop (spec §2). */
+export const cropAllowed = (property: MediaProperty) => property.enableCrop === true || property.forceCrop === true;
