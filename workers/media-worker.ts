@@ -3,7 +3,7 @@
 // outputs into the directory it was given, and reports progress and the result.
 // Its ffmpeg arguments are exported so that the benchmark times the very same
 // commands run bare.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { WorkerJob, WorkerMessage } from "../server/jobs/protocol";
@@ -15,12 +15,16 @@ function send(message: WorkerMessage): void {
   process.send?.(message);
 }
 
+/** ffmpeg processes running now: killed with the worker when its server goes away. */
+const running = new Set<ChildProcess>();
+
 /** Runs ffmpeg with `-progress` on stdout and reports the share of `duration` done. */
 function runFfmpeg(job: WorkerJob, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(job.ffmpeg, [...INPUT_OPTIONS, "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
     });
+    running.add(child);
     const timer = setTimeout(() => child.kill("SIGKILL"), TIME_LIMIT_MS);
     let stderr = "";
     let lastReported = -1;
@@ -35,10 +39,12 @@ function runFfmpeg(job: WorkerJob, args: string[]): Promise<void> {
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     child.on("error", (error) => {
+      running.delete(child);
       clearTimeout(timer);
       reject(error);
     });
     child.on("close", (code, signal) => {
+      running.delete(child);
       clearTimeout(timer);
       if (code === 0) resolve();
       else reject(new Error(`ffmpeg ${signal ? `was killed (${signal})` : `exited with ${code}`}: ${stderr.trim()}`));
@@ -88,7 +94,12 @@ if (process.send) {
   process.on("message", (message: { type: "job"; job: WorkerJob }) => {
     if (message?.type === "job") void runJob(message.job);
   });
-  process.on("disconnect", () => process.exit(0));
+  // The server is gone (stopped or killed): its job runs again elsewhere, so stop ffmpeg too rather than leave it
+  // running unsupervised until its time limit.
+  process.on("disconnect", () => {
+    for (const child of running) child.kill("SIGKILL");
+    process.exit(0);
+  });
   send({ type: "ready" });
 }
 export { INPUT_OPTIONS };

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { Db } from "../db/client";
@@ -30,6 +30,7 @@ export function jobFailureMessage(name: string, kind: string): string {
 
 const STILL_COUNT = 5;
 const PROGRESS_WRITE_MS = 1000;
+const HEARTBEAT_MS = 10_000;
 
 /**
  * Claims jobs from the database and hands each to a forked worker process.
@@ -143,7 +144,13 @@ export class JobRunner {
     return new Promise((resolve, reject) => {
       let progress = 0;
       let written = 0;
-      const heartbeat = setInterval(() => void renewLease(db, job.id, progress).catch(() => undefined), 10_000);
+      // The heartbeat renews the lease and keeps the output directory fresh: the sweep of stale temporary files
+      // judges it by its own mtime, which ffmpeg writing inside it does not change.
+      const heartbeat = setInterval(() => {
+        void renewLease(db, job.id, progress).catch(() => undefined);
+        const now = new Date();
+        void utimes(outputDir, now, now).catch(() => undefined);
+      }, HEARTBEAT_MS);
       const done = (error: Error | null, outputs?: string[]) => {
         clearInterval(heartbeat);
         worker.off("message", onMessage);
