@@ -3,6 +3,7 @@ import init from "./migrations/001_init.sql?raw";
 import contentSingletons from "./migrations/002_content_singletons.sql?raw";
 import media from "./migrations/005_media.sql?raw";
 import search from "./migrations/008_search.sql?raw";
+import insertOrder from "./migrations/009_insert_order.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -10,6 +11,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 2, name: "content_singletons", sql: contentSingletons },
   { version: 5, name: "media", sql: media },
   { version: 8, name: "search", sql: search },
+  { version: 9, name: "insert_order", sql: insertOrder },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

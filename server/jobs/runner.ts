@@ -44,7 +44,8 @@ export class JobRunner {
   private readonly busyWorkers = new Set<ChildProcess>();
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
-  private stopped = false;
+  /** Only a started runner claims jobs: with MEDIA_WORKERS=0 an upload's kick() does nothing. */
+  private started = false;
 
   constructor(private readonly options: JobRunnerOptions) {
     this.concurrency = options.concurrency ?? 1;
@@ -56,7 +57,7 @@ export class JobRunner {
   }
 
   start(): void {
-    this.stopped = false;
+    this.started = true;
     this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
     this.timer.unref();
     this.kick();
@@ -64,7 +65,7 @@ export class JobRunner {
 
   /** Looks for work now (after an upload queued some). */
   kick(): void {
-    if (this.polling || this.stopped) return;
+    if (this.polling || !this.started) return;
     this.polling = true;
     void this.fill()
       .catch((error: unknown) => this.options.logger.warn({ err: error }, "job runner: claiming jobs failed"))
@@ -77,7 +78,7 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.started = false;
     clearInterval(this.timer);
     for (const worker of [...this.idleWorkers, ...this.busyWorkers]) worker.kill("SIGKILL");
     this.idleWorkers.length = 0;
@@ -85,7 +86,7 @@ export class JobRunner {
   }
 
   private async fill(): Promise<void> {
-    while (!this.stopped && this.available && this.busyWorkers.size < this.concurrency) {
+    while (this.started && this.available && this.busyWorkers.size < this.concurrency) {
       const job = await claimJob(this.options.db);
       if (!job) return;
       void this.run(job).catch((error: unknown) => this.options.logger.error({ err: error, jobId: job.id }, "job runner: recording a job failed"));
@@ -100,11 +101,12 @@ export class JobRunner {
       log.warn("job failed for good: too many attempts");
       return;
     }
-    const outputDir = storage.temporaryPath();
-    await mkdir(outputDir, { recursive: true });
+    // Taken before the first await: fill() counts busy workers to keep to the concurrency.
     const worker = this.takeWorker();
+    const outputDir = storage.temporaryPath();
     let outcome: Parameters<typeof finishJob>[2];
     try {
+      await mkdir(outputDir, { recursive: true });
       const outputs = await this.runInWorker(worker, job, outputDir);
       await this.storeOutputs(job.name, job.media, outputDir, outputs);
       outcome = { status: "completed" };
@@ -116,9 +118,9 @@ export class JobRunner {
     }
     await rm(outputDir, { recursive: true, force: true });
     this.busyWorkers.delete(worker);
-    if (worker.connected && !this.stopped) this.idleWorkers.push(worker);
+    if (worker.connected && this.started) this.idleWorkers.push(worker);
     // A stopping server leaves the job to its lease: another server (or the next start) runs it again.
-    if (!this.stopped) await finishJob(db, job.id, outcome);
+    if (this.started) await finishJob(db, job.id, outcome);
     this.kick();
   }
 

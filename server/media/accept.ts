@@ -6,7 +6,7 @@ import type { FfmpegTools } from "./ffmpeg";
 import { ProbeFailed, probeVideo } from "./ffmpeg";
 import { sniffType, UnsupportedType } from "./sniff";
 import type { MediaStorage } from "./storage";
-import { formatBytes, UploadError, type UploadedFile } from "./upload";
+import { formatSizes, UploadError, type UploadedFile } from "./upload";
 
 /** Images beyond this many pixels are refused from their header, before decoding (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
@@ -71,8 +71,14 @@ export async function acceptUpload(input: AcceptInput, deps: AcceptDeps): Promis
 
 function checkSize(size: number, bounds: MediaBounds): void {
   if (size === 0) throw new UploadError(400, "The file is empty.");
-  if (size < bounds.minBytes) throw new UploadError(422, `The file is too small (${formatBytes(size)}): the minimum is ${formatBytes(bounds.minBytes)}.`);
-  if (size > bounds.maxBytes) throw new UploadError(413, `The file is too large (${formatBytes(size)}): the maximum is ${formatBytes(bounds.maxBytes)}.`);
+  if (size < bounds.minBytes) {
+    const [actual, minimum] = formatSizes(size, bounds.minBytes);
+    throw new UploadError(422, `The file is too small (${actual}): the minimum is ${minimum}.`);
+  }
+  if (size > bounds.maxBytes) {
+    const [actual, maximum] = formatSizes(size, bounds.maxBytes);
+    throw new UploadError(413, `The file is too large (${actual}): the maximum is ${maximum}.`);
+  }
 }
 
 async function imageFacts(path: string, bounds: MediaBounds) {

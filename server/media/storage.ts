@@ -56,12 +56,28 @@ export class MediaStorage {
     const now = Date.now();
     for (const name of await readdir(this.tmpDir)) {
       const file = path.join(this.tmpDir, name);
-      const info = await stat(file).catch(() => null);
-      if (info && now - info.mtimeMs >= idleMs) {
+      const changed = await lastChange(file);
+      if (changed !== null && now - changed >= idleMs) {
         await rm(file, { recursive: true, force: true });
         removed += 1;
       }
     }
     return removed;
   }
+}
+
+/**
+ * When a temporary file, or a job's output directory, was last written: a directory's own mtime does not change
+ * while a file inside it grows, so its files count too. Null: gone meanwhile.
+ */
+async function lastChange(entry: string): Promise<number | null> {
+  const info = await stat(entry).catch(() => null);
+  if (!info) return null;
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const name of await readdir(entry).catch(() => [] as string[])) {
+    const inner = await stat(path.join(entry, name)).catch(() => null);
+    if (inner) newest = Math.max(newest, inner.mtimeMs);
+  }
+  return newest;
 }

@@ -196,11 +196,14 @@ function fieldsOf(entries: ReadonlyArray<[string, string]>): Record<string, stri
   return Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(entries));
 }
 
-/** The last path segment, without control characters; never used as a path by us. */
+/**
+ * The last path segment, without control characters (C0, DEL, C1) and without the bidirectional controls that
+ * make "txt.exe" read as "exe.txt"; never used as a path by us.
+ */
 export function cleanFilename(name: string | undefined): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  const cleaned = base.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim().slice(0, 255);
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "upload";
 }
 
@@ -209,4 +212,10 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 2) return `${+(bytes / 1024 ** 2).toFixed(2)} MB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(2)} kB`;
   return `${bytes} bytes`;
+}
+
+/** A size and the limit it broke, in units that show the difference (exact bytes when rounding would hide it). */
+export function formatSizes(size: number, limit: number): [string, string] {
+  const [a, b] = [formatBytes(size), formatBytes(limit)];
+  return a === b ? [`${size} bytes`, `${limit} bytes`] : [a, b];
 }

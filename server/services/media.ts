@@ -102,7 +102,7 @@ export async function insertMedia(db: Queryable, media: NewMedia, jobs: JobName[
 
 export async function latestMedia(db: Queryable, contentId: string, kind?: MediaKind): Promise<MediaRow | null> {
   const { rows } = await db.query<MediaRow>(
-    `SELECT ${MEDIA_COLUMNS} FROM media WHERE content_id = $1 ${kind ? "AND kind = $2" : ""} ORDER BY created_at DESC LIMIT 1`,
+    `SELECT ${MEDIA_COLUMNS} FROM media WHERE content_id = $1 ${kind ? "AND kind = $2" : ""} ORDER BY seq DESC LIMIT 1`,
     kind ? [contentId, kind] : [contentId],
   );
   return rows[0] ?? null;
@@ -114,7 +114,7 @@ export async function mediaVersion(db: Queryable, id: string): Promise<MediaRow 
 }
 
 export async function jobsOf(db: Queryable, mediaId: string): Promise<JobRow[]> {
-  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE media_id = $1 ORDER BY created_at`, [mediaId]);
+  const { rows } = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE media_id = $1 ORDER BY seq`, [mediaId]);
   return rows;
 }
 
@@ -177,7 +177,7 @@ export async function claimJob(db: Queryable): Promise<(JobRow & { media: MediaR
      WHERE id = (
        SELECT id FROM jobs
        WHERE status = 'new' OR (status = 'processing' AND lease_until < now())
-       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING ${JOB_COLUMNS}`,
     [LEASE_SECONDS],
   );
