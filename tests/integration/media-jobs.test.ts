@@ -1,0 +1,166 @@
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedInUser } from "../support/fixtures";
+import { get } from "../support/http";
+import { upload, videoOf } from "../support/media-fixtures";
+import { startTestServer, type TestServer } from "../support/server";
+import { STALE_TEMPORARY_MS, type Content, fieldFor, json, uploaded } from "../support/media-audit";
+
+/*
+ * Issue 4: the job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
+ * concurrency, failed jobs end with the spec's messages after their attempts while the queue keeps moving, and
+ * the stale-file sweep leaves a running job's output alone.
+ */
+
+/** One server for the tests that need no job to run: MEDIA_WORKERS=0. */
+let server: TestServer;
+let cookie: string;
+beforeAll(async () => {
+  server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
+  ({ cookie } = await signedInUser(server.url, server.db));
+});
+afterAll(() => server?.stop());
+
+describe("job order", () => {
+  // created_at can tie (PGlite's clock moves in milliseconds; a video's two jobs are inserted together): jobs keep
+  // the order they were queued in through their sequence (migration 009), so the API lists them, and the media's
+  // `error` names the first failed one, the same way every time.
+  it("a video's jobs have a defined order: transcode, then still-creation", async () => {
+    const { fields } = await fieldFor(server.db, "video");
+    const contents: Content[] = [];
+    for (let i = 0; i < 8; i++) {
+      contents.push(await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: `v${i}.mp4` })));
+    }
+    for (const content of contents) expect(content.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
+    const { rows } = await server.db.query<{ ordered: boolean }>(
+      `SELECT max(seq) FILTER (WHERE name = 'transcode') < max(seq) FILTER (WHERE name = 'still-creation') AS ordered
+       FROM jobs WHERE media_id = ANY($1::uuid[]) GROUP BY media_id`,
+      [contents.map((content) => content._id)],
+    );
+    expect(rows.map((row) => row.ordered)).toEqual(Array(8).fill(true));
+  });
+});
+
+
+describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the sweep beside running jobs", () => {
+  // One server, its tests in order: the first uploads with the runner as MEDIA_WORKERS=0 leaves it, the second
+  // stops it to set failures up, then starts it; the third needs it running.
+  let jobServer: TestServer;
+  let jobCookie: string;
+
+  beforeAll(async () => {
+    jobServer = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
+    ({ cookie: jobCookie } = await signedInUser(jobServer.url, jobServer.db));
+  });
+  afterAll(() => jobServer?.stop());
+
+  const latest = async (contentId: string) => json(await get(jobServer.url, `/api/v1/buckets/video/content/${contentId}/latest`, jobCookie));
+  const sendVideo = async (fields: Record<string, string>, name: string, video: Parameters<typeof videoOf>[0] = { width: 1280, height: 720, fps: 25, seconds: 1 }) =>
+    uploaded(await upload(jobServer.url, "video", jobCookie, fields, { data: videoOf(video), name }));
+  const jobRows = async (mediaId: string) =>
+    (await jobServer.db.query<{ name: string; status: string; attempts: number; error: string | null }>(
+      "SELECT name, status, attempts, error FROM jobs WHERE media_id = $1 ORDER BY name",
+      [mediaId],
+    )).rows;
+
+  // docs/configuration.md: "`0` runs none: uploads are accepted and their jobs wait for a server that has
+  // workers" (the upload's kick() must not start a runner that was never started).
+  it("MEDIA_WORKERS=0 leaves an uploaded video's jobs waiting, unclaimed", async () => {
+    const { fields } = await fieldFor(jobServer.db, "video");
+    const content = await sendVideo(fields, "waiting.mp4");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(jobServer.media.jobs.busyWorkerPids()).toEqual([]);
+    expect(await jobRows(content._id)).toEqual([
+      { name: "still-creation", status: "new", attempts: 0, error: null },
+      { name: "transcode", status: "new", attempts: 0, error: null },
+    ]);
+  });
+
+  it("'Error converting video' and 'Error getting stills from video' after 3 attempts, 'An unknown error occured' for another job; other videos still complete", async () => {
+    await jobServer.media.jobs.stop();
+    const { fields } = await fieldFor(jobServer.db, "video");
+    const damaged = await sendVideo(fields, "damaged.mp4");
+    const abandoned = await sendVideo(fields, "abandoned.mp4");
+    const healthy = await sendVideo(fields, "healthy.mp4");
+
+    // The stored original of `damaged` becomes unreadable after it was accepted: every ffmpeg run fails.
+    const key = (await jobServer.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [damaged._id])).rows[0]!.key;
+    writeFileSync(jobServer.media.storage.pathOf(key), Buffer.alloc(4096, 0x42));
+    // `abandoned`: its transcode was taken three times by servers that died (attempts used up, lease expired);
+    // a job of a name this version does not know waits beside it, as a newer server might have queued.
+    await jobServer.db.query("UPDATE jobs SET status = 'processing', attempts = 3, lease_until = now() - interval '1 minute' WHERE media_id = $1 AND name = 'transcode'", [abandoned._id]);
+    await jobServer.db.query("INSERT INTO jobs (media_id, name, status, attempts, lease_until) VALUES ($1, 'waveform', 'processing', 3, now() - interval '1 minute')", [abandoned._id]);
+
+    jobServer.media.jobs.start();
+    // Until every job has ended: the media shows 'error' as soon as one of its jobs failed for good.
+    const open = async () =>
+      Number((await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')", [[damaged._id, abandoned._id, healthy._id]])).rows[0]!.n);
+    await expect.poll(open, { timeout: 60_000, interval: 200 }).toBe(0);
+
+    // Both jobs failed: the media names the first of them in queue order.
+    expect(await latest(damaged.contentId)).toMatchObject({ status: "error", error: "Error converting video" });
+    expect(await jobRows(damaged._id)).toEqual([
+      { name: "still-creation", status: "failed", attempts: 3, error: "Error getting stills from video" },
+      { name: "transcode", status: "failed", attempts: 3, error: "Error converting video" },
+    ]);
+    expect(await latest(abandoned.contentId)).toMatchObject({ status: "error", error: "Error converting video" });
+    expect(await jobRows(abandoned._id)).toEqual([
+      { name: "still-creation", status: "completed", attempts: 1, error: null },
+      { name: "transcode", status: "failed", attempts: 4, error: "Error converting video" },
+      { name: "waveform", status: "failed", attempts: 4, error: "An unknown error occured" },
+    ]);
+    const done = await latest(healthy.contentId);
+    expect(done.status).toBe("completed");
+    expect(done.error).toBeUndefined();
+    expect(readdirSync(jobServer.media.storage.tmpDir)).toEqual([]);
+  }, 60_000);
+
+  // JobRunner.fill claims while fewer workers than MEDIA_WORKERS are busy: a claimed job must count as busy at
+  // once (it once awaited mkdir first, and every waiting job got its own worker and ffmpeg).
+  it("runs at most MEDIA_WORKERS jobs at a time (here 1)", async () => {
+    await jobServer.media.jobs.stop();
+    const { fields } = await fieldFor(jobServer.db, "video", { minWidth: 320, minHeight: 240 });
+    const small = { width: 320, height: 240, fps: 25, seconds: 1 };
+    const videos = [await sendVideo(fields, "one.mp4", small), await sendVideo(fields, "two.mp4", small)];
+    let busiest = 0;
+    let mostProcessing = 0;
+    jobServer.media.jobs.start();
+    await expect
+      .poll(
+        async () => {
+          busiest = Math.max(busiest, jobServer.media.jobs.busyWorkerPids().length);
+          const { rows } = await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status = 'processing'");
+          mostProcessing = Math.max(mostProcessing, Number(rows[0]!.n));
+          return (await Promise.all(videos.map((video) => latest(video.contentId)))).map((content) => content.status);
+        },
+        { timeout: 30_000, interval: 10 },
+      )
+      .toEqual(["completed", "completed"]);
+    expect({ busiest, mostProcessing }).toEqual({ busiest: 1, mostProcessing: 1 });
+  }, 60_000);
+
+  // A job's temporary output directory keeps its own mtime while ffmpeg writes into rendition.mp4 inside it: the
+  // sweep must judge it by what is written in it, or a transcode over 10 minutes loses its output. The test puts
+  // a running job 11 minutes in by dating its directory back, then runs the sweep the timer runs.
+  it("the sweep never deletes the output directory of a job that is still running", async () => {
+    const { fields } = await fieldFor(jobServer.db, "video");
+    const content = await sendVideo(fields, "long.mp4", { width: 1280, height: 720, fps: 25, seconds: 8, codec: "mpeg4" });
+    const tmpDir = jobServer.media.storage.tmpDir;
+    const outputDir = () => readdirSync(tmpDir).map((name) => path.join(tmpDir, name)).find((entry) => existsSync(path.join(entry, "rendition.mp4")));
+    await expect.poll(outputDir, { timeout: 20_000, interval: 10 }).toBeTruthy();
+    const running = outputDir()!;
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60 * 1000);
+    utimesSync(running, elevenMinutesAgo, elevenMinutesAgo);
+    // The job is alive: a worker runs it, and the file ffmpeg is writing is fresh.
+    expect(jobServer.media.jobs.busyWorkerPids().length).toBeGreaterThan(0);
+    expect(Date.now() - statSync(path.join(running, "rendition.mp4")).mtimeMs).toBeLessThan(60_000);
+    await jobServer.media.storage.sweep(STALE_TEMPORARY_MS);
+    const survived = existsSync(running);
+    // Today's outcome, a failed attempt and a full retry, only costs time: end it.
+    if (!survived) await jobServer.media.jobs.stop();
+    expect(survived).toBe(true);
+    await expect.poll(async () => (await latest(content.contentId)).status, { timeout: 60_000, interval: 250 }).toBe("completed");
+    expect((await jobRows(content._id)).find((job) => job.name === "transcode")?.attempts).toBe(1);
+  }, 60_000);
+});
