@@ -45,7 +45,8 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = options.config ?? loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const ffmpegFound = findFfmpeg(); // asks the binaries their version while the database opens
+  // Asks the binaries their version while the database opens.
+  const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: process.env.PATH });
   const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
   await migrate(db);
   if (options.seed ?? true) {

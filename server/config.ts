@@ -18,6 +18,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   DEFAULT_LOCALE: z

@@ -17,33 +17,44 @@ export interface FfmpegTools {
 export const PROBE_OPTIONS = ["-hide_banner", "-protocol_whitelist", "file"];
 export const INPUT_OPTIONS = [...PROBE_OPTIONS, "-nostdin"];
 
-async function versionOf(binary: string): Promise<string | null> {
+async function versionOf(binary: string, searchPath: string | undefined): Promise<string | null> {
   try {
-    const { stdout } = await run(binary, ["-version"], { encoding: "utf8", timeout: 10_000 });
+    const { stdout } = await run(binary, ["-version"], { encoding: "utf8", timeout: 10_000, env: { PATH: searchPath ?? "" } });
     return (stdout.split("\n")[0] ?? "").trim();
   } catch {
     return null;
   }
 }
 
+export interface FfmpegSearch {
+  /** FFMPEG_PATH and FFPROBE_PATH. */
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  /** Where the system's binaries are looked up (the PATH). */
+  searchPath?: string;
+}
+
 /**
  * FFMPEG_PATH/FFPROBE_PATH, else the system's binaries (Debian's ffmpeg
  * package), else the optional ffmpeg-static package (whose install may have
- * failed: it downloads at install time). Null when video cannot be processed.
+ * failed: it downloads at install time; it has no ffprobe, so the system's or
+ * FFPROBE_PATH's is used with it). Null when video cannot be processed.
+ * `rejected` names a configured binary that did not answer.
  */
-export async function findFfmpeg(env: NodeJS.ProcessEnv = process.env): Promise<FfmpegTools | null> {
-  const candidates: Array<{ ffmpeg?: string; ffprobe?: string; source: FfmpegTools["source"] }> = [];
-  if (env.FFMPEG_PATH || env.FFPROBE_PATH) candidates.push({ ffmpeg: env.FFMPEG_PATH, ffprobe: env.FFPROBE_PATH, source: "environment" });
+export async function findFfmpeg(search: FfmpegSearch): Promise<{ tools: FfmpegTools | null; rejected: string[] }> {
+  const { ffmpegPath, ffprobePath, searchPath } = search;
+  const candidates: Array<{ ffmpeg: string; ffprobe: string; source: FfmpegTools["source"] }> = [];
+  if (ffmpegPath || ffprobePath) candidates.push({ ffmpeg: ffmpegPath ?? "ffmpeg", ffprobe: ffprobePath ?? "ffprobe", source: "environment" });
   candidates.push({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", source: "system" });
   const fromPackage = ffmpegStaticPath();
-  if (fromPackage) candidates.push({ ffmpeg: fromPackage, ffprobe: env.FFPROBE_PATH ?? "ffprobe", source: "ffmpeg-static" });
-  for (const candidate of candidates) {
-    const ffmpeg = candidate.ffmpeg ?? "ffmpeg";
-    const ffprobe = candidate.ffprobe ?? "ffprobe";
-    const [version, probeVersion] = await Promise.all([versionOf(ffmpeg), versionOf(ffprobe)]);
-    if (version && probeVersion) return { ffmpeg, ffprobe, version, source: candidate.source };
+  if (fromPackage) candidates.push({ ffmpeg: fromPackage, ffprobe: ffprobePath ?? "ffprobe", source: "ffmpeg-static" });
+  const rejected: string[] = [];
+  for (const { ffmpeg, ffprobe, source } of candidates) {
+    const [version, probeVersion] = await Promise.all([versionOf(ffmpeg, searchPath), versionOf(ffprobe, searchPath)]);
+    if (version && probeVersion) return { tools: { ffmpeg, ffprobe, version, source }, rejected };
+    if (source === "environment") rejected.push(...[!version && ffmpegPath, !probeVersion && ffprobePath].filter((path): path is string => !!path));
   }
-  return null;
+  return { tools: null, rejected };
 }
 
 function ffmpegStaticPath(): string | null {

@@ -21,9 +21,11 @@ export function startMedia(
   db: Db,
   logger: Logger,
   workerPath: string,
-  ffmpeg: FfmpegTools | null,
+  found: { tools: FfmpegTools | null; rejected: string[] },
 ): MediaContext & { stop(): Promise<void> } {
+  const ffmpeg = found.tools;
   const storage = new MediaStorage(path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media")));
+  if (found.rejected.length) logger.warn({ rejected: found.rejected }, "FFMPEG_PATH/FFPROBE_PATH do not name working binaries: ignored");
   if (ffmpeg) logger.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version }, "video processing with ffmpeg");
   else logger.warn("video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work");
   if (!existsSync(workerPath)) logger.warn({ workerPath }, "the media worker is not built: run npm run build to process videos");

@@ -1,0 +1,73 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { mediaRulesBucket } from "../support/fixtures";
+import { createTestUser, get, signIn } from "../support/http";
+import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
+import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "../support/server";
+import { exited, startProcess, uploaded } from "../support/media-audit";
+
+/*
+ * Issue 4: a machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
+ * unavailable and video uploads are refused with that message, while images and files still work; given
+ * FFMPEG_PATH/FFPROBE_PATH it logs which binaries and version it uses. Real `npm start` processes whose PATH
+ * holds no ffmpeg.
+ */
+
+const children: ChildProcess[] = [];
+let database: TestDatabase;
+const mediaDir = mkdtempSync(path.join(tmpdir(), "vitrine-no-ffmpeg-"));
+const emptyPath = mkdtempSync(path.join(tmpdir(), "vitrine-empty-path-"));
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await Promise.all(children.map(exited));
+  await database?.drop();
+  rmSync(mediaDir, { recursive: true, force: true });
+  rmSync(emptyPath, { recursive: true, force: true });
+});
+
+describe("without ffmpeg", () => {
+  it("keeps images and files working, refuses videos with a clear message, and uses FFMPEG_PATH once given", async () => {
+    database = await createTestDatabase();
+    const user = await createTestUser(database.db);
+    const bucket = await mediaRulesBucket(database.db);
+    await database.db.close();
+    const env = {
+      DATA_DIR: database.dataDir,
+      MEDIA_DIR: mediaDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      LOG_LEVEL: "info",
+      PATH: emptyPath,
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    };
+    const fields = { bucket: bucket.slug, uid: "u1", properties: "{}" };
+    const video = { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" };
+
+    const bare = await startProcess(env);
+    children.push(bare.child);
+    expect(bare.output()).toContain("video processing is unavailable: no ffmpeg/ffprobe found");
+    const cookie = await signIn(bare.url, user.email, user.password);
+    const refused = await upload(bare.url, "video", cookie, fields, video);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ error: "Video processing is unavailable on this server: ffmpeg was not found." });
+    expect((await uploaded(await upload(bare.url, "image", cookie, fields, { data: await pngOfSize(1920, 1080), name: "a.png" }))).status).toBe("completed");
+    expect((await uploaded(await upload(bare.url, "file", cookie, fields, { data: Buffer.alloc(2000, 0x61), name: "a.txt" }))).status).toBe("completed");
+    const page = await (await get(bare.url, `/b/${bucket.slug}/new`, cookie)).text();
+    expect(page).toContain("Video processing is unavailable on this server (no ffmpeg): videos cannot be uploaded.");
+    bare.child.kill("SIGTERM");
+    await exited(bare.child);
+
+    const configured = await startProcess({ ...env, FFMPEG_PATH: "/usr/bin/ffmpeg", FFPROBE_PATH: "/usr/bin/ffprobe", MEDIA_WORKERS: "0" });
+    children.push(configured.child);
+    const line = configured.output().split("\n").find((text) => text.includes("video processing with ffmpeg"));
+    expect(line && JSON.parse(line)).toMatchObject({ ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe", source: "environment", version: expect.stringMatching(/^ffmpeg version/) });
+    const accepted = await uploaded(await upload(configured.url, "video", cookie, fields, video));
+    expect(accepted.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
+    const page2 = await (await get(configured.url, `/b/${bucket.slug}/new`, cookie)).text();
+    expect(page2).not.toContain("Video processing is unavailable");
+  }, 60_000);
+});
