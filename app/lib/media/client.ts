@@ -130,7 +130,9 @@ export async function fetchLatestMedia(kind: MediaKind, contentId: string, signa
 /**
  * Polls …/latest every POLL_INTERVAL_MS while the media is processing (spec
  * §4): each answer goes to `onUpdate`; it stops by itself at completed or
- * error, and on the returned stop function.
+ * error, and on the returned stop function. A lost connection or a server
+ * error (5xx) is tried again at the next tick; a refusal (4xx: signed out,
+ * gone) stops it with `onFailure`.
  */
 export function pollMedia(
   kind: MediaKind,
@@ -149,7 +151,9 @@ export function pollMedia(
       if (content.status === "processing") timer = setTimeout(tick, intervalMs);
     } catch (error) {
       if (controller.signal.aborted) return;
-      onFailure(error instanceof MediaRequestError ? error : new MediaRequestError(0, String((error as Error)?.message ?? error)));
+      const failure = error instanceof MediaRequestError ? error : new MediaRequestError(0, String((error as Error)?.message ?? error));
+      if (failure.status === 0 || failure.status >= 500) timer = setTimeout(tick, intervalMs);
+      else onFailure(failure);
     }
   };
   timer = setTimeout(tick, intervalMs);

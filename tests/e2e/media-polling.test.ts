@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, open } from "../support/browser";
+import { control, fieldBox, signedInContext } from "../support/content-browser";
+import { createContentBucket } from "../support/fixtures-content";
+import { videoOf } from "../support/media-fixtures";
+import { startTestServer, type TestServer } from "../support/server";
+
+/*
+ * Spec §4 media polling, in the browser: while a video's jobs run the field asks …/latest every 2 seconds; it
+ * stops at completed (the progress goes) and at error (the job's message shows under the field, the progress
+ * goes); a lost answer (5xx) is tried again at the next tick. No job runner here (MEDIA_WORKERS=0): the test
+ * moves the jobs on in the database, as a runner on another server would.
+ */
+
+let server: TestServer;
+let browser: Browser;
+const fixtureDir = mkdtempSync(path.join(tmpdir(), "vitrine-polling-"));
+const clip = path.join(fixtureDir, "clip.mp4");
+
+beforeAll(async () => {
+  writeFileSync(clip, videoOf({ width: 320, height: 240, fps: 25, seconds: 1 }));
+  [server, browser] = await Promise.all([startTestServer({ env: { MEDIA_WORKERS: "0" } }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(fixtureDir, { recursive: true, force: true });
+});
+
+/** Uploads the clip into the field and records when the page asks for its latest state. */
+async function uploadAndWatch(page: Page) {
+  const polls: number[] = [];
+  page.on("request", (request) => {
+    if (/\/api\/v1\/buckets\/video\/content\/[0-9a-f-]{36}\/latest$/.test(request.url())) polls.push(Date.now());
+  });
+  await fieldBox(page, "clip").locator('input[type="file"]').setInputFiles(clip);
+  await expect.poll(() => control(page, "clip").inputValue(), { timeout: 20_000 }).toMatch(/^[0-9a-f-]{36}$/);
+  const contentId = await control(page, "clip").inputValue();
+  await fieldBox(page, "clip").locator(".job-progress").waitFor();
+  return { polls, contentId };
+}
+
+const setJobs = (contentId: string, update: string) =>
+  server.db.query(`UPDATE jobs SET ${update} WHERE media_id IN (SELECT id FROM media WHERE content_id = $1)`, [contentId]);
+
+const gaps = (times: number[]) => times.slice(1).map((time, index) => time - times[index]!);
+
+describe("polling a video's jobs", () => {
+  it("asks every 2 s while processing, tries again after a 503, and stops at error with the job's message", async () => {
+    const bucket = await createContentBucket(server.db, {
+      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
+      locales: ["en"],
+    });
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}/new`);
+    let failNext = 0;
+    await page.route(/\/latest$/, (route) => (failNext-- > 0 ? route.fulfill({ status: 503, body: "busy" }) : route.continue()));
+    const { polls, contentId } = await uploadAndWatch(page);
+
+    await expect.poll(() => polls.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    for (const gap of gaps(polls)) {
+      expect(gap).toBeGreaterThanOrEqual(1900);
+      expect(gap).toBeLessThan(3500);
+    }
+    failNext = 1;
+    const before = polls.length;
+    await expect.poll(() => polls.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 2); // the 503, then the next tick
+    expect(await fieldBox(page, "clip").locator(".job-progress").count()).toBe(1);
+
+    await setJobs(contentId, "status = 'failed', error = CASE name WHEN 'transcode' THEN 'Error converting video' ELSE 'Error getting stills from video' END");
+    await fieldBox(page, "clip").locator(".field-error", { hasText: "Error converting video" }).waitFor({ timeout: 10_000 });
+    expect(await fieldBox(page, "clip").locator(".job-progress").count()).toBe(0);
+    const atError = polls.length;
+    await page.waitForTimeout(4500);
+    expect(polls.length).toBe(atError);
+    expect(ctx.errors.filter((error) => !error.includes("503"))).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+
+  it("stops at completed and clears the progress", async () => {
+    const bucket = await createContentBucket(server.db, {
+      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
+      locales: ["en"],
+    });
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}/new`);
+    const { polls, contentId } = await uploadAndWatch(page);
+    await expect.poll(() => polls.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await setJobs(contentId, "status = 'completed', progress = 100");
+    await fieldBox(page, "clip").locator('.media-field[data-status="completed"]').waitFor({ timeout: 10_000 });
+    expect(await fieldBox(page, "clip").locator(".job-progress").count()).toBe(0);
+    const atCompleted = polls.length;
+    await page.waitForTimeout(4500);
+    expect(polls.length).toBe(atCompleted);
+    expect(ctx.errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+});
