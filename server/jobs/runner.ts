@@ -118,7 +118,7 @@ export class JobRunner {
     }
     await rm(outputDir, { recursive: true, force: true });
     this.busyWorkers.delete(worker);
-    if (worker.connected && this.started) this.idleWorkers.push(worker);
+    if (isUsable(worker) && this.started) this.idleWorkers.push(worker);
     // A stopping server leaves the job to its lease: another server (or the next start) runs it again.
     if (this.started) await finishJob(db, job.id, outcome);
     this.kick();
@@ -126,8 +126,13 @@ export class JobRunner {
 
   private takeWorker(): ChildProcess {
     let worker = this.idleWorkers.pop();
-    while (worker && !worker.connected) worker = this.idleWorkers.pop();
-    worker ??= fork(this.options.workerPath, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
+    while (worker && !isUsable(worker)) worker = this.idleWorkers.pop();
+    if (!worker) {
+      worker = fork(this.options.workerPath, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "json" });
+      // A worker that dies while a message is on its way fails that send (EPIPE) as an 'error' event: the job's
+      // own exit handling deals with it; without a listener it would end the whole server.
+      worker.on("error", (error) => this.options.logger.warn({ err: error, pid: worker!.pid }, "media worker error"));
+    }
     this.busyWorkers.add(worker);
     return worker;
   }
@@ -174,7 +179,11 @@ export class JobRunner {
       const onExit = (code: number | null, signal: string | null) => done(new Error(`the worker stopped (${signal ?? code})`));
       worker.on("message", onMessage);
       worker.on("exit", onExit);
-      worker.send({ type: "job", job: message });
+      worker.send({ type: "job", job: message }, (error) => {
+        if (!error) return;
+        worker.kill("SIGKILL");
+        done(new Error(`the job could not be handed to the worker: ${error.message}`));
+      });
     });
   }
 
@@ -191,4 +200,9 @@ export class JobRunner {
     // The default thumb is decided in the database: a user may have chosen one while the job ran.
     else await recordStills(db, media.id, keys);
   }
+}
+
+/** A worker that can take a job: alive (its 'exit' can come before its channel closes) and connected. */
+function isUsable(worker: ChildProcess): boolean {
+  return worker.connected && worker.exitCode === null && worker.signalCode === null;
 }

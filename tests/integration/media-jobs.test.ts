@@ -164,3 +164,29 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
     expect((await jobRows(content._id)).find((job) => job.name === "transcode")?.attempts).toBe(1);
   }, 60_000);
 });
+
+describe("workers that die at once", () => {
+  it("fail their jobs after the attempts with the spec's message, and never take the server down", async () => {
+    const { JobRunner } = await import("../../server/jobs/runner");
+    const { default: pino } = await import("pino");
+    // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
+    const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
+    writeFileSync(dying, "process.exit(0);\n");
+    const { fields } = await fieldFor(server.db, "video");
+    const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "doomed.mp4" }));
+    const runner = new JobRunner({ db: server.db, storage: server.media.storage, logger: pino({ level: "silent" }), tools: server.media.ffmpeg, workerPath: dying, pollMs: 50 });
+    const jobs = async () =>
+      (await server.db.query<{ name: string; status: string; attempts: number }>("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows;
+    runner.start();
+    try {
+      await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
+        { name: "transcode", status: "failed", attempts: 3 },
+        { name: "still-creation", status: "failed", attempts: 3 },
+      ]);
+    } finally {
+      await runner.stop();
+    }
+    expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "error", error: "Error converting video" });
+    expect((await get(server.url, "/healthz")).status).toBe(200);
+  }, 40_000);
+});
