@@ -106,7 +106,9 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
     exec: (sql: string) => wrapConnectionErrors(pool.query(sql)).then(() => undefined),
     async transaction(fn) {
       const client = await wrapConnectionErrors(pool.connect());
-      client.on("error", (error) => logger?.warn({ err: error }, "database connection lost in transaction"));
+      // Only for as long as this transaction holds the client: pooled clients are reused, listeners would pile up.
+      const onError = (error: Error) => logger?.warn({ err: error }, "database connection lost in transaction");
+      client.on("error", onError);
       let broken = false;
       try {
         await client.query("BEGIN");
@@ -121,6 +123,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
         if (!broken) await client.query("ROLLBACK").catch(() => undefined);
         throw broken ? new DatabaseUnavailableError(error) : error;
       } finally {
+        client.off("error", onError);
         client.release(broken);
       }
     },
