@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
+import { JS_MODES, launchBrowser, open, runsScripts, textOf } from "../support/browser";
 import {
   bucketForm, contentIdOf, control, fieldBox, plainText, save, settle, signedInContext, storedDocument, submitWith,
 } from "../support/content-browser";
@@ -63,6 +63,8 @@ async function errorUnder(page: Page, name: string): Promise<string> {
 
 /** Chooses a file; with JavaScript the upload starts at once, without it the form posts it on Save. */
 async function choose(page: Page, name: string, file: string) {
+  // With scripts, the drop zone's input: the plain one is replaced once the form has hydrated (after the page).
+  if (runsScripts(page)) await fieldBox(page, name).locator(".drop-zone").waitFor();
   await fileInput(page, name).setInputFiles(file);
 }
 

@@ -37,7 +37,9 @@ async function uploadAndWatch(page: Page) {
   page.on("request", (request) => {
     if (/\/api\/v1\/buckets\/video\/content\/[0-9a-f-]{36}\/latest$/.test(request.url())) polls.push(Date.now());
   });
-  await fieldBox(page, "clip").locator('input[type="file"]').setInputFiles(clip);
+  // The drop zone's input, not the plain one it replaces once the form has hydrated.
+  await fieldBox(page, "clip").locator(".drop-zone").waitFor();
+  await fieldBox(page, "clip").locator('.drop-zone input[type="file"]').setInputFiles(clip);
   await expect.poll(() => control(page, "clip").inputValue(), { timeout: 20_000 }).toMatch(/^[0-9a-f-]{36}$/);
   const contentId = await control(page, "clip").inputValue();
   await fieldBox(page, "clip").locator(".job-progress").waitFor();

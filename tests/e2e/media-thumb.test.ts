@@ -38,6 +38,7 @@ describe("Select Thumbnail", () => {
     await open(page, `/b/${bucket.slug}/new`);
     const clip = path.join(dir, "clip.mp4");
     writeFileSync(clip, videoOf({ width: 320, height: 240, fps: 25, seconds: 4 }));
+    await fieldBox(page, "clip").locator(".drop-zone").waitFor(); // hydrated: the drop zone's input, not the plain one
     await fieldBox(page, "clip").locator('input[type="file"]').setInputFiles(clip);
     await fieldBox(page, "clip").locator('[data-status="completed"]').waitFor({ timeout: 90_000 });
     const contentId = await control(page, "clip").inputValue();

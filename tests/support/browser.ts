@@ -72,6 +72,9 @@ export async function waitForHydration(page: Page): Promise<void> {
   });
 }
 
+/** Whether the page's context runs scripts (set by the context helpers here). */
+export const runsScripts = (page: Page): boolean => scriptsEnabled.get(page.context()) ?? true;
+
 /** page.goto, then waits for hydration when scripts run. Returns the response. */
 export async function open(page: Page, path: string) {
   const response = await page.goto(path);
