@@ -354,3 +354,24 @@ describe("the edit form's multipart post over HTTP", () => {
     expect(temporaryFiles()).toEqual([]);
   });
 });
+
+describe("a file chosen before the page's JavaScript has loaded", () => {
+  it("is uploaded once the form hydrates, not lost with the plain input the drop zone replaces", async () => {
+    const bucket = await createContentBucket(server.db, { jsonSchema: MEDIA_SCHEMA, locales: ["en"] });
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    // Hold the page's scripts back: the user sees (and uses) the server-rendered form first.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/b/${bucket.slug}/new`, { waitUntil: "domcontentloaded" });
+    await page.locator('input[type="file"][name="__media_file.photo"]').setInputFiles(fixture("early.jpg", await jpegOfSize(1920, 1080)));
+    release();
+    await waitForUploaded(page, "photo", "early.jpg");
+    expect(ctx.errors).toEqual([]);
+    await ctx.close();
+  });
+});

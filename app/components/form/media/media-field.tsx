@@ -44,6 +44,8 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
   const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | "thumb" | null>(null);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  /** A file chosen in the plain input before the form hydrated: uploaded once the drop zone replaces it. */
+  const chosenBeforeHydration = useRef<File | null>(null);
   const contentRef = useRef(content);
   contentRef.current = content;
 
@@ -111,6 +113,14 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       setItem({ state: "error", filename: file.name, message: (error as Error).message });
     }
   }
+
+  useEffect(() => {
+    const file = chosenBeforeHydration.current;
+    chosenBeforeHydration.current = null;
+    if (hydrated && file) void upload(file);
+    // Runs when the form hydrates; upload is this render's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated]);
 
   function choose(files: FileList | null | undefined) {
     const file = files?.[0];
@@ -213,6 +223,10 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
         ) : (
           <>
             <input
+              ref={(element) => () => {
+                // Unmounted when the form hydrates: keep what the user chose meanwhile.
+                chosenBeforeHydration.current = element?.files?.[0] ?? null;
+              }}
               id={inputId}
               type="file"
               name={`${MEDIA_FILE_PREFIX}${meta.name}`}
