@@ -139,7 +139,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
     try {
       await pipeline(stream, counter, output);
     } catch (error) {
-      if (error instanceof Oversize) fail(new UploadError(413, `The file is too large: the maximum is ${formatBytes(maxBytes)}.`));
+      if (error instanceof Oversize) fail(new UploadError(413, tooLargeMessage(maxBytes)));
       else fail(error instanceof UploadError ? error : new UploadError(400, "The upload was interrupted."));
     }
     // A destroyed write stream may still be opening its file: wait until it is closed before anyone deletes it.
@@ -213,6 +213,9 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(2)} kB`;
   return `${bytes} bytes`;
 }
+
+/** A file cut off at its limit while it streamed (its whole size is not known). */
+export const tooLargeMessage = (maxBytes: number) => `The file is too large: the maximum is ${formatBytes(maxBytes)}.`;
 
 /** A size and the limit it broke, in units that show the difference (exact bytes when rounding would hide it). */
 export function formatSizes(size: number, limit: number): [string, string] {

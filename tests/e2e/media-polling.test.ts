@@ -49,17 +49,23 @@ async function uploadAndWatch(page: Page) {
 const setJobs = (contentId: string, update: string) =>
   server.db.query(`UPDATE jobs SET ${update} WHERE media_id IN (SELECT id FROM media WHERE content_id = $1)`, [contentId]);
 
+/** A signed-in page on a new document of a bucket with one video field. */
+async function newClipPage() {
+  const bucket = await createContentBucket(server.db, {
+    jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
+    locales: ["en"],
+  });
+  const ctx = await signedInContext(browser, server);
+  const page = await ctx.newPage();
+  await open(page, `/b/${bucket.slug}/new`);
+  return { ctx, page };
+}
+
 const gaps = (times: number[]) => times.slice(1).map((time, index) => time - times[index]!);
 
 describe("polling a video's jobs", () => {
   it("asks every 2 s while processing, tries again after a 503, and stops at error with the job's message", async () => {
-    const bucket = await createContentBucket(server.db, {
-      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
-      locales: ["en"],
-    });
-    const ctx = await signedInContext(browser, server);
-    const page = await ctx.newPage();
-    await open(page, `/b/${bucket.slug}/new`);
+    const { ctx, page } = await newClipPage();
     let failNext = 0;
     await page.route(/\/latest$/, (route) => (failNext-- > 0 ? route.fulfill({ status: 503, body: "busy" }) : route.continue()));
     const { polls, contentId } = await uploadAndWatch(page);
@@ -85,13 +91,7 @@ describe("polling a video's jobs", () => {
   }, 60_000);
 
   it("stops at completed and clears the progress", async () => {
-    const bucket = await createContentBucket(server.db, {
-      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
-      locales: ["en"],
-    });
-    const ctx = await signedInContext(browser, server);
-    const page = await ctx.newPage();
-    await open(page, `/b/${bucket.slug}/new`);
+    const { ctx, page } = await newClipPage();
     const { polls, contentId } = await uploadAndWatch(page);
     await expect.poll(() => polls.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await setJobs(contentId, "status = 'completed', progress = 100");

@@ -1,11 +1,10 @@
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signedInUser } from "../support/fixtures";
 import { get } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { STALE_TEMPORARY_MS, type Content, fieldFor, json, uploaded } from "../support/media-audit";
+import type { TestServer } from "../support/server";
+import { STALE_TEMPORARY_MS, type Content, fieldFor, json, startMediaServer, uploaded } from "../support/media-audit";
 
 /*
  * Issue 4: the job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
@@ -17,8 +16,7 @@ import { STALE_TEMPORARY_MS, type Content, fieldFor, json, uploaded } from "../s
 let server: TestServer;
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-  ({ cookie } = await signedInUser(server.url, server.db));
+  ({ server, cookie } = await startMediaServer());
 });
 afterAll(() => server?.stop());
 
@@ -50,8 +48,7 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
   let jobCookie: string;
 
   beforeAll(async () => {
-    jobServer = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-    ({ cookie: jobCookie } = await signedInUser(jobServer.url, jobServer.db));
+    ({ server: jobServer, cookie: jobCookie } = await startMediaServer());
   });
   afterAll(() => jobServer?.stop());
 

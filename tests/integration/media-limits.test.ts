@@ -1,10 +1,9 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signedInUser } from "../support/fixtures";
 import { upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded, expectRefused, padded, faststartVideo, streamUpload, countMedia } from "../support/media-audit";
+import type { TestServer } from "../support/server";
+import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded, expectRefused, padded, faststartVideo, streamUpload, countMedia, startMediaServer } from "../support/media-audit";
 
 /*
  * Issue 4: every media size limit at its boundary, enforced while the body streams, and the video messages of
@@ -15,8 +14,7 @@ import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded
 let server: TestServer;
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-  ({ cookie } = await signedInUser(server.url, server.db));
+  ({ server, cookie } = await startMediaServer());
 });
 afterAll(() => server?.stop());
 const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mediaRulesBucket } from "../support/fixtures";
 import { createTestUser, get, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "../support/server";
-import { exited, startProcess, uploaded } from "../support/media-audit";
+import { createTestDatabase, type TestDatabase } from "../support/server";
+import { exited, processEnv, startProcess, uploaded } from "../support/media-audit";
 
 /*
  * Issue 4: a machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
@@ -34,16 +34,7 @@ describe("without ffmpeg", () => {
     const user = await createTestUser(database.db);
     const bucket = await mediaRulesBucket(database.db);
     await database.db.close();
-    const env = {
-      DATA_DIR: database.dataDir,
-      MEDIA_DIR: mediaDir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      SESSION_SECRET: TEST_SESSION_SECRET,
-      LOG_LEVEL: "info",
-      PATH: emptyPath,
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-    };
+    const env = processEnv(database, mediaDir, { LOG_LEVEL: "info", PATH: emptyPath });
     const fields = { bucket: bucket.slug, uid: "u1", properties: "{}" };
     const video = { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" };
 

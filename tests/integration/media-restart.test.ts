@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "../../server/db/client";
 import { createTestUser, get, signIn } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
-import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "../support/server";
-import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, startProcess, streamUpload, uploaded, type Content } from "../support/media-audit";
+import { createTestDatabase, type TestDatabase } from "../support/server";
+import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, processEnv, startProcess, streamUpload, uploaded, type Content } from "../support/media-audit";
 
 /*
  * Issue 4: servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.
@@ -44,16 +44,7 @@ async function site(mediaWorkers: number) {
   const user = await createTestUser(database.db);
   const { fields } = await fieldFor(database.db, "video");
   await database.db.close();
-  const env = {
-    DATA_DIR: database.dataDir,
-    MEDIA_DIR: mediaDir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    MEDIA_WORKERS: String(mediaWorkers),
-    LOG_LEVEL: "warn",
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-  };
+  const env = processEnv(database, mediaDir, { MEDIA_WORKERS: String(mediaWorkers) });
   /** The database, opened again by the test once no server holds it. */
   const reopen = async (): Promise<Db> => (database.db = database.databaseUrl ? openPostgres(database.databaseUrl) : await openPglite(database.dataDir));
   const start = async () => {

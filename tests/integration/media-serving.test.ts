@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser } from "../support/fixtures";
 import { createTestUser, get, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir } from "../support/media-audit";
+import type { TestServer } from "../support/server";
+import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir, startMediaServer } from "../support/media-audit";
 
 /*
  * Issue 4: what media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
@@ -20,8 +20,7 @@ import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, count
 let server: TestServer;
 let cookie: string;
 beforeAll(async () => {
-  server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-  ({ cookie } = await signedInUser(server.url, server.db));
+  ({ server, cookie } = await startMediaServer());
 });
 afterAll(() => server?.stop());
 const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);

@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterAll, expect } from "vitest";
 import type { Db } from "../../server/db/client";
 import type { Bucket } from "../../server/services/buckets";
-import { createTestBucket } from "./fixtures";
+import { createTestBucket, signedInUser } from "./fixtures";
+import { startTestServer, TEST_SESSION_SECRET, type TestDatabase, type TestServer } from "./server";
 
 /** Requests, fixtures and processes for the media audit tests (issue 4): real HTTP, real files, real servers. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -153,6 +154,27 @@ export function streamUpload(
     if (!stopped && !request.destroyed) request.end(epilogue);
   })().catch(() => undefined);
   return { done, sent: () => sent };
+}
+
+/** An in-process server without a job runner (MEDIA_WORKERS=0) and a signed-in user's cookie. */
+export async function startMediaServer(): Promise<{ server: TestServer; cookie: string }> {
+  const server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
+  const { cookie } = await signedInUser(server.url, server.db);
+  return { server, cookie };
+}
+
+/** The environment of a real server process on the test's database and its own media folder. */
+export function processEnv(database: TestDatabase, mediaDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: database.dataDir,
+    MEDIA_DIR: mediaDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    LOG_LEVEL: "warn",
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...extra,
+  };
 }
 
 export const countMedia = async (db: Db) => Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n);

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { acceptUpload } from "../../../server/media/accept";
 import { toMediaContent, type MediaContent } from "../../../server/media/content";
-import { formatBytes, receiveMultipart, UploadError } from "../../../server/media/upload";
+import { receiveMultipart, tooLargeMessage, UploadError } from "../../../server/media/upload";
 import type { MediaStorage } from "../../../server/media/storage";
 import { findBucketById, isBucketVisible, type Bucket } from "../../../server/services/buckets";
 import { jobsOf, latestMedia } from "../../../server/services/media";
@@ -73,7 +73,7 @@ export async function readBucketFormPost(
   try {
     for (const { tag: part, file, tooLarge } of received.files) {
       if (tooLarge !== undefined) {
-        (post.fieldErrors[part.name] ??= []).push(`The file is too large: the maximum is ${formatBytes(tooLarge)}.`);
+        (post.fieldErrors[part.name] ??= []).push(tooLargeMessage(tooLarge));
         continue;
       }
       try {
