@@ -21,7 +21,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"] },
+        test: { name: "unit", include: ["app/**/*.test.ts", "core/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"] },
       },
       integration("pglite"),
       ...(withPostgres ? [integration("postgres")] : []),

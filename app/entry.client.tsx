@@ -3,7 +3,7 @@ import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { createI18n } from "./lib/i18n";
-import { normalizeLocale } from "./lib/locales";
+import { normalizeLocale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
 
 const i18n = createI18n(normalizeLocale(document.documentElement.lang) ?? "en");

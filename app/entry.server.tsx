@@ -6,9 +6,9 @@ import { I18nextProvider } from "react-i18next";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { createI18n } from "./lib/i18n";
-import { normalizeLocale, type Locale } from "./lib/locales";
+import { normalizeLocale, type Locale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
-import { errorPageFailureHtml } from "./lib/error-page-failure.server";
+import { errorPageFailureHtml } from "../server/web/error-page-failure";
 
 export const streamTimeout = 5_000;
 

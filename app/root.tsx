@@ -9,16 +9,16 @@ import {
   useLocation,
   useRouteError,
 } from "react-router";
-import { hasPermission, publicUser } from "../server/services/users";
-import { visibleBuckets } from "../server/services/buckets";
+import { hasPermission, publicUser } from "../server/accounts/users";
+import { visibleBuckets } from "../server/content/buckets";
 import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error-page";
 import { IEWarning } from "./components/ie-warning";
 import { LoadingBar } from "./components/loading-bar";
 import { TopBar } from "./components/top-bar";
-import { internetExplorerVersion } from "./lib/browser";
+import { internetExplorerVersion } from "../core/browser";
 import { useNonce, useRequestId } from "./lib/nonce";
-import { getRequestState } from "./lib/request-state.server";
+import { getRequestState } from "../server/web/request-state";
 import { useRootData } from "./lib/root-data";
 import "./styles/app.css";
 

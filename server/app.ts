@@ -11,9 +11,9 @@ import { createHttpApp } from "./http";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
 import { startMedia } from "./media/start";
-import type { MediaContext } from "../app/lib/context";
+import type { MediaContext } from "./web/context";
 import { seedDemoContent } from "./seed";
-import { deleteExpiredSessions } from "./services/sessions";
+import { deleteExpiredSessions } from "./accounts/sessions";
 
 export { runCli } from "./cli";
 export { loadConfig } from "./config";

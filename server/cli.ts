@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { loadConfig } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
-import { createInvitation } from "./services/invitations";
-import { createUser, findUserByEmail, PERMISSIONS, setPassword, type Permission } from "./services/users";
+import { createInvitation } from "./accounts/invitations";
+import { createUser, findUserByEmail, PERMISSIONS, setPassword, type Permission } from "./accounts/users";
 
 const USAGE = `Usage: npm run vitrine -- <command> [options]
 

@@ -1,4 +1,4 @@
-import type { Bucket } from "./services/buckets";
+import type { Bucket } from "./content/buckets";
 
 interface DemoBucket {
   bucket: Omit<Bucket, "id">;

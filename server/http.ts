@@ -5,14 +5,14 @@ import { createRequestHandler, data, type AppLoadContext, type ServerBuild } fro
 import { createCookieSessionStorage } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import sirv from "sirv";
-import type { MediaContext, SessionData } from "../app/lib/context";
-import { SUPPORTED_LOCALES } from "../app/lib/locales";
+import type { MediaContext, SessionData } from "./web/context";
+import { SUPPORTED_LOCALES } from "../core/locales";
 import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
 import { isCrossSiteRequest } from "./security/csrf";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
-import { SESSION_MAX_AGE_SECONDS } from "./services/sessions";
+import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 
 export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable. Please try again in a moment.";
 /** Bodies of forms and JSON calls; uploads stream and have their own limits. */

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "./db/client";
-import { createBucket, type Bucket } from "./services/buckets";
-import { createContent } from "./services/content";
-import { createUser } from "./services/users";
+import { createBucket, type Bucket } from "./content/buckets";
+import { createContent } from "./content/store";
+import { createUser } from "./accounts/users";
 import { DEMO_BUCKETS } from "./demo-content";
 
 export interface SeedResult {

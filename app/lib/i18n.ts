@@ -2,7 +2,7 @@ import { createInstance, type i18n as I18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 import en from "../../locales/en/common.json";
 import nl from "../../locales/nl/common.json";
-import { SUPPORTED_LOCALES, type Locale } from "./locales";
+import { SUPPORTED_LOCALES, type Locale } from "../../core/locales";
 
 /** Message sets en_US and nl_NL of the spec, keyed by language. */
 export const resources = { en: { common: en }, nl: { common: nl } } as const;

@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/services/content";
+import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { documentTitle, titleProperty } from "../lib/form/title";
-import { requireBucketAccess } from "../lib/guards.server";
-import { isUuid } from "../lib/ids";
-import { getRequestState } from "../lib/request-state.server";
+import { documentTitle, titleProperty } from "../../core/content/title";
+import { requireBucketAccess } from "../../server/web/guards";
+import { isUuid } from "../../core/ids";
+import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/bucket-overview";
 
 export const PAGE_SIZE = 20;

@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { requireBucketAccess } from "../lib/guards.server";
+import { requireBucketAccess } from "../../server/web/guards";
 import type { Route } from "./+types/bucket";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { bucketHref } from "../components/top-bar";
-import { requireUser } from "../lib/guards.server";
+import { requireUser } from "../../server/web/guards";
 import { useRootData } from "../lib/root-data";
 import type { Route } from "./+types/home";
 

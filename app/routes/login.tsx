@@ -2,10 +2,10 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { authenticate, LoginFailure, startSession } from "../lib/auth.server";
-import { loginSchema } from "../lib/auth-schemas";
-import { getRequestState } from "../lib/request-state.server";
-import { safeRedirectPath } from "../lib/safe-redirect";
+import { authenticate, LoginFailure, startSession } from "../../server/accounts/auth";
+import { loginSchema } from "../../core/auth-schemas";
+import { getRequestState } from "../../server/web/request-state";
+import { safeRedirectPath } from "../../core/safe-redirect";
 import { FieldError, FormError } from "../components/form-errors";
 import type { Route } from "./+types/login";
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
-import { hasPermission } from "../../server/services/users";
-import { requireUser } from "../lib/guards.server";
+import { hasPermission } from "../../server/accounts/users";
+import { requireUser } from "../../server/web/guards";
 import type { Route } from "./+types/no-access";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import { Placeholder } from "../components/placeholder";
-import { requireAdmin } from "../lib/guards.server";
+import { requireAdmin } from "../../server/web/guards";
 import type { Route } from "./+types/placeholder-admin";
 
 // Each nested route guards itself too: loaders run in parallel, and a child's data must never leak.

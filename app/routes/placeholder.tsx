@@ -1,5 +1,5 @@
 import { Placeholder } from "../components/placeholder";
-import { requireBucketAccess, requireUser } from "../lib/guards.server";
+import { requireBucketAccess, requireUser } from "../../server/web/guards";
 import type { Route } from "./+types/placeholder";
 
 /** Signed-in screens of a later release; a specialised bucket screen also needs a bucket the user may see (spec §6). */

@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { requireAdmin } from "../lib/guards.server";
+import { requireAdmin } from "../../server/web/guards";
 import type { Route } from "./+types/settings";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -3,9 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { FieldError, FormError } from "../components/form-errors";
-import { requireSignupAllowed, signUp, SignupFailure, startSession } from "../lib/auth.server";
-import { PASSWORD_MIN_LENGTH, signupSchema } from "../lib/auth-schemas";
-import { getRequestState } from "../lib/request-state.server";
+import { requireSignupAllowed, signUp, SignupFailure, startSession } from "../../server/accounts/auth";
+import { PASSWORD_MIN_LENGTH, signupSchema } from "../../core/auth-schemas";
+import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/signup";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-import type { JobName } from "../services/media";
+import type { JobName } from "../media/store";
 
 /** What the runner sends a worker: everything the job needs, as local paths. */
 export interface WorkerJob {

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/client";
 import type { FfmpegTools } from "../media/ffmpeg";
 import type { MediaStorage } from "../media/storage";
-import { claimJob, finishJob, recordStills, renewLease, updateMediaDetails, type JobName, type JobRow, type MediaRow } from "../services/media";
+import { claimJob, finishJob, recordStills, renewLease, updateMediaDetails, type JobName, type JobRow, type MediaRow } from "../media/store";
 import type { WorkerJob, WorkerMessage } from "./protocol";
 
 export interface JobRunnerOptions {

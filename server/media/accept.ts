@@ -1,7 +1,7 @@
 import type { Metadata } from "sharp";
-import { imageDimensionErrors, mediaBounds, videoErrors, type MediaBounds, type MediaKind } from "../../app/lib/media/bounds";
+import { imageDimensionErrors, mediaBounds, videoErrors, type MediaBounds, type MediaKind } from "../../core/media/bounds";
 import type { Db } from "../db/client";
-import { insertMedia, type JobName, type MediaRow } from "../services/media";
+import { insertMedia, type JobName, type MediaRow } from "./store";
 import type { FfmpegTools } from "./ffmpeg";
 import { ProbeFailed, probeVideo } from "./ffmpeg";
 import { sniffType, UnsupportedType } from "./sniff";

@@ -1,9 +1,10 @@
 import { jobFailureMessage } from "../jobs/runner";
-import { mediaStatus, type JobRow, type MediaRow } from "../services/media";
+import { mediaStatus, type MediaContent } from "../../core/media/wire";
+import type { JobRow, MediaRow } from "./store";
 import { customStillUrl } from "./stills";
 
 /** Spec §3 media content, as the API answers it. */
-export function toMediaContent(media: MediaRow, jobs: JobRow[]) {
+export function toMediaContent(media: MediaRow, jobs: JobRow[]): MediaContent {
   const status = mediaStatus(jobs);
   const failed = jobs.find((job) => job.status === "failed");
   const { details } = media;
@@ -46,4 +47,3 @@ export function toMediaContent(media: MediaRow, jobs: JobRow[]) {
   };
 }
 
-export type MediaContent = ReturnType<typeof toMediaContent>;

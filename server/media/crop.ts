@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import type { Sharp } from "sharp";
-import { cropBounds, type CropBounds } from "../../app/lib/media/bounds";
+import { cropBounds, type CropBounds } from "../../core/media/bounds";
 import type { Db } from "../db/client";
-import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "../services/media";
+import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "./store";
 import { MAX_IMAGE_PIXELS } from "./accept";
 import type { MediaStorage } from "./storage";
 import { MediaEditError } from "./edit-error";

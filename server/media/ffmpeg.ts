@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
-import type { VideoFacts } from "../../app/lib/media/bounds";
+import type { VideoFacts } from "../../core/media/bounds";
 
 const run = promisify(execFile);
 

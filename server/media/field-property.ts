@@ -1,6 +1,6 @@
-import { mediaKindOfSchema } from "../../app/lib/form/field-kind";
-import type { MediaKind } from "../../app/lib/media/bounds";
-import type { JsonSchema } from "../../app/lib/schema/normalize";
+import { mediaKindOfSchema } from "../../core/form/field-kind";
+import type { MediaKind } from "../../core/media/bounds";
+import type { JsonSchema } from "../../core/schema/normalize";
 import { UploadError } from "./upload";
 
 /**

@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import type { MediaKind } from "../../app/lib/media/bounds";
+import type { MediaKind } from "../../core/media/bounds";
 
 export interface SniffedType {
   /** Extension of the detected format, or of the name for plain text. */

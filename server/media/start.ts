@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
-import type { MediaContext } from "../../app/lib/context";
+import type { MediaContext } from "../web/context";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { JobRunner } from "../jobs/runner";

@@ -1,14 +1,15 @@
 import type { Metadata } from "sharp";
-import { MAX_IMAGE_BYTES } from "../../app/lib/media/bounds";
+import { MAX_IMAGE_BYTES } from "../../core/media/bounds";
 import type { Db } from "../db/client";
-import { setCustomStill, setThumb, type JobRow, type MediaDetails, type MediaRow } from "../services/media";
+import { setCustomStill, setThumb, type JobRow, type MediaDetails, type MediaRow } from "./store";
 import { MAX_IMAGE_PIXELS } from "./accept";
 import { sniffType, UnsupportedType } from "./sniff";
 import type { MediaStorage } from "./storage";
 import { MediaEditError } from "./edit-error";
 import { formatBytes, type UploadedFile } from "./upload";
 
-export type Thumb = NonNullable<MediaDetails["thumb"]>;
+export type { Thumb } from "../../core/media/wire";
+type Thumb = NonNullable<MediaDetails["thumb"]>;
 
 export const THUMB_USAGE = "send {thumb: <still index>} or {thumb: {isCustom: true}}.";
 

@@ -5,7 +5,7 @@ import { settle, signedInContext } from "../support/content-browser";
 import { IE11_UA, IE9_UA } from "../support/fixtures";
 import { createContentBucket } from "../support/fixtures-content";
 import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion } from "../../server/services/content";
+import { createContent, getLatestVersion } from "../../server/content/store";
 
 /*
  * Audit of issues 2 and 3: browser-only behaviour the other e2e files leave open.

@@ -6,7 +6,7 @@ import {
 } from "../support/content-browser";
 import { createContentBucket } from "../support/fixtures-content";
 import { startTestServer, type TestServer } from "../support/server";
-import { createContent } from "../../server/services/content";
+import { createContent } from "../../server/content/store";
 
 /*
  * The generic form with every core field kind of issue 3 (spec §2 field UI, §3 value formats, §5 parsing and

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent } from "../../server/services/content";
+import { createContent } from "../../server/content/store";
 import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "../support/browser";
 import { control, formValues, save, shownErrors, signedInContext, storedDocument } from "../support/content-browser";
 import { createContentBucket } from "../support/fixtures-content";

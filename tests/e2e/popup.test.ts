@@ -8,7 +8,7 @@ import { control, fieldBox, signedInContext } from "../support/content-browser";
 import { createContentBucket } from "../support/fixtures-content";
 import { pngOfSize } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
-import { getLatestVersion, saveVersion } from "../../server/services/content";
+import { getLatestVersion, saveVersion } from "../../server/content/store";
 
 /*
  * The popup sub-form (spec §2 'Edit {title}', §4, §5): the referenced document opens in the bucket-form modal,

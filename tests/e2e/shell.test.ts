@@ -4,7 +4,7 @@ import { launchBrowser, open, waitForHydration } from "../support/browser";
 import { fieldBox, settle, signedInContext } from "../support/content-browser";
 import { createContentBucket } from "../support/fixtures-content";
 import { startTestServer, type TestServer } from "../support/server";
-import { createContent } from "../../server/services/content";
+import { createContent } from "../../server/content/store";
 
 /*
  * Behaviour that only exists with JavaScript (spec §2 layout, issue 2 and 3): scroll to top on navigation and

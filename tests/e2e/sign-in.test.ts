@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBucket } from "../../server/services/buckets";
+import { createBucket } from "../../server/content/buckets";
 import {
   JS_MODES, failLogin, launchBrowser, newContext, open, openUserMenu, pathOf, signInThroughForm, signOutThroughMenu,
   submitLogin, textOf, waitForPath,

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvitation } from "../../server/services/invitations";
+import { createInvitation } from "../../server/accounts/invitations";
 import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, textOf, waitForHydration } from "../support/browser";
 import { startTestServer, type TestServer } from "../support/server";
 

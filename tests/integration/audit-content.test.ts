@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/services/buckets";
-import { createContent, getLatestVersion } from "../../server/services/content";
+import type { Bucket } from "../../server/content/buckets";
+import { createContent, getLatestVersion } from "../../server/content/store";
 import { createContentBucket } from "../support/fixtures-content";
 import { clientState, decode, page, signedInUser } from "../support/fixtures";
 import { cookieFrom, get, postForm, postJson } from "../support/http";

@@ -8,7 +8,7 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/services/buckets";
+import type { Bucket } from "../../server/content/buckets";
 import { createContentBucket } from "../support/fixtures-content";
 import { createTestUser, fieldErrorText, postForm, signIn } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";

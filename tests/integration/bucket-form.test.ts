@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/services/buckets";
+import type { Bucket } from "../../server/content/buckets";
 import { createContentBucket, inputValue } from "../support/fixtures-content";
 import { startTestServer, type TestServer } from "../support/server";
 import { createTestUser, get, postForm, signIn } from "../support/http";

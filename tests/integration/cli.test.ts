@@ -4,8 +4,8 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "../../server/db/client";
 import { verifyPassword } from "../../server/security/password";
-import { redeemInvitation } from "../../server/services/invitations";
-import { findUserByEmail } from "../../server/services/users";
+import { redeemInvitation } from "../../server/accounts/invitations";
+import { findUserByEmail } from "../../server/accounts/users";
 import { createTestDatabase, type TestDatabase } from "../support/server";
 
 /*

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBucket, type Bucket } from "../../server/services/buckets";
+import { createBucket, type Bucket } from "../../server/content/buckets";
 import { startTestServer, type TestServer } from "../support/server";
 import { createTestUser, signIn } from "../support/http";
 

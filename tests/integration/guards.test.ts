@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/services/buckets";
-import { createContent } from "../../server/services/content";
+import type { Bucket } from "../../server/content/buckets";
+import { createContent } from "../../server/content/store";
 import { startTestServer, type TestServer } from "../support/server";
 import { get, inputValue, postForm, postJson } from "../support/http";
 import {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
-import type { Bucket } from "../../server/services/buckets";
-import { createContent } from "../../server/services/content";
+import type { Bucket } from "../../server/content/buckets";
+import { createContent } from "../../server/content/store";
 import { startTestServer, type TestServer } from "../support/server";
 import { cookieFrom, createTestUser, get, homeWith, postForm, postJson } from "../support/http";
 import { clientState, createTestBucket, cspNonce, errorPage, page, scriptNonces, signedInUser } from "../support/fixtures";

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/services/buckets";
+import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
 import { get } from "../support/http";
 import { jpegOfSize, pngOfSize, postCrop, putThumb, rotatedJpeg, upload, uploadStill, videoOf, webpOfSize } from "../support/media-fixtures";

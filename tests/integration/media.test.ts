@@ -1,7 +1,7 @@
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/services/buckets";
+import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
 import { get } from "../support/http";
 import { decompressionBombPng, jpegOfSize, pngOfSize, upload, videoOf, wavOf } from "../support/media-fixtures";

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "../../server/db/client";
 import { MIGRATIONS, migrate } from "../../server/db/migrate";
-import { createUser } from "../../server/services/users";
+import { createUser } from "../../server/accounts/users";
 import { withDatabase } from "../support/global-setup";
 import { startBuiltServer } from "../support/fixtures";
 

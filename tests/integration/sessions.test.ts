@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setPassword, setPermissions } from "../../server/services/users";
+import { setPassword, setPermissions } from "../../server/accounts/users";
 import { createCookie } from "react-router";
 import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
 import { cookieAttributes, cookieFrom, createTestUser, get, homeWith, postForm, postJson, signIn } from "../support/http";

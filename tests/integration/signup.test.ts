@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/security/tokens";
-import { createInvitation } from "../../server/services/invitations";
-import { findUserByEmail } from "../../server/services/users";
+import { createInvitation } from "../../server/accounts/invitations";
+import { findUserByEmail } from "../../server/accounts/users";
 import { startTestServer, type TestServer } from "../support/server";
 import { cookieFrom, createTestUser, fieldErrorText, get, homeWith, inputValue, postForm, postJson } from "../support/http";
 

@@ -1,4 +1,4 @@
-import { createBucket, type Bucket } from "../../server/services/buckets";
+import { createBucket, type Bucket } from "../../server/content/buckets";
 import type { Db } from "../../server/db/client";
 
 let counter = 0;

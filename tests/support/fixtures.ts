@@ -2,8 +2,8 @@ import path from "node:path";
 import type { RootData } from "../../app/lib/root-data";
 import type { RunningServer, StartOptions } from "../../server/app";
 import type { Db } from "../../server/db/client";
-import { createBucket, type Bucket } from "../../server/services/buckets";
-import type { Permission } from "../../server/services/users";
+import { createBucket, type Bucket } from "../../server/content/buckets";
+import type { Permission } from "../../server/accounts/users";
 import { createTestUser, get, signIn } from "./http";
 import { TEST_SESSION_SECRET } from "./server";
 

@@ -1,5 +1,5 @@
 import type { Db } from "../../server/db/client";
-import { createUser, type Permission, type User } from "../../server/services/users";
+import { createUser, type Permission, type User } from "../../server/accounts/users";
 
 export const TEST_PASSWORD = "correct horse battery";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect } from "vitest";
 import type { Db } from "../../server/db/client";
-import type { Bucket } from "../../server/services/buckets";
+import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, signedInUser } from "./fixtures";
 import { startTestServer, TEST_SESSION_SECRET, type TestDatabase, type TestServer } from "./server";
 

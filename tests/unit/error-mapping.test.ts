@@ -1,11 +1,11 @@
 import type { ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, isSchemaField, resolveDocument } from "../../app/lib/form/resolve";
-import { createAjv } from "../../app/lib/schema/ajv";
-import { fieldPointer, localeOfPointer, mapValidationErrors } from "../../app/lib/schema/errors";
-import { normalizeSchema, type JsonSchema } from "../../app/lib/schema/normalize";
-import { nameToSegments, pointerToName } from "../../app/lib/schema/path";
-import { compileBucketSchema } from "../../app/lib/schema/validator.server";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, isSchemaField, resolveDocument } from "../../core/form/resolve";
+import { createAjv } from "../../core/schema/ajv";
+import { fieldPointer, localeOfPointer, mapValidationErrors } from "../../core/schema/errors";
+import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
+import { nameToSegments, pointerToName } from "../../core/schema/path";
+import { compileBucketSchema } from "../../server/content/validator";
 
 /*
  * Spec §5: every AJV error lands under its form field (`rooms[0].title.nl`), the locale

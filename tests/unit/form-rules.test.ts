@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fieldKind, type FieldKind } from "../../app/lib/form/field-kind";
-import { initialValue } from "../../app/lib/form/initial";
-import { createAjv } from "../../app/lib/schema/ajv";
-import { mapValidationErrors } from "../../app/lib/schema/errors";
-import { VALIDATION_MESSAGES } from "../../app/lib/schema/messages";
-import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema, type JsonSchema } from "../../app/lib/schema/normalize";
-import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../app/lib/schema/number";
+import { fieldKind, type FieldKind } from "../../core/form/field-kind";
+import { initialValue } from "../../core/form/initial";
+import { createAjv } from "../../core/schema/ajv";
+import { mapValidationErrors } from "../../core/schema/errors";
+import { VALIDATION_MESSAGES } from "../../core/schema/messages";
+import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
+import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../core/schema/number";
 
 /* Tables for the generic form's shared rules (issue 3): normalisation, number input, messages, error mapping. */
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import en from "../../locales/en/common.json";
 import nl from "../../locales/nl/common.json";
 import { createI18n } from "../../app/lib/i18n";
-import { normalizeLocale } from "../../app/lib/locales";
+import { normalizeLocale } from "../../core/locales";
 
 function keys(value: unknown, prefix = ""): string[] {
   if (typeof value !== "object" || value === null) return [prefix];

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import en from "../../locales/en/common.json";
 import nl from "../../locales/nl/common.json";
 import { createI18n } from "../../app/lib/i18n";
-import { SUPPORTED_LOCALES, type Locale } from "../../app/lib/locales";
-import { createAjv } from "../../app/lib/schema/ajv";
-import { mapValidationErrors } from "../../app/lib/schema/errors";
-import { formatMessage, VALIDATION_MESSAGES } from "../../app/lib/schema/messages";
-import { normalizeSchema, type JsonSchema } from "../../app/lib/schema/normalize";
+import { SUPPORTED_LOCALES, type Locale } from "../../core/locales";
+import { createAjv } from "../../core/schema/ajv";
+import { mapValidationErrors } from "../../core/schema/errors";
+import { formatMessage, VALIDATION_MESSAGES } from "../../core/schema/messages";
+import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
 
 /*
  * Spec §5 validation messages and §2/§8 texts, in English and Dutch. The spec's wording is

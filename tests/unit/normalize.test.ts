@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FIELD_KINDS, fieldKind, type FieldKind } from "../../app/lib/form/field-kind";
-import { initialValue } from "../../app/lib/form/initial";
-import { documentTitle, titleProperty } from "../../app/lib/form/title";
-import { createAjv } from "../../app/lib/schema/ajv";
-import { normalizeSchema, type JsonSchema } from "../../app/lib/schema/normalize";
-import { compileBucketSchema } from "../../app/lib/schema/validator.server";
+import { FIELD_KINDS, fieldKind, type FieldKind } from "../../core/form/field-kind";
+import { initialValue } from "../../core/form/initial";
+import { documentTitle, titleProperty } from "../../core/content/title";
+import { createAjv } from "../../core/schema/ajv";
+import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
+import { compileBucketSchema } from "../../server/content/validator";
 
 /*
  * Spec §3 (jsonSchema: translate, _data, renderer) and §5 (integer step) as tables.

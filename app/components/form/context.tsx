@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { ReferenceCollection } from "../../lib/form/references.server";
+import type { ReferenceCollection } from "../../../core/content/references";
 
 export interface BucketFormSettings {
   locales: string[];

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { JsonSchema } from "../../lib/schema/normalize";
+import type { JsonSchema } from "../../../core/schema/normalize";
 
 export interface FieldProps {
   name: string;

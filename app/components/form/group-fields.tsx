@@ -1,7 +1,7 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { fieldKind } from "../../lib/form/field-kind";
-import type { JsonSchema } from "../../lib/schema/normalize";
+import { fieldKind } from "../../../core/form/field-kind";
+import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";

@@ -1,7 +1,7 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import type { JsonSchema } from "../../lib/schema/normalize";
+import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm } from "./context";
 import { useDebouncedInput } from "./debounce";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { useRootData } from "../../lib/root-data";
-import type { JsonSchema } from "../../lib/schema/normalize";
+import type { JsonSchema } from "../../../core/schema/normalize";
 import { BucketFormModal } from "./bucket-form-modal";
 import { useBucketForm } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";

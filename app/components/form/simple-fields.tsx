@@ -1,8 +1,8 @@
 import { getInputProps, getSelectProps, getTextareaProps, useField } from "@conform-to/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { STEP_FIELD, stepButtonValue } from "../../lib/form/step";
-import { acceptNumberInput, defaultStep, stepValue } from "../../lib/schema/number";
+import { STEP_FIELD, stepButtonValue } from "../../../core/form/step";
+import { acceptNumberInput, defaultStep, stepValue } from "../../../core/schema/number";
 import { useBucketForm } from "./context";
 import { FieldShell, type FieldProps } from "./field-shell";
 

@@ -1,7 +1,7 @@
-import { listContents } from "../../../server/services/content";
-import { jsonError } from "../../lib/api.server";
-import { toDocument } from "../../lib/content.server";
-import { requireApiBucketAccess } from "../../lib/guards.server";
+import { listContents } from "../../../server/content/store";
+import { jsonError } from "../../../server/web/api";
+import { toDocument } from "../../../server/content/save";
+import { requireApiBucketAccess } from "../../../server/web/guards";
 import type { Route } from "./+types/any-content";
 
 export const ANY_CONTENT_LIMIT = 1000;

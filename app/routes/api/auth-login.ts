@@ -1,6 +1,6 @@
-import { authenticate, LoginFailure, startSession } from "../../lib/auth.server";
-import { BadRequest, jsonError, readBody } from "../../lib/api.server";
-import { publicUser } from "../../../server/services/users";
+import { authenticate, LoginFailure, startSession } from "../../../server/accounts/auth";
+import { BadRequest, jsonError, readBody } from "../../../server/web/api";
+import { publicUser } from "../../../server/accounts/users";
 import type { Route } from "./+types/auth-login";
 
 export function loader() {

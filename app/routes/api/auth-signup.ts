@@ -1,7 +1,7 @@
 import { ZodError } from "zod";
-import { signUp, SignupFailure, startSession } from "../../lib/auth.server";
-import { BadRequest, jsonError, readBody } from "../../lib/api.server";
-import { publicUser } from "../../../server/services/users";
+import { signUp, SignupFailure, startSession } from "../../../server/accounts/auth";
+import { BadRequest, jsonError, readBody } from "../../../server/web/api";
+import { publicUser } from "../../../server/accounts/users";
 import type { Route } from "./+types/auth-signup";
 
 const SIGNUP_ERRORS = {

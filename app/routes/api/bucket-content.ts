@@ -1,8 +1,8 @@
-import { deleteContent, getLatestVersion, getVersion, ContentNotFoundError, VersionConflictError } from "../../../server/services/content";
-import { jsonError } from "../../lib/api.server";
-import { toDocument } from "../../lib/content.server";
-import { requireApiBucketAccess } from "../../lib/guards.server";
-import { isUuid } from "../../lib/ids";
+import { deleteContent, getLatestVersion, getVersion, ContentNotFoundError, VersionConflictError } from "../../../server/content/store";
+import { jsonError } from "../../../server/web/api";
+import { toDocument } from "../../../server/content/save";
+import { requireApiBucketAccess } from "../../../server/web/guards";
+import { isUuid } from "../../../core/ids";
 import type { Route } from "./+types/bucket-content";
 
 /** GET /api/v1/buckets/{slug}/content/{contentId}/{versionId|latest}: one document. */

@@ -1,8 +1,8 @@
-import { ContentNotFoundError, VersionConflictError } from "../../../server/services/content";
-import { BadRequest, jsonError, readJsonBody } from "../../lib/api.server";
-import { FORBIDDEN_KEYS } from "../../lib/content/payload";
-import { saveDocument, splitDocument, toDocument } from "../../lib/content.server";
-import { requireApiBucketAccess } from "../../lib/guards.server";
+import { ContentNotFoundError, VersionConflictError } from "../../../server/content/store";
+import { BadRequest, jsonError, readJsonBody } from "../../../server/web/api";
+import { FORBIDDEN_KEYS } from "../../../core/content/payload";
+import { saveDocument, splitDocument, toDocument } from "../../../server/content/save";
+import { requireApiBucketAccess } from "../../../server/web/guards";
 import type { Route } from "./+types/bucket-save";
 
 export function loader() {

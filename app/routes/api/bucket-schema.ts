@@ -1,5 +1,5 @@
-import { requireApiBucketAccess } from "../../lib/guards.server";
-import { compileBucketSchema } from "../../lib/schema/validator.server";
+import { requireApiBucketAccess } from "../../../server/web/guards";
+import { compileBucketSchema } from "../../../server/content/validator";
 import type { Route } from "./+types/bucket-schema";
 
 /** GET /api/v1/buckets/{slug}/schema: what a form needs to render and validate the bucket's documents. */

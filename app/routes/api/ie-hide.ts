@@ -1,5 +1,5 @@
-import { getRequestState } from "../../lib/request-state.server";
-import { jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
+import { getRequestState } from "../../../server/web/request-state";
+import { jsonError, readBody, redirectBack, wantsJson } from "../../../server/web/api";
 import type { Route } from "./+types/ie-hide";
 
 /** A GET changes nothing: only /logout may (spec §2). */

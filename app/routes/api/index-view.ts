@@ -1,5 +1,5 @@
-import { getRequestState } from "../../lib/request-state.server";
-import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
+import { getRequestState } from "../../../server/web/request-state";
+import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../../server/web/api";
 import type { Route } from "./+types/index-view";
 
 const INDEX_VIEWS = ["list", "grid"] as const;

@@ -1,7 +1,7 @@
-import { setUserLocale } from "../../../server/services/users";
-import { normalizeLocale } from "../../lib/locales";
-import { getRequestState } from "../../lib/request-state.server";
-import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../lib/api.server";
+import { setUserLocale } from "../../../server/accounts/users";
+import { normalizeLocale } from "../../../core/locales";
+import { getRequestState } from "../../../server/web/request-state";
+import { BadRequest, jsonError, readBody, redirectBack, wantsJson } from "../../../server/web/api";
 import type { Route } from "./+types/locale";
 
 /** A GET changes nothing: only /logout may (spec §2). */

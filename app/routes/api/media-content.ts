@@ -1,6 +1,6 @@
-import { jsonError } from "../../lib/api.server";
-import { isUuid } from "../../lib/ids";
-import { mediaContentResponse, mediaKindOf, requireMediaAccess } from "../../lib/media.server";
+import { jsonError } from "../../../server/web/api";
+import { isUuid } from "../../../core/ids";
+import { mediaContentResponse, mediaKindOf, requireMediaAccess } from "../../../server/media/access";
 import type { Route } from "./+types/media-content";
 
 /**

@@ -1,8 +1,8 @@
 import { toMediaContent } from "../../../server/media/content";
 import { CROP_USAGE, cropBoundsFor, cropImage, parseCoordinates } from "../../../server/media/crop";
 import { readJsonObject } from "../../../server/media/json-body";
-import { jsonError } from "../../lib/api.server";
-import { mediaErrorResponse, requireMediaById } from "../../lib/media-edit.server";
+import { jsonError } from "../../../server/web/api";
+import { mediaErrorResponse, requireMediaById } from "../../../server/media/edit-access";
 import type { Route } from "./+types/media-crop";
 
 export function loader() {

@@ -1,8 +1,8 @@
 import { acceptCustomStill, customStillUrl, MAX_CUSTOM_STILL_BYTES } from "../../../server/media/stills";
 import { resolveMediaProperty } from "../../../server/media/field-property";
 import { receiveUpload, UploadError } from "../../../server/media/upload";
-import { jsonError } from "../../lib/api.server";
-import { mediaErrorResponse, requireMediaById } from "../../lib/media-edit.server";
+import { jsonError } from "../../../server/web/api";
+import { mediaErrorResponse, requireMediaById } from "../../../server/media/edit-access";
 import type { Route } from "./+types/media-custom-still";
 
 export function loader() {

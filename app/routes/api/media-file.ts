@@ -1,6 +1,6 @@
 import { serveFile } from "../../../server/media/serve";
-import { jsonError } from "../../lib/api.server";
-import { mediaKindOf, requireMediaAccess } from "../../lib/media.server";
+import { jsonError } from "../../../server/web/api";
+import { mediaKindOf, requireMediaAccess } from "../../../server/media/access";
 import type { Route } from "./+types/media-file";
 
 /**

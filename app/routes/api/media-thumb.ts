@@ -1,9 +1,9 @@
 import { toMediaContent } from "../../../server/media/content";
 import { readJsonObject } from "../../../server/media/json-body";
 import { parseThumb, selectThumb, THUMB_USAGE } from "../../../server/media/stills";
-import { jobsOf } from "../../../server/services/media";
-import { jsonError } from "../../lib/api.server";
-import { mediaErrorResponse, requireMediaById } from "../../lib/media-edit.server";
+import { jobsOf } from "../../../server/media/store";
+import { jsonError } from "../../../server/web/api";
+import { mediaErrorResponse, requireMediaById } from "../../../server/media/edit-access";
 import type { Route } from "./+types/media-thumb";
 
 export function loader() {

@@ -1,12 +1,12 @@
 import { acceptUpload } from "../../../server/media/accept";
 import { receiveUpload, UploadError } from "../../../server/media/upload";
-import { jsonError } from "../../lib/api.server";
-import { requireApiUser } from "../../lib/guards.server";
-import { mediaBounds } from "../../lib/media/bounds";
-import { mediaKindOf, requireMediaAccess, uploadBucket } from "../../lib/media.server";
+import { jsonError } from "../../../server/web/api";
+import { requireApiUser } from "../../../server/web/guards";
+import { mediaBounds } from "../../../core/media/bounds";
+import { mediaKindOf, requireMediaAccess, uploadBucket } from "../../../server/media/access";
 import { resolveMediaProperty } from "../../../server/media/field-property";
 import { toMediaContent } from "../../../server/media/content";
-import { jobsOf } from "../../../server/services/media";
+import { jobsOf } from "../../../server/media/store";
 import type { Route } from "./+types/media-upload";
 
 /**

@@ -1,6 +1,6 @@
 import { serveFile } from "../../../server/media/serve";
-import { jsonError } from "../../lib/api.server";
-import { requireMediaAccess } from "../../lib/media.server";
+import { jsonError } from "../../../server/web/api";
+import { requireMediaAccess } from "../../../server/media/access";
 import type { Route } from "./+types/still";
 
 const noSuchStill = () => jsonError("No such still", 404);

@@ -1,5 +1,5 @@
-import { compileBucketSchema, validatorModule } from "../../lib/schema/validator.server";
-import { requireApiBucketAccess } from "../../lib/guards.server";
+import { compileBucketSchema, validatorModule } from "../../../server/content/validator";
+import { requireApiBucketAccess } from "../../../server/web/guards";
 import type { Route } from "./+types/validator";
 
 /** GET /validators/{bucket}/{hash}: the bucket's validator as an ES module; the hash makes it cacheable. */

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { visibleBuckets } from "../../../server/services/buckets";
+import { visibleBuckets } from "../../../server/content/buckets";
 import { currentEditPath } from "../../lib/legacy-routes";
-import { getRequestState } from "../../lib/request-state.server";
+import { getRequestState } from "../../../server/web/request-state";
 import type { Route } from "./+types/bucket-form";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

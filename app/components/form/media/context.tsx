@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { MediaContent } from "../../../lib/media/client";
+import type { MediaContent } from "../../../../core/media/wire";
 
 export interface MediaFormSettings {
   /** The bucket that owns uploads of this form; null: the page's bucket (from the URL). */

@@ -1,7 +1,8 @@
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { CropBounds } from "../../../lib/media/bounds";
-import { cropImage, type MediaContent } from "../../../lib/media/client";
+import type { CropBounds } from "../../../../core/media/bounds";
+import type { MediaContent } from "../../../../core/media/wire";
+import { cropImage } from "../../../lib/media-client";
 import { MediaModal } from "./media-modal";
 
 export interface CropRect {

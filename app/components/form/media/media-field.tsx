@@ -2,10 +2,9 @@ import { useField, useFormMetadata, useInputControl } from "@conform-to/react";
 import { useEffect, useRef, useState, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { cropBounds, mediaBounds, requirementLines, type MediaKind } from "../../../lib/media/bounds";
-import {
-  fetchLatestMedia, MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, newUploadUid, pollMedia, uploadMedia, type MediaContent,
-} from "../../../lib/media/client";
+import { cropBounds, mediaBounds, requirementLines, type MediaKind } from "../../../../core/media/bounds";
+import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, type MediaContent } from "../../../../core/media/wire";
+import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "../../../lib/media-client";
 import { useBucketForm } from "../context";
 import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
 import { useMediaForm } from "./context";

@@ -1,15 +1,15 @@
 import type { AppLoadContext } from "react-router";
-import type { Bucket } from "../../server/services/buckets";
+import type { Bucket } from "./buckets";
 import {
   ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion,
-} from "../../server/services/content";
-import { hasPermission, type User } from "../../server/services/users";
-import { inspectPayload } from "./content/payload";
-import { changedTextIds, TEXT_IDS_MESSAGE } from "./content/texts-rule";
-import type { JsonSchema } from "./schema/normalize";
-import { isUuid } from "./ids";
-import { mapValidationErrors, type FieldErrors } from "./schema/errors";
-import { compileBucketSchema } from "./schema/validator.server";
+} from "./store";
+import { hasPermission, type User } from "../accounts/users";
+import { inspectPayload } from "../../core/content/payload";
+import { changedTextIds, TEXT_IDS_MESSAGE } from "../../core/content/texts-rule";
+import type { JsonSchema } from "../../core/schema/normalize";
+import { isUuid } from "../../core/ids";
+import { mapValidationErrors, type FieldErrors } from "../../core/schema/errors";
+import { compileBucketSchema } from "./validator";
 
 /** Keys of a content document that are not schema data (spec §3). */
 export const METADATA_KEYS = ["_id", "contentId", "language"] as const;

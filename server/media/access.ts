@@ -1,12 +1,12 @@
 import type { AppLoadContext } from "react-router";
-import { findBucketById, findBucketBySlug, isBucketVisible, type Bucket } from "../../server/services/buckets";
-import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "../../server/services/media";
-import type { User } from "../../server/services/users";
-import type { MediaKind } from "./media/bounds";
-import { toMediaContent } from "../../server/media/content";
-import { UploadError } from "../../server/media/upload";
-import { requireApiUser } from "./guards.server";
-import { isUuid } from "./ids";
+import { findBucketById, findBucketBySlug, isBucketVisible, type Bucket } from "../content/buckets";
+import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "./store";
+import type { User } from "../accounts/users";
+import type { MediaKind } from "../../core/media/bounds";
+import { toMediaContent } from "./content";
+import { UploadError } from "./upload";
+import { requireApiUser } from "../web/guards";
+import { isUuid } from "../../core/ids";
 
 export const MEDIA_KINDS: readonly MediaKind[] = ["image", "video", "file"];
 

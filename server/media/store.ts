@@ -1,8 +1,8 @@
 import type { Queryable } from "../db/client";
-import type { MediaKind } from "../../app/lib/media/bounds";
+import type { MediaKind } from "../../core/media/bounds";
+import type { CropCoordinates, JobName, JobStatus, Thumb } from "../../core/media/wire";
 
-export type JobName = "transcode" | "still-creation";
-export type JobStatus = "new" | "processing" | "failed" | "completed";
+export type { JobName, JobStatus } from "../../core/media/wire";
 
 export interface MediaDetails {
   fps?: number;
@@ -18,15 +18,10 @@ export interface MediaDetails {
   customStillKey?: string;
   /** Pixel size of the custom still (spec §5: a still smaller than the video asks a confirmation). */
   customStillSize?: { width: number; height: number };
-  thumb?: { index: number } | { isCustom: true };
+  thumb?: Thumb;
 }
 
-export interface CropCoordinates {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { CropCoordinates } from "../../core/media/wire";
 
 export interface MediaRow {
   id: string;
@@ -200,11 +195,4 @@ export async function finishJob(db: Queryable, jobId: string, outcome: { status:
        error = $3, lease_until = NULL, updated_at = now() WHERE id = $1`,
     [jobId, outcome.status, "error" in outcome ? outcome.error : null],
   );
-}
-
-/** Spec §4: completed, error, or in progress (any job new or processing). */
-export function mediaStatus(jobs: JobRow[]): "completed" | "error" | "processing" {
-  if (jobs.some((job) => job.status === "failed")) return "error";
-  if (jobs.some((job) => job.status === "new" || job.status === "processing")) return "processing";
-  return "completed";
 }

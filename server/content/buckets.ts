@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/client";
-import type { User } from "./users";
+import type { User } from "../accounts/users";
 
 export interface Bucket {
   id: string;

@@ -1,39 +1,7 @@
-import type { MediaKind } from "./bounds";
+import type { MediaKind } from "../../core/media/bounds";
+import { POLL_INTERVAL_MS, type CropCoordinates, type MediaContent, type Thumb } from "../../core/media/wire";
 
 /* The browser side of the media calls (spec §4, §7): uploads with byte progress, the latest content, polling, crop. */
-
-/** Without JavaScript, file inputs are named `__media_file.<field name>` (app/lib/media/form-upload.server.ts). */
-export const MEDIA_FILE_PREFIX = "__media_file.";
-/** The no-JavaScript 'Upload' button (its value: the field name): uploads and re-renders without saving. */
-export const MEDIA_UPLOAD_FIELD = "__media_upload";
-
-/** Spec §9: the field polls …/latest this often while jobs run. */
-export const POLL_INTERVAL_MS = 2000;
-
-export type JobStatus = "new" | "processing" | "failed" | "completed";
-
-/** Spec §3 media content, as GET …/latest and the upload answer it (the fields the form uses). */
-export interface MediaContent {
-  contentId: string;
-  _id: string;
-  kind: MediaKind;
-  status: "completed" | "error" | "processing";
-  error?: string;
-  jobs: Array<{ name: string; status: JobStatus; progress: number }>;
-  url: string;
-  originalFilename: string;
-  mimetype: string;
-  size?: number;
-  dimensions: { width: number; height: number } | null;
-  originalImageVersionId?: string | null;
-  crop?: { x: number; y: number; width: number; height: number } | null;
-  thumbs?: Array<{ index?: number; filename?: string; isCustom?: boolean; url: string }>;
-  thumb?: Thumb | null;
-  still?: string | null;
-}
-
-/** A video's thumb: one of its stills by index, or its custom still. */
-export type Thumb = { index: number } | { isCustom: true };
 
 export class MediaRequestError extends Error {
   constructor(
@@ -211,25 +179,6 @@ export async function uploadCustomStill(
   if (!response.ok) throw await errorOf(response);
   return (await response.json()) as { thumb: Thumb & { url?: string }; smallerThanVideo: boolean };
 }
-
-/** Average progress (0–100) of the jobs; spec §4. */
-export function averageJobProgress(content: Pick<MediaContent, "jobs">): number {
-  if (!content.jobs.length) return 0;
-  const total = content.jobs.reduce((sum, job) => sum + (job.status === "completed" ? 100 : Math.max(0, Math.min(100, job.progress || 0))), 0);
-  return Math.round(total / content.jobs.length);
-}
-
-/**
- * The job the progress label names (spec §4): the first one that is
- * processing, else the first one that is new; null when none runs.
- */
-export function runningJob(content: Pick<MediaContent, "jobs">): string | null {
-  const job = content.jobs.find((candidate) => candidate.status === "processing") ?? content.jobs.find((candidate) => candidate.status === "new");
-  return job ? job.name : null;
-}
-
-/** Spec §9: the video player's playback rates. */
-export const PLAYBACK_RATES = [0.7, 1, 1.3, 1.5, 1.7] as const;
 
 /** A unique id of one upload item (sent as `uid`, echoed by the answer). */
 export function newUploadUid(): string {

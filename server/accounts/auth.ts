@@ -1,13 +1,13 @@
 import type { AppLoadContext } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { hashPassword, verifyPassword } from "../../server/security/password";
-import { markInvitationUsedBy, redeemInvitation } from "../../server/services/invitations";
-import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "../../server/services/rate-limit";
-import { createSession, deleteSession } from "../../server/services/sessions";
-import { createUser, EmailTakenError, findUserByEmail, type User } from "../../server/services/users";
-import { loginSchema, signupSchema } from "./auth-schemas";
-import { getRequestState } from "./request-state.server";
+import { hashPassword, verifyPassword } from "../security/password";
+import { markInvitationUsedBy, redeemInvitation } from "./invitations";
+import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "./rate-limit";
+import { createSession, deleteSession } from "./sessions";
+import { createUser, EmailTakenError, findUserByEmail, type User } from "./users";
+import { loginSchema, signupSchema } from "../../core/auth-schemas";
+import { getRequestState } from "../web/request-state";
 
 export type LoginFailureCode = "unknown user" | "incorrect password" | "rate limited" | "invalid";
 
@@ -109,4 +109,4 @@ export async function signUp(context: AppLoadContext, input: unknown): Promise<U
   });
 }
 
-export { requireSignupAllowed } from "./guards.server";
+export { requireSignupAllowed } from "../web/guards";

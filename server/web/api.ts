@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { safeRedirectPath } from "./safe-redirect";
+import { safeRedirectPath } from "../../core/safe-redirect";
 
 /** A call made by fetch asks for JSON; a plain form post gets a redirect back. */
 export function wantsJson(request: Request): boolean {

@@ -1,12 +1,12 @@
 import type { AppLoadContext } from "react-router";
-import { mediaVersion } from "../../server/services/media";
-import { MediaEditError } from "../../server/media/edit-error";
-import { UploadError } from "../../server/media/upload";
-import { jsonError } from "./api.server";
-import { requireApiUser } from "./guards.server";
-import { isUuid } from "./ids";
-import { requireMediaAccess } from "./media.server";
-import type { MediaKind } from "./media/bounds";
+import { mediaVersion } from "./store";
+import { MediaEditError } from "./edit-error";
+import { UploadError } from "./upload";
+import { jsonError } from "../web/api";
+import { requireApiUser } from "../web/guards";
+import { isUuid } from "../../core/ids";
+import { requireMediaAccess } from "./access";
+import type { MediaKind } from "../../core/media/bounds";
 
 /**
  * The media an edit call names by `{id}` (crop, thumb, custom still): a

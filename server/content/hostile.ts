@@ -1,4 +1,4 @@
-import { FORBIDDEN_KEYS, inspectPayload } from "../content/payload";
+import { FORBIDDEN_KEYS, inspectPayload } from "../../core/content/payload";
 
 /** Conform's own fields: the list intent (JSON) and the form's state (JSON). */
 const INTENT_FIELD = "__intent__";

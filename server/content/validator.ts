@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { createAjv } from "./ajv";
-import { normalizeSchema, type NormalizedSchema } from "./normalize";
+import { createAjv } from "../../core/schema/ajv";
+import { normalizeSchema, type NormalizedSchema } from "../../core/schema/normalize";
 
 export interface CompiledBucketSchema extends NormalizedSchema {
   hash: string;

@@ -1,17 +1,17 @@
 import type { AppLoadContext } from "react-router";
-import { acceptUpload } from "../../../server/media/accept";
-import { toMediaContent, type MediaContent } from "../../../server/media/content";
-import { receiveMultipart, tooLargeMessage, UploadError } from "../../../server/media/upload";
-import type { MediaStorage } from "../../../server/media/storage";
-import { findBucketById, isBucketVisible, type Bucket } from "../../../server/services/buckets";
-import { jobsOf, latestMedia } from "../../../server/services/media";
-import type { User } from "../../../server/services/users";
-import { mediaKindOfSchema } from "../form/field-kind";
-import { schemaAtName } from "../form/step";
-import { isUuid } from "../ids";
-import type { JsonSchema } from "../schema/normalize";
-import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "./bounds";
-import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD } from "./client";
+import { acceptUpload } from "./accept";
+import { toMediaContent } from "./content";
+import { receiveMultipart, tooLargeMessage, UploadError } from "./upload";
+import type { MediaStorage } from "./storage";
+import { findBucketById, isBucketVisible, type Bucket } from "../content/buckets";
+import { jobsOf, latestMedia } from "./store";
+import type { User } from "../accounts/users";
+import { mediaKindOfSchema } from "../../core/form/field-kind";
+import { schemaAtName } from "../../core/form/step";
+import { isUuid } from "../../core/ids";
+import type { JsonSchema } from "../../core/schema/normalize";
+import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/bounds";
+import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, type MediaContent } from "../../core/media/wire";
 
 /*
  * The bucket edit form without JavaScript (issue 4): when the schema has a media field the form is

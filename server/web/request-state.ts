@@ -1,9 +1,9 @@
 import type { AppLoadContext, Session } from "react-router";
-import { findSessionUser } from "../../server/services/sessions";
-import type { BucketSummary } from "../../server/services/buckets";
-import type { User } from "../../server/services/users";
+import { findSessionUser } from "../accounts/sessions";
+import type { BucketSummary } from "../content/buckets";
+import type { User } from "../accounts/users";
 import type { SessionData } from "./context";
-import { normalizeLocale, type Locale } from "./locales";
+import { normalizeLocale, type Locale } from "../../core/locales";
 
 export interface RequestState {
   session: Session<SessionData>;

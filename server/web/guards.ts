@@ -1,7 +1,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { findBucketByCollection, findBucketBySlug, isBucketVisible, type Bucket } from "../../server/services/buckets";
-import { hasPermission, type User } from "../../server/services/users";
-import { getRequestState } from "./request-state.server";
+import { findBucketByCollection, findBucketBySlug, isBucketVisible, type Bucket } from "../content/buckets";
+import { hasPermission, type User } from "../accounts/users";
+import { getRequestState } from "./request-state";
 
 /** /login with from_url holding the encoded full path, except for /. */
 export function loginRedirectPath(request: Request): string {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
-import { BUCKET_SUMMARIES_JSON, type BucketSummary } from "./buckets";
+import { BUCKET_SUMMARIES_JSON, type BucketSummary } from "../content/buckets";
 import { USER_COLUMNS, type User } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;

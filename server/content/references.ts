@@ -1,20 +1,11 @@
 import type { AppLoadContext } from "react-router";
-import { findBucketByCollection, isBucketVisible } from "../../../server/services/buckets";
-import { listContents } from "../../../server/services/content";
-import type { User } from "../../../server/services/users";
-import type { JsonSchema } from "../schema/normalize";
-import { documentTitle } from "./title";
+import { findBucketByCollection, isBucketVisible } from "./buckets";
+import { listContents } from "./store";
+import type { User } from "../accounts/users";
+import type { JsonSchema } from "../../core/schema/normalize";
+import type { ReferenceCollection } from "../../core/content/references";
+import { documentTitle } from "../../core/content/title";
 
-export interface ReferenceOption {
-  value: string;
-  label: string;
-}
-
-export interface ReferenceCollection {
-  /** The bucket that holds the collection, for links and sub-forms; null when the user may not see it. */
-  slug: string | null;
-  options: ReferenceOption[];
-}
 
 const REFERENCE_OPTION_LIMIT = 1000;
 
