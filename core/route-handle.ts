@@ -1,0 +1,12 @@
+/**
+ * What a route module declares about itself in `export const handle`, read by
+ * the server before the route runs (server/http.ts) and by the page.
+ */
+export interface RouteHandle {
+  /**
+   * The route reads its own request body as a stream, under its own limits
+   * (uploads, multipart edit forms): the server's 1 MiB body limit does not
+   * apply to it.
+   */
+  streamsBody?: true;
+}
