@@ -13,7 +13,7 @@ import { SchemaField } from "../components/form/schema-field";
 import { saveDocument } from "../../server/content/save";
 import { documentTitle } from "../../core/content/title";
 import { removeHostileEntries } from "../../server/content/hostile";
-import { initialValue } from "../../core/form/initial";
+import { initialValue } from "../../core/form/kinds";
 import { applyStepIntent } from "../../core/form/step";
 import { loadReferenceOptions } from "../../server/content/references";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "../../core/form/resolve";

@@ -1,6 +1,6 @@
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import type { MediaKind } from "../../core/media/bounds";
-import type { JsonSchema } from "../../core/schema/normalize";
+import { schemaNodes } from "../../core/schema/walk";
 import { UploadError } from "./upload";
 
 /**
@@ -16,17 +16,9 @@ const RULE_ATTRIBUTES = [
 
 export type MediaProperty = Record<string, unknown>;
 
-/** Every property of this media kind anywhere in a schema: properties, list items, translated copies. */
-export function mediaPropertiesOf(schema: unknown, kind: MediaKind, depth = 0, out: MediaProperty[] = []): MediaProperty[] {
-  if (!schema || typeof schema !== "object" || depth > 64) return out;
-  if (Array.isArray(schema)) {
-    for (const item of schema) mediaPropertiesOf(item, kind, depth + 1, out);
-    return out;
-  }
-  const node = schema as JsonSchema;
-  if (mediaKindOfSchema(node) === kind) out.push(node);
-  for (const value of Object.values(node)) if (value && typeof value === "object") mediaPropertiesOf(value, kind, depth + 1, out);
-  return out;
+/** Every property of this media kind in a schema: properties and list items, at any depth. */
+export function mediaPropertiesOf(schema: unknown, kind: MediaKind): MediaProperty[] {
+  return [...schemaNodes(schema)].map(({ node }) => node).filter((node) => mediaKindOfSchema(node) === kind);
 }
 
 const rulesOf = (property: MediaProperty) =>

@@ -7,7 +7,7 @@ import { findBucketById, isBucketVisible, type Bucket } from "../content/buckets
 import { jobsOf, latestMedia } from "./store";
 import type { User } from "../accounts/users";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
-import { schemaAtName } from "../../core/form/step";
+import { schemaAtName } from "../../core/schema/walk";
 import { isUuid } from "../../core/ids";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/bounds";

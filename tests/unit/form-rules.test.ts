@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldKind, type FieldKind } from "../../core/form/field-kind";
-import { initialValue } from "../../core/form/initial";
+import { initialValue } from "../../core/form/kinds";
 import { createAjv } from "../../core/schema/ajv";
 import { mapValidationErrors } from "../../core/schema/errors";
 import en from "../../locales/en/common.json";

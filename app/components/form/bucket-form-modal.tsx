@@ -6,7 +6,7 @@ import { createPortal } from "react-dom";
 import { mapValidationErrors } from "../../../core/schema/errors";
 import type { Locale } from "../../../core/locales";
 import type { JsonSchema } from "../../../core/schema/normalize";
-import { coerceFormValue } from "../../../core/form/coerce";
+import { coerceFormValue } from "../../../core/form/kinds";
 import { loadBrowserValidator } from "../../lib/validator";
 import { BucketFormContext } from "./context";
 import { MediaFormContext, useMediaForm } from "./media/context";
