@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { documentTitle, titleProperty } from "../../core/content/title";
+import { titleProperty, titleText } from "../../core/content/title";
 import { requireBucketAccess } from "../../server/web/guards";
 import { isUuid } from "../../core/ids";
 import { getRequestState } from "../../server/web/request-state";
@@ -54,7 +54,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       items: rows.slice(0, PAGE_SIZE).map((row) => ({
         contentId: row.contentId,
         versionId: row.versionId,
-        title: titleKey ? documentTitle({ [titleKey]: row.title }, bucket.jsonSchema, bucket.locales) : "",
+        title: titleText(row.title, bucket.locales),
         updatedAt: row.createdAt.toISOString(),
       })),
       page,
