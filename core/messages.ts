@@ -15,7 +15,8 @@ type Leaves<T, Prefix extends string = ""> = {
 
 /** Every key of the English catalogue; the Dutch one has the same keys (tests/unit/messages.test.ts). */
 export type MessageKey = Leaves<typeof en>;
-export type MessageParams = Readonly<Record<string, string | number | boolean>>;
+/** Values of {{param}} placeholders; a Message as a value is put into words in the same language. */
+export type MessageParams = Readonly<Record<string, string | number | boolean | Message>>;
 
 /** A message not yet put into words: translated where the reader's language is known. */
 export interface Message {
@@ -42,7 +43,10 @@ export function formatMessage(template: string, params: Readonly<Record<string, 
 /** The message in `locale`, falling back to English for a key only English has. */
 export function translate(locale: Locale, key: MessageKey, params: MessageParams = {}): string {
   const template = lookup(CATALOGUES[locale], key) ?? lookup(en, key) ?? key;
-  return formatMessage(template, params);
+  const values = Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [name, typeof value === "object" ? translateMessage(locale, value) : value]),
+  );
+  return formatMessage(template, values);
 }
 
 export const translateMessage = (locale: Locale, message: Message) => translate(locale, message.key, message.params);

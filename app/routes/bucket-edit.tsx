@@ -23,6 +23,8 @@ import { hasMediaField, loadMediaContents, readBucketFormPost } from "../../serv
 import type { JsonSchema } from "../../core/schema/normalize";
 import { compileBucketSchema } from "../../server/content/validator";
 import { loadBrowserValidator } from "../lib/validator";
+import { HttpError } from "../../server/web/http-error";
+import { pageRoute } from "../../server/web/respond";
 import type { Route } from "./+types/bucket-edit";
 
 type Mode = "new" | "singleton" | "latest" | "version" | "duplicate";
@@ -35,9 +37,9 @@ function modeOf(request: Request, params: { contentId?: string; versionId?: stri
   return params.versionId ? "version" : "latest";
 }
 
-const notFound = () => data("This page could not be found", { status: 404 });
+const notFound = () => new HttpError(404, "errors.notFound");
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   const mode = modeOf(request, params);
   const compiled = compileBucketSchema(bucket);
@@ -80,9 +82,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
     videoProcessing: context.media.ffmpeg !== null,
   };
-}
+});
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   const compiled = compileBucketSchema(bucket);
   // A multipart post (a form with media fields) streams its files into media here (never request.formData()).
@@ -123,7 +125,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (error instanceof ContentNotFoundError) throw notFound();
     throw error;
   }
-}
+});
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   const product = (matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine";

@@ -87,7 +87,7 @@ export async function readBucketFormPost(
         post.contents[media.contentId] = toMediaContent(media, await jobsOf(context.db, media.id));
       } catch (error) {
         if (!(error instanceof UploadError)) throw error;
-        (post.fieldErrors[part.name] ??= []).push(error.message);
+        (post.fieldErrors[part.name] ??= []).push(error.text);
       }
     }
   } finally {
@@ -125,7 +125,7 @@ async function receiveForm(request: Request, storage: MediaStorage, schema: Json
       },
     });
   } catch (error) {
-    if (error instanceof UploadError) throw new Response(error.message, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    if (error instanceof UploadError) throw new Response(error.text, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     throw error;
   }
 }

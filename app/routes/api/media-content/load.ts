@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "react-router";
 import { isUuid } from "../../../../core/ids";
 import type { MediaKind } from "../../../../core/media/bounds";
-import { jsonError } from "../../../../server/web/api";
+import { HttpError } from "../../../../server/web/http-error";
 import { mediaContentResponse, requireMediaAccess } from "../../../../server/media/access";
 
 /**
@@ -18,7 +18,7 @@ export async function loadMediaContent({ request, context, params }: LoaderFunct
       : isUuid(versionId)
         ? { versionId, kind, contentId: contentId === "contentId" ? undefined : contentId }
         : null;
-  if (!find) return jsonError("No such media", 404);
+  if (!find) throw new HttpError(404, "media.noSuchMedia");
   const { media } = await requireMediaAccess(request, context, find);
   return mediaContentResponse(context, media);
 }
