@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import { holdInput, processesWithArgument } from "../support/held-input";
 import { createTestUser, get } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
 import { createTestDatabase, type TestServer } from "../support/server";
-import { BUILD_DIR, STALE_TEMPORARY_MS, type Content, faststartVideo, fieldFor, json, startMediaServer, uploaded } from "../support/media-audit";
+import { BUILD_DIR, STALE_TEMPORARY_MS, type Content, faststartVideo, fieldFor, fixtureDir, json, startMediaServer, uploaded } from "../support/media-audit";
 
 /*
  * Issue 4: the job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
@@ -287,6 +288,75 @@ describe("retries after the backoff", () => {
       expect(await claimJob(db)).toMatchObject({ id: first!.id, attempts: 3 });
     } finally {
       await database.drop();
+    }
+  });
+});
+
+describe("the worker protocol between real processes: a malformed message is logged and ignored", () => {
+  it("the runner ignores a worker's malformed messages (one naming process group 0, one an output outside its directory) and takes its valid answer", async () => {
+    const worker = path.join(server.media.storage.tmpDir, "..", "garbling-worker.cjs");
+    writeFileSync(
+      worker,
+      `const { writeFileSync } = require("node:fs");
+       const path = require("node:path");
+       process.on("message", ({ job }) => {
+         process.send("garbage");
+         process.send({ type: "progress", jobId: job.jobId, progress: "lots" });
+         process.send({ type: "started", jobId: job.jobId, processGroup: 0 });
+         process.send({ type: "done", jobId: job.jobId, outputs: ["../escaped.mp4"] });
+         writeFileSync(path.join(job.outputDir, "rendition.mp4"), "made by the test's worker");
+         process.send({ type: "done", jobId: job.jobId, outputs: ["rendition.mp4"] });
+       });
+       process.send({ type: "ready" });\n`,
+    );
+    const { fields } = await fieldFor(server.db, "video");
+    const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "garbled.mp4" }));
+    const warnings: Array<{ msg: string; problem?: string }> = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; problem?: string }) });
+    const runner = new JobRunner({ ...runnerOptions(worker), logger });
+    runner.start();
+    try {
+      await expect
+        .poll(async () => (await server.db.query("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows, { timeout: 20_000, interval: 50 })
+        .toEqual([
+          { name: "transcode", status: "completed", attempts: 1 },
+          { name: "still-creation", status: "completed", attempts: 1 },
+        ]);
+    } finally {
+      await runner.stop();
+    }
+    const ignored = warnings.filter((warning) => warning.msg === "media worker: a malformed message was ignored");
+    expect(ignored).toHaveLength(8);
+    expect(ignored.map((warning) => warning.problem).join("\n")).toMatch(/processGroup[\s\S]*must be a plain file name/);
+    expect(existsSync(path.join(server.media.storage.tmpDir, "escaped.mp4"))).toBe(false);
+    expect((await get(server.url, "/healthz")).status).toBe(200);
+  });
+
+  it("the worker ignores a malformed job and runs the next well-formed one", async () => {
+    const outputDir = mkdtempSync(path.join(fixtureDir, "stills-"));
+    const input = path.join(outputDir, "..", "protocol-input.mp4");
+    writeFileSync(input, videoOf({ width: 320, height: 240, fps: 25, seconds: 1 }));
+    const child = fork(path.join(BUILD_DIR, "server/media-worker.js"), [], { stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json", env: { PATH: server.config.PATH } });
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    try {
+      const job = { jobId: "j1", name: "still-creation", ffmpeg: server.media.ffmpeg!.ffmpeg, input, outputDir, duration: 1, stillCount: 2, timeLimitMs: 60_000 };
+      const answer = await new Promise<unknown>((resolve) => {
+        child.on("message", (message: { type?: string }) => {
+          if (message.type !== "ready") {
+            if (message.type === "done" || message.type === "failed") resolve(message);
+            return;
+          }
+          child.send("garbage");
+          child.send({ type: "job", job: { ...job, jobId: "j0", stillCount: "five" } });
+          child.send({ type: "job", job });
+        });
+      });
+      expect(answer).toEqual({ type: "done", jobId: "j1", outputs: ["still-1.jpg", "still-2.jpg"] });
+      expect(stderr.match(/a malformed message was ignored/g)).toHaveLength(2);
+      expect(stderr).toContain("stillCount");
+    } finally {
+      child.kill("SIGKILL");
     }
   });
 });
