@@ -28,15 +28,28 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-/** A runner of the test's own beside the server's (which runs none: MEDIA_WORKERS=0), on the server's database. */
-const runnerOptions = (workerPath = path.join(BUILD_DIR, "server/media-worker.js")): JobRunnerOptions => ({
-  db: server.db,
-  storage: server.media.storage,
+/**
+ * A server of the test's own, for a test that runs a runner of its own on it: a runner takes any due job, and
+ * the jobs of other tests' uploads must stay theirs.
+ */
+async function withOwnServer(test: (own: { server: TestServer; cookie: string }) => Promise<void>): Promise<void> {
+  const own = await startMediaServer();
+  try {
+    await test(own);
+  } finally {
+    await own.server.stop();
+  }
+}
+
+/** A runner beside the server's (which runs none: MEDIA_WORKERS=0), on its database. */
+const runnerOptions = (target: TestServer, workerPath = path.join(BUILD_DIR, "server/media-worker.js")): JobRunnerOptions => ({
+  db: target.db,
+  storage: target.media.storage,
   logger: pino({ level: "silent" }),
-  tools: server.media.ffmpeg,
+  tools: target.media.ffmpeg,
   workerPath,
-  searchPath: server.config.PATH,
-  timeLimitMs: server.config.VITRINE_JOB_TIME_LIMIT_MS,
+  searchPath: target.config.PATH,
+  timeLimitMs: target.config.VITRINE_JOB_TIME_LIMIT_MS,
   pollMs: 50,
 });
 
@@ -191,70 +204,72 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
 });
 
 describe("workers that die at once", () => {
-  it("fail their jobs after the attempts with the spec's message, and never take the server down", async () => {
-    // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
-    const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
-    writeFileSync(dying, "process.exit(0);\n");
-    const { fields } = await fieldFor(server.db, "video");
-    const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "doomed.mp4" }));
-    const runner = new JobRunner(runnerOptions(dying));
-    const jobs = async () => {
-      await backoffPassed(server.db, [content._id]);
-      return (await server.db.query<{ name: string; status: string; attempts: number }>("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows;
-    };
-    runner.start();
-    try {
-      await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
-        { name: "transcode", status: "failed", attempts: 3 },
-        { name: "still-creation", status: "failed", attempts: 3 },
-      ]);
-    } finally {
-      await runner.stop();
-    }
-    expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "error", error: "Error converting video" });
-    expect((await get(server.url, "/healthz")).status).toBe(200);
-  }, 40_000);
+  it("fail their jobs after the attempts with the spec's message, and never take the server down", () =>
+    withOwnServer(async ({ server, cookie }) => {
+      // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
+      const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
+      writeFileSync(dying, "process.exit(0);\n");
+      const { fields } = await fieldFor(server.db, "video");
+      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "doomed.mp4" }));
+      const runner = new JobRunner(runnerOptions(server, dying));
+      const jobs = async () => {
+        await backoffPassed(server.db, [content._id]);
+        return (await server.db.query<{ name: string; status: string; attempts: number }>("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows;
+      };
+      runner.start();
+      try {
+        await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
+          { name: "transcode", status: "failed", attempts: 3 },
+          { name: "still-creation", status: "failed", attempts: 3 },
+        ]);
+      } finally {
+        await runner.stop();
+      }
+      expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "error", error: "Error converting video" });
+      expect((await get(server.url, "/healthz")).status).toBe(200);
+    }), 40_000);
 });
 
 describe("a worker killed while its ffmpeg runs (real processes, SIGKILL)", () => {
   // ffmpeg ignores SIGPIPE: a worker's death used to leave it transcoding on beside the retried job, into a
   // directory already deleted. The worker starts it as a process group of its own and the runner kills the group.
-  it("takes that ffmpeg down with it; the job runs again after its backoff and completes", async () => {
-    const { fields } = await fieldFor(server.db, "video");
-    const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "held.mp4" }));
-    // The transcode alone: a still-creation job would read the held input too.
-    await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
-    const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!.key;
-    const input = server.media.storage.pathOf(key);
-    const held = holdInput(input);
-    const transcode = async () =>
-      (await server.db.query<{ status: string; attempts: number; progress: number; backoffMs: number | null }>(
-        `SELECT status, attempts, progress, CASE WHEN status = 'new' THEN round(extract(epoch FROM run_after - updated_at) * 1000)::int END AS "backoffMs"
-         FROM jobs WHERE media_id = $1`,
-        [content._id],
-      )).rows[0]!;
-    const runner = new JobRunner(runnerOptions());
-    runner.start();
-    try {
-      // The worker reports ffmpeg's process group before any progress: once progress is recorded, the runner knows it.
-      await held.feedUntil(async () => (await transcode()).progress > 0);
-      expect(processesWithArgument(input), "the job's ffmpeg, waiting for the rest of its input").toHaveLength(1);
-      const [worker] = runner.busyWorkerPids();
-      process.kill(worker!, "SIGKILL");
-      await expect.poll(() => processesWithArgument(input), { timeout: 5_000, interval: 20 }).toEqual([]);
-
-      await expect.poll(transcode, { timeout: 5_000, interval: 20 }).toMatchObject({ status: "new", attempts: 1, backoffMs: retryDelayMs(1) });
-      await runner.stop();
-      held.release();
-      await backoffPassed(server.db, [content._id]);
+  it("takes that ffmpeg down with it; the job runs again after its backoff and completes", () =>
+    withOwnServer(async ({ server, cookie }) => {
+      const { fields } = await fieldFor(server.db, "video");
+      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "held.mp4" }));
+      // The transcode alone: a still-creation job would read the held input too.
+      await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
+      const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!.key;
+      const input = server.media.storage.pathOf(key);
+      const held = holdInput(input);
+      const transcode = async () =>
+        (await server.db.query<{ status: string; attempts: number; progress: number; backoffMs: number | null }>(
+          `SELECT status, attempts, progress, CASE WHEN status = 'new' THEN round(extract(epoch FROM run_after - updated_at) * 1000)::int END AS "backoffMs"
+           FROM jobs WHERE media_id = $1`,
+          [content._id],
+        )).rows[0]!;
+      const runner = new JobRunner(runnerOptions(server));
       runner.start();
-      await expect.poll(transcode, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 2 });
-      expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "completed" });
-    } finally {
-      await runner.stop();
-      held.release();
-    }
-  }, 90_000);
+      try {
+        // The worker reports ffmpeg's process group before any progress: once progress is recorded, the runner knows it.
+        await held.feedUntil(async () => (await transcode()).progress > 0);
+        expect(processesWithArgument(input), "the job's ffmpeg, waiting for the rest of its input").toHaveLength(1);
+        const [worker] = runner.busyWorkerPids();
+        process.kill(worker!, "SIGKILL");
+        await expect.poll(() => processesWithArgument(input), { timeout: 5_000, interval: 20 }).toEqual([]);
+
+        await expect.poll(transcode, { timeout: 5_000, interval: 20 }).toMatchObject({ status: "new", attempts: 1, backoffMs: retryDelayMs(1) });
+        await runner.stop();
+        held.release();
+        await backoffPassed(server.db, [content._id]);
+        runner.start();
+        await expect.poll(transcode, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 2 });
+        expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "completed" });
+      } finally {
+        await runner.stop();
+        held.release();
+      }
+    }), 90_000);
 });
 
 describe("retries after the backoff", () => {
@@ -293,44 +308,45 @@ describe("retries after the backoff", () => {
 });
 
 describe("the worker protocol between real processes: a malformed message is logged and ignored", () => {
-  it("the runner ignores a worker's malformed messages (one naming process group 0, one an output outside its directory) and takes its valid answer", async () => {
-    const worker = path.join(server.media.storage.tmpDir, "..", "garbling-worker.cjs");
-    writeFileSync(
-      worker,
-      `const { writeFileSync } = require("node:fs");
-       const path = require("node:path");
-       process.on("message", ({ job }) => {
-         process.send("garbage");
-         process.send({ type: "progress", jobId: job.jobId, progress: "lots" });
-         process.send({ type: "started", jobId: job.jobId, processGroup: 0 });
-         process.send({ type: "done", jobId: job.jobId, outputs: ["../escaped.mp4"] });
-         writeFileSync(path.join(job.outputDir, "rendition.mp4"), "made by the test's worker");
-         process.send({ type: "done", jobId: job.jobId, outputs: ["rendition.mp4"] });
-       });
-       process.send({ type: "ready" });\n`,
-    );
-    const { fields } = await fieldFor(server.db, "video");
-    const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "garbled.mp4" }));
-    const warnings: Array<{ msg: string; problem?: string }> = [];
-    const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; problem?: string }) });
-    const runner = new JobRunner({ ...runnerOptions(worker), logger });
-    runner.start();
-    try {
-      await expect
-        .poll(async () => (await server.db.query("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows, { timeout: 20_000, interval: 50 })
-        .toEqual([
-          { name: "transcode", status: "completed", attempts: 1 },
-          { name: "still-creation", status: "completed", attempts: 1 },
-        ]);
-    } finally {
-      await runner.stop();
-    }
-    const ignored = warnings.filter((warning) => warning.msg === "media worker: a malformed message was ignored");
-    expect(ignored).toHaveLength(8);
-    expect(ignored.map((warning) => warning.problem).join("\n")).toMatch(/processGroup[\s\S]*must be a plain file name/);
-    expect(existsSync(path.join(server.media.storage.tmpDir, "escaped.mp4"))).toBe(false);
-    expect((await get(server.url, "/healthz")).status).toBe(200);
-  });
+  it("the runner ignores a worker's malformed messages (one naming process group 0, one an output outside its directory) and takes its valid answer", () =>
+    withOwnServer(async ({ server, cookie }) => {
+      const worker = path.join(server.media.storage.tmpDir, "..", "garbling-worker.cjs");
+      writeFileSync(
+        worker,
+        `const { writeFileSync } = require("node:fs");
+         const path = require("node:path");
+         process.on("message", ({ job }) => {
+           process.send("garbage");
+           process.send({ type: "progress", jobId: job.jobId, progress: "lots" });
+           process.send({ type: "started", jobId: job.jobId, processGroup: 0 });
+           process.send({ type: "done", jobId: job.jobId, outputs: ["../escaped.mp4"] });
+           writeFileSync(path.join(job.outputDir, "rendition.mp4"), "made by the test's worker");
+           process.send({ type: "done", jobId: job.jobId, outputs: ["rendition.mp4"] });
+         });
+         process.send({ type: "ready" });\n`,
+      );
+      const { fields } = await fieldFor(server.db, "video");
+      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "garbled.mp4" }));
+      const warnings: Array<{ msg: string; problem?: string }> = [];
+      const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; problem?: string }) });
+      const runner = new JobRunner({ ...runnerOptions(server, worker), logger });
+      runner.start();
+      try {
+        await expect
+          .poll(async () => (await server.db.query("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows, { timeout: 20_000, interval: 50 })
+          .toEqual([
+            { name: "transcode", status: "completed", attempts: 1 },
+            { name: "still-creation", status: "completed", attempts: 1 },
+          ]);
+      } finally {
+        await runner.stop();
+      }
+      const ignored = warnings.filter((warning) => warning.msg === "media worker: a malformed message was ignored");
+      expect(ignored).toHaveLength(8);
+      expect(ignored.map((warning) => warning.problem).join("\n")).toMatch(/processGroup[\s\S]*must be a plain file name/);
+      expect(existsSync(path.join(server.media.storage.tmpDir, "escaped.mp4"))).toBe(false);
+      expect((await get(server.url, "/healthz")).status).toBe(200);
+    }));
 
   it("the worker ignores a malformed job and runs the next well-formed one", async () => {
     const outputDir = mkdtempSync(path.join(fixtureDir, "stills-"));

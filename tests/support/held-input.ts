@@ -6,8 +6,12 @@ const CHUNK_BYTES = 64 * 1024;
 export interface HeldInput {
   /** Hands the reader the next chunk once it reads; false when only the held-back tail is left. */
   feed(): Promise<boolean>;
-  /** Feeds chunk by chunk until `reached` holds; fails when the tail is all that is left, or at the deadline. */
-  feedUntil(reached: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
+  /**
+   * Feeds a chunk every `intervalMs` until `reached` holds; fails when the tail is all that is left, or at the
+   * deadline. The pace keeps a fast ffmpeg from reading all it may have before the runner records its progress
+   * (once a second).
+   */
+  feedUntil(reached: () => Promise<boolean>, options?: { timeoutMs?: number; intervalMs?: number }): Promise<void>;
   /** Puts the real file back in place of the FIFO (idempotent). */
   release(): void;
 }
@@ -37,11 +41,12 @@ export function holdInput(file: string): HeldInput {
 
   return {
     feed,
-    async feedUntil(reached, timeoutMs = 30_000) {
+    async feedUntil(reached, { timeoutMs = 30_000, intervalMs = 25 } = {}) {
       const deadline = Date.now() + timeoutMs;
       while (!(await reached())) {
         if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms (${fed} of ${bytes.length} bytes fed)`);
         if (!(await feed())) throw new Error(`not reached with all but the held-back tail fed (${fed} of ${bytes.length} bytes)`);
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },
     release() {
