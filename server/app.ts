@@ -46,11 +46,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config = options.config ?? loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   // Asks the binaries their version while the database opens.
-  const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: process.env.PATH });
+  const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
   const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
   await migrate(db);
   if (options.seed ?? true) {
-    const seeded = await seedDemoContent(db, { adminEmail: process.env.ADMIN_EMAIL, adminPassword: process.env.ADMIN_PASSWORD });
+    const seeded = await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
     if (seeded) announceSeed(seeded.adminEmail, seeded.generatedPassword);
   }
   // The worker is the build's second entry, beside this file.
