@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, rm, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
+import { translateMessage } from "../../core/messages";
+import { jobFailureMessage } from "../../core/media/wire";
 import type { Db } from "../db/client";
 import type { FfmpegTools } from "../media/ffmpeg";
 import type { MediaStorage } from "../media/storage";
@@ -24,13 +26,6 @@ export interface JobRunnerOptions {
   concurrency?: number;
   pollMs?: number;
   maxAttempts?: number;
-}
-
-/** Spec §8: what a failed job tells the user. */
-export function jobFailureMessage(name: string, kind: string): string {
-  if (name === "transcode") return `Error converting ${kind}`;
-  if (name === "still-creation") return `Error getting stills from ${kind}`;
-  return "An unknown error occured";
 }
 
 /** Stills a still-creation job extracts from a video. */
@@ -106,7 +101,7 @@ export class JobRunner {
     const { db, storage, logger } = this.options;
     const log = logger.child({ jobId: job.id, job: job.name, mediaId: job.mediaId, attempt: job.attempts });
     if (job.attempts > this.maxAttempts) {
-      await finishJob(db, job.id, { status: "failed", error: jobFailureMessage(job.name, job.media.kind) });
+      await finishJob(db, job.id, { status: "failed", error: translateMessage("en", jobFailureMessage(job.name, job.media.kind)) });
       log.warn("job failed for good: too many attempts");
       return;
     }
@@ -124,7 +119,7 @@ export class JobRunner {
       outcome =
         job.attempts < this.maxAttempts
           ? { status: "new", retryAfterMs: retryDelayMs(job.attempts) }
-          : { status: "failed", error: jobFailureMessage(job.name, job.media.kind) };
+          : { status: "failed", error: translateMessage("en", jobFailureMessage(job.name, job.media.kind)) };
       log.warn({ err: error, ...outcome }, outcome.status === "new" ? "job attempt failed; it will run again" : "job failed");
     }
     await rm(outputDir, { recursive: true, force: true });

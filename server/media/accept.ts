@@ -7,6 +7,7 @@ import { ProbeFailed, probeVideo } from "./ffmpeg";
 import { sniffType, UnsupportedType } from "./sniff";
 import type { MediaStorage } from "./storage";
 import { formatSizes, UploadError, type UploadedFile } from "./upload";
+import { refusal } from "../web/http-error";
 
 /** Images beyond this many pixels are refused from their header, before decoding (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
@@ -99,7 +100,7 @@ async function imageFacts(path: string, bounds: MediaBounds) {
     throw new UploadError(422, `The image has too many pixels (${width}×${height}); the limit is ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`);
   }
   const errors = imageDimensionErrors({ width, height }, bounds);
-  if (errors.length) throw new UploadError(422, errors.join("\n"));
+  if (errors.length) throw refusal(422, errors);
   return { width, height };
 }
 
@@ -107,7 +108,7 @@ async function videoFacts(path: string, bounds: MediaBounds, ffmpeg: FfmpegTools
   if (!ffmpeg) throw new UploadError(422, "Video processing is unavailable on this server: ffmpeg was not found.");
   const video = await probeVideo(ffmpeg, path);
   const errors = videoErrors(video, bounds);
-  if (errors.length) throw new UploadError(422, errors.join("\n"));
+  if (errors.length) throw refusal(422, errors);
   return {
     width: video.width,
     height: video.height,

@@ -1,4 +1,7 @@
 import type { AppLoadContext } from "react-router";
+import { HttpError } from "../web/http-error";
+import { getRequestState } from "../web/request-state";
+import { errorText } from "../web/respond";
 import { acceptUpload } from "./accept";
 import { toMediaContent } from "./content";
 import { receiveMultipart, tooLargeMessage, UploadError } from "./upload";
@@ -86,8 +89,8 @@ export async function readBucketFormPost(
         post.formData.set(part.name, media.contentId);
         post.contents[media.contentId] = toMediaContent(media, await jobsOf(context.db, media.id));
       } catch (error) {
-        if (!(error instanceof UploadError)) throw error;
-        (post.fieldErrors[part.name] ??= []).push(error.text);
+        if (!(error instanceof HttpError)) throw error;
+        (post.fieldErrors[part.name] ??= []).push(errorText(error, (await getRequestState(request, context)).locale));
       }
     }
   } finally {
