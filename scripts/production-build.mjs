@@ -76,7 +76,8 @@ export function buildProduction(buildDir, root = ROOT) {
   const started = performance.now();
   const result = spawnSync(process.execPath, [path.join(root, "scripts", "react-router.mjs"), "build"], {
     cwd: root,
-    env: { ...process.env, VITRINE_BUILD_DIR: buildDir },
+    // A production build whatever NODE_ENV the caller runs with (vitest, for one, sets "test").
+    env: { ...process.env, NODE_ENV: "production", VITRINE_BUILD_DIR: buildDir },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
