@@ -2,12 +2,11 @@
 // allowed (eslint.config.js). Both always run, so one report shows every finding; either failing fails the lint.
 // ESLint reads types, so React Router's generated route types (./+types/…) are made first.
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { ROOT } from "./production-build.mjs";
 
-const require = createRequire(import.meta.url);
-const packageDir = (name) => path.dirname(require.resolve(`${name}/package.json`));
+// npm installs the project's own dev dependencies at the top of node_modules.
+const packageDir = (name) => path.join(ROOT, "node_modules", name);
 
 const typegen = spawnSync(process.execPath, ["scripts/react-router.mjs", "typegen"], { cwd: ROOT, stdio: "inherit" });
 if (typegen.status !== 0) process.exit(typegen.status ?? 1);
