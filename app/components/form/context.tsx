@@ -10,6 +10,10 @@ export interface BucketFormSettings {
   referenceOptions: Record<string, ReferenceCollection>;
   /** Spec §6: admins and devs may edit text ids and add or remove entries. */
   canEditTextIds: boolean;
+  /** Every control inert and left out of a submission. */
+  disabled?: boolean;
+  /** Values shown but not editable, without editing buttons (an older document version). */
+  readOnly?: boolean;
 }
 
 export const BucketFormContext = createContext<BucketFormSettings>({
@@ -22,3 +26,29 @@ export const BucketFormContext = createContext<BucketFormSettings>({
 });
 
 export const useBucketForm = () => useContext(BucketFormContext);
+
+export interface FieldLock {
+  disabled: boolean;
+  /** Read-only and not disabled (disabled wins). */
+  readOnly: boolean;
+  /** For inputs that can be read-only: text, textarea, number, date, time. */
+  input: { disabled?: true; readOnly?: true };
+  /** HTML has no read-only select, checkbox or colour input: they are disabled and marked read-only. */
+  choice: { disabled?: true; "aria-readonly"?: true };
+  /** Add, remove, step, clear, upload…: shown (disabled when the form is), or left out of a read-only form. */
+  showEditButtons: boolean;
+}
+
+/** How the form's disabled and read-only settings apply to a field's controls. */
+export function useFieldLock(): FieldLock {
+  const settings = useBucketForm();
+  const disabled = settings.disabled === true;
+  const readOnly = settings.readOnly === true && !disabled;
+  return {
+    disabled,
+    readOnly,
+    input: disabled ? { disabled: true } : readOnly ? { readOnly: true } : {},
+    choice: disabled ? { disabled: true } : readOnly ? { disabled: true, "aria-readonly": true } : {},
+    showEditButtons: !readOnly,
+  };
+}

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { fieldKind } from "../../../core/form/field-kind";
 import { clearedValue } from "../../../core/form/kinds";
 import type { JsonSchema } from "../../../core/schema/normalize";
-import { useBucketForm } from "./context";
+import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 
@@ -14,13 +14,14 @@ const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? (sc
 export function ObjectField(props: FieldProps) {
   const { t } = useTranslation();
   const [meta, form] = useField<Record<string, unknown>>(props.name);
+  const lock = useFieldLock();
   const { schema } = props;
   const required = requiredOf(schema);
   const children = Object.entries(propertiesOf(schema)).map(([key, child]) => (
     <SchemaField key={key} name={`${props.name}.${key}`} schema={child} required={required.includes(key)} />
   ));
-  const clear = schema["x-clearable"] ? (
-    <button {...form.update.getButtonProps({ name: meta.name, value: clearedValue(schema) as Record<string, string> })} className="button small">
+  const clear = schema["x-clearable"] && lock.showEditButtons ? (
+    <button {...form.update.getButtonProps({ name: meta.name, value: clearedValue(schema) as Record<string, string> })} className="button small" disabled={lock.disabled}>
       {t("form.clearFields")}
     </button>
   ) : null;
@@ -84,15 +85,16 @@ export function TranslateObjectField(props: FieldProps) {
 export function DisableableField(props: FieldProps) {
   const [meta] = useField<{ value: string; disabled: boolean }>(props.name);
   const fields = meta.getFieldset();
+  const lock = useFieldLock();
   const disabled = fields.disabled.value === "on" || fields.disabled.value === "true";
   const enableText = typeof props.schema.enableButton === "string" ? props.schema.enableButton : "Enable";
   const disableText = typeof props.schema.disableButton === "string" ? props.schema.disableButton : "Disable";
   return (
     <FieldShell {...props} id={fields.value.id} errorId={meta.errorId} errors={[...(meta.errors ?? []), ...(fields.value.errors ?? [])]}>
       <div className="disableable">
-        <input {...getInputProps(fields.value, { type: "text" })} readOnly={disabled} aria-disabled={disabled} />
+        <input {...getInputProps(fields.value, { type: "text" })} readOnly={disabled || lock.readOnly} disabled={lock.disabled} aria-disabled={disabled} />
         <label className="inline-check">
-          <input {...getInputProps(fields.disabled, { type: "checkbox" })} />
+          <input {...getInputProps(fields.disabled, { type: "checkbox" })} {...lock.choice} />
           {disabled ? enableText : disableText}
         </label>
       </div>

@@ -3,7 +3,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { titleText } from "../../../core/content/title";
 import type { JsonSchema } from "../../../core/schema/normalize";
-import { useBucketForm } from "./context";
+import { useBucketForm, useFieldLock } from "./context";
 import { useDebouncedInput } from "./debounce";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
@@ -27,6 +27,7 @@ function rowTitle(schema: JsonSchema, index: number, value: unknown): string | n
 export function ArrayField(props: FieldProps & { variant?: "tags" | "references" }) {
   const { t } = useTranslation();
   const { hydrated } = useBucketForm();
+  const lock = useFieldLock();
   const [meta, form] = useField<unknown[]>(props.name);
   const dragFrom = useRef<number | null>(null);
   const { schema } = props;
@@ -34,7 +35,7 @@ export function ArrayField(props: FieldProps & { variant?: "tags" | "references"
   const maxItems = typeof schema.maxItems === "number" ? schema.maxItems : null;
   const fixed = Boolean(schema.fixed) || typeof schema.fixedItems === "number";
   const sortable = Boolean(schema.sortable);
-  const canAdd = !fixed && (maxItems === null || rows.length < maxItems);
+  const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
   const addText =
     props.variant === "tags" ? t("form.newTag") : typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
   const counter = maxItems !== null ? (
@@ -50,7 +51,7 @@ export function ArrayField(props: FieldProps & { variant?: "tags" | "references"
           <li
             key={row.key}
             className="list-row"
-            draggable={hydrated && sortable}
+            draggable={hydrated && sortable && !lock.disabled && !lock.readOnly}
             onDragStart={() => (dragFrom.current = index)}
             onDragOver={(event) => sortable && event.preventDefault()}
             onDrop={(event) => {
@@ -67,24 +68,26 @@ export function ArrayField(props: FieldProps & { variant?: "tags" | "references"
               required={false}
               label={rowTitle(schema, index, row.value ?? row.initialValue) ?? `${fieldLabel(props)} ${index + 1}`}
             />
-            <div className="row-actions">
-              {sortable ? (
-                <>
-                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={index === 0} aria-label={t("form.moveUp")}>↑</button>
-                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={index === rows.length - 1} aria-label={t("form.moveDown")}>↓</button>
-                </>
-              ) : null}
-              {!fixed ? (
-                <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" aria-label={t("form.remove")}>
-                  ×
-                </button>
-              ) : null}
-            </div>
+            {lock.showEditButtons ? (
+              <div className="row-actions">
+                {sortable ? (
+                  <>
+                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={t("form.moveUp")}>↑</button>
+                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={t("form.moveDown")}>↓</button>
+                  </>
+                ) : null}
+                {!fixed ? (
+                  <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" aria-label={t("form.remove")} disabled={lock.disabled}>
+                    ×
+                  </button>
+                ) : null}
+              </div>
+            ) : null}
           </li>
         ))}
       </ol>
       {canAdd ? (
-        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add">
+        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add" disabled={lock.disabled}>
           {addText}
         </button>
       ) : null}
@@ -104,7 +107,10 @@ export const TEXTS_DEBOUNCE_MS = 300;
 
 export function TextsField(props: FieldProps) {
   const { t } = useTranslation();
-  const { locales, canEditTextIds } = useBucketForm();
+  const { locales, canEditTextIds: userMayEditIds } = useBucketForm();
+  const lock = useFieldLock();
+  // A read-only form shows the ids as they are, without add or remove buttons.
+  const canEditTextIds = userMayEditIds && lock.showEditButtons;
   const [meta, form] = useField<Array<{ id: string; text: Record<string, string> }>>(props.name);
   const rows = meta.getFieldList();
   const table = useRef<HTMLTableElement>(null);
@@ -128,20 +134,20 @@ export function TextsField(props: FieldProps) {
             return (
               <tr key={row.key}>
                 <td>
-                  <input {...getInputProps(entry.id, { type: "text" })} readOnly={!canEditTextIds} aria-label={`id ${index + 1}`} />
+                  <input {...getInputProps(entry.id, { type: "text" })} readOnly={!canEditTextIds} disabled={lock.disabled} aria-label={`id ${index + 1}`} />
                   {entry.id.errors?.length ? <p className="field-error">{entry.id.errors.join(" ")}</p> : null}
                 </td>
                 {locales.map((locale) => {
                   const localeField = (text as Record<string, typeof entry.id>)[locale]!;
                   return (
                     <td key={locale}>
-                      <input {...getInputProps(localeField, { type: "text" })} aria-label={`${locale} ${index + 1}`} lang={locale} />
+                      <input {...getInputProps(localeField, { type: "text" })} {...lock.input} aria-label={`${locale} ${index + 1}`} lang={locale} />
                     </td>
                   );
                 })}
                 {canEditTextIds ? (
                   <td>
-                    <button {...form.remove.getButtonProps({ name: meta.name, index })} aria-label={t("form.remove")}>×</button>
+                    <button {...form.remove.getButtonProps({ name: meta.name, index })} aria-label={t("form.remove")} disabled={lock.disabled}>×</button>
                   </td>
                 ) : null}
               </tr>
@@ -150,7 +156,7 @@ export function TextsField(props: FieldProps) {
         </tbody>
       </table>
       {canEditTextIds ? (
-        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add">
+        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add" disabled={lock.disabled}>
           {t("form.add")}
         </button>
       ) : null}

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { STEP_FIELD, stepButtonValue } from "../../../core/form/step";
 import { acceptNumberInput, defaultStep, stepValue } from "../../../core/schema/number";
-import { useBucketForm } from "./context";
+import { useBucketForm, useFieldLock } from "./context";
 import { FieldShell, type FieldProps } from "./field-shell";
 
 /** Text and multi-line text, with a length counter when maxLength is set. */
@@ -13,7 +13,8 @@ export function TextField(props: FieldProps & { multiline?: boolean }) {
   // The form's current value: it follows typing, list intents and 'Velden leegmaken' alike.
   const length = typeof meta.value === "string" ? meta.value.length : 0;
   const placeholder = typeof props.schema.placeholder === "string" ? props.schema.placeholder : undefined;
-  const common = { placeholder };
+  const lock = useFieldLock();
+  const common = { placeholder, ...lock.input };
   const counter = maxLength ? (
     <span className={length > maxLength ? "counter counter-exceeded" : "counter"} aria-live="polite">
       {length}/{maxLength}
@@ -45,6 +46,7 @@ export function NumberField(props: FieldProps) {
   const current = acceptNumberInput(String(meta.value ?? meta.initialValue ?? ""), type, undefined);
   const [lastValid, setLastValid] = useState<number | undefined>(current);
   const { hydrated } = useBucketForm();
+  const lock = useFieldLock();
   // Without JavaScript the action steps from the submitted value (app/lib/form/step.ts); with it, an update intent.
   const bump = (direction: 1 | -1) =>
     hydrated
@@ -53,9 +55,10 @@ export function NumberField(props: FieldProps) {
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <div className="number-input">
-        <button {...bump(-1)} className="step-button" aria-label={`− ${step}`}>−</button>
+        {lock.showEditButtons ? <button {...bump(-1)} className="step-button" aria-label={`− ${step}`} disabled={lock.disabled}>−</button> : null}
         <input
           {...getInputProps(meta, { type: "text" })}
+          {...lock.input}
           inputMode={type === "integer" ? "numeric" : "decimal"}
           onBlur={(event) => {
             const next = acceptNumberInput(event.currentTarget.value, type, lastValid);
@@ -63,7 +66,7 @@ export function NumberField(props: FieldProps) {
             setLastValid(next);
           }}
         />
-        <button {...bump(1)} className="step-button" aria-label={`+ ${step}`}>+</button>
+        {lock.showEditButtons ? <button {...bump(1)} className="step-button" aria-label={`+ ${step}`} disabled={lock.disabled}>+</button> : null}
       </div>
     </FieldShell>
   );
@@ -73,11 +76,12 @@ export function NumberField(props: FieldProps) {
 export function BooleanField(props: FieldProps) {
   const { t } = useTranslation();
   const [meta] = useField<boolean>(props.name);
+  const lock = useFieldLock();
   const on = meta.value === "on" || meta.value === "true";
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <span className="switch">
-        <input {...getInputProps(meta, { type: "checkbox" })} role="switch" />
+        <input {...getInputProps(meta, { type: "checkbox" })} {...lock.choice} role="switch" />
         <span className="switch-label">{on ? t("form.active") : t("form.inactive")}</span>
       </span>
     </FieldShell>
@@ -86,27 +90,30 @@ export function BooleanField(props: FieldProps) {
 
 export function DateField(props: FieldProps) {
   const [meta] = useField<string>(props.name);
+  const lock = useFieldLock();
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <input {...getInputProps(meta, { type: "date" })} />
+      <input {...getInputProps(meta, { type: "date" })} {...lock.input} />
     </FieldShell>
   );
 }
 
 export function TimeField(props: FieldProps) {
   const [meta] = useField<string>(props.name);
+  const lock = useFieldLock();
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <input {...getInputProps(meta, { type: "time" })} step={1} />
+      <input {...getInputProps(meta, { type: "time" })} {...lock.input} step={1} />
     </FieldShell>
   );
 }
 
 export function ColorField(props: FieldProps) {
   const [meta] = useField<string>(props.name);
+  const lock = useFieldLock();
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <input {...getInputProps(meta, { type: "color" })} />
+      <input {...getInputProps(meta, { type: "color" })} {...lock.choice} />
     </FieldShell>
   );
 }
@@ -114,9 +121,10 @@ export function ColorField(props: FieldProps) {
 function SelectField(props: FieldProps & { options: Array<{ value: string; label: string }> }) {
   const { t } = useTranslation();
   const [meta] = useField<string>(props.name);
+  const lock = useFieldLock();
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <select {...getSelectProps(meta)}>
+      <select {...getSelectProps(meta)} {...lock.choice}>
         <option value="">{t("form.pickAnOption")}</option>
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>

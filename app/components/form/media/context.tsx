@@ -1,5 +1,15 @@
 import { createContext, useContext } from "react";
 import type { MediaContent } from "../../../../core/media/wire";
+import { fetchLatestMedia, pollMedia } from "../../../lib/media-client";
+
+/** Where media fields load a content and follow its jobs. */
+export interface MediaSource {
+  fetchLatest: typeof fetchLatestMedia;
+  poll: typeof pollMedia;
+}
+
+/** The media API (GET …/latest, polled while jobs run). */
+export const MEDIA_API: MediaSource = { fetchLatest: fetchLatestMedia, poll: pollMedia };
 
 export interface MediaFormSettings {
   /** The bucket that owns uploads of this form; null: the page's bucket (from the URL). */
@@ -8,6 +18,8 @@ export interface MediaFormSettings {
   contents: Record<string, MediaContent>;
   /** False when the server has no ffmpeg: video fields say so. */
   videoProcessing: boolean;
+  /** Default: the media API; a page of fixtures (the style guide) brings its own. */
+  source?: MediaSource;
 }
 
 export const MediaFormContext = createContext<MediaFormSettings>({ bucketSlug: null, contents: {}, videoProcessing: true });

@@ -1,23 +1,22 @@
 import { useField, useFormMetadata, useInputControl } from "@conform-to/react";
-import { useEffect, useRef, useState, type DragEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, type MediaKind } from "../../../../core/media/bounds";
 import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "../../../../core/media/wire";
 import { messageText } from "../../../lib/i18n";
-import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "../../../lib/media-client";
-import { useBucketForm } from "../context";
+import { newUploadUid, uploadMedia } from "../../../lib/media-client";
+import { useBucketForm, useFieldLock } from "../context";
 import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
-import { useMediaForm } from "./context";
+import { MEDIA_API, useMediaForm } from "./context";
 import { CropModal } from "./crop-modal";
+import { DropZone } from "./drop-zone";
 import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
+import { freshUrl, MediaSummary } from "./media-summary";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { ThumbModal } from "./thumb-modal";
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
-
-/** The URL of a media version's file, changed by every new version so that a browser cache never shows an old one. */
-const freshUrl = (content: MediaContent) => `${content.url}?v=${encodeURIComponent(content._id)}`;
 
 /**
  * Image, video and file fields (spec §2, §4). The document stores the media
@@ -26,11 +25,13 @@ const freshUrl = (content: MediaContent) => `${content.url}?v=${encodeURICompone
  * every 2 s, view/crop/player modals. Without it: a plain file input in the
  * (multipart) form, and Upload and Delete as submit buttons.
  */
-export function MediaField(props: FieldProps & { kind: MediaKind }) {
+export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?: UploadItem }) {
   const { kind, schema } = props;
   const { t } = useTranslation();
   const { hydrated } = useBucketForm();
+  const lock = useFieldLock();
   const media = useMediaForm();
+  const source = media.source ?? MEDIA_API;
   const params = useParams();
   const bucketSlug = media.bucketSlug ?? params.bucket ?? "";
   const [meta] = useField<string>(props.name);
@@ -39,10 +40,10 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
   const contentId = typeof control.value === "string" ? control.value : "";
 
   const [content, setContent] = useState<MediaContent | null>(() => (contentId ? media.contents[contentId] ?? null : null));
-  const [item, setItem] = useState<UploadItem | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [item, setItem] = useState<UploadItem | null>(props.initialUpload ?? null);
+  // A content that failed before the page loaded says so at once; later failures come from loading and polling.
+  const [problem, setProblem] = useState<string | null>(() => (content?.status === "error" ? messageText(t, mediaFailure(content)) : null));
   const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | "thumb" | null>(null);
-  const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   /** A file chosen in the plain input before the form hydrated: uploaded once the drop zone replaces it. */
   const chosenBeforeHydration = useRef<File | null>(null);
@@ -68,12 +69,12 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       if (next.status === "error") setProblem(messageText(t, mediaFailure(next)));
     };
     const watch = (current: MediaContent) => {
-      if (current.status === "processing") stop = pollMedia(kind, contentId, follow, (error) => setProblem(error.message));
+      if (current.status === "processing") stop = source.poll(kind, contentId, follow, (error) => setProblem(error.message));
     };
     const known = contentRef.current?.contentId === contentId ? contentRef.current : null;
     if (known) watch(known);
     else {
-      fetchLatestMedia(kind, contentId).then(
+      source.fetchLatest(kind, contentId).then(
         (loaded) => {
           if (cancelled) return;
           follow(loaded);
@@ -86,7 +87,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       cancelled = true;
       stop();
     };
-  }, [hydrated, contentId, kind, t]);
+  }, [hydrated, contentId, kind, t, source]);
 
   async function upload(file: File) {
     setProblem(null);
@@ -135,12 +136,6 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
     setProblem(null);
   }
 
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    choose(event.dataTransfer.files);
-  };
-
   const errors = [
     ...(item?.state === "error" ? [item.message] : []),
     ...(problem ? [problem] : []),
@@ -155,43 +150,31 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
         <input type="hidden" name={meta.name} value={contentId} readOnly />
         {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
-        {hydrated && item ? <UploadItemStatus item={item} kind={kind} /> : null}
+        {item ? <UploadItemStatus item={item} kind={kind} /> : null}
         {videoUnavailable ? <p className="media-unavailable">{t("media.videoUnavailable")}</p> : null}
 
         {hydrated ? (
           <>
-            <div
-              className={`drop-zone${dragging ? " dragging" : ""}`}
-              onDragOver={(event) => {
-                event.preventDefault();
-                setDragging(true);
-              }}
-              onDragLeave={() => setDragging(false)}
-              onDrop={onDrop}
-            >
-              <span>{t("media.dropHere", { type })}</span> / {" "}
-              <button type="button" className="link-button" onClick={() => fileInput.current?.click()} disabled={videoUnavailable}>
-                {t("media.browse", { type })}
-              </button>
-              <input
-                ref={fileInput}
-                id={inputId}
-                type="file"
-                className="visually-hidden"
-                tabIndex={-1}
+            {lock.showEditButtons ? (
+              <DropZone
+                type={type}
+                inputId={inputId}
+                inputRef={fileInput}
                 accept={ACCEPT[kind]}
-                aria-describedby={requirements.length ? `${meta.id}-requirements` : undefined}
-                onChange={(event) => choose(event.currentTarget.files)}
+                describedBy={requirements.length ? `${meta.id}-requirements` : undefined}
+                disabled={lock.disabled}
+                browseDisabled={videoUnavailable}
+                onFiles={choose}
               />
-            </div>
+            ) : null}
             <div className="media-actions">
-              {contentId ? (
-                <button type="button" className="button small" onClick={remove}>
+              {contentId && lock.showEditButtons ? (
+                <button type="button" className="button small" onClick={remove} disabled={lock.disabled}>
                   {t("media.delete")}
                 </button>
               ) : null}
               {shown && kind !== "file" ? (
-                <button type="button" className="button small" onClick={() => setModal("view")}>
+                <button type="button" className="button small" onClick={() => setModal("view")} disabled={lock.disabled}>
                   {viewLabel}
                 </button>
               ) : null}
@@ -200,30 +183,33 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
                   {viewLabel}
                 </a>
               ) : null}
-              {shown && kind === "video" && shown.status === "completed" ? (
-                <button type="button" className="button small" onClick={() => setModal("thumb")}>
+              {shown && kind === "video" && shown.status === "completed" && lock.showEditButtons ? (
+                <button type="button" className="button small" onClick={() => setModal("thumb")} disabled={lock.disabled}>
                   {t("media.selectThumbnail")}
                 </button>
               ) : null}
-              {shown && cropEnabled && shown.status === "completed" ? (
-                <button type="button" className="button small" onClick={() => setModal("crop")}>
+              {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (
+                <button type="button" className="button small" onClick={() => setModal("crop")} disabled={lock.disabled}>
                   {shown.originalImageVersionId ? t("media.recrop") : t("media.crop")}
                 </button>
               ) : null}
-              <button
-                type="button"
-                className="button small"
-                onClick={() => fileInput.current?.click()}
-                disabled={videoUnavailable || item?.state === "uploading" || item?.state === "new"}
-              >
-                {t("media.upload")}
-              </button>
+              {lock.showEditButtons ? (
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={() => fileInput.current?.click()}
+                  disabled={lock.disabled || videoUnavailable || item?.state === "uploading" || item?.state === "new"}
+                >
+                  {t("media.upload")}
+                </button>
+              ) : null}
             </div>
           </>
         ) : (
           <>
-            <input
-              ref={(element) => () => {
+            {lock.showEditButtons ? (
+              <input
+                ref={(element) => () => {
                 // Unmounted when the form hydrates: keep what the user chose meanwhile.
                 chosenBeforeHydration.current = element?.files?.[0] ?? null;
               }}
@@ -232,11 +218,13 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
               name={`${MEDIA_FILE_PREFIX}${meta.name}`}
               accept={ACCEPT[kind]}
               form={form.id}
+              disabled={lock.disabled}
               aria-describedby={requirements.length ? `${meta.id}-requirements` : undefined}
             />
+            ) : null}
             <div className="media-actions">
-              {contentId ? (
-                <button {...form.update.getButtonProps({ name: meta.name, value: "" })} className="button small">
+              {contentId && lock.showEditButtons ? (
+                <button {...form.update.getButtonProps({ name: meta.name, value: "" })} className="button small" disabled={lock.disabled}>
                   {t("media.delete")}
                 </button>
               ) : null}
@@ -250,9 +238,11 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
                   {viewLabel}
                 </a>
               ) : null}
-              <button type="submit" name={MEDIA_UPLOAD_FIELD} value={meta.name} form={form.id} formNoValidate className="button small">
-                {t("media.upload")}
-              </button>
+              {lock.showEditButtons ? (
+                <button type="submit" name={MEDIA_UPLOAD_FIELD} value={meta.name} form={form.id} formNoValidate className="button small" disabled={lock.disabled}>
+                  {t("media.upload")}
+                </button>
+              ) : null}
             </div>
           </>
         )}
@@ -277,7 +267,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
           onClose={() => setModal(null)}
           onSaved={() => {
             setModal(null);
-            void fetchLatestMedia(kind, shown.contentId).then(setContent, (error: Error) => setProblem(error.message));
+            void source.fetchLatest(kind, shown.contentId).then(setContent, (error: Error) => setProblem(error.message));
           }}
         />
       ) : null}
@@ -296,27 +286,6 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
         />
       ) : null}
     </FieldShell>
-  );
-}
-
-/** What the field holds now: a preview of the image, the video's still, the file's name (an audio player for WAV). */
-function MediaSummary(props: { content: MediaContent; kind: MediaKind; label: string }) {
-  const { t } = useTranslation();
-  const { content, kind } = props;
-  const still = content.still ?? content.thumbs?.[0]?.url ?? null;
-  return (
-    <div className="media-summary">
-      {kind === "image" ? <img className="media-thumb" src={freshUrl(content)} alt={props.label} /> : null}
-      {kind === "video" && still ? <img className="media-thumb" src={still} alt={props.label} /> : null}
-      <span className="media-filename">{content.originalFilename}</span>
-      {content.dimensions ? (
-        <span className="media-dimensions">
-          {content.dimensions.width} × {content.dimensions.height}
-        </span>
-      ) : null}
-      {content.status === "completed" ? <span className="media-state">{t("media.completed")}</span> : null}
-      {kind === "file" && /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(content.mimetype) ? <audio className="media-audio" controls preload="none" src={freshUrl(content)} /> : null}
-    </div>
   );
 }
 
