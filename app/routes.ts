@@ -9,7 +9,7 @@ export default [
   route("no-access", "routes/no-access.tsx"),
   route("password-reset/:id?", "routes/placeholder-public.tsx", { id: "password-reset" }),
   route("profile", "routes/placeholder.tsx", { id: "profile" }),
-  route("style", "routes/placeholder.tsx", { id: "style" }),
+  route("style", "routes/style.tsx"),
   route("support", "routes/placeholder.tsx", { id: "support" }),
   route("shareables/:id?", "routes/placeholder.tsx", { id: "shareables" }),
 

@@ -31,6 +31,11 @@ export interface FieldLock {
   disabled: boolean;
   /** Read-only and not disabled (disabled wins). */
   readOnly: boolean;
+  /**
+   * Disabled or read-only: the value cannot change, so a field shows the value it started with (a disabled
+   * control is not part of the form's data, so the form's current value does not hold it).
+   */
+  locked: boolean;
   /** For inputs that can be read-only: text, textarea, number, date, time. */
   input: { disabled?: true; readOnly?: true };
   /** HTML has no read-only select, checkbox or colour input: they are disabled and marked read-only. */
@@ -47,6 +52,7 @@ export function useFieldLock(): FieldLock {
   return {
     disabled,
     readOnly,
+    locked: disabled || readOnly,
     input: disabled ? { disabled: true } : readOnly ? { readOnly: true } : {},
     choice: disabled ? { disabled: true } : readOnly ? { disabled: true, "aria-readonly": true } : {},
     showEditButtons: !readOnly,

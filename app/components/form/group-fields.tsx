@@ -86,7 +86,8 @@ export function DisableableField(props: FieldProps) {
   const [meta] = useField<{ value: string; disabled: boolean }>(props.name);
   const fields = meta.getFieldset();
   const lock = useFieldLock();
-  const disabled = fields.disabled.value === "on" || fields.disabled.value === "true";
+  const flag = lock.locked ? fields.disabled.initialValue : fields.disabled.value;
+  const disabled = flag === "on" || flag === "true";
   const enableText = typeof props.schema.enableButton === "string" ? props.schema.enableButton : "Enable";
   const disableText = typeof props.schema.disableButton === "string" ? props.schema.disableButton : "Disable";
   return (

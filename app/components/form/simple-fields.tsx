@@ -9,11 +9,12 @@ import { FieldShell, type FieldProps } from "./field-shell";
 /** Text and multi-line text, with a length counter when maxLength is set. */
 export function TextField(props: FieldProps & { multiline?: boolean }) {
   const [meta] = useField<string>(props.name);
+  const lock = useFieldLock();
   const maxLength = typeof props.schema.maxLength === "number" ? props.schema.maxLength : null;
   // The form's current value: it follows typing, list intents and 'Velden leegmaken' alike.
-  const length = typeof meta.value === "string" ? meta.value.length : 0;
+  const value = lock.locked ? meta.initialValue : meta.value;
+  const length = typeof value === "string" ? value.length : 0;
   const placeholder = typeof props.schema.placeholder === "string" ? props.schema.placeholder : undefined;
-  const lock = useFieldLock();
   const common = { placeholder, ...lock.input };
   const counter = maxLength ? (
     <span className={length > maxLength ? "counter counter-exceeded" : "counter"} aria-live="polite">
@@ -77,7 +78,8 @@ export function BooleanField(props: FieldProps) {
   const { t } = useTranslation();
   const [meta] = useField<boolean>(props.name);
   const lock = useFieldLock();
-  const on = meta.value === "on" || meta.value === "true";
+  const value = lock.locked ? meta.initialValue : meta.value;
+  const on = value === "on" || value === "true";
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <span className="switch">

@@ -1,0 +1,23 @@
+import { StyleGuidePage } from "../components/style-guide/style-guide-page";
+import { fieldSpecimens } from "../components/style-guide/field-specimens.server";
+import { resources } from "../lib/i18n";
+import { compileBucketSchema } from "../../server/content/validator";
+import { requireUser } from "../../server/web/guards";
+import { getRequestState } from "../../server/web/request-state";
+import type { Route } from "./+types/style";
+
+/** The living style guide (/style): every field kind in every state and the shared UI pieces, in the user's language. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, context);
+  const { locale } = await getRequestState(request, context);
+  return { locale, fields: fieldSpecimens(locale, compileBucketSchema) };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const product = (matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine";
+  return [{ title: `${resources[data?.locale ?? "en"].common.styleGuide.title} · ${product}` }];
+};
+
+export default function StyleGuide({ loaderData }: Route.ComponentProps) {
+  return <StyleGuidePage fields={loaderData.fields} locale={loaderData.locale} />;
+}
