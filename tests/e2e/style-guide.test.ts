@@ -224,6 +224,7 @@ describe("with JavaScript", () => {
     // The modal's text stays inside it.
     const overflow = await modal.evaluate((element) => element.scrollWidth - element.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "style-guide-modal-1280.png") });
     await modal.getByRole("button", { name: "Cancel" }).click();
     await expectTextSoon(page.locator("#dialogs .notice-success"), "The modal form was cancelled.");
 

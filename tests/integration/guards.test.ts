@@ -290,7 +290,6 @@ describe("bucket visibility (spec §6)", () => {
 describe("every route of spec §2 answers a proper page", () => {
   const SIGNED_IN_PLACEHOLDERS = [
     "/profile",
-    "/style",
     "/support",
     "/shareables",
     "/shareables/abc",

@@ -94,7 +94,7 @@ export function BucketFormModalSpecimen({ hydrated, locale }: { hydrated: boolea
 /** The Internet Explorer 9 and 10 notice (spec §2), as it shows in that browser (a copy that does not respond). */
 export function IEWarningSpecimen() {
   return (
-    <div className="style-stage style-stage-dialog" inert>
+    <div className="style-stage" inert>
       <IEWarning version={10} />
     </div>
   );
