@@ -202,6 +202,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const dialog = page.getByRole("alertdialog", { name: "Delete document" });
     await dialog.waitFor();
     expect(await textOf(dialog.locator("p"))).toBe("Delete “Mudflats at dawn” and all its versions? This cannot be undone.");
+    await page.setViewportSize({ width: 390, height: 800 });
+    // The dialog's text stays inside it on a phone.
+    expect(await dialog.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `style-guide-confirm-390-${mode}.png`) });
     await dialog.getByRole("button", { name: "Delete" }).click();
     await page.locator("#dialogs .notice-success").waitFor();
     expect(await dialog.count()).toBe(0);
