@@ -13,9 +13,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { locale, fields: fieldSpecimens(locale, compileBucketSchema) };
 }
 
-export const meta: Route.MetaFunction = ({ data, matches }) => {
-  const product = (matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine";
-  return [{ title: `${resources[data?.locale ?? "en"].common.styleGuide.title} · ${product}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const product = (matches[0].loaderData as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
+  return [{ title: `${resources[loaderData.locale].common.styleGuide.title} · ${product}` }];
 };
 
 export default function StyleGuide({ loaderData }: Route.ComponentProps) {

@@ -48,8 +48,8 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 const kindSection = (page: Page, kind: string) => page.locator(`section.style-kind[data-kind="${kind}"]`);
@@ -63,20 +63,27 @@ function changeableControls(cell: Locator, state: "disabled" | "readOnly", viewL
         .filter((control) => !(control instanceof HTMLInputElement && control.type === "hidden"))
         // Locale tabs show another language of the value; View opens the media without changing it.
         .filter((control) => control.getAttribute("role") !== "tab")
-        .filter((control) => !(control instanceof HTMLButtonElement && control.textContent?.trim() === viewLabel && state === "readOnly"))
+        .filter((control) => !(control instanceof HTMLButtonElement && control.textContent.trim() === viewLabel && state === "readOnly"))
         .filter((control) => {
           if (control.disabled) return false;
           if (state === "disabled") return true;
           if (control instanceof HTMLButtonElement) return true;
           return !(control as HTMLInputElement).readOnly;
         })
-        .map((control) => `${control.tagName.toLowerCase()}[name=${control.getAttribute("name") ?? ""}] ${control.textContent?.trim() ?? ""}`),
+        .map((control) => `${control.tagName.toLowerCase()}[name=${control.getAttribute("name") ?? ""}] ${control.textContent.trim()}`),
     { state, viewLabel },
   );
 }
 
+/** Every text on the page is a translation: no message key and no i18next complaint shows. */
+async function expectNoRawMessageKeys(page: Page) {
+  const text = await page.locator("body").innerText();
+  expect(text.match(/\b(?:styleGuide|media|form|nav|errors|overview|subForm|validation)\.[\w.]+/g) ?? []).toEqual([]);
+}
+
 async function expectEveryKindInEveryState(page: Page, language: "en" | "nl") {
   const messages = MESSAGES[language];
+  await expectNoRawMessageKeys(page);
   for (const kind of FIELD_KINDS) {
     expect(await kindSection(page, kind).count(), `${kind}: a section`).toBe(1);
     expect(await textOf(kindSection(page, kind).locator("h3"))).toBe(`${(messages.styleGuide.kinds as Record<string, string>)[kind]} ${kind}`);
@@ -116,7 +123,7 @@ async function expectMediaStates(page: Page, language: "en" | "nl") {
   expect(await progress("verifying")).toEqual([media.verifying, []]);
   expect(await progress("uploading")).toEqual([media.uploading, ["41%"]]);
   expect(await progress("processing")).toEqual([media.converting.replace("{{type}}", media.types.video), ["32%"]]);
-  expect(await textOf(state("failed").locator(".field-error"))).toBe(media.processingFailed);
+  expect(await textOf(state("failed").locator(".field-error"))).toBe(media.failed.transcode.replace("{{type}}", media.types.video));
   expect(await state("uploadFailed").locator(".field-error").textContent()).toBe(media.tooLarge.replace("{{size}}", "40"));
   for (const done of ["image", "video", "file"]) {
     expect(await state(done).locator(".media-field").getAttribute("data-status"), done).toBe("completed");

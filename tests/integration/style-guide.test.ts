@@ -12,7 +12,7 @@ beforeAll(async () => {
   server = await startTestServer();
   member = (await signedInUser(server.url, server.db)).cookie;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 describe("/style", () => {
   it("answers 200 for a signed-in user, with a section for every field kind in the HTML", async () => {

@@ -16,5 +16,5 @@ export interface FieldSpecimen {
   /** The refused document; the error state starts from it, so that its rows match the reply's. */
   invalid: Record<string, unknown>;
   /** What an edit page's action answers for the invalid value: Conform's reply with the validator's messages. */
-  errorResult: SubmissionResult<string[]>;
+  errorResult: SubmissionResult;
 }

@@ -24,7 +24,7 @@ export function toFormData(document: Record<string, unknown>): FormData {
     else if (value !== null && typeof value === "object") {
       for (const [key, child] of Object.entries(value)) add(name ? `${name}.${key}` : key, child);
     } else if (value === true) formData.append(name, "on");
-    else if (value !== false && value !== undefined && value !== null) formData.append(name, String(value));
+    else if (typeof value === "string" || typeof value === "number") formData.append(name, String(value));
   };
   add("", document);
   return formData;

@@ -81,10 +81,9 @@ export const MEDIA_FIXTURES: Record<string, MediaContent> = Object.fromEntries(c
 
 /** Answers from the fixtures; a processing fixture stays where it is (nothing is polled). */
 export const FIXTURE_MEDIA_SOURCE: MediaSource = {
-  fetchLatest: async (_kind, contentId) => {
+  fetchLatest: (_kind, contentId) => {
     const content = MEDIA_FIXTURES[contentId];
-    if (!content) throw new ApiError(404, contentId);
-    return content;
+    return content ? Promise.resolve(content) : Promise.reject(new ApiError(404, contentId));
   },
   poll: () => () => undefined,
 };

@@ -14,7 +14,7 @@ export function SpecimenForm(props: {
   id: string;
   schema: JsonSchema;
   defaultValue: Record<string, unknown>;
-  lastResult?: SubmissionResult<string[]>;
+  lastResult?: SubmissionResult;
   hydrated: boolean;
   disabled?: boolean;
   readOnly?: boolean;
@@ -22,10 +22,10 @@ export function SpecimenForm(props: {
   children?: ReactNode;
 }) {
   const [activeLocale, setActiveLocale] = useState<string>(FIXTURE_LOCALES[0]);
-  // The values are any document of the sample's schema (as in the bucket-form modal).
-  const [form] = useForm<Record<string, any>>({
+  const [form] = useForm<Record<string, unknown>>({
     id: props.id,
-    defaultValue: props.defaultValue,
+    // Conform types a default value as form strings; a document of any shape is what it takes.
+    defaultValue: props.defaultValue as Record<string, string>,
     lastResult: props.lastResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",

@@ -152,7 +152,7 @@ export function CropModal(props: {
             </button>
           )}
           <button type="button" className="button primary" disabled={!crop || busy} onClick={() => void save()}>
-            {t("media.crop")}
+            {t("media.cropButton")}
           </button>
         </>
       }

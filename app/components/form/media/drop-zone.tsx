@@ -1,18 +1,22 @@
-import { useState, type RefObject } from "react";
+import { useState, type Ref } from "react";
 import { useTranslation } from "react-i18next";
 
-/** 'Drag your {type} here / Browse to {type}' over the field's hidden file input (`inputRef`). */
-export function DropZone(props: {
+/** 'Drag your {type} here / Browse to {type}' over the field's hidden file input (`ref`). */
+export function DropZone({
+  type, inputId, ref, onBrowse, accept, describedBy, disabled, browseDisabled, onFiles,
+}: {
   type: string;
   inputId: string;
-  inputRef: RefObject<HTMLInputElement | null>;
+  ref: Ref<HTMLInputElement>;
+  /** Opens the file chooser of the input. */
+  onBrowse: () => void;
   accept?: string;
   describedBy?: string;
   /** The form is disabled: nothing is taken. */
   disabled: boolean;
   /** Browsing is off (no video processing on this server). */
   browseDisabled: boolean;
-  onFiles(files: FileList | null): void;
+  onFiles: (files: FileList | null) => void;
 }) {
   const { t } = useTranslation();
   const [dragging, setDragging] = useState(false);
@@ -27,23 +31,23 @@ export function DropZone(props: {
       onDrop={(event) => {
         event.preventDefault();
         setDragging(false);
-        if (!props.disabled) props.onFiles(event.dataTransfer.files);
+        if (!disabled) onFiles(event.dataTransfer.files);
       }}
     >
-      <span>{t("media.dropHere", { type: props.type })}</span> / {" "}
-      <button type="button" className="link-button" onClick={() => props.inputRef.current?.click()} disabled={props.disabled || props.browseDisabled}>
-        {t("media.browse", { type: props.type })}
+      <span>{t("media.dropHere", { type })}</span> / {" "}
+      <button type="button" className="link-button" onClick={onBrowse} disabled={disabled || browseDisabled}>
+        {t("media.browse", { type })}
       </button>
       <input
-        ref={props.inputRef}
-        id={props.inputId}
+        ref={ref}
+        id={inputId}
         type="file"
         className="visually-hidden"
         tabIndex={-1}
-        accept={props.accept}
-        disabled={props.disabled}
-        aria-describedby={props.describedBy}
-        onChange={(event) => props.onFiles(event.currentTarget.files)}
+        accept={accept}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onChange={(event) => onFiles(event.currentTarget.files)}
       />
     </div>
   );

@@ -159,7 +159,8 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
               <DropZone
                 type={type}
                 inputId={inputId}
-                inputRef={fileInput}
+                ref={fileInput}
+                onBrowse={() => fileInput.current?.click()}
                 accept={ACCEPT[kind]}
                 describedBy={requirements.length ? `${meta.id}-requirements` : undefined}
                 disabled={lock.disabled}
@@ -190,7 +191,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
               ) : null}
               {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (
                 <button type="button" className="button small" onClick={() => setModal("crop")} disabled={lock.disabled}>
-                  {shown.originalImageVersionId ? t("media.recrop") : t("media.crop")}
+                  {shown.originalImageVersionId ? t("media.recrop") : t("media.cropButton")}
                 </button>
               ) : null}
               {lock.showEditButtons ? (
@@ -200,7 +201,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                   onClick={() => fileInput.current?.click()}
                   disabled={lock.disabled || videoUnavailable || item?.state === "uploading" || item?.state === "new"}
                 >
-                  {t("media.upload")}
+                  {t("media.uploadButton")}
                 </button>
               ) : null}
             </div>
@@ -240,7 +241,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
               ) : null}
               {lock.showEditButtons ? (
                 <button type="submit" name={MEDIA_UPLOAD_FIELD} value={meta.name} form={form.id} formNoValidate className="button small" disabled={lock.disabled}>
-                  {t("media.upload")}
+                  {t("media.uploadButton")}
                 </button>
               ) : null}
             </div>

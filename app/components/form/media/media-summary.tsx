@@ -9,7 +9,7 @@ export const freshUrl = (content: MediaContent) => `${content.url}?v=${encodeURI
 export function MediaSummary(props: { content: MediaContent; kind: MediaKind; label: string }) {
   const { t } = useTranslation();
   const { content, kind } = props;
-  const still = content.still ?? content.thumbs?.[0]?.url ?? null;
+  const still = content.still ?? content.thumbs[0]?.url ?? null;
   return (
     <div className="media-summary">
       {kind === "image" ? <img className="media-thumb" src={freshUrl(content)} alt={props.label} /> : null}
@@ -21,6 +21,7 @@ export function MediaSummary(props: { content: MediaContent; kind: MediaKind; la
         </span>
       ) : null}
       {content.status === "completed" ? <span className="media-state">{t("media.completed")}</span> : null}
+      {/* eslint-disable-next-line jsx-a11y/media-has-caption -- an uploaded sound file comes without captions */}
       {kind === "file" && /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(content.mimetype) ? <audio className="media-audio" controls preload="none" src={freshUrl(content)} /> : null}
     </div>
   );

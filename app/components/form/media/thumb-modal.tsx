@@ -75,7 +75,7 @@ export function ThumbModal(props: {
       {allowCustom ? (
         <div className="tabs" role="tablist">
           <button type="button" role="tab" aria-selected={tab === "select"} onClick={() => setTab("select")}>{t("media.selectStill")}</button>
-          <button type="button" role="tab" aria-selected={tab === "custom"} onClick={() => setTab("custom")}>{t("media.customStill")}</button>
+          <button type="button" role="tab" aria-selected={tab === "custom"} onClick={() => setTab("custom")}>{t("media.customStillTab")}</button>
         </div>
       ) : null}
       {problem ? <p className="form-error" role="alert">{problem}</p> : null}
@@ -97,7 +97,7 @@ export function ThumbModal(props: {
         )
       ) : (
         <div className="custom-still">
-          {custom ? <img src={custom} alt={t("media.customStill")} /> : null}
+          {custom ? <img src={custom} alt={t("media.customStillTab")} /> : null}
           <label>
             {t("media.chooseStill")}
             <input type="file" accept="image/jpeg,image/png,image/webp" disabled={busy} onChange={(event) => void uploadStill(event.target.files?.[0])} />
