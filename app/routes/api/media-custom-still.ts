@@ -3,7 +3,10 @@ import { resolveMediaProperty } from "../../../server/media/field-property";
 import { receiveUpload, UploadError } from "../../../server/media/upload";
 import { jsonError } from "../../../server/web/api";
 import { mediaErrorResponse, requireMediaById } from "../../../server/media/edit-access";
+import type { RouteHandle } from "../../../core/route-handle";
 import type { Route } from "./+types/media-custom-still";
+
+export const handle = { streamsBody: true } satisfies RouteHandle;
 
 export function loader() {
   return jsonError("Method not allowed: POST a multipart upload with one file", 405);

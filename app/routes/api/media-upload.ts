@@ -1,13 +1,16 @@
-import { acceptUpload } from "../../../server/media/accept";
+import { intakeUpload } from "../../../server/media/intake";
 import { receiveUpload, UploadError } from "../../../server/media/upload";
 import { jsonError } from "../../../server/web/api";
 import { requireApiUser } from "../../../server/web/guards";
 import { mediaBounds } from "../../../core/media/bounds";
+import type { RouteHandle } from "../../../core/route-handle";
 import { mediaKindOf, requireMediaAccess, uploadBucket } from "../../../server/media/access";
 import { resolveMediaProperty } from "../../../server/media/field-property";
 import { toMediaContent } from "../../../server/media/content";
 import { jobsOf } from "../../../server/media/store";
 import type { Route } from "./+types/media-upload";
+
+export const handle = { streamsBody: true } satisfies RouteHandle;
 
 /**
  * POST /api/v1/media/{image|video|file}/upload: multipart with `bucket`,
@@ -21,12 +24,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const kind = mediaKindOf(params.kind);
   if (!kind) return jsonError("No such media type: use image, video or file", 404);
   const user = await requireApiUser(request, context);
-  const { storage, jobs, ffmpeg } = context.media;
   try {
     let bucketId = "";
     let property: Record<string, unknown> = {};
     let contentId: string | undefined;
-    const upload = await receiveUpload(request, storage, async (fields) => {
+    const upload = await receiveUpload(request, context.media.storage, async (fields) => {
       const bucket = await uploadBucket(context, user, fields.bucket);
       bucketId = bucket.id;
       if (fields.contentId) {
@@ -38,11 +40,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       property = resolveMediaProperty(bucket.jsonSchema, kind, fields.properties);
       return mediaBounds(kind, property).maxBytes;
     });
-    const media = await acceptUpload(
-      { kind, file: upload.file, property, bucketId, userId: user.id, contentId },
-      { db: context.db, storage, ffmpeg },
+    const media = await intakeUpload(
+      { kind, file: upload.file, property, owner: { bucketId, userId: user.id }, contentId },
+      { db: context.db, media: context.media },
     );
-    if (kind === "video") jobs.kick();
     context.logger.info({ mediaId: media.id, kind, size: media.size }, "media uploaded");
     return Response.json([{ ...toMediaContent(media, await jobsOf(context.db, media.id)), uid: upload.fields.uid ?? null }]);
   } catch (error) {

@@ -54,12 +54,14 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
   const requirements = requirementLines(kind, bounds);
   const cropEnabled = kind === "image" && (schema.enableCrop === true || schema.forceCrop === true);
   const shown = content && content.contentId === contentId ? content : null;
+  // A file chosen without JavaScript in a post that did not save: it waits on the server, not served yet.
+  const pendingFile = contentId ? media.pending?.find((file) => file.contentId === contentId && file.originalFilename !== null) : undefined;
   const videoUnavailable = kind === "video" && !media.videoProcessing;
 
   // Spec §4: a field with a value loads its latest content on mount, and polls every 2 s while jobs run; so
   // progress survives a reload. Polling stops at completed or error, and when the value changes.
   useEffect(() => {
-    if (!hydrated || !contentId) return;
+    if (!hydrated || !contentId || pendingFile) return;
     let stop = () => undefined as void;
     let cancelled = false;
     const follow = (next: MediaContent) => {
@@ -85,7 +87,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       cancelled = true;
       stop();
     };
-  }, [hydrated, contentId, kind, t]);
+  }, [hydrated, contentId, kind, t, pendingFile]);
 
   async function upload(file: File) {
     setProblem(null);
@@ -153,6 +155,12 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       <div className={`media-field media-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
         <input type="hidden" name={meta.name} value={contentId} readOnly />
         {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : null}
+        {pendingFile && !shown ? (
+          <div className="media-summary media-pending">
+            <span className="media-filename">{pendingFile.originalFilename}</span>
+            <span className="media-state">{t("media.pending")}</span>
+          </div>
+        ) : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
         {hydrated && item ? <UploadItemStatus item={item} kind={kind} /> : null}
         {videoUnavailable ? <p className="media-unavailable">{t("media.videoUnavailable")}</p> : null}
