@@ -71,7 +71,8 @@ export function BucketFormModal(props: BucketFormModalProps) {
 
   useEffect(() => {
     dialog.current?.showModal();
-    if (props.bucket.validatorUrl) void loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn));
+    // Without its validator (not loaded yet, or failed) the form checks the rest and the server validates.
+    if (props.bucket.validatorUrl) loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn), () => undefined);
   }, [props.bucket.validatorUrl]);
 
   // The partial form reads only its listed properties: the rest of the document is kept as it was.
