@@ -2,6 +2,7 @@ import type { ValidateFunction } from "ajv";
 import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
 import { mapValidationErrors, type FieldErrors } from "../schema/errors";
 import type { Locale } from "../locales";
+import { PENDING_UPLOAD_FIELD } from "../media/pending";
 import type { JsonSchema } from "../schema/normalize";
 import { nameToSegments } from "../schema/path";
 import { coerceFormValue } from "./coerce";
@@ -91,7 +92,7 @@ export function resolveDocument(
   only?: readonly string[],
 ): { value?: Record<string, unknown>; error?: Record<string, string[]> } {
   if (!isObject(payload)) return { error: { "": ["The form could not be read"] } };
-  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, ...fields } = payload;
+  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
 
   const refused: Record<string, string[]> = {};
   const add = (name: string, message: string) => {

@@ -98,6 +98,7 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
       return writeDocument(tx, bucket, user, input);
     });
     kickJobs(context.media, media.map((item) => item.facts.kind));
+    if (media.length) context.logger.info({ contentId: version.contentId, media: media.map((item) => item.contentId) }, "media saved with the document");
     return { ok: true, version };
   } catch (error) {
     await placed.undo();

@@ -7,7 +7,7 @@ import { checkUpload } from "../media/accept";
 import type { FormFilePart } from "../media/form-upload";
 import { mediaReferences } from "../media/form-upload";
 import type { StagedMedia } from "../media/intake";
-import { bucketField, findPending, holdsSecret, parsePendingToken, pendingFileOf, stagedFromPending, stashPending } from "../media/pending";
+import { bucketField, committedContentIds, findPending, holdsSecret, parsePendingToken, pendingFileOf, stagedFromPending, stashPending } from "../media/pending";
 import type { MediaStorage } from "../media/storage";
 import { tooLargeMessage, UploadError, type ReceivedFile } from "../media/upload";
 import type { Locale } from "../../core/locales";
@@ -76,7 +76,8 @@ export interface MediaReferenceCheck {
  * a pending upload's contentId needs that upload's token in the post, from
  * the same user, bucket and field (anything else is refused under the field);
  * a token whose upload was swept is reported under the field that still holds
- * its contentId. Other values are ordinary media references.
+ * its contentId. Other values (and uploads another save committed meanwhile)
+ * are ordinary media references.
  */
 export async function checkMediaReferences(
   db: Db,
@@ -94,13 +95,16 @@ export async function checkMediaReferences(
     .map((reference) => ({ ...reference, contentId: reference.contentId.toLowerCase() }))
     .filter((reference) => !fresh.has(reference.contentId));
   const rows = new Map((await findPending(db, references.map((reference) => reference.contentId))).map((row) => [row.contentId, row]));
+  // A token without its upload: swept (gone), or committed by another save of this form (a double submit).
+  const tokenOnly = references.filter(({ contentId }) => !rows.has(contentId) && secrets.has(contentId)).map(({ contentId }) => contentId);
+  const committed = await committedContentIds(db, tokenOnly);
   const check: MediaReferenceCheck = { pending: [], shown: [], errors: {} };
   const seen = new Set<string>();
   for (const { name, contentId } of references) {
     const row = rows.get(contentId);
     const secret = secrets.get(contentId);
     if (!row) {
-      if (secret === undefined) continue;
+      if (secret === undefined || committed.has(contentId)) continue;
       add(check.errors, name, messages.gone);
       if (!seen.has(contentId)) check.shown.push({ token: `${contentId}.${secret}`, contentId, kind: null, originalFilename: null });
     } else if (secret !== undefined && holdsSecret(row, secret) && row.userId === input.user.id && row.bucketId === input.bucket.id && row.field === bucketField(name)) {

@@ -97,6 +97,13 @@ export async function findPending(db: Queryable, contentIds: readonly string[]):
   return rows;
 }
 
+/** Which of these contentIds are media contents already (a pending upload a save has committed meanwhile). */
+export async function committedContentIds(db: Queryable, contentIds: readonly string[]): Promise<Set<string>> {
+  if (!contentIds.length) return new Set();
+  const { rows } = await db.query<{ contentId: string }>(`SELECT DISTINCT content_id AS "contentId" FROM media WHERE content_id = ANY($1::uuid[])`, [contentIds]);
+  return new Set(rows.map((row) => row.contentId));
+}
+
 /** Another save took a pending upload first (a double submit): this save must not commit it twice. */
 export class PendingUploadTaken extends Error {}
 

@@ -44,13 +44,13 @@ afterAll(() => server?.stop());
 
 type Part = [name: string, value: string] | [name: string, data: Buffer, filename: string];
 
-function postMultipart(cookie: string, parts: Part[], target = `/b/${bucket.slug}/new`) {
+function postMultipart(cookie: string, parts: Part[], baseUrl = server.url) {
   const form = new FormData();
   for (const [name, value, filename] of parts) {
     if (typeof value === "string") form.append(name, value);
     else form.append(name, new Blob([new Uint8Array(value)]), filename);
   }
-  return fetch(`${server.url}${target}`, { method: "POST", redirect: "manual", headers: { Cookie: cookie }, body: form });
+  return fetch(`${baseUrl}/b/${bucket.slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie }, body: form });
 }
 
 const bookkeeping: Part[] = [["__contentId", ""], ["__baseVersionId", ""]];
@@ -156,7 +156,7 @@ describe("an invalid multipart post", () => {
     expect(page).toMatch(/data-field="photo"[\s\S]*?class="media-filename">harbour\.jpg</);
   });
 
-  it("keeps a file chosen with the 'Upload' button or a list action as pending too, without validating", async () => {
+  it("keeps a file posted with the no-JavaScript 'Upload' button as pending too, without validating", async () => {
     const before = await rows();
     const response = await postMultipart(owner.cookie, [...bookkeeping, ["name", ""], ["__media_upload", "photo"], ["__media_file.photo", image, "upload.jpg"]]);
     expect(response.status).toBe(200);
@@ -222,5 +222,29 @@ describe("pending uploads", () => {
     // Still there for its owner's form.
     const { rows: kept } = await server.db.query(`SELECT 1 FROM pending_uploads WHERE content_id = $1`, [photo]);
     expect(kept).toHaveLength(1);
+  });
+});
+
+describe("several servers sharing the database and MEDIA_DIR", () => {
+  it("a post's files kept pending by one server are saved by a post to another", async () => {
+    const second = await startTestServer({ db: server.db, env: { MEDIA_WORKERS: "0", MEDIA_DIR: server.media.storage.root } });
+    try {
+      const form = await leavePending();
+      const [photo, clip] = [form.value("photo")!, form.value("clip")!];
+      const tokens = form.tokens.map((token): Part => ["__pendingUpload", token]);
+      const saved = await postMultipart(owner.cookie, [...bookkeeping, ["name", "Elsewhere"], ["photo", photo], ["clip", clip], ...tokens], second.url);
+      expect(saved.status).toBe(302);
+      const { rows: media } = await server.db.query<{ storageKey: string }>(`SELECT storage_key AS "storageKey" FROM media WHERE content_id = ANY($1::uuid[])`, [[photo, clip]]);
+      expect(media).toHaveLength(2);
+      for (const row of media) expect(statSync(server.media.storage.pathOf(row.storageKey)).isFile()).toBe(true);
+      // The same form submitted again (to the first server) references the media saved meanwhile: no file or
+      // job is committed twice.
+      const before = await rows();
+      const again = await postMultipart(owner.cookie, [...bookkeeping, ["name", "Twice"], ["photo", photo], ["clip", clip], ...tokens]);
+      expect(again.status).toBe(302);
+      expect(await rows()).toEqual({ ...before, versions: before.versions + 1 });
+    } finally {
+      await second.stop();
+    }
   });
 });
