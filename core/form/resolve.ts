@@ -94,7 +94,8 @@ export function resolveDocument(
   if (!isObject(payload)) return { error: { "": ["The form could not be read"] } };
   const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
 
-  const refused: Record<string, string[]> = {};
+  // No prototype: a refused field may be named 'constructor'.
+  const refused: Record<string, string[]> = Object.create(null);
   const add = (name: string, message: string) => {
     const list = (refused[name] ??= []);
     if (!list.includes(message)) list.push(message);

@@ -1,6 +1,6 @@
 import { MediaEditError } from "./edit-error";
 
-/** JSON calls under /api/v1/media/ (crop, thumb) are small; http.ts leaves all media paths to their own limits. */
+/** JSON calls under /api/v1/media/ (crop, thumb) are small: limited here, well under the server's 1 MiB. */
 export const MAX_MEDIA_JSON_BYTES = 64 * 1024;
 
 /**
