@@ -6,7 +6,7 @@ import {
 import { hasPermission, type User } from "../accounts/users";
 import type { Queryable } from "../db/client";
 import { kickJobs, placeMedia, recordMedia, type StagedMedia } from "../media/intake";
-import { claimPending } from "../media/pending";
+import { claimPending, PendingUploadTaken } from "../media/pending";
 import { changedTextIds, TEXT_IDS_MESSAGE } from "../../core/content/texts-rule";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { isUuid } from "../../core/ids";
@@ -90,7 +90,11 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
   const refusal = await checkSave(context, user, bucket, input);
   if (refusal) return refusal;
   const media = input.media ?? [];
-  const placed = await placeMedia(context.media.storage, media);
+  const placed = await placeMedia(context.media.storage, media).catch((error: unknown) => {
+    // Another save of the same pending uploads moved their files first.
+    if ((error as { code?: string }).code === "ENOENT" && input.pendingIds?.length) throw new PendingUploadTaken();
+    throw error;
+  });
   try {
     const version = await context.db.transaction(async (tx) => {
       await recordMedia(tx, media, placed.keys, { bucketId: bucket.id, userId: user.id });
