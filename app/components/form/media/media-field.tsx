@@ -11,12 +11,10 @@ import { useMediaForm } from "./context";
 import { CropModal } from "./crop-modal";
 import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
+import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
 import { ThumbModal } from "./thumb-modal";
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
-
-/** The URL of a media version's file, changed by every new version so that a browser cache never shows an old one. */
-const freshUrl = (content: MediaContent) => `${content.url}?v=${encodeURIComponent(content._id)}`;
 
 /**
  * Image, video and file fields (spec §2, §4). The document stores the media
@@ -54,14 +52,13 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
   const requirements = requirementLines(kind, bounds);
   const cropEnabled = kind === "image" && (schema.enableCrop === true || schema.forceCrop === true);
   const shown = content && content.contentId === contentId ? content : null;
-  // A file chosen without JavaScript in a post that did not save: it waits on the server, not served yet.
-  const pendingFile = contentId ? media.pending?.find((file) => file.contentId === contentId && file.originalFilename !== null) : undefined;
+  const pendingName = pendingFilename(media.pending, contentId);
   const videoUnavailable = kind === "video" && !media.videoProcessing;
 
   // Spec §4: a field with a value loads its latest content on mount, and polls every 2 s while jobs run; so
   // progress survives a reload. Polling stops at completed or error, and when the value changes.
   useEffect(() => {
-    if (!hydrated || !contentId || pendingFile) return;
+    if (!hydrated || !contentId || pendingName) return;
     let stop = () => undefined as void;
     let cancelled = false;
     const follow = (next: MediaContent) => {
@@ -87,7 +84,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       cancelled = true;
       stop();
     };
-  }, [hydrated, contentId, kind, t, pendingFile]);
+  }, [hydrated, contentId, kind, t, pendingName]);
 
   async function upload(file: File) {
     setProblem(null);
@@ -154,13 +151,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
       <div className={`media-field media-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
         <input type="hidden" name={meta.name} value={contentId} readOnly />
-        {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : null}
-        {pendingFile && !shown ? (
-          <div className="media-summary media-pending">
-            <span className="media-filename">{pendingFile.originalFilename}</span>
-            <span className="media-state">{t("media.pending")}</span>
-          </div>
-        ) : null}
+        {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : pendingName ? <PendingSummary filename={pendingName} /> : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
         {hydrated && item ? <UploadItemStatus item={item} kind={kind} /> : null}
         {videoUnavailable ? <p className="media-unavailable">{t("media.videoUnavailable")}</p> : null}
@@ -303,27 +294,6 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
         />
       ) : null}
     </FieldShell>
-  );
-}
-
-/** What the field holds now: a preview of the image, the video's still, the file's name (an audio player for WAV). */
-function MediaSummary(props: { content: MediaContent; kind: MediaKind; label: string }) {
-  const { t } = useTranslation();
-  const { content, kind } = props;
-  const still = content.still ?? content.thumbs?.[0]?.url ?? null;
-  return (
-    <div className="media-summary">
-      {kind === "image" ? <img className="media-thumb" src={freshUrl(content)} alt={props.label} /> : null}
-      {kind === "video" && still ? <img className="media-thumb" src={still} alt={props.label} /> : null}
-      <span className="media-filename">{content.originalFilename}</span>
-      {content.dimensions ? (
-        <span className="media-dimensions">
-          {content.dimensions.width} × {content.dimensions.height}
-        </span>
-      ) : null}
-      {content.status === "completed" ? <span className="media-state">{t("media.completed")}</span> : null}
-      {kind === "file" && /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(content.mimetype) ? <audio className="media-audio" controls preload="none" src={freshUrl(content)} /> : null}
-    </div>
   );
 }
 
