@@ -17,17 +17,20 @@ const namedWorkerEntry: Plugin = {
 
 // The server build's entry is our own HTTP server (server/app.ts), which
 // imports React Router's build: one bundle, one copy of every module.
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig({
   resolve: { tsconfigPaths: true },
-  build: isSsrBuild
-    ? {
+  environments: {
+    client: { build: { target: "es2022" } },
+    ssr: {
+      build: {
         // The media worker is a second entry: forked by the job runner from beside index.js.
         rollupOptions: {
           input: { index: "./server/app.ts", "media-worker": "./workers/media-worker.ts" },
           output: { chunkFileNames: "chunks/[name]-[hash].js" },
         },
         target: "node20",
-      }
-    : { target: "es2022" },
+      },
+    },
+  },
   plugins: [reactRouter(), namedWorkerEntry],
-}));
+});

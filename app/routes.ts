@@ -47,12 +47,12 @@ export default [
 
   // Legacy optional-parameter forms, kept as redirects to their current routes.
   route("overview/:bucket?", "routes/legacy/overview.tsx"),
-  route("dle-content-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-dle-content-form" }),
-  route("dle-sessies-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-dle-sessies-form" }),
-  route("sessies-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-sessies-form" }),
-  route("trend-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised-form.tsx", { id: "legacy-trend-form" }),
-  route("dle-sessies-index/:bucket?", "routes/legacy/specialised-index.tsx", { id: "legacy-dle-sessies-index" }),
-  route("sessies-index/:bucket?", "routes/legacy/specialised-index.tsx", { id: "legacy-sessies-index" }),
+  route("dle-content-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised/dle-content-form.ts"),
+  route("dle-sessies-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised/dle-sessies-form.ts"),
+  route("sessies-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised/sessies-form.ts"),
+  route("trend-form/:bucket?/:contentId?/:versionId?", "routes/legacy/specialised/trend-form.ts"),
+  route("dle-sessies-index/:bucket?", "routes/legacy/specialised/dle-sessies-index.ts"),
+  route("sessies-index/:bucket?", "routes/legacy/specialised/sessies-index.ts"),
 
   // Calls (spec §7).
   route("auth/login", "routes/api/auth-login.ts"),
@@ -65,9 +65,9 @@ export default [
   route("api/v1/buckets/:slug/save", "routes/api/bucket-save.ts"),
   route("api/v1/buckets/:slug/schema", "routes/api/bucket-schema.ts"),
   route("api/v1/buckets/:slug/content/:contentId/:versionId", "routes/api/bucket-content.ts"),
-  route("api/v1/buckets/image/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-image" }),
-  route("api/v1/buckets/video/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-video" }),
-  route("api/v1/buckets/file/content/:contentId/:versionId", "routes/api/media-content.ts", { id: "media-content-file" }),
+  route("api/v1/buckets/image/content/:contentId/:versionId", "routes/api/media-content/image.ts"),
+  route("api/v1/buckets/video/content/:contentId/:versionId", "routes/api/media-content/video.ts"),
+  route("api/v1/buckets/file/content/:contentId/:versionId", "routes/api/media-content/file.ts"),
   // Media edits: before api/v1/media/:kind/:contentId and the api/* catch-all.
   route("api/v1/media/image/crop/:id", "routes/api/media-crop.ts"),
   route("api/v1/media/video/:id/thumb", "routes/api/media-thumb.ts"),

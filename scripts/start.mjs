@@ -1,23 +1,41 @@
-// npm start: serves the production build, building it first when there is none.
+// npm start: serves the production build, building it first when there is none or the sources changed since.
+//   node scripts/start.mjs --no-build    serve the build as it is (the benchmark builds its own)
 import { existsSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildDirectory, buildProduction, buildStatus } from "./production-build.mjs";
+import { printAfterLogs, readyMessage } from "./ready-message.mjs";
 
-const SERVER_BUILD = new URL(`../${process.env.VITRINE_BUILD_DIR ?? "build"}/server/index.js`, import.meta.url);
-if (!existsSync(SERVER_BUILD)) {
-  console.log("No production build yet: building…");
-  const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+const buildDir = buildDirectory();
+const serverEntry = path.join(buildDir, "server", "index.js");
+
+if (process.argv.includes("--no-build")) {
+  if (!existsSync(serverEntry)) fail(`There is no production build in ${buildDir}: run npm run build.`);
+} else {
+  const status = buildStatus(buildDir);
+  if (!status.current) {
+    console.log(`Building Vitrine (${status.reason})…`);
+    const result = buildProduction(buildDir);
+    if (!result.ok) fail(`${result.output.trimEnd()}\n\n${result.summary}`);
+    console.log(result.summary);
+  }
 }
+
 // React and React Router pick their production code paths from NODE_ENV when first imported.
 process.env.NODE_ENV ??= "production";
-const { startServer } = await import(SERVER_BUILD.href);
+const { startServer } = await import(pathToFileURL(serverEntry).href);
+let server;
 try {
-  const server = await startServer();
-  console.log(`Vitrine is running: sign in at ${server.url}/login`);
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.once(signal, () => void server.close().then(() => process.exit(0)));
-  }
+  server = await startServer();
 } catch (error) {
-  console.error(error instanceof Error && error.name === "ConfigError" ? error.message : error);
+  fail(error instanceof Error && error.name === "ConfigError" ? error.message : error);
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => void server.close().then(() => process.exit(0)));
+}
+printAfterLogs(server.logger, readyMessage({ url: server.url, seeded: server.seeded }));
+
+function fail(message) {
+  console.error(message);
   process.exit(1);
 }

@@ -1,7 +1,10 @@
 // npm test: the whole suite (unit, integration on PGlite and, with TEST_DATABASE_URL, PostgreSQL, and browser tests).
-// Checks the system tools the suite needs, installs them from Debian when it may, builds, then runs vitest.
+// Checks the system tools the suite needs, installs them from Debian when it may, lints, builds, then runs vitest.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const needed = [
@@ -20,9 +23,12 @@ if (missing.length) {
   execFileSync("apt-get", ["install", "-y", "-qq", ...missing], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 }
 
-const run = (command, args) => {
-  const result = spawnSync(command, args, { stdio: "inherit" });
+const run = (args) => {
+  const result = spawnSync(process.execPath, args, { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
-run("npx", ["react-router", "build"]);
-run("npx", ["vitest", "run", ...process.argv.slice(2)]);
+const script = (name) => fileURLToPath(new URL(name, import.meta.url));
+run([script("lint.mjs")]);
+run([script("build.mjs")]);
+const vitestDir = path.dirname(createRequire(import.meta.url).resolve("vitest/package.json"));
+run([path.join(vitestDir, "vitest.mjs"), "run", ...process.argv.slice(2)]);

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
 import { startMedia } from "./media/start";
 import type { MediaContext } from "./web/context";
-import { seedDemoContent } from "./seed";
+import { seedDemoContent, type SeedResult } from "./seed";
 import { deleteExpiredSessions } from "./accounts/sessions";
 
 export { runCli } from "./cli";
@@ -39,6 +39,9 @@ export interface RunningServer {
   config: Config;
   server: Server;
   media: MediaContext;
+  /** The admin account a first start (no users yet) created: the caller says how to sign in. */
+  seeded: SeedResult | null;
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -46,13 +49,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config = options.config ?? loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   // Asks the binaries their version while the database opens.
-  const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: process.env.PATH });
+  const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
   const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
   await migrate(db);
-  if (options.seed ?? true) {
-    const seeded = await seedDemoContent(db, { adminEmail: process.env.ADMIN_EMAIL, adminPassword: process.env.ADMIN_PASSWORD });
-    if (seeded) announceSeed(seeded.adminEmail, seeded.generatedPassword);
-  }
+  const seeded = (options.seed ?? true)
+    ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
+    : null;
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
   const app = createHttpApp({
@@ -93,6 +95,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config,
     server,
     media,
+    seeded,
+    logger,
     async close() {
       clearInterval(sweep);
       await media.stop();
@@ -101,13 +105,4 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (!options.db) await db.close();
     },
   };
-}
-
-function announceSeed(email: string, password: string | null) {
-  const lines = [
-    "Demo content created. Sign in with:",
-    `  email:    ${email}`,
-    password ? `  password: ${password}   (shown once; change it with npm run vitrine -- reset-password)` : "  password: the ADMIN_PASSWORD you set",
-  ];
-  console.log(`\n${lines.join("\n")}\n`);
 }

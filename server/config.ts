@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { PASSWORD_MIN_LENGTH } from "../core/auth-schemas";
 import { normalizeLocale, SUPPORTED_LOCALES } from "../core/locales";
 
 const booleanFromEnv = z
@@ -20,6 +21,9 @@ const envSchema = z.object({
   MEDIA_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
+  /** Where ffmpeg and ffprobe are looked up, by the server and its media workers. */
+  PATH: z.string().min(1).default("/usr/local/bin:/usr/bin:/bin"),
+  VITRINE_JOB_TIME_LIMIT_MS: z.coerce.number().int().min(1000).max(24 * 60 * 60 * 1000).default(30 * 60 * 1000),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   DEFAULT_LOCALE: z
@@ -37,6 +41,9 @@ const envSchema = z.object({
   PRODUCT_NAME: z.string().min(1).default("Vitrine"),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The first start's demo admin (server/seed.ts). */
+  ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
+  ADMIN_PASSWORD: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).optional(),
 });
 
 export type Config = Omit<z.output<typeof envSchema>, "SESSION_SECRET"> & {

@@ -3,29 +3,39 @@
 // outputs into the directory it was given, and reports progress and the result.
 // Its ffmpeg arguments are exported so that the benchmark times the very same
 // commands run bare.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import type { WorkerJob, WorkerMessage } from "../server/jobs/protocol";
+import { killProcessGroup } from "../server/jobs/process-group";
+import { parseRunnerMessage, type WorkerJob, type WorkerMessage } from "../server/jobs/protocol";
 import { INPUT_OPTIONS } from "../server/media/ffmpeg";
-
-const TIME_LIMIT_MS = Number(process.env.VITRINE_JOB_TIME_LIMIT_MS ?? 30 * 60 * 1000);
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
 }
 
-/** ffmpeg processes running now: killed with the worker when its server goes away. */
-const running = new Set<ChildProcess>();
+/** Process groups of the ffmpeg runs going on now. */
+const running = new Set<number>();
 
 /** Runs ffmpeg with `-progress` on stdout and reports the share of `duration` done. */
 function runFfmpeg(job: WorkerJob, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
+    // detached: ffmpeg leads a process group of its own, which the runner kills should this worker die. ffmpeg
+    // ignores SIGPIPE itself, so a dead worker's closed pipes would not stop it.
     const child = spawn(job.ffmpeg, [...INPUT_OPTIONS, "-y", "-loglevel", "error", "-progress", "pipe:1", "-nostats", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
-    running.add(child);
-    const timer = setTimeout(() => child.kill("SIGKILL"), TIME_LIMIT_MS);
+    const group = child.pid;
+    if (group !== undefined) {
+      running.add(group);
+      send({ type: "started", jobId: job.jobId, processGroup: group });
+    }
+    const timer = setTimeout(() => group !== undefined && killProcessGroup(group), job.timeLimitMs);
+    const ended = () => {
+      if (group !== undefined) running.delete(group);
+      clearTimeout(timer);
+    };
     let stderr = "";
     let lastReported = -1;
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -39,13 +49,11 @@ function runFfmpeg(job: WorkerJob, args: string[]): Promise<void> {
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     child.on("error", (error) => {
-      running.delete(child);
-      clearTimeout(timer);
+      ended();
       reject(error);
     });
     child.on("close", (code, signal) => {
-      running.delete(child);
-      clearTimeout(timer);
+      ended();
       if (code === 0) resolve();
       else reject(new Error(`ffmpeg ${signal ? `was killed (${signal})` : `exited with ${code}`}: ${stderr.trim()}`));
     });
@@ -67,12 +75,11 @@ export function transcodeArgs(job: Pick<WorkerJob, "input" | "outputDir">): stri
 
 /** A set of evenly spaced stills in one decoding pass. */
 export function stillArgs(job: Pick<WorkerJob, "input" | "outputDir" | "duration" | "stillCount">): string[] {
-  const count = job.stillCount ?? 5;
-  const rate = count / Math.max(job.duration, 0.1);
+  const rate = job.stillCount / Math.max(job.duration, 0.1);
   return [
     "-i", job.input,
     "-vf", `fps=${rate.toFixed(6)},scale='min(1280,iw)':-2`,
-    "-frames:v", String(count),
+    "-frames:v", String(job.stillCount),
     "-q:v", "3",
     path.join(job.outputDir, "still-%d.jpg"),
   ];
@@ -89,17 +96,23 @@ async function runJob(job: WorkerJob): Promise<void> {
   }
 }
 
+/** The server is gone or stops us: its job runs again elsewhere, so ffmpeg must not run on unsupervised. */
+function endFfmpegAndExit(): void {
+  for (const group of running) killProcessGroup(group);
+  process.exit(0);
+}
+
 // A worker only when forked (with an IPC channel); imported (by the benchmark, for the same commands) it does nothing.
 if (process.send) {
-  process.on("message", (message: { type: "job"; job: WorkerJob }) => {
-    if (message?.type === "job") void runJob(message.job);
+  process.on("message", (raw: unknown) => {
+    const parsed = parseRunnerMessage(raw);
+    if (parsed.ok) void runJob(parsed.message.job);
+    else console.error(`media worker ${process.pid}: a malformed message was ignored: ${parsed.problem}`);
   });
-  // The server is gone (stopped or killed): its job runs again elsewhere, so stop ffmpeg too rather than leave it
-  // running unsupervised until its time limit.
-  process.on("disconnect", () => {
-    for (const child of running) child.kill("SIGKILL");
-    process.exit(0);
-  });
+  process.on("disconnect", endFfmpegAndExit);
+  // Ctrl-C reaches the terminal's process group, which ffmpeg has left: pass it on.
+  process.on("SIGINT", endFfmpegAndExit);
+  process.on("SIGTERM", endFfmpegAndExit);
   send({ type: "ready" });
 }
 export { INPUT_OPTIONS };

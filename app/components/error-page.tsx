@@ -3,8 +3,20 @@ import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse } from "react-router";
 import { useRequestId } from "../lib/nonce";
 
-function describe(error: unknown): { status: number; messageKey?: string; message?: string } {
+interface Described {
+  status: number;
+  messageKey?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** A page refusal's data: a message of the catalogue (server/web/respond.ts pageRoute). */
+const isMessage = (value: unknown): value is { key: string; params?: Record<string, unknown> } =>
+  typeof value === "object" && value !== null && typeof (value as { key?: unknown }).key === "string";
+
+function describe(error: unknown): Described {
   if (isRouteErrorResponse(error)) {
+    if (isMessage(error.data)) return { status: error.status, messageKey: error.data.key, params: error.data.params };
     if (error.status === 404) return { status: 404, messageKey: "errors.notFound" };
     if (error.status === 503) return { status: 503, messageKey: "errors.databaseUnavailable" };
     if (error.status === 403) return { status: 403, messageKey: "errors.forbidden" };
@@ -26,11 +38,11 @@ export function ErrorPage({ error }: { error: unknown }) {
 function ErrorPageContent({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const requestId = useRequestId();
-  const { status, messageKey, message } = describe(error);
+  const { status, messageKey, params, message } = describe(error);
   return (
     <section className="error-page">
       <h1 className="error-status">{status}</h1>
-      <p className="error-message">{messageKey ? t(messageKey) : message}</p>
+      <p className="error-message">{messageKey ? t(messageKey, params) : message}</p>
       {status >= 500 && requestId ? <p className="error-reference">{t("errors.reference", { id: requestId })}</p> : null}
       <a href="/" className="button">{t("errors.goHome")}</a>
     </section>

@@ -1,4 +1,5 @@
-import { createInstance, type i18n as I18n } from "i18next";
+import { createInstance, type i18n as I18n, type TFunction } from "i18next";
+import type { Message } from "../../core/messages";
 import { initReactI18next } from "react-i18next";
 import en from "../../locales/en/common.json";
 import nl from "../../locales/nl/common.json";
@@ -20,4 +21,12 @@ export function createI18n(locale: Locale): I18n {
     initAsync: false,
   });
   return instance;
+}
+
+/** A message of the catalogue in the interface's language; a Message among its params is put into words too. */
+export function messageText(t: TFunction, message: Message): string {
+  const params = Object.fromEntries(
+    Object.entries(message.params ?? {}).map(([name, value]) => [name, typeof value === "object" ? messageText(t, value) : value]),
+  );
+  return t(message.key, params);
 }

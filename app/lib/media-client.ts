@@ -1,29 +1,8 @@
 import type { MediaKind } from "../../core/media/bounds";
+import { ApiError, errorOf, requestJson } from "./api-client";
 import { POLL_INTERVAL_MS, type CropCoordinates, type MediaContent, type Thumb } from "../../core/media/wire";
 
 /* The browser side of the media calls (spec §4, §7): uploads with byte progress, the latest content, polling, crop. */
-
-export class MediaRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The error text of an answer: {error} JSON, else the plain text, else the status. */
-async function errorOf(response: Response): Promise<MediaRequestError> {
-  const text = await response.text().catch(() => "");
-  let message = text.trim();
-  try {
-    const body = JSON.parse(text) as { error?: unknown };
-    if (typeof body?.error === "string") message = body.error;
-  } catch {
-    // plain text
-  }
-  return new MediaRequestError(response.status, message || `HTTP ${response.status}`);
-}
 
 export interface UploadRequest {
   kind: MediaKind;
@@ -65,20 +44,16 @@ export function uploadMedia(request: UploadRequest): Promise<MediaContent> {
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
-        // not JSON: the text itself is the message
+        // not JSON: errorOf reads the text
       }
       if (xhr.status >= 200 && xhr.status < 300 && Array.isArray(body) && body[0] && typeof body[0].contentId === "string") {
         resolve(body[0] as MediaContent);
         return;
       }
-      const message =
-        body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string"
-          ? (body as { error: string }).error
-          : xhr.responseText.trim() || `HTTP ${xhr.status}`;
-      reject(new MediaRequestError(xhr.status, message));
+      reject(errorOf(xhr.status, xhr.responseText));
     };
-    xhr.onerror = () => reject(new MediaRequestError(0, "The connection was lost during the upload."));
-    xhr.onabort = () => reject(new MediaRequestError(0, "The upload was cancelled."));
+    xhr.onerror = () => reject(new ApiError(0, "The connection was lost during the upload."));
+    xhr.onabort = () => reject(new ApiError(0, "The upload was cancelled."));
     request.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     xhr.send(form);
   });
@@ -86,13 +61,7 @@ export function uploadMedia(request: UploadRequest): Promise<MediaContent> {
 
 /** GET /api/v1/buckets/{kind}/content/{contentId}/latest. */
 export async function fetchLatestMedia(kind: MediaKind, contentId: string, signal?: AbortSignal): Promise<MediaContent> {
-  const response = await fetch(`/api/v1/buckets/${kind}/content/${encodeURIComponent(contentId)}/latest`, {
-    credentials: "same-origin",
-    headers: { Accept: "application/json" },
-    signal,
-  });
-  if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as MediaContent;
+  return requestJson<MediaContent>(`/api/v1/buckets/${kind}/content/${encodeURIComponent(contentId)}/latest`, { signal });
 }
 
 /**
@@ -106,7 +75,7 @@ export function pollMedia(
   kind: MediaKind,
   contentId: string,
   onUpdate: (content: MediaContent) => void,
-  onFailure: (error: MediaRequestError) => void,
+  onFailure: (error: ApiError) => void,
   intervalMs = POLL_INTERVAL_MS,
 ): () => void {
   const controller = new AbortController();
@@ -119,7 +88,7 @@ export function pollMedia(
       if (content.status === "processing") timer = setTimeout(tick, intervalMs);
     } catch (error) {
       if (controller.signal.aborted) return;
-      const failure = error instanceof MediaRequestError ? error : new MediaRequestError(0, String((error as Error)?.message ?? error));
+      const failure = error instanceof ApiError ? error : new ApiError(0, String((error as Error)?.message ?? error));
       if (failure.status === 0 || failure.status >= 500) timer = setTimeout(tick, intervalMs);
       else onFailure(failure);
     }
@@ -141,26 +110,15 @@ export async function cropImage(
   coordinates: { x: number; y: number; width: number; height: number },
   property?: Record<string, unknown>,
 ): Promise<MediaContent> {
-  const response = await fetch(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(property ? { coordinates, properties: property } : { coordinates }),
+  const body = await requestJson<MediaContent | MediaContent[]>(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
+    json: property ? { coordinates, properties: property } : { coordinates },
   });
-  if (!response.ok) throw await errorOf(response);
-  const body = (await response.json()) as MediaContent | MediaContent[];
   return Array.isArray(body) ? body[0]! : body;
 }
 
 /** PUT /api/v1/media/video/{id}/thumb: makes a still (or the custom still) the video's thumb. */
 export async function selectThumb(contentId: string, thumb: Thumb): Promise<void> {
-  const response = await fetch(`/api/v1/media/video/${encodeURIComponent(contentId)}/thumb`, {
-    method: "PUT",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ thumb }),
-  });
-  if (!response.ok) throw await errorOf(response);
+  await requestJson(`/api/v1/media/video/${encodeURIComponent(contentId)}/thumb`, { method: "PUT", json: { thumb } });
 }
 
 /**
@@ -175,9 +133,7 @@ export async function uploadCustomStill(
   const body = new FormData();
   body.append("properties", JSON.stringify(property));
   body.append("file", file);
-  const response = await fetch(`/api/v1/media/${encodeURIComponent(contentId)}/still`, { method: "POST", credentials: "same-origin", body });
-  if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as { thumb: Thumb & { url?: string }; smallerThanVideo: boolean };
+  return requestJson(`/api/v1/media/${encodeURIComponent(contentId)}/still`, { form: body });
 }
 
 /** A unique id of one upload item (sent as `uid`, echoed by the answer). */

@@ -2,10 +2,12 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
 import { ConfirmDialog } from "../components/confirm-dialog";
-import { documentTitle, titleProperty } from "../../core/content/title";
+import { titleProperty, titleText } from "../../core/content/title";
 import { requireBucketAccess } from "../../server/web/guards";
 import { isUuid } from "../../core/ids";
 import { getRequestState } from "../../server/web/request-state";
+import { HttpError } from "../../server/web/http-error";
+import { pageRoute } from "../../server/web/respond";
 import type { Route } from "./+types/bucket-overview";
 
 export const PAGE_SIZE = 20;
@@ -30,7 +32,7 @@ function dateFormat(language: string): Intl.DateTimeFormat {
   return format;
 }
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const { bucket } = await requireBucketAccess(request, context, params.bucket);
   if (bucket.singleton) throw redirect(`/b/${bucket.slug}/edit`);
   const url = new URL(request.url);
@@ -54,7 +56,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       items: rows.slice(0, PAGE_SIZE).map((row) => ({
         contentId: row.contentId,
         versionId: row.versionId,
-        title: titleKey ? documentTitle({ [titleKey]: row.title }, bucket.jsonSchema, bucket.locales) : "",
+        title: titleText(row.title, bucket.locales),
         updatedAt: row.createdAt.toISOString(),
       })),
       page,
@@ -67,16 +69,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     },
     { headers },
   );
-}
+});
 
 /** Deletes a document (after the confirm dialog); a stale version is refused, nothing lost. */
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const { bucket } = await requireBucketAccess(request, context, params.bucket);
   const form = await request.formData();
   const contentId = String(form.get("contentId") ?? "");
   const versionId = String(form.get("versionId") ?? "");
   if (form.get("intent") !== "delete" || !isUuid(contentId) || !isUuid(versionId)) {
-    throw data("This request is not understood", { status: 400 });
+    throw new HttpError(400, "errors.badRequest");
   }
   try {
     await deleteContent(context.db, bucket.id, contentId, versionId);
@@ -86,7 +88,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     throw error;
   }
   return redirect(`/b/${bucket.slug}`);
-}
+});
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: loaderData?.bucket.name ?? "" }];
 

@@ -1,8 +1,9 @@
-import { data } from "react-router";
+import { HttpError } from "../../server/web/http-error";
+import { pageRoute } from "../../server/web/respond";
 
-export function loader() {
-  throw data("This page could not be found", { status: 404 });
-}
+export const loader = pageRoute(() => {
+  throw new HttpError(404, "errors.notFound");
+});
 
 export default function NotFound() {
   return null;

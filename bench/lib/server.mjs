@@ -65,7 +65,7 @@ export function readCpuMs(pid) {
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 /**
- * Spawns `node scripts/start.mjs` (the process is the server itself, so its
+ * Spawns `node scripts/start.mjs --no-build` (the process is the server itself, so its
  * pid is the one to measure) and resolves once /healthz answers 200.
  * `readyMs` is the time from spawn to that first 200.
  */
@@ -74,7 +74,8 @@ export async function startServer({ root, env, nodeArgs = [], timeoutMs = 60_000
   const url = `http://${HOST}:${port}`;
   let output = "";
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], {
+  // --no-build: the benchmark built build-bench/ itself; a start must not rebuild it (or time a build as start-up).
+  const child = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs", "--no-build"], {
     cwd: root,
     env: { ...env, PORT: String(port), HOST },
     stdio: ["ignore", "pipe", "pipe"],

@@ -12,16 +12,16 @@ export function titleProperty(schema: unknown): string | null {
   return first?.[0] ?? null;
 }
 
+/** A title value as text: the string itself, or a translated value's first filled locale (bucket order first). */
+export function titleText(value: unknown, locales: readonly string[] = []): string {
+  if (typeof value === "string") return value;
+  if (!value || typeof value !== "object") return "";
+  const texts = value as Record<string, unknown>;
+  const first = [...locales.map((locale) => texts[locale]), ...Object.values(texts)].find((text) => typeof text === "string" && text.trim());
+  return typeof first === "string" ? first : "";
+}
+
 export function documentTitle(data: Record<string, unknown>, schema: unknown, locales: readonly string[] = []): string {
   const key = titleProperty(schema);
-  const value = key ? data[key] : undefined;
-  if (typeof value === "string") return value;
-  if (value && typeof value === "object") {
-    const texts = value as Record<string, unknown>;
-    const first = [...locales.map((locale) => texts[locale]), ...Object.values(texts)].find(
-      (text) => typeof text === "string" && text.trim(),
-    );
-    return typeof first === "string" ? first : "";
-  }
-  return "";
+  return key ? titleText(data[key], locales) : "";
 }

@@ -5,7 +5,7 @@ import type { Locale } from "../locales";
 import { PENDING_UPLOAD_FIELD } from "../media/pending";
 import type { JsonSchema } from "../schema/normalize";
 import { nameToSegments } from "../schema/path";
-import { coerceFormValue } from "./coerce";
+import { coerceFormValue } from "./kinds";
 
 /** Hidden form fields that carry the save's bookkeeping, not document data. */
 export const CONTENT_ID_FIELD = "__contentId";

@@ -1,6 +1,6 @@
 import { acceptNumberInput, defaultStep, stepValue } from "../schema/number";
 import type { JsonSchema } from "../schema/normalize";
-import { nameToSegments } from "../schema/path";
+import { isPlainObject, schemaAtName } from "../schema/walk";
 import { fieldKind } from "./field-kind";
 
 /**
@@ -12,19 +12,6 @@ import { fieldKind } from "./field-kind";
  */
 export const STEP_FIELD = "__step";
 const INTENT_FIELD = "__intent__";
-
-const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** The schema of the form field `rooms[0].capacity`, or null. */
-export function schemaAtName(schema: JsonSchema, name: string): JsonSchema | null {
-  let node: unknown = schema;
-  for (const segment of nameToSegments(name)) {
-    if (!isObject(node)) return null;
-    if (typeof segment === "number") node = node.items;
-    else node = isObject(node.properties) && Object.prototype.hasOwnProperty.call(node.properties, segment) ? node.properties[segment] : null;
-  }
-  return isObject(node) ? node : null;
-}
 
 export function stepButtonValue(name: string, direction: 1 | -1): string {
   return JSON.stringify({ name, direction });
@@ -41,7 +28,7 @@ export function applyStepIntent(formData: FormData, schema: JsonSchema): void {
   } catch {
     return;
   }
-  if (!isObject(request) || typeof request.name !== "string" || (request.direction !== 1 && request.direction !== -1)) return;
+  if (!isPlainObject(request) || typeof request.name !== "string" || (request.direction !== 1 && request.direction !== -1)) return;
   const field = schemaAtName(schema, request.name);
   const kind = field ? fieldKind(field) : null;
   if (!field || (kind !== "number" && kind !== "integer")) return;

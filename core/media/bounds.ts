@@ -1,3 +1,5 @@
+import type { Message } from "../messages";
+
 /**
  * Media bounds of a schema property (spec §3, §5, §9), shared by the upload
  * checks on the server and the requirements footnote in the browser.
@@ -118,14 +120,14 @@ export function cropBounds(property: Record<string, unknown>): CropBounds {
   };
 }
 
-/** Spec §5 image messages, exact wording. */
-export function imageDimensionErrors(size: { width: number; height: number }, bounds: CropBounds): string[] {
+/** Spec §5 image messages (their English is the spec's wording). */
+export function imageDimensionErrors(size: { width: number; height: number }, bounds: CropBounds): Message[] {
   const { width, height } = size;
-  const errors: string[] = [];
-  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push(`Image is too wide (${width}px), maximum width: ${bounds.maxWidth}px`);
-  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push(`Image too high (${height}px), maximum height: ${bounds.maxHeight}px`);
-  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push(`Image is too narrow (${width}px), minimum width: ${bounds.minWidth}px`);
-  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push(`Image is not high enough (${height}px), minimum height: ${bounds.minHeight}px`);
+  const errors: Message[] = [];
+  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push({ key: "media.bounds.imageTooWide", params: { width, limit: bounds.maxWidth } });
+  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push({ key: "media.bounds.imageTooHigh", params: { height, limit: bounds.maxHeight } });
+  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push({ key: "media.bounds.imageTooNarrow", params: { width, limit: bounds.minWidth } });
+  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push({ key: "media.bounds.imageNotHighEnough", params: { height, limit: bounds.minHeight } });
   return errors;
 }
 
@@ -140,12 +142,12 @@ export interface VideoFacts {
  * Spec §5 video messages. The minimum-width, framerate and codec wording is the
  * spec's, misspellings included; the spec leaves the other three open.
  */
-export function videoErrors(video: VideoFacts, bounds: MediaBounds): string[] {
-  const errors: string[] = [];
-  if (bounds.minWidth !== undefined && video.width < bounds.minWidth) errors.push(`Video width is smaller then the minumum width of ${bounds.minWidth}px`);
-  if (bounds.maxWidth !== undefined && video.width > bounds.maxWidth) errors.push(`Video width is bigger than the maximum width of ${bounds.maxWidth}px`);
-  if (bounds.minHeight !== undefined && video.height < bounds.minHeight) errors.push(`Video height is smaller than the minimum height of ${bounds.minHeight}px`);
-  if (bounds.maxHeight !== undefined && video.height > bounds.maxHeight) errors.push(`Video height is bigger than the maximum height of ${bounds.maxHeight}px`);
+export function videoErrors(video: VideoFacts, bounds: MediaBounds): Message[] {
+  const errors: Message[] = [];
+  if (bounds.minWidth !== undefined && video.width < bounds.minWidth) errors.push({ key: "media.bounds.videoTooNarrow", params: { limit: bounds.minWidth } });
+  if (bounds.maxWidth !== undefined && video.width > bounds.maxWidth) errors.push({ key: "media.bounds.videoTooWide", params: { limit: bounds.maxWidth } });
+  if (bounds.minHeight !== undefined && video.height < bounds.minHeight) errors.push({ key: "media.bounds.videoNotHighEnough", params: { limit: bounds.minHeight } });
+  if (bounds.maxHeight !== undefined && video.height > bounds.maxHeight) errors.push({ key: "media.bounds.videoTooHigh", params: { limit: bounds.maxHeight } });
   const { minFps, maxFps } = bounds;
   if (minFps !== undefined || maxFps !== undefined) {
     const low = minFps ?? 0;
@@ -153,10 +155,14 @@ export function videoErrors(video: VideoFacts, bounds: MediaBounds): string[] {
     // Broadcast rates such as 29.97 count as 30 when asked for 30.
     const fps = Math.round(video.fps * 100) / 100;
     if (fps < low - 0.05 || fps > high + 0.05) {
-      errors.push(minFps !== undefined && minFps === maxFps ? `Video framerate is not ${minFps} fps` : `Video framerate is not between ${low} & ${maxFps ?? "∞"} fps`);
+      errors.push(
+        minFps !== undefined && minFps === maxFps
+          ? { key: "media.bounds.fpsNot", params: { fps: minFps } }
+          : { key: "media.bounds.fpsNotBetween", params: { min: low, max: maxFps ?? "∞" } },
+      );
     }
   }
-  if (bounds.codec && normalizeCodec(video.codec) !== normalizeCodec(bounds.codec)) errors.push(`Video codec is not equal to ${bounds.codec}`);
+  if (bounds.codec && normalizeCodec(video.codec) !== normalizeCodec(bounds.codec)) errors.push({ key: "media.bounds.codec", params: { codec: bounds.codec } });
   return errors;
 }
 
@@ -169,19 +175,25 @@ export function normalizeCodec(codec: string): string {
 }
 
 /** Lines of the requirements footnote under a media field (spec §5). */
-export function requirementLines(kind: MediaKind, bounds: MediaBounds): string[] {
-  const lines: string[] = [];
-  const range = (label: string, min?: number, max?: number, unit = "px") =>
-    min !== undefined && max !== undefined ? `${label}: ${min}–${max}${unit}` : min !== undefined ? `Minimum ${label.toLowerCase()}: ${min}${unit}` : max !== undefined ? `Maximum ${label.toLowerCase()}: ${max}${unit}` : null;
+export function requirementLines(kind: MediaKind, bounds: MediaBounds): Message[] {
+  const lines: Message[] = [];
+  const range = (axis: "width" | "height" | "fps", min?: number, max?: number): Message | null =>
+    min !== undefined && max !== undefined
+      ? { key: `media.requirements.${axis}Range`, params: { min, max } }
+      : min !== undefined
+        ? { key: `media.requirements.${axis}Min`, params: { min } }
+        : max !== undefined
+          ? { key: `media.requirements.${axis}Max`, params: { max } }
+          : null;
   if (kind !== "file") {
     const resolution = Object.entries(NAMED_RESOLUTIONS).find(([, r]) => r.width === bounds.minWidth && r.height === bounds.minHeight);
-    if (resolution) lines.push(`Resolution: at least ${resolution[0]} (${resolution[1].width}×${resolution[1].height})`);
-    for (const line of [range("Width", bounds.minWidth, bounds.maxWidth), range("Height", bounds.minHeight, bounds.maxHeight)]) if (line) lines.push(line);
+    if (resolution) lines.push({ key: "media.requirements.resolution", params: { name: resolution[0], width: resolution[1].width, height: resolution[1].height } });
+    for (const line of [range("width", bounds.minWidth, bounds.maxWidth), range("height", bounds.minHeight, bounds.maxHeight)]) if (line) lines.push(line);
   }
-  if (bounds.encoding) lines.push(`Encoding: ${bounds.encoding}`);
-  if (bounds.codec) lines.push(`Codec: ${bounds.codec}`);
-  const fps = range("Frame rate", bounds.minFps, bounds.maxFps, " fps");
+  if (bounds.encoding) lines.push({ key: "media.requirements.encoding", params: { encoding: bounds.encoding } });
+  if (bounds.codec) lines.push({ key: "media.requirements.codec", params: { codec: bounds.codec } });
+  const fps = range("fps", bounds.minFps, bounds.maxFps);
   if (fps) lines.push(fps);
-  if (bounds.allowedFiles) lines.push(`Allowed files: ${bounds.allowedFiles.join(", ")}`);
+  if (bounds.allowedFiles) lines.push({ key: "media.requirements.allowedFiles", params: { files: bounds.allowedFiles.join(", ") } });
   return lines;
 }

@@ -1,3 +1,4 @@
+import type { Message } from "../messages";
 import type { MediaKind } from "./bounds";
 
 /* The media content as the API answers it and the form reads it (spec §3, §4): one declaration for both sides. */
@@ -74,4 +75,18 @@ export function averageJobProgress(content: Pick<MediaContent, "jobs">): number 
 export function runningJob(content: Pick<MediaContent, "jobs">): string | null {
   const job = content.jobs.find((candidate) => candidate.status === "processing") ?? content.jobs.find((candidate) => candidate.status === "new");
   return job ? job.name : null;
+}
+
+/** Spec §8: what a failed job says: 'Error converting {type}', 'Error getting stills from {type}', else the unknown error. */
+export function jobFailureMessage(name: string, kind: MediaKind): Message {
+  const type = { key: `media.types.${kind}` } as const;
+  if (name === "transcode") return { key: "media.failed.transcode", params: { type } };
+  if (name === "still-creation") return { key: "media.failed.stills", params: { type } };
+  return { key: "media.processingFailed" };
+}
+
+/** The failure of a content whose status is error: its first failed job's message. */
+export function mediaFailure(content: Pick<MediaContent, "jobs" | "kind">): Message {
+  const failed = content.jobs.find((job) => job.status === "failed");
+  return failed ? jobFailureMessage(failed.name, content.kind) : { key: "media.processingFailed" };
 }

@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { Locale } from "../locales";
-import { formatMessage, VALIDATION_MESSAGES } from "./messages";
+import { validationMessage } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
 import { pointerToName } from "./path";
 
@@ -74,9 +74,8 @@ export function mapValidationErrors(
 ): FieldErrors {
   const byField: Record<string, string[]> = {};
   const locales = new Set<string>();
-  const catalogue = VALIDATION_MESSAGES[messageLocale];
   for (const error of errors ?? []) {
-    const message = formatMessage(catalogue[error.keyword] ?? catalogue.default!, error.params as Record<string, unknown>);
+    const message = validationMessage(messageLocale, error.keyword, error.params as Record<string, unknown>);
     for (const pointer of expandMissingTranslation(schema, error, fieldPointer(error))) {
       const name = pointerToName(pointer);
       if (only && !only.includes(name.split(/[.[]/)[0]!)) continue;

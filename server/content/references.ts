@@ -3,19 +3,12 @@ import { findBucketByCollection, isBucketVisible } from "./buckets";
 import { listContents } from "./store";
 import type { User } from "../accounts/users";
 import type { JsonSchema } from "../../core/schema/normalize";
+import { schemaNodes } from "../../core/schema/walk";
 import type { ReferenceCollection } from "../../core/content/references";
 import { documentTitle } from "../../core/content/title";
 
 
 const REFERENCE_OPTION_LIMIT = 1000;
-
-function collectReferences(schema: unknown, found: Set<string>) {
-  if (typeof schema !== "object" || schema === null) return;
-  const node = schema as JsonSchema;
-  if (typeof node._ref === "string" && !node._ref.startsWith("b-")) found.add(node._ref);
-  for (const child of Object.values((node.properties as Record<string, unknown>) ?? {})) collectReferences(child, found);
-  collectReferences(node.items, found);
-}
 
 /** Options of every reference select in a schema, rendered on the server so they work without JavaScript. */
 export async function loadReferenceOptions(
@@ -24,7 +17,7 @@ export async function loadReferenceOptions(
   schema: JsonSchema,
 ): Promise<Record<string, ReferenceCollection>> {
   const collections = new Set<string>();
-  collectReferences(schema, collections);
+  for (const { node } of schemaNodes(schema)) if (typeof node._ref === "string" && !node._ref.startsWith("b-")) collections.add(node._ref);
   const entries = await Promise.all(
     [...collections].map(async (collection) => {
       const bucket = await findBucketByCollection(context.db, collection);

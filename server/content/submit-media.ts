@@ -9,16 +9,15 @@ import { mediaReferences } from "../media/form-upload";
 import type { StagedMedia } from "../media/intake";
 import { bucketField, committedContentIds, findPending, holdsSecret, parsePendingToken, pendingFileOf, stagedFromPending, stashPending } from "../media/pending";
 import type { MediaStorage } from "../media/storage";
-import { tooLargeMessage, UploadError, type ReceivedFile } from "../media/upload";
+import { tooLargeMessage, type ReceivedFile } from "../media/upload";
+import { HttpError } from "../web/http-error";
+import { errorText } from "../web/respond";
 import type { Locale } from "../../core/locales";
 import type { PendingFile } from "../../core/media/pending";
+import { translate } from "../../core/messages";
 import type { JsonSchema } from "../../core/schema/normalize";
-import en from "../../locales/en/common.json";
-import nl from "../../locales/nl/common.json";
 
 /* The media side of a form post's validation, between reading it and saving it (server/content/submit.ts). */
-
-const MESSAGES: Record<Locale, typeof en.pendingUpload> = { en: en.pendingUpload, nl: nl.pendingUpload };
 
 /** A checked file of this post, under the media contentId its field now holds. */
 export interface StagedFormFile extends StagedMedia {
@@ -33,10 +32,10 @@ const add = (errors: FieldErrors, name: string, message: string) => void (errors
  * The checks of the post's files that only read them (size, type by content,
  * image header or ffprobe, the field's bounds): part of the form's
  * validation. A checked file's field gets the contentId the file will have;
- * a refused one keeps its value, gets the message under it and its temporary
- * file is removed.
+ * a refused one keeps its value, gets the message (in `locale`) under it and
+ * its temporary file is removed.
  */
-export async function checkFormFiles(files: ReadonlyArray<ReceivedFile<FormFilePart>>, formData: FormData, media: MediaContext) {
+export async function checkFormFiles(files: ReadonlyArray<ReceivedFile<FormFilePart>>, formData: FormData, media: MediaContext, locale: Locale) {
   const staged: StagedFormFile[] = [];
   const errors: FieldErrors = {};
   for (const { tag: part, file, tooLarge } of files) {
@@ -51,8 +50,8 @@ export async function checkFormFiles(files: ReadonlyArray<ReceivedFile<FormFileP
       formData.set(part.name, contentId);
     } catch (error) {
       await media.storage.remove(file.temporaryPath);
-      if (!(error instanceof UploadError)) throw error;
-      add(errors, part.name, error.message);
+      if (!(error instanceof HttpError)) throw error;
+      add(errors, part.name, errorText(error, locale));
     }
   }
   return { staged, errors };
@@ -82,9 +81,10 @@ export interface MediaReferenceCheck {
 export async function checkMediaReferences(
   db: Db,
   storage: MediaStorage,
-  input: { user: User; bucket: Bucket; schema: JsonSchema; value: unknown; tokens: readonly string[]; staged: readonly StagedFormFile[]; messageLocale: Locale },
+  input: { user: User; bucket: Bucket; schema: JsonSchema; value: unknown; tokens: readonly string[]; staged: readonly StagedFormFile[]; locale: Locale },
 ): Promise<MediaReferenceCheck> {
-  const messages = MESSAGES[input.messageLocale];
+  const gone = translate(input.locale, "pendingUpload.gone");
+  const refused = translate(input.locale, "pendingUpload.refused");
   const secrets = new Map<string, string>();
   for (const token of input.tokens) {
     const parsed = parsePendingToken(token);
@@ -105,7 +105,7 @@ export async function checkMediaReferences(
     const secret = secrets.get(contentId);
     if (!row) {
       if (secret === undefined || committed.has(contentId)) continue;
-      add(check.errors, name, messages.gone);
+      add(check.errors, name, gone);
       if (!seen.has(contentId)) check.shown.push({ token: `${contentId}.${secret}`, contentId, kind: null, originalFilename: null });
     } else if (secret !== undefined && holdsSecret(row, secret) && row.userId === input.user.id && row.bucketId === input.bucket.id && row.field === bucketField(name)) {
       if (!seen.has(contentId)) {
@@ -113,7 +113,7 @@ export async function checkMediaReferences(
         check.shown.push(pendingFileOf(row, secret));
       }
     } else {
-      add(check.errors, name, messages.refused);
+      add(check.errors, name, refused);
     }
     seen.add(contentId);
   }

@@ -8,10 +8,12 @@ import { compileBucketSchema } from "./validator";
 import type { User } from "../accounts/users";
 import { mediaReferences, readFormPost } from "../media/form-upload";
 import { PendingUploadTaken } from "../media/pending";
+import { getRequestState } from "../web/request-state";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
-import { applyStepIntent, schemaAtName } from "../../core/form/step";
+import { applyStepIntent } from "../../core/form/step";
+import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
 import type { JsonSchema } from "../../core/schema/normalize";
@@ -59,12 +61,14 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const { user, bucket } = target;
   const { schema, validate } = compileBucketSchema(bucket);
   const messageLocale = context.config.DEFAULT_LOCALE;
+  // Messages of the files' checks are in the reader's language, as the upload API answers them.
+  const { locale } = await getRequestState(request, context);
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
-    checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, messageLocale });
+    checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
 
   const hostile = removeHostileEntries(formData);
   if (hostile.length) {
@@ -76,7 +80,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
 
   applyStepIntent(formData, schema);
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
-  const files = await checkFormFiles(post.files, formData, context.media);
+  const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);
   const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale }) });
   const checked = await references(submission.payload, files.staged);

@@ -5,6 +5,7 @@ import { ProbeFailed, probeVideo } from "./ffmpeg";
 import { ImageHeaderError, readImageSize } from "./image-header";
 import { sniffType, UnsupportedType } from "./sniff";
 import { formatSizes, UploadError, type UploadedFile } from "./upload";
+import { refusal } from "../web/http-error";
 
 export { MAX_IMAGE_PIXELS } from "./image-header";
 
@@ -66,7 +67,7 @@ async function imageFacts(path: string, bounds: MediaBounds) {
     throw error;
   }
   const errors = imageDimensionErrors(size, bounds);
-  if (errors.length) throw new UploadError(422, errors.join("\n"));
+  if (errors.length) throw refusal(422, errors);
   return size;
 }
 
@@ -74,7 +75,7 @@ async function videoFacts(path: string, bounds: MediaBounds, ffmpeg: FfmpegTools
   if (!ffmpeg) throw new UploadError(422, "Video processing is unavailable on this server: ffmpeg was not found.");
   const video = await probeVideo(ffmpeg, path);
   const errors = videoErrors(video, bounds);
-  if (errors.length) throw new UploadError(422, errors.join("\n"));
+  if (errors.length) throw refusal(422, errors);
   return {
     width: video.width,
     height: video.height,

@@ -4,7 +4,7 @@ import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "./store";
 import type { User } from "../accounts/users";
 import type { MediaKind } from "../../core/media/bounds";
 import { toMediaContent } from "./content";
-import { UploadError } from "./upload";
+import { HttpError } from "../web/http-error";
 import { requireApiUser } from "../web/guards";
 import { isUuid } from "../../core/ids";
 
@@ -14,7 +14,7 @@ export function mediaKindOf(value: string | undefined): MediaKind | null {
   return MEDIA_KINDS.includes(value as MediaKind) ? (value as MediaKind) : null;
 }
 
-const notFound = () => Response.json({ error: "No such media" }, { status: 404 });
+const notFound = () => new HttpError(404, "media.noSuchMedia");
 
 /**
  * The signed-in user and a media version they may see: the latest of
@@ -41,12 +41,24 @@ export async function requireMediaAccess(
 
 /** The bucket an upload goes to, by the slug sent before the file; refuses what the user may not see. */
 export async function uploadBucket(context: AppLoadContext, user: User, slug: string | undefined): Promise<Bucket> {
-  if (!slug) throw new UploadError(400, "Send the bucket's slug in the field 'bucket', before the file.");
+  if (!slug) throw new HttpError(400, "media.upload.bucketMissing");
   const bucket = await findBucketBySlug(context.db, slug);
-  if (!bucket || !isBucketVisible(bucket, user)) throw new UploadError(404, "No such bucket");
+  if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
   return bucket;
 }
 
 export async function mediaContentResponse(context: AppLoadContext, media: MediaRow, init?: ResponseInit) {
   return Response.json(toMediaContent(media, await jobsOf(context.db, media.id)), init);
+}
+
+/**
+ * The media an edit call names by `{id}` (crop, thumb, custom still): a
+ * version's _id, or a contentId (its latest version), as the browser sends
+ * the contentId. Same guard as every media call: 401 signed out, 404 for
+ * media in a bucket the user may not see.
+ */
+export async function requireMediaById(request: Request, context: AppLoadContext, id: string | undefined, kind: MediaKind) {
+  await requireApiUser(request, context);
+  const version = isUuid(id) ? await mediaVersion(context.db, id) : null;
+  return requireMediaAccess(request, context, version ? { versionId: id, kind } : { contentId: id, kind });
 }

@@ -1,10 +1,11 @@
-import { jobFailureMessage } from "../jobs/runner";
-import { mediaStatus, type MediaContent } from "../../core/media/wire";
+import type { Locale } from "../../core/locales";
+import { translateMessage } from "../../core/messages";
+import { jobFailureMessage, mediaStatus, type MediaContent } from "../../core/media/wire";
 import type { JobRow, MediaRow } from "./store";
 import { customStillUrl } from "./stills";
 
 /** Spec §3 media content, as the API answers it. */
-export function toMediaContent(media: MediaRow, jobs: JobRow[]): MediaContent {
+export function toMediaContent(media: MediaRow, jobs: JobRow[], locale: Locale = "en"): MediaContent {
   const status = mediaStatus(jobs);
   const failed = jobs.find((job) => job.status === "failed");
   const { details } = media;
@@ -30,7 +31,7 @@ export function toMediaContent(media: MediaRow, jobs: JobRow[]): MediaContent {
     _id: media.id,
     kind: media.kind,
     status,
-    ...(failed ? { error: jobFailureMessage(failed.name, media.kind) } : {}),
+    ...(failed ? { error: translateMessage(locale, jobFailureMessage(failed.name, media.kind)) } : {}),
     jobs: jobs.map(({ name, status: jobStatus, progress }) => ({ name, status: jobStatus, progress })),
     url: `/api/v1/media/${media.kind}/${media.contentId}`,
     originalFilename: media.originalFilename,

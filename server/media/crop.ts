@@ -1,14 +1,14 @@
 import { stat } from "node:fs/promises";
 import type { Sharp } from "sharp";
+import type { Message } from "../../core/messages";
 import { cropBounds, type CropBounds } from "../../core/media/bounds";
 import type { Db } from "../db/client";
 import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "./store";
 import { MAX_IMAGE_PIXELS } from "./accept";
 import type { MediaStorage } from "./storage";
-import { MediaEditError } from "./edit-error";
+import { HttpError, refusal } from "../web/http-error";
 import { cropAllowed, resolveMediaProperty } from "./field-property";
 
-export const CROP_USAGE = "send {coordinates: {x, y, width, height}} in pixels of the original image.";
 
 /**
  * The crop request's coordinates (spec §3 crop request): numbers in pixels of
@@ -16,15 +16,18 @@ export const CROP_USAGE = "send {coordinates: {x, y, width, height}} in pixels o
  * them, are rounded by edge, so that the rounded area never grows past the
  * one asked for. Anything else is malformed (400).
  */
+/** What a crop call sends (in its refusals). */
+export const CROP_USAGE = { key: "api.usage.crop" } as const;
+
 export function parseCoordinates(body: Record<string, unknown>): CropCoordinates {
   const raw = body.coordinates;
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new MediaEditError(400, `The crop coordinates are missing: ${CROP_USAGE}`);
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new HttpError(400, "media.crop.missing", { usage: CROP_USAGE });
   const value = raw as Record<string, unknown>;
   const numbers: Record<string, number> = {};
   for (const name of ["x", "y", "width", "height"] as const) {
     const number = value[name];
     if (typeof number !== "number" || !Number.isFinite(number)) {
-      throw new MediaEditError(400, `The crop coordinate '${name}' must be a number: ${CROP_USAGE}`);
+      throw new HttpError(400, "media.crop.notANumber", { name, usage: CROP_USAGE });
     }
     numbers[name] = number;
   }
@@ -34,13 +37,13 @@ export function parseCoordinates(body: Record<string, unknown>): CropCoordinates
 }
 
 /** Crop size against the property's minWidthCrop/maxWidthCrop/minHeightCrop/maxHeightCrop, worded like spec §5's image messages. */
-export function cropSizeErrors(size: { width: number; height: number }, bounds: CropBounds): string[] {
+export function cropSizeErrors(size: { width: number; height: number }, bounds: CropBounds): Message[] {
   const { width, height } = size;
-  const errors: string[] = [];
-  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push(`Crop is too wide (${width}px), maximum crop width: ${bounds.maxWidth}px`);
-  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push(`Crop is too high (${height}px), maximum crop height: ${bounds.maxHeight}px`);
-  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push(`Crop is too narrow (${width}px), minimum crop width: ${bounds.minWidth}px`);
-  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push(`Crop is not high enough (${height}px), minimum crop height: ${bounds.minHeight}px`);
+  const errors: Message[] = [];
+  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push({ key: "media.crop.tooWide", params: { width, limit: bounds.maxWidth } });
+  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push({ key: "media.crop.tooHigh", params: { height, limit: bounds.maxHeight } });
+  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push({ key: "media.crop.tooNarrow", params: { width, limit: bounds.minWidth } });
+  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push({ key: "media.crop.notHighEnough", params: { height, limit: bounds.minHeight } });
   return errors;
 }
 
@@ -50,7 +53,7 @@ export function cropSizeErrors(size: { width: number; height: number }, bounds: 
  */
 export function cropBoundsFor(properties: unknown, jsonSchema: unknown): CropBounds {
   const property = resolveMediaProperty(jsonSchema, "image", properties);
-  if (!cropAllowed(property)) throw new MediaEditError(403, "This image field does not allow cropping: its schema property has no enableCrop.");
+  if (!cropAllowed(property)) throw new HttpError(403, "media.crop.notAllowed");
   return definedOnly(cropBounds(property));
 }
 
@@ -84,21 +87,18 @@ export async function cropImage(
   deps: CropDeps,
 ): Promise<MediaRow> {
   const { source, coordinates } = input;
-  if (source.kind !== "image") throw new MediaEditError(404, "No such media");
+  if (source.kind !== "image") throw new HttpError(404, "media.noSuchMedia");
   const original = source.originalImageVersionId ? await mediaVersion(deps.db, source.originalImageVersionId) : source;
-  if (!original || original.contentId !== source.contentId) throw new MediaEditError(409, "The original version of this image is missing: upload the image again.");
+  if (!original || original.contentId !== source.contentId) throw new HttpError(409, "media.crop.originalMissing");
   const imageWidth = original.width ?? 0;
   const imageHeight = original.height ?? 0;
   const { x, y, width, height } = coordinates;
-  if (width <= 0 || height <= 0) throw new MediaEditError(422, `The crop area is empty (${width}×${height}px): choose an area of at least 1×1px.`);
+  if (width <= 0 || height <= 0) throw new HttpError(422, "media.crop.empty", { width, height });
   if (x < 0 || y < 0 || x + width > imageWidth || y + height > imageHeight) {
-    throw new MediaEditError(
-      422,
-      `The crop area (${width}×${height}px at ${x},${y}) lies outside the image: it must fit within ${imageWidth}×${imageHeight}px.`,
-    );
+    throw new HttpError(422, "media.crop.outside", { width, height, x, y, imageWidth, imageHeight });
   }
-  const errors = cropSizeErrors({ width, height }, input.bounds);
-  if (errors.length) throw new MediaEditError(422, errors.join("\n"));
+  const sizeErrors = cropSizeErrors({ width, height }, input.bounds);
+  if (sizeErrors.length) throw refusal(422, sizeErrors);
 
   const ext = original.storageKey.slice(original.storageKey.lastIndexOf(".") + 1);
   const encode = OUTPUT_FORMATS[ext] ?? OUTPUT_FORMATS.png!;

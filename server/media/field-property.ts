@@ -1,7 +1,7 @@
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import type { MediaKind } from "../../core/media/bounds";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { UploadError } from "./upload";
+import { schemaNodes } from "../../core/schema/walk";
+import { HttpError } from "../web/http-error";
 
 /**
  * The attributes of a media property that decide what an upload or an edit may do (spec §3). Two
@@ -16,17 +16,9 @@ const RULE_ATTRIBUTES = [
 
 export type MediaProperty = Record<string, unknown>;
 
-/** Every property of this media kind anywhere in a schema: properties, list items, translated copies. */
-export function mediaPropertiesOf(schema: unknown, kind: MediaKind, depth = 0, out: MediaProperty[] = []): MediaProperty[] {
-  if (!schema || typeof schema !== "object" || depth > 64) return out;
-  if (Array.isArray(schema)) {
-    for (const item of schema) mediaPropertiesOf(item, kind, depth + 1, out);
-    return out;
-  }
-  const node = schema as JsonSchema;
-  if (mediaKindOfSchema(node) === kind) out.push(node);
-  for (const value of Object.values(node)) if (value && typeof value === "object") mediaPropertiesOf(value, kind, depth + 1, out);
-  return out;
+/** Every property of this media kind in a schema: properties and list items, at any depth. */
+export function mediaPropertiesOf(schema: unknown, kind: MediaKind): MediaProperty[] {
+  return [...schemaNodes(schema)].map(({ node }) => node).filter((node) => mediaKindOfSchema(node) === kind);
 }
 
 const rulesOf = (property: MediaProperty) =>
@@ -39,11 +31,11 @@ function parseSent(sent: unknown): MediaProperty | undefined {
     try {
       value = JSON.parse(value);
     } catch {
-      throw new UploadError(400, "The field 'properties' must be a JSON object.");
+      throw new HttpError(400, "media.properties.notObject");
     }
   }
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) throw new UploadError(400, "The field 'properties' must be a JSON object.");
+  if (typeof value !== "object" || Array.isArray(value)) throw new HttpError(400, "media.properties.notObject");
   return value as MediaProperty;
 }
 
@@ -55,16 +47,16 @@ function parseSent(sent: unknown): MediaProperty | undefined {
  */
 export function resolveMediaProperty(jsonSchema: unknown, kind: MediaKind, sent: unknown): MediaProperty {
   const candidates = mediaPropertiesOf(jsonSchema, kind);
-  if (!candidates.length) throw new UploadError(400, `This bucket has no ${kind} field.`);
+  if (!candidates.length) throw new HttpError(400, "media.properties.noField", { kind: { key: `media.types.${kind}` } });
   const wanted = parseSent(sent);
   if (wanted) {
     const rules = rulesOf(wanted);
     const match = candidates.find((candidate) => rulesOf(candidate) === rules);
-    if (!match) throw new UploadError(400, `The field 'properties' matches no ${kind} field of this bucket: send the field's schema property as the bucket's schema has it.`);
+    if (!match) throw new HttpError(400, "media.properties.noMatch", { kind: { key: `media.types.${kind}` } });
     return match;
   }
   const distinct = new Set(candidates.map(rulesOf));
-  if (distinct.size > 1) throw new UploadError(400, `This bucket has ${kind} fields with different rules: send the field's schema property in 'properties'.`);
+  if (distinct.size > 1) throw new HttpError(400, "media.properties.ambiguous", { kind: { key: `media.types.${kind}` } });
   return candidates[0]!;
 }
 

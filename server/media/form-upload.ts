@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "react-router";
+import { HttpError } from "../web/http-error";
 import { toMediaContent } from "./content";
 import { receiveMultipart, UploadError, type ReceivedFile } from "./upload";
 import type { MediaStorage } from "./storage";
@@ -6,7 +7,7 @@ import { findBucketById, isBucketVisible } from "../content/buckets";
 import { jobsOf, latestMedia } from "./store";
 import type { User } from "../accounts/users";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
-import { schemaAtName } from "../../core/form/step";
+import { schemaAtName } from "../../core/schema/walk";
 import { isUuid } from "../../core/ids";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/bounds";
@@ -53,14 +54,14 @@ export function hasMediaField(schema: unknown): boolean {
  * limit of server/http.ts already applied); a multipart one is streamed, its
  * files into temporary files. A file part whose name is not a media field of
  * the schema is refused (400), a malformed or too large body too (thrown as
- * a plain-text response).
+ * a plain-text response); an unreadable urlencoded body is an HttpError (400).
  */
 export async function readFormPost(request: Request, storage: MediaStorage, schema: JsonSchema): Promise<FormPost> {
   if (!isMultipart(request)) {
     try {
       return { formData: await request.formData(), files: [] };
     } catch {
-      throw new Response("The form could not be read.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      throw new HttpError(400, "api.formUnreadable");
     }
   }
   const received = await receiveForm(request, storage, schema);
@@ -90,7 +91,7 @@ async function receiveForm(request: Request, storage: MediaStorage, schema: Json
       },
     });
   } catch (error) {
-    if (error instanceof UploadError) throw new Response(error.message, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    if (error instanceof UploadError) throw new Response(error.text, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     throw error;
   }
 }

@@ -30,7 +30,16 @@ export function startMedia(
   if (ffmpeg) logger.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version }, "video processing with ffmpeg");
   else logger.warn("video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work");
   if (!existsSync(workerPath)) logger.warn({ workerPath }, "the media worker is not built: run npm run build to process videos");
-  const jobs = new JobRunner({ db, storage, logger, tools: ffmpeg, workerPath, concurrency: Math.max(1, config.MEDIA_WORKERS) });
+  const jobs = new JobRunner({
+    db,
+    storage,
+    logger,
+    tools: ffmpeg,
+    workerPath,
+    searchPath: config.PATH,
+    timeLimitMs: config.VITRINE_JOB_TIME_LIMIT_MS,
+    concurrency: Math.max(1, config.MEDIA_WORKERS),
+  });
   if (config.MEDIA_WORKERS > 0) jobs.start();
   const sweepStale = () => {
     void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));

@@ -165,13 +165,16 @@ export async function recordStills(db: Queryable, id: string, stillKeys: string[
 
 export const LEASE_SECONDS = 60;
 
-/** Claims the oldest job that is new, or whose lease ran out (its runner died). */
+/**
+ * Claims the oldest job that is due: new and past its retry time (`run_after`, the backoff of a failed attempt),
+ * or processing with its lease run out (its runner died).
+ */
 export async function claimJob(db: Queryable): Promise<(JobRow & { media: MediaRow }) | null> {
   const { rows } = await db.query<JobRow>(
     `UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until = now() + make_interval(secs => $1), updated_at = now()
      WHERE id = (
        SELECT id FROM jobs
-       WHERE status = 'new' OR (status = 'processing' AND lease_until < now())
+       WHERE (status = 'new' AND run_after <= now()) OR (status = 'processing' AND lease_until < now())
        ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING ${JOB_COLUMNS}`,
     [LEASE_SECONDS],
@@ -189,10 +192,15 @@ export async function renewLease(db: Queryable, jobId: string, progress: number)
   );
 }
 
-export async function finishJob(db: Queryable, jobId: string, outcome: { status: "completed" } | { status: "failed"; error: string } | { status: "new" }): Promise<void> {
+/** How an attempt ended: `new` queues the job again, due once `retryAfterMs` have passed. */
+export type JobOutcome = { status: "completed" } | { status: "failed"; error: string } | { status: "new"; retryAfterMs: number };
+
+export async function finishJob(db: Queryable, jobId: string, outcome: JobOutcome): Promise<void> {
   await db.query(
     `UPDATE jobs SET status = $2, progress = CASE WHEN $2 = 'completed' THEN 100 ELSE progress END,
-       error = $3, lease_until = NULL, updated_at = now() WHERE id = $1`,
-    [jobId, outcome.status, "error" in outcome ? outcome.error : null],
+       error = $3, lease_until = NULL, updated_at = now(),
+       run_after = CASE WHEN $2 = 'new' THEN now() + $4::float8 * interval '1 millisecond' ELSE run_after END
+     WHERE id = $1`,
+    [jobId, outcome.status, "error" in outcome ? outcome.error : null, "retryAfterMs" in outcome ? outcome.retryAfterMs : 0],
   );
 }

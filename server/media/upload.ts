@@ -2,14 +2,12 @@ import { createWriteStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
+import { HttpError } from "../web/http-error";
 import type { MediaStorage } from "./storage";
 
-export class UploadError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 413 | 415 | 422,
-    message: string,
-  ) {
-    super(message);
+export class UploadError extends HttpError {
+  constructor(status: 400 | 403 | 404 | 413 | 415 | 422, readonly text: string) {
+    super(status, "api.text", { text });
   }
 }
 
@@ -76,11 +74,11 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
   const files: Array<ReceivedFile<T>> = [];
   const writes: Array<Promise<void>> = [];
   let textBytes = 0;
-  let failure: UploadError | undefined;
+  let failure: HttpError | undefined;
   let unexpected: unknown;
   const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
   const open = new Set<Readable>();
-  const fail = (error: UploadError) => {
+  const fail = (error: HttpError) => {
     failure ??= error;
     for (const stream of open) stream.destroy(error);
     // Stop reading at the first refusal: a too-large file is cut off, not received whole. The parser too: when the
@@ -112,8 +110,8 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
     try {
       plan = await options.planFile(partName, filename, [...fields]);
     } catch (error) {
-      if (!(error instanceof UploadError)) unexpected ??= error;
-      fail(error instanceof UploadError ? error : new UploadError(400, "The upload was refused."));
+      if (!(error instanceof HttpError)) unexpected ??= error;
+      fail(error instanceof HttpError ? error : new UploadError(400, "The upload was refused."));
       stream.resume();
       return;
     }
@@ -140,7 +138,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
       await pipeline(stream, counter, output);
     } catch (error) {
       if (error instanceof Oversize) fail(new UploadError(413, tooLargeMessage(maxBytes)));
-      else fail(error instanceof UploadError ? error : new UploadError(400, "The upload was interrupted."));
+      else fail(error instanceof HttpError ? error : new UploadError(400, "The upload was interrupted."));
     }
     // A destroyed write stream may still be opening its file: wait until it is closed before anyone deletes it.
     if (!output.closed) await new Promise<void>((resolve) => output.once("close", () => resolve()));
@@ -149,7 +147,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
 
   try {
     await pipeline(source, parser).catch((error: unknown) => {
-      fail(error instanceof UploadError ? error : new UploadError(400, "The upload could not be read: the multipart body is malformed or was cut off."));
+      fail(error instanceof HttpError ? error : new UploadError(400, "The upload could not be read: the multipart body is malformed or was cut off."));
     });
     await Promise.all(writes);
     if (unexpected) throw unexpected;

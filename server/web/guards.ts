@@ -1,6 +1,7 @@
-import { data, redirect, type AppLoadContext } from "react-router";
+import { redirect, type AppLoadContext } from "react-router";
 import { findBucketByCollection, findBucketBySlug, isBucketVisible, type Bucket } from "../content/buckets";
 import { hasPermission, type User } from "../accounts/users";
+import { HttpError } from "./http-error";
 import { getRequestState } from "./request-state";
 
 /** /login with from_url holding the encoded full path, except for /. */
@@ -39,15 +40,15 @@ export async function requireBucketAccess(
 ): Promise<{ user: User; bucket: Bucket }> {
   const user = await requireUser(request, context);
   const bucket = slug ? await findBucketBySlug(context.db, slug) : null;
-  if (!bucket || !isBucketVisible(bucket, user)) throw data("This page could not be found", { status: 404 });
+  if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "errors.notFound");
   return { user, bucket };
 }
 
-/** For JSON calls: 401/403/404 as JSON instead of redirects. */
+/** For JSON calls: 401/403/404 refusals (answered as JSON) instead of redirects. */
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User> {
   const { user } = await getRequestState(request, context);
-  if (!user) throw Response.json({ error: "Sign in first" }, { status: 401 });
-  if (!hasPermission(user, "user")) throw Response.json({ error: "Your account has no access to Vitrine" }, { status: 403 });
+  if (!user) throw new HttpError(401, "api.signInFirst");
+  if (!hasPermission(user, "user")) throw new HttpError(403, "api.noAccess");
   return user;
 }
 
@@ -62,6 +63,6 @@ export async function requireApiBucketAccess(
     : find.collectionName
       ? await findBucketByCollection(context.db, find.collectionName)
       : null;
-  if (!bucket || !isBucketVisible(bucket, user)) throw Response.json({ error: "No such bucket" }, { status: 404 });
+  if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
   return { user, bucket };
 }

@@ -185,17 +185,17 @@ describe("POST /auth/login", () => {
     const user = await createTestUser(server.db);
     const unknown = await postJson(server.url, "/auth/login", { email: "nobody@example.test", password: "whatever" });
     expect(unknown.status).toBe(401);
-    expect(await unknown.json()).toEqual({ error: "unknown user" });
+    expect(await unknown.json()).toEqual({ error: "unknown user", message: "unknown user" });
     expect(unknown.headers.get("set-cookie")).toBeNull();
 
     const wrong = await postJson(server.url, "/auth/login", { email: user.email, password: "not the password" });
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toEqual({ error: "incorrect password" });
+    expect(await wrong.json()).toEqual({ error: "incorrect password", message: "incorrect password" });
     expect(wrong.headers.get("set-cookie")).toBeNull();
 
     const wrongForm = await postForm(server.url, "/auth/login", { email: user.email, password: "not the password" });
     expect(wrongForm.status).toBe(401);
-    expect(await wrongForm.json()).toEqual({ error: "incorrect password" });
+    expect(await wrongForm.json()).toEqual({ error: "incorrect password", message: "incorrect password" });
   });
 
   it("answers 400 to a malformed JSON body", async () => {

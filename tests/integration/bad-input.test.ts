@@ -383,7 +383,7 @@ describe("JSON API: malformed JSON (400)", () => {
   ])("refuses %s", async (_name, body) => {
     const response = await writesNothing(() => apiRaw(body));
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toBe("Malformed JSON body: expected a JSON object");
+    expect((await response.json()).error).toBe("The body is not valid JSON: send {content, collection}.");
   });
 
   it("refuses a body that is not declared as JSON", async () => {

@@ -103,7 +103,7 @@ describe("the CLI", () => {
 describe("npm start with a bad configuration", () => {
   it("stops at once with a message naming the variable, before opening anything", async () => {
     try {
-      await run(process.execPath, ["scripts/start.mjs"], {
+      await run(process.execPath, ["scripts/start.mjs", "--no-build"], {
         cwd: ROOT,
         env: { ...process.env, PORT: "not-a-port", DEFAULT_LOCALE: "fr", DATA_DIR: "/nonexistent/never-created" },
         timeout: 30_000,

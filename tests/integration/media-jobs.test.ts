@@ -1,10 +1,18 @@
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { get } from "../support/http";
+import type { Db } from "../../server/db/client";
+import { retryDelayMs } from "../../server/jobs/backoff";
+import { JobRunner, type JobRunnerOptions } from "../../server/jobs/runner";
+import { claimJob, finishJob, insertMedia } from "../../server/media/store";
+import { createTestBucket } from "../support/fixtures";
+import { holdInput, processesWithArgument } from "../support/held-input";
+import { createTestUser, get } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
-import type { TestServer } from "../support/server";
-import { STALE_TEMPORARY_MS, type Content, fieldFor, json, startMediaServer, uploaded } from "../support/media-audit";
+import { createTestDatabase, type TestServer } from "../support/server";
+import { BUILD_DIR, STALE_TEMPORARY_MS, type Content, faststartVideo, fieldFor, fixtureDir, json, startMediaServer, uploaded } from "../support/media-audit";
 
 /*
  * Issue 4: the job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
@@ -19,6 +27,35 @@ beforeAll(async () => {
   ({ server, cookie } = await startMediaServer());
 });
 afterAll(() => server?.stop());
+
+/**
+ * A server of the test's own, for a test that runs a runner of its own on it: a runner takes any due job, and
+ * the jobs of other tests' uploads must stay theirs.
+ */
+async function withOwnServer(test: (own: { server: TestServer; cookie: string }) => Promise<void>): Promise<void> {
+  const own = await startMediaServer();
+  try {
+    await test(own);
+  } finally {
+    await own.server.stop();
+  }
+}
+
+/** A runner beside the server's (which runs none: MEDIA_WORKERS=0), on its database. */
+const runnerOptions = (target: TestServer, workerPath = path.join(BUILD_DIR, "server/media-worker.js")): JobRunnerOptions => ({
+  db: target.db,
+  storage: target.media.storage,
+  logger: pino({ level: "silent" }),
+  tools: target.media.ffmpeg,
+  workerPath,
+  searchPath: target.config.PATH,
+  timeLimitMs: target.config.VITRINE_JOB_TIME_LIMIT_MS,
+  pollMs: 50,
+});
+
+/** Time passes for the backoff of these media's failed jobs: they are due now. */
+const backoffPassed = (db: Db, mediaIds: string[]) =>
+  db.query("UPDATE jobs SET run_after = now() WHERE status = 'new' AND run_after > now() AND media_id = ANY($1::uuid[])", [mediaIds]);
 
 describe("job order", () => {
   // created_at can tie (PGlite's clock moves in milliseconds; a video's two jobs are inserted together): jobs keep
@@ -91,8 +128,12 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
 
     jobServer.media.jobs.start();
     // Until every job has ended: the media shows 'error' as soon as one of its jobs failed for good.
-    const open = async () =>
-      Number((await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')", [[damaged._id, abandoned._id, healthy._id]])).rows[0]!.n);
+    // Each failed attempt waits for its backoff (its own test below): here time passes at every look.
+    const ids = [damaged._id, abandoned._id, healthy._id];
+    const open = async () => {
+      await backoffPassed(jobServer.db, ids);
+      return Number((await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')", [ids])).rows[0]!.n);
+    };
     await expect.poll(open, { timeout: 60_000, interval: 200 }).toBe(0);
 
     // Both jobs failed: the media names the first of them in queue order.
@@ -163,27 +204,175 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
 });
 
 describe("workers that die at once", () => {
-  it("fail their jobs after the attempts with the spec's message, and never take the server down", async () => {
-    const { JobRunner } = await import("../../server/jobs/runner");
-    const { default: pino } = await import("pino");
-    // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
-    const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
-    writeFileSync(dying, "process.exit(0);\n");
-    const { fields } = await fieldFor(server.db, "video");
-    const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "doomed.mp4" }));
-    const runner = new JobRunner({ db: server.db, storage: server.media.storage, logger: pino({ level: "silent" }), tools: server.media.ffmpeg, workerPath: dying, pollMs: 50 });
-    const jobs = async () =>
-      (await server.db.query<{ name: string; status: string; attempts: number }>("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows;
-    runner.start();
+  it("fail their jobs after the attempts with the spec's message, and never take the server down", () =>
+    withOwnServer(async ({ server, cookie }) => {
+      // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
+      const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
+      writeFileSync(dying, "process.exit(0);\n");
+      const { fields } = await fieldFor(server.db, "video");
+      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "doomed.mp4" }));
+      const runner = new JobRunner(runnerOptions(server, dying));
+      const jobs = async () => {
+        await backoffPassed(server.db, [content._id]);
+        return (await server.db.query<{ name: string; status: string; attempts: number }>("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows;
+      };
+      runner.start();
+      try {
+        await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
+          { name: "transcode", status: "failed", attempts: 3 },
+          { name: "still-creation", status: "failed", attempts: 3 },
+        ]);
+      } finally {
+        await runner.stop();
+      }
+      expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "error", error: "Error converting video" });
+      expect((await get(server.url, "/healthz")).status).toBe(200);
+    }), 40_000);
+});
+
+describe("a worker killed while its ffmpeg runs (real processes, SIGKILL)", () => {
+  // ffmpeg ignores SIGPIPE: a worker's death used to leave it transcoding on beside the retried job, into a
+  // directory already deleted. The worker starts it as a process group of its own and the runner kills the group.
+  it("takes that ffmpeg down with it; the job runs again after its backoff and completes", () =>
+    withOwnServer(async ({ server, cookie }) => {
+      const { fields } = await fieldFor(server.db, "video");
+      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "held.mp4" }));
+      // The transcode alone: a still-creation job would read the held input too.
+      await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
+      const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!.key;
+      const input = server.media.storage.pathOf(key);
+      const held = holdInput(input);
+      const transcode = async () =>
+        (await server.db.query<{ status: string; attempts: number; progress: number; backoffMs: number | null }>(
+          `SELECT status, attempts, progress, CASE WHEN status = 'new' THEN round(extract(epoch FROM run_after - updated_at) * 1000)::int END AS "backoffMs"
+           FROM jobs WHERE media_id = $1`,
+          [content._id],
+        )).rows[0]!;
+      const runner = new JobRunner(runnerOptions(server));
+      runner.start();
+      try {
+        // The worker reports ffmpeg's process group before any progress: once progress is recorded, the runner knows it.
+        await held.feedUntil(async () => (await transcode()).progress > 0);
+        expect(processesWithArgument(input), "the job's ffmpeg, waiting for the rest of its input").toHaveLength(1);
+        const [worker] = runner.busyWorkerPids();
+        process.kill(worker!, "SIGKILL");
+        await expect.poll(() => processesWithArgument(input), { timeout: 5_000, interval: 20 }).toEqual([]);
+
+        await expect.poll(transcode, { timeout: 5_000, interval: 20 }).toMatchObject({ status: "new", attempts: 1, backoffMs: retryDelayMs(1) });
+        await runner.stop();
+        held.release();
+        await backoffPassed(server.db, [content._id]);
+        runner.start();
+        await expect.poll(transcode, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 2 });
+        expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "completed" });
+      } finally {
+        await runner.stop();
+        held.release();
+      }
+    }), 90_000);
+});
+
+describe("retries after the backoff", () => {
+  it("a failed attempt is claimed again only once its backoff has passed; a job whose lease ran out at once", async () => {
+    // A database of its own: claimJob takes any due job, and this test must see only its own.
+    const database = await createTestDatabase();
     try {
-      await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
-        { name: "transcode", status: "failed", attempts: 3 },
-        { name: "still-creation", status: "failed", attempts: 3 },
-      ]);
+      const { db } = database;
+      const user = await createTestUser(db);
+      const bucket = await createTestBucket(db);
+      const media = await insertMedia(
+        db,
+        { kind: "video", bucketId: bucket.id, storageKey: "00000000-0000-4000-8000-000000000000.mp4", originalFilename: "v.mp4", mimetype: "video/mp4", size: 4096, createdBy: user.id },
+        ["transcode"],
+      );
+      const moveTime = (seconds: number) => db.query("UPDATE jobs SET run_after = run_after - make_interval(secs => $2) WHERE media_id = $1", [media.id, seconds]);
+
+      const first = await claimJob(db);
+      expect(first).toMatchObject({ mediaId: media.id, attempts: 1, status: "processing" });
+      await finishJob(db, first!.id, { status: "new", retryAfterMs: retryDelayMs(1) });
+      expect(await claimJob(db)).toBeNull();
+      await moveTime(retryDelayMs(1) / 1000 - 1);
+      expect(await claimJob(db), "a second before its time").toBeNull();
+      await moveTime(1);
+      const second = await claimJob(db);
+      expect(second).toMatchObject({ id: first!.id, attempts: 2, status: "processing" });
+
+      // Its runner dies: the lease, not the backoff, decides when it runs again.
+      expect(await claimJob(db)).toBeNull();
+      await db.query("UPDATE jobs SET lease_until = now() - interval '1 second' WHERE id = $1", [second!.id]);
+      expect(await claimJob(db)).toMatchObject({ id: first!.id, attempts: 3 });
     } finally {
-      await runner.stop();
+      await database.drop();
     }
-    expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "error", error: "Error converting video" });
-    expect((await get(server.url, "/healthz")).status).toBe(200);
-  }, 40_000);
+  });
+});
+
+describe("the worker protocol between real processes: a malformed message is logged and ignored", () => {
+  it("the runner ignores a worker's malformed messages (one naming process group 0, one an output outside its directory) and takes its valid answer", () =>
+    withOwnServer(async ({ server, cookie }) => {
+      const worker = path.join(server.media.storage.tmpDir, "..", "garbling-worker.cjs");
+      writeFileSync(
+        worker,
+        `const { writeFileSync } = require("node:fs");
+         const path = require("node:path");
+         process.on("message", ({ job }) => {
+           process.send("garbage");
+           process.send({ type: "progress", jobId: job.jobId, progress: "lots" });
+           process.send({ type: "started", jobId: job.jobId, processGroup: 0 });
+           process.send({ type: "done", jobId: job.jobId, outputs: ["../escaped.mp4"] });
+           writeFileSync(path.join(job.outputDir, "rendition.mp4"), "made by the test's worker");
+           process.send({ type: "done", jobId: job.jobId, outputs: ["rendition.mp4"] });
+         });
+         process.send({ type: "ready" });\n`,
+      );
+      const { fields } = await fieldFor(server.db, "video");
+      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "garbled.mp4" }));
+      const warnings: Array<{ msg: string; problem?: string }> = [];
+      const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; problem?: string }) });
+      const runner = new JobRunner({ ...runnerOptions(server, worker), logger });
+      runner.start();
+      try {
+        await expect
+          .poll(async () => (await server.db.query("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows, { timeout: 20_000, interval: 50 })
+          .toEqual([
+            { name: "transcode", status: "completed", attempts: 1 },
+            { name: "still-creation", status: "completed", attempts: 1 },
+          ]);
+      } finally {
+        await runner.stop();
+      }
+      const ignored = warnings.filter((warning) => warning.msg === "media worker: a malformed message was ignored");
+      expect(ignored).toHaveLength(8);
+      expect(ignored.map((warning) => warning.problem).join("\n")).toMatch(/processGroup[\s\S]*must be a plain file name/);
+      expect(existsSync(path.join(server.media.storage.tmpDir, "escaped.mp4"))).toBe(false);
+      expect((await get(server.url, "/healthz")).status).toBe(200);
+    }));
+
+  it("the worker ignores a malformed job and runs the next well-formed one", async () => {
+    const outputDir = mkdtempSync(path.join(fixtureDir, "stills-"));
+    const input = path.join(outputDir, "..", "protocol-input.mp4");
+    writeFileSync(input, videoOf({ width: 320, height: 240, fps: 25, seconds: 1 }));
+    const child = fork(path.join(BUILD_DIR, "server/media-worker.js"), [], { stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json", env: { PATH: server.config.PATH } });
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    try {
+      const job = { jobId: "j1", name: "still-creation", ffmpeg: server.media.ffmpeg!.ffmpeg, input, outputDir, duration: 1, stillCount: 2, timeLimitMs: 60_000 };
+      const answer = await new Promise<unknown>((resolve) => {
+        child.on("message", (message: { type?: string }) => {
+          if (message.type !== "ready") {
+            if (message.type === "done" || message.type === "failed") resolve(message);
+            return;
+          }
+          child.send("garbage");
+          child.send({ type: "job", job: { ...job, jobId: "j0", stillCount: "five" } });
+          child.send({ type: "job", job });
+        });
+      });
+      expect(answer).toEqual({ type: "done", jobId: "j1", outputs: ["still-1.jpg", "still-2.jpg"] });
+      expect(stderr.match(/a malformed message was ignored/g)).toHaveLength(2);
+      expect(stderr).toContain("stillCount");
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
 });

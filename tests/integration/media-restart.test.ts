@@ -5,14 +5,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "../../server/db/client";
 import { createTestUser, get, signIn } from "../support/http";
-import { upload, videoOf } from "../support/media-fixtures";
+import { upload } from "../support/media-fixtures";
+import { holdInput } from "../support/held-input";
 import { createTestDatabase, type TestDatabase } from "../support/server";
 import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, processEnv, startProcess, streamUpload, uploaded, type Content } from "../support/media-audit";
 
 /*
  * Issue 4: servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.
  * Two things are moved in time instead of waited for: a partial file's mtime (the sweep takes files idle for
- * 10 minutes, STALE_TEMPORARY_MS) and a job's lease (60 s, LEASE_SECONDS).
+ * 10 minutes, STALE_TEMPORARY_MS) and a job's lease (60 s, LEASE_SECONDS). A transcode is held back, not raced:
+ * its input is a FIFO the test feeds (tests/support/held-input.ts), so it cannot finish before the server is killed.
  */
 
 const children: ChildProcess[] = [];
@@ -47,8 +49,8 @@ async function site(mediaWorkers: number) {
   const env = processEnv(database, mediaDir, { MEDIA_WORKERS: String(mediaWorkers) });
   /** The database, opened again by the test once no server holds it. */
   const reopen = async (): Promise<Db> => (database.db = database.databaseUrl ? openPostgres(database.databaseUrl) : await openPglite(database.dataDir));
-  const start = async () => {
-    const started = await startProcess(env);
+  const start = async (extra: Record<string, string> = {}) => {
+    const started = await startProcess({ ...env, ...extra });
     children.push(started.child);
     return started;
   };
@@ -139,23 +141,31 @@ describe("a server killed mid-upload (a real process, SIGKILL)", () => {
 
 describe("a server killed mid-transcode (a real process, SIGKILL)", () => {
   it("takes its worker and ffmpeg down with it; once the lease has run out the next start runs the job again and completes it", async () => {
-    const { user, fields, reopen, start, stop } = await site(1);
-    const first = await start();
-    const cookie = await signIn(first.url, user.email, user.password);
-    const video = videoOf({ width: 1280, height: 720, fps: 25, seconds: 10, codec: "mpeg4" });
-    const content = await uploaded(await upload(first.url, "video", cookie, fields, { data: video, name: "long.mp4" }));
+    const { mediaDir, user, fields, reopen, start, stop } = await site(1);
+    // Uploaded to a server that runs no jobs, so that its input is held back before any job reads it.
+    const uploader = await start({ MEDIA_WORKERS: "0" });
+    const cookie = await signIn(uploader.url, user.email, user.password);
+    const content = await uploaded(await upload(uploader.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "long.mp4" }));
+    await stop(uploader.child);
+    const stored = readdirSync(path.join(mediaDir, "files"));
+    expect(stored).toHaveLength(1);
+    const held = holdInput(path.join(mediaDir, "files", stored[0]!));
     const latest = async (url: string) => (await (await get(url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie)).json()) as Content;
 
-    // Mid-transcode: progress reported, not finished.
-    await expect
-      .poll(async () => (await latest(first.url)).jobs.find((job) => job.name === "transcode"), { timeout: 20_000, interval: 50 })
-      .toMatchObject({ status: "processing", progress: expect.any(Number) });
-    await expect.poll(async () => (await latest(first.url)).jobs[0]!.progress, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
-    const below = descendants(first.child.pid!);
-    expect(below.length, "a worker and its ffmpeg").toBeGreaterThanOrEqual(2);
-    first.child.kill("SIGKILL");
-    await exited(first.child);
-    await expect.poll(() => below.filter(alive), { timeout: 5_000, interval: 50 }).toEqual([]);
+    const first = await start();
+    const transcode = async () => (await latest(first.url)).jobs.find((job) => job.name === "transcode");
+    try {
+      // Mid-transcode: progress reported, and the rest of the input not there yet.
+      await held.feedUntil(async () => ((await transcode())?.progress ?? 0) > 0);
+      expect(await transcode()).toMatchObject({ status: "processing" });
+      const below = descendants(first.child.pid!);
+      expect(below.length, "a worker and its ffmpeg").toBeGreaterThanOrEqual(2);
+      first.child.kill("SIGKILL");
+      await exited(first.child);
+      await expect.poll(() => below.filter(alive), { timeout: 5_000, interval: 50 }).toEqual([]);
+    } finally {
+      held.release();
+    }
 
     // 60 s later, as far as the lease knows.
     let db = await reopen();

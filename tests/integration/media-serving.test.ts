@@ -68,7 +68,7 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
       const reply = await new Promise<{ type: string; error?: string }>((resolve) => {
         worker.on("message", (message: { type: string; error?: string }) => {
           if (message.type === "ready") {
-            worker.send({ type: "job", job: { jobId: "j1", name: "transcode", ffmpeg: "ffmpeg", input: playlist, outputDir, duration: 10, stillCount: 5 } });
+            worker.send({ type: "job", job: { jobId: "j1", name: "transcode", ffmpeg: "ffmpeg", input: playlist, outputDir, duration: 10, stillCount: 5, timeLimitMs: 60_000 } });
           } else if (message.type === "done" || message.type === "failed") resolve(message);
         });
       });

@@ -181,8 +181,9 @@ export const countMedia = async (db: Db) => Number((await db.query<{ n: number }
 
 /** `npm start` (scripts/start.mjs) as a real process; resolves with its URL once it listens. */
 export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  // start.mjs resolves VITRINE_BUILD_DIR against the repository: hand it a relative path.
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  // start.mjs resolves VITRINE_BUILD_DIR against the repository: hand it a relative path. --no-build: serve the
+  // suite's build as it is, never rebuild it under the other tests.
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
     cwd: ROOT,
     env: { ...process.env, ...env, VITRINE_BUILD_DIR: path.relative(ROOT, BUILD_DIR), NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -193,7 +194,7 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
     child.stdout!.on("data", () => {
-      const match = /Vitrine is running: sign in at (\S+)\/login/.exec(output);
+      const match = /Vitrine is running at (\S+)\n/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1]!, output: () => output });

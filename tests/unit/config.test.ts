@@ -31,9 +31,19 @@ describe("loadConfig", () => {
       TRUST_PROXY: 0,
       LOG_LEVEL: "info",
       MEDIA_WORKERS: 1,
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      VITRINE_JOB_TIME_LIMIT_MS: 30 * 60 * 1000,
       secureCookies: false,
     });
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.ADMIN_EMAIL).toBeUndefined();
+    expect(config.ADMIN_PASSWORD).toBeUndefined();
+  });
+
+  it("reads the search path, the job time limit and the demo admin from the environment", () => {
+    expect(
+      loadConfig({ SESSION_SECRET: SECRET, PATH: "/opt/ffmpeg/bin:/usr/bin", VITRINE_JOB_TIME_LIMIT_MS: "90000", ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "long enough" }),
+    ).toMatchObject({ PATH: "/opt/ffmpeg/bin:/usr/bin", VITRINE_JOB_TIME_LIMIT_MS: 90_000, ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "long enough" });
   });
 
   it.each([
@@ -47,6 +57,10 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "-1"],
     ["MEDIA_WORKERS", "17"],
+    ["VITRINE_JOB_TIME_LIMIT_MS", "soon"],
+    ["VITRINE_JOB_TIME_LIMIT_MS", "10"],
+    ["ADMIN_EMAIL", "admin"],
+    ["ADMIN_PASSWORD", "short"],
   ])("refuses %s=%s with a message naming the variable", (name, value) => {
     const load = () => loadConfig({ SESSION_SECRET: SECRET, [name]: value });
     expect(load).toThrow(ConfigError);

@@ -93,7 +93,7 @@ describe("each AJV error → one message under its form field, with the translat
     ["enum", { room: "cellar" }, "room", "Pick one of the options", []],
     ["format date", { day: "2024-13-01" }, "day", "This value is not a valid date", []],
     ["format time", { at: "25:00:00" }, "at", "This value is not a valid time", []],
-    ["format color", { colour: "#fff" }, "colour", "This value is not a valid color", []],
+    ["format color", { colour: "#fff" }, "colour", "This value is not a valid colour", []],
     ["pattern", { code: "abc" }, "code", "This value doesn't have the expected form", []],
     ["isNotEmpty", { rooms: [{ name: "   " }] }, "rooms[0].name", "This field is required", []],
     ["isNotEmpty, one locale", { title: { nl: "Titel", en: " \t " } }, "title.en", "This field is required", ["en"]],

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fieldKind, type FieldKind } from "../../core/form/field-kind";
-import { initialValue } from "../../core/form/initial";
+import { initialValue } from "../../core/form/kinds";
 import { createAjv } from "../../core/schema/ajv";
 import { mapValidationErrors } from "../../core/schema/errors";
-import { VALIDATION_MESSAGES } from "../../core/schema/messages";
+import en from "../../locales/en/common.json";
+import nl from "../../locales/nl/common.json";
 import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
 import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../core/schema/number";
 
@@ -205,7 +206,7 @@ describe("every message, in English and Dutch, with its parameters filled", () =
     ["exclusiveMinimum", { above: 5 }, "above", "This value should be more than 5", "Deze waarde moet groter zijn dan 5"],
     ["exclusiveMaximum", { below: 5 }, "below", "This value should be less than 5", "Deze waarde moet kleiner zijn dan 5"],
     ["multipleOf", { even: 3 }, "even", "This value should be a multiple of 2", "Deze waarde moet een veelvoud zijn van 2"],
-    ["format", { day: "2024-13-01" }, "day", "This value is not a valid date", "Deze waarde is geen geldige date"],
+    ["format", { day: "2024-13-01" }, "day", "This value is not a valid date", "Deze waarde is geen geldige datum"],
     ["pattern", { code: "abc" }, "code", "This value doesn't have the expected form", "Deze waarde heeft niet de verwachte vorm"],
     ["enum", { room: "cellar" }, "room", "Pick one of the options", "Kies een van de opties"],
     ["const", { fixed: "y" }, "fixed", "This value is not allowed", "Deze waarde is niet toegestaan"],
@@ -226,7 +227,7 @@ describe("every message, in English and Dutch, with its parameters filled", () =
   });
 
   it("has the same keywords in both languages", () => {
-    expect(Object.keys(VALIDATION_MESSAGES.nl).sort()).toEqual(Object.keys(VALIDATION_MESSAGES.en).sort());
+    expect(Object.keys(nl.validation).sort()).toEqual(Object.keys(en.validation).sort());
   });
 });
 

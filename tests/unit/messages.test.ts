@@ -5,7 +5,14 @@ import { createI18n } from "../../app/lib/i18n";
 import { SUPPORTED_LOCALES, type Locale } from "../../core/locales";
 import { createAjv } from "../../core/schema/ajv";
 import { mapValidationErrors } from "../../core/schema/errors";
-import { formatMessage, VALIDATION_MESSAGES } from "../../core/schema/messages";
+import { formatMessage } from "../../core/messages";
+import { validationMessage, VALIDATION_KEYWORDS } from "../../core/schema/messages";
+
+/** The validation templates of the catalogue, by keyword, as the tests read them. */
+const VALIDATION_MESSAGES: Record<Locale, Record<string, string>> = {
+  en: Object.fromEntries(VALIDATION_KEYWORDS.map((keyword) => [keyword, (en.validation as Record<string, unknown>)[keyword] as string])),
+  nl: Object.fromEntries(VALIDATION_KEYWORDS.map((keyword) => [keyword, (nl.validation as Record<string, unknown>)[keyword] as string])),
+};
 import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
 
 /*
@@ -48,7 +55,7 @@ const KEYWORD_TABLE: Array<[string, JsonSchema, unknown, string, string]> = [
   ["exclusiveMinimum", { type: "number", exclusiveMinimum: 1 }, 1, "This value should be more than 1", "Deze waarde moet groter zijn dan 1"],
   ["exclusiveMaximum", { type: "number", exclusiveMaximum: 100 }, 100, "This value should be less than 100", "Deze waarde moet kleiner zijn dan 100"],
   ["multipleOf", { type: "number", multipleOf: 0.5 }, 0.3, "This value should be a multiple of 0.5", "Deze waarde moet een veelvoud zijn van 0.5"],
-  ["format", { type: "string", format: "time" }, "24:00", "This value is not a valid time", "Deze waarde is geen geldige time"],
+  ["format", { type: "string", format: "time" }, "24:00", "This value is not a valid time", "Deze waarde is geen geldige tijd"],
   ["pattern", { type: "string", pattern: "^\\d+$" }, "12a", "This value doesn't have the expected form", "Deze waarde heeft niet de verwachte vorm"],
   ["enum", { type: "string", enum: ["a", "b"] }, "c", "Pick one of the options", "Kies een van de opties"],
   ["const", { const: 1 }, 2, "This value is not allowed", "Deze waarde is niet toegestaan"],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIELD_KINDS, fieldKind, type FieldKind } from "../../core/form/field-kind";
-import { initialValue } from "../../core/form/initial";
+import { initialValue } from "../../core/form/kinds";
 import { documentTitle, titleProperty } from "../../core/content/title";
 import { createAjv } from "../../core/schema/ajv";
 import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coerceFormValue } from "../../core/form/coerce";
+import { coerceFormValue } from "../../core/form/kinds";
 import { applyStepIntent, STEP_FIELD, stepButtonValue } from "../../core/form/step";
 import { normalizeSchema } from "../../core/schema/normalize";
 import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../core/schema/number";

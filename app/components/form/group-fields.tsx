@@ -1,6 +1,7 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { fieldKind } from "../../../core/form/field-kind";
+import { clearedValue } from "../../../core/form/kinds";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
@@ -8,27 +9,6 @@ import { SchemaField } from "./schema-field";
 
 const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
 const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? (schema.required as string[]) : []);
-
-/**
- * What 'Velden leegmaken' writes into an object: an empty string for every
- * control (Conform only rewrites inputs whose new value is a string) and no
- * rows for lists, down to the deepest field.
- */
-export function clearedValue(schema: JsonSchema): unknown {
-  switch (fieldKind(schema)) {
-    case "object":
-    case "translateObject":
-    case "disableable":
-      return Object.fromEntries(Object.entries(propertiesOf(schema)).map(([name, child]) => [name, clearedValue(child)]));
-    case "array":
-    case "tags":
-    case "texts":
-    case "referenceList":
-      return [];
-    default:
-      return "";
-  }
-}
 
 /** An object's properties as fields; x-indent, x-collapsible and x-clearable ('Velden leegmaken'). */
 export function ObjectField(props: FieldProps) {

@@ -1,6 +1,7 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { titleText } from "../../../core/content/title";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm } from "./context";
 import { useDebouncedInput } from "./debounce";
@@ -11,14 +12,8 @@ const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
 
 function rowTitle(schema: JsonSchema, index: number, value: unknown): string | null {
   const key = schema["title-key"];
-  if (typeof key === "string" && value && typeof value === "object") {
-    const text = (value as Record<string, unknown>)[key];
-    if (typeof text === "string" && text) return text;
-    if (text && typeof text === "object") {
-      const first = Object.values(text).find((part) => typeof part === "string" && part);
-      if (typeof first === "string") return first;
-    }
-  }
+  const text = typeof key === "string" && value && typeof value === "object" ? titleText((value as Record<string, unknown>)[key]) : "";
+  if (text) return text;
   const base = typeof itemsOf(schema).title === "string" ? String(itemsOf(schema).title) : null;
   if (schema["append-index-to-title"]) return `${base ?? ""} ${index + 1}`.trim();
   return base;

@@ -1,21 +1,28 @@
 import { authenticate, LoginFailure, startSession } from "../../../server/accounts/auth";
-import { BadRequest, jsonError, readBody } from "../../../server/web/api";
+import { readBody } from "../../../server/web/api";
 import { publicUser } from "../../../server/accounts/users";
+import { HttpError } from "../../../server/web/http-error";
+import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
 import type { Route } from "./+types/auth-login";
 
-export function loader() {
-  return jsonError("Method not allowed: POST email and password", 405);
+export const loader = apiRoute(() => {
+  throw methodNotAllowed("POST", "POST email and password");
+});
+
+/** A failed sign-in as its refusal: the spec's server error texts ('unknown user', 'incorrect password'). */
+function signInRefusal(failure: LoginFailure): HttpError {
+  if (failure.code === "invalid") return new HttpError(400, "api.credentialsRequired");
+  if (failure.code === "rate limited") {
+    return new HttpError(429, "login.errors.rateLimited", { minutes: Math.ceil(failure.retryAfter / 60) }, { headers: { "Retry-After": String(failure.retryAfter) } });
+  }
+  // The spec's texts are the protocol (clients match them): they go in `error`, the words in `message`.
+  const key = failure.code === "unknown user" ? "login.errors.unknownUser" : "login.errors.incorrectPassword";
+  return new HttpError(401, key, {}, { code: failure.code });
 }
 
 /** POST /auth/login for API clients: JSON or form in, the user object out. */
-export async function action({ request, context }: Route.ActionArgs) {
-  let body: Record<string, unknown>;
-  try {
-    body = await readBody(request);
-  } catch (error) {
-    if (error instanceof BadRequest) return jsonError(error.message, 400);
-    throw error;
-  }
+export const action = apiRoute(async ({ request, context }: Route.ActionArgs) => {
+  const body = await readBody(request);
   const form = new URLSearchParams({ email: String(body.email ?? ""), password: String(body.password ?? "") });
   const formRequest = new Request(request.url, { method: "POST", body: form, headers: request.headers });
   formRequest.headers.set("Content-Type", "application/x-www-form-urlencoded");
@@ -24,17 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const cookie = await startSession(request, context, user);
     return Response.json(publicUser(user), { headers: { "Set-Cookie": cookie } });
   } catch (error) {
-    if (!(error instanceof LoginFailure)) {
-      context.logger.error({ err: error }, "sign-in failed unexpectedly");
-      return jsonError("unknown error", 500);
-    }
-    if (error.code === "invalid") return jsonError("email and password are required", 400);
-    if (error.code === "rate limited") {
-      const minutes = Math.ceil(error.retryAfter / 60);
-      return jsonError(`Too many failed sign-in attempts. Try again in ${minutes} minute(s).`, 429, {
-        "Retry-After": String(error.retryAfter),
-      });
-    }
-    return jsonError(error.code, error.status);
+    if (error instanceof LoginFailure) throw signInRefusal(error);
+    context.logger.error({ err: error }, "sign-in failed unexpectedly");
+    throw new HttpError(500, "login.errors.unknownError", {}, { code: "unknown error" });
   }
-}
+});

@@ -1,34 +1,29 @@
 import { ZodError } from "zod";
 import { signUp, SignupFailure, startSession } from "../../../server/accounts/auth";
-import { BadRequest, jsonError, readBody } from "../../../server/web/api";
+import { readBody } from "../../../server/web/api";
 import { publicUser } from "../../../server/accounts/users";
+import { HttpError } from "../../../server/web/http-error";
+import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
 import type { Route } from "./+types/auth-signup";
 
-const SIGNUP_ERRORS = {
-  invalidInvitation: ["This invitation code is unknown, already used or expired", 400],
-  emailTaken: ["An account with this email already exists", 409],
-} as const;
+export const loader = apiRoute(() => {
+  throw methodNotAllowed("POST", "POST name, email, password and invitationCode");
+});
 
-export function loader() {
-  return jsonError("Method not allowed: POST name, email, password and invitationCode", 405);
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  if (!context.config.ALLOW_SIGNUP) return jsonError("Signup is not allowed", 403);
+export const action = apiRoute(async ({ request, context }: Route.ActionArgs) => {
+  if (!context.config.ALLOW_SIGNUP) throw new HttpError(403, "api.signupNotAllowed");
   try {
     const user = await signUp(context, await readBody(request));
     const cookie = await startSession(request, context, user);
     return Response.json(publicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {
-    if (error instanceof BadRequest) return jsonError(error.message, 400);
     if (error instanceof ZodError) {
       const fields = [...new Set(error.issues.map((issue) => issue.path.join(".")))];
-      return jsonError(`Invalid signup: check ${fields.join(", ")}`, 400);
+      throw new HttpError(400, "api.invalidSignup", { fields: fields.join(", ") });
     }
     if (error instanceof SignupFailure) {
-      const [message, status] = SIGNUP_ERRORS[error.code];
-      return jsonError(message, status);
+      throw error.code === "emailTaken" ? new HttpError(409, "signup.errors.emailTaken") : new HttpError(400, "signup.errors.invalidInvitation");
     }
     throw error;
   }
-}
+});

@@ -1,17 +1,18 @@
 import { getRequestState } from "../../../server/web/request-state";
-import { jsonError, readBody, redirectBack, wantsJson } from "../../../server/web/api";
+import { readBody, redirectBack, wantsJson } from "../../../server/web/api";
+import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
 import type { Route } from "./+types/ie-hide";
 
 /** A GET changes nothing: only /logout may (spec §2). */
-export function loader() {
-  return jsonError("Method not allowed: POST to hide the Internet Explorer notice", 405, { Allow: "POST" });
-}
+export const loader = apiRoute(() => {
+  throw methodNotAllowed("POST", "POST to hide the Internet Explorer notice");
+});
 
 /** Hides the Internet Explorer notice for this session; works as a plain form post. */
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = apiRoute(async ({ request, context }: Route.ActionArgs) => {
   const { session } = await getRequestState(request, context);
   session.set("hideIEWarning", true);
   const headers = { "Set-Cookie": await context.sessionStorage.commitSession(session) };
   if (wantsJson(request)) return new Response(null, { status: 204, headers });
   return redirectBack(await readBody(request).catch(() => ({})), headers);
-}
+});

@@ -1,13 +1,15 @@
 import { toMediaContent } from "../../../server/media/content";
 import { CROP_USAGE, cropBoundsFor, cropImage, parseCoordinates } from "../../../server/media/crop";
-import { readJsonObject } from "../../../server/media/json-body";
-import { jsonError } from "../../../server/web/api";
-import { mediaErrorResponse, requireMediaById } from "../../../server/media/edit-access";
+import { requireMediaById } from "../../../server/media/access";
+import { MAX_SMALL_JSON_BYTES, readJsonBody } from "../../../server/web/api";
+import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
 import type { Route } from "./+types/media-crop";
 
-export function loader() {
-  return jsonError(`Method not allowed: POST {coordinates: {x, y, width, height}}`, 405);
-}
+const notAllowed = () => methodNotAllowed("POST", "POST {coordinates: {x, y, width, height}}");
+
+export const loader = apiRoute(() => {
+  throw notAllowed();
+});
 
 /**
  * POST /api/v1/media/image/crop/{id} {coordinates: {x, y, width, height}, properties?}
@@ -18,17 +20,13 @@ export function loader() {
  * (without it the bucket's image fields must agree); a field without
  * enableCrop or forceCrop is not cropped (403).
  */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return jsonError(`Method not allowed: POST {coordinates: {x, y, width, height}}`, 405);
+export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  if (request.method !== "POST") throw notAllowed();
   const { user, media, bucket } = await requireMediaById(request, context, params.id, "image");
-  try {
-    const body = await readJsonObject(request, CROP_USAGE);
-    const coordinates = parseCoordinates(body);
-    const bounds = cropBoundsFor(body.properties, bucket.jsonSchema);
-    const cropped = await cropImage({ source: media, coordinates, bounds, userId: user.id }, { db: context.db, storage: context.media.storage });
-    context.logger.info({ mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates }, "image cropped");
-    return Response.json(toMediaContent(cropped, []));
-  } catch (error) {
-    return mediaErrorResponse(error);
-  }
-}
+  const body = await readJsonBody(request, CROP_USAGE, MAX_SMALL_JSON_BYTES);
+  const coordinates = parseCoordinates(body);
+  const bounds = cropBoundsFor(body.properties, bucket.jsonSchema);
+  const cropped = await cropImage({ source: media, coordinates, bounds, userId: user.id }, { db: context.db, storage: context.media.storage });
+  context.logger.info({ mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates }, "image cropped");
+  return Response.json(toMediaContent(cropped, []));
+});

@@ -1,6 +1,7 @@
 import { serveFile } from "../../../server/media/serve";
-import { jsonError } from "../../../server/web/api";
 import { mediaKindOf, requireMediaAccess } from "../../../server/media/access";
+import { HttpError } from "../../../server/web/http-error";
+import { apiRoute } from "../../../server/web/respond";
 import type { Route } from "./+types/media-file";
 
 /**
@@ -8,9 +9,9 @@ import type { Route } from "./+types/media-file";
  * play or download the latest version, or one version of that content. Videos play their web rendition once it exists; files are
  * always downloads, so nothing (HTML, SVG) runs from our origin.
  */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export const loader = apiRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const kind = mediaKindOf(params.kind);
-  if (!kind) return jsonError("No such media type: use image, video or file", 404);
+  if (!kind) throw new HttpError(404, "media.noSuchKind");
   const url = new URL(request.url);
   const version = url.searchParams.get("version") ?? undefined;
   const { media } = await requireMediaAccess(request, context, { contentId: params.contentId, versionId: version, kind });
@@ -22,4 +23,4 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     disposition: inline && url.searchParams.get("download") === null ? "inline" : "attachment",
     filename: rendition ? media.originalFilename.replace(/\.[^.]*$/, "") + ".mp4" : media.originalFilename,
   });
-}
+});

@@ -1,7 +1,8 @@
 import { intakeUpload } from "../../../server/media/intake";
-import { receiveUpload, UploadError } from "../../../server/media/upload";
-import { jsonError } from "../../../server/web/api";
+import { receiveUpload } from "../../../server/media/upload";
 import { requireApiUser } from "../../../server/web/guards";
+import { HttpError } from "../../../server/web/http-error";
+import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
 import { mediaBounds } from "../../../core/media/bounds";
 import type { RouteHandle } from "../../../core/route-handle";
 import { mediaKindOf, requireMediaAccess, uploadBucket } from "../../../server/media/access";
@@ -19,35 +20,30 @@ export const handle = { streamsBody: true } satisfies RouteHandle;
  * `uid`, optionally `contentId` (a new version of that media), then `file`.
  * Answers a list whose first item is the media content, or {error}.
  */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return jsonError("Method not allowed: POST", 405);
+export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  if (request.method !== "POST") throw methodNotAllowed("POST", "POST");
   const kind = mediaKindOf(params.kind);
-  if (!kind) return jsonError("No such media type: use image, video or file", 404);
+  if (!kind) throw new HttpError(404, "media.noSuchKind");
   const user = await requireApiUser(request, context);
-  try {
-    let bucketId = "";
-    let property: Record<string, unknown> = {};
-    let contentId: string | undefined;
-    const upload = await receiveUpload(request, context.media.storage, async (fields) => {
-      const bucket = await uploadBucket(context, user, fields.bucket);
-      bucketId = bucket.id;
-      if (fields.contentId) {
-        const previous = await requireMediaAccess(request, context, { contentId: fields.contentId, kind }).catch(() => {
-          throw new UploadError(404, "No such media");
-        });
-        contentId = previous.media.contentId;
-      }
-      property = resolveMediaProperty(bucket.jsonSchema, kind, fields.properties);
-      return mediaBounds(kind, property).maxBytes;
-    });
-    const media = await intakeUpload(
-      { kind, file: upload.file, property, owner: { bucketId, userId: user.id }, contentId },
-      { db: context.db, media: context.media },
-    );
-    context.logger.info({ mediaId: media.id, kind, size: media.size }, "media uploaded");
-    return Response.json([{ ...toMediaContent(media, await jobsOf(context.db, media.id)), uid: upload.fields.uid ?? null }]);
-  } catch (error) {
-    if (error instanceof UploadError) return jsonError(error.message, error.status);
-    throw error;
-  }
-}
+  let bucketId = "";
+  let property: Record<string, unknown> = {};
+  let contentId: string | undefined;
+  const upload = await receiveUpload(request, context.media.storage, async (fields) => {
+    const bucket = await uploadBucket(context, user, fields.bucket);
+    bucketId = bucket.id;
+    if (fields.contentId) {
+      const previous = await requireMediaAccess(request, context, { contentId: fields.contentId, kind }).catch(() => {
+        throw new HttpError(404, "media.noSuchMedia");
+      });
+      contentId = previous.media.contentId;
+    }
+    property = resolveMediaProperty(bucket.jsonSchema, kind, fields.properties);
+    return mediaBounds(kind, property).maxBytes;
+  });
+  const media = await intakeUpload(
+    { kind, file: upload.file, property, owner: { bucketId, userId: user.id }, contentId },
+    { db: context.db, media: context.media },
+  );
+  context.logger.info({ mediaId: media.id, kind, size: media.size }, "media uploaded");
+  return Response.json([{ ...toMediaContent(media, await jobsOf(context.db, media.id)), uid: upload.fields.uid ?? null }]);
+});

@@ -1,6 +1,9 @@
-function notFound() {
-  return Response.json({ error: "Not found" }, { status: 404 });
-}
+import { HttpError } from "../../../server/web/http-error";
+import { apiRoute } from "../../../server/web/respond";
+
+const notFound = apiRoute(() => {
+  throw new HttpError(404, "api.notFound");
+});
 
 export const loader = notFound;
 export const action = notFound;

@@ -1,23 +1,24 @@
 import { serveFile } from "../../../server/media/serve";
-import { jsonError } from "../../../server/web/api";
 import { requireMediaAccess } from "../../../server/media/access";
+import { HttpError } from "../../../server/web/http-error";
+import { apiRoute } from "../../../server/web/respond";
 import type { Route } from "./+types/still";
 
-const noSuchStill = () => jsonError("No such still", 404);
+const noSuchStill = () => new HttpError(404, "media.noSuchStill");
 
 /**
  * GET /api/v1/still/{contentId}/{index}: a still the still-creation job made;
  * GET /api/v1/still/{contentId}/custom, or any …/{index}?filename=custom: the
  * custom still. Other file names are not found.
  */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export const loader = apiRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const { media } = await requireMediaAccess(request, context, { contentId: params.contentId, kind: "video" });
   const filename = new URL(request.url).searchParams.get("filename");
   const custom = filename !== null ? filename === "custom" : params.index === "custom";
-  if (filename !== null && !custom) return noSuchStill();
-  if (!custom && !/^\d{1,4}$/.test(params.index)) return noSuchStill();
+  if (filename !== null && !custom) throw noSuchStill();
+  if (!custom && !/^\d{1,4}$/.test(params.index)) throw noSuchStill();
   const key = custom ? media.details.customStillKey : media.details.stillKeys?.[Number(params.index)];
-  if (!key) return noSuchStill();
+  if (!key) throw noSuchStill();
   const ext = key.slice(key.lastIndexOf("."));
   const mimetype = ext === ".png" ? "image/png" : ext === ".webp" ? "image/webp" : "image/jpeg";
   return serveFile(request, context.media.storage.pathOf(key), {
@@ -26,4 +27,4 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     disposition: "inline",
     filename: custom ? `still-custom${ext}` : `still-${params.index}${ext}`,
   });
-}
+});

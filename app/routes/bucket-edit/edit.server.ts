@@ -1,4 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
+import { HttpError } from "../../../server/web/http-error";
+import { pageRoute } from "../../../server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
 import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions } from "../../../server/content/references";
@@ -7,13 +9,13 @@ import { compileBucketSchema } from "../../../server/content/validator";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { documentTitle } from "../../../core/content/title";
-import { initialValue } from "../../../core/form/initial";
+import { initialValue } from "../../../core/form/kinds";
 import { isUuid } from "../../../core/ids";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
 export type EditMode = "new" | "singleton" | "latest" | "version" | "duplicate";
 
-const notFound = () => data("This page could not be found", { status: 404 });
+const notFound = () => new HttpError(404, "errors.notFound");
 
 async function loadVersion(args: LoaderFunctionArgs, bucket: { id: string; singleton: boolean }, mode: EditMode) {
   const { context, params } = args;
@@ -37,7 +39,7 @@ async function loadVersion(args: LoaderFunctionArgs, bucket: { id: string; singl
 }
 
 /** The edit page's data in each mode: the bucket, its schema, the version shown (none for a new document). */
-export async function loadBucketEdit(args: LoaderFunctionArgs, mode: EditMode) {
+async function loadBucketEdit(args: LoaderFunctionArgs, mode: EditMode) {
   const { request, context, params } = args;
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   const compiled = compileBucketSchema(bucket);
@@ -69,8 +71,11 @@ export async function loadBucketEdit(args: LoaderFunctionArgs, mode: EditMode) {
 
 export type BucketEditData = Awaited<ReturnType<typeof loadBucketEdit>>;
 
+/** The loader of the edit page in one mode (each mode is a route module of its own: app/routes.ts). */
+export const bucketEditLoader = (mode: EditMode) => pageRoute((args: LoaderFunctionArgs) => loadBucketEdit(args, mode));
+
 /** A post of the edit form in any mode: the save pipeline, then the saved document's page or the form again. */
-export async function submitBucketEdit({ request, context, params }: ActionFunctionArgs) {
+export const submitBucketEdit = pageRoute(async ({ request, context, params }: ActionFunctionArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
   try {
     const outcome = await submitBucketForm(request, context, target);
@@ -81,4 +86,4 @@ export async function submitBucketEdit({ request, context, params }: ActionFunct
     if (error instanceof ContentNotFoundError) throw notFound();
     throw error;
   }
-}
+});

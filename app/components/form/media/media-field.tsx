@@ -3,7 +3,8 @@ import { useEffect, useRef, useState, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, type MediaKind } from "../../../../core/media/bounds";
-import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, type MediaContent } from "../../../../core/media/wire";
+import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "../../../../core/media/wire";
+import { messageText } from "../../../lib/i18n";
 import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "../../../lib/media-client";
 import { useBucketForm } from "../context";
 import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
@@ -63,7 +64,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
     let cancelled = false;
     const follow = (next: MediaContent) => {
       setContent(next);
-      if (next.status === "error") setProblem(next.error ?? t("media.processingFailed"));
+      if (next.status === "error") setProblem(messageText(t, mediaFailure(next)));
     };
     const watch = (current: MediaContent) => {
       if (current.status === "processing") stop = pollMedia(kind, contentId, follow, (error) => setProblem(error.message));
@@ -105,7 +106,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
       setItem({ state: "done", filename: file.name });
       setContent(uploaded);
       control.change(uploaded.contentId);
-      if (uploaded.status === "error") setProblem(uploaded.error ?? t("media.processingFailed"));
+      if (uploaded.status === "error") setProblem(messageText(t, mediaFailure(uploaded)));
       if (kind === "image" && schema.forceCrop === true) setModal("forceCrop");
     } catch (error) {
       setItem({ state: "error", filename: file.name, message: (error as Error).message });
@@ -258,7 +259,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind }) {
         {requirements.length ? (
           <ul className="media-requirements" id={`${meta.id}-requirements`}>
             {requirements.map((line) => (
-              <li key={line}>{line}</li>
+              <li key={line.key}>{messageText(t, line)}</li>
             ))}
           </ul>
         ) : null}

@@ -1,0 +1,66 @@
+// The layering check (npm run lint): dependencies only point down. app → server (from the route modules, the root
+// and the server entry only) and app/server/workers → core; core stays runnable in the browser and on the server.
+// Imports are resolved as the build resolves them (tsconfig paths included), so `~/…` and `../../` count alike.
+// Type-only imports count too: a component that names a server type is coupled to the server all the same.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "core-imports-no-layer-above",
+      comment: "core/ is shared by the browser and the server: it imports nothing from app/, server/ or workers/.",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { path: "^(app|server|workers)/" },
+    },
+    {
+      name: "core-imports-no-node-builtins",
+      comment: "core/ runs in the browser too: no node:* modules (and no database).",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "core-imports-no-server-packages",
+      comment: "core/ runs in the browser too: no database drivers or other server-only packages.",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { path: "(^|/)node_modules/(pg|@electric-sql/pglite|sharp|busboy|pino|sirv|@react-router/node)/" },
+    },
+    {
+      name: "server-imports-nothing-from-app",
+      comment: "server/ and workers/ sit below app/: what both need belongs in core/.",
+      severity: "error",
+      from: { path: "^(server|workers)/" },
+      to: { path: "^app/" },
+    },
+    {
+      name: "only-routes-import-server",
+      comment:
+        "In app/, only the route modules, root.tsx and entry.server.tsx (which run on the server) import from server/: " +
+        "components and browser code get what they need through loader data or core/.",
+      severity: "error",
+      from: { path: "^app/", pathNot: "^app/(routes/|root\\.tsx$|entry\\.server\\.tsx$)" },
+      to: { path: "^server/" },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "An import the checker cannot resolve would escape the rules above.",
+      severity: "error",
+      from: { path: "^(app|core|server|workers)/" },
+      to: { couldNotResolve: true, pathNot: ["^virtual:", "(^|/)\\+types/"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ["node_modules"] },
+    exclude: { path: ["\\.test\\.tsx?$"] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json", ".d.ts"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

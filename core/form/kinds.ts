@@ -1,0 +1,142 @@
+import { parseNumberInput } from "../schema/number";
+import type { JsonSchema } from "../schema/normalize";
+import { fieldKind, type FieldKind } from "./field-kind";
+
+/*
+ * What each field kind does with values, in one table: how form strings become
+ * the document's value, what a new document starts with, what 'Velden
+ * leegmaken' writes, and what an empty row in the middle of a list holds. The
+ * component that renders a kind is in app/components/form/registry.tsx, whose
+ * type likewise forces an entry per kind.
+ */
+export interface KindBehaviour {
+  /** Form strings → the value the schema describes; undefined leaves it out (so `required` reports it). */
+  coerce(value: unknown, schema: JsonSchema): unknown;
+  /** A new document's value (spec §3, §5), or undefined for none. */
+  initial(schema: JsonSchema): unknown;
+  /** What clearing an object writes: a string for every control (Conform rewrites only strings), no list rows. */
+  cleared(schema: JsonSchema): unknown;
+  /** An empty row before a filled one keeps its place, so every row keeps its index and its errors. */
+  emptyItem: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const propertiesOf = (schema: JsonSchema) => (isObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {});
+const itemsOf = (schema: JsonSchema): JsonSchema => (isObject(schema.items) ? schema.items : {});
+const isEmpty = (value: unknown) => value === undefined || value === null || value === "";
+
+/** A kind whose empty input is no value. */
+const unlessEmpty = (coerce: (value: unknown, schema: JsonSchema) => unknown) => (value: unknown, schema: JsonSchema) =>
+  isEmpty(value) ? undefined : coerce(value, schema);
+
+const text: KindBehaviour = {
+  coerce: unlessEmpty((value) => value),
+  initial: () => undefined,
+  cleared: () => "",
+  emptyItem: "",
+};
+
+const withInitial = (initial: unknown, coerce = text.coerce): KindBehaviour => ({ ...text, coerce, initial: () => initial });
+
+const numeric = (type: "number" | "integer"): KindBehaviour => ({
+  ...text,
+  // Unreadable input is kept as typed, so validation reports it under its field.
+  coerce: unlessEmpty((value) => {
+    if (typeof value !== "string") return value;
+    const parsed = parseNumberInput(value, type);
+    return parsed.kind === "value" ? parsed.value : parsed.kind === "empty" ? undefined : value;
+  }),
+});
+
+const list = (emptyRows: number): KindBehaviour => ({
+  coerce: unlessEmpty((value, schema) => {
+    const items = itemsOf(schema);
+    const coerced = (Array.isArray(value) ? value : [value]).map((item) => coerceFormValue(item, items));
+    // Empty rows at the end are the form's spare rows, not items.
+    let end = coerced.length;
+    while (end > 0 && coerced[end - 1] === undefined) end--;
+    return coerced.slice(0, end).map((item) => (item === undefined ? behaviourOf(items).emptyItem : item));
+  }),
+  initial(schema) {
+    const rows = typeof schema.fixedItems === "number" ? schema.fixedItems : typeof schema.minItems === "number" ? schema.minItems : emptyRows;
+    const item = initialValue(itemsOf(schema));
+    return Array.from({ length: rows }, () => item ?? "");
+  },
+  cleared: () => [],
+  emptyItem: "",
+});
+
+const container = (extra: (value: Record<string, unknown>) => Record<string, unknown> = () => ({})): KindBehaviour => ({
+  coerce: unlessEmpty((value, schema) => {
+    if (!isObject(value)) return value;
+    const properties = propertiesOf(schema);
+    const out: Record<string, unknown> = {};
+    for (const [name, child] of Object.entries(value)) {
+      const coerced = properties[name] ? coerceFormValue(child, properties[name]) : child;
+      if (coerced !== undefined) out[name] = coerced;
+    }
+    // An unchecked switch sends nothing; it still means false (the form showed 'Inactief').
+    for (const [name, child] of Object.entries(properties)) {
+      if (!(name in out) && fieldKind(child) === "boolean") out[name] = false;
+    }
+    Object.assign(out, extra(value));
+    return Object.keys(out).length ? out : undefined;
+  }),
+  initial(schema) {
+    const out: Record<string, unknown> = {};
+    for (const [name, child] of Object.entries(propertiesOf(schema))) {
+      const value = initialValue(child);
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  },
+  cleared: (schema) => Object.fromEntries(Object.entries(propertiesOf(schema)).map(([name, child]) => [name, clearedValue(child)])),
+  emptyItem: {},
+});
+
+const checked = (value: unknown) => value === "on" || value === "true" || value === true;
+
+export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
+  text,
+  textarea: text,
+  number: numeric("number"),
+  integer: numeric("integer"),
+  boolean: { ...text, coerce: checked, initial: () => false },
+  date: text,
+  time: withInitial("00:00:00", unlessEmpty((value) => (typeof value === "string" && /^\d\d:\d\d$/.test(value) ? `${value}:00` : value))),
+  color: withInitial("#000000"),
+  enum: text,
+  enumData: text,
+  reference: text,
+  popup: text,
+  image: text,
+  video: text,
+  file: text,
+  tags: list(1),
+  array: list(1),
+  texts: list(1),
+  referenceList: list(0),
+  object: container(),
+  translateObject: container(),
+  disableable: container((value) => ({ disabled: checked(value.disabled) })),
+};
+
+/** A property of no known kind keeps its value as sent; validation reports it. */
+const UNKNOWN: KindBehaviour = { ...text, coerce: unlessEmpty((value) => value) };
+
+export function behaviourOf(schema: JsonSchema): KindBehaviour {
+  const kind = fieldKind(schema);
+  return kind ? KIND_BEHAVIOUR[kind] : UNKNOWN;
+}
+
+/**
+ * Form fields arrive as strings (Conform's payload); this turns them into the
+ * document the schema describes: numbers, booleans, lists, nested objects.
+ */
+export const coerceFormValue = (value: unknown, schema: JsonSchema): unknown => behaviourOf(schema).coerce(value, schema);
+
+/** The starting value of a new document: lists start with minItems rows (fixedItems overrides), time 00:00:00, colour #000000. */
+export const initialValue = (schema: JsonSchema): unknown => behaviourOf(schema).initial(schema);
+
+/** What 'Velden leegmaken' writes into an object, down to the deepest field. */
+export const clearedValue = (schema: JsonSchema): unknown => behaviourOf(schema).cleared(schema);

@@ -1,0 +1,47 @@
+import type { JsonSchema } from "./normalize";
+import { nameToSegments } from "./path";
+
+/*
+ * The one way through a schema: a property by its name, a list's items by an
+ * index. A segment is a list index only where the schema has items, so a
+ * property named "2024" is still a property.
+ */
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The properties of a schema node, by name. */
+export const propertiesOf = (node: JsonSchema): Record<string, JsonSchema> =>
+  isPlainObject(node.properties) ? (node.properties as Record<string, JsonSchema>) : {};
+
+/** The schema of one step down: an own property by name, or the items for a list index. */
+export function childSchema(node: JsonSchema, segment: string | number): JsonSchema | null {
+  if (isPlainObject(node.items) && (typeof segment === "number" || /^\d+$/.test(segment)) && !hasOwnProperty(node, String(segment))) {
+    return node.items;
+  }
+  if (typeof segment === "number") return null;
+  return hasOwnProperty(node, segment) ? propertiesOf(node)[segment]! : null;
+}
+
+const hasOwnProperty = (node: JsonSchema, name: string) => isPlainObject(node.properties) && Object.prototype.hasOwnProperty.call(node.properties, name);
+
+/** The schema at a path of segments (`["rooms", 0, "title"]`), or null where the schema does not describe it. */
+export function schemaAtPath(root: JsonSchema, segments: ReadonlyArray<string | number>): JsonSchema | null {
+  let node: JsonSchema | null = root;
+  for (const segment of segments) {
+    node = node ? childSchema(node, segment) : null;
+    if (!node || !isPlainObject(node)) return null;
+  }
+  return node;
+}
+
+/** Every node below `root` (properties and list items, depth first), with the path to it; `root` itself first. */
+export function* schemaNodes(root: unknown, path: Array<string | number> = [], depth = 0): Generator<{ node: JsonSchema; path: Array<string | number> }> {
+  if (!isPlainObject(root) || depth > 64) return;
+  yield { node: root, path };
+  for (const [name, child] of Object.entries(propertiesOf(root))) yield* schemaNodes(child, [...path, name], depth + 1);
+  if (isPlainObject(root.items)) yield* schemaNodes(root.items, [...path, 0], depth + 1);
+}
+
+/** The schema of the form field `rooms[0].capacity`, or null. */
+export const schemaAtName = (root: JsonSchema, name: string): JsonSchema | null => schemaAtPath(root, nameToSegments(name));

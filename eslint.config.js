@@ -1,0 +1,70 @@
+// npm run lint (with --max-warnings 0): JavaScript's and typescript-eslint's strict rules on every source and test,
+// the rules of hooks and accessibility on the React code.
+import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default defineConfig(
+  { ignores: ["build/", "build-*/", ".react-router/", "data/", "coverage/", "test-results/"] },
+  // A disable comment that no longer silences anything is itself a finding.
+  { linterOptions: { reportUnusedDisableDirectives: "error" } },
+  js.configs.recommended,
+  tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: globals.node,
+    },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}", "tests/e2e/**/*.ts", "tests/support/**/*.ts"],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    extends: [reactHooks.configs.flat.recommended, jsxA11y.flatConfigs.recommended],
+  },
+  {
+    files: ["**/*.{ts,tsx}"],
+    rules: {
+      // Loaders, actions and guards throw React Router's redirect() and data() answers: its documented way to end
+      // a request early. Everything else thrown must still be an Error.
+      "@typescript-eslint/only-throw-error": [
+        "error",
+        {
+          allow: [
+            { from: "lib", name: "Response" },
+            { from: "package", package: "react-router", name: ["DataWithResponseInit", "UNSAFE_DataWithResponseInit"] },
+          ],
+        },
+      ],
+      // `onClick={() => setOpen(false)}`: an arrow's shorthand body returning void is React's everyday idiom.
+      "@typescript-eslint/no-confusing-void-expression": ["error", { ignoreArrowShorthand: true }],
+      // Numbers in templates are how this codebase writes sizes, counts and URLs; booleans, nullable values and
+      // objects in templates are still reported.
+      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["tests/**", "**/*.test.{ts,tsx}"],
+    rules: {
+      // Tests read JSON answers and database rows as they come (any) and check their shape with expect(), and
+      // index into results they have just asserted on (`rows[0]!`): a wrong guess fails the test either way.
+      "@typescript-eslint/no-non-null-assertion": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
+  {
+    // The scripts and benchmark are plain JavaScript, outside the TypeScript project.
+    files: ["**/*.{js,mjs,cjs}"],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);

@@ -1,0 +1,27 @@
+// npm run lint: the layering check (dependency-cruiser, .dependency-cruiser.cjs), then ESLint with no warning
+// allowed (eslint.config.js). Both always run, so one report shows every finding; either failing fails the lint.
+// ESLint reads types, so React Router's generated route types (./+types/…) are made first.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { ROOT } from "./production-build.mjs";
+
+// npm installs the project's own dev dependencies at the top of node_modules.
+const packageDir = (name) => path.join(ROOT, "node_modules", name);
+
+const typegen = spawnSync(process.execPath, ["scripts/react-router.mjs", "typegen"], { cwd: ROOT, stdio: "inherit" });
+if (typegen.status !== 0) process.exit(typegen.status ?? 1);
+
+const checks = [
+  {
+    name: "layering",
+    args: [path.join(packageDir("dependency-cruiser"), "bin/dependency-cruise.mjs"), "app", "core", "server", "workers", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
+  },
+  { name: "eslint", args: [path.join(packageDir("eslint"), "bin/eslint.js"), "--max-warnings", "0", ...process.argv.slice(2)] },
+];
+
+const failed = checks.filter((check) => spawnSync(process.execPath, check.args, { cwd: ROOT, stdio: "inherit" }).status !== 0);
+if (failed.length) {
+  console.error(`Lint failed: ${failed.map((check) => check.name).join(" and ")}.`);
+  process.exit(1);
+}
+console.log("Lint passed: layering and ESLint.");

@@ -1,0 +1,36 @@
+import type { Message, MessageKey, MessageParams } from "../../core/messages";
+
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+export interface HttpErrorOptions {
+  /** A machine-readable code answered as `error` (the message then goes in `message`), e.g. DOCUMENT_VERSION_CONFLICT. */
+  code?: string;
+  /** More fields of the JSON answer (latestVersionId, errors by field …). */
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** Further messages of the same refusal, each on its own line (an image both too wide and too low). */
+  more?: readonly Message[];
+}
+
+/**
+ * The one way server code refuses a request: a status and a message of the
+ * catalogue, put into words in the reader's language where the answer is
+ * made (server/web/respond.ts).
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly key: MessageKey,
+    readonly params: MessageParams = {},
+    readonly options: HttpErrorOptions = {},
+  ) {
+    super(key);
+    this.name = "HttpError";
+  }
+}
+
+/** One refusal for several messages (the first says the status's reason, the rest follow on their own lines). */
+export function refusal(status: HttpStatus, messages: readonly Message[]): HttpError {
+  const [first, ...more] = messages;
+  return new HttpError(status, first!.key, first!.params, { more });
+}

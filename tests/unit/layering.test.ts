@@ -1,0 +1,121 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+// The layering check as npm run lint runs it: the real configuration, on the real tree or on a small tree of the same
+// shape made for one test (so no stray file ever lands in the sources other tests and builds read).
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const CONFIG = path.join(ROOT, ".dependency-cruiser.cjs");
+const DEPCRUISE = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
+const LAYERS = ["app", "core", "server", "workers"];
+
+function checkLayers(cwd: string) {
+  const result = spawnSync(process.execPath, [DEPCRUISE, ...LAYERS, "--config", CONFIG, "--output-type", "err"], {
+    cwd,
+    encoding: "utf8",
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const trees: string[] = [];
+afterEach(() => {
+  for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
+});
+
+/** A project of the real shape (tsconfig with the `~/` alias, the four layers) holding only `files`. */
+function treeWith(files: Record<string, string>): string {
+  const tree = mkdtempSync(path.join(tmpdir(), "vitrine-layers-"));
+  trees.push(tree);
+  writeFileSync(
+    path.join(tree, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { moduleResolution: "bundler", module: "ES2022", paths: { "~/*": ["./app/*"] } } }),
+  );
+  const allFiles = {
+    "app/components/badge.tsx": "export const Badge = () => null;\n",
+    "core/ids.ts": "export const newId = () => 'id';\n",
+    "server/config.ts": "export const loadConfig = () => ({});\n",
+    "workers/worker.ts": "import { newId } from '../core/ids';\nexport const job = newId;\n",
+    ...files,
+  };
+  for (const [file, text] of Object.entries(allFiles)) {
+    mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+    writeFileSync(path.join(tree, file), text);
+  }
+  return tree;
+}
+
+// Each check is a node process loading TypeScript: seconds, not milliseconds, on a busy machine.
+describe("the layering check", { timeout: 30_000 }, () => {
+  it("passes on the real tree", () => {
+    const result = checkLayers(ROOT);
+    expect(result.output).toContain("no dependency violations found");
+    expect(result.status).toBe(0);
+  });
+
+  it("passes on a tree whose dependencies all point down", () => {
+    const result = checkLayers(
+      treeWith({
+        "app/routes/home.tsx": "import { loadConfig } from '../../server/config';\nimport { newId } from '../../core/ids';\nexport const loader = () => [loadConfig(), newId()];\n",
+        "app/root.tsx": "import { loadConfig } from '../server/config';\nexport const loader = loadConfig;\n",
+        "server/ids.ts": "import { newId } from '../core/ids';\nexport const serverId = newId;\n",
+      }),
+    );
+    expect(result.output).toContain("no dependency violations found");
+    expect(result.status).toBe(0);
+  });
+
+  it("fails when core imports from a layer above it, a node builtin or a database driver, naming rule and import", () => {
+    const result = checkLayers(
+      treeWith({
+        "core/wrong-way.ts": "import { loadConfig } from '../server/config';\nexport const config = loadConfig;\n",
+        "core/through-alias.ts": "import { Badge } from '~/components/badge';\nexport const badge = Badge;\n",
+        "core/reads-files.ts": "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+        "core/hashes.ts": "import { createHash } from 'crypto';\nexport const hash = createHash;\n",
+        "node_modules/pg/package.json": JSON.stringify({ name: "pg", main: "index.js" }),
+        "node_modules/pg/index.js": "module.exports = {};\n",
+        "core/query.ts": "import pg from 'pg';\nexport const driver = pg;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("core-imports-no-layer-above: core/wrong-way.ts → server/config.ts");
+    expect(result.output).toContain("core-imports-no-layer-above: core/through-alias.ts → app/components/badge.tsx");
+    // The checker names node:fs by its bare name.
+    expect(result.output).toContain("core-imports-no-node-builtins: core/reads-files.ts → fs");
+    expect(result.output).toContain("core-imports-no-node-builtins: core/hashes.ts → crypto");
+    expect(result.output).toContain("core-imports-no-server-packages: core/query.ts → node_modules/pg/index.js");
+  });
+
+  it("fails when server or a worker imports from app, type-only imports included", () => {
+    const result = checkLayers(
+      treeWith({
+        "server/wrong-way.ts": "import type { Badge } from '../app/components/badge';\nexport type Shown = typeof Badge;\n",
+        "workers/wrong-way.ts": "import { Badge } from '~/components/badge';\nexport const badge = Badge;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("server-imports-nothing-from-app: server/wrong-way.ts → app/components/badge.tsx");
+    expect(result.output).toContain("server-imports-nothing-from-app: workers/wrong-way.ts → app/components/badge.tsx");
+  });
+
+  it("fails when a component or browser code imports from server; route modules may", () => {
+    const result = checkLayers(
+      treeWith({
+        "app/components/settings.tsx": "import { loadConfig } from '../../server/config';\nexport const settings = loadConfig;\n",
+        "app/lib/client.ts": "import { loadConfig } from '../../server/config';\nexport const client = loadConfig;\n",
+        "app/routes/settings.tsx": "import { loadConfig } from '../../server/config';\nexport const loader = loadConfig;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("only-routes-import-server: app/components/settings.tsx → server/config.ts");
+    expect(result.output).toContain("only-routes-import-server: app/lib/client.ts → server/config.ts");
+    expect(result.output).not.toContain("app/routes/settings.tsx");
+  });
+
+  it("fails on an import it cannot resolve, which would otherwise escape the rules", () => {
+    const result = checkLayers(treeWith({ "core/typo.ts": "import { loadConfig } from '../server/confg';\nexport const config = loadConfig;\n" }));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("not-to-unresolvable: core/typo.ts → ../server/confg");
+  });
+});
