@@ -95,7 +95,7 @@ export function resolveDocument(
   const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
 
   // No prototype: a refused field may be named 'constructor'.
-  const refused: Record<string, string[]> = Object.create(null);
+  const refused = Object.create(null) as Record<string, string[]>;
   const add = (name: string, message: string) => {
     const list = (refused[name] ??= []);
     if (!list.includes(message)) list.push(message);

@@ -90,14 +90,14 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
   const refusal = await checkSave(context, user, bucket, input);
   if (refusal) return refusal;
   const media = input.media ?? [];
-  const placed = await placeMedia(context.media.storage, media).catch((error: unknown) => {
+  const { placed, undo } = await placeMedia(context.media.storage, media).catch((error: unknown) => {
     // Another save of the same pending uploads moved their files first.
     if ((error as { code?: string }).code === "ENOENT" && input.pendingIds?.length) throw new PendingUploadTaken();
     throw error;
   });
   try {
     const version = await context.db.transaction(async (tx) => {
-      await recordMedia(tx, media, placed.keys, { bucketId: bucket.id, userId: user.id });
+      await recordMedia(tx, placed, { bucketId: bucket.id, userId: user.id });
       await claimPending(tx, input.pendingIds ?? []);
       return writeDocument(tx, bucket, user, input);
     });
@@ -105,16 +105,18 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
     if (media.length) context.logger.info({ contentId: version.contentId, media: media.map((item) => item.contentId) }, "media saved with the document");
     return { ok: true, version };
   } catch (error) {
-    await placed.undo();
+    await undo();
     // Two first saves of a singleton raced: the unique index let one in.
     if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken();
     throw error;
   }
 }
 
+/** A new document, or a new version on top of its base (checkSave made sure a contentId comes with one). */
 function writeDocument(tx: Queryable, bucket: Bucket, user: User, input: SaveInput): Promise<ContentVersion> {
-  if (!input.contentId) return createContent(tx, bucket.id, input.data, user.id, { singleton: bucket.singleton });
-  return saveVersion(tx, { bucketId: bucket.id, contentId: input.contentId, baseVersionId: input.baseVersionId!, data: input.data, userId: user.id });
+  const { contentId, baseVersionId = "", data } = input;
+  if (!contentId) return createContent(tx, bucket.id, data, user.id, { singleton: bucket.singleton });
+  return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: user.id });
 }
 
 function textIdsRefusal(schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {

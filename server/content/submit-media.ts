@@ -64,7 +64,7 @@ export async function discardFiles(storage: MediaStorage, files: ReadonlyArray<{
 
 export interface MediaReferenceCheck {
   /** Pending uploads the document references, its owner's: committed by the save. */
-  pending: StagedMedia[];
+  pending: Array<StagedMedia & { contentId: string }>;
   /** What the re-rendered form shows of them (and keeps the tokens of). */
   shown: PendingFile[];
   errors: FieldErrors;

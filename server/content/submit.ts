@@ -56,6 +56,12 @@ function applyUploadIntent(formData: FormData, field: string | undefined, schema
 
 const hasErrors = (errors: Record<string, string[]>) => Object.keys(errors).length > 0;
 
+/** A text field of the post ("" when missing). */
+const textField = (formData: FormData, name: string) => {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+};
+
 /** Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there. */
 export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
   const { user, bucket } = target;
@@ -123,11 +129,11 @@ async function save(
   const referenced = new Set(mediaReferences(schema, submission.value).map((reference) => reference.contentId.toLowerCase()));
   try {
     const outcome = await saveDocument(context, target.user, target.bucket, {
-      contentId: String(formData.get(CONTENT_ID_FIELD) ?? "") || undefined,
-      baseVersionId: String(formData.get(BASE_VERSION_FIELD) ?? "") || undefined,
+      contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
+      baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
       data: submission.value,
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
-      pendingIds: checked.pending.map((item) => item.contentId!),
+      pendingIds: checked.pending.map((item) => item.contentId),
     });
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));

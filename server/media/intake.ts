@@ -28,35 +28,38 @@ export interface MediaOwner {
 
 export const jobNamesFor = (kind: MediaKind): JobName[] => (kind === "video" ? ["transcode", "still-creation"] : []);
 
+/** A staged file moved into the store: the key it has there. */
+export type PlacedMedia = StagedMedia & { key: string };
+
 /**
  * Moves staged files into the store, each under a new key. If one fails, the
  * ones already moved go back where they were. `undo` moves them all back (a
  * failed transaction after this).
  */
-export async function placeMedia(storage: MediaStorage, staged: readonly StagedMedia[]): Promise<{ keys: string[]; undo(): Promise<void> }> {
-  const keys: string[] = [];
+export async function placeMedia(storage: MediaStorage, staged: readonly StagedMedia[]): Promise<{ placed: PlacedMedia[]; undo: () => Promise<void> }> {
+  const placed: PlacedMedia[] = [];
   const undo = async () => {
-    for (const [index, key] of keys.entries()) await storage.move(storage.pathOf(key), staged[index]!.path).catch(() => undefined);
+    for (const item of placed) await storage.move(storage.pathOf(item.key), item.path).catch(() => undefined);
   };
   try {
     for (const item of staged) {
       const key = storage.newKey(item.facts.ext);
       await storage.move(item.path, storage.pathOf(key));
-      keys.push(key);
+      placed.push({ ...item, key });
     }
   } catch (error) {
     await undo();
     throw error;
   }
-  return { keys, undo };
+  return { placed, undo };
 }
 
 /** The media rows (and a video's jobs) of placed files, in the caller's transaction. */
-export async function recordMedia(tx: Queryable, staged: readonly StagedMedia[], keys: readonly string[], owner: MediaOwner): Promise<MediaRow[]> {
+export async function recordMedia(tx: Queryable, placed: readonly PlacedMedia[], owner: MediaOwner): Promise<MediaRow[]> {
   const rows: MediaRow[] = [];
-  for (const [index, item] of staged.entries()) {
+  for (const item of placed) {
     const { ext: _ext, ...facts } = item.facts;
-    rows.push(await insertMedia(tx, { ...facts, contentId: item.contentId, bucketId: owner.bucketId, storageKey: keys[index]!, createdBy: owner.userId }, jobNamesFor(facts.kind)));
+    rows.push(await insertMedia(tx, { ...facts, contentId: item.contentId, bucketId: owner.bucketId, storageKey: item.key, createdBy: owner.userId }, jobNamesFor(facts.kind)));
   }
   return rows;
 }
@@ -75,16 +78,16 @@ export async function intakeUpload(
   deps: { db: Db; media: MediaContext },
 ): Promise<MediaRow> {
   const { storage } = deps.media;
-  let placed: Awaited<ReturnType<typeof placeMedia>> | undefined;
+  let placed: PlacedMedia[] = [];
   try {
     const facts = await checkUpload(input, deps.media.ffmpeg);
-    const staged = [{ path: input.file.temporaryPath, facts, contentId: input.contentId }];
-    placed = await placeMedia(storage, staged);
-    const [row] = await deps.db.transaction((tx) => recordMedia(tx, staged, placed!.keys, input.owner));
+    ({ placed } = await placeMedia(storage, [{ path: input.file.temporaryPath, facts, contentId: input.contentId }]));
+    const [row] = await deps.db.transaction((tx) => recordMedia(tx, placed, input.owner));
+    if (!row) throw new Error("The media row was not recorded");
     kickJobs(deps.media, [facts.kind]);
-    return row!;
+    return row;
   } catch (error) {
-    if (placed) await Promise.all(placed.keys.map((key) => storage.removeKey(key).catch(() => undefined)));
+    await Promise.all(placed.map((item) => storage.removeKey(item.key).catch(() => undefined)));
     await storage.remove(input.file.temporaryPath);
     throw error;
   }

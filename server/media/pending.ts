@@ -54,7 +54,7 @@ export const pendingFileOf = (row: PendingRow, secret: string): PendingFile => (
 });
 
 /** A pending upload as the save commits it. */
-export function stagedFromPending(storage: MediaStorage, row: PendingRow): StagedMedia {
+export function stagedFromPending(storage: MediaStorage, row: PendingRow): StagedMedia & { contentId: string } {
   const { kind, ext, originalFilename, mimetype, size, width, height, details } = row;
   return { path: storage.pendingPath(row.contentId, ext), contentId: row.contentId, facts: { kind, ext, originalFilename, mimetype, size, width, height, details } };
 }

@@ -81,7 +81,7 @@ describe("the bucket-form modal", () => {
       await dialog.waitFor({ state: "hidden" });
     }
     expect(saves).toEqual([]);
-    await ctx.expectNoErrors();
+    ctx.expectNoErrors();
     await ctx.close();
   });
 

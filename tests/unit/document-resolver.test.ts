@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { checkDocument, documentResolver, INVALID_CONTENT } from "../../core/form/resolve";
 import { PENDING_UPLOAD_FIELD } from "../../core/media/pending";
-import type { JsonSchema } from "../../core/schema/normalize";
 import { compileBucketSchema } from "../../server/content/validator";
 
 /*
@@ -16,7 +15,7 @@ const { schema, validate } = compileBucketSchema({
   locales: ["en"],
 });
 const resolve = (payload: Record<string, unknown>, options: { hostile?: string[]; only?: string[] } = {}) =>
-  documentResolver({ schema: schema as JsonSchema, validate, messageLocale: "en", ...options })(payload);
+  documentResolver({ schema: schema, validate, messageLocale: "en", ...options })(payload);
 
 describe("documentResolver (the page and the modal)", () => {
   it("reports hostile entries taken out of the post as the form's errors, before anything else", () => {
@@ -56,7 +55,7 @@ describe("checkDocument (the JSON API) and documentResolver agree", () => {
     const formData = new FormData();
     for (const [name, value] of entries) formData.append(name, value);
     const hostile = removeHostileEntries(formData);
-    const submission = parse(formData, { resolve: documentResolver({ schema: schema as JsonSchema, validate, messageLocale: "en", hostile }) });
+    const submission = parse(formData, { resolve: documentResolver({ schema: schema, validate, messageLocale: "en", hostile }) });
     return submission.status === "error" ? (submission.error as Record<string, string[]>) : {};
   };
 
@@ -67,16 +66,16 @@ describe("checkDocument (the JSON API) and documentResolver agree", () => {
     ["a prototype key", '{"name":"A","constructor":{"prototype":{"polluted":true}}}', [["name", "A"], ["constructor.prototype.polluted", "1"]], 400],
     ["an unknown property", '{"name":"A","colour":"red"}', [["name", "A"], ["colour", "red"]], 422],
   ])("on %s", (_case, json, entries, status) => {
-    const checked = checkDocument(JSON.parse(json), schema as JsonSchema, validate!, "en");
+    const checked = checkDocument(JSON.parse(json), schema, validate!, "en");
     expect(checked).toMatchObject({ ok: false, status });
     if (checked.ok) return;
     expect(shown(formErrors(entries))).toEqual(shown(checked.errors.byField));
   });
 
   it("answers the JSON API's message: the validator's refusal, or the shape's problem", () => {
-    expect(checkDocument({ name: 1 }, schema as JsonSchema, validate!, "en")).toMatchObject({ status: 422, message: INVALID_CONTENT });
-    expect(checkDocument({ name: "x".repeat(70_000) }, schema as JsonSchema, validate!, "en")).toMatchObject({ status: 422, message: "This text is too long: at most 65536 characters" });
-    expect(checkDocument([], schema as JsonSchema, validate!, "en")).toMatchObject({ ok: false, status: 400, message: "content must be a JSON object" });
-    expect(checkDocument({ name: "A", year: 1911 }, schema as JsonSchema, validate!, "en")).toEqual({ ok: true, value: { name: "A", year: 1911 } });
+    expect(checkDocument({ name: 1 }, schema, validate!, "en")).toMatchObject({ status: 422, message: INVALID_CONTENT });
+    expect(checkDocument({ name: "x".repeat(70_000) }, schema, validate!, "en")).toMatchObject({ status: 422, message: "This text is too long: at most 65536 characters" });
+    expect(checkDocument([], schema, validate!, "en")).toMatchObject({ ok: false, status: 400, message: "content must be a JSON object" });
+    expect(checkDocument({ name: "A", year: 1911 }, schema, validate!, "en")).toEqual({ ok: true, value: { name: "A", year: 1911 } });
   });
 });

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
+import { data, redirect, type AppLoadContext } from "react-router";
 import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
@@ -17,7 +17,14 @@ export type EditMode = "new" | "singleton" | "latest" | "version" | "duplicate";
 
 const notFound = () => new HttpError(404, "errors.notFound");
 
-async function loadVersion(args: LoaderFunctionArgs, bucket: { id: string; singleton: boolean }, mode: EditMode) {
+/** What the edit routes' loaders and actions read: /b/:bucket/… with the document's ids where the mode has them. */
+interface EditArgs {
+  request: Request;
+  context: AppLoadContext;
+  params: { bucket?: string; contentId?: string; versionId?: string };
+}
+
+async function loadVersion(args: EditArgs, bucket: { id: string; singleton: boolean }, mode: EditMode) {
   const { context, params } = args;
   if (mode === "new") return { version: null, latestVersionId: null };
   if (mode === "singleton") {
@@ -39,7 +46,7 @@ async function loadVersion(args: LoaderFunctionArgs, bucket: { id: string; singl
 }
 
 /** The edit page's data in each mode: the bucket, its schema, the version shown (none for a new document). */
-async function loadBucketEdit(args: LoaderFunctionArgs, mode: EditMode) {
+async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const { request, context, params } = args;
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   const compiled = compileBucketSchema(bucket);
@@ -57,7 +64,7 @@ async function loadBucketEdit(args: LoaderFunctionArgs, mode: EditMode) {
     title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
     contentId: editing ? version.contentId : null,
     versionId: editing ? version.versionId : null,
-    latestVersionId: latestVersionId && latestVersionId !== version?.versionId ? latestVersionId : null,
+    latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
     saved: new URL(request.url).searchParams.has("saved"),
     referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
@@ -72,10 +79,10 @@ async function loadBucketEdit(args: LoaderFunctionArgs, mode: EditMode) {
 export type BucketEditData = Awaited<ReturnType<typeof loadBucketEdit>>;
 
 /** The loader of the edit page in one mode (each mode is a route module of its own: app/routes.ts). */
-export const bucketEditLoader = (mode: EditMode) => pageRoute((args: LoaderFunctionArgs) => loadBucketEdit(args, mode));
+export const bucketEditLoader = (mode: EditMode) => pageRoute((args: EditArgs) => loadBucketEdit(args, mode));
 
 /** A post of the edit form in any mode: the save pipeline, then the saved document's page or the form again. */
-export const submitBucketEdit = pageRoute(async ({ request, context, params }: ActionFunctionArgs) => {
+export const submitBucketEdit = pageRoute(async ({ request, context, params }: EditArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
   try {
     const outcome = await submitBucketForm(request, context, target);
