@@ -23,11 +23,12 @@ export default [
 
   route("b/:bucket", "routes/bucket.tsx", [
     index("routes/bucket-overview.tsx"),
-    route("new", "routes/bucket-edit.tsx", { id: "bucket-new" }),
-    route("edit", "routes/bucket-edit.tsx", { id: "bucket-edit" }),
-    route("duplicate/:contentId/latest", "routes/bucket-edit.tsx", { id: "bucket-duplicate" }),
-    route(":contentId/latest", "routes/bucket-edit.tsx", { id: "bucket-latest" }),
-    route(":contentId/:versionId", "routes/bucket-edit.tsx", { id: "bucket-version" }),
+    // The document's page in each mode: one small module per mode over shared code (routes/bucket-edit/).
+    route("new", "routes/bucket-edit/new.tsx", { id: "bucket-new" }),
+    route("edit", "routes/bucket-edit/singleton.tsx", { id: "bucket-edit" }),
+    route("duplicate/:contentId/latest", "routes/bucket-edit/duplicate.tsx", { id: "bucket-duplicate" }),
+    route(":contentId/latest", "routes/bucket-edit/latest.tsx", { id: "bucket-latest" }),
+    route(":contentId/:versionId", "routes/bucket-edit/version.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),
 

@@ -13,9 +13,10 @@ import type { Logger } from "./logger";
 import { isCrossSiteRequest } from "./security/csrf";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
 import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
+import { routeHandles } from "./web/route-handles";
 
 export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable. Please try again in a moment.";
-/** Bodies of forms and JSON calls; uploads stream and have their own limits. */
+/** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpAppOptions {
@@ -76,19 +77,7 @@ async function readWithinLimit(request: Request): Promise<Request | null> {
   return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }
 
-/**
- * A multipart post of a bucket edit form (a form with media fields, sent
- * without JavaScript): its files stream to disk under their own limits and its
- * text fields are limited to MAX_BODY_BYTES while they are read
- * (app/lib/media/form-upload.server.ts), so the body is not buffered here.
- */
-export function isBucketFormUpload(request: Request, url: URL): boolean {
-  return (
-    request.method === "POST" &&
-    /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") &&
-    /^\/b\/[^/]+\/(?:new|edit|duplicate\/[^/]+\/latest|[0-9a-f-]{36}\/(?:latest|[0-9a-f-]{36}))(?:\.data)?$/i.test(url.pathname)
-  );
-}
+const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
 
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -134,6 +123,23 @@ export function createHttpApp(options: HttpAppOptions) {
     detection: { supportedLanguages: [...SUPPORTED_LOCALES], fallbackLanguage: config.DEFAULT_LOCALE, order: ["header"] },
   });
   const contextDb = answer503WhenUnavailable(db);
+  // A build object (production) is looked up once; a build function (the dev server) per request, by build.
+  const handlesByBuild = new WeakMap<ServerBuild, ReturnType<typeof routeHandles>>();
+  async function routeHandleOf(pathname: string) {
+    const build = typeof options.build === "function" ? await options.build() : options.build;
+    let handles = handlesByBuild.get(build);
+    if (!handles) handlesByBuild.set(build, (handles = routeHandles(build)));
+    return handles(pathname);
+  }
+
+  /**
+   * A multipart body whose route streams it (its module's handle says streamsBody: uploads, the edit form
+   * with media fields) is left to that route's own limits: its files stream to disk and its text fields are
+   * limited while they are read. Any other body is limited here.
+   */
+  async function streamsItsBody(request: Request, url: URL): Promise<boolean> {
+    return request.method !== "GET" && request.method !== "HEAD" && isMultipart(request) && (await routeHandleOf(url.pathname))?.streamsBody === true;
+  }
 
   async function healthz(): Promise<Response> {
     try {
@@ -153,7 +159,7 @@ export function createHttpApp(options: HttpAppOptions) {
     if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
       return textResponse(403, "Cross-site request refused: this request did not come from Vitrine itself.");
     }
-    if (!url.pathname.startsWith("/api/v1/media/") && !isBucketFormUpload(request, url)) {
+    if (!(await streamsItsBody(request, url))) {
       const tooLarge = () => textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
       const length = request.headers.get("content-length");
       if (Number(length ?? 0) > MAX_BODY_BYTES) return tooLarge();

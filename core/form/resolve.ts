@@ -1,7 +1,8 @@
 import type { ValidateFunction } from "ajv";
 import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
-import { mapValidationErrors } from "../schema/errors";
+import { mapValidationErrors, type FieldErrors } from "../schema/errors";
 import type { Locale } from "../locales";
+import { PENDING_UPLOAD_FIELD } from "../media/pending";
 import type { JsonSchema } from "../schema/normalize";
 import { nameToSegments } from "../schema/path";
 import { coerceFormValue } from "./kinds";
@@ -9,6 +10,9 @@ import { coerceFormValue } from "./kinds";
 /** Hidden form fields that carry the save's bookkeeping, not document data. */
 export const CONTENT_ID_FIELD = "__contentId";
 export const BASE_VERSION_FIELD = "__baseVersionId";
+
+/** The message of a refused document that fails the bucket's validator (the JSON API's `error`). */
+export const INVALID_CONTENT = "The content is not valid";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -30,8 +34,45 @@ export function isSchemaField(schema: JsonSchema, name: string): boolean {
 }
 
 /**
- * Conform's resolver for a bucket form, the same in the action and in the
- * browser: payload → typed document → AJV → errors by field name.
+ * The bucket's validator over a typed document: errors by field name, or
+ * null. With `only`, errors outside those top-level properties are dropped
+ * (the partial form). The last step of every save: the form's resolver and
+ * the JSON API both end here.
+ */
+export function schemaErrors(
+  value: unknown,
+  schema: JsonSchema,
+  validate: ValidateFunction,
+  messageLocale: Locale,
+  only?: readonly string[],
+): FieldErrors | null {
+  if (validate(value)) return null;
+  const errors = mapValidationErrors(validate.errors, schema, messageLocale, only);
+  return Object.keys(errors.byField).length ? errors : null;
+}
+
+export type DocumentCheck =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; status: 400 | 422; message: string; errors: FieldErrors };
+
+/**
+ * A document sent as JSON, checked like a form post: its shape first
+ * (inspectPayload: prototype keys, nesting, too long texts; docs/schema-dialect.md
+ * "Limits on documents"), then the bucket's validator. Hostile shapes are 400,
+ * everything the user can correct 422.
+ */
+export function checkDocument(value: unknown, schema: JsonSchema, validate: ValidateFunction, messageLocale: Locale): DocumentCheck {
+  if (!isObject(value)) return { ok: false, status: 400, message: "content must be a JSON object", errors: { byField: {}, locales: [] } };
+  const problem = inspectPayload(value);
+  if (problem) return { ok: false, status: problem.status, message: problem.message, errors: { byField: { [problem.field]: [problem.message] }, locales: [] } };
+  const errors = schemaErrors(value, schema, validate, messageLocale);
+  return errors ? { ok: false, status: 422, message: INVALID_CONTENT, errors } : { ok: true, value };
+}
+
+/**
+ * Conform's resolver for a bucket form, the same in the action, on the page
+ * and in the bucket-form modal: payload → typed document → AJV → errors by
+ * field name.
  *
  * Before anything walks the payload, it is inspected like a JSON body
  * (docs/schema-dialect.md "Limits on documents") plus a cap on list rows, which
@@ -40,18 +81,21 @@ export function isSchemaField(schema: JsonSchema, name: string): boolean {
  * echoes the payload back (`submission.reply()`) and walks it recursively; a
  * too long text is refused under its field before any pattern runs on it.
  * Errors of names the form does not render (unknown properties) are repeated
- * as form errors (""), so the user sees them.
+ * as form errors (""), so the user sees them. With `only` (the partial form),
+ * the errors of other top-level properties are dropped.
  */
 export function resolveDocument(
   payload: Record<string, unknown>,
   schema: JsonSchema,
   validate: ValidateFunction | null,
   messageLocale: Locale,
+  only?: readonly string[],
 ): { value?: Record<string, unknown>; error?: Record<string, string[]> } {
   if (!isObject(payload)) return { error: { "": ["The form could not be read"] } };
-  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, ...fields } = payload;
+  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
 
-  const refused: Record<string, string[]> = {};
+  // No prototype: a refused field may be named 'constructor'.
+  const refused = Object.create(null) as Record<string, string[]>;
   const add = (name: string, message: string) => {
     const list = (refused[name] ??= []);
     if (!list.includes(message)) list.push(message);
@@ -69,10 +113,29 @@ export function resolveDocument(
   if (Object.keys(refused).length) return { error: refused };
 
   const value = (coerceFormValue(fields, schema) ?? {}) as Record<string, unknown>;
-  if (!validate || validate(value)) return { value };
-  const error = mapValidationErrors(validate.errors, schema, messageLocale).byField;
+  const errors = validate ? schemaErrors(value, schema, validate, messageLocale, only) : null;
+  if (!errors) return { value };
+  const error = errors.byField;
   for (const [name, messages] of Object.entries(error)) {
     if (name && !isSchemaField(schema, name)) error[""] = [...(error[""] ?? []), ...messages];
   }
   return { error };
+}
+
+/**
+ * The resolver of a form post whose hostile entries were taken out
+ * (core/form/hostile.ts): their messages as the form's errors, else
+ * resolveDocument. Page, modal and server parse with it.
+ */
+export function documentResolver(options: {
+  schema: JsonSchema;
+  validate: ValidateFunction | null;
+  messageLocale: Locale;
+  hostile?: readonly string[];
+  only?: readonly string[];
+}) {
+  return (payload: Record<string, unknown>) =>
+    options.hostile?.length
+      ? { error: { "": [...options.hostile] } }
+      : resolveDocument(payload, options.schema, options.validate, options.messageLocale, options.only);
 }

@@ -4,11 +4,13 @@ import {
   ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion,
 } from "./store";
 import { hasPermission, type User } from "../accounts/users";
-import { inspectPayload } from "../../core/content/payload";
+import type { Queryable } from "../db/client";
+import { kickJobs, placeMedia, recordMedia, type StagedMedia } from "../media/intake";
+import { claimPending, PendingUploadTaken } from "../media/pending";
 import { changedTextIds, TEXT_IDS_MESSAGE } from "../../core/content/texts-rule";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { isUuid } from "../../core/ids";
-import { mapValidationErrors, type FieldErrors } from "../../core/schema/errors";
+import type { FieldErrors } from "../../core/schema/errors";
 import { compileBucketSchema } from "./validator";
 
 /** Keys of a content document that are not schema data (spec §3). */
@@ -16,9 +18,18 @@ export const METADATA_KEYS = ["_id", "contentId", "language"] as const;
 
 export const SINGLETON_TAKEN = "This singleton bucket already has its document: save it with its contentId and _id";
 
-export type SaveOutcome =
-  | { ok: true; version: ContentVersion }
-  | { ok: false; status: 400 | 403 | 409 | 422; errors: FieldErrors; message: string };
+export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422; errors: FieldErrors; message: string };
+export type SaveOutcome = { ok: true; version: ContentVersion } | SaveRefusal;
+
+/** A validated document to save, with the media files it commits (new uploads and pending ones). */
+export interface SaveInput {
+  contentId?: string;
+  baseVersionId?: string;
+  data: Record<string, unknown>;
+  media?: readonly StagedMedia[];
+  /** contentIds of the pending uploads among `media`, whose rows the save removes. */
+  pendingIds?: readonly string[];
+}
 
 export function splitDocument(document: Record<string, unknown>) {
   const { _id, contentId, language, ...data } = document;
@@ -35,73 +46,80 @@ export function toDocument(version: ContentVersion) {
   return { ...version.data, _id: version.versionId, contentId: version.contentId };
 }
 
+const noErrors = (): FieldErrors => ({ byField: {}, locales: [] });
+const singletonTaken = (): SaveRefusal => ({ ok: false, status: 409, errors: noErrors(), message: SINGLETON_TAKEN });
+
 /**
- * Validates and saves one document of a bucket: a new document without
- * contentId, else a new version on top of the version it started from.
- * Throws VersionConflictError / ContentNotFoundError from the service.
+ * The checks of a save that only the server can make, on a document already
+ * validated: the ids (a malformed contentId is simply not found, as in URLs:
+ * ContentNotFoundError; a missing or malformed _id is a bad request; neither
+ * reaches the database as a uuid it cannot parse), who may change text ids,
+ * and the one document of a singleton bucket.
  */
-export async function saveDocument(
-  context: AppLoadContext,
-  user: User,
-  bucket: Bucket,
-  input: { contentId?: string; baseVersionId?: string; data: unknown },
-): Promise<SaveOutcome> {
-  const empty: FieldErrors = { byField: {}, locales: [] };
-  if (typeof input.data !== "object" || input.data === null || Array.isArray(input.data)) {
-    return { ok: false, status: 400, errors: empty, message: "content must be a JSON object" };
-  }
-  const problem = inspectPayload(input.data);
-  if (problem) {
-    return { ok: false, status: problem.status, errors: { byField: { [problem.field]: [problem.message] }, locales: [] }, message: problem.message };
-  }
-  const compiled = compileBucketSchema(bucket);
-  if (!compiled.validate) {
-    return { ok: false, status: 422, errors: { byField: { "": compiled.problems }, locales: [] }, message: compiled.problems.join("; ") };
-  }
-  const data = input.data as Record<string, unknown>;
-  if (!compiled.validate(data)) {
-    const errors = mapValidationErrors(compiled.validate.errors, compiled.schema, context.config.DEFAULT_LOCALE);
-    return { ok: false, status: 422, errors, message: "The content is not valid" };
-  }
+export async function checkSave(context: AppLoadContext, user: User, bucket: Bucket, input: SaveInput): Promise<SaveRefusal | null> {
+  const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
-  if (!mayEditTextIds && !input.contentId) {
-    const refused = textIdsRefusal(compiled.schema, undefined, data);
-    if (refused) return refused;
-  }
-  if (input.contentId) {
-    // Ids are checked before any query: a malformed contentId is simply not found (as in URLs), a malformed _id is
-    // a bad request; neither reaches the database as a uuid it cannot parse.
-    if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
-    if (!input.baseVersionId) return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is required" };
-    if (!isUuid(input.baseVersionId)) {
-      return { ok: false, status: 400, errors: empty, message: "_id (the version this save started from) is not a version id" };
-    }
+  if (!input.contentId) {
     if (!mayEditTextIds) {
-      const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
-      const refused = base ? textIdsRefusal(compiled.schema, base.data, data) : null;
+      const refused = textIdsRefusal(schema, undefined, input.data);
       if (refused) return refused;
     }
-    const version = await saveVersion(context.db, {
-      bucketId: bucket.id,
-      contentId: input.contentId,
-      baseVersionId: input.baseVersionId,
-      data,
-      userId: user.id,
-    });
-    return { ok: true, version };
+    return bucket.singleton && (await getSingletonContent(context.db, bucket.id)) ? singletonTaken() : null;
   }
-  const singletonTaken = { ok: false as const, status: 409 as const, errors: empty, message: SINGLETON_TAKEN };
-  if (bucket.singleton && (await getSingletonContent(context.db, bucket.id))) return singletonTaken;
+  if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
+  if (!input.baseVersionId) return { ok: false, status: 400, errors: noErrors(), message: "_id (the version this save started from) is required" };
+  if (!isUuid(input.baseVersionId)) {
+    return { ok: false, status: 400, errors: noErrors(), message: "_id (the version this save started from) is not a version id" };
+  }
+  if (!mayEditTextIds) {
+    const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
+    return base ? textIdsRefusal(schema, base.data, input.data) : null;
+  }
+  return null;
+}
+
+/**
+ * Saves a validated document: a new document without contentId, else a new
+ * version on top of the version it started from. Its media files move into
+ * the store, and one transaction records them (rows, video jobs), takes the
+ * pending ones and writes the document; the job runner is kicked after. On
+ * any failure the files go back where they were. Throws VersionConflictError
+ * / ContentNotFoundError from the store.
+ */
+export async function saveDocument(context: AppLoadContext, user: User, bucket: Bucket, input: SaveInput): Promise<SaveOutcome> {
+  const refusal = await checkSave(context, user, bucket, input);
+  if (refusal) return refusal;
+  const media = input.media ?? [];
+  const { placed, undo } = await placeMedia(context.media.storage, media).catch((error: unknown) => {
+    // Another save of the same pending uploads moved their files first.
+    if ((error as { code?: string }).code === "ENOENT" && input.pendingIds?.length) throw new PendingUploadTaken();
+    throw error;
+  });
   try {
-    return { ok: true, version: await createContent(context.db, bucket.id, data, user.id, { singleton: bucket.singleton }) };
+    const version = await context.db.transaction(async (tx) => {
+      await recordMedia(tx, placed, { bucketId: bucket.id, userId: user.id });
+      await claimPending(tx, input.pendingIds ?? []);
+      return writeDocument(tx, bucket, user, input);
+    });
+    kickJobs(context.media, media.map((item) => item.facts.kind));
+    if (media.length) context.logger.info({ contentId: version.contentId, media: media.map((item) => item.contentId) }, "media saved with the document");
+    return { ok: true, version };
   } catch (error) {
+    await undo();
     // Two first saves of a singleton raced: the unique index let one in.
-    if (bucket.singleton && (error as { code?: string }).code === "23505") return singletonTaken;
+    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken();
     throw error;
   }
 }
 
-function textIdsRefusal(schema: JsonSchema, before: unknown, after: unknown): SaveOutcome | null {
+/** A new document, or a new version on top of its base (checkSave made sure a contentId comes with one). */
+function writeDocument(tx: Queryable, bucket: Bucket, user: User, input: SaveInput): Promise<ContentVersion> {
+  const { contentId, baseVersionId = "", data } = input;
+  if (!contentId) return createContent(tx, bucket.id, data, user.id, { singleton: bucket.singleton });
+  return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: user.id });
+}
+
+function textIdsRefusal(schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {
   const field = changedTextIds(schema, before, after);
   if (field === null) return null;
   return { ok: false, status: 403, errors: { byField: { [field]: [TEXT_IDS_MESSAGE] }, locales: [] }, message: TEXT_IDS_MESSAGE };

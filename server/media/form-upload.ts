@@ -1,12 +1,9 @@
 import type { AppLoadContext } from "react-router";
 import { HttpError } from "../web/http-error";
-import { getRequestState } from "../web/request-state";
-import { errorText } from "../web/respond";
-import { acceptUpload } from "./accept";
 import { toMediaContent } from "./content";
-import { receiveMultipart, tooLargeMessage, UploadError } from "./upload";
+import { receiveMultipart, UploadError, type ReceivedFile } from "./upload";
 import type { MediaStorage } from "./storage";
-import { findBucketById, isBucketVisible, type Bucket } from "../content/buckets";
+import { findBucketById, isBucketVisible } from "../content/buckets";
 import { jobsOf, latestMedia } from "./store";
 import type { User } from "../accounts/users";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
@@ -14,27 +11,31 @@ import { schemaAtName } from "../../core/schema/walk";
 import { isUuid } from "../../core/ids";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/bounds";
-import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, type MediaContent } from "../../core/media/wire";
+import { MEDIA_FILE_PREFIX, type MediaContent } from "../../core/media/wire";
 
 /*
  * The bucket edit form without JavaScript (issue 4): when the schema has a media field the form is
  * multipart/form-data and its <input type=file> parts stream to temporary files here, exactly like
- * POST /api/v1/media/{kind}/upload: counted while they arrive, cut off over the field's limit, then checked
- * and stored by server/media/accept.ts acceptUpload. Nothing is held whole in memory; the text fields are
- * limited like any other form post (1 MiB in all).
+ * POST /api/v1/media/{kind}/upload: counted while they arrive, cut off over the field's limit. Reading
+ * writes nothing else: the files are checked with the rest of the form and committed only by a save
+ * (server/content/submit.ts). Nothing is held whole in memory; the text fields are limited like any other
+ * form post (1 MiB in all).
  */
 
 const MAX_TEXT_BYTES = 1024 * 1024;
 const MAX_FILES = 20;
-const CONFORM_INTENT = "__intent__";
 
-export interface MediaFormPost {
-  /** The text fields, with the media fields set to the uploaded media's contentId. */
+/** A file part of the form: its media field and the field's schema property. */
+export interface FormFilePart {
+  name: string;
+  kind: MediaKind;
+  property: JsonSchema;
+}
+
+export interface FormPost {
   formData: FormData;
-  /** Upload errors by form field name. */
-  fieldErrors: Record<string, string[]>;
-  /** The uploaded media, by contentId, for the re-rendered page. */
-  contents: Record<string, MediaContent>;
+  /** Files in temporary files only; a file over its field's limit has `tooLarge` and no file left. */
+  files: Array<ReceivedFile<FormFilePart>>;
 }
 
 export const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
@@ -48,63 +49,25 @@ export function hasMediaField(schema: unknown): boolean {
   return properties.some(hasMediaField) || hasMediaField(node.items);
 }
 
-interface MediaPart {
-  name: string;
-  kind: MediaKind;
-  property: JsonSchema;
-}
-
 /**
  * Reads a bucket form post. A urlencoded body is read as usual (the 1 MiB
  * limit of server/http.ts already applied); a multipart one is streamed, its
- * files uploaded as media of the bucket. A file part whose name is not a
- * media field of the schema is refused (400).
+ * files into temporary files. A file part whose name is not a media field of
+ * the schema is refused (400), a malformed or too large body too (thrown as
+ * a plain-text response); an unreadable urlencoded body is an HttpError (400).
  */
-export async function readBucketFormPost(
-  request: Request,
-  context: AppLoadContext,
-  target: { user: User; bucket: Bucket; schema: JsonSchema },
-): Promise<MediaFormPost> {
-  const post: MediaFormPost = { formData: new FormData(), fieldErrors: Object.create(null), contents: Object.create(null) };
+export async function readFormPost(request: Request, storage: MediaStorage, schema: JsonSchema): Promise<FormPost> {
   if (!isMultipart(request)) {
-    post.formData = await request.formData();
-    return post;
-  }
-  const { storage, jobs, ffmpeg } = context.media;
-  const received = await receiveForm(request, storage, target.schema);
-  for (const [name, value] of received.fields) post.formData.append(name, value);
-  try {
-    for (const { tag: part, file, tooLarge } of received.files) {
-      if (tooLarge !== undefined) {
-        (post.fieldErrors[part.name] ??= []).push(tooLargeMessage(tooLarge));
-        continue;
-      }
-      try {
-        const media = await acceptUpload(
-          { kind: part.kind, file, property: part.property, bucketId: target.bucket.id, userId: target.user.id },
-          { db: context.db, storage, ffmpeg },
-        );
-        if (part.kind === "video") jobs.kick();
-        context.logger.info({ mediaId: media.id, kind: part.kind, size: media.size }, "media uploaded through the form");
-        post.formData.set(part.name, media.contentId);
-        post.contents[media.contentId] = toMediaContent(media, await jobsOf(context.db, media.id));
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        (post.fieldErrors[part.name] ??= []).push(errorText(error, (await getRequestState(request, context)).locale));
-      }
+    try {
+      return { formData: await request.formData(), files: [] };
+    } catch {
+      throw new HttpError(400, "api.formUnreadable");
     }
-  } finally {
-    // acceptUpload removes its temporary file either way; these are the ones it never saw.
-    await Promise.all(received.files.map((item) => storage.remove(item.file.temporaryPath)));
   }
-  // 'Upload' (without JavaScript) shows the result without saving: Conform's update intent does that.
-  const upload = post.formData.get(MEDIA_UPLOAD_FIELD);
-  post.formData.delete(MEDIA_UPLOAD_FIELD);
-  if (typeof upload === "string" && !post.formData.has(CONFORM_INTENT) && schemaAtName(target.schema, upload) && mediaKindOfSchema(schemaAtName(target.schema, upload)!)) {
-    const value = post.formData.get(upload);
-    post.formData.set(CONFORM_INTENT, JSON.stringify({ type: "update", payload: { name: upload, value: typeof value === "string" ? value : "" } }));
-  }
-  return post;
+  const received = await receiveForm(request, storage, schema);
+  const formData = new FormData();
+  for (const [name, value] of received.fields) formData.append(name, value);
+  return { formData, files: received.files };
 }
 
 /**
@@ -115,7 +78,7 @@ export async function readBucketFormPost(
  */
 async function receiveForm(request: Request, storage: MediaStorage, schema: JsonSchema) {
   try {
-    return await receiveMultipart<MediaPart>(request, storage, {
+    return await receiveMultipart<FormFilePart>(request, storage, {
       limits: { fieldNameSize: 1024, fieldSize: MAX_TEXT_BYTES, fieldBytes: MAX_TEXT_BYTES, fields: 10_000, files: MAX_FILES, parts: 10_000 + MAX_FILES },
       oversize: { mode: "skip", skipUpTo: MAX_VIDEO_BYTES },
       planFile(partName, filename) {
@@ -133,17 +96,19 @@ async function receiveForm(request: Request, storage: MediaStorage, schema: Json
   }
 }
 
-/** contentIds of the media fields in a document, walking the schema. */
-export function mediaIdsOf(schema: unknown, value: unknown, out = new Set<string>()): Set<string> {
+/** The media contentIds of a document (or of a form's payload) with the form field names that hold them. */
+export function mediaReferences(schema: unknown, value: unknown, name = "", out: Array<{ name: string; contentId: string }> = []) {
   if (typeof schema !== "object" || schema === null) return out;
   const node = schema as JsonSchema;
   if (mediaKindOfSchema(node)) {
-    if (typeof value === "string" && isUuid(value)) out.add(value);
+    if (typeof value === "string" && isUuid(value)) out.push({ name, contentId: value });
     return out;
   }
-  if (Array.isArray(value)) for (const item of value) mediaIdsOf(node.items, item, out);
+  if (Array.isArray(value)) for (const [index, item] of value.entries()) mediaReferences(node.items, item, `${name}[${index}]`, out);
   else if (typeof value === "object" && value !== null && typeof node.properties === "object" && node.properties !== null) {
-    for (const [name, child] of Object.entries(node.properties)) mediaIdsOf(child, (value as Record<string, unknown>)[name], out);
+    for (const [key, child] of Object.entries(node.properties)) {
+      if (Object.prototype.hasOwnProperty.call(value, key)) mediaReferences(child, (value as Record<string, unknown>)[key], name ? `${name}.${key}` : key, out);
+    }
   }
   return out;
 }
@@ -152,7 +117,7 @@ export function mediaIdsOf(schema: unknown, value: unknown, out = new Set<string
 export async function loadMediaContents(context: AppLoadContext, user: User, schema: unknown, value: unknown): Promise<Record<string, MediaContent>> {
   const out: Record<string, MediaContent> = {};
   const buckets = new Map<string, boolean>();
-  for (const contentId of mediaIdsOf(schema, value)) {
+  for (const contentId of new Set(mediaReferences(schema, value).map((reference) => reference.contentId))) {
     const media = await latestMedia(context.db, contentId);
     if (!media) continue;
     if (!buckets.has(media.bucketId)) {

@@ -6,6 +6,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { JobRunner } from "../jobs/runner";
 import type { FfmpegTools } from "./ffmpeg";
+import { sweepPendingUploads } from "./pending";
 import { MediaStorage } from "./storage";
 
 /** Temporary files idle this long were left by a killed upload or job. */
@@ -40,7 +41,10 @@ export function startMedia(
     concurrency: Math.max(1, config.MEDIA_WORKERS),
   });
   if (config.MEDIA_WORKERS > 0) jobs.start();
-  const sweepStale = () => void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));
+  const sweepStale = () => {
+    void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));
+    void sweepPendingUploads(db, storage).catch((error: unknown) => logger.warn({ err: error }, "sweeping pending uploads failed"));
+  };
   sweepStale();
   const sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);
   sweeper.unref();

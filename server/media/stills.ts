@@ -1,8 +1,7 @@
-import type { Metadata } from "sharp";
 import { MAX_IMAGE_BYTES } from "../../core/media/bounds";
 import type { Db } from "../db/client";
 import { setCustomStill, setThumb, type JobRow, type MediaDetails, type MediaRow } from "./store";
-import { MAX_IMAGE_PIXELS } from "./accept";
+import { ImageHeaderError, readImageSize } from "./image-header";
 import { sniffType, UnsupportedType } from "./sniff";
 import type { MediaStorage } from "./storage";
 import { MediaEditError } from "./edit-error";
@@ -103,22 +102,12 @@ export async function acceptCustomStill(media: MediaRow, file: UploadedFile, dep
 }
 
 async function stillSize(path: string): Promise<{ width: number; height: number }> {
-  let metadata: Metadata;
   try {
-    const { default: sharp } = await import("sharp");
-    // The header only: a decompression bomb is measured, never decoded.
-    metadata = await sharp(path, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new MediaEditError(422, "The still could not be read: the file is damaged.");
+    return await readImageSize(path, "still");
+  } catch (error) {
+    if (error instanceof ImageHeaderError) throw new MediaEditError(422, error.message);
+    throw error;
   }
-  const rotated = (metadata.orientation ?? 1) >= 5;
-  const width = (rotated ? metadata.height : metadata.width) ?? 0;
-  const height = (rotated ? metadata.width : metadata.height) ?? 0;
-  if (!width || !height) throw new MediaEditError(422, "The still could not be read: it has no dimensions.");
-  if (width * height > MAX_IMAGE_PIXELS) {
-    throw new MediaEditError(422, `The still has too many pixels (${width}×${height}); the limit is ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`);
-  }
-  return { width, height };
 }
 
 /** Spec §3 still URLs of a video content. */

@@ -3,20 +3,26 @@ import { mkdirSync } from "node:fs";
 import { readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const EXTENSION = /^[a-z0-9]{0,10}$/;
+
 /**
  * Media files on disk: uploads and job outputs are written under tmp/ and
  * renamed into files/ when complete, so nothing half-written is ever served.
- * tmp/ and files/ share one file system, which makes the rename atomic.
+ * A checked upload of a form that was not saved waits in pending/ (never
+ * served, no media row) until a save takes it into files/ or the sweep
+ * removes it. All three share one file system, which makes the renames atomic.
  */
 export class MediaStorage {
   readonly tmpDir: string;
   readonly filesDir: string;
+  readonly pendingDir: string;
 
   constructor(readonly root: string) {
     this.tmpDir = path.join(root, "tmp");
     this.filesDir = path.join(root, "files");
-    mkdirSync(this.tmpDir, { recursive: true });
-    mkdirSync(this.filesDir, { recursive: true });
+    this.pendingDir = path.join(root, "pending");
+    for (const dir of [this.tmpDir, this.filesDir, this.pendingDir]) mkdirSync(dir, { recursive: true });
   }
 
   /** A fresh temporary path; `.part` marks it for the sweep. */
@@ -39,6 +45,17 @@ export class MediaStorage {
     await rename(temporaryPath, this.pathOf(key));
   }
 
+  /** Where a pending upload waits: named by the media contentId it will get. */
+  pendingPath(contentId: string, ext: string): string {
+    if (!UUID.test(contentId) || !EXTENSION.test(ext)) throw new Error(`Not a pending upload: ${contentId}.${ext}`);
+    return path.join(this.pendingDir, `${contentId}${ext ? `.${ext}` : ""}`);
+  }
+
+  /** Renames a file between tmp/, pending/ and files/. */
+  async move(from: string, to: string): Promise<void> {
+    await rename(from, to);
+  }
+
   async remove(filePath: string): Promise<void> {
     await rm(filePath, { force: true });
   }
@@ -48,14 +65,15 @@ export class MediaStorage {
   }
 
   /**
-   * Deletes temporary files no one has written to for `idleMs`: what a killed
-   * server or worker left behind. Live uploads keep their mtime fresh.
+   * Deletes files of `dir` (tmp/ unless told) no one has written to for
+   * `idleMs`: what a killed server or worker left behind. Live uploads keep
+   * their mtime fresh.
    */
-  async sweep(idleMs: number): Promise<number> {
+  async sweep(idleMs: number, dir = this.tmpDir): Promise<number> {
     let removed = 0;
     const now = Date.now();
-    for (const name of await readdir(this.tmpDir)) {
-      const file = path.join(this.tmpDir, name);
+    for (const name of await readdir(dir)) {
+      const file = path.join(dir, name);
       const changed = await lastChange(file);
       if (changed !== null && now - changed >= idleMs) {
         await rm(file, { recursive: true, force: true });

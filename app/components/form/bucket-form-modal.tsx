@@ -1,12 +1,12 @@
-import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createPortal } from "react-dom";
-import { mapValidationErrors } from "../../../core/schema/errors";
 import type { Locale } from "../../../core/locales";
 import type { JsonSchema } from "../../../core/schema/normalize";
-import { coerceFormValue } from "../../../core/form/kinds";
+import { removeHostileEntries } from "../../../core/form/hostile";
+import { documentResolver, isSchemaField } from "../../../core/form/resolve";
 import { loadBrowserValidator } from "../../lib/validator";
 import { BucketFormContext } from "./context";
 import { MediaFormContext, useMediaForm } from "./media/context";
@@ -27,7 +27,10 @@ export interface BucketFormModalProps {
   onResolve(result: Record<string, unknown> | null): void;
 }
 
-/** POSTs a document to the JSON API with the session cookie; rejects with the server's message. */
+/**
+ * POSTs a document to the JSON API (the server's save pipeline, as for the edit page) with the session cookie;
+ * rejects with the server's message, its status and its answer ({error, errors by field}).
+ */
 export async function saveThroughApi(slug: string, collection: string, content: Record<string, unknown>) {
   const response = await fetch(`/api/v1/buckets/${encodeURIComponent(slug)}/save`, {
     method: "POST",
@@ -38,6 +41,17 @@ export async function saveThroughApi(slug: string, collection: string, content: 
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) throw Object.assign(new Error(String(body.error ?? response.statusText)), { status: response.status, body });
   return body;
+}
+
+/** A refused save's errors by field for this form: a field it does not show has its messages above the fields. */
+function shownErrors(errors: Record<string, unknown>, schema: JsonSchema): Record<string, string[]> {
+  const shown: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(errors)) {
+    if (!Array.isArray(messages)) continue;
+    const target = name && isSchemaField(schema, name) ? name : "";
+    shown[target] = [...(shown[target] ?? []), ...messages.map(String)];
+  }
+  return shown;
 }
 
 /**
@@ -57,7 +71,8 @@ export function BucketFormModal(props: BucketFormModalProps) {
 
   useEffect(() => {
     dialog.current?.showModal();
-    if (props.bucket.validatorUrl) void loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn));
+    // Without its validator (not loaded yet, or failed) the form checks the rest and the server validates.
+    if (props.bucket.validatorUrl) loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn), () => undefined);
   }, [props.bucket.validatorUrl]);
 
   // The partial form reads only its listed properties: the rest of the document is kept as it was.
@@ -67,18 +82,20 @@ export function BucketFormModal(props: BucketFormModalProps) {
     return { ...schema, properties: Object.fromEntries(Object.entries(all).filter(([name]) => props.properties!.includes(name))) };
   }, [schema, props.properties]);
 
-  const resolve = (payload: Record<string, unknown>) => {
-    const value = (coerceFormValue(payload, shownSchema) ?? {}) as Record<string, unknown>;
-    if (!validate || validate(value)) return { value };
-    const { byField } = mapValidationErrors(validate.errors, schema, props.messageLocale, props.properties);
-    return Object.keys(byField).length ? { error: byField } : { value };
-  };
+  // The server's errors of a refused save, shown like the form's own: under the shown fields, else above them.
+  const [serverResult, setServerResult] = useState<SubmissionResult | undefined>(undefined);
 
   const [form] = useForm<Record<string, any>>({
     defaultValue: props.document,
+    lastResult: serverResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parse(formData, { resolve }),
+    // The page's resolver (hostile entries, inspectPayload, coercion, the bucket's validator); the partial form
+    // keeps only its properties' errors.
+    onValidate: ({ formData }) => {
+      const hostile = removeHostileEntries(formData);
+      return parse(formData, { resolve: documentResolver({ schema: shownSchema, validate, messageLocale: props.messageLocale, hostile, only: props.properties }) });
+    },
     async onSubmit(event, { submission }) {
       event.preventDefault();
       if (submission?.status !== "success") return;
@@ -94,8 +111,9 @@ export function BucketFormModal(props: BucketFormModalProps) {
         props.onResolve(saved);
       } catch (error) {
         console.error("Error submitting form", error);
-        const status = (error as { status?: number }).status;
+        const { status, body } = error as { status?: number; body?: { errors?: unknown } };
         setFailure(status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
+        if (body?.errors && typeof body.errors === "object") setServerResult(submission.reply({ fieldErrors: shownErrors(body.errors as Record<string, unknown>, shownSchema) }));
       } finally {
         setSaving(false);
       }
@@ -133,6 +151,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
         <MediaFormContext.Provider value={mediaSettings}>
           <FormProvider context={form.context}>
             <form {...formProps} method="post" onSubmit={submit}>
+              {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
               {shown.map(([name, property]) => (
                 <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
               ))}

@@ -4,7 +4,10 @@ import { receiveUpload } from "../../../server/media/upload";
 import { requireMediaById } from "../../../server/media/access";
 import { HttpError } from "../../../server/web/http-error";
 import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import type { RouteHandle } from "../../../core/route-handle";
 import type { Route } from "./+types/media-custom-still";
+
+export const handle = { streamsBody: true } satisfies RouteHandle;
 
 const notAllowed = () => methodNotAllowed("POST", "POST a multipart upload with one file");
 

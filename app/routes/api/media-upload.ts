@@ -1,14 +1,17 @@
-import { acceptUpload } from "../../../server/media/accept";
+import { intakeUpload } from "../../../server/media/intake";
 import { receiveUpload } from "../../../server/media/upload";
 import { requireApiUser } from "../../../server/web/guards";
 import { HttpError } from "../../../server/web/http-error";
 import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
 import { mediaBounds } from "../../../core/media/bounds";
+import type { RouteHandle } from "../../../core/route-handle";
 import { mediaKindOf, requireMediaAccess, uploadBucket } from "../../../server/media/access";
 import { resolveMediaProperty } from "../../../server/media/field-property";
 import { toMediaContent } from "../../../server/media/content";
 import { jobsOf } from "../../../server/media/store";
 import type { Route } from "./+types/media-upload";
+
+export const handle = { streamsBody: true } satisfies RouteHandle;
 
 /**
  * POST /api/v1/media/{image|video|file}/upload: multipart with `bucket`,
@@ -22,11 +25,10 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   const kind = mediaKindOf(params.kind);
   if (!kind) throw new HttpError(404, "media.noSuchKind");
   const user = await requireApiUser(request, context);
-  const { storage, jobs, ffmpeg } = context.media;
   let bucketId = "";
   let property: Record<string, unknown> = {};
   let contentId: string | undefined;
-  const upload = await receiveUpload(request, storage, async (fields) => {
+  const upload = await receiveUpload(request, context.media.storage, async (fields) => {
     const bucket = await uploadBucket(context, user, fields.bucket);
     bucketId = bucket.id;
     if (fields.contentId) {
@@ -38,11 +40,10 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
     property = resolveMediaProperty(bucket.jsonSchema, kind, fields.properties);
     return mediaBounds(kind, property).maxBytes;
   });
-  const media = await acceptUpload(
-    { kind, file: upload.file, property, bucketId, userId: user.id, contentId },
-    { db: context.db, storage, ffmpeg },
+  const media = await intakeUpload(
+    { kind, file: upload.file, property, owner: { bucketId, userId: user.id }, contentId },
+    { db: context.db, media: context.media },
   );
-  if (kind === "video") jobs.kick();
   context.logger.info({ mediaId: media.id, kind, size: media.size }, "media uploaded");
   return Response.json([{ ...toMediaContent(media, await jobsOf(context.db, media.id)), uid: upload.fields.uid ?? null }]);
 });

@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import type { PendingFile } from "../../../../core/media/pending";
 import type { MediaContent } from "../../../../core/media/wire";
 import { fetchLatestMedia, pollMedia } from "../../../lib/media-client";
 
@@ -16,6 +17,8 @@ export interface MediaFormSettings {
   bucketSlug: string | null;
   /** Media contents the server loaded for the document's media fields, by contentId (first render, no JavaScript). */
   contents: Record<string, MediaContent>;
+  /** Files chosen without JavaScript in a post that did not save: saved with the document (core/media/pending.ts). */
+  pending?: readonly PendingFile[];
   /** False when the server has no ffmpeg: video fields say so. */
   videoProcessing: boolean;
   /** Default: the media API; a page of fixtures (the style guide) brings its own. */

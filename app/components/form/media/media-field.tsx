@@ -12,8 +12,8 @@ import { MEDIA_API, useMediaForm } from "./context";
 import { CropModal } from "./crop-modal";
 import { DropZone } from "./drop-zone";
 import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
-import { freshUrl, MediaSummary } from "./media-summary";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
+import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
 import { ThumbModal } from "./thumb-modal";
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
@@ -56,12 +56,13 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const requirements = requirementLines(kind, bounds);
   const cropEnabled = kind === "image" && (schema.enableCrop === true || schema.forceCrop === true);
   const shown = content && content.contentId === contentId ? content : null;
+  const pendingName = pendingFilename(media.pending, contentId);
   const videoUnavailable = kind === "video" && !media.videoProcessing;
 
   // Spec §4: a field with a value loads its latest content on mount, and polls every 2 s while jobs run; so
   // progress survives a reload. Polling stops at completed or error, and when the value changes.
   useEffect(() => {
-    if (!hydrated || !contentId) return;
+    if (!hydrated || !contentId || pendingName) return;
     let stop = () => undefined as void;
     let cancelled = false;
     const follow = (next: MediaContent) => {
@@ -87,7 +88,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
       cancelled = true;
       stop();
     };
-  }, [hydrated, contentId, kind, t, source]);
+  }, [hydrated, contentId, kind, t, source, pendingName]);
 
   async function upload(file: File) {
     setProblem(null);
@@ -148,7 +149,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
       <div className={`media-field media-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
         <input type="hidden" name={meta.name} value={contentId} readOnly />
-        {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : null}
+        {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : pendingName ? <PendingSummary filename={pendingName} /> : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
         {item ? <UploadItemStatus item={item} kind={kind} /> : null}
         {videoUnavailable ? <p className="media-unavailable">{t("media.videoUnavailable")}</p> : null}

@@ -1,4 +1,4 @@
-import { FORBIDDEN_KEYS, inspectPayload } from "../../core/content/payload";
+import { FORBIDDEN_KEYS, inspectPayload } from "../content/payload";
 
 /** Conform's own fields: the list intent (JSON) and the form's state (JSON). */
 const INTENT_FIELD = "__intent__";
@@ -41,15 +41,16 @@ function intentProblem(text: string): string | null {
  * why: a field name with a prototype segment (Conform would silently drop it
  * and save the rest), or a malformed or hostile list intent or form state
  * (Conform would throw, or recurse through a deeply nested value). The rest
- * of the input is kept, so the form re-renders with it and the message.
+ * of the input is kept, so the form re-renders with it and the messages.
+ * The same in the browser (the bucket-form modal) and in the server's pipeline.
  */
-export function removeHostileEntries(formData: FormData): string | null {
-  let problem: string | null = null;
+export function removeHostileEntries(formData: FormData): string[] {
+  const problems = new Set<string>();
   for (const name of new Set(formData.keys())) {
     const forbidden = forbiddenName(name);
     if (forbidden) {
       formData.delete(name);
-      problem ??= forbidden;
+      problems.add(forbidden);
     }
   }
   const intent = formData.get(INTENT_FIELD);
@@ -57,13 +58,13 @@ export function removeHostileEntries(formData: FormData): string | null {
     const intentIssue = intentProblem(intent);
     if (intentIssue) {
       formData.delete(INTENT_FIELD);
-      problem ??= intentIssue;
+      problems.add(intentIssue);
     }
   }
   const state = formData.get(STATE_FIELD);
   if (typeof state === "string" && !parsedJson(state).ok) {
     formData.delete(STATE_FIELD);
-    problem ??= "The form's state could not be read.";
+    problems.add("The form's state could not be read.");
   }
-  return problem;
+  return [...problems];
 }

@@ -1,0 +1,96 @@
+import { data, redirect, type AppLoadContext } from "react-router";
+import { HttpError } from "../../../server/web/http-error";
+import { pageRoute } from "../../../server/web/respond";
+import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
+import { hasPermission } from "../../../server/accounts/users";
+import { loadReferenceOptions } from "../../../server/content/references";
+import { submitBucketForm } from "../../../server/content/submit";
+import { compileBucketSchema } from "../../../server/content/validator";
+import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
+import { requireBucketAccess } from "../../../server/web/guards";
+import { documentTitle } from "../../../core/content/title";
+import { initialValue } from "../../../core/form/kinds";
+import { isUuid } from "../../../core/ids";
+
+/** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
+export type EditMode = "new" | "singleton" | "latest" | "version" | "duplicate";
+
+const notFound = () => new HttpError(404, "errors.notFound");
+
+/** What the edit routes' loaders and actions read: /b/:bucket/… with the document's ids where the mode has them. */
+interface EditArgs {
+  request: Request;
+  context: AppLoadContext;
+  params: { bucket?: string; contentId?: string; versionId?: string };
+}
+
+async function loadVersion(args: EditArgs, bucket: { id: string; singleton: boolean }, mode: EditMode) {
+  const { context, params } = args;
+  if (mode === "new") return { version: null, latestVersionId: null };
+  if (mode === "singleton") {
+    if (!bucket.singleton) throw notFound();
+    return { version: await getSingletonContent(context.db, bucket.id), latestVersionId: null };
+  }
+  if (!isUuid(params.contentId)) throw notFound();
+  let version: ContentVersion | null;
+  let latestVersionId: string | null = null;
+  if (mode === "version") {
+    if (!isUuid(params.versionId)) throw notFound();
+    version = await getVersion(context.db, bucket.id, params.contentId, params.versionId);
+    latestVersionId = (await getLatestVersion(context.db, bucket.id, params.contentId))?.versionId ?? null;
+  } else {
+    version = await getLatestVersion(context.db, bucket.id, params.contentId);
+  }
+  if (!version) throw notFound();
+  return { version, latestVersionId };
+}
+
+/** The edit page's data in each mode: the bucket, its schema, the version shown (none for a new document). */
+async function loadBucketEdit(args: EditArgs, mode: EditMode) {
+  const { request, context, params } = args;
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  const compiled = compileBucketSchema(bucket);
+  const { version, latestVersionId } = await loadVersion(args, bucket, mode);
+  const editing = mode !== "new" && mode !== "duplicate" && version;
+  return {
+    mode,
+    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales },
+    schema: compiled.schema,
+    problems: compiled.problems,
+    validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
+    messageLocale: context.config.DEFAULT_LOCALE,
+    defaultValue: version ? version.data : (initialValue(compiled.schema) as Record<string, unknown>),
+    // A duplicate is a new document: its page does not say it edits the original.
+    title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
+    contentId: editing ? version.contentId : null,
+    versionId: editing ? version.versionId : null,
+    latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
+    saved: new URL(request.url).searchParams.has("saved"),
+    referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
+    canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
+    // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
+    // are loaded so that their state (processing, error) shows on the first render.
+    multipart: hasMediaField(compiled.schema),
+    media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
+    videoProcessing: context.media.ffmpeg !== null,
+  };
+}
+
+export type BucketEditData = Awaited<ReturnType<typeof loadBucketEdit>>;
+
+/** The loader of the edit page in one mode (each mode is a route module of its own: app/routes.ts). */
+export const bucketEditLoader = (mode: EditMode) => pageRoute((args: EditArgs) => loadBucketEdit(args, mode));
+
+/** A post of the edit form in any mode: the save pipeline, then the saved document's page or the form again. */
+export const submitBucketEdit = pageRoute(async ({ request, context, params }: EditArgs) => {
+  const target = await requireBucketAccess(request, context, params.bucket);
+  try {
+    const outcome = await submitBucketForm(request, context, target);
+    if (!outcome.saved) return data(outcome.reply, { status: outcome.status });
+    const { bucket } = target;
+    return redirect(`${bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${outcome.version.contentId}/latest`}?saved`);
+  } catch (error) {
+    if (error instanceof ContentNotFoundError) throw notFound();
+    throw error;
+  }
+});

@@ -1,0 +1,143 @@
+import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
+import type { ValidateFunction } from "ajv";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "react-router";
+import { BucketFormContext } from "../../components/form/context";
+import { MediaFormContext } from "../../components/form/media/context";
+import { SchemaField } from "../../components/form/schema-field";
+import { removeHostileEntries } from "../../../core/form/hostile";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../../core/form/resolve";
+import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
+import type { JsonSchema } from "../../../core/schema/normalize";
+import type { FormReply } from "../../../server/content/submit";
+import { loadBrowserValidator } from "../../lib/validator";
+import type { BucketEditData } from "./edit.server";
+
+interface BucketEditProps {
+  loaderData: BucketEditData;
+  actionData?: FormReply;
+}
+
+export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
+  const product = (matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine";
+  return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
+}
+
+/**
+ * One form per loaded document version: moving between versions or documents
+ * on the same route module (an older version → the latest, one duplicate →
+ * another, a save → the saved version) starts a fresh form with the loaded
+ * values instead of keeping the previous page's inputs and Conform state.
+ */
+export function BucketEditPage(props: BucketEditProps) {
+  const { pathname } = useLocation();
+  return <BucketEditForm key={`${pathname}|${props.loaderData.versionId ?? ""}`} {...props} />;
+}
+
+function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const { bucket, schema } = loaderData;
+  const [activeLocale, setActiveLocale] = useState(bucket.locales[0] ?? "");
+  const [hydrated, setHydrated] = useState(false);
+  const [validate, setValidate] = useState<ValidateFunction | null>(null);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!loaderData.validatorUrl) return;
+    let current = true;
+    loadBrowserValidator(loaderData.validatorUrl).then((fn) => current && setValidate(() => fn), () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [loaderData.validatorUrl]);
+
+  const [form, fields] = useForm<Record<string, any>>({
+    id: `bucket-form-${bucket.slug}-${loaderData.contentId ?? "new"}`,
+    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    defaultValue: loaderData.defaultValue,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => {
+      const hostile = removeHostileEntries(formData);
+      return parse(formData, { resolve: documentResolver({ schema: schema as JsonSchema, validate, messageLocale: loaderData.messageLocale, hostile }) });
+    },
+  });
+
+  // After a failed validation, changing the content locale validates again (spec §4).
+  useEffect(() => {
+    if (hydrated && form.status === "error") form.validate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [activeLocale]);
+
+  const settings = useMemo(
+    () => ({ locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds }),
+    [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds],
+  );
+
+  const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
+  const pending = actionData?.pending;
+  const mediaSettings = useMemo(
+    () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
+    [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
+  );
+  void fields;
+
+  return (
+    <section className="bucket-edit">
+      <p className="eyebrow">
+        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+      </p>
+      <h1>{heading}</h1>
+      {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.latestVersionId ? (
+        <p className="notice-warning" role="status">
+          {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
+        </p>
+      ) : null}
+      {actionData?.notice === "conflict" ? (
+        <div className="form-error" role="alert">
+          <p>{t("form.conflict")}</p>
+          <p>
+            <a href={`/b/${bucket.slug}/${loaderData.contentId}/latest`} target="_blank" rel="noreferrer">{t("form.openLatest")}</a>
+          </p>
+        </div>
+      ) : null}
+      {form.status === "error" && actionData?.notice !== "conflict" ? <p className="form-error" role="alert">{t("form.invalid")}</p> : null}
+      {loaderData.problems.length ? (
+        <div className="form-error" role="alert">
+          <p>{t("form.schemaErrors")}</p>
+          <ul>
+            {loaderData.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <BucketFormContext.Provider value={settings}>
+          <MediaFormContext.Provider value={mediaSettings}>
+            <FormProvider context={form.context}>
+              <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
+                <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
+                <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+                {pending?.map((file) => <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />)}
+                {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
+                {Object.entries(properties).map(([name, property]) => (
+                  <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+                ))}
+                <div className="form-actions">
+                  <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+                    {t("form.save")}
+                  </button>
+                </div>
+              </Form>
+            </FormProvider>
+          </MediaFormContext.Provider>
+        </BucketFormContext.Provider>
+      )}
+    </section>
+  );
+}

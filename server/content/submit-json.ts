@@ -1,0 +1,61 @@
+import type { AppLoadContext } from "react-router";
+import type { Bucket } from "./buckets";
+import { saveDocument, splitDocument, toDocument } from "./save";
+import { checkMediaReferences } from "./submit-media";
+import { compileBucketSchema } from "./validator";
+import type { User } from "../accounts/users";
+import { readJsonBody } from "../web/api";
+import { HttpError } from "../web/http-error";
+import { getRequestState } from "../web/request-state";
+import { FORBIDDEN_KEYS } from "../../core/content/payload";
+import { checkDocument, INVALID_CONTENT } from "../../core/form/resolve";
+
+/*
+ * POST /api/v1/buckets/{slug}/save {content, collection}, the same pipeline as the edit form
+ * (server/content/submit.ts) from a JSON body: read → hostile envelope → validate once (inspectPayload, the
+ * bucket's validator and the error mapping the form's resolver uses, then the media references) → save. The
+ * same bad input gets the same messages under the same field names as on the page and in the modal.
+ */
+
+const SAVE_USAGE = { key: "api.usage.save" } as const;
+
+/** Reads the envelope {content, collection}: the content, or the 400 (an HttpError) that refuses it. */
+async function readEnvelope(request: Request, bucket: Bucket): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request, SAVE_USAGE);
+  const forbidden = Object.keys(body).find((key) => FORBIDDEN_KEYS.has(key));
+  if (forbidden) throw new HttpError(400, "api.forbiddenName", { name: forbidden });
+  const content = body.content;
+  if (typeof content !== "object" || content === null || Array.isArray(content)) throw new HttpError(400, "api.contentNotObject");
+  if (body.collection !== undefined && typeof body.collection !== "string") throw new HttpError(400, "api.collectionNotString");
+  if (body.collection !== undefined && body.collection !== bucket.collectionName) {
+    throw new HttpError(400, "api.collectionMismatch", { collection: body.collection, bucket: bucket.slug });
+  }
+  // A contentId or _id of another type must not quietly turn the save into a new document.
+  for (const key of ["contentId", "_id"] as const) {
+    const id = (content as Record<string, unknown>)[key];
+    if (id !== undefined && id !== null && typeof id !== "string") throw new HttpError(400, "api.idNotString", { key });
+  }
+  return content as Record<string, unknown>;
+}
+
+/**
+ * The saved document (201 new, 200 a new version), or the refusal as {error, errors, locales}. A malformed
+ * envelope, a version conflict or an unknown document is thrown (HttpError, VersionConflictError,
+ * ContentNotFoundError) for the route's apiRoute to answer.
+ */
+export async function submitJsonDocument(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<Response> {
+  const { user, bucket } = target;
+  const content = await readEnvelope(request, bucket);
+  const { contentId, baseVersionId, data } = splitDocument(content);
+  const { schema, validate, problems } = compileBucketSchema(bucket);
+  if (!validate) return Response.json({ error: problems.join("; "), errors: { "": problems }, locales: [] }, { status: 422 });
+  const checked = checkDocument(data, schema, validate, context.config.DEFAULT_LOCALE);
+  if (!checked.ok) return Response.json({ error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales }, { status: checked.status });
+  const { locale } = await getRequestState(request, context);
+  const media = await checkMediaReferences(context.db, context.media.storage, { user, bucket, schema, value: checked.value, tokens: [], staged: [], locale });
+  if (Object.keys(media.errors).length) return Response.json({ error: INVALID_CONTENT, errors: media.errors, locales: [] }, { status: 422 });
+  // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.
+  const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value });
+  if (!outcome.ok) return Response.json({ error: outcome.message, errors: outcome.errors.byField, locales: outcome.errors.locales }, { status: outcome.status });
+  return Response.json(toDocument(outcome.version), { status: contentId ? 200 : 201 });
+}

@@ -1,0 +1,148 @@
+import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
+import type { AppLoadContext } from "react-router";
+import type { Bucket } from "./buckets";
+import { saveDocument, type SaveOutcome } from "./save";
+import { VersionConflictError, type ContentVersion } from "./store";
+import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
+import { compileBucketSchema } from "./validator";
+import type { User } from "../accounts/users";
+import { mediaReferences, readFormPost } from "../media/form-upload";
+import { PendingUploadTaken } from "../media/pending";
+import { getRequestState } from "../web/request-state";
+import { mediaKindOfSchema } from "../../core/form/field-kind";
+import { removeHostileEntries } from "../../core/form/hostile";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
+import { applyStepIntent } from "../../core/form/step";
+import { schemaAtName } from "../../core/schema/walk";
+import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
+import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
+import type { JsonSchema } from "../../core/schema/normalize";
+
+/*
+ * The one way an edit form post becomes a saved document:
+ *   read (urlencoded, or multipart with its files in temporary files only)
+ *   → hostile check (400, the temporary files removed: nothing written)
+ *   → intents (number steps, the no-JavaScript 'Upload' button, Conform's list intents)
+ *   → validate once (the files' read-only checks, Conform with resolveDocument, the pending uploads)
+ *   → save (server/content/save.ts: the server-only checks, then files, media rows, jobs and the document).
+ * A post that does not save re-renders with its input; its checked files wait as pending uploads.
+ */
+
+const CONFORM_INTENT = "__intent__";
+
+/** What the re-rendered form gets besides its input and errors. */
+export interface FormReply {
+  result: SubmissionResult;
+  notice: "invalid" | "conflict" | null;
+  latestVersionId: string | null;
+  pending: PendingFile[];
+}
+
+export type FormSubmission = { saved: true; version: ContentVersion } | { saved: false; status: number; reply: FormReply };
+
+function takeAll(formData: FormData, name: string): string[] {
+  const values = formData.getAll(name).filter((value): value is string => typeof value === "string");
+  formData.delete(name);
+  return values;
+}
+
+/** 'Upload' without JavaScript shows the chosen file without saving: Conform's update intent of its field does that. */
+function applyUploadIntent(formData: FormData, field: string | undefined, schema: JsonSchema): void {
+  const property = field ? schemaAtName(schema, field) : null;
+  if (!field || !property || !mediaKindOfSchema(property) || formData.has(CONFORM_INTENT)) return;
+  const value = formData.get(field);
+  formData.set(CONFORM_INTENT, JSON.stringify({ type: "update", payload: { name: field, value: typeof value === "string" ? value : "" } }));
+}
+
+const hasErrors = (errors: Record<string, string[]>) => Object.keys(errors).length > 0;
+
+/** A text field of the post ("" when missing). */
+const textField = (formData: FormData, name: string) => {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+/** Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there. */
+export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
+  const { user, bucket } = target;
+  const { schema, validate } = compileBucketSchema(bucket);
+  const messageLocale = context.config.DEFAULT_LOCALE;
+  // Messages of the files' checks are in the reader's language, as the upload API answers them.
+  const { locale } = await getRequestState(request, context);
+  const { storage } = context.media;
+  const post = await readFormPost(request, storage, schema);
+  const { formData } = post;
+  const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
+  const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
+    checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
+
+  const hostile = removeHostileEntries(formData);
+  if (hostile.length) {
+    await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
+    const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale, hostile }) });
+    const { shown } = await references(submission.payload);
+    return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown } };
+  }
+
+  applyStepIntent(formData, schema);
+  const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
+  const files = await checkFormFiles(post.files, formData, context.media, locale);
+  applyUploadIntent(formData, uploadButton, schema);
+  const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale }) });
+  const checked = await references(submission.payload, files.staged);
+  const fieldErrors = { ...files.errors };
+  for (const [name, messages] of Object.entries(checked.errors)) fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
+
+  const notSaved = async (status: number, extra: Partial<FormReply> & { fieldErrors?: Record<string, string[]> } = {}): Promise<FormSubmission> => {
+    const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
+    const { fieldErrors: errors, ...rest } = extra;
+    const result = errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply();
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept] } };
+  };
+
+  if (submission.status !== "success" || hasErrors(fieldErrors)) {
+    // A refused file is a 422 (as from the API); a failed validation a 400; a list or upload intent re-renders (200).
+    const status = hasErrors(files.errors) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
+    return notSaved(status, { fieldErrors });
+  }
+  const outcome = await save(context, target, formData, submission, files.staged, checked);
+  if (outcome.kind === "saved") return { saved: true, version: outcome.version };
+  if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
+  return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
+}
+
+type SaveStep =
+  | { kind: "saved"; version: ContentVersion }
+  | { kind: "conflict"; latestVersionId: string | null }
+  | { kind: "refused"; refusal: Extract<SaveOutcome, { ok: false }> };
+
+/** Saves a valid submission with the files its document references; the post's other files are removed. */
+async function save(
+  context: AppLoadContext,
+  target: { user: User; bucket: Bucket },
+  formData: FormData,
+  submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,
+  staged: readonly StagedFormFile[],
+  checked: MediaReferenceCheck,
+): Promise<SaveStep> {
+  const { schema } = compileBucketSchema(target.bucket);
+  const referenced = new Set(mediaReferences(schema, submission.value).map((reference) => reference.contentId.toLowerCase()));
+  try {
+    const outcome = await saveDocument(context, target.user, target.bucket, {
+      contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
+      baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
+      data: submission.value,
+      media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
+      pendingIds: checked.pending.map((item) => item.contentId),
+    });
+    if (!outcome.ok) return { kind: "refused", refusal: outcome };
+    await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));
+    return { kind: "saved", version: outcome.version };
+  } catch (error) {
+    if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
+    // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
+    if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };
+    await discardFiles(context.media.storage, staged);
+    throw error;
+  }
+}

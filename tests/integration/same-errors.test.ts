@@ -1,0 +1,52 @@
+/**
+ * One pipeline, one set of errors: the same bad input posted to the edit form (no JavaScript: the
+ * re-rendered page's HTML) and to the JSON API gets the same messages under the same field names.
+ * The modal's side is tests/e2e/modal-errors.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Bucket } from "../../server/content/buckets";
+import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, RENDERED_FIELDS, shownLikeAForm } from "../support/bad-documents";
+import { createContentBucket } from "../support/fixtures-content";
+import { decode, signedInUser } from "../support/fixtures";
+import { startTestServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let bucket: Bucket;
+let cookie: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  bucket = await createContentBucket(server.db, { jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
+  ({ cookie } = await signedInUser(server.url, server.db));
+});
+afterAll(() => server?.stop());
+
+const send = (path: string, type: string, body: string) =>
+  fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": type, Cookie: cookie }, body });
+
+/** The errors the re-rendered form shows: under each field, and the form's own above the fields ("form"). */
+function pageErrors(html: string): Record<string, string> {
+  const form = /<form[^>]*class="bucket-form"[^>]*>([\s\S]*?)<\/form>/.exec(html)![1]!;
+  const shown: Record<string, string> = {};
+  const formLevel = /<p class="form-error" role="alert">([^<]*)<\/p>/.exec(form);
+  if (formLevel) shown.form = decode(formLevel[1]!);
+  for (const field of RENDERED_FIELDS) {
+    const box = new RegExp(`<div class="field" data-field="${field}">([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(form)?.[1] ?? "";
+    const error = /<p [^>]*class="field-error" role="alert">([^<]*)<\/p>/.exec(box);
+    if (error) shown[field] = decode(error[1]!);
+  }
+  return shown;
+}
+
+describe("the edit page and the JSON API", () => {
+  it.each(BAD_DOCUMENTS.map((bad) => [bad.label, bad] as const))("show the same errors for %s", async (_label, bad) => {
+    const api = await send(`/api/v1/buckets/${bucket.slug}/save`, "application/json", bad.json);
+    expect([400, 422]).toContain(api.status);
+    const { errors } = (await api.json()) as { errors: Record<string, string[]> };
+    expect(Object.keys(errors).length).toBeGreaterThan(0);
+
+    const page = await send(`/b/${bucket.slug}/new`, "application/x-www-form-urlencoded", `__contentId=&__baseVersionId=&${bad.form}`);
+    expect(page.status).toBe(400);
+    expect(pageErrors(await page.text())).toEqual(shownLikeAForm(errors));
+  });
+});
