@@ -1,3 +1,5 @@
+import type { Message } from "../messages";
+
 /** Limits on a document's data, checked before validation (docs/schema-dialect.md). */
 export const MAX_DEPTH = 32;
 export const MAX_STRING_LENGTH = 65_536;
@@ -14,7 +16,7 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constr
  * the offending value or key: 400 for a hostile shape, 422 for a value the
  * user can correct (a too long text).
  */
-export type PayloadProblem = { status: 400 | 422; field: string; message: string };
+export type PayloadProblem = { status: 400 | 422; field: string; message: Message };
 
 const childPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
@@ -31,15 +33,15 @@ export function inspectPayload(value: unknown, options: { maxListLength?: number
     const { value: current, path, depth } = stack.pop()!;
     if (typeof current === "string") {
       if (current.length > MAX_STRING_LENGTH) {
-        return { status: 422, field: path, message: `This text is too long: at most ${MAX_STRING_LENGTH} characters` };
+        return { status: 422, field: path, message: { key: "content.textTooLong", params: { limit: MAX_STRING_LENGTH } } };
       }
       continue;
     }
     if (typeof current !== "object" || current === null) continue;
-    if (depth > MAX_DEPTH) return { status: 400, field: path, message: `The document is nested deeper than ${MAX_DEPTH} levels` };
+    if (depth > MAX_DEPTH) return { status: 400, field: path, message: { key: "content.tooDeep", params: { limit: MAX_DEPTH } } };
     if (Array.isArray(current)) {
       if (current.length > maxListLength) {
-        return { status: 400, field: path, message: `This list has more than ${maxListLength} rows` };
+        return { status: 400, field: path, message: { key: "content.tooManyRows", params: { limit: maxListLength } } };
       }
       // Object.keys, not forEach: a sparse list is walked by its entries, never by its length.
       for (const key of Object.keys(current)) {
@@ -61,5 +63,10 @@ export function inspectPayload(value: unknown, options: { maxListLength?: number
 }
 
 function forbidden(key: string, path: string): PayloadProblem {
-  return { status: 400, field: childPath(path, key), message: `Forbidden property name '${key}'${path ? ` in ${path}` : ""}` };
+  return { status: 400, field: childPath(path, key), message: forbiddenNameMessage(key, path) };
+}
+
+/** A property name that could reach an object's prototype, named with where it is. */
+export function forbiddenNameMessage(key: string, path: string): Message {
+  return path ? { key: "content.forbiddenNameIn", params: { name: key, path } } : { key: "content.forbiddenName", params: { name: key } };
 }

@@ -1,6 +1,6 @@
 import type { JsonSchema } from "../schema/normalize";
 
-export const TEXT_IDS_MESSAGE = "Only an admin or a developer may change the ids of these texts or add and remove entries.";
+export const TEXT_IDS_MESSAGE = { key: "content.textIds" } as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const idsOf = (value: unknown) => (Array.isArray(value) ? value.map((entry) => (isObject(entry) ? entry.id : undefined)) : []);

@@ -1,4 +1,5 @@
-import { FORBIDDEN_KEYS, inspectPayload } from "../content/payload";
+import { FORBIDDEN_KEYS, forbiddenNameMessage, inspectPayload } from "../content/payload";
+import type { Message } from "../messages";
 
 /** Conform's own fields: the list intent (JSON) and the form's state (JSON). */
 const INTENT_FIELD = "__intent__";
@@ -7,12 +8,9 @@ const STATE_FIELD = "__state__";
 const SEGMENT = /(?:^|[.[])([^.[\]]+)/g;
 
 /** The message for a field name with a prototype segment ('rooms[0].__proto__.x'), naming where it is. */
-function forbiddenName(name: string): string | null {
+function forbiddenName(name: string): Message | null {
   for (const match of name.matchAll(SEGMENT)) {
-    if (FORBIDDEN_KEYS.has(match[1]!)) {
-      const parent = name.slice(0, match.index);
-      return `Forbidden property name '${match[1]}'${parent ? ` in ${parent}` : ""}`;
-    }
+    if (FORBIDDEN_KEYS.has(match[1]!)) return forbiddenNameMessage(match[1]!, name.slice(0, match.index));
   }
   return null;
 }
@@ -26,10 +24,10 @@ function parsedJson(text: string): { ok: true; value: unknown } | { ok: false } 
 }
 
 /** What is wrong with Conform's list intent, if anything: malformed, a prototype name, or a hostile value. */
-function intentProblem(text: string): string | null {
+function intentProblem(text: string): Message | null {
   const parsed = parsedJson(text);
   const payload = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { payload?: unknown }).payload : undefined;
-  if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) return "The form's list action could not be read.";
+  if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) return { key: "content.intentUnreadable" };
   if (typeof payload !== "object" || payload === null) return null;
   const { name, value } = payload as { name?: unknown; value?: unknown };
   const forbidden = typeof name === "string" ? forbiddenName(name) : null;
@@ -44,13 +42,14 @@ function intentProblem(text: string): string | null {
  * of the input is kept, so the form re-renders with it and the messages.
  * The same in the browser (the bucket-form modal) and in the server's pipeline.
  */
-export function removeHostileEntries(formData: FormData): string[] {
-  const problems = new Set<string>();
+export function removeHostileEntries(formData: FormData): Message[] {
+  const problems = new Map<string, Message>();
+  const add = (problem: Message) => problems.set(JSON.stringify(problem), problem);
   for (const name of new Set(formData.keys())) {
     const forbidden = forbiddenName(name);
     if (forbidden) {
       formData.delete(name);
-      problems.add(forbidden);
+      add(forbidden);
     }
   }
   const intent = formData.get(INTENT_FIELD);
@@ -58,13 +57,13 @@ export function removeHostileEntries(formData: FormData): string[] {
     const intentIssue = intentProblem(intent);
     if (intentIssue) {
       formData.delete(INTENT_FIELD);
-      problems.add(intentIssue);
+      add(intentIssue);
     }
   }
   const state = formData.get(STATE_FIELD);
   if (typeof state === "string" && !parsedJson(state).ok) {
     formData.delete(STATE_FIELD);
-    problems.add("The form's state could not be read.");
+    add({ key: "content.stateUnreadable" });
   }
-  return [...problems];
+  return [...problems.values()];
 }

@@ -1,3 +1,4 @@
+import { translate, translateMessage, type Message } from "../messages";
 import type { ValidateFunction } from "ajv";
 import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
 import { mapValidationErrors, type FieldErrors } from "../schema/errors";
@@ -12,7 +13,7 @@ export const CONTENT_ID_FIELD = "__contentId";
 export const BASE_VERSION_FIELD = "__baseVersionId";
 
 /** The message of a refused document that fails the bucket's validator (the JSON API's `error`). */
-export const INVALID_CONTENT = "The content is not valid";
+export const INVALID_CONTENT = { key: "content.invalid" } as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -62,11 +63,14 @@ export type DocumentCheck =
  * everything the user can correct 422.
  */
 export function checkDocument(value: unknown, schema: JsonSchema, validate: ValidateFunction, messageLocale: Locale): DocumentCheck {
-  if (!isObject(value)) return { ok: false, status: 400, message: "content must be a JSON object", errors: { byField: {}, locales: [] } };
+  if (!isObject(value)) return { ok: false, status: 400, message: translate(messageLocale, "api.contentNotObject"), errors: { byField: {}, locales: [] } };
   const problem = inspectPayload(value);
-  if (problem) return { ok: false, status: problem.status, message: problem.message, errors: { byField: { [problem.field]: [problem.message] }, locales: [] } };
+  if (problem) {
+    const message = translateMessage(messageLocale, problem.message);
+    return { ok: false, status: problem.status, message, errors: { byField: { [problem.field]: [message] }, locales: [] } };
+  }
   const errors = schemaErrors(value, schema, validate, messageLocale);
-  return errors ? { ok: false, status: 422, message: INVALID_CONTENT, errors } : { ok: true, value };
+  return errors ? { ok: false, status: 422, message: translateMessage(messageLocale, INVALID_CONTENT), errors } : { ok: true, value };
 }
 
 /**
@@ -91,7 +95,7 @@ export function resolveDocument(
   messageLocale: Locale,
   only?: readonly string[],
 ): { value?: Record<string, unknown>; error?: Record<string, string[]> } {
-  if (!isObject(payload)) return { error: { "": ["The form could not be read"] } };
+  if (!isObject(payload)) return { error: { "": [translate(messageLocale, "content.formUnreadable")] } };
   const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
 
   // No prototype: a refused field may be named 'constructor'.
@@ -103,9 +107,10 @@ export function resolveDocument(
   for (let guard = Object.keys(fields).length + 1; guard > 0; guard--) {
     const problem = inspectPayload(fields, { maxListLength: MAX_FORM_LIST_LENGTH });
     if (!problem) break;
-    add(problem.field, problem.message);
+    const message = translateMessage(messageLocale, problem.message);
+    add(problem.field, message);
     if (problem.status === 422) break;
-    add("", problem.message);
+    add("", message);
     const top = String(nameToSegments(problem.field)[0] ?? problem.field);
     delete fields[top];
     delete payload[top];
@@ -131,11 +136,11 @@ export function documentResolver(options: {
   schema: JsonSchema;
   validate: ValidateFunction | null;
   messageLocale: Locale;
-  hostile?: readonly string[];
+  hostile?: readonly Message[];
   only?: readonly string[];
 }) {
   return (payload: Record<string, unknown>) =>
     options.hostile?.length
-      ? { error: { "": [...options.hostile] } }
+      ? { error: { "": options.hostile.map((message) => translateMessage(options.messageLocale, message)) } }
       : resolveDocument(payload, options.schema, options.validate, options.messageLocale, options.only);
 }

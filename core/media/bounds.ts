@@ -25,6 +25,23 @@ export const MAX_VIDEO_BYTES = 1_073_741_824;
 /** Files without a maxFilesize get the video ceiling: the largest upload we accept at all. */
 export const MAX_FILE_BYTES = MAX_VIDEO_BYTES;
 
+/** A byte count as people read it: 4.88 kB, 40 MB, 1 GB. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(2)} GB`;
+  if (bytes >= 1024 ** 2) return `${+(bytes / 1024 ** 2).toFixed(2)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(2)} kB`;
+  return `${bytes} bytes`;
+}
+
+/** A size and the limit it broke, in units that show the difference (exact bytes when rounding would hide it). */
+export function formatSizes(size: number, limit: number): [string, string] {
+  const [a, b] = [formatBytes(size), formatBytes(limit)];
+  return a === b ? [`${size} bytes`, `${limit} bytes`] : [a, b];
+}
+
+/** The one wording of a file over its limit, wherever it is found (browser, stream, check). */
+export const tooLargeMessage = (maxBytes: number): Message => ({ key: "media.file.tooLarge", params: { maximum: formatBytes(maxBytes) } });
+
 export interface MediaBounds {
   minWidth?: number;
   maxWidth?: number;

@@ -12,11 +12,11 @@ import type { JsonSchema } from "../../core/schema/normalize";
 import { isUuid } from "../../core/ids";
 import type { FieldErrors } from "../../core/schema/errors";
 import { compileBucketSchema } from "./validator";
+import { translate, type MessageKey } from "../../core/messages";
 
 /** Keys of a content document that are not schema data (spec §3). */
 export const METADATA_KEYS = ["_id", "contentId", "language"] as const;
 
-export const SINGLETON_TAKEN = "This singleton bucket already has its document: save it with its contentId and _id";
 
 export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422; errors: FieldErrors; message: string };
 export type SaveOutcome = { ok: true; version: ContentVersion } | SaveRefusal;
@@ -46,8 +46,13 @@ export function toDocument(version: ContentVersion) {
   return { ...version.data, _id: version.versionId, contentId: version.contentId };
 }
 
-const noErrors = (): FieldErrors => ({ byField: {}, locales: [] });
-const singletonTaken = (): SaveRefusal => ({ ok: false, status: 409, errors: noErrors(), message: SINGLETON_TAKEN });
+/** A refusal of the save, in the words of the validation messages (the configured default locale). */
+function refusal(context: AppLoadContext, status: SaveRefusal["status"], key: MessageKey, field?: string): SaveRefusal {
+  const message = translate(context.config.DEFAULT_LOCALE, key);
+  return { ok: false, status, errors: { byField: field === undefined ? {} : { [field]: [message] }, locales: [] }, message };
+}
+
+const singletonTaken = (context: AppLoadContext) => refusal(context, 409, "content.singletonTaken");
 
 /**
  * The checks of a save that only the server can make, on a document already
@@ -61,19 +66,17 @@ export async function checkSave(context: AppLoadContext, user: User, bucket: Buc
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
   if (!input.contentId) {
     if (!mayEditTextIds) {
-      const refused = textIdsRefusal(schema, undefined, input.data);
+      const refused = textIdsRefusal(context, schema, undefined, input.data);
       if (refused) return refused;
     }
-    return bucket.singleton && (await getSingletonContent(context.db, bucket.id)) ? singletonTaken() : null;
+    return bucket.singleton && (await getSingletonContent(context.db, bucket.id)) ? singletonTaken(context) : null;
   }
   if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
-  if (!input.baseVersionId) return { ok: false, status: 400, errors: noErrors(), message: "_id (the version this save started from) is required" };
-  if (!isUuid(input.baseVersionId)) {
-    return { ok: false, status: 400, errors: noErrors(), message: "_id (the version this save started from) is not a version id" };
-  }
+  if (!input.baseVersionId) return refusal(context, 400, "content.baseVersionMissing");
+  if (!isUuid(input.baseVersionId)) return refusal(context, 400, "content.baseVersionMalformed");
   if (!mayEditTextIds) {
     const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
-    return base ? textIdsRefusal(schema, base.data, input.data) : null;
+    return base ? textIdsRefusal(context, schema, base.data, input.data) : null;
   }
   return null;
 }
@@ -107,7 +110,7 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
   } catch (error) {
     await undo();
     // Two first saves of a singleton raced: the unique index let one in.
-    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken();
+    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken(context);
     throw error;
   }
 }
@@ -119,8 +122,7 @@ function writeDocument(tx: Queryable, bucket: Bucket, user: User, input: SaveInp
   return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: user.id });
 }
 
-function textIdsRefusal(schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {
+function textIdsRefusal(context: AppLoadContext, schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {
   const field = changedTextIds(schema, before, after);
-  if (field === null) return null;
-  return { ok: false, status: 403, errors: { byField: { [field]: [TEXT_IDS_MESSAGE] }, locales: [] }, message: TEXT_IDS_MESSAGE };
+  return field === null ? null : refusal(context, 403, TEXT_IDS_MESSAGE.key, field);
 }

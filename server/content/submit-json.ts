@@ -9,6 +9,7 @@ import { HttpError } from "../web/http-error";
 import { getRequestState } from "../web/request-state";
 import { FORBIDDEN_KEYS } from "../../core/content/payload";
 import { checkDocument, INVALID_CONTENT } from "../../core/form/resolve";
+import { translateMessage } from "../../core/messages";
 
 /*
  * POST /api/v1/buckets/{slug}/save {content, collection}, the same pipeline as the edit form
@@ -53,7 +54,7 @@ export async function submitJsonDocument(request: Request, context: AppLoadConte
   if (!checked.ok) return Response.json({ error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales }, { status: checked.status });
   const { locale } = await getRequestState(request, context);
   const media = await checkMediaReferences(context.db, context.media.storage, { user, bucket, schema, value: checked.value, tokens: [], staged: [], locale });
-  if (Object.keys(media.errors).length) return Response.json({ error: INVALID_CONTENT, errors: media.errors, locales: [] }, { status: 422 });
+  if (Object.keys(media.errors).length) return Response.json({ error: translateMessage(context.config.DEFAULT_LOCALE, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
   // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.
   const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value });
   if (!outcome.ok) return Response.json({ error: outcome.message, errors: outcome.errors.byField, locales: outcome.errors.locales }, { status: outcome.status });

@@ -9,7 +9,9 @@ import { mediaReferences } from "../media/form-upload";
 import type { StagedMedia } from "../media/intake";
 import { bucketField, committedContentIds, findPending, holdsSecret, parsePendingToken, pendingFileOf, stagedFromPending, stashPending } from "../media/pending";
 import type { MediaStorage } from "../media/storage";
-import { tooLargeMessage, type ReceivedFile } from "../media/upload";
+import type { ReceivedFile } from "../media/upload";
+import { tooLargeMessage } from "../../core/media/bounds";
+import { translateMessage } from "../../core/messages";
 import { HttpError } from "../web/http-error";
 import { errorText } from "../web/respond";
 import type { Locale } from "../../core/locales";
@@ -40,7 +42,7 @@ export async function checkFormFiles(files: ReadonlyArray<ReceivedFile<FormFileP
   const errors: FieldErrors = {};
   for (const { tag: part, file, tooLarge } of files) {
     if (tooLarge !== undefined) {
-      add(errors, part.name, tooLargeMessage(tooLarge));
+      add(errors, part.name, translateMessage(locale, tooLargeMessage(tooLarge)));
       continue;
     }
     try {

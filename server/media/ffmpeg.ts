@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { HttpError } from "../web/http-error";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import type { VideoFacts } from "../../core/media/bounds";
@@ -71,7 +72,6 @@ export interface ProbedVideo extends VideoFacts {
   hasAudio: boolean;
 }
 
-export class ProbeFailed extends Error {}
 
 /** Width, height, frame rate, codec and duration, read by ffprobe within a time limit. */
 export async function probeVideo(tools: FfmpegTools, path: string): Promise<ProbedVideo> {
@@ -84,16 +84,16 @@ export async function probeVideo(tools: FfmpegTools, path: string): Promise<Prob
     );
     output = result.stdout;
   } catch {
-    throw new ProbeFailed("The video could not be read: the file is damaged or not a video.");
+    throw new HttpError(422, "media.video.damaged");
   }
   const info = JSON.parse(output) as {
     streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; duration?: string }>;
     format?: { duration?: string };
   };
   const video = info.streams?.find((stream) => stream.codec_type === "video");
-  if (!video || !video.width || !video.height) throw new ProbeFailed("The video could not be read: it has no video stream.");
+  if (!video || !video.width || !video.height) throw new HttpError(422, "media.video.noStream");
   const duration = Number(info.format?.duration ?? video.duration ?? 0);
-  if (!Number.isFinite(duration) || duration <= 0) throw new ProbeFailed("The video could not be read: its duration is unknown; the file may be truncated.");
+  if (!Number.isFinite(duration) || duration <= 0) throw new HttpError(422, "media.video.unknownDuration");
   return {
     width: video.width,
     height: video.height,

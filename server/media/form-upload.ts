@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
-import { HttpError } from "../web/http-error";
 import { toMediaContent } from "./content";
-import { receiveMultipart, UploadError, type ReceivedFile } from "./upload";
+import { receiveMultipart, type ReceivedFile } from "./upload";
+import { HttpError } from "../web/http-error";
 import type { MediaStorage } from "./storage";
 import { findBucketById, isBucketVisible } from "../content/buckets";
 import { jobsOf, latestMedia } from "./store";
@@ -77,23 +77,18 @@ export async function readFormPost(request: Request, storage: MediaStorage, sche
  * we take at all.
  */
 async function receiveForm(request: Request, storage: MediaStorage, schema: JsonSchema) {
-  try {
-    return await receiveMultipart<FormFilePart>(request, storage, {
+  return receiveMultipart<FormFilePart>(request, storage, {
       limits: { fieldNameSize: 1024, fieldSize: MAX_TEXT_BYTES, fieldBytes: MAX_TEXT_BYTES, fields: 10_000, files: MAX_FILES, parts: 10_000 + MAX_FILES },
       oversize: { mode: "skip", skipUpTo: MAX_VIDEO_BYTES },
       planFile(partName, filename) {
         const name = partName.startsWith(MEDIA_FILE_PREFIX) ? partName.slice(MEDIA_FILE_PREFIX.length) : "";
         const property = name ? schemaAtName(schema, name) : null;
         const kind = property ? mediaKindOfSchema(property) : null;
-        if (!property || !kind) throw new UploadError(400, `The form has a file in '${partName.slice(0, 100)}', which is not a media field.`);
+        if (!property || !kind) throw new HttpError(400, "media.file.notMediaField", { name: partName.slice(0, 100) });
         if (!filename) return null; // no file chosen: browsers send an empty part
         return { maxBytes: mediaBounds(kind, property).maxBytes, tag: { name, kind, property } };
       },
-    });
-  } catch (error) {
-    if (error instanceof UploadError) throw new Response(error.text, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    throw error;
-  }
+  });
 }
 
 /** The media contentIds of a document (or of a form's payload) with the form field names that hold them. */

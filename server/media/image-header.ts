@@ -1,10 +1,9 @@
 import type { Metadata } from "sharp";
+import { HttpError } from "../web/http-error";
 
 /** Images beyond this many pixels are refused from their header, before decoding (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
 
-/** An image whose header cannot be used; the message names the file as the caller calls it ('image', 'still'). */
-export class ImageHeaderError extends Error {}
 
 /**
  * The size an image is shown at, from its header only: EXIF orientations 5–8
@@ -18,14 +17,14 @@ export async function readImageSize(path: string, noun: "image" | "still"): Prom
     const { default: sharp } = await import("sharp");
     metadata = await sharp(path, { limitInputPixels: false }).metadata();
   } catch {
-    throw new ImageHeaderError(`The ${noun} could not be read: the file is damaged.`);
+    throw new HttpError(422, "media.file.damaged", { noun: { key: `media.nouns.${noun}` } });
   }
   const rotated = (metadata.orientation ?? 1) >= 5;
   const width = (rotated ? metadata.height : metadata.width) ?? 0;
   const height = (rotated ? metadata.width : metadata.height) ?? 0;
-  if (!width || !height) throw new ImageHeaderError(`The ${noun} could not be read: it has no dimensions.`);
+  if (!width || !height) throw new HttpError(422, "media.file.noDimensions", { noun: { key: `media.nouns.${noun}` } });
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw new ImageHeaderError(`The ${noun} has too many pixels (${width}×${height}); the limit is ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`);
+    throw new HttpError(422, "media.file.tooManyPixels", { noun: { key: `media.nouns.${noun}` }, width, height, limit: MAX_IMAGE_PIXELS / 1_000_000 });
   }
   return { width, height };
 }

@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { HttpError } from "../web/http-error";
 import type { MediaKind } from "../../core/media/bounds";
 
 export interface SniffedType {
@@ -11,9 +12,6 @@ export interface SniffedType {
 const IMAGE_EXTENSIONS = new Set(["jpg", "png", "webp", "gif", "avif", "tif"]);
 const TEXT_EXTENSIONS = new Set(["txt", "csv", "json", "md", "srt", "vtt", "xml", "svg", "html", "htm"]);
 
-export class UnsupportedType extends Error {
-  readonly status = 415;
-}
 
 /** The file's type from its content (magic bytes), never from its name or the browser's mimetype. */
 export async function sniffType(path: string, kind: MediaKind, originalName: string, allowedFiles?: string[]): Promise<SniffedType> {
@@ -23,16 +21,16 @@ export async function sniffType(path: string, kind: MediaKind, originalName: str
   const nameExt = extensionOf(originalName);
   if (kind === "image") {
     if (!detected || !IMAGE_EXTENSIONS.has(detected.ext)) {
-      throw new UnsupportedType("This file is not an image Vitrine can use: upload a JPEG, PNG, WebP, GIF, AVIF or TIFF file.");
+      throw new HttpError(415, "media.file.notImage");
     }
   } else if (kind === "video") {
     if (!detected || !detected.mime.startsWith("video/")) {
-      throw new UnsupportedType("This file is not a video: upload an MP4, MOV, WebM or another video file.");
+      throw new HttpError(415, "media.file.notVideo");
     }
   }
   const type = detected ? { ext: detected.ext, mimetype: detected.mime } : await textType(path, nameExt);
   if (allowedFiles && !allowedFiles.some((allowed) => sameExtension(allowed, type.ext))) {
-    throw new UnsupportedType(`This type of file is not allowed here (${type.ext || "unknown"}); allowed: ${allowedFiles.join(", ")}.`);
+    throw new HttpError(415, "media.file.typeNotAllowed", { type: type.ext || "?", allowed: allowedFiles.join(", ") });
   }
   return type;
 }
@@ -46,7 +44,7 @@ async function textType(path: string, nameExt: string): Promise<SniffedType> {
     const sample = buffer.subarray(0, bytesRead);
     const text = new TextDecoder("utf-8", { fatal: false }).decode(sample);
     const looksBinary = sample.includes(0) || (text.match(/\uFFFD/g)?.length ?? 0) > 8;
-    if (looksBinary) throw new UnsupportedType("The type of this file could not be recognised from its content.");
+    if (looksBinary) throw new HttpError(415, "media.file.unrecognised");
     const ext = TEXT_EXTENSIONS.has(nameExt) ? nameExt : "txt";
     // Stored as octet-stream so that nothing (SVG, HTML) is ever rendered from our origin.
     return { ext, mimetype: ext === "txt" || ext === "csv" ? "text/plain" : "application/octet-stream" };

@@ -1,20 +1,19 @@
 import { MAX_IMAGE_BYTES } from "../../core/media/bounds";
 import type { Db } from "../db/client";
 import { setCustomStill, setThumb, type JobRow, type MediaDetails, type MediaRow } from "./store";
-import { ImageHeaderError, readImageSize } from "./image-header";
-import { sniffType, UnsupportedType } from "./sniff";
+import { readImageSize } from "./image-header";
+import { sniffType } from "./sniff";
 import type { MediaStorage } from "./storage";
-import { MediaEditError } from "./edit-error";
-import { formatBytes, type UploadedFile } from "./upload";
+import { fileTooLarge, type UploadedFile } from "./upload";
+import { HttpError } from "../web/http-error";
 
 export type { Thumb } from "../../core/media/wire";
 type Thumb = NonNullable<MediaDetails["thumb"]>;
 
-export const THUMB_USAGE = "send {thumb: <still index>} or {thumb: {isCustom: true}}.";
 
 /** Spec §5: custom stills are jpeg, png or webp, decided by content. */
 export const CUSTOM_STILL_EXTENSIONS = ["jpg", "png", "webp"] as const;
-export const CUSTOM_STILL_TYPE_MESSAGE = "A custom still must be a JPEG, PNG or WebP image.";
+const customStillType = () => new HttpError(415, "media.customStill.type");
 /** A custom still is an image upload: the image ceiling applies. */
 export const MAX_CUSTOM_STILL_BYTES = MAX_IMAGE_BYTES;
 
@@ -24,7 +23,7 @@ export function parseThumb(body: Record<string, unknown>): Thumb {
   const index = typeof value === "object" && value !== null && !Array.isArray(value) && "index" in value ? (value as { index: unknown }).index : value;
   if (typeof value === "object" && value !== null && !Array.isArray(value) && (value as { isCustom?: unknown }).isCustom === true) return { isCustom: true };
   if (typeof index === "number" && Number.isInteger(index) && index >= 0) return { index };
-  throw new MediaEditError(400, `The thumb is missing or malformed: ${THUMB_USAGE}`);
+  throw new HttpError(400, "media.thumb.malformed", { usage: { key: "api.usage.thumb" } });
 }
 
 /**
@@ -33,28 +32,23 @@ export function parseThumb(body: Record<string, unknown>): Thumb {
  * still (409 without one).
  */
 export async function selectThumb(db: Db, media: MediaRow, jobs: JobRow[], thumb: Thumb): Promise<MediaRow> {
-  if (media.kind !== "video") throw new MediaEditError(404, "No such media");
+  if (media.kind !== "video") throw new HttpError(404, "media.noSuchMedia");
   if ("isCustom" in thumb) {
     if (!media.details.customStillKey) {
-      throw new MediaEditError(409, `This video has no custom still yet: upload one first (POST /api/v1/media/${media.contentId}/still).`);
+      throw new HttpError(409, "media.thumb.noCustomStill", { contentId: media.contentId });
     }
   } else {
     const stills = media.details.stillKeys ?? [];
     if (!stills.length) {
       const job = jobs.find((candidate) => candidate.name === "still-creation");
-      throw new MediaEditError(
-        409,
-        job?.status === "failed"
-          ? "Error getting stills from video: there are no stills to choose from; upload the video again or a custom still."
-          : "The stills of this video are not ready yet: choose a thumbnail when the video has been processed.",
-      );
+      throw new HttpError(409, job?.status === "failed" ? "media.thumb.stillsFailed" : "media.thumb.stillsNotReady");
     }
     if (thumb.index >= stills.length) {
-      throw new MediaEditError(422, `There is no still ${thumb.index}: this video has ${stills.length} stills, numbered 0 to ${stills.length - 1}.`);
+      throw new HttpError(422, "media.thumb.noSuchIndex", { index: thumb.index, count: stills.length, last: stills.length - 1 });
     }
   }
   const updated = await setThumb(db, media.id, thumb);
-  if (!updated) throw new MediaEditError(404, "No such media");
+  if (!updated) throw new HttpError(404, "media.noSuchMedia");
   return updated;
 }
 
@@ -76,36 +70,27 @@ export interface CustomStill {
 export async function acceptCustomStill(media: MediaRow, file: UploadedFile, deps: { db: Db; storage: MediaStorage }): Promise<CustomStill> {
   let committedKey: string | undefined;
   try {
-    if (file.size === 0) throw new MediaEditError(400, "The file is empty.");
-    if (file.size > MAX_CUSTOM_STILL_BYTES) throw new MediaEditError(413, `The file is too large (${formatBytes(file.size)}): the maximum is ${formatBytes(MAX_CUSTOM_STILL_BYTES)}.`);
+    if (file.size === 0) throw new HttpError(400, "media.file.empty");
+    if (file.size > MAX_CUSTOM_STILL_BYTES) throw fileTooLarge(MAX_CUSTOM_STILL_BYTES);
     let ext: string;
     try {
       ({ ext } = await sniffType(file.temporaryPath, "image", file.originalFilename));
     } catch (error) {
-      if (error instanceof UnsupportedType) throw new MediaEditError(415, CUSTOM_STILL_TYPE_MESSAGE);
+      if (error instanceof HttpError && error.status === 415) throw customStillType();
       throw error;
     }
-    if (!(CUSTOM_STILL_EXTENSIONS as readonly string[]).includes(ext)) throw new MediaEditError(415, CUSTOM_STILL_TYPE_MESSAGE);
-    const { width, height } = await stillSize(file.temporaryPath);
+    if (!(CUSTOM_STILL_EXTENSIONS as readonly string[]).includes(ext)) throw customStillType();
+    const { width, height } = await readImageSize(file.temporaryPath, "still");
     committedKey = deps.storage.newKey(ext);
     await deps.storage.commit(file.temporaryPath, committedKey);
     const recorded = await setCustomStill(deps.db, media.id, { key: committedKey, width, height });
-    if (!recorded) throw new MediaEditError(404, "No such media");
+    if (!recorded) throw new HttpError(404, "media.noSuchMedia");
     if (recorded.previousKey && recorded.previousKey !== committedKey) await deps.storage.removeKey(recorded.previousKey).catch(() => undefined);
     const smallerThanVideo = Boolean(media.width && media.height && (width < media.width || height < media.height));
     return { media: recorded.media, width, height, smallerThanVideo };
   } catch (error) {
     await deps.storage.remove(file.temporaryPath);
     if (committedKey) await deps.storage.removeKey(committedKey).catch(() => undefined);
-    throw error;
-  }
-}
-
-async function stillSize(path: string): Promise<{ width: number; height: number }> {
-  try {
-    return await readImageSize(path, "still");
-  } catch (error) {
-    if (error instanceof ImageHeaderError) throw new MediaEditError(422, error.message);
     throw error;
   }
 }

@@ -2,14 +2,10 @@ import { createWriteStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
+import { tooLargeMessage } from "../../core/media/bounds";
 import { HttpError } from "../web/http-error";
 import type { MediaStorage } from "./storage";
 
-export class UploadError extends HttpError {
-  constructor(status: 400 | 403 | 404 | 413 | 415 | 422, readonly text: string) {
-    super(status, "api.text", { text });
-  }
-}
 
 export interface UploadedFile {
   temporaryPath: string;
@@ -35,7 +31,7 @@ export interface MultipartOptions<T> {
   limits: { files: number; fields: number; fieldSize: number; parts: number; fieldNameSize?: number; fieldBytes?: number };
   /**
    * Called when a file part starts, with the text fields sent before it. Answers its plan, null to
-   * skip the part (an empty file input), or throws an UploadError to refuse the whole upload.
+   * skip the part (an empty file input), or throws an HttpError to refuse the whole upload.
    */
   planFile(partName: string, filename: string | undefined, fieldsBefore: ReadonlyArray<[string, string]>): FilePlan<T> | null | Promise<FilePlan<T> | null>;
   /**
@@ -60,14 +56,14 @@ class Oversize extends Error {}
 export async function receiveMultipart<T>(request: Request, storage: MediaStorage, options: MultipartOptions<T>): Promise<ReceivedMultipart<T>> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!request.body || !/^multipart\/form-data/i.test(contentType)) {
-    throw new UploadError(400, "Send the upload as multipart/form-data.");
+    throw new HttpError(400, "media.file.notMultipart");
   }
   const { fieldBytes = Number.MAX_SAFE_INTEGER, ...limits } = options.limits;
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { headerPairs: 50, ...limits, fileSize: Number.MAX_SAFE_INTEGER } });
   } catch {
-    throw new UploadError(400, "The upload's multipart boundary is missing or malformed.");
+    throw new HttpError(400, "media.file.badBoundary");
   }
 
   const fields: Array<[string, string]> = [];
@@ -89,8 +85,8 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
 
   parser.on("field", (name, value, info) => {
     textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (info.valueTruncated || info.nameTruncated) fail(new UploadError(413, `The form field '${name.slice(0, 100)}' is too long.`));
-    else if (textBytes > fieldBytes) fail(new UploadError(413, `Request body too large: the form's fields may hold ${fieldBytes} bytes.`));
+    if (info.valueTruncated || info.nameTruncated) fail(new HttpError(413, "media.file.fieldTooLong", { name: name.slice(0, 100) }));
+    else if (textBytes > fieldBytes) fail(new HttpError(413, "media.file.fieldsTooLarge", { limit: fieldBytes }));
     else fields.push([name, value]);
   });
   parser.on("file", (partName, stream, info) => {
@@ -100,9 +96,9 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
     open.add(stream);
     writes.push(receiveFile(partName, stream, info.filename).finally(() => open.delete(stream)));
   });
-  parser.on("filesLimit", () => fail(new UploadError(400, options.limits.files === 1 ? "Send exactly one file per upload." : `An upload takes at most ${options.limits.files} files.`)));
-  parser.on("fieldsLimit", () => fail(new UploadError(413, "The upload has too many form fields.")));
-  parser.on("partsLimit", () => fail(new UploadError(413, "The upload has too many parts.")));
+  parser.on("filesLimit", () => fail(options.limits.files === 1 ? new HttpError(400, "media.file.oneFile") : new HttpError(400, "media.file.tooManyFiles", { limit: options.limits.files })));
+  parser.on("fieldsLimit", () => fail(new HttpError(413, "media.file.tooManyFields")));
+  parser.on("partsLimit", () => fail(new HttpError(413, "media.file.tooManyParts")));
 
   /** Asks for the file's plan, then streams it to disk, counting bytes; refusals go to `fail`. */
   async function receiveFile(partName: string, stream: Readable, filename: string | undefined): Promise<void> {
@@ -111,7 +107,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
       plan = await options.planFile(partName, filename, [...fields]);
     } catch (error) {
       if (!(error instanceof HttpError)) unexpected ??= error;
-      fail(error instanceof HttpError ? error : new UploadError(400, "The upload was refused."));
+      fail(error instanceof HttpError ? error : new HttpError(400, "media.file.refused"));
       stream.resume();
       return;
     }
@@ -137,8 +133,8 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
     try {
       await pipeline(stream, counter, output);
     } catch (error) {
-      if (error instanceof Oversize) fail(new UploadError(413, tooLargeMessage(maxBytes)));
-      else fail(error instanceof HttpError ? error : new UploadError(400, "The upload was interrupted."));
+      if (error instanceof Oversize) fail(fileTooLarge(maxBytes));
+      else fail(error instanceof HttpError ? error : new HttpError(400, "media.file.interrupted"));
     }
     // A destroyed write stream may still be opening its file: wait until it is closed before anyone deletes it.
     if (!output.closed) await new Promise<void>((resolve) => output.once("close", () => resolve()));
@@ -147,7 +143,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
 
   try {
     await pipeline(source, parser).catch((error: unknown) => {
-      fail(error instanceof HttpError ? error : new UploadError(400, "The upload could not be read: the multipart body is malformed or was cut off."));
+      fail(error instanceof HttpError ? error : new HttpError(400, "media.file.malformed"));
     });
     await Promise.all(writes);
     if (unexpected) throw unexpected;
@@ -164,11 +160,11 @@ export interface ParsedUpload {
   fields: Record<string, string>;
 }
 
-const ONE_FILE = "Send exactly one file, in the field named 'file'.";
+const oneFile = () => new HttpError(400, "media.file.oneFileNamed");
 
 /**
  * An API upload: one file in the field 'file', a few small text fields before it. `maxBytesFor` is asked
- * when the file starts, with those fields (it may refuse the upload by throwing an UploadError, e.g. for a
+ * when the file starts, with those fields (it may refuse the upload by throwing an HttpError, e.g. for a
  * bucket the user may not see); a larger file is cut off while streaming (413).
  */
 export async function receiveUpload(
@@ -180,12 +176,12 @@ export async function receiveUpload(
     limits: { fields: 10, fieldSize: 64 * 1024, parts: 12, files: 1 },
     oversize: { mode: "refuse" },
     async planFile(partName, _filename, fieldsBefore) {
-      if (partName !== "file") throw new UploadError(400, ONE_FILE);
+      if (partName !== "file") throw oneFile();
       return { maxBytes: await maxBytesFor(fieldsOf(fieldsBefore)), tag: null };
     },
   });
   const [upload] = received.files;
-  if (!upload) throw new UploadError(400, ONE_FILE);
+  if (!upload) throw oneFile();
   return { file: upload.file, fields: fieldsOf(received.fields) };
 }
 
@@ -205,18 +201,8 @@ export function cleanFilename(name: string | undefined): string {
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "upload";
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${+(bytes / 1024 ** 3).toFixed(2)} GB`;
-  if (bytes >= 1024 ** 2) return `${+(bytes / 1024 ** 2).toFixed(2)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(2)} kB`;
-  return `${bytes} bytes`;
-}
-
-/** A file cut off at its limit while it streamed (its whole size is not known). */
-export const tooLargeMessage = (maxBytes: number) => `The file is too large: the maximum is ${formatBytes(maxBytes)}.`;
-
-/** A size and the limit it broke, in units that show the difference (exact bytes when rounding would hide it). */
-export function formatSizes(size: number, limit: number): [string, string] {
-  const [a, b] = [formatBytes(size), formatBytes(limit)];
-  return a === b ? [`${size} bytes`, `${limit} bytes`] : [a, b];
+/** A file over its limit: 413 with the one wording of spec §9's limits. */
+export function fileTooLarge(maxBytes: number): HttpError {
+  const message = tooLargeMessage(maxBytes);
+  return new HttpError(413, message.key, message.params);
 }

@@ -124,7 +124,7 @@ async function expectMediaStates(page: Page, language: "en" | "nl") {
   expect(await progress("uploading")).toEqual([media.uploading, ["41%"]]);
   expect(await progress("processing")).toEqual([media.converting.replace("{{type}}", media.types.video), ["32%"]]);
   expect(await textOf(state("failed").locator(".field-error"))).toBe(media.failed.transcode.replace("{{type}}", media.types.video));
-  expect(await state("uploadFailed").locator(".field-error").textContent()).toBe(media.tooLarge.replace("{{size}}", "40"));
+  expect(await state("uploadFailed").locator(".field-error").textContent()).toBe(media.file.tooLarge.replace("{{maximum}}", "40 MB"));
   for (const done of ["image", "video", "file"]) {
     expect(await state(done).locator(".media-field").getAttribute("data-status"), done).toBe("completed");
   }

@@ -44,7 +44,7 @@ describe("without ffmpeg", () => {
     const cookie = await signIn(bare.url, user.email, user.password);
     const refused = await upload(bare.url, "video", cookie, fields, video);
     expect(refused.status).toBe(422);
-    expect(await refused.json()).toEqual({ error: "Video processing is unavailable on this server: ffmpeg was not found." });
+    expect(await refused.json()).toEqual({ error: "Video processing is unavailable on this server (no ffmpeg): videos cannot be uploaded." });
     expect((await uploaded(await upload(bare.url, "image", cookie, fields, { data: await pngOfSize(1920, 1080), name: "a.png" }))).status).toBe("completed");
     expect((await uploaded(await upload(bare.url, "file", cookie, fields, { data: Buffer.alloc(2000, 0x61), name: "a.txt" }))).status).toBe("completed");
     const page = await (await get(bare.url, `/b/${bucket.slug}/new`, cookie)).text();

@@ -1,7 +1,8 @@
 import { parse } from "@conform-to/react";
 import { describe, expect, it } from "vitest";
 import { removeHostileEntries } from "../../core/form/hostile";
-import { checkDocument, documentResolver, INVALID_CONTENT } from "../../core/form/resolve";
+import { checkDocument, documentResolver } from "../../core/form/resolve";
+import type { Message } from "../../core/messages";
 import { PENDING_UPLOAD_FIELD } from "../../core/media/pending";
 import { compileBucketSchema } from "../../server/content/validator";
 
@@ -14,7 +15,7 @@ const { schema, validate } = compileBucketSchema({
   jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string" }, year: { type: "integer" }, bio: { type: "string" } } },
   locales: ["en"],
 });
-const resolve = (payload: Record<string, unknown>, options: { hostile?: string[]; only?: string[] } = {}) =>
+const resolve = (payload: Record<string, unknown>, options: { hostile?: Message[]; only?: string[] } = {}) =>
   documentResolver({ schema: schema, validate, messageLocale: "en", ...options })(payload);
 
 describe("documentResolver (the page and the modal)", () => {
@@ -73,7 +74,7 @@ describe("checkDocument (the JSON API) and documentResolver agree", () => {
   });
 
   it("answers the JSON API's message: the validator's refusal, or the shape's problem", () => {
-    expect(checkDocument({ name: 1 }, schema, validate!, "en")).toMatchObject({ status: 422, message: INVALID_CONTENT });
+    expect(checkDocument({ name: 1 }, schema, validate!, "en")).toMatchObject({ status: 422, message: "The content is not valid" });
     expect(checkDocument({ name: "x".repeat(70_000) }, schema, validate!, "en")).toMatchObject({ status: 422, message: "This text is too long: at most 65536 characters" });
     expect(checkDocument([], schema, validate!, "en")).toMatchObject({ ok: false, status: 400, message: "content must be a JSON object" });
     expect(checkDocument({ name: "A", year: 1911 }, schema, validate!, "en")).toEqual({ ok: true, value: { name: "A", year: 1911 } });

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { MediaKind } from "../../../core/media/bounds";
+import { MAX_IMAGE_BYTES, tooLargeMessage, type MediaKind } from "../../../core/media/bounds";
+import { messageText } from "../../lib/i18n";
 import { MediaField } from "../form/media/media-field";
 import type { UploadItem } from "../form/media/media-status";
 import { MEDIA_FIXTURE_IDS } from "./media-fixture-ids";
@@ -33,7 +34,7 @@ function mediaSample(state: MediaState, tooLarge: string): { kind: MediaKind; va
 /** Image, video and file fields from empty through uploading and processing to done or failed. */
 export function MediaStates({ hydrated }: { hydrated: boolean }) {
   const { t } = useTranslation();
-  const samples = MEDIA_STATES.map((state) => ({ state, ...mediaSample(state, t("media.tooLarge", { size: 40 })) }));
+  const samples = MEDIA_STATES.map((state) => ({ state, ...mediaSample(state, messageText(t, tooLargeMessage(MAX_IMAGE_BYTES))) }));
   return (
     <SpecimenForm
       id="style-media-states"

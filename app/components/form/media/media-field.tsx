@@ -2,7 +2,7 @@ import { useField, useFormMetadata, useInputControl } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { cropBounds, mediaBounds, requirementLines, type MediaKind } from "../../../../core/media/bounds";
+import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "../../../../core/media/bounds";
 import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "../../../../core/media/wire";
 import { messageText } from "../../../lib/i18n";
 import { newUploadUid, uploadMedia } from "../../../lib/media-client";
@@ -94,7 +94,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
     setProblem(null);
     setItem({ state: "new", filename: file.name });
     if (file.size > bounds.maxBytes) {
-      setItem({ state: "error", filename: file.name, message: t("media.tooLarge", { size: Math.ceil(bounds.maxBytes / 1024 / 1024) }) });
+      setItem({ state: "error", filename: file.name, message: messageText(t, tooLargeMessage(bounds.maxBytes)) });
       return;
     }
     try {
