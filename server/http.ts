@@ -6,7 +6,8 @@ import { createCookieSessionStorage } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import sirv from "sirv";
 import type { MediaContext, SessionData } from "./web/context";
-import { SUPPORTED_LOCALES } from "../core/locales";
+import { normalizeLocale, SUPPORTED_LOCALES } from "../core/locales";
+import { translate, type MessageKey, type MessageParams } from "../core/messages";
 import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
@@ -15,7 +16,6 @@ import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers
 import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { routeHandles } from "./web/route-handles";
 
-export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable. Please try again in a moment.";
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -33,7 +33,7 @@ export interface HttpAppOptions {
 /** Loaders see a lost database as a 503 page, not a crash. */
 function answer503WhenUnavailable(db: Db): Db {
   const rethrow = (error: unknown): never => {
-    if (error instanceof DatabaseUnavailableError) throw data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503 });
+    if (error instanceof DatabaseUnavailableError) throw data({ key: "errors.databaseUnavailable" }, { status: 503 });
     throw error;
   };
   const wrap = (target: Queryable): Queryable => ({
@@ -123,6 +123,12 @@ export function createHttpApp(options: HttpAppOptions) {
     detection: { supportedLanguages: [...SUPPORTED_LOCALES], fallbackLanguage: config.DEFAULT_LOCALE, order: ["header"] },
   });
   const contextDb = answer503WhenUnavailable(db);
+
+  /** A refusal made before the session is read: in the language the browser asks for. */
+  async function refusalText(request: Request, key: MessageKey, params: MessageParams = {}): Promise<string> {
+    const locale = normalizeLocale(await languageDetector.getLocale(request).catch(() => null)) ?? config.DEFAULT_LOCALE;
+    return translate(locale, key, params);
+  }
   // A build object (production) is looked up once; a build function (the dev server) per request, by build.
   const handlesByBuild = new WeakMap<ServerBuild, ReturnType<typeof routeHandles>>();
   async function routeHandleOf(pathname: string) {
@@ -157,16 +163,16 @@ export function createHttpApp(options: HttpAppOptions) {
     const url = new URL(request.url);
     if (url.pathname === "/healthz") return healthz();
     if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
-      return textResponse(403, "Cross-site request refused: this request did not come from Vitrine itself.");
+      return textResponse(403, await refusalText(request, "errors.crossSite"));
     }
     if (!(await streamsItsBody(request, url))) {
-      const tooLarge = () => textResponse(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
+      const tooLarge = async () => textResponse(413, await refusalText(request, "errors.bodyTooLarge", { limit: MAX_BODY_BYTES }));
       const length = request.headers.get("content-length");
-      if (Number(length ?? 0) > MAX_BODY_BYTES) return tooLarge();
+      if (Number(length ?? 0) > MAX_BODY_BYTES) return await tooLarge();
       if (length === null && request.body) {
         // A body without a declared length (chunked) is read up to the limit, never further.
         const limited = await readWithinLimit(request);
-        if (!limited) return tooLarge();
+        if (!limited) return await tooLarge();
         request = limited;
       }
     }
@@ -194,7 +200,7 @@ export function createHttpApp(options: HttpAppOptions) {
       response = await route(request, client, requestId, nonce);
     } catch (error) {
       logger.error({ err: error, requestId }, "request failed");
-      response = textResponse(500, `Unexpected error. Reference: ${requestId}`);
+      response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
     response = new Response(response.body, response); // headers of some responses are immutable
     const headers = response.headers;

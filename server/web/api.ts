@@ -24,7 +24,7 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new HttpError(413, "api.bodyTooLarge", { limit: maxBytes });
+      throw new HttpError(413, "errors.bodyTooLarge", { limit: maxBytes });
     }
     chunks.push(value);
   }
