@@ -1,9 +1,9 @@
 import type { JsonSchema } from "../schema/normalize";
+import { isPlainObject } from "../schema/walk";
 
 export const TEXT_IDS_MESSAGE = { key: "content.textIds" } as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const idsOf = (value: unknown) => (Array.isArray(value) ? value.map((entry) => (isObject(entry) ? entry.id : undefined)) : []);
+const idsOf = (value: unknown) => (Array.isArray(value) ? value.map((entry) => (isPlainObject(entry) ? entry.id : undefined)) : []);
 
 /**
  * Spec §6: only admin or dev may edit the ids of a translated text array or
@@ -18,14 +18,14 @@ export function changedTextIds(schema: JsonSchema, before: unknown, after: unkno
     const next = idsOf(after);
     return previous.length === next.length && previous.every((id, index) => id === next[index]) ? null : name;
   }
-  if (isObject(schema.properties)) {
+  if (isPlainObject(schema.properties)) {
     for (const [key, child] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
       const childName = name ? `${name}.${key}` : key;
-      const found = changedTextIds(child, isObject(before) ? before[key] : undefined, isObject(after) ? after[key] : undefined, childName);
+      const found = changedTextIds(child, isPlainObject(before) ? before[key] : undefined, isPlainObject(after) ? after[key] : undefined, childName);
       if (found !== null) return found;
     }
   }
-  if (isObject(schema.items) && Array.isArray(after)) {
+  if (isPlainObject(schema.items) && Array.isArray(after)) {
     for (const [index, row] of after.entries()) {
       const found = changedTextIds(schema.items, Array.isArray(before) ? before[index] : undefined, row, `${name}[${index}]`);
       if (found !== null) return found;

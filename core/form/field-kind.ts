@@ -1,4 +1,5 @@
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
+import { isPlainObject } from "../schema/walk";
 
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
@@ -15,7 +16,6 @@ const RENDERERS: Record<string, FieldKind> = {
   [TRANSLATE_OBJECT_RENDERER]: "translateObject",
 };
 
-const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
 const isCollectionRef = (ref: unknown) => typeof ref === "string" && !ref.startsWith("b-");
 
 /** `_ref` values of media fields (spec §3): the field stores the media content's contentId. */
@@ -35,12 +35,12 @@ export function fieldKind(schema: JsonSchema): FieldKind | null {
   if (isCollectionRef(schema._ref)) return "reference";
   const media = mediaKindOfSchema(schema);
   if (media) return media;
-  if (schema.type === "array" && isObject(schema.items) && isCollectionRef(schema.items._ref)) return "referenceList";
+  if (schema.type === "array" && isPlainObject(schema.items) && isCollectionRef(schema.items._ref)) return "referenceList";
   if (schema.format === "date") return "date";
   if (schema.format === "time") return "time";
   if (schema.format === "color") return "color";
   if (Array.isArray(schema.enum)) return "enum";
-  if (isObject(schema.enum) && typeof schema.enum.$data === "string") return "enumData";
+  if (isPlainObject(schema.enum) && typeof schema.enum.$data === "string") return "enumData";
   switch (schema.type) {
     case "string":
       return "text";

@@ -1,6 +1,7 @@
 import { parseNumberInput } from "../schema/number";
 import type { JsonSchema } from "../schema/normalize";
 import { fieldKind, type FieldKind } from "./field-kind";
+import { isPlainObject } from "../schema/walk";
 
 /*
  * What each field kind does with values, in one table: how form strings become
@@ -20,9 +21,8 @@ export interface KindBehaviour {
   emptyItem: unknown;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const propertiesOf = (schema: JsonSchema) => (isObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {});
-const itemsOf = (schema: JsonSchema): JsonSchema => (isObject(schema.items) ? schema.items : {});
+const propertiesOf = (schema: JsonSchema) => (isPlainObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {});
+const itemsOf = (schema: JsonSchema): JsonSchema => (isPlainObject(schema.items) ? schema.items : {});
 const isEmpty = (value: unknown) => value === undefined || value === null || value === "";
 
 /** A kind whose empty input is no value. */
@@ -68,7 +68,7 @@ const list = (emptyRows: number): KindBehaviour => ({
 
 const container = (extra: (value: Record<string, unknown>) => Record<string, unknown> = () => ({})): KindBehaviour => ({
   coerce: unlessEmpty((value, schema) => {
-    if (!isObject(value)) return value;
+    if (!isPlainObject(value)) return value;
     const properties = propertiesOf(schema);
     const out: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(value)) {

@@ -7,6 +7,7 @@ import { PENDING_UPLOAD_FIELD } from "../media/pending";
 import type { JsonSchema } from "../schema/normalize";
 import { nameToSegments } from "../schema/path";
 import { coerceFormValue } from "./kinds";
+import { isPlainObject, schemaAtName } from "../schema/walk";
 
 /** Hidden form fields that carry the save's bookkeeping, not document data. */
 export const CONTENT_ID_FIELD = "__contentId";
@@ -15,23 +16,10 @@ export const BASE_VERSION_FIELD = "__baseVersionId";
 /** The message of a refused document that fails the bucket's validator (the JSON API's `error`). */
 export const INVALID_CONTENT = { key: "content.invalid" } as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Whether a form field name (`rooms[0].title.nl`) is a field of the schema, so the form renders its errors. */
 export function isSchemaField(schema: JsonSchema, name: string): boolean {
-  let node: unknown = schema;
-  for (const segment of nameToSegments(name)) {
-    if (!isObject(node)) return false;
-    if (typeof segment === "number") {
-      node = node.items;
-    } else {
-      const properties = node.properties;
-      if (!isObject(properties) || !Object.prototype.hasOwnProperty.call(properties, segment)) return false;
-      node = properties[segment];
-    }
-  }
-  return isObject(node);
+  return schemaAtName(schema, name) !== null;
 }
 
 /**
@@ -63,7 +51,7 @@ export type DocumentCheck =
  * everything the user can correct 422.
  */
 export function checkDocument(value: unknown, schema: JsonSchema, validate: ValidateFunction, messageLocale: Locale): DocumentCheck {
-  if (!isObject(value)) return { ok: false, status: 400, message: translate(messageLocale, "api.contentNotObject"), errors: { byField: {}, locales: [] } };
+  if (!isPlainObject(value)) return { ok: false, status: 400, message: translate(messageLocale, "api.contentNotObject"), errors: { byField: {}, locales: [] } };
   const problem = inspectPayload(value);
   if (problem) {
     const message = translateMessage(messageLocale, problem.message);
@@ -95,7 +83,7 @@ export function resolveDocument(
   messageLocale: Locale,
   only?: readonly string[],
 ): { value?: Record<string, unknown>; error?: Record<string, string[]> } {
-  if (!isObject(payload)) return { error: { "": [translate(messageLocale, "content.formUnreadable")] } };
+  if (!isPlainObject(payload)) return { error: { "": [translate(messageLocale, "content.formUnreadable")] } };
   const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
 
   // No prototype: a refused field may be named 'constructor'.

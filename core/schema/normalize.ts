@@ -1,3 +1,5 @@
+import { isPlainObject } from "./walk";
+
 /** A JSON Schema as stored in a bucket, before normalisation. */
 export type JsonSchema = { [key: string]: unknown };
 
@@ -14,8 +16,6 @@ export interface NormalizedSchema {
 /** Keywords whose value maps names to schemas. */
 const NAME_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
 
-const isObject = (value: unknown): value is JsonSchema =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Spec §3: `translate: true` becomes an object with one sub-property per
@@ -33,41 +33,41 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
    */
   function clean(node: unknown, namesMap = false): unknown {
     if (Array.isArray(node)) return node.map((item) => clean(item));
-    if (!isObject(node)) return node;
+    if (!isPlainObject(node)) return node;
     const out: JsonSchema = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
       if (namesMap) out[key] = clean(value);
-      else out[key === "_data" ? "$data" : key] = clean(value, NAME_MAPS.has(key) && isObject(value));
+      else out[key === "_data" ? "$data" : key] = clean(value, NAME_MAPS.has(key) && isPlainObject(value));
     }
     return out;
   }
 
   /** Walks the properties and items, collecting schema errors. */
   function check(node: unknown, path: string, insideTranslatable: boolean): void {
-    if (!isObject(node)) return;
+    if (!isPlainObject(node)) return;
     if (node.type === "integer" && typeof node.step === "number" && node.step < 1) problems.push(`${INTEGER_STEP_ERROR} (${path || "/"})`);
     const translatable = node.translate === true;
     if (translatable && insideTranslatable) problems.push(`${NESTED_TRANSLATE_ERROR} (${path})`);
     const inside = insideTranslatable || translatable;
-    if (isObject(node.properties)) {
+    if (isPlainObject(node.properties)) {
       for (const [name, property] of Object.entries(node.properties)) check(property, `${path}/${name}`, inside);
     }
-    if (isObject(node.items)) check(node.items, `${path}/items`, inside);
+    if (isPlainObject(node.items)) check(node.items, `${path}/items`, inside);
   }
 
   function expandTranslatable(node: unknown, required: boolean): unknown {
-    if (!isObject(node)) return node;
+    if (!isPlainObject(node)) return node;
     let out = { ...node };
-    if (isObject(out.properties)) {
+    if (isPlainObject(out.properties)) {
       const requiredNames = Array.isArray(out.required) ? (out.required as string[]) : [];
       out.properties = Object.fromEntries(
         Object.entries(out.properties).map(([name, property]) => [name, expandTranslatable(property, requiredNames.includes(name))]),
       );
     }
-    if (isObject(out.items)) out.items = expandTranslatable(out.items, false);
+    if (isPlainObject(out.items)) out.items = expandTranslatable(out.items, false);
     // Unknown properties are an error unless the schema says otherwise.
-    if (isObject(out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
+    if (isPlainObject(out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
     if (out.renderer === "texts" && out.type === "array") {
       // Translated text arrays: entries {id, text: {locale: string}} (spec §3).
       out.items = {
@@ -80,7 +80,7 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
         additionalProperties: false,
       };
     }
-    if (out["x-disableable-bool"] === true && out.type === "object" && !isObject(out.properties)) {
+    if (out["x-disableable-bool"] === true && out.type === "object" && !isPlainObject(out.properties)) {
       // Disableable string: {value, disabled} (spec §3).
       out.properties = { value: { type: "string" }, disabled: { type: "boolean" } };
       out.additionalProperties = false;
@@ -104,6 +104,6 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
 
   const visited = clean(raw);
   check(visited, "", false);
-  if (!isObject(visited)) return { schema: { type: "object", properties: {} }, problems: ["schema error: the schema must be an object"] };
+  if (!isPlainObject(visited)) return { schema: { type: "object", properties: {} }, problems: ["schema error: the schema must be an object"] };
   return { schema: expandTranslatable(visited, false) as JsonSchema, problems };
 }

@@ -7,7 +7,7 @@ import { findBucketById, isBucketVisible } from "../content/buckets";
 import { jobsOf, latestMedia } from "./store";
 import type { User } from "../accounts/users";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
-import { schemaAtName } from "../../core/schema/walk";
+import { schemaAtName, schemaNodes } from "../../core/schema/walk";
 import { isUuid } from "../../core/ids";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/bounds";
@@ -42,11 +42,7 @@ export const isMultipart = (request: Request) => /^multipart\/form-data/i.test(r
 
 /** Whether a schema has a media field anywhere (then its form is multipart). */
 export function hasMediaField(schema: unknown): boolean {
-  if (typeof schema !== "object" || schema === null) return false;
-  const node = schema as JsonSchema;
-  if (mediaKindOfSchema(node)) return true;
-  const properties = typeof node.properties === "object" && node.properties !== null ? Object.values(node.properties) : [];
-  return properties.some(hasMediaField) || hasMediaField(node.items);
+  return [...schemaNodes(schema)].some(({ node }) => mediaKindOfSchema(node) !== null);
 }
 
 /**
