@@ -94,7 +94,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return redirect(`/b/${bucket.slug}`);
 });
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.bucket.name ?? "" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
 
 export default function BucketOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
