@@ -30,9 +30,8 @@ export default function handleRequest(
   const locale = normalizeLocale(rootData?.locale) ?? loadContext.config.DEFAULT_LOCALE;
   const readyEvent = isbot(request.headers.get("user-agent")) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<Response>((resolve) => {
     let shellRendered = false;
-    let abortTimer: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <RequestContext.Provider value={{ nonce: loadContext.nonce, requestId: loadContext.requestId }}>
         <I18nextProvider i18n={i18nFor(locale)}>
@@ -67,8 +66,7 @@ export default function handleRequest(
         },
       },
     );
-    abortTimer = setTimeout(abort, streamTimeout + 1000);
-    void reject;
+    const abortTimer = setTimeout(abort, streamTimeout + 1000);
   });
 }
 

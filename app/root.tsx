@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Spec §1 page head defaults; the description is in the Layout, so a route's own meta (which replaces this) keeps it. */
 const PAGE_DESCRIPTION = "CMS Project for Yipp exhibits";
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.config.productName ?? "Vitrine" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.config.productName ?? "Vitrine" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();

@@ -4,6 +4,7 @@
  */
 export function safeRedirectPath(target: unknown, fallback = "/"): string {
   if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//")) return fallback;
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\\\u0000-\u001f\u007f]/.test(target)) return fallback;
   try {
     const url = new URL(target, "http://vitrine.invalid");

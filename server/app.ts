@@ -58,7 +58,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
   const app = createHttpApp({
-    build: options.build ?? (serverBuild as unknown as ServerBuild),
+    build: options.build ?? serverBuild,
     db,
     config,
     logger,

@@ -21,11 +21,12 @@ export async function seedDemoContent(
   const { rows } = await db.query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM users) AS any");
   if (rows[0]?.any) return null;
   const adminEmail = options.adminEmail ?? "admin@vitrine.local";
-  const generatedPassword = options.adminPassword ? null : randomBytes(12).toString("base64url");
+  const password = options.adminPassword ?? randomBytes(12).toString("base64url");
+  const generatedPassword = options.adminPassword === undefined ? password : null;
   const admin = await createUser(db, {
     name: "Admin",
     email: adminEmail,
-    password: options.adminPassword ?? generatedPassword!,
+    password,
     permissions: ["user", "admin", "dev"],
   });
   let position = 0;

@@ -10,12 +10,12 @@ export function LoadingBar({ failed }: { failed: boolean }) {
   const busy = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
   const [visible, setVisible] = useState(false);
   useEffect(() => {
-    if (!busy) {
-      setVisible(false);
-      return;
-    }
+    if (!busy) return;
     const timer = setTimeout(() => setVisible(true), LOADING_BAR_DELAY_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      setVisible(false);
+    };
   }, [busy]);
   const state = visible ? "loading" : failed ? "failed" : "idle";
   return <div className="loading-bar" data-state={state} role="progressbar" aria-hidden={state === "idle"} />;

@@ -48,7 +48,7 @@ export async function requestJson<T>(url: string, request: ApiRequest = {}): Pro
     });
   } catch (error) {
     if (request.signal?.aborted) throw error;
-    throw new ApiError(0, (error as Error)?.message ?? "The connection was lost.");
+    throw new ApiError(0, error instanceof Error ? error.message : "The connection was lost.");
   }
   const text = await response.text().catch(() => "");
   if (!response.ok) throw errorOf(response.status, text);

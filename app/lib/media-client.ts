@@ -46,8 +46,9 @@ export function uploadMedia(request: UploadRequest): Promise<MediaContent> {
       } catch {
         // not JSON: errorOf reads the text
       }
-      if (xhr.status >= 200 && xhr.status < 300 && Array.isArray(body) && body[0] && typeof body[0].contentId === "string") {
-        resolve(body[0] as MediaContent);
+      const item: unknown = Array.isArray(body) ? body[0] : null;
+      if (xhr.status >= 200 && xhr.status < 300 && typeof item === "object" && item !== null && "contentId" in item && typeof item.contentId === "string") {
+        resolve(item as MediaContent);
         return;
       }
       reject(errorOf(xhr.status, xhr.responseText));
@@ -85,15 +86,15 @@ export function pollMedia(
       const content = await fetchLatestMedia(kind, contentId, controller.signal);
       if (controller.signal.aborted) return;
       onUpdate(content);
-      if (content.status === "processing") timer = setTimeout(tick, intervalMs);
+      if (content.status === "processing") timer = setTimeout(() => void tick(), intervalMs);
     } catch (error) {
       if (controller.signal.aborted) return;
-      const failure = error instanceof ApiError ? error : new ApiError(0, String((error as Error)?.message ?? error));
-      if (failure.status === 0 || failure.status >= 500) timer = setTimeout(tick, intervalMs);
+      const failure = error instanceof ApiError ? error : new ApiError(0, error instanceof Error ? error.message : String(error));
+      if (failure.status === 0 || failure.status >= 500) timer = setTimeout(() => void tick(), intervalMs);
       else onFailure(failure);
     }
   };
-  timer = setTimeout(tick, intervalMs);
+  timer = setTimeout(() => void tick(), intervalMs);
   return () => {
     controller.abort();
     if (timer) clearTimeout(timer);
@@ -107,13 +108,13 @@ export function pollMedia(
  */
 export async function cropImage(
   id: string,
-  coordinates: { x: number; y: number; width: number; height: number },
+  coordinates: CropCoordinates,
   property?: Record<string, unknown>,
 ): Promise<MediaContent> {
-  const body = await requestJson<MediaContent | MediaContent[]>(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
+  const body = await requestJson<MediaContent | [MediaContent]>(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
     json: property ? { coordinates, properties: property } : { coordinates },
   });
-  return Array.isArray(body) ? body[0]! : body;
+  return Array.isArray(body) ? body[0] : body;
 }
 
 /** PUT /api/v1/media/video/{id}/thumb: makes a still (or the custom still) the video's thumb. */

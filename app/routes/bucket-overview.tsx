@@ -75,8 +75,12 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const { bucket } = await requireBucketAccess(request, context, params.bucket);
   const form = await request.formData();
-  const contentId = String(form.get("contentId") ?? "");
-  const versionId = String(form.get("versionId") ?? "");
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const contentId = text("contentId");
+  const versionId = text("versionId");
   if (form.get("intent") !== "delete" || !isUuid(contentId) || !isUuid(versionId)) {
     throw new HttpError(400, "errors.badRequest");
   }
@@ -90,7 +94,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return redirect(`/b/${bucket.slug}`);
 });
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: loaderData?.bucket.name ?? "" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
 
 export default function BucketOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

@@ -58,9 +58,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
   return headers;
 };
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: `Sign in · ${(matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine"}` },
-];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: `Sign in · ${matches[0].loaderData.config.productName}` }];
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -82,6 +80,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <FormError errors={form.errors} params={params} />
         <input {...getInputProps(fields.from_url, { type: "hidden" })} />
         <label htmlFor={fields.email.id}>{t("login.email")}</label>
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus -- signing in is this page's one task: the cursor waits in its first field */}
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="username" autoFocus />
         <FieldError field={fields.email} />
         <label htmlFor={fields.password.id}>{t("login.password")}</label>

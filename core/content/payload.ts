@@ -29,8 +29,8 @@ const childPath = (path: string, key: string) => (path ? `${path}.${key}` : key)
 export function inspectPayload(value: unknown, options: { maxListLength?: number } = {}): PayloadProblem | null {
   const maxListLength = options.maxListLength ?? Number.POSITIVE_INFINITY;
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: "", depth: 0 }];
-  while (stack.length) {
-    const { value: current, path, depth } = stack.pop()!;
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const { value: current, path, depth } = entry;
     if (typeof current === "string") {
       if (current.length > MAX_STRING_LENGTH) {
         return { status: 422, field: path, message: { key: "content.textTooLong", params: { limit: MAX_STRING_LENGTH } } };

@@ -23,7 +23,7 @@ export const MEDIA_REFS: Readonly<Record<string, "image" | "video" | "file">> = 
 
 /** The media kind of a property (`_ref: "b-image"` …), or null. */
 export function mediaKindOfSchema(schema: JsonSchema): "image" | "video" | "file" | null {
-  return typeof schema._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, schema._ref) ? MEDIA_REFS[schema._ref]! : null;
+  return typeof schema._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, schema._ref) ? (MEDIA_REFS[schema._ref] ?? null) : null;
 }
 
 /**
@@ -31,7 +31,8 @@ export function mediaKindOfSchema(schema: JsonSchema): "image" | "video" | "file
  * renderer, then _ref, then format, then enum, then type. Null: unknown kind.
  */
 export function fieldKind(schema: JsonSchema): FieldKind | null {
-  if (typeof schema.renderer === "string" && RENDERERS[schema.renderer]) return RENDERERS[schema.renderer]!;
+  const rendered = typeof schema.renderer === "string" ? RENDERERS[schema.renderer] : undefined;
+  if (rendered) return rendered;
   if (isCollectionRef(schema._ref)) return "reference";
   const media = mediaKindOfSchema(schema);
   if (media) return media;

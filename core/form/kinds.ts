@@ -12,11 +12,11 @@ import { isPlainObject } from "../schema/walk";
  */
 export interface KindBehaviour {
   /** Form strings → the value the schema describes; undefined leaves it out (so `required` reports it). */
-  coerce(value: unknown, schema: JsonSchema): unknown;
+  coerce: (value: unknown, schema: JsonSchema) => unknown;
   /** A new document's value (spec §3, §5), or undefined for none. */
-  initial(schema: JsonSchema): unknown;
+  initial: (schema: JsonSchema) => unknown;
   /** What clearing an object writes: a string for every control (Conform rewrites only strings), no list rows. */
-  cleared(schema: JsonSchema): unknown;
+  cleared: (schema: JsonSchema) => unknown;
   /** An empty row before a filled one keeps its place, so every row keeps its index and its errors. */
   emptyItem: unknown;
 }

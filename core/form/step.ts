@@ -22,9 +22,10 @@ export function applyStepIntent(formData: FormData, schema: JsonSchema): void {
   const raw = formData.get(STEP_FIELD);
   if (raw === null) return;
   formData.delete(STEP_FIELD);
+  if (typeof raw !== "string") return;
   let request: unknown;
   try {
-    request = JSON.parse(String(raw));
+    request = JSON.parse(raw);
   } catch {
     return;
   }

@@ -8,7 +8,7 @@ import type { Message } from "../messages";
 export type MediaKind = "image" | "video" | "file";
 
 /** Spec §9 named resolutions, width × height. */
-export const NAMED_RESOLUTIONS: Record<string, { width: number; height: number }> = {
+export const NAMED_RESOLUTIONS = {
   HD: { width: 1920, height: 1080 },
   "4K": { width: 3840, height: 2160 },
   "720p": { width: 1280, height: 720 },
@@ -16,7 +16,10 @@ export const NAMED_RESOLUTIONS: Record<string, { width: number; height: number }
   VGA: { width: 640, height: 480 },
   NTSC: { width: 720, height: 480 },
   PAL: { width: 720, height: 480 },
-};
+} satisfies Record<string, { width: number; height: number }>;
+
+/** The named resolutions by whatever name a schema writes. */
+const RESOLUTION_BY_NAME: Readonly<Record<string, { width: number; height: number }>> = NAMED_RESOLUTIONS;
 
 /** Spec §9 size limits in bytes. */
 export const MIN_FILE_BYTES = 1024;
@@ -71,7 +74,7 @@ export function parseDimension(value: unknown, axis: "width" | "height"): number
   if (typeof value === "number" && Number.isFinite(value) && value > 0) return Math.round(value);
   if (typeof value !== "string") return undefined;
   const trimmed = value.trim();
-  const named = NAMED_RESOLUTIONS[trimmed] ?? NAMED_RESOLUTIONS[trimmed.toUpperCase()];
+  const named = RESOLUTION_BY_NAME[trimmed] ?? RESOLUTION_BY_NAME[trimmed.toUpperCase()];
   if (named) return named[axis];
   const pair = /^(\d+)\s*[x×]\s*(\d+)$/i.exec(trimmed);
   if (pair) return Number(axis === "width" ? pair[1] : pair[2]);
@@ -104,17 +107,17 @@ export function mediaBounds(kind: MediaKind, property: Record<string, unknown>):
   };
   const noDimensions = [bounds.minWidth, bounds.maxWidth, bounds.minHeight, bounds.maxHeight].every((v) => v === undefined);
   if (kind === "image" && noDimensions) {
-    bounds.minWidth = NAMED_RESOLUTIONS.HD!.width;
-    bounds.minHeight = NAMED_RESOLUTIONS.HD!.height;
+    bounds.minWidth = NAMED_RESOLUTIONS.HD.width;
+    bounds.minHeight = NAMED_RESOLUTIONS.HD.height;
   }
   if (kind === "video") {
     if (bounds.minWidth === undefined && bounds.minHeight === undefined) {
-      bounds.minWidth = NAMED_RESOLUTIONS["720p"]!.width;
-      bounds.minHeight = NAMED_RESOLUTIONS["720p"]!.height;
+      bounds.minWidth = NAMED_RESOLUTIONS["720p"].width;
+      bounds.minHeight = NAMED_RESOLUTIONS["720p"].height;
     }
     if (bounds.maxWidth === undefined && bounds.maxHeight === undefined) {
-      bounds.maxWidth = NAMED_RESOLUTIONS["4K"]!.width;
-      bounds.maxHeight = NAMED_RESOLUTIONS["4K"]!.height;
+      bounds.maxWidth = NAMED_RESOLUTIONS["4K"].width;
+      bounds.maxHeight = NAMED_RESOLUTIONS["4K"].height;
     }
     bounds.minFps = positiveNumber(property.minFps);
     bounds.maxFps = positiveNumber(property.maxFps);

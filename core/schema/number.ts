@@ -30,9 +30,9 @@ export function defaultStep(type: "integer" | "number"): number {
 
 /** Decimals of a step as written: 0.05 → 2, 1e-7 → 7, 1.5e-7 → 8, 5 → 0. */
 export function decimalsOf(step: number): number {
-  const [mantissa, exponent] = String(Math.abs(step)).split("e");
-  const fraction = mantissa!.split(".")[1]?.length ?? 0;
-  return Math.max(0, fraction - Number(exponent ?? 0));
+  const [mantissa = "", exponent = "0"] = String(Math.abs(step)).split("e");
+  const fraction = mantissa.split(".")[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent));
 }
 
 /**

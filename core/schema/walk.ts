@@ -20,7 +20,7 @@ export function childSchema(node: JsonSchema, segment: string | number): JsonSch
     return node.items;
   }
   if (typeof segment === "number") return null;
-  return hasOwnProperty(node, segment) ? propertiesOf(node)[segment]! : null;
+  return hasOwnProperty(node, segment) ? (propertiesOf(node)[segment] ?? null) : null;
 }
 
 const hasOwnProperty = (node: JsonSchema, name: string) => isPlainObject(node.properties) && Object.prototype.hasOwnProperty.call(node.properties, name);
@@ -29,7 +29,7 @@ const hasOwnProperty = (node: JsonSchema, name: string) => isPlainObject(node.pr
 export function schemaAtPath(root: JsonSchema, segments: ReadonlyArray<string | number>): JsonSchema | null {
   let node: JsonSchema | null = root;
   for (const segment of segments) {
-    node = node ? childSchema(node, segment) : null;
+    node = childSchema(node, segment);
     if (!node || !isPlainObject(node)) return null;
   }
   return node;

@@ -19,15 +19,15 @@ export async function loadReferenceOptions(
   const collections = new Set<string>();
   for (const { node } of schemaNodes(schema)) if (typeof node._ref === "string" && !node._ref.startsWith("b-")) collections.add(node._ref);
   const entries = await Promise.all(
-    [...collections].map(async (collection) => {
+    [...collections].map(async (collection): Promise<[string, ReferenceCollection]> => {
       const bucket = await findBucketByCollection(context.db, collection);
-      if (!bucket || !isBucketVisible(bucket, user)) return [collection, { slug: null, options: [] }] as const;
+      if (!bucket || !isBucketVisible(bucket, user)) return [collection, { slug: null, options: [] }];
       const versions = await listContents(context.db, bucket.id, { limit: REFERENCE_OPTION_LIMIT });
       const options = versions.map((version) => ({
         value: version.contentId,
         label: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId,
       }));
-      return [collection, { slug: bucket.slug, options }] as const;
+      return [collection, { slug: bucket.slug, options }];
     }),
   );
   return Object.fromEntries(entries);

@@ -35,7 +35,10 @@ function entryFor(bucket: { jsonSchema: unknown; locales: readonly string[] }): 
       }
     }
     entry = { compiled: { ...normalized, hash, validate } };
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    if (cache.size >= MAX_CACHED) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
     cache.set(hash, entry);
   }
   return entry;

@@ -78,7 +78,9 @@ export async function openPglite(dataDir: string): Promise<Db> {
       return db.transaction((tx) =>
         fn({
           query: async <T>(sql: string, params?: unknown[]) => toResult(await tx.query<T>(sql, params)),
-          exec: async (sql: string) => void (await tx.exec(sql)),
+          exec: async (sql: string) => {
+            await tx.exec(sql);
+          },
         }),
       );
     },
@@ -114,7 +116,9 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
         await client.query("BEGIN");
         const result = await fn({
           query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(sql, params)),
-          exec: async (sql: string) => void (await client.query(sql)),
+          exec: async (sql: string) => {
+            await client.query(sql);
+          },
         });
         await client.query("COMMIT");
         return result;

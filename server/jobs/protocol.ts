@@ -9,8 +9,7 @@ import type { JobName } from "../../core/media/wire";
 export const WORKER_JOB_NAMES = ["transcode", "still-creation"] as const satisfies readonly JobName[];
 
 // Adding a JobName without a worker for it is a compile error here.
-const everyJobNameRuns: JobName extends (typeof WORKER_JOB_NAMES)[number] ? true : false = true;
-void everyJobNameRuns;
+const _everyJobNameRuns: JobName extends (typeof WORKER_JOB_NAMES)[number] ? true : false = true;
 
 export function isWorkerJobName(name: string): name is JobName {
   return (WORKER_JOB_NAMES as readonly string[]).includes(name);

@@ -81,12 +81,13 @@ export class JobRunner {
     return [...this.busyWorkers].map((worker) => worker.pid).filter((pid): pid is number => pid !== undefined);
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
     this.started = false;
     clearInterval(this.timer);
     for (const worker of [...this.idleWorkers, ...this.busyWorkers]) worker.kill();
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
+    return Promise.resolve();
   }
 
   private async fill(): Promise<void> {
@@ -141,11 +142,13 @@ export class JobRunner {
   private async runInWorker(worker: WorkerProcess, job: ClaimedJob, outputDir: string): Promise<string[]> {
     const { db, storage, tools, timeLimitMs } = this.options;
     // A job of a name this version does not know (a newer server may have queued it) is no worker's to run.
-    if (!isWorkerJobName(job.name)) throw new Error(`no worker runs jobs named ${job.name}`);
+    const name: string = job.name;
+    if (!isWorkerJobName(name)) throw new Error(`no worker runs jobs named ${name}`);
+    if (!tools) throw new Error("no ffmpeg to run jobs with");
     const message: WorkerJob = {
       jobId: job.id,
-      name: job.name,
-      ffmpeg: tools!.ffmpeg,
+      name,
+      ffmpeg: tools.ffmpeg,
       input: storage.pathOf(job.media.storageKey),
       outputDir,
       duration: job.media.details.duration ?? 0,

@@ -23,17 +23,20 @@ export function parseCoordinates(body: Record<string, unknown>): CropCoordinates
   const raw = body.coordinates;
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new HttpError(400, "media.crop.missing", { usage: CROP_USAGE });
   const value = raw as Record<string, unknown>;
-  const numbers: Record<string, number> = {};
-  for (const name of ["x", "y", "width", "height"] as const) {
+  const coordinate = (name: keyof CropCoordinates): number => {
     const number = value[name];
     if (typeof number !== "number" || !Number.isFinite(number)) {
       throw new HttpError(400, "media.crop.notANumber", { name, usage: CROP_USAGE });
     }
-    numbers[name] = number;
-  }
-  const left = Math.round(numbers.x!);
-  const top = Math.round(numbers.y!);
-  return { x: left, y: top, width: Math.round(numbers.x! + numbers.width!) - left, height: Math.round(numbers.y! + numbers.height!) - top };
+    return number;
+  };
+  const x = coordinate("x");
+  const y = coordinate("y");
+  const width = coordinate("width");
+  const height = coordinate("height");
+  const left = Math.round(x);
+  const top = Math.round(y);
+  return { x: left, y: top, width: Math.round(x + width) - left, height: Math.round(y + height) - top };
 }
 
 /** Crop size against the property's minWidthCrop/maxWidthCrop/minHeightCrop/maxHeightCrop, worded like spec §5's image messages. */
@@ -58,13 +61,15 @@ export function cropBoundsFor(properties: unknown, jsonSchema: unknown): CropBou
 }
 
 function definedOnly(bounds: CropBounds): CropBounds {
-  return Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined)) as CropBounds;
+  return Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
 }
+
+const encodePng = (image: Sharp) => image.png();
 
 /** The crop is written in the original's format (by its stored extension). */
 const OUTPUT_FORMATS: Record<string, (image: Sharp) => Sharp> = {
   jpg: (image) => image.jpeg({ quality: 90 }),
-  png: (image) => image.png(),
+  png: encodePng,
   webp: (image) => image.webp({ quality: 90 }),
   gif: (image) => image.gif(),
   avif: (image) => image.avif(),
@@ -101,7 +106,7 @@ export async function cropImage(
   if (sizeErrors.length) throw refusal(422, sizeErrors);
 
   const ext = original.storageKey.slice(original.storageKey.lastIndexOf(".") + 1);
-  const encode = OUTPUT_FORMATS[ext] ?? OUTPUT_FORMATS.png!;
+  const encode = OUTPUT_FORMATS[ext] ?? encodePng;
   const temporaryPath = deps.storage.temporaryPath(ext);
   let committedKey: string | undefined;
   try {
@@ -112,14 +117,15 @@ export async function cropImage(
       sharp(deps.storage.pathOf(original.storageKey), { autoOrient: true, limitInputPixels: MAX_IMAGE_PIXELS }).extract({ left: x, top: y, width, height }),
     ).toFile(temporaryPath);
     const { size } = await stat(temporaryPath);
-    committedKey = deps.storage.newKey(ext);
-    await deps.storage.commit(temporaryPath, committedKey);
+    const storageKey = deps.storage.newKey(ext);
+    committedKey = storageKey;
+    await deps.storage.commit(temporaryPath, storageKey);
     return await deps.db.transaction((tx) =>
       insertMedia(tx, {
         contentId: original.contentId,
         kind: "image",
         bucketId: original.bucketId,
-        storageKey: committedKey!,
+        storageKey,
         originalFilename: original.originalFilename,
         mimetype: original.mimetype,
         size,

@@ -47,7 +47,8 @@ function parseSent(sent: unknown): MediaProperty | undefined {
  */
 export function resolveMediaProperty(jsonSchema: unknown, kind: MediaKind, sent: unknown): MediaProperty {
   const candidates = mediaPropertiesOf(jsonSchema, kind);
-  if (!candidates.length) throw new HttpError(400, "media.properties.noField", { kind: { key: `media.types.${kind}` } });
+  const [first] = candidates;
+  if (!first) throw new HttpError(400, "media.properties.noField", { kind: { key: `media.types.${kind}` } });
   const wanted = parseSent(sent);
   if (wanted) {
     const rules = rulesOf(wanted);
@@ -57,7 +58,7 @@ export function resolveMediaProperty(jsonSchema: unknown, kind: MediaKind, sent:
   }
   const distinct = new Set(candidates.map(rulesOf));
   if (distinct.size > 1) throw new HttpError(400, "media.properties.ambiguous", { kind: { key: `media.types.${kind}` } });
-  return candidates[0]!;
+  return first;
 }
 
 /** Crop and recrop are offered only by image fields with enableCrop or forceCrop (spec §2). */

@@ -55,7 +55,7 @@ async function textType(path: string, nameExt: string): Promise<SniffedType> {
 
 export function extensionOf(name: string): string {
   const match = /\.([A-Za-z0-9]{1,10})$/.exec(name);
-  return match ? match[1]!.toLowerCase() : "";
+  return match?.[1]?.toLowerCase() ?? "";
 }
 
 const ALIASES: Record<string, string> = { jpeg: "jpg", tiff: "tif", htm: "html", mpeg: "mpg" };

@@ -90,7 +90,8 @@ export async function insertMedia(db: Queryable, media: NewMedia, jobs: JobName[
       media.createdBy,
     ],
   );
-  const row = rows[0]!;
+  const row = rows[0];
+  if (!row) throw new Error("inserting a media version returned no row");
   for (const name of jobs) await db.query(`INSERT INTO jobs (media_id, name) VALUES ($1, $2)`, [row.id, name]);
   return row;
 }

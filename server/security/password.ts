@@ -1,11 +1,11 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 // scrypt is memory-hard: N=2^15, r=8 needs 32 MiB per hash.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };
 
-function derive(password: string, salt: Buffer, options: ScryptOptions & { keyLength: number }) {
+function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number; keyLength: number }) {
   return new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize("NFKC"), salt, options.keyLength, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (error, key) =>
+    scrypt(password.normalize("NFKC"), salt, options.keyLength, { ...options, maxmem: 128 * options.N * options.r * 2 }, (error, key) =>
       error ? reject(error) : resolve(key),
     ),
   );

@@ -23,22 +23,20 @@ export interface MediaContext {
   ffmpeg: FfmpegTools | null;
 }
 
-/** Everything a loader or action gets from the server, one object per request. */
-export interface VitrineContext {
-  db: Db;
-  config: Config;
-  logger: Logger;
-  requestId: string;
-  nonce: string;
-  clientAddress: string;
-  sessionStorage: SessionStorage<SessionData>;
-  languageDetector: RemixI18Next;
-  version: string;
-  media: MediaContext;
-  /** Memo of the request's session and user, filled on first use. */
-  requestState?: Promise<unknown>;
-}
-
 declare module "react-router" {
-  interface AppLoadContext extends VitrineContext {}
+  /** Everything a loader or action gets from the server, one object per request. */
+  interface AppLoadContext {
+    db: Db;
+    config: Config;
+    logger: Logger;
+    requestId: string;
+    nonce: string;
+    clientAddress: string;
+    sessionStorage: SessionStorage<SessionData>;
+    languageDetector: RemixI18Next;
+    version: string;
+    media: MediaContext;
+    /** Memo of the request's session and user, filled on first use. */
+    requestState?: Promise<unknown>;
+  }
 }

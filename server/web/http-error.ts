@@ -32,5 +32,6 @@ export class HttpError extends Error {
 /** One refusal for several messages (the first says the status's reason, the rest follow on their own lines). */
 export function refusal(status: HttpStatus, messages: readonly Message[]): HttpError {
   const [first, ...more] = messages;
-  return new HttpError(status, first!.key, first!.params, { more });
+  if (!first) throw new Error("a refusal needs at least one message");
+  return new HttpError(status, first.key, first.params, { more });
 }

@@ -21,8 +21,8 @@ beforeAll(async () => {
   await createTestBucket(server.db, { slug: "internal-notes", name: "Internal notes", private: true, position: 4 });
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 /** The texts of the bucket cards listed on the home page. */

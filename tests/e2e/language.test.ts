@@ -21,8 +21,8 @@ beforeAll(async () => {
   await createTestBucket(server.db, { slug: "artworks", name: "Artworks" });
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 const htmlLang = (page: Page) => page.locator("html").getAttribute("lang");

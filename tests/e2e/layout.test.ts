@@ -33,8 +33,8 @@ beforeAll(async () => {
   for (const [index, bucket] of BUCKETS.entries()) await createTestBucket(server.db, { ...bucket, position: index + 1 });
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 const backToOverview = (page: Page) => page.locator("header").getByRole("link", { name: "Back to overview" });

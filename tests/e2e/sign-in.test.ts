@@ -21,8 +21,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {

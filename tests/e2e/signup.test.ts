@@ -21,8 +21,8 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([allowed?.stop(), refused?.stop()]);
+  await browser.close();
+  await Promise.all([allowed.stop(), refused.stop()]);
 });
 
 let counter = 0;

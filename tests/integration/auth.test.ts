@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await startTestServer();
   alice = await createTestUser(server.db, { name: "Alice Example" });
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 const ECHO_PASSWORD = "Echo-Check-Secret-4417";
 

@@ -29,7 +29,7 @@ beforeAll(async () => {
   await createTestBucket(server.db, { slug: "site", name: "Site", singleton: true, position: 2 });
   await createTestBucket(server.db, { slug: "vault", name: "Vault", private: true, position: 3 });
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /** The IE notice of a page: its title and text, or null when the page shows none. */
 function ieNotice(html: string): { title: string; text: string } | null {
@@ -255,7 +255,7 @@ describe("language (remix-i18next): the stored choice, else Accept-Language, els
     beforeAll(async () => {
       dutchServer = await startTestServer({ env: { DEFAULT_LOCALE: "nl_NL" } });
     });
-    afterAll(() => dutchServer?.stop());
+    afterAll(() => dutchServer.stop());
 
     it("speaks Dutch when the browser names no supported language, and English when it asks for it", async () => {
       const dutch = await page(dutchServer.url, "/login", undefined, { "Accept-Language": "fr" });

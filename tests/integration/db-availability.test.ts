@@ -25,25 +25,28 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
   let cookie: string;
   const crashes: unknown[] = [];
   const onCrash = (error: unknown) => crashes.push(error);
+  /** What setup started, to stop last first: all of it, or as far as a failed setup got. */
+  const stops: Array<() => Promise<unknown>> = [];
 
   beforeAll(async () => {
     process.on("uncaughtException", onCrash);
     process.on("unhandledRejection", onCrash);
     database = await createTestDatabase();
+    stops.push(() => database.drop());
     const target = new URL(database.databaseUrl!);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    stops.push(() => proxy.close());
     const viaProxy = new URL(database.databaseUrl!);
     viaProxy.hostname = "127.0.0.1";
     viaProxy.port = String(proxy.port);
     db = database.db;
     server = await startBuiltServer({ DATA_DIR: database.dataDir, DATABASE_URL: viaProxy.toString() });
+    stops.push(() => server.close());
     await createTestBucket(db, { slug: "artworks", name: "Artworks" });
     cookie = (await signedInUser(server.url, db, { name: "Patient Pat" })).cookie;
   });
   afterAll(async () => {
-    await server?.close();
-    await proxy?.close();
-    await database?.drop();
+    for (const stop of stops.reverse()) await stop();
     process.off("uncaughtException", onCrash);
     process.off("unhandledRejection", onCrash);
   });

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   process.off("warning", onWarning);
-  await database?.drop();
+  await database.drop();
 });
 
 describe("transactions on pooled connections", () => {

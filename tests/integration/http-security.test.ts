@@ -28,7 +28,7 @@ beforeAll(async () => {
   member = await createTestUser(server.db, { name: "Member Mia" });
   cookie = (await signedInUser(server.url, server.db, { name: "Signed-in Sam" })).cookie;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 async function count(table: "sessions" | "rate_limits" | "versions"): Promise<number> {
   const { rows } = await server.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${table}`);
@@ -120,7 +120,7 @@ describe("CSRF: state-changing requests from another site", () => {
       proxied = await startTestServer({ env: { PUBLIC_URL: "https://cms.example.test" } });
       user = await createTestUser(proxied.db);
     });
-    afterAll(() => proxied?.stop());
+    afterAll(() => proxied.stop());
 
     it("accepts PUBLIC_URL's origin and the host's own, and nothing that merely resembles them", async () => {
       const signIn = (origin: string) => postJson(proxied.url, "/auth/login", { email: user.email, password: user.password }, undefined, { Origin: origin });

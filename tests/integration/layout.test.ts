@@ -30,7 +30,7 @@ beforeAll(async () => {
   admin = (await signedInUser(server.url, server.db, { name: "Admin Ada", permissions: ["user", "admin"] })).cookie;
   restricted = (await signedInUser(server.url, server.db, { name: "Restricted Rob", buckets: ["b1", "b8"] })).cookie;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 describe("with no buckets", () => {
   it("home says there is nothing to see yet, and the top bar has no bucket links", async () => {

@@ -47,10 +47,10 @@ async function freshDatabase(): Promise<FreshDatabase> {
     const url = withDatabase(adminUrl, name);
     const handles: Db[] = [];
     const fresh: FreshDatabase = {
-      async open() {
+      open() {
         const db = openPostgres(url);
         handles.push(db);
-        return db;
+        return Promise.resolve(db);
       },
       async release() {
         await Promise.all(handles.splice(0).map((db) => db.close().catch(() => undefined)));

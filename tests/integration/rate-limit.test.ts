@@ -36,7 +36,7 @@ describe("per account", () => {
   beforeAll(async () => {
     server = await startTestServer();
   });
-  afterAll(() => server?.stop());
+  afterAll(() => server.stop());
   beforeEach(async () => {
     await server.db.query("DELETE FROM rate_limits WHERE key LIKE 'sign-in:address:%'");
   });
@@ -114,7 +114,7 @@ describe("per address", () => {
   beforeAll(async () => {
     server = await startTestServer();
   });
-  afterAll(() => server?.stop());
+  afterAll(() => server.stop());
 
   it("after 20 failures across accounts from one address, a further account gets 429, even with a forged X-Forwarded-For", async () => {
     const [early, late] = [await createTestUser(server.db), await createTestUser(server.db)];

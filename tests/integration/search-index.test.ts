@@ -11,7 +11,7 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database?.drop());
+afterAll(() => database.drop());
 
 describe("search index", () => {
   it("answers the overview's ILIKE over a document's data from versions_search_trgm_idx", async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
   server = await startTestServer();
   user = await createTestUser(server.db, { name: "Session Sam" });
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 describe("the session cookie", () => {
   it("is HttpOnly, SameSite=Lax, Path=/ and not Secure over plain http (JSON and form sign-in)", async () => {
@@ -67,9 +67,9 @@ describe("the session cookie", () => {
     const data: unknown = await createCookie(name, { ...options, secrets: [TEST_SESSION_SECRET] }).parse(cookie);
     expect(data).toHaveProperty("token");
     const forged = await createCookie(name, { ...options, secrets: ["another-secret-that-is-at-least-32-characters"] }).serialize(data);
-    expect(await homeWith(server.url, forged.split(";")[0]!)).toBe("/login");
+    expect(await homeWith(server.url, forged.split(";")[0])).toBe("/login");
     const resigned = await createCookie(name, { ...options, secrets: [TEST_SESSION_SECRET] }).serialize(data);
-    expect(await homeWith(server.url, resigned.split(";")[0]!)).toBe("signed in");
+    expect(await homeWith(server.url, resigned.split(";")[0])).toBe("signed in");
   });
 
   it("expires with its server-side record", async () => {
@@ -86,7 +86,7 @@ describe("the cookie over https", () => {
   beforeAll(async () => {
     secure = await startTestServer({ env: { PUBLIC_URL: "https://cms.example.test" } });
   });
-  afterAll(() => secure?.stop());
+  afterAll(() => secure.stop());
 
   it("is Secure (and still HttpOnly, SameSite=Lax, Path=/) when PUBLIC_URL is https", async () => {
     const member = await createTestUser(secure.db);

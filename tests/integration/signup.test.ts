@@ -19,7 +19,7 @@ describe("with signup not allowed (ALLOW_SIGNUP unset)", () => {
   beforeAll(async () => {
     server = await startTestServer();
   });
-  afterAll(() => server?.stop());
+  afterAll(() => server.stop());
 
   it("GET /signup redirects to /login, and /login offers no signup link", async () => {
     const response = await get(server.url, "/signup");
@@ -55,7 +55,7 @@ describe("with signup allowed (ALLOW_SIGNUP=true)", () => {
   beforeAll(async () => {
     server = await startTestServer({ env: { ALLOW_SIGNUP: "true" } });
   });
-  afterAll(() => server?.stop());
+  afterAll(() => server.stop());
 
   const signupForm = (fields: Record<string, string>, cookie?: string) => postForm(server.url, "/signup", fields, cookie);
 

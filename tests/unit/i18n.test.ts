@@ -12,7 +12,7 @@ function keys(value: unknown, prefix = ""): string[] {
 describe("message sets", () => {
   it("have the same keys in English and Dutch, none empty", () => {
     expect(keys(nl).sort()).toEqual(keys(en).sort());
-    for (const key of keys(en)) expect(key.split(".").reduce<any>((node, part) => node[part], en)).not.toBe("");
+    for (const key of keys(en)) expect(key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en)).not.toBe("");
   });
 
   it("carry the spec's exact wording", () => {

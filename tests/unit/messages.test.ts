@@ -6,7 +6,7 @@ import { SUPPORTED_LOCALES, type Locale } from "../../core/locales";
 import { createAjv } from "../../core/schema/ajv";
 import { mapValidationErrors } from "../../core/schema/errors";
 import { formatMessage } from "../../core/messages";
-import { validationMessage, VALIDATION_KEYWORDS } from "../../core/schema/messages";
+import { VALIDATION_KEYWORDS } from "../../core/schema/messages";
 
 /** The validation templates of the catalogue, by keyword, as the tests read them. */
 const VALIDATION_MESSAGES: Record<Locale, Record<string, string>> = {
@@ -126,8 +126,8 @@ function flatten(tree: Tree, prefix = ""): Array<[string, string]> {
     typeof value === "string" ? [[`${prefix}${key}`, value] as [string, string]] : flatten(value, `${prefix}${key}.`),
   );
 }
-const EN = new Map(flatten(en as Tree));
-const NL = new Map(flatten(nl as Tree));
+const EN = new Map(flatten(en));
+const NL = new Map(flatten(nl));
 
 describe("locales/en and locales/nl: every message in both languages", () => {
   it.each([...EN.keys()].map((key) => [key]))("en %s exists in nl, not empty, with the same placeholders", (key) => {

@@ -13,10 +13,17 @@ import { compileBucketSchema } from "../../server/content/validator";
 const SPEC_INTEGER_STEP_ERROR = "schema error: property with type 'integer' can't have a step value smaller than 1";
 const NESTED_TRANSLATE = /^schema error: .*translatable.*translatable/;
 
-type Node = Record<string, any>;
 const root = (properties: JsonSchema, extra: JsonSchema = {}) => ({ type: "object", properties, ...extra });
-const at = (node: unknown, path: readonly (string | number)[]): any =>
-  path.reduce<any>((current, key) => (current === undefined || current === null ? undefined : current[key]), node);
+/** The value at `path`, undefined where there is none. */
+const at = (node: unknown, path: readonly (string | number)[]): unknown =>
+  path.reduce<unknown>((current, key) => (current === undefined || current === null ? undefined : (current as Record<string | number, unknown>)[key]), node);
+
+/** The schema node at `path`; the test fails here when there is none. */
+function nodeAt(node: unknown, path: readonly (string | number)[]): JsonSchema {
+  const found = at(node, path);
+  if (typeof found !== "object" || found === null) throw new Error(`no schema node at ${path.join(".")}`);
+  return found as JsonSchema;
+}
 
 /** Every key used anywhere in a schema, except the names inside `properties` maps. */
 function keywords(node: unknown, out = new Set<string>()): Set<string> {
@@ -40,11 +47,11 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
   ])("locales %j: one sub-property each, in the bucket's order", (locales) => {
     const { schema, problems } = normalizeSchema(root({ title: { type: "string", translate: true } }), locales);
     expect(problems).toEqual([]);
-    const title = (schema.properties as Node).title;
+    const title = nodeAt(schema, ["properties", "title"]);
     expect(title.type).toBe("object");
     expect(title.renderer).toBe("translate-object");
-    expect(Object.keys(title.properties)).toEqual(locales);
-    for (const locale of locales) expect(title.properties[locale]).toEqual({ type: "string", title: locale });
+    expect(Object.keys(nodeAt(title, ["properties"]))).toEqual(locales);
+    for (const locale of locales) expect(at(title, ["properties", locale])).toEqual({ type: "string", title: locale });
     // An unknown locale is refused like any unknown property.
     expect(title.additionalProperties).toBe(false);
   });
@@ -75,7 +82,7 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
   ])("%s → required locales %j", (_case, raw, path, required) => {
     const { schema, problems } = normalizeSchema(raw, ["nl", "en"]);
     expect(problems).toEqual([]);
-    expect(at(schema, path).required).toEqual(required);
+    expect(nodeAt(schema, path).required).toEqual(required);
   });
 
   it.each([
@@ -88,7 +95,7 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
   ])("each locale keeps the property's %s", (_what, property, expected) => {
     const { schema } = normalizeSchema(root({ p: { ...property, translate: true } }), ["nl", "en"]);
     for (const locale of ["nl", "en"]) {
-      const perLocale = (schema.properties as Node).p.properties[locale];
+      const perLocale = nodeAt(schema, ["properties", "p", "properties", locale]);
       expect(perLocale).toMatchObject(expected);
       expect(perLocale.title).toBe(locale);
       expect(perLocale.translate).toBeUndefined();
@@ -97,10 +104,10 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
 
   it.each([["title"], ["description"], ["note"]])("%s stays on the translated property, not on each locale", (attribute) => {
     const { schema } = normalizeSchema(root({ p: { type: "string", translate: true, [attribute]: "Text" } }), ["nl", "en"]);
-    const p = (schema.properties as Node).p;
+    const p = nodeAt(schema, ["properties", "p"]);
     expect(p[attribute]).toBe("Text");
-    if (attribute !== "title") expect(p.properties.nl[attribute]).toBeUndefined();
-    else expect(p.properties.nl.title).toBe("nl");
+    if (attribute !== "title") expect(at(p, ["properties", "nl", attribute])).toBeUndefined();
+    else expect(at(p, ["properties", "nl", "title"])).toBe("nl");
   });
 
   it("validates each locale with the property's own rules", () => {
@@ -158,7 +165,7 @@ describe("_data becomes $data at any depth (spec §3)", () => {
   ])("in %s", (_where, raw, path) => {
     const { schema, problems } = normalizeSchema(raw, ["nl", "en"]);
     expect(problems).toEqual([]);
-    const node = at(schema, path);
+    const node = nodeAt(schema, path);
     expect(Object.keys(node)).toEqual(["$data"]);
     expect(typeof node.$data).toBe("string");
     expect(keywords(schema).has("_data")).toBe(false);
@@ -243,9 +250,9 @@ describe("other normalisation", () => {
 
   it("texts arrays get rows {id, text per bucket locale}", () => {
     const { schema } = normalizeSchema(root({ lines: { type: "array", renderer: "texts" } }), ["nl", "en"]);
-    const items = at(schema, ["properties", "lines", "items"]);
+    const items = nodeAt(schema, ["properties", "lines", "items"]);
     expect(items.required).toEqual(["id"]);
-    expect(Object.keys(items.properties.text.properties)).toEqual(["nl", "en"]);
+    expect(Object.keys(nodeAt(items, ["properties", "text", "properties"]))).toEqual(["nl", "en"]);
     const validate = createAjv().compile(schema);
     expect(validate({ lines: [{ id: "a", text: { nl: "x", en: "y" } }] })).toBe(true);
     expect(validate({ lines: [{ text: { nl: "x" } }] })).toBe(false);
@@ -310,7 +317,7 @@ describe("field kind: renderer, then _ref, then format, then enum, then type (nu
   it.each(KIND_TABLE)("%s → %s", (_case, raw, kind) => {
     const { schema, problems } = normalizeSchema(root({ field: raw }), ["nl", "en"]);
     expect(problems).toEqual([]);
-    expect(fieldKind(at(schema, ["properties", "field"]))).toBe(kind);
+    expect(fieldKind(nodeAt(schema, ["properties", "field"]))).toBe(kind);
   });
 
   it("the table has every kind the form knows", () => {
@@ -337,7 +344,7 @@ describe("starting values of a normalised schema (spec §3, §5)", () => {
     ["an object", { type: "object", properties: { on: { type: "boolean" }, at: { type: "string", format: "time" }, name: { type: "string" } } }, { on: false, at: "00:00:00" }],
   ])("%s starts as %j", (_case, raw, expected) => {
     const { schema } = normalizeSchema(root({ field: raw }), ["nl", "en"]);
-    expect(initialValue(at(schema, ["properties", "field"]))).toEqual(expected);
+    expect(initialValue(nodeAt(schema, ["properties", "field"]))).toEqual(expected);
   });
 });
 

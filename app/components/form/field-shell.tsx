@@ -12,7 +12,7 @@ export interface FieldProps {
 export function fieldLabel(props: FieldProps): string {
   if (props.label) return props.label;
   if (typeof props.schema.title === "string") return props.schema.title;
-  return props.name.split(".").pop()!.replace(/\[\d+\]$/, "");
+  return props.name.slice(props.name.lastIndexOf(".") + 1).replace(/\[\d+\]$/, "");
 }
 
 /** Label, hints and the field's errors in red under it. */

@@ -20,10 +20,15 @@ function signInRefusal(failure: LoginFailure): HttpError {
   return new HttpError(401, key, {}, { code: failure.code });
 }
 
+/** A credential as sent: a string, or a JSON number as its digits; anything else counts as missing. */
+function credential(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" ? String(value) : "";
+}
+
 /** POST /auth/login for API clients: JSON or form in, the user object out. */
 export const action = apiRoute(async ({ request, context }: Route.ActionArgs) => {
   const body = await readBody(request);
-  const form = new URLSearchParams({ email: String(body.email ?? ""), password: String(body.password ?? "") });
+  const form = new URLSearchParams({ email: credential(body.email), password: credential(body.password) });
   const formRequest = new Request(request.url, { method: "POST", body: form, headers: request.headers });
   formRequest.headers.set("Content-Type", "application/x-www-form-urlencoded");
   try {

@@ -59,8 +59,8 @@ export function CropModal(props: {
   /** The field's schema property, sent with the crop (its crop bounds). */
   property: Record<string, unknown>;
   required: boolean;
-  onCropped(content: MediaContent): void;
-  onClose(): void;
+  onCropped: (content: MediaContent) => void;
+  onClose: () => void;
 }) {
   const { t } = useTranslation();
   const { content, bounds } = props;
@@ -82,7 +82,7 @@ export function CropModal(props: {
   };
   const scale = image && shown ? shown.width / image.width : 1;
 
-  const begin = (mode: "move" | "resize") => (event: PointerEvent<HTMLElement>) => {
+  const begin = (mode: "move" | "resize", event: PointerEvent<HTMLElement>) => {
     if (!crop) return;
     event.preventDefault();
     event.stopPropagation();
@@ -170,13 +170,15 @@ export function CropModal(props: {
       <div className="cropper">
         <img src={source} alt="" className="cropper-image" onLoad={onLoad} draggable={false} />
         {crop && image ? (
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- no ARIA widget role moves in two dimensions (arrow keys)
           <div
             className="crop-area"
             role="group"
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- focusable so that the arrow keys can move it
             tabIndex={0}
             aria-label={t("media.cropArea")}
             style={{ left: crop.x * scale, top: crop.y * scale, width: crop.width * scale, height: crop.height * scale }}
-            onPointerDown={begin("move")}
+            onPointerDown={(event) => begin("move", event)}
             onPointerMove={move}
             onPointerUp={end}
             onPointerCancel={end}
@@ -187,7 +189,7 @@ export function CropModal(props: {
               role="button"
               tabIndex={0}
               aria-label={t("media.cropResize")}
-              onPointerDown={begin("resize")}
+              onPointerDown={(event) => begin("resize", event)}
               onPointerMove={move}
               onPointerUp={end}
               onPointerCancel={end}

@@ -68,6 +68,7 @@ export function VideoPlayerModal(props: { url: string; poster?: string | null; t
   }, [rate]);
   return (
     <MediaModal title={props.title} className="media-player" onClose={props.onClose}>
+      {/* eslint-disable-next-line jsx-a11y/media-has-caption -- plays a user's uploaded video, which comes with no captions to offer */}
       <video ref={video} className="media-video" src={props.url} poster={props.poster ?? undefined} controls preload="metadata" />
       <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
         {PLAYBACK_RATES.map((value) => (

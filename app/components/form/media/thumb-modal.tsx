@@ -22,11 +22,11 @@ export function ThumbModal(props: {
 }) {
   const allowCustom = props.property.allowCustomStill === true;
   const { t } = useTranslation();
-  const stills = (props.content.thumbs ?? []).filter((thumb) => typeof thumb.index === "number");
+  const stills = props.content.thumbs.flatMap(({ index, url }) => (typeof index === "number" ? [{ index, url }] : []));
   const [tab, setTab] = useState<"select" | "custom">("select");
   const [chosen, setChosen] = useState<Thumb | null>(props.content.thumb ?? null);
-  const [position, setPosition] = useState(() => Math.max(0, stills.findIndex((still) => sameThumb({ index: still.index! }, props.content.thumb))));
-  const [custom, setCustom] = useState<string | null>(props.content.thumbs?.find((thumb) => thumb.isCustom || thumb.filename === "custom")?.url ?? null);
+  const [position, setPosition] = useState(() => Math.max(0, stills.findIndex((still) => sameThumb({ index: still.index }, props.content.thumb))));
+  const [custom, setCustom] = useState<string | null>(props.content.thumbs.find((thumb) => thumb.isCustom || thumb.filename === "custom")?.url ?? null);
   const [pendingSmall, setPendingSmall] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,7 +37,7 @@ export function ThumbModal(props: {
     setBusy(true);
     try {
       const answer = await uploadCustomStill(props.content.contentId, file, props.property);
-      const url = `${answer.thumb.url ?? `/api/v1/still/${props.content.contentId}/custom`}`;
+      const url = answer.thumb.url ?? `/api/v1/still/${props.content.contentId}/custom`;
       if (answer.smallerThanVideo) setPendingSmall(url);
       else {
         setCustom(url);
@@ -51,7 +51,10 @@ export function ThumbModal(props: {
   }
 
   async function save() {
-    if (!chosen) return props.onClose();
+    if (!chosen) {
+      props.onClose();
+      return;
+    }
     setBusy(true);
     setProblem(null);
     try {
@@ -80,15 +83,15 @@ export function ThumbModal(props: {
       ) : null}
       {problem ? <p className="form-error" role="alert">{problem}</p> : null}
       {tab === "select" ? (
-        stills.length ? (
+        current ? (
           <div className="thumb-carousel">
             <button type="button" className="button small" aria-label={t("media.previous")} disabled={position === 0} onClick={() => setPosition(position - 1)}>‹</button>
             <figure>
-              <img src={current!.url} alt={t("media.stillNumber", { number: position + 1 })} />
+              <img src={current.url} alt={t("media.stillNumber", { number: position + 1 })} />
               <figcaption>{position + 1} / {stills.length}</figcaption>
             </figure>
             <button type="button" className="button small" aria-label={t("media.next")} disabled={position === stills.length - 1} onClick={() => setPosition(position + 1)}>›</button>
-            <button type="button" className="button small" aria-pressed={sameThumb(chosen, { index: current!.index! })} onClick={() => setChosen({ index: current!.index! })}>
+            <button type="button" className="button small" aria-pressed={sameThumb(chosen, { index: current.index })} onClick={() => setChosen({ index: current.index })}>
               {t("media.useThisStill")}
             </button>
           </div>

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "react-router";
+import type { AppLoadContext, LoaderFunctionArgs } from "react-router";
 import { isUuid } from "../../../../core/ids";
 import type { MediaKind } from "../../../../core/media/bounds";
 import { HttpError } from "../../../../server/web/http-error";
@@ -10,7 +10,7 @@ import { mediaContentResponse, requireMediaAccess } from "../../../../server/med
  * …/content/contentId/{versionId} (or …/{contentId}/{versionId}) one version,
  * e.g. the original of a cropped image. One route module per kind names it.
  */
-export async function loadMediaContent({ request, context, params }: LoaderFunctionArgs, kind: MediaKind) {
+export async function loadMediaContent({ request, context, params }: LoaderFunctionArgs<AppLoadContext>, kind: MediaKind) {
   const { contentId, versionId } = params;
   const find =
     versionId === "latest"
