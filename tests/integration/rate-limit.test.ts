@@ -122,7 +122,7 @@ describe("per address", () => {
     for (let n = 1; n <= 19; n++) {
       const response = await postJson(server.url, "/auth/login", { email: `stranger${n}@example.test`, password: "guess" });
       expect(response.status, `failure ${n}`).toBe(401);
-      expect(await response.json()).toEqual({ error: "unknown user" });
+      expect(await response.json()).toEqual({ error: "unknown user", message: "unknown user" });
     }
     // Below the limit a right password still works (and does not clear the address counter).
     const stillOpen = await postJson(server.url, "/auth/login", { email: early.email, password: early.password });

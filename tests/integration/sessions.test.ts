@@ -158,7 +158,7 @@ describe("account changes end existing sessions at once", () => {
 
     const old = await postJson(server.url, "/auth/login", { email: member.email, password: member.password });
     expect(old.status).toBe(401);
-    expect(await old.json()).toEqual({ error: "incorrect password" });
+    expect(await old.json()).toEqual({ error: "incorrect password", message: "incorrect password" });
     const fresh = await signIn(server.url, member.email, "a brand new password");
     expect(await homeWith(server.url, fresh)).toBe("signed in");
   });
