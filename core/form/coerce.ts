@@ -55,7 +55,7 @@ export function coerceFormValue(value: unknown, schema: JsonSchema): unknown {
       return Object.keys(out).length ? out : undefined;
     }
     default:
-      return typeof value === "string" ? value : value;
+      return value;
   }
 }
 

@@ -11,9 +11,6 @@ import { isUuid } from "../../core/ids";
 import { mapValidationErrors, type FieldErrors } from "../../core/schema/errors";
 import { compileBucketSchema } from "./validator";
 
-/** Keys of a content document that are not schema data (spec §3). */
-export const METADATA_KEYS = ["_id", "contentId", "language"] as const;
-
 export const SINGLETON_TAKEN = "This singleton bucket already has its document: save it with its contentId and _id";
 
 export type SaveOutcome =
