@@ -164,7 +164,7 @@ export function metaContent(html: string, name: string): string | null {
 }
 
 /** The built server module (the bundle npm test builds), for tests that start servers themselves. */
-export async function loadBuild(): Promise<{
+async function loadBuild(): Promise<{
   startServer(options: StartOptions): Promise<RunningServer>;
   loadConfig(env: NodeJS.ProcessEnv): RunningServer["config"];
 }> {

@@ -1,7 +1,7 @@
 import type { Db } from "../../server/db/client";
 import { createUser, type Permission, type User } from "../../server/accounts/users";
 
-export const TEST_PASSWORD = "correct horse battery";
+const TEST_PASSWORD = "correct horse battery";
 
 let counter = 0;
 export async function createTestUser(
