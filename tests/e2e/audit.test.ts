@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration } from "../support/browser";
 import { settle, signedInContext } from "../support/content-browser";
 import { IE11_UA, IE9_UA } from "../support/fixtures";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { createContent, getLatestVersion } from "../../server/content/store";
 
@@ -41,7 +41,7 @@ const barLog = (page: Page) => page.evaluate(() => (window as unknown as { barLo
 
 describe("the loading bar (JavaScript)", () => {
   it("appears only after 200 ms of loading, is 2 px high, and goes away when the page has loaded", async () => {
-    const bucket = await createContentBucket(server.db, { name: "Slow bucket" });
+    const bucket = await createTestBucket(server.db, { name: "Slow bucket" });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
     await open(page, "/");
@@ -75,7 +75,7 @@ describe("the loading bar (JavaScript)", () => {
   });
 
   it("turns red when loading the next page fails", async () => {
-    const bucket = await createContentBucket(server.db, { name: "Vanishing bucket" });
+    const bucket = await createTestBucket(server.db, { name: "Vanishing bucket" });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
     await open(page, "/");
@@ -131,7 +131,7 @@ describe.each(JS_MODES)("the Internet Explorer notice in a browser ($label)", ({
 
 describe("the overview's confirm dialog (JavaScript)", () => {
   it("opens from a row's Delete, closes on Cancel without deleting, and deletes on confirm", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
     const keep = await createContent(server.db, bucket.id, { name: "Keeper" }, null);
     const doomed = await createContent(server.db, bucket.id, { name: "Doomed" }, null);
     const ctx = await signedInContext(browser, server);

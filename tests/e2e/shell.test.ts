@@ -2,12 +2,12 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open, waitForHydration } from "../support/browser";
 import { fieldBox, settle, signedInContext } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { createContent } from "../../server/content/store";
 
 /*
- * Behaviour that only exists with JavaScript (spec §2 layout, issue 2 and 3): scroll to top on navigation and
+ * Behaviour that only exists with JavaScript (spec §2 routing, §4 texts debounce): scroll to top on navigation and
  * back where it was on return, the out-in page transition that respects prefers-reduced-motion, and translated
  * text edits that reach the form's live validation only after a 300 ms pause in typing.
  */
@@ -27,7 +27,7 @@ const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
 describe("navigation with JavaScript", () => {
   it("scrolls a new page to the top and restores the old position on back", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" } } } });
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" } } } });
     const ctx = await signedInContext(browser, server);
     for (let n = 1; n <= 20; n++) await createContent(server.db, bucket.id, { name: `Object ${n}` }, ctx.user.id);
     const page = await ctx.newPage();
@@ -85,7 +85,7 @@ describe("navigation with JavaScript", () => {
 
 describe("translated text arrays", () => {
   it("revalidate an edit only after 300 ms without typing", async () => {
-    const bucket = await createContentBucket(server.db, {
+    const bucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { labels: { type: "array", title: "Labels", renderer: "texts" } } },
       locales: ["nl", "en"],
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent, getLatestVersion } from "../../server/content/store";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { clientState, decode, page, signedInUser } from "../support/fixtures";
 import { cookieFrom, get, postForm, postJson } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -40,19 +40,19 @@ const count = async (sql: string, params: unknown[] = []) =>
 
 describe("the overview (spec §2 /b/{bucket})", () => {
   it("titles rows by the schema's title-key, else by the first plain string property, a translated one in the first locale", async () => {
-    const keyed = await createContentBucket(server.db, {
+    const keyed = await createTestBucket(server.db, {
       jsonSchema: { type: "object", "title-key": "name", properties: { code: { type: "string" }, name: { type: "string" } } },
     });
     await createContent(server.db, keyed.id, { code: "X-1", name: "Mesdag" }, null);
     expect(overviewTitles((await page(server.url, `/b/${keyed.slug}`, member)).html)).toEqual(["Mesdag"]);
 
-    const firstString = await createContentBucket(server.db, {
+    const firstString = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { opens: { type: "string", format: "date" }, count: { type: "integer" }, role: { type: "string" }, name: { type: "string" } } },
     });
     await createContent(server.db, firstString.id, { opens: "2026-01-01", count: 3, role: "Painter", name: "Breitner" }, null);
     expect(overviewTitles((await page(server.url, `/b/${firstString.slug}`, member)).html)).toEqual(["Painter"]);
 
-    const translated = await createContentBucket(server.db, {
+    const translated = await createTestBucket(server.db, {
       locales: ["nl", "en"],
       jsonSchema: { type: "object", properties: { title: { type: "string", translate: true } } },
     });
@@ -61,7 +61,7 @@ describe("the overview (spec §2 /b/{bucket})", () => {
   });
 
   it("shows a grid after the index view is set to grid through /session/index-view, and the list again after list", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
     await createContent(server.db, bucket.id, { name: "Gridded" }, null);
     let { cookie } = await signedInUser(server.url, server.db);
     const listed = await page(server.url, `/b/${bucket.slug}`, cookie);
@@ -83,8 +83,8 @@ describe("the overview (spec §2 /b/{bucket})", () => {
 
   it("remembers the last visited page per bucket and serves it as lastVisitedPageNumber; a search starts at page 1", async () => {
     const schema = { type: "object", properties: { name: { type: "string" } } };
-    const first = await createContentBucket(server.db, { jsonSchema: schema });
-    const second = await createContentBucket(server.db, { jsonSchema: schema });
+    const first = await createTestBucket(server.db, { jsonSchema: schema });
+    const second = await createTestBucket(server.db, { jsonSchema: schema });
     for (let n = 1; n <= 25; n++) {
       await createContent(server.db, first.id, { name: `First ${n}` }, null);
       await createContent(server.db, second.id, { name: `Second ${n}` }, null);
@@ -111,7 +111,7 @@ describe("the overview (spec §2 /b/{bucket})", () => {
   });
 
   it("finds documents by the text of any field, and says so when nothing matches", async () => {
-    const bucket = await createContentBucket(server.db, {
+    const bucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { name: { type: "string" }, place: { type: "string" } } },
     });
     await createContent(server.db, bucket.id, { name: "Mesdag", place: "Scheveningen" }, null);
@@ -125,7 +125,7 @@ describe("the overview (spec §2 /b/{bucket})", () => {
 
   // The search looks in the document's values (document_search_text, migration 008), not its JSON text.
   it("does not match property names or JSON punctuation, only values", async () => {
-    const bucket = await createContentBucket(server.db, {
+    const bucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { name: { type: "string" }, place: { type: "string" } } },
     });
     await createContent(server.db, bucket.id, { name: "Mesdag", place: "Scheveningen" }, null);
@@ -135,7 +135,7 @@ describe("the overview (spec §2 /b/{bucket})", () => {
   });
 
   it("offers a cancel in the confirm dialog that closes it, refuses a stale delete with 409 and a message, and a bad request with 400", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
     const doc = await createContent(server.db, bucket.id, { name: "Keep me" }, null);
     const dialog = await page(server.url, `/b/${bucket.slug}?page=1&delete=${doc.contentId}`, member);
     expect(dialog.html).toContain('role="alertdialog"');
@@ -160,17 +160,17 @@ describe("the overview (spec §2 /b/{bucket})", () => {
 
 describe("edit routes", () => {
   it("answer 404 to /b/{bucket}/edit for a bucket that is not a singleton", async () => {
-    const bucket = await createContentBucket(server.db);
+    const bucket = await createTestBucket(server.db);
     expect((await page(server.url, `/b/${bucket.slug}/edit`, member)).status).toBe(404);
   });
 
   it("duplicate answers 404 for a document that does not exist", async () => {
-    const bucket = await createContentBucket(server.db);
+    const bucket = await createTestBucket(server.db);
     expect((await page(server.url, `/b/${bucket.slug}/duplicate/00000000-0000-4000-8000-000000000000/latest`, member)).status).toBe(404);
   });
 
   it("turn the browser's native validation off on the bucket form", async () => {
-    const bucket = await createContentBucket(server.db, {
+    const bucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", maxLength: 5 } } },
     });
     const { html } = await page(server.url, `/b/${bucket.slug}/new`, member);
@@ -180,7 +180,7 @@ describe("edit routes", () => {
   });
 
   it("let exactly one of 100 parallel form saves from one base version win; the rest get 409 with the input kept", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
     const base = await createContent(server.db, bucket.id, { name: "Base" }, null);
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, n) =>
@@ -201,7 +201,7 @@ describe("translated text arrays (spec §6: ids, add and remove only for admin o
   let bucket: Bucket;
   let doc: { contentId: string; versionId: string };
   beforeAll(async () => {
-    bucket = await createContentBucket(server.db, {
+    bucket = await createTestBucket(server.db, {
       locales: ["nl", "en"],
       jsonSchema: { type: "object", properties: { labels: { type: "array", title: "Labels", renderer: "texts" } } },
     });
@@ -266,9 +266,9 @@ describe("JSON API access and rules (spec §6, §7)", () => {
   let artists: Bucket;
   let vault: Bucket;
   beforeAll(async () => {
-    artworks = await createContentBucket(server.db, { slug: "audit-artworks", collectionName: "audit-artworks" });
-    artists = await createContentBucket(server.db, { slug: "audit-artists", collectionName: "audit-artists" });
-    vault = await createContentBucket(server.db, { slug: "audit-vault", collectionName: "audit-vault", private: true });
+    artworks = await createTestBucket(server.db, { slug: "audit-artworks", collectionName: "audit-artworks" });
+    artists = await createTestBucket(server.db, { slug: "audit-artists", collectionName: "audit-artists" });
+    vault = await createTestBucket(server.db, { slug: "audit-vault", collectionName: "audit-vault", private: true });
     restricted = (await signedInUser(server.url, server.db, { buckets: ["audit-artworks"] })).cookie;
   });
 

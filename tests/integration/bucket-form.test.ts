@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { createContentBucket, inputValue } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
+import { inputValue } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 import { createTestUser, get, postForm, signIn } from "../support/http";
 
@@ -51,8 +52,8 @@ const valid = {
 
 beforeAll(async () => {
   server = await startTestServer();
-  bucket = await createContentBucket(server.db, { slug: "exhibitions", jsonSchema: schema });
-  singleton = await createContentBucket(server.db, { slug: "settings", singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string" } } } });
+  bucket = await createTestBucket(server.db, { slug: "exhibitions", jsonSchema: schema });
+  singleton = await createTestBucket(server.db, { slug: "settings", singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string" } } } });
   const user = await createTestUser(server.db, { permissions: ["user", "admin"] });
   cookie = await signIn(server.url, user.email, user.password);
 });
@@ -162,17 +163,17 @@ describe("the generic form without JavaScript", () => {
   });
 
   it("shows schema errors to the admin instead of crashing, and names unknown field kinds", async () => {
-    const broken = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { n: { type: "integer", step: 0.5 } } } });
+    const broken = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { n: { type: "integer", step: 0.5 } } } });
     const html = await (await get(server.url, `/b/${broken.slug}/new`, cookie)).text();
     expect(html).toContain("schema error: property with type &#x27;integer&#x27; can&#x27;t have a step value smaller than 1");
-    const odd = await createContentBucket(server.db, { jsonSchema: unknownKind });
+    const odd = await createTestBucket(server.db, { jsonSchema: unknownKind });
     expect(await (await get(server.url, `/b/${odd.slug}/new`, cookie)).text()).toContain("No component found to render mystery");
   });
 
   it("writes messages in the configured default locale", async () => {
     const dutch = await startTestServer({ env: { DEFAULT_LOCALE: "nl" } });
     try {
-      const nlBucket = await createContentBucket(dutch.db, { jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } } });
+      const nlBucket = await createTestBucket(dutch.db, { jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } } });
       const user = await createTestUser(dutch.db);
       const dutchCookie = await signIn(dutch.url, user.email, user.password);
       const response = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie);
@@ -185,7 +186,7 @@ describe("the generic form without JavaScript", () => {
 
 describe("the overview", () => {
   it("pages newest first, remembers the last page, searches, and deletes after confirming", async () => {
-    const list = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const list = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
     for (let index = 1; index <= 23; index++) {
       const response = await postForm(server.url, `/b/${list.slug}/new`, { __contentId: "", __baseVersionId: "", name: `Item ${index}` }, cookie);
       expect(response.status).toBe(302);

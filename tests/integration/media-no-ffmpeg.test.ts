@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../support/server";
 import { exited, processEnv, startProcess, uploaded } from "../support/media-audit";
 
 /*
- * Issue 4: a machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
+ * A machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
  * unavailable and video uploads are refused with that message, while images and files still work; given
  * FFMPEG_PATH/FFPROBE_PATH it logs which binaries and version it uses. Real `npm start` processes whose PATH
  * holds no ffmpeg.

@@ -12,7 +12,7 @@ import type { TestServer } from "../support/server";
 import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir, startMediaServer } from "../support/media-audit";
 
 /*
- * Issue 4: what media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
+ * What media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
  * are never served inline; names go out RFC 6266-encoded; ranges; and every media read checks access.
  */
 

@@ -9,7 +9,10 @@ import { TEST_SESSION_SECRET } from "./server";
 
 let counter = 0;
 
-/** A bucket with a unique slug (lower case, URL-safe); override any field. */
+/**
+ * The test bucket: a unique slug (lower case, URL-safe), locales nl then en (nl is the default active locale)
+ * and one text property, title. Override any field; `position` orders it in navigation.
+ */
 export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id">> & { position?: number } = {}): Promise<Bucket> {
   counter += 1;
   const slug = overrides.slug ?? `fixture-${counter}-${Date.now().toString(36)}`;
@@ -19,7 +22,7 @@ export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id">> 
     singleton: false,
     private: false,
     collectionName: slug,
-    locales: ["en", "nl"],
+    locales: ["nl", "en"],
     jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" } } },
     ...overrides,
   });
