@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
 import type { TestServer } from "../support/server";
-import { STALE_TEMPORARY_MS, type Content, fieldFor, json, startMediaServer, uploaded } from "../support/media-audit";
+import { STALE_TEMPORARY_MS, type Content, fieldFor, json, startMediaServer, uploaded } from "../support/media-server";
 
 /*
  * Issue 4: the job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its

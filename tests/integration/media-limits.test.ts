@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upload, videoOf } from "../support/media-fixtures";
 import type { TestServer } from "../support/server";
-import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded, expectRefused, padded, faststartVideo, streamUpload, countMedia, startMediaServer } from "../support/media-audit";
+import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded, expectRefused, padded, faststartVideo, streamUpload, countMedia, startMediaServer } from "../support/media-server";
 
 /*
  * Every media size limit at its boundary, enforced while the body streams, and the video messages of

@@ -7,7 +7,7 @@ import { mediaRulesBucket } from "../support/fixtures";
 import { createTestUser, get, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/server";
-import { exited, processEnv, startProcess, uploaded } from "../support/media-audit";
+import { exited, processEnv, startProcess, uploaded } from "../support/media-server";
 
 /*
  * A machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
