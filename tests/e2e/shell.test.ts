@@ -174,12 +174,24 @@ describe("translated text arrays", () => {
     await open(page, `/b/${bucket.slug}/new`);
     const labels = fieldBox(page, "labels");
     await labels.locator("button.add").click();
-    await labels.locator('input[name="labels[0].text.en"]').fill("Welcome"); // a row with text needs an id
+    // A row with text needs an id. The text's own held edit must reach the form before the timed part below:
+    // replayed later, it would revalidate the form with the id typed meanwhile.
+    const text = labels.locator('input[name="labels[0].text.en"]');
+    await text.evaluate((input) => {
+      (window as unknown as { replayed: Promise<void> }).replayed = new Promise((resolve) =>
+        input.addEventListener("input", (event) => !event.isTrusted && resolve()),
+      );
+    });
+    await text.fill("Welcome");
+    await page.evaluate(() => (window as unknown as { replayed: Promise<void> }).replayed);
     await page.locator("form.bucket-form .form-actions button[type=submit]").click();
     const error = labels.locator(".field-error");
     await error.first().waitFor({ state: "visible" });
 
-    await page.clock.install();
+    // Once installed the fake clock still flows with real time; paused, only runFor moves it, however slow the machine.
+    const installedAt = Date.now();
+    await page.clock.install({ time: installedAt });
+    await page.clock.pauseAt(installedAt + 60_000);
     await labels.locator('input[name="labels[0].id"]').pressSequentially("intro");
     await page.clock.runFor(250);
     expect(await error.count()).toBeGreaterThan(0); // still held back

@@ -40,7 +40,8 @@ describe("without ffmpeg", () => {
 
     const bare = await startProcess(env);
     children.push(bare.child);
-    expect(bare.output()).toContain("video processing is unavailable: no ffmpeg/ffprobe found");
+    // The log is written asynchronously: it may reach the pipe after the line that says the server listens.
+    await expect.poll(() => bare.output(), { timeout: 10_000 }).toContain("video processing is unavailable: no ffmpeg/ffprobe found");
     const cookie = await signIn(bare.url, user.email, user.password);
     const refused = await upload(bare.url, "video", cookie, fields, video);
     expect(refused.status).toBe(422);
@@ -54,7 +55,9 @@ describe("without ffmpeg", () => {
 
     const configured = await startProcess({ ...env, FFMPEG_PATH: "/usr/bin/ffmpeg", FFPROBE_PATH: "/usr/bin/ffprobe", MEDIA_WORKERS: "0" });
     children.push(configured.child);
-    const line = configured.output().split("\n").find((text) => text.includes("video processing with ffmpeg"));
+    const logLine = () => configured.output().split("\n").find((text) => text.includes("video processing with ffmpeg"));
+    await expect.poll(logLine, { timeout: 10_000 }).toBeDefined();
+    const line = logLine();
     expect(line && JSON.parse(line)).toMatchObject({ ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe", source: "environment", version: expect.stringMatching(/^ffmpeg version/) });
     const accepted = await uploaded(await upload(configured.url, "video", cookie, fields, video));
     expect(accepted.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
