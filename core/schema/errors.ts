@@ -2,7 +2,7 @@ import type { ErrorObject } from "ajv";
 import type { Locale } from "../locales";
 import { validationMessage } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
-import { pointerToName } from "./path";
+import { childSchema, escapeSegment, pointerSegments, pointerToName } from "./path";
 
 export interface FieldErrors {
   /** Messages by form field name (`rooms[0].title.nl`); "" holds errors of the whole document. */
@@ -10,10 +10,6 @@ export interface FieldErrors {
   /** Locales that have at least one error, through the nearest translatable ancestor. */
   locales: string[];
 }
-
-/** A property name as one JSON Pointer segment (RFC 6901), as AJV writes instancePath. */
-const escapeSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
-const unescapeSegment = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");
 
 /** The pointer of the field an error belongs to: `required` points at the missing property. */
 export function fieldPointer(error: ErrorObject): string {
@@ -24,14 +20,9 @@ export function fieldPointer(error: ErrorObject): string {
 
 /** The schema node a pointer leads to, if the schema describes it. */
 function schemaAt(schema: JsonSchema, pointer: string): JsonSchema | null {
-  let node: unknown = schema;
-  for (const segment of pointer.split("/").slice(1).map(unescapeSegment)) {
-    if (typeof node !== "object" || node === null) return null;
-    const current = node as JsonSchema;
-    const properties = current.properties as Record<string, unknown> | undefined;
-    node = /^\d+$/.test(segment) && current.items ? current.items : properties && Object.prototype.hasOwnProperty.call(properties, segment) ? properties[segment] : null;
-  }
-  return typeof node === "object" && node !== null ? (node as JsonSchema) : null;
+  let node: JsonSchema | null = schema;
+  for (const segment of pointerSegments(pointer)) node = childSchema(node, segment);
+  return node;
 }
 
 /**
@@ -48,16 +39,14 @@ function expandMissingTranslation(schema: JsonSchema, error: ErrorObject, pointe
 
 /** The locale of the nearest translatable ancestor along a pointer, if any. */
 export function localeOfPointer(schema: JsonSchema, pointer: string): string | null {
-  let node: unknown = schema;
+  let node: JsonSchema | null = schema;
   let locale: string | null = null;
-  for (const segment of pointer.split("/").slice(1).map(unescapeSegment)) {
-    if (typeof node !== "object" || node === null) break;
-    const current = node as JsonSchema;
-    const properties = current.properties as Record<string, unknown> | undefined;
-    const known = !!properties && Object.prototype.hasOwnProperty.call(properties, segment);
+  for (const segment of pointerSegments(pointer)) {
+    if (!node) break;
+    const child = childSchema(node, segment);
     // Only the bucket's locales: an unknown key under a translated field has no locale tab.
-    if (current.renderer === TRANSLATE_OBJECT_RENDERER && known) locale = segment;
-    node = /^\d+$/.test(segment) && current.items ? current.items : known ? properties![segment] : undefined;
+    if (node.renderer === TRANSLATE_OBJECT_RENDERER && child) locale = segment;
+    node = child;
   }
   return locale;
 }
@@ -77,7 +66,7 @@ export function mapValidationErrors(
   for (const error of errors ?? []) {
     const message = validationMessage(messageLocale, error.keyword, error.params as Record<string, unknown>);
     for (const pointer of expandMissingTranslation(schema, error, fieldPointer(error))) {
-      const name = pointerToName(pointer);
+      const name = pointerToName(pointer, schema);
       if (only && !only.includes(name.split(/[.[]/)[0]!)) continue;
       const list = (byField[name] ??= []);
       if (!list.includes(message)) list.push(message);

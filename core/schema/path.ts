@@ -1,13 +1,67 @@
-/** `/rooms/0/title/nl` → `rooms[0].title.nl`: the form field's name for an AJV instance path. */
-export function pointerToName(pointer: string): string {
+import type { JsonSchema } from "./normalize";
+
+const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A property name as one JSON Pointer segment (RFC 6901), as AJV writes instancePath. */
+export const escapeSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/** `/a~1b/0` → ["a/b", "0"]; ~0 is read after ~1, as RFC 6901 says. */
+export function pointerSegments(pointer: string): string[] {
   return pointer
     .split("/")
     .slice(1)
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), "");
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
-/** `rooms[0].title.nl` → ["rooms", 0, "title", "nl"] */
+/**
+ * Whether a schema node holds a list (its children are indexes) or an object
+ * (its children are property names); null when the schema does not say.
+ */
+function containerOf(node: unknown): "list" | "object" | null {
+  if (!isObject(node)) return null;
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  const list = types.includes("array") || node.items !== undefined;
+  const object = types.includes("object") || node.properties !== undefined;
+  return list === object ? null : list ? "list" : "object";
+}
+
+/** The schema of child `segment` of `node` (a list row or a declared property), or null when the schema does not describe it. */
+export function childSchema(node: unknown, segment: string | number): JsonSchema | null {
+  const container = containerOf(node);
+  if (!container || !isObject(node)) return null;
+  if (container === "list") {
+    if (!/^\d+$/.test(String(segment))) return null;
+    const items = Array.isArray(node.items) ? node.items[Number(segment)] : node.items;
+    return isObject(items) ? items : null;
+  }
+  const properties = node.properties;
+  const name = String(segment);
+  if (!isObject(properties) || !Object.prototype.hasOwnProperty.call(properties, name)) return null;
+  const child = properties[name];
+  return isObject(child) ? child : null;
+}
+
+/**
+ * `/rooms/0/title/nl` → `rooms[0].title.nl`: the form field's name for an AJV
+ * instance path. The schema tells an index from a property name, since both
+ * may be all digits (`/years/2024` is `years.2024` when years is an object).
+ * Past what the schema describes, all-digit segments are taken as indexes.
+ */
+export function pointerToName(pointer: string, schema: JsonSchema): string {
+  let node: JsonSchema | null = schema;
+  let name = "";
+  for (const segment of pointerSegments(pointer)) {
+    const container = containerOf(node) ?? (/^\d+$/.test(segment) ? "list" : "object");
+    name = container === "list" ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment;
+    node = childSchema(node, segment);
+  }
+  return name;
+}
+
+/**
+ * `rooms[0].title.nl` → ["rooms", 0, "title", "nl"], read as Conform reads
+ * names: only brackets make an index, so `years.2024` is the property "2024".
+ */
 export function nameToSegments(name: string): Array<string | number> {
   const segments: Array<string | number> = [];
   for (const match of name.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {

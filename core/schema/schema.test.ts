@@ -73,7 +73,7 @@ describe("number input (spec §5)", () => {
 
 describe("paths", () => {
   it("maps pointers to names and back", () => {
-    expect(pointerToName("/rooms/0/title/nl")).toBe("rooms[0].title.nl");
+    expect(pointerToName("/rooms/0/title/nl", { type: "object", properties: { rooms: { type: "array", items: { type: "object" } } } })).toBe("rooms[0].title.nl");
     expect(nameToSegments("rooms[0].title.nl")).toEqual(["rooms", 0, "title", "nl"]);
   });
 });

@@ -2,7 +2,7 @@ import type { Queryable } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
 import type { Permission } from "./users";
 
-export const INVITATION_TTL_DAYS = 7;
+const INVITATION_TTL_DAYS = 7;
 
 export async function createInvitation(
   db: Queryable,

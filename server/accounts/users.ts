@@ -27,11 +27,6 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ?? null;
 }
 
-export async function findUserById(db: Queryable, id: string): Promise<User | null> {
-  const { rows } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [id]);
-  return rows[0] ?? null;
-}
-
 export class EmailTakenError extends Error {
   constructor(email: string) {
     super(`A user with email ${email} already exists`);
@@ -83,4 +78,3 @@ export function hasPermission(user: Pick<User, "permissions"> | null | undefined
 export function publicUser(user: User) {
   return { id: user.id, name: user.name, email: user.email, permissions: user.permissions, buckets: user.buckets };
 }
-export type PublicUser = ReturnType<typeof publicUser>;

@@ -15,11 +15,6 @@ export interface Bucket {
 const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
   json_schema AS "jsonSchema", locales`;
 
-export async function listBuckets(db: Queryable): Promise<Bucket[]> {
-  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets ORDER BY position, name`);
-  return rows;
-}
-
 export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private">;
 
 /** What navigation needs, without the schemas, as one JSON array: a subquery of the session lookup. */

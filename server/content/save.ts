@@ -14,9 +14,6 @@ import type { FieldErrors } from "../../core/schema/errors";
 import { compileBucketSchema } from "./validator";
 import { translate, type MessageKey } from "../../core/messages";
 
-/** Keys of a content document that are not schema data (spec §3). */
-export const METADATA_KEYS = ["_id", "contentId", "language"] as const;
-
 
 export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422; errors: FieldErrors; message: string };
 export type SaveOutcome = { ok: true; version: ContentVersion } | SaveRefusal;

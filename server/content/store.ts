@@ -147,11 +147,6 @@ export async function deleteContent(db: Db, bucketId: string, contentId: string,
   });
 }
 
-export async function countContents(db: Queryable, bucketId: string): Promise<number> {
-  const { rows } = await db.query<{ count: number }>("SELECT content_count AS count FROM buckets WHERE id = $1", [bucketId]);
-  return rows[0]?.count ?? 0;
-}
-
 /** An ILIKE pattern matching `text` anywhere, its wildcards taken literally. */
 function likePattern(text: string): string {
   return `%${text.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -4,12 +4,12 @@ import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
 import {
   bucketForm, contentIdOf, control, fieldBox, formValues, plainText, save, shownErrors, signedInContext, storedDocument, submitWith,
 } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { createContent } from "../../server/content/store";
 
 /*
- * The generic form with every core field kind of issue 3 (spec §2 field UI, §3 value formats, §5 parsing and
+ * The generic form with every core field kind (spec §2 field UI, §3 value formats, §5 parsing and
  * initial rows): create, edit, duplicate, with JavaScript on and off. Every list button is a submit button with
  * an intent, so without JavaScript each one is a round trip through the action.
  */
@@ -66,7 +66,7 @@ const stepButton = (page: Page, name: string, sign: "+" | "−") => fieldBox(pag
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("creates a document with every field kind, then shows the stored values on its latest version", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);
@@ -231,7 +231,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   });
 
   it("edits a stored document into a new version, then duplicates it into a new document", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const original = await createContent(server.db, bucket.id, {
       name: "Mesdag", title: { nl: "Zee", en: "Sea" }, capacity: 20, featured: true, opens: "2026-01-02", at: "09:15:00",
@@ -284,7 +284,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   });
 
   it("parses numbers as spec §5 says: comma or dot, plus and minus from the typed value, integers by their step", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);
@@ -318,7 +318,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
 describe("with JavaScript only", () => {
   it("reverts invalid number input to the last valid value and empties on empty input", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);
@@ -351,7 +351,7 @@ describe("with JavaScript only", () => {
   });
 
   it("counts characters live and warns past maxLength; follows the pointed list in a $data select; reorders by dragging", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);

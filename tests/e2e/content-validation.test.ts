@@ -5,7 +5,7 @@ import {
   contentIdOf, control, countPosts, fieldBox, formValues, save, shownErrors, signedInContext, storedDocument, submitWith,
   waitForFieldError,
 } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
@@ -83,7 +83,7 @@ async function showLocale(page: Page, javaScriptEnabled: boolean, locale: string
 describe.each(LANGUAGES)("$label", ({ server, browserLocale, text }) => {
   describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     it("shows every error under its field with the input kept, then saves once the input is fixed", async () => {
-      const bucket = await createContentBucket(server().db, { jsonSchema: SCHEMA, locales: ["nl", "en"] });
+      const bucket = await createTestBucket(server().db, { jsonSchema: SCHEMA, locales: ["nl", "en"] });
       const ctx = await signedInContext(browser, server(), { javaScriptEnabled, locale: browserLocale });
       const page = await ctx.newPage();
       await open(page, `/b/${bucket.slug}/new`);
@@ -152,7 +152,7 @@ describe.each(LANGUAGES)("$label", ({ server, browserLocale, text }) => {
 
 describe.each(JS_MODES)("the top-bar language switch ($label)", ({ javaScriptEnabled }) => {
   it("turns the form's labels Dutch on an English server; validation messages stay in the default locale", async () => {
-    const bucket = await createContentBucket(english.db, { jsonSchema: SCHEMA, locales: ["nl", "en"] });
+    const bucket = await createTestBucket(english.db, { jsonSchema: SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, english, { javaScriptEnabled });
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContent } from "../../server/content/store";
 import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "../support/browser";
 import { control, formValues, save, shownErrors, signedInContext, storedDocument } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * Content versions (issue 3): every save is a new version on top of the one the page started from; a save
+ * Content versions: every save is a new version on top of the one the page started from; a save
  * from a version someone else has since replaced is refused (409) with a clear message, the input kept, and
  * a way to the newer version. Older versions open with a link to the latest.
  */
@@ -37,7 +37,7 @@ const CONFLICT =
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("refuses the second of two saves from the same version, keeps its input, links to the newer version, and saves on top when asked", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: SCHEMA });
+    const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const first = await createContent(server.db, bucket.id, { name: "Start", rooms: ["a"] }, ctx.user.id);
     const path = `/b/${bucket.slug}/${first.contentId}/latest`;
@@ -84,7 +84,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   });
 
   it("opens an older version with a link to the latest; saving from it is a conflict, not an overwrite", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: SCHEMA });
+    const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const first = await createContent(server.db, bucket.id, { name: "Old" }, ctx.user.id);
     const page = await ctx.newPage();

@@ -7,14 +7,14 @@ import { JS_MODES, launchBrowser, open, runsScripts, textOf } from "../support/b
 import {
   bucketForm, contentIdOf, control, fieldBox, plainText, save, settle, signedInContext, storedDocument, submitWith,
 } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { createTestUser, get, signIn } from "../support/http";
 import { readdirSync } from "node:fs";
 import { jpegOfSize, pngOfSize, videoOf, wavOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * Image, video and file fields in the browser (issue 4, spec §2, §4, §5): uploads through the API with
+ * Image, video and file fields in the browser (spec §2, §4, §5): uploads through the API with
  * JavaScript, through the multipart edit form without it; progress, polling, view, download, delete, crop.
  */
 
@@ -75,7 +75,7 @@ async function waitForUploaded(page: Page, name: string, filename: string) {
 }
 
 async function newDocumentPage(javaScriptEnabled: boolean, schema: Record<string, unknown> = MEDIA_SCHEMA, locale?: string) {
-  const bucket = await createContentBucket(server.db, { jsonSchema: schema, locales: ["en"] });
+  const bucket = await createTestBucket(server.db, { jsonSchema: schema, locales: ["en"] });
   const ctx = await signedInContext(browser, server, { javaScriptEnabled, locale });
   const page = await ctx.newPage();
   await open(page, `/b/${bucket.slug}/new`);
@@ -320,7 +320,7 @@ describe("the edit form's multipart post over HTTP", () => {
   const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 
   it("streams a file larger than the 1 MiB form limit into the media store and saves the document", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: MEDIA_SCHEMA, locales: ["en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: MEDIA_SCHEMA, locales: ["en"] });
     const user = await createTestUser(server.db, { permissions: ["user"] });
     const cookie = await signIn(server.url, user.email, user.password);
     const big = Buffer.concat([await jpegOfSize(1920, 1080), Buffer.alloc(1_500_000, 7)]); // a JPEG with trailing bytes
@@ -338,7 +338,7 @@ describe("the edit form's multipart post over HTTP", () => {
 
   it("refuses text fields over 1 MiB (413), a file in a field that is not a media field (400), and a file over its limit under the field", async () => {
     const schema = { ...MEDIA_SCHEMA, properties: { ...MEDIA_SCHEMA.properties, doc: { type: "string", title: "Document", _ref: "b-file", maxFilesize: 5000 } } };
-    const bucket = await createContentBucket(server.db, { jsonSchema: schema, locales: ["en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: schema, locales: ["en"] });
     const user = await createTestUser(server.db, { permissions: ["user"] });
     const cookie = await signIn(server.url, user.email, user.password);
     expect((await postForm(bucket.slug, cookie, [["name", "x".repeat(1024 * 1024 + 10)]])).status).toBe(413);
@@ -357,7 +357,7 @@ describe("the edit form's multipart post over HTTP", () => {
 
 describe("a file chosen before the page's JavaScript has loaded", () => {
   it("is uploaded once the form hydrates, not lost with the plain input the drop zone replaces", async () => {
-    const bucket = await createContentBucket(server.db, { jsonSchema: MEDIA_SCHEMA, locales: ["en"] });
+    const bucket = await createTestBucket(server.db, { jsonSchema: MEDIA_SCHEMA, locales: ["en"] });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
     // Hold the page's scripts back: the user sees (and uses) the server-rendered form first.

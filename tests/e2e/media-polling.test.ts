@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open } from "../support/browser";
 import { control, fieldBox, signedInContext } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { videoOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -51,7 +51,7 @@ const setJobs = (contentId: string, update: string) =>
 
 /** A signed-in page on a new document of a bucket with one video field. */
 async function newClipPage() {
-  const bucket = await createContentBucket(server.db, {
+  const bucket = await createTestBucket(server.db, {
     jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
     locales: ["en"],
   });

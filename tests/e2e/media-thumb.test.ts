@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open, textOf } from "../support/browser";
 import { control, fieldBox, signedInContext } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { get } from "../support/http";
 import { pngOfSize, videoOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe("Select Thumbnail", () => {
   it("picks a still from the carousel, and a custom still after the 'Incorrect Size' question", async () => {
-    const bucket = await createContentBucket(server.db, {
+    const bucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } } },
       locales: ["en"],
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open } from "../support/browser";
 import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, shownLikeAForm } from "../support/bad-documents";
 import { fieldBox, signedInContext } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
@@ -41,8 +41,8 @@ function modalErrors(dialog: Locator): Promise<Record<string, string>> {
 
 describe("the bucket-form modal", () => {
   it("shows the JSON API's errors for the same bad input, under the same fields, without saving", async () => {
-    const people = await createContentBucket(server.db, { name: "People", jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
-    const works = await createContentBucket(server.db, {
+    const people = await createTestBucket(server.db, { name: "People", jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
+    const works = await createTestBucket(server.db, {
       locales: ["en"],
       jsonSchema: { type: "object", properties: { person: { type: "string", title: "Person", _ref: people.collectionName, renderer: "popup" } } },
     });
@@ -86,8 +86,8 @@ describe("the bucket-form modal", () => {
   });
 
   it("shows the server pipeline's errors under its fields when its own validator could not load, logging the failed save", async () => {
-    const people = await createContentBucket(server.db, { name: "People", jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
-    const works = await createContentBucket(server.db, {
+    const people = await createTestBucket(server.db, { name: "People", jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
+    const works = await createTestBucket(server.db, {
       locales: ["en"],
       jsonSchema: { type: "object", properties: { person: { type: "string", title: "Person", _ref: people.collectionName, renderer: "popup" } } },
     });

@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open } from "../support/browser";
 import { contentIdOf, control, fieldBox, plainText, save, signedInContext, storedDocument } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { jpegOfSize } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 describe("without JavaScript", () => {
   it("keeps a file chosen in an invalid form and saves it with the corrected form", async () => {
-    const bucket = await createContentBucket(server.db, {
+    const bucket = await createTestBucket(server.db, {
       locales: ["en"],
       jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name" }, photo: { type: "string", title: "Photo", _ref: "b-image" } } },
     });

@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open } from "../support/browser";
 import { control, fieldBox, signedInContext } from "../support/content-browser";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { pngOfSize } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { getLatestVersion, saveVersion } from "../../server/content/store";
@@ -29,11 +29,11 @@ afterAll(async () => {
 
 describe("popup sub-form", () => {
   it("creates the referenced document through the modal, refuses invalid input, reports a conflict and cancels", async () => {
-    const artists = await createContentBucket(server.db, {
+    const artists = await createTestBucket(server.db, {
       name: "Artists",
       jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name", isNotEmpty: true }, bio: { type: "string", title: "Bio" } } },
     });
-    const works = await createContentBucket(server.db, {
+    const works = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" }, curator: { type: "string", title: "Curator", _ref: artists.collectionName, renderer: "popup", "button-text": "Choose a curator" } } },
     });
     const ctx = await signedInContext(browser, server);
@@ -86,11 +86,11 @@ describe("popup sub-form", () => {
   });
 
   it("uploads media of the modal's form to the modal's bucket, not the page's", async () => {
-    const artists = await createContentBucket(server.db, {
+    const artists = await createTestBucket(server.db, {
       name: "Portraits",
       jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", title: "Portrait", _ref: "b-image" } } },
     });
-    const works = await createContentBucket(server.db, {
+    const works = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
     });
     const directory = mkdtempSync(path.join(tmpdir(), "vitrine-popup-"));

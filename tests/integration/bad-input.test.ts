@@ -9,7 +9,7 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { createTestUser, fieldErrorText, postForm, signIn } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -43,7 +43,7 @@ const validForm = { __contentId: "", __baseVersionId: "", "title.nl": "Wad", "ti
 
 beforeAll(async () => {
   server = await startTestServer();
-  bucket = await createContentBucket(server.db, { slug: "hostile", collectionName: "hostile", jsonSchema: schema });
+  bucket = await createTestBucket(server.db, { slug: "hostile", collectionName: "hostile", jsonSchema: schema });
   const user = await createTestUser(server.db);
   cookie = await signIn(server.url, user.email, user.password);
 });

@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { createContentBucket, inputValue } from "../support/fixtures-content";
+import { createContent, getLatestVersion } from "../../server/content/store";
+import { createTestBucket, decode, page, signedInUser } from "../support/fixtures";
+import { createTestUser, get, inputValue, postForm, signIn } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
-import { createTestUser, get, postForm, signIn } from "../support/http";
+
+/*
+ * The generic bucket form without JavaScript (spec §2, §5): every field kind, invalid input kept with messages,
+ * list intents, versions, duplicate, singletons; the edit routes' 404s; 100 parallel saves; and who may change
+ * the ids of translated text arrays (spec §6).
+ */
 
 let server: TestServer;
+/** An admin's session. */
 let cookie: string;
+/** A plain user's session. */
+let member: string;
 let bucket: Bucket;
 let singleton: Bucket;
 
@@ -51,10 +61,11 @@ const valid = {
 
 beforeAll(async () => {
   server = await startTestServer();
-  bucket = await createContentBucket(server.db, { slug: "exhibitions", jsonSchema: schema });
-  singleton = await createContentBucket(server.db, { slug: "settings", singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string" } } } });
+  bucket = await createTestBucket(server.db, { slug: "exhibitions", jsonSchema: schema });
+  singleton = await createTestBucket(server.db, { slug: "settings", singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string" } } } });
   const user = await createTestUser(server.db, { permissions: ["user", "admin"] });
   cookie = await signIn(server.url, user.email, user.password);
+  member = (await signedInUser(server.url, server.db)).cookie;
 });
 afterAll(() => server?.stop());
 
@@ -162,17 +173,17 @@ describe("the generic form without JavaScript", () => {
   });
 
   it("shows schema errors to the admin instead of crashing, and names unknown field kinds", async () => {
-    const broken = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { n: { type: "integer", step: 0.5 } } } });
+    const broken = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { n: { type: "integer", step: 0.5 } } } });
     const html = await (await get(server.url, `/b/${broken.slug}/new`, cookie)).text();
     expect(html).toContain("schema error: property with type &#x27;integer&#x27; can&#x27;t have a step value smaller than 1");
-    const odd = await createContentBucket(server.db, { jsonSchema: unknownKind });
+    const odd = await createTestBucket(server.db, { jsonSchema: unknownKind });
     expect(await (await get(server.url, `/b/${odd.slug}/new`, cookie)).text()).toContain("No component found to render mystery");
   });
 
   it("writes messages in the configured default locale", async () => {
     const dutch = await startTestServer({ env: { DEFAULT_LOCALE: "nl" } });
     try {
-      const nlBucket = await createContentBucket(dutch.db, { jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } } });
+      const nlBucket = await createTestBucket(dutch.db, { jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } } });
       const user = await createTestUser(dutch.db);
       const dutchCookie = await signIn(dutch.url, user.email, user.password);
       const response = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie);
@@ -183,32 +194,106 @@ describe("the generic form without JavaScript", () => {
   });
 });
 
-describe("the overview", () => {
-  it("pages newest first, remembers the last page, searches, and deletes after confirming", async () => {
-    const list = await createContentBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
-    for (let index = 1; index <= 23; index++) {
-      const response = await postForm(server.url, `/b/${list.slug}/new`, { __contentId: "", __baseVersionId: "", name: `Item ${index}` }, cookie);
-      expect(response.status).toBe(302);
-    }
-    const first = await (await get(server.url, `/b/${list.slug}`, cookie)).text();
-    expect(first).toContain("Item 23");
-    expect(first).not.toContain(">Item 3<");
-    expect(first).toContain("Page 1 of 2");
-    const second = await get(server.url, `/b/${list.slug}?page=2`, cookie);
-    const secondCookie = second.headers.get("set-cookie")!.split(";")[0]!;
-    expect(await second.text()).toContain(">Item 3<");
-    const remembered = await (await get(server.url, `/b/${list.slug}`, secondCookie)).text();
-    expect(remembered).toContain("Page 2 of 2");
-    const search = await (await get(server.url, `/b/${list.slug}?q=Item%2017`, cookie)).text();
-    expect(search).toContain("Item 17");
-    expect(search).not.toContain("Item 16");
+describe("edit routes", () => {
+  it("answer 404 to /b/{bucket}/edit for a bucket that is not a singleton", async () => {
+    const bucket = await createTestBucket(server.db);
+    expect((await page(server.url, `/b/${bucket.slug}/edit`, member)).status).toBe(404);
+  });
 
-    const target = /href="\/b\/[^/]+\/([0-9a-f-]{36})\/latest"[^>]*>Item 23</.exec(first)![1]!;
-    const dialog = await (await get(server.url, `/b/${list.slug}?delete=${target}`, cookie)).text();
-    expect(dialog).toContain("Delete document");
-    const versionId = /name="versionId" value="([^"]+)"/.exec(dialog)![1]!;
-    const deleted = await postForm(server.url, `/b/${list.slug}?index`, { intent: "delete", contentId: target, versionId }, cookie);
-    expect(deleted.status).toBe(302);
-    expect(await (await get(server.url, `/b/${list.slug}`, cookie)).text()).not.toContain("Item 23");
+  it("duplicate answers 404 for a document that does not exist", async () => {
+    const bucket = await createTestBucket(server.db);
+    expect((await page(server.url, `/b/${bucket.slug}/duplicate/00000000-0000-4000-8000-000000000000/latest`, member)).status).toBe(404);
+  });
+
+  it("turn the browser's native validation off on the bucket form", async () => {
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", maxLength: 5 } } },
+    });
+    const { html } = await page(server.url, `/b/${bucket.slug}/new`, member);
+    const form = /<form[^>]*class="bucket-form"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(form).toMatch(/novalidate/i);
+    expect(/<input[^>]*name="name"[^>]*>/.exec(html)![0]).not.toMatch(/\brequired\b|maxlength/i);
+  });
+
+  it("let exactly one of 100 parallel form saves from one base version win; the rest get 409 with the input kept", async () => {
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const base = await createContent(server.db, bucket.id, { name: "Base" }, null);
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, n) =>
+        postForm(server.url, `/b/${bucket.slug}/${base.contentId}/latest`, { __contentId: base.contentId, __baseVersionId: base.versionId, name: `Save ${n}` }, member),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 302)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(99);
+    const loser = responses.find((response) => response.status === 409)!;
+    expect(await loser.text()).toMatch(/name="name"[^>]*value="Save \d+"|value="Save \d+"[^>]*name="name"/);
+    await Promise.all(responses.filter((response) => response !== loser).map((response) => response.body?.cancel()));
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [base.contentId]);
+    expect(rows[0]!.count).toBe(2);
+  });
+});
+
+describe("translated text arrays (spec §6: ids, add and remove only for admin or dev)", () => {
+  let bucket: Bucket;
+  let doc: { contentId: string; versionId: string };
+  beforeAll(async () => {
+    bucket = await createTestBucket(server.db, {
+      locales: ["nl", "en"],
+      jsonSchema: { type: "object", properties: { labels: { type: "array", title: "Labels", renderer: "texts" } } },
+    });
+    doc = await createContent(server.db, bucket.id, { labels: [{ id: "intro", text: { nl: "Welkom", en: "Welcome" } }] }, null);
+  });
+
+  /** The HTML of the texts field. */
+  const textsField = (html: string) => /data-field="labels"[\s\S]*?<\/fieldset>/.exec(html)![0];
+
+  it("shows a plain user the ids read-only and no add or remove buttons; an admin and a dev may edit, add and remove", async () => {
+    const plain = textsField((await page(server.url, `/b/${bucket.slug}/${doc.contentId}/latest`, member)).html);
+    expect(/<input[^>]*name="labels\[0\]\.id"[^>]*>/.exec(plain)![0]).toMatch(/readonly|disabled/i);
+    expect(plain).not.toContain("<button");
+    expect(/<input[^>]*name="labels\[0\]\.text\.en"[^>]*>/.exec(plain)![0]).not.toMatch(/readonly|disabled/i);
+
+    const dev = (await signedInUser(server.url, server.db, { permissions: ["user", "dev"] })).cookie;
+    for (const editor of [cookie, dev]) {
+      const editable = textsField((await page(server.url, `/b/${bucket.slug}/${doc.contentId}/latest`, editor)).html);
+      expect(/<input[^>]*name="labels\[0\]\.id"[^>]*>/.exec(editable)![0]).not.toMatch(/readonly|disabled/i);
+      expect(decode(editable)).toContain('"type":"insert"');
+      expect(decode(editable)).toContain('"type":"remove"');
+    }
+  });
+
+  // Spec §6 holds on the server too (app/lib/content/texts-rule.ts), not only in TextsField's UI.
+  it("refuses a plain user's changed id or added entry on the server", async () => {
+    const latest = (await getLatestVersion(server.db, bucket.id, doc.contentId))!;
+    const refused = await postForm(
+      server.url,
+      `/b/${bucket.slug}/${doc.contentId}/latest`,
+      {
+        __contentId: doc.contentId,
+        __baseVersionId: latest.versionId,
+        "labels[0].id": "hijacked",
+        "labels[0].text.nl": "Welkom",
+        "labels[0].text.en": "Welcome",
+        "labels[1].id": "extra",
+        "labels[1].text.en": "Extra",
+      },
+      member,
+    );
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("Only an admin or a developer may change the ids of these texts");
+    const stored = (await getLatestVersion(server.db, bucket.id, doc.contentId))!;
+    expect((stored.data.labels as Array<{ id: string }>).map((entry) => entry.id)).toEqual(["intro"]);
+
+    // The texts themselves are theirs to edit.
+    const edited = await postForm(
+      server.url,
+      `/b/${bucket.slug}/${doc.contentId}/latest`,
+      { __contentId: doc.contentId, __baseVersionId: stored.versionId, "labels[0].id": "intro", "labels[0].text.nl": "Hallo", "labels[0].text.en": "Hello" },
+      member,
+    );
+    expect(edited.status).toBe(302);
+    const after = (await getLatestVersion(server.db, bucket.id, doc.contentId))!;
+    expect(after.data.labels).toEqual([{ id: "intro", text: { nl: "Hallo", en: "Hello" } }]);
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBucket, type Bucket } from "../../server/content/buckets";
+import type { Bucket } from "../../server/content/buckets";
+import { createContent, getLatestVersion } from "../../server/content/store";
+import { createTestBucket, signedInUser } from "../support/fixtures";
+import { createTestUser, postJson, signIn } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
-import { createTestUser, signIn } from "../support/http";
+
+/*
+ * The JSON API of spec §7: save (create, versions, 409, 422 messages, hostile bodies), list and delete, and who
+ * may call what (spec §6): signed out 401, without the user permission 403, a bucket the user may not see 404.
+ */
 
 let server: TestServer;
 let cookie: string;
@@ -30,9 +37,8 @@ const save = (content: unknown, slug = bucket.slug) =>
 
 beforeAll(async () => {
   server = await startTestServer();
-  const base = { singleton: false, private: false, jsonSchema: schema, locales: ["nl", "en"] };
-  bucket = await createBucket(server.db, { ...base, slug: "artworks", name: "Artworks", collectionName: "artworks" });
-  hidden = await createBucket(server.db, { ...base, slug: "secret", name: "Secret", collectionName: "secret", private: true });
+  bucket = await createTestBucket(server.db, { slug: "artworks", name: "Artworks", collectionName: "artworks", jsonSchema: schema });
+  hidden = await createTestBucket(server.db, { slug: "secret", name: "Secret", collectionName: "secret", private: true, jsonSchema: schema });
   const user = await createTestUser(server.db);
   cookie = await signIn(server.url, user.email, user.password);
 });
@@ -154,5 +160,129 @@ describe("JSON API: list and delete", () => {
   it("treats malformed ids as not found", async () => {
     const response = await api(`/api/v1/buckets/artworks/content/not-a-uuid/latest`);
     expect(response.status).toBe(404);
+  });
+});
+
+describe("JSON API access and rules (spec §6, §7)", () => {
+  let artworks: Bucket;
+  let artists: Bucket;
+  let vault: Bucket;
+  let member: string;
+  let admin: string;
+  let noUser: string;
+  let restricted: string;
+  beforeAll(async () => {
+    artworks = await createTestBucket(server.db, { slug: "access-artworks", collectionName: "access-artworks" });
+    artists = await createTestBucket(server.db, { slug: "access-artists", collectionName: "access-artists" });
+    vault = await createTestBucket(server.db, { slug: "access-vault", collectionName: "access-vault", private: true });
+    member = (await signedInUser(server.url, server.db)).cookie;
+    admin = (await signedInUser(server.url, server.db, { permissions: ["user", "admin"] })).cookie;
+    noUser = (await signedInUser(server.url, server.db, { permissions: ["dev"] })).cookie;
+    restricted = (await signedInUser(server.url, server.db, { buckets: ["access-artworks"] })).cookie;
+  });
+
+  /** How many versions the documents of these buckets have, all told. */
+  const versionsIn = async (...buckets: Bucket[]) =>
+    (
+      await server.db.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM versions v JOIN contents c ON c.content_id = v.content_id WHERE c.bucket_id = ANY($1::uuid[])",
+        [buckets.map((bucket) => bucket.id)],
+      )
+    ).rows[0]!.count;
+
+  /** A call with this caller's session only (the file's `api` sends the default user's). */
+  const call = (method: string, path: string, cookie?: string) =>
+    fetch(`${server.url}${path}`, { method, headers: cookie ? { Cookie: cookie } : {} });
+
+  describe("GET /api/v1/buckets/any/content?collection=", () => {
+    it("lists only that collection's documents, each with contentId, _id and its fields", async () => {
+      const work = await createContent(server.db, artworks.id, { title: "Mudflats" }, null);
+      await createContent(server.db, artists.id, { title: "Mesdag" }, null);
+      const response = await call("GET", "/api/v1/buckets/any/content?collection=access-artworks", member);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([{ contentId: work.contentId, _id: work.versionId, title: "Mudflats" }]);
+    });
+
+    it("answers 400 without a collection, 404 for an unknown or hidden one, 401 signed out, 403 without the user permission", async () => {
+      const missing = await call("GET", "/api/v1/buckets/any/content", member);
+      expect(missing.status).toBe(400);
+      expect(await missing.json()).toEqual({ error: "collection is required" });
+      for (const [collection, cookie] of [["nope", member], ["access-vault", admin], ["access-artists", restricted]] as const) {
+        const response = await call("GET", `/api/v1/buckets/any/content?collection=${collection}`, cookie);
+        expect(response.status, collection).toBe(404);
+        expect(await response.json()).toEqual({ error: "No such bucket" });
+      }
+      expect((await call("GET", "/api/v1/buckets/any/content?collection=access-artworks")).status).toBe(401);
+      expect((await call("GET", "/api/v1/buckets/any/content?collection=access-artworks", noUser)).status).toBe(403);
+      expect((await call("GET", "/api/v1/buckets/any/content?collection=access-artworks", restricted)).status).toBe(200);
+    });
+  });
+
+  describe("DELETE /api/v1/buckets/{slug}/content/{contentId}/{_id}", () => {
+    it("deletes nothing for a caller who may not: 401 signed out, 403 without the user permission, 404 for a hidden bucket", async () => {
+      const hidden = await createContent(server.db, vault.id, { title: "Secret" }, null);
+      const excluded = await createContent(server.db, artists.id, { title: "Not yours" }, null);
+      const visible = await createContent(server.db, artworks.id, { title: "Visible" }, null);
+      const calls: Array<[string, string | undefined, number]> = [
+        [`/api/v1/buckets/access-artworks/content/${visible.contentId}/${visible.versionId}`, undefined, 401],
+        [`/api/v1/buckets/access-artworks/content/${visible.contentId}/${visible.versionId}`, noUser, 403],
+        [`/api/v1/buckets/access-vault/content/${hidden.contentId}/${hidden.versionId}`, admin, 404],
+        [`/api/v1/buckets/access-artists/content/${excluded.contentId}/${excluded.versionId}`, restricted, 404],
+      ];
+      for (const [path, cookie, status] of calls) {
+        const response = await call("DELETE", path, cookie);
+        expect(response.status, path).toBe(status);
+      }
+      for (const [bucket, item] of [[vault, hidden], [artists, excluded], [artworks, visible]] as const) {
+        expect(await getLatestVersion(server.db, bucket.id, item.contentId), bucket.slug).not.toBeNull();
+      }
+      // The same call by someone who may: deleted.
+      const allowed = await call("DELETE", `/api/v1/buckets/access-artworks/content/${visible.contentId}/${visible.versionId}`, restricted);
+      expect(allowed.status).toBe(204);
+      expect(await getLatestVersion(server.db, artworks.id, visible.contentId)).toBeNull();
+    });
+
+    it("does not delete another bucket's document through this bucket's slug", async () => {
+      const other = await createContent(server.db, artists.id, { title: "Elsewhere" }, null);
+      const response = await call("DELETE", `/api/v1/buckets/access-artworks/content/${other.contentId}/${other.versionId}`, member);
+      expect(response.status).toBe(404);
+      expect(await getLatestVersion(server.db, artists.id, other.contentId)).not.toBeNull();
+    });
+
+    it("answers only DELETE on that path with a change (a POST is refused and deletes nothing)", async () => {
+      const doc = await createContent(server.db, artworks.id, { title: "Stay" }, null);
+      const response = await call("POST", `/api/v1/buckets/access-artworks/content/${doc.contentId}/${doc.versionId}`, member);
+      expect(response.status).toBe(405);
+      expect(await getLatestVersion(server.db, artworks.id, doc.contentId)).not.toBeNull();
+    });
+  });
+
+  describe("POST /api/v1/buckets/{slug}/save", () => {
+    it("refuses a collection that is not the bucket's with 400, writing nothing", async () => {
+      const before = await versionsIn(artworks, artists);
+      const response = await postJson(server.url, "/api/v1/buckets/access-artworks/save", { content: { title: "x" }, collection: "access-artists" }, member);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toContain("does not belong");
+      expect(await versionsIn(artworks, artists)).toBe(before);
+    });
+
+    it("does not save onto another bucket's document through this bucket's slug", async () => {
+      const other = await createContent(server.db, artists.id, { title: "Theirs" }, null);
+      const response = await postJson(
+        server.url,
+        "/api/v1/buckets/access-artworks/save",
+        { content: { contentId: other.contentId, _id: other.versionId, title: "Mine now" }, collection: "access-artworks" },
+        member,
+      );
+      expect(response.status).toBe(404);
+      expect((await getLatestVersion(server.db, artists.id, other.contentId))!.data).toEqual({ title: "Theirs" });
+    });
+
+    it("answers 403 without the user permission, writing nothing", async () => {
+      const before = await versionsIn(artworks, artists);
+      const response = await postJson(server.url, "/api/v1/buckets/access-artworks/save", { content: { title: "x" } }, noUser);
+      expect(response.status).toBe(403);
+      expect(await versionsIn(artworks, artists)).toBe(before);
+    });
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findFfmpeg } from "../../server/media/ffmpeg";
 
 /*
- * Issue 4: ffmpeg and ffprobe are found in this order: FFMPEG_PATH/FFPROBE_PATH, the system's (the PATH), then
+ * ffmpeg and ffprobe are found in this order: FFMPEG_PATH/FFPROBE_PATH, the system's (the PATH), then
  * the optional ffmpeg-static package. Real binaries: Debian's, linked under other names and places.
  */
 

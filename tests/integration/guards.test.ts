@@ -384,6 +384,26 @@ describe("legacy optional-parameter routes (spec §2)", () => {
       expect(errorPage(html), to).toBeNull();
     }
   });
+
+  it("without a bucket lead home, with a trailing slash too", async () => {
+    for (const path of ["/dle-sessies-form", "/sessies-form", "/sessies-index", "/trend-form", "/overview/"]) {
+      expect(await probe(path, member), path).toEqual({ status: 301, location: "/" });
+    }
+  });
+
+  it("encode the bucket they carry, so a crafted one cannot point off the site", async () => {
+    expect(await probe("/overview/%2F%2Fevil.example", member)).toEqual({ status: 301, location: "/b/%2F%2Fevil.example" });
+    expect(await probe("/trend-form/%2F%2Fevil.example", member)).toEqual({ status: 301, location: "/trend/%2F%2Fevil.example/new" });
+  });
+
+  // A singleton's create form would be empty and its save refused (409): its legacy form means its one document.
+  // A private singleton redirects like any other bucket, so the redirect does not tell that it exists.
+  it("of a singleton bucket lead to its one document at /b/{bucket}/edit; of a hidden bucket, as for any other", async () => {
+    await createTestBucket(server.db, { slug: "legacy-vault", name: "Vault", singleton: true, private: true, position: 30 });
+    expect(await probe("/b/site/form", member)).toEqual({ status: 301, location: "/b/site/edit" });
+    expect(await probe("/b/artworks/form", member)).toEqual({ status: 301, location: "/b/artworks/new" });
+    expect(await probe("/b/legacy-vault/form", member)).toEqual({ status: 301, location: "/b/legacy-vault/new" });
+  });
 });
 
 describe("no open redirect", () => {

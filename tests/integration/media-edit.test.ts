@@ -345,13 +345,32 @@ describe("video thumb and custom still", () => {
     await expectRefused(await uploadStill(server.url, video.contentId, cookie), 400, "Send exactly one file, in the field named 'file'.");
     expect(temporaryFiles()).toEqual([]);
   });
+});
+
+// Refusals that must store no file, on a server of their own: no job runner, so the only files in its media
+// directory are the ones these tests upload (a runner would be writing other videos' stills meanwhile).
+describe("custom still refusals store nothing", () => {
+  let own: TestServer;
+  let ownCookie: string;
+  let ownBucket: Bucket;
+  let video: Content;
+  const storedFiles = () => readdirSync(own.media.storage.filesDir);
+  const temporaryFiles = () => readdirSync(own.media.storage.tmpDir);
+
+  beforeAll(async () => {
+    own = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
+    ownBucket = await mediaRulesBucket(own.db, EDIT_RULES);
+    ({ cookie: ownCookie } = await signedInUser(own.url, own.db));
+    video = (await json<Content[]>(await upload(own.url, "video", ownCookie, fields(EDIT_RULES, ownBucket), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" })))[0]!;
+  });
+  afterAll(() => own?.stop());
 
   it("takes custom stills only for video fields with allowCustomStill (403)", async () => {
-    const noStills = await mediaRulesBucket(server.db, { maxFps: 60 });
-    const plainVideo = (await json<Content[]>(await upload(server.url, "video", cookie, fields({ maxFps: 60 }, noStills), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" })))[0]!;
+    const noStills = await mediaRulesBucket(own.db, { maxFps: 60 });
+    const plainVideo = (await json<Content[]>(await upload(own.url, "video", ownCookie, fields({ maxFps: 60 }, noStills), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" })))[0]!;
     const stored = storedFiles().length;
     await expectRefused(
-      await uploadStill(server.url, plainVideo.contentId, cookie, { data: await pngOfSize(1280, 720), name: "a.png" }),
+      await uploadStill(own.url, plainVideo.contentId, ownCookie, { data: await pngOfSize(1280, 720), name: "a.png" }),
       403,
       "This video field does not allow custom stills: its schema property has no allowCustomStill.",
     );
@@ -362,14 +381,14 @@ describe("video thumb and custom still", () => {
   it("checks access for the custom still: 401 signed out, 404 for a hidden bucket and for a non-video", async () => {
     const png = await pngOfSize(1280, 720);
     const stored = storedFiles().length;
-    await expectRefused(await uploadStill(server.url, video.contentId, undefined, { data: png, name: "a.png" }), 401, "Sign in first");
-    const other = await signedInUser(server.url, server.db, { buckets: ["some-other-bucket"] });
-    await expectRefused(await uploadStill(server.url, video.contentId, other.cookie, { data: png, name: "a.png" }), 404, "No such media");
-    expect((await get(server.url, `/api/v1/still/${video.contentId}/0`, other.cookie)).status).toBe(404);
-    const image = await uploadedImage(await pngOfSize(1920, 1080));
+    await expectRefused(await uploadStill(own.url, video.contentId, undefined, { data: png, name: "a.png" }), 401, "Sign in first");
+    const other = await signedInUser(own.url, own.db, { buckets: ["some-other-bucket"] });
+    await expectRefused(await uploadStill(own.url, video.contentId, other.cookie, { data: png, name: "a.png" }), 404, "No such media");
+    expect((await get(own.url, `/api/v1/still/${video.contentId}/0`, other.cookie)).status).toBe(404);
+    const image = (await json<Content[]>(await upload(own.url, "image", ownCookie, fields(EDIT_RULES, ownBucket), { data: await pngOfSize(1920, 1080), name: "photo.png" })))[0]!;
     const afterImage = storedFiles().length;
     expect(afterImage).toBe(stored + 1);
-    await expectRefused(await uploadStill(server.url, image.contentId, cookie, { data: png, name: "a.png" }), 404, "No such media");
+    await expectRefused(await uploadStill(own.url, image.contentId, ownCookie, { data: png, name: "a.png" }), 404, "No such media");
     expect(storedFiles().length).toBe(afterImage);
     await expect.poll(() => temporaryFiles(), { timeout: 5000 }).toEqual([]);
   });

@@ -12,10 +12,10 @@ import { holdInput, processesWithArgument } from "../support/held-input";
 import { createTestUser, get } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
 import { createTestDatabase, type TestServer } from "../support/server";
-import { BUILD_DIR, STALE_TEMPORARY_MS, type Content, faststartVideo, fieldFor, fixtureDir, json, startMediaServer, uploaded } from "../support/media-audit";
+import { BUILD_DIR, STALE_TEMPORARY_MS, type Content, faststartVideo, fieldFor, fixtureDir, json, startMediaServer, uploaded } from "../support/media-server";
 
 /*
- * Issue 4: the job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
+ * The job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
  * concurrency, failed jobs end with the spec's messages after their attempts while the queue keeps moving, and
  * the stale-file sweep leaves a running job's output alone.
  */

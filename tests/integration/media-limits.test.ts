@@ -3,10 +3,10 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upload, videoOf } from "../support/media-fixtures";
 import type { TestServer } from "../support/server";
-import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded, expectRefused, padded, faststartVideo, streamUpload, countMedia, startMediaServer } from "../support/media-audit";
+import { MiB, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, type Content, fieldFor, uploaded, expectRefused, padded, faststartVideo, streamUpload, countMedia, startMediaServer } from "../support/media-server";
 
 /*
- * Issue 4: every media size limit at its boundary, enforced while the body streams, and the video messages of
+ * Every media size limit at its boundary, enforced while the body streams, and the video messages of
  * spec §5 the other tests leave out (maximum width and height, whose wording the spec leaves open).
  */
 

@@ -7,10 +7,10 @@ import { mediaRulesBucket } from "../support/fixtures";
 import { createTestUser, get, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/server";
-import { exited, processEnv, startProcess, uploaded } from "../support/media-audit";
+import { exited, processEnv, startProcess, uploaded } from "../support/media-server";
 
 /*
- * Issue 4: a machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
+ * A machine without ffmpeg. The server starts, says so in its log, video fields say video processing is
  * unavailable and video uploads are refused with that message, while images and files still work; given
  * FFMPEG_PATH/FFPROBE_PATH it logs which binaries and version it uses. Real `npm start` processes whose PATH
  * holds no ffmpeg.
@@ -40,7 +40,8 @@ describe("without ffmpeg", () => {
 
     const bare = await startProcess(env);
     children.push(bare.child);
-    expect(bare.output()).toContain("video processing is unavailable: no ffmpeg/ffprobe found");
+    // The log is written asynchronously: it may reach the pipe after the line that says the server listens.
+    await expect.poll(() => bare.output(), { timeout: 10_000 }).toContain("video processing is unavailable: no ffmpeg/ffprobe found");
     const cookie = await signIn(bare.url, user.email, user.password);
     const refused = await upload(bare.url, "video", cookie, fields, video);
     expect(refused.status).toBe(422);
@@ -54,7 +55,9 @@ describe("without ffmpeg", () => {
 
     const configured = await startProcess({ ...env, FFMPEG_PATH: "/usr/bin/ffmpeg", FFPROBE_PATH: "/usr/bin/ffprobe", MEDIA_WORKERS: "0" });
     children.push(configured.child);
-    const line = configured.output().split("\n").find((text) => text.includes("video processing with ffmpeg"));
+    const logLine = () => configured.output().split("\n").find((text) => text.includes("video processing with ffmpeg"));
+    await expect.poll(logLine, { timeout: 10_000 }).toBeDefined();
+    const line = logLine();
     expect(line && JSON.parse(line)).toMatchObject({ ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe", source: "environment", version: expect.stringMatching(/^ffmpeg version/) });
     const accepted = await uploaded(await upload(configured.url, "video", cookie, fields, video));
     expect(accepted.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);

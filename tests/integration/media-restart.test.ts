@@ -8,7 +8,7 @@ import { createTestUser, get, signIn } from "../support/http";
 import { upload } from "../support/media-fixtures";
 import { holdInput } from "../support/held-input";
 import { createTestDatabase, type TestDatabase } from "../support/server";
-import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, processEnv, startProcess, streamUpload, uploaded, type Content } from "../support/media-audit";
+import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, processEnv, startProcess, streamUpload, uploaded, type Content } from "../support/media-server";
 
 /*
  * Issue 4: servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.

@@ -9,10 +9,10 @@ import { signedInUser } from "../support/fixtures";
 import { createTestUser, get, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import type { TestServer } from "../support/server";
-import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir, startMediaServer } from "../support/media-audit";
+import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir, startMediaServer } from "../support/media-server";
 
 /*
- * Issue 4: what media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
+ * What media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
  * are never served inline; names go out RFC 6266-encoded; ranges; and every media read checks access.
  */
 
@@ -125,7 +125,7 @@ describe("serving: HTML and SVG never inline, RFC 6266 names, ranges", () => {
 
   /** The name sent exactly, as RFC 5987 `filename*` (browsers' FormData would rewrite `"` to %22). */
   function uploadNamed(name: string, data: Buffer) {
-    const boundary = `----vitrine-audit-${randomUUID()}`;
+    const boundary = `----vitrine-test-${randomUUID()}`;
     const parts = Object.entries(fileFields).map(([field, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`);
     const body = Buffer.concat([
       Buffer.from(`${parts.join("")}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${rfc5987(name)}\r\n\r\n`),

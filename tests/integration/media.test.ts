@@ -215,16 +215,19 @@ describe("file uploads", () => {
       start(stream) {
         stream.enqueue(new TextEncoder().encode(`--B\r\nContent-Disposition: form-data; name="bucket"\r\n\r\n${bucket.slug}\r\n--B\r\nContent-Disposition: form-data; name="file"; filename="v.bin"\r\n\r\n`));
         stream.enqueue(new Uint8Array(256 * 1024));
-        setTimeout(() => controller.abort(), 300);
       },
     });
-    await fetch(`${server.url}/api/v1/media/file/upload`, {
+    const sent = fetch(`${server.url}/api/v1/media/file/upload`, {
       method: "POST",
       headers: { Cookie: cookie, "Content-Type": "multipart/form-data; boundary=B" },
       body,
       signal: controller.signal,
       duplex: "half",
     } as RequestInit).catch(() => undefined);
+    // The client goes away once the server has started writing the file, not after some guessed time.
+    await expect.poll(() => temporaryFiles().length, { timeout: 10_000 }).toBeGreaterThan(0);
+    controller.abort();
+    await sent;
     await expect.poll(() => temporaryFiles(), { timeout: 5000 }).toEqual([]);
     expect(await mediaRows()).toBe(before);
   });

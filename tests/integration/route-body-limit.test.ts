@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { signedInUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -19,7 +19,7 @@ const DOC_FIELD = { type: "string", _ref: "b-file" };
 
 beforeAll(async () => {
   server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-  bucket = await createContentBucket(server.db, {
+  bucket = await createTestBucket(server.db, {
     locales: ["en"],
     jsonSchema: { type: "object", properties: { name: { type: "string" }, doc: DOC_FIELD } },
   });

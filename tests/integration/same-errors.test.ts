@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, RENDERED_FIELDS, shownLikeAForm } from "../support/bad-documents";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { decode, signedInUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -16,7 +16,7 @@ let cookie: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  bucket = await createContentBucket(server.db, { jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
+  bucket = await createTestBucket(server.db, { jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
   ({ cookie } = await signedInUser(server.url, server.db));
 });
 afterAll(() => server?.stop());

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { PENDING_UPLOAD_MAX_AGE_MS, sweepPendingUploads } from "../../server/media/pending";
-import { createContentBucket } from "../support/fixtures-content";
+import { createTestBucket } from "../support/fixtures";
 import { signedInUser } from "../support/fixtures";
 import { get, postJson } from "../support/http";
 import { jpegOfSize, videoOf } from "../support/media-fixtures";
@@ -36,7 +36,7 @@ let video: Buffer;
 beforeAll(async () => {
   // No job runner: a started job stays 'new', so the test sees exactly which jobs a post created.
   server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
-  bucket = await createContentBucket(server.db, { jsonSchema: SCHEMA, locales: ["en"] });
+  bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA, locales: ["en"] });
   owner = await signedInUser(server.url, server.db);
   [image, video] = [await jpegOfSize(1920, 1080), videoOf({ width: 320, height: 240, fps: 25, seconds: 2 })];
 });

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** The two ways every main flow runs: hydrated React, and plain HTML forms and links. */
 export const JS_MODES = [
@@ -157,7 +157,7 @@ export async function signOutThroughMenu(page: Page, label = "Signout") {
 }
 
 /** The text of the first match right now (whitespace collapsed), or null when there is none; never waits. */
-export async function currentText(locator: Locator): Promise<string | null> {
+async function currentText(locator: Locator): Promise<string | null> {
   if ((await locator.count()) === 0) return null;
   return ((await locator.first().textContent()) ?? "").replace(/\s+/g, " ").trim();
 }

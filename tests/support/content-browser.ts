@@ -35,13 +35,6 @@ export const control = (page: Page, name: string) => bucketForm(page).locator(`[
 /** The field wrapper of `name` (its label, input, counter and errors). */
 export const fieldBox = (page: Page, name: string) => bucketForm(page).locator(`[data-field="${name}"]`);
 
-/** The error text shown in red directly under field `name`, or null when there is none. */
-export async function fieldErrorOf(page: Page, name: string): Promise<string | null> {
-  const error = fieldBox(page, name).locator(":scope > .field-error");
-  if ((await error.count()) === 0) return null;
-  return ((await error.first().textContent()) ?? "").replace(/\s+/g, " ").trim();
-}
-
 /** Waits until field `name` shows `expected` in red under it. */
 export async function waitForFieldError(page: Page, name: string, expected: string, timeout = 10_000): Promise<void> {
   await fieldBox(page, name).locator(":scope > .field-error", { hasText: expected }).first().waitFor({ state: "visible", timeout });

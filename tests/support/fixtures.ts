@@ -9,7 +9,10 @@ import { TEST_SESSION_SECRET } from "./server";
 
 let counter = 0;
 
-/** A bucket with a unique slug (lower case, URL-safe); override any field. */
+/**
+ * The test bucket: a unique slug (lower case, URL-safe), locales nl then en (nl is the default active locale)
+ * and one text property, title. Override any field; `position` orders it in navigation.
+ */
 export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id">> & { position?: number } = {}): Promise<Bucket> {
   counter += 1;
   const slug = overrides.slug ?? `fixture-${counter}-${Date.now().toString(36)}`;
@@ -19,7 +22,7 @@ export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id">> 
     singleton: false,
     private: false,
     collectionName: slug,
-    locales: ["en", "nl"],
+    locales: ["nl", "en"],
     jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" } } },
     ...overrides,
   });
@@ -164,7 +167,7 @@ export function metaContent(html: string, name: string): string | null {
 }
 
 /** The built server module (the bundle npm test builds), for tests that start servers themselves. */
-export async function loadBuild(): Promise<{
+async function loadBuild(): Promise<{
   startServer(options: StartOptions): Promise<RunningServer>;
   loadConfig(env: NodeJS.ProcessEnv): RunningServer["config"];
 }> {

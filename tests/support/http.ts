@@ -1,7 +1,7 @@
 import type { Db } from "../../server/db/client";
 import { createUser, type Permission, type User } from "../../server/accounts/users";
 
-export const TEST_PASSWORD = "correct horse battery";
+const TEST_PASSWORD = "correct horse battery";
 
 let counter = 0;
 export async function createTestUser(
@@ -106,7 +106,8 @@ export function fieldErrorText(html: string, field: string): string | null {
 
 /** The value attribute of the <input name="…"> (null when it has none, undefined when there is no such input). */
 export function inputValue(html: string, name: string): string | null | undefined {
-  const input = new RegExp(`<input[^>]*\\bname="${name}"[^>]*>`).exec(html)?.[0];
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const input = new RegExp(`<input[^>]*\\bname="${escaped}"[^>]*>`).exec(html)?.[0];
   if (input === undefined) return undefined;
   const value = /\bvalue="([^"]*)"/.exec(input);
   return value ? decodeEntities(value[1]!) : null;

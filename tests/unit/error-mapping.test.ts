@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { parse } from "@conform-to/react";
 import { describe, expect, it } from "vitest";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, isSchemaField, resolveDocument } from "../../core/form/resolve";
 import { createAjv } from "../../core/schema/ajv";
@@ -206,7 +207,7 @@ describe("pointers and names", () => {
     ["/x~0y", "x~y"],
     ["/x~01", "x~1"], // ~0 is read after ~1, as RFC 6901 says
   ])("%j → %j", (pointer, name) => {
-    expect(pointerToName(pointer)).toBe(name);
+    expect(pointerToName(pointer, schema)).toBe(name);
   });
 
   it.each<[string, Array<string | number>]>([
@@ -310,14 +311,92 @@ describe("the form post: payload → coercion → AJV → errors by field name (
   ])("an empty list entry does not move the errors of the rows after it (%s)", (_case, payload, fields) => {
     expect(Object.keys(resolve(payload).error ?? {}).sort()).toEqual(fields);
   });
+});
 
-  // BUG: app/lib/schema/path.ts pointerToName: a property whose name is all digits (`"2024"`) becomes an index,
-  // `years[2024]`, but the form renders that field as `years.2024` (group-fields.tsx, and Conform reads
-  // `years.2024` as the key "2024"). The error is shown as a form error instead of under the field.
-  it.fails("an all-digit property name keeps its dot form", () => {
-    const { schema: local } = normalizeSchema({ type: "object", properties: { years: { type: "object", properties: { "2024": { type: "string", maxLength: 1 } } } } }, ["en"]);
-    const check = createAjv().compile(local);
-    expect(check({ years: { "2024": "xx" } })).toBe(false);
-    expect(Object.keys(mapValidationErrors(check.errors, local, "en").byField)).toEqual(["years.2024"]);
+describe("an all-digit property name ('2024') is a property, not a list index, both ways", () => {
+  // Conform names such a field `years.2024` and reads it back as the key "2024"; only brackets make an index.
+  const compiledDigits = compileBucketSchema({
+    jsonSchema: {
+      type: "object",
+      properties: {
+        years: { type: "object", required: ["2025"], properties: { "2024": { type: "integer", maximum: 10 }, "2025": { type: "string", maxLength: 1 } } },
+        "1999": { type: "string", maxLength: 1 },
+        grid: { type: "array", items: { type: "array", items: { type: "object", properties: { "7": { type: "string", maxLength: 1 } } } } },
+        editions: { type: "array", items: { type: "object", properties: { "2024": { type: "string", translate: true, maxLength: 1 } } } },
+      },
+    },
+    locales: LOCALES,
+  });
+  const digits = compiledDigits.schema;
+  const check = compiledDigits.validate!;
+  const VALID_DIGITS = { years: { "2025": "a" } };
+
+  it("compiles", () => {
+    expect(compiledDigits.problems).toEqual([]);
+    expect(check(VALID_DIGITS)).toBe(true);
+  });
+
+  it.each<[string, string]>([
+    ["/years/2024", "years.2024"],
+    ["/1999", "1999"],
+    ["/grid/0/1/7", "grid[0][1].7"],
+    ["/editions/3/2024/nl", "editions[3].2024.nl"],
+    ["/years/2026", "years.2026"], // not declared, but years is an object
+    ["/grid/0/1/7/8", "grid[0][1].7[8]"], // past the schema: digits read as an index
+  ])("%j → %j", (pointer, name) => {
+    expect(pointerToName(pointer, digits)).toBe(name);
+  });
+
+  it.each<[string, Array<string | number>]>([
+    ["years.2024", ["years", "2024"]],
+    ["1999", ["1999"]],
+    ["grid[0][1].7", ["grid", 0, 1, "7"]],
+    ["editions[3].2024.nl", ["editions", 3, "2024", "nl"]],
+  ])("%j → %j", (name, segments) => {
+    expect(nameToSegments(name)).toEqual(segments);
+  });
+
+  it.each<[string, Record<string, unknown>, string, string[]]>([
+    ["maxLength", { years: { "2025": "a", "2024": 11 } }, "years.2024", []],
+    ["a top-level all-digit name", { ...VALID_DIGITS, "1999": "xx" }, "1999", []],
+    ["required", { years: {} }, "years.2025", []],
+    ["additionalProperties", { years: { "2025": "a", "2026": "x" } }, "years.2026", []],
+    ["in a list of lists", { ...VALID_DIGITS, grid: [[{}, { "7": "xx" }]] }, "grid[0][1].7", []],
+    ["a translated all-digit property in a list row", { ...VALID_DIGITS, editions: [{ "2024": { nl: "xx", en: "y" } }] }, "editions[0].2024.nl", ["nl"]],
+  ])("%s: the error is under its field", (_case, data, field, locales) => {
+    expect(check(data)).toBe(false);
+    const mapped = mapValidationErrors(check.errors, digits, "en");
+    expect(Object.keys(mapped.byField)).toEqual([field]);
+    expect(mapped.locales).toEqual(locales);
+  });
+
+  // The action's path: the form's FormData, read by Conform, coerced, validated, errors named as the form names them.
+  const post = (entries: Array<[string, string]>) => {
+    const formData = new FormData();
+    for (const [name, value] of entries) formData.append(name, value);
+    return parse(formData, { resolve: (payload) => resolveDocument(payload, digits, check, "en") });
+  };
+
+  it("a valid post keeps '2024' as a property and coerces it by its schema", () => {
+    const submission = post([["years.2024", "7"], ["years.2025", "a"], ["1999", "b"], ["grid[0][0].7", "c"], ["editions[0].2024.nl", "d"], ["editions[0].2024.en", "e"]]);
+    expect(submission.status).toBe("success");
+    expect(submission.status === "success" && submission.value).toEqual({
+      years: { "2024": 7, "2025": "a" },
+      "1999": "b",
+      grid: [[{ "7": "c" }]],
+      editions: [{ "2024": { nl: "d", en: "e" } }],
+    });
+  });
+
+  it("an invalid post answers under the field names the form renders, not as form errors", () => {
+    const submission = post([["years.2024", "11"], ["years.2025", "a"], ["1999", "bb"], ["grid[0][0].7", "cc"], ["editions[0].2024.nl", "dd"]]);
+    expect(submission.status).toBe("error");
+    expect(submission.status !== "success" && submission.error).toEqual({
+      "years.2024": ["This value can't be more than 10"],
+      "1999": ["This text can't be longer than 1 characters"],
+      "grid[0][0].7": ["This text can't be longer than 1 characters"],
+      "editions[0].2024.nl": ["This text can't be longer than 1 characters"],
+    });
+    for (const name of ["years.2024", "1999", "grid[0][0].7", "editions[0].2024.nl"]) expect(isSchemaField(digits, name)).toBe(true);
   });
 });

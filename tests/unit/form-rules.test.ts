@@ -8,7 +8,7 @@ import nl from "../../locales/nl/common.json";
 import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
 import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../core/schema/number";
 
-/* Tables for the generic form's shared rules (issue 3): normalisation, number input, messages, error mapping. */
+/* Tables for the generic form's shared rules: normalisation, number input, messages, error mapping. */
 
 describe("normalisation (spec §3)", () => {
   const LOCALES = ["nl", "en", "de"];

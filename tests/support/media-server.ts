@@ -10,7 +10,7 @@ import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, signedInUser } from "./fixtures";
 import { startTestServer, TEST_SESSION_SECRET, type TestDatabase, type TestServer } from "./server";
 
-/** Requests, fixtures and processes for the media audit tests (issue 4): real HTTP, real files, real servers. */
+/** Media test servers (in-process and real `npm start` processes) and the requests and generated files the media tests send them. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BUILD_DIR = path.resolve(ROOT, process.env.VITRINE_BUILD_DIR ?? "build");
 export const MiB = 1024 * 1024;
@@ -62,7 +62,7 @@ export function padded(head: Buffer, size: number): Buffer {
 }
 
 /** Generated fixtures of the test file that imports this module; removed after it. */
-export const fixtureDir = mkdtempSync(path.join(tmpdir(), "vitrine-media-audit-"));
+export const fixtureDir = mkdtempSync(path.join(tmpdir(), "vitrine-media-fixtures-"));
 afterAll(() => rmSync(fixtureDir, { recursive: true, force: true }));
 
 /** An H.264 MP4 with its index first (so bytes appended after it do not matter), from ffmpeg's lavfi source. */
@@ -97,7 +97,7 @@ export function streamUpload(
   fields: Record<string, string>,
   options: { size?: number; head?: Buffer; filename?: string },
 ): { done: Promise<Streamed>; sent(): number } {
-  const boundary = `----vitrine-audit-${randomUUID()}`;
+  const boundary = `----vitrine-test-${randomUUID()}`;
   const preamble = Buffer.from(
     Object.entries(fields)
       .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
