@@ -14,7 +14,7 @@ import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/b
 import { MEDIA_FILE_PREFIX, type MediaContent } from "../../core/media/wire";
 
 /*
- * The bucket edit form without JavaScript (issue 4): when the schema has a media field the form is
+ * The bucket edit form without JavaScript: when the schema has a media field the form is
  * multipart/form-data and its <input type=file> parts stream to temporary files here, exactly like
  * POST /api/v1/media/{kind}/upload: counted while they arrive, cut off over the field's limit. Reading
  * writes nothing else: the files are checked with the rest of the form and committed only by a save

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../support/server";
 import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, processEnv, startProcess, streamUpload, uploaded, type Content } from "../support/media-server";
 
 /*
- * Issue 4: servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.
+ * Servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.
  * Two things are moved in time instead of waited for: a partial file's mtime (the sweep takes files idle for
  * 10 minutes, STALE_TEMPORARY_MS) and a job's lease (60 s, LEASE_SECONDS). A transcode is held back, not raced:
  * its input is a FIFO the test feeds (tests/support/held-input.ts), so it cannot finish before the server is killed.
