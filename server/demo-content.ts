@@ -5,17 +5,15 @@ interface DemoBucket {
   documents: Record<string, unknown>[];
 }
 
+/** A public demo bucket in Dutch and English whose collection is named after its slug. */
+function demoBucket(slug: string, name: string, rest: Pick<Bucket, "singleton" | "jsonSchema">): Omit<Bucket, "id"> {
+  return { slug, name, private: false, collectionName: slug, locales: ["nl", "en"], ...rest };
+}
+
 /** Demo exhibit content: what a museum team would put in on day one. */
 export const DEMO_BUCKETS: DemoBucket[] = [
   {
-    bucket: {
-      slug: "exhibitions",
-      name: "Exhibitions",
-      singleton: false,
-      private: false,
-      collectionName: "exhibitions",
-      locales: ["nl", "en"],
-      jsonSchema: {
+    bucket: demoBucket("exhibitions", "Exhibitions", { singleton: false, jsonSchema: {
         type: "object",
         required: ["title", "opensOn"],
         properties: {
@@ -66,7 +64,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           pressKit: { type: "string", title: "Press kit", _ref: "b-file" },
         },
       },
-    },
+    }),
     documents: [
       {
         title: { nl: "Licht op het Noorden", en: "Light on the North" },
@@ -88,14 +86,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: {
-      slug: "artworks",
-      name: "Artworks",
-      singleton: false,
-      private: false,
-      collectionName: "artworks",
-      locales: ["nl", "en"],
-      jsonSchema: {
+    bucket: demoBucket("artworks", "Artworks", { singleton: false, jsonSchema: {
         type: "object",
         required: ["title", "year"],
         properties: {
@@ -108,7 +99,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           audioGuide: { type: "string", title: "Audio guide", _ref: "b-file", allowedFiles: ["wav", "mp3"], maxFilesize: 52428800 },
         },
       },
-    },
+    }),
     documents: [
       { title: { nl: "Wad bij eb", en: "Mudflats at low tide" }, year: 1911, medium: "Oil on canvas", tags: ["landscape"] },
       { title: { nl: "Blauwe vaas", en: "Blue vase" }, year: 1928, medium: "Glass", tags: ["design", "glass"] },
@@ -116,14 +107,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: {
-      slug: "artists",
-      name: "Artists",
-      singleton: false,
-      private: false,
-      collectionName: "artists",
-      locales: ["nl", "en"],
-      jsonSchema: {
+    bucket: demoBucket("artists", "Artists", { singleton: false, jsonSchema: {
         type: "object",
         required: ["name"],
         properties: {
@@ -133,21 +117,14 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           colour: { type: "string", title: "Accent colour", format: "color" },
         },
       },
-    },
+    }),
     documents: [
       { name: "Hendrik Willem Mesdag", born: "1831-02-23", biography: { nl: "Zeeschilder uit Groningen.", en: "Marine painter from Groningen." }, colour: "#2f5d8a" },
       { name: "Andries Copier", born: "1901-01-11", biography: { nl: "Glasontwerper in Leerdam.", en: "Glass designer in Leerdam." }, colour: "#3d7f6e" },
     ],
   },
   {
-    bucket: {
-      slug: "site-settings",
-      name: "Site settings",
-      singleton: true,
-      private: false,
-      collectionName: "site-settings",
-      locales: ["nl", "en"],
-      jsonSchema: {
+    bucket: demoBucket("site-settings", "Site settings", { singleton: true, jsonSchema: {
         type: "object",
         required: ["welcome"],
         properties: {
@@ -157,7 +134,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           idleTimeoutSeconds: { type: "integer", title: "Screen idle timeout (s)", minimum: 10 },
         },
       },
-    },
+    }),
     documents: [
       {
         welcome: { nl: "Welkom in het museum", en: "Welcome to the museum" },

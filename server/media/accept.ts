@@ -1,5 +1,5 @@
 import { formatSizes, imageDimensionErrors, mediaBounds, videoErrors, type MediaBounds, type MediaKind } from "../../core/media/bounds";
-import type { MediaDetails } from "./store";
+import type { FileFacts } from "./store";
 import type { FfmpegTools } from "./ffmpeg";
 import { probeVideo } from "./ffmpeg";
 import { readImageSize } from "./image-header";
@@ -10,16 +10,9 @@ import { HttpError, refusal } from "../web/http-error";
 export { MAX_IMAGE_PIXELS } from "./image-header";
 
 /** What the checks learned about an uploaded file: everything its media row needs but the storage key. */
-export interface MediaFacts {
-  kind: MediaKind;
-  originalFilename: string;
-  mimetype: string;
+export interface MediaFacts extends FileFacts {
   /** Extension of the detected type: the stored file's. */
   ext: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  details: MediaDetails;
 }
 
 /**

@@ -7,25 +7,19 @@ import { isUuid } from "../../core/ids";
 import type { MediaFacts } from "./accept";
 import type { MediaOwner, StagedMedia } from "./intake";
 import type { MediaStorage } from "./storage";
-import type { MediaDetails } from "./store";
+import type { FileFacts } from "./store";
 
 /** A pending upload nobody saved is removed this long after it was chosen. */
 export const PENDING_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-export interface PendingRow {
+export interface PendingRow extends FileFacts {
   contentId: string;
   secretHash: string;
   userId: string;
   bucketId: string;
   field: string;
-  kind: MediaKind;
+  /** Extension of the detected type: the stored file's. */
   ext: string;
-  originalFilename: string;
-  mimetype: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  details: MediaDetails;
 }
 
 const COLUMNS = `content_id AS "contentId", secret_hash AS "secretHash", user_id AS "userId", bucket_id AS "bucketId", field, kind, ext,

@@ -23,18 +23,22 @@ export interface MediaDetails {
 
 export type { CropCoordinates } from "../../core/media/wire";
 
-export interface MediaRow {
-  id: string;
-  contentId: string;
+/** What a media file is: its name as uploaded, its type and size, and what the checks measured. */
+export interface FileFacts {
   kind: MediaKind;
-  bucketId: string;
-  storageKey: string;
   originalFilename: string;
   mimetype: string;
   size: number;
   width: number | null;
   height: number | null;
   details: MediaDetails;
+}
+
+export interface MediaRow extends FileFacts {
+  id: string;
+  contentId: string;
+  bucketId: string;
+  storageKey: string;
   originalImageVersionId: string | null;
   createdAt: Date;
 }
@@ -54,17 +58,10 @@ const MEDIA_COLUMNS = `id, content_id AS "contentId", kind, bucket_id AS "bucket
   original_image_version_id AS "originalImageVersionId", created_at AS "createdAt"`;
 const JOB_COLUMNS = `id, media_id AS "mediaId", name, status, progress, attempts, error`;
 
-export interface NewMedia {
+export interface NewMedia extends Omit<FileFacts, "width" | "height" | "details">, Partial<Pick<FileFacts, "width" | "height" | "details">> {
   contentId?: string;
-  kind: MediaKind;
   bucketId: string;
   storageKey: string;
-  originalFilename: string;
-  mimetype: string;
-  size: number;
-  width?: number | null;
-  height?: number | null;
-  details?: MediaDetails;
   originalImageVersionId?: string | null;
   createdBy: string;
 }
