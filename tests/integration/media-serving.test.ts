@@ -55,7 +55,7 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
     const { probeVideo, PROBE_OPTIONS } = await import("../../server/media/ffmpeg");
     expect(PROBE_OPTIONS).toEqual(expect.arrayContaining(["-protocol_whitelist", "file"]));
     connections = 0;
-    await expect(probeVideo({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "", source: "system" }, playlist)).rejects.toThrow(/could not be read/);
+    await expect(probeVideo({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "", source: "system" }, playlist)).rejects.toMatchObject({ status: 422, key: "media.video.damaged" });
     expect(connections).toBe(0);
   });
 
