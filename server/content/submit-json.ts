@@ -6,7 +6,6 @@ import { compileBucketSchema } from "./validator";
 import type { User } from "../accounts/users";
 import { readJsonBody } from "../web/api";
 import { HttpError } from "../web/http-error";
-import { getRequestState } from "../web/request-state";
 import { FORBIDDEN_KEYS } from "../../core/content/payload";
 import { checkDocument, INVALID_CONTENT } from "../../core/form/resolve";
 import { translateMessage } from "../../core/messages";
@@ -52,7 +51,7 @@ export async function submitJsonDocument(request: Request, context: AppLoadConte
   if (!validate) return Response.json({ error: problems.join("; "), errors: { "": problems }, locales: [] }, { status: 422 });
   const checked = checkDocument(data, schema, validate, context.config.DEFAULT_LOCALE);
   if (!checked.ok) return Response.json({ error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales }, { status: checked.status });
-  const { locale } = await getRequestState(request, context);
+  const locale = context.config.DEFAULT_LOCALE;
   const media = await checkMediaReferences(context.db, context.media.storage, { user, bucket, schema, value: checked.value, tokens: [], staged: [], locale });
   if (Object.keys(media.errors).length) return Response.json({ error: translateMessage(context.config.DEFAULT_LOCALE, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
   // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.

@@ -8,7 +8,6 @@ import { compileBucketSchema } from "./validator";
 import type { User } from "../accounts/users";
 import { mediaReferences, readFormPost } from "../media/form-upload";
 import { PendingUploadTaken } from "../media/pending";
-import { getRequestState } from "../web/request-state";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
@@ -66,9 +65,10 @@ const textField = (formData: FormData, name: string) => {
 export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
   const { user, bucket } = target;
   const { schema, validate } = compileBucketSchema(bucket);
+  // Every message under the form's fields, the files' included, in the configured default locale (spec §5), so
+  // one form never mixes two languages.
   const messageLocale = context.config.DEFAULT_LOCALE;
-  // Messages of the files' checks are in the reader's language, as the upload API answers them.
-  const { locale } = await getRequestState(request, context);
+  const locale = messageLocale;
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
