@@ -54,9 +54,9 @@ export function clientAddressOf(request: Request, socketAddress: string, trusted
   return forwarded[forwarded.length - trustedProxies] ?? socketAddress;
 }
 
-/** The request with its body read into memory, or null when the body is over MAX_BODY_BYTES. */
-async function readWithinLimit(request: Request): Promise<Request | null> {
-  const reader = request.body!.getReader();
+/** The request with its body (`request.body`) read into memory, or null when the body is over MAX_BODY_BYTES. */
+async function readWithinLimit(request: Request, requestBody: ReadableStream<Uint8Array>): Promise<Request | null> {
+  const reader = requestBody.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -171,7 +171,7 @@ export function createHttpApp(options: HttpAppOptions) {
       if (Number(length ?? 0) > MAX_BODY_BYTES) return await tooLarge();
       if (length === null && request.body) {
         // A body without a declared length (chunked) is read up to the limit, never further.
-        const limited = await readWithinLimit(request);
+        const limited = await readWithinLimit(request, request.body);
         if (!limited) return await tooLarge();
         request = limited;
       }

@@ -10,7 +10,8 @@ const SEGMENT = /(?:^|[.[])([^.[\]]+)/g;
 /** The message for a field name with a prototype segment ('rooms[0].__proto__.x'), naming where it is. */
 function forbiddenName(name: string): Message | null {
   for (const match of name.matchAll(SEGMENT)) {
-    if (FORBIDDEN_KEYS.has(match[1]!)) return forbiddenNameMessage(match[1]!, name.slice(0, match.index));
+    const segment = match[1];
+    if (segment !== undefined && FORBIDDEN_KEYS.has(segment)) return forbiddenNameMessage(segment, name.slice(0, match.index));
   }
   return null;
 }

@@ -84,7 +84,8 @@ export function resolveDocument(
   only?: readonly string[],
 ): { value?: Record<string, unknown>; error?: Record<string, string[]> } {
   if (!isPlainObject(payload)) return { error: { "": [translate(messageLocale, "content.formUnreadable")] } };
-  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...fields } = payload;
+  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...submitted } = payload;
+  let fields = submitted;
 
   // No prototype: a refused field may be named 'constructor'.
   const refused = Object.create(null) as Record<string, string[]>;
@@ -100,8 +101,10 @@ export function resolveDocument(
     if (problem.status === 422) break;
     add("", message);
     const top = String(nameToSegments(problem.field)[0] ?? problem.field);
-    delete fields[top];
-    delete payload[top];
+    const { [top]: _removed, ...rest } = fields;
+    fields = rest;
+    // Conform's own payload loses the field in place (it echoes the payload back): no copy would do.
+    Reflect.deleteProperty(payload, top);
   }
   if (Object.keys(refused).length) return { error: refused };
 

@@ -30,7 +30,7 @@ export async function requireMediaAccess(
   const user = await requireApiUser(request, context);
   const id = find.versionId ?? find.contentId;
   if (!id || !isUuid(id)) throw notFound();
-  const media = find.versionId ? await mediaVersion(context.db, find.versionId) : await latestMedia(context.db, find.contentId!, find.kind);
+  const media = find.versionId ? await mediaVersion(context.db, find.versionId) : await latestMedia(context.db, id, find.kind);
   if (!media || (find.kind && media.kind !== find.kind)) throw notFound();
   // A version named together with a contentId must be one of that content's versions.
   if (find.versionId && find.contentId !== undefined && media.contentId !== find.contentId) throw notFound();

@@ -20,8 +20,8 @@ export async function readImageSize(path: string, noun: "image" | "still"): Prom
     throw new HttpError(422, "media.file.damaged", { noun: { key: `media.nouns.${noun}` } });
   }
   const rotated = (metadata.orientation ?? 1) >= 5;
-  const width = (rotated ? metadata.height : metadata.width) ?? 0;
-  const height = (rotated ? metadata.width : metadata.height) ?? 0;
+  const width = rotated ? metadata.height : metadata.width;
+  const height = rotated ? metadata.width : metadata.height;
   if (!width || !height) throw new HttpError(422, "media.file.noDimensions", { noun: { key: `media.nouns.${noun}` } });
   if (width * height > MAX_IMAGE_PIXELS) {
     throw new HttpError(422, "media.file.tooManyPixels", { noun: { key: `media.nouns.${noun}` }, width, height, limit: MAX_IMAGE_PIXELS / 1_000_000 });

@@ -20,7 +20,7 @@ export const MAX_CUSTOM_STILL_BYTES = MAX_IMAGE_BYTES;
 /** The thumb update request (spec §3): a still index, {index}, or {isCustom: true} (other keys, e.g. url, are ignored). */
 export function parseThumb(body: Record<string, unknown>): Thumb {
   const value = body.thumb;
-  const index = typeof value === "object" && value !== null && !Array.isArray(value) && "index" in value ? (value as { index: unknown }).index : value;
+  const index = typeof value === "object" && value !== null && !Array.isArray(value) && "index" in value ? value.index : value;
   if (typeof value === "object" && value !== null && !Array.isArray(value) && (value as { isCustom?: unknown }).isCustom === true) return { isCustom: true };
   if (typeof index === "number" && Number.isInteger(index) && index >= 0) return { index };
   throw new HttpError(400, "media.thumb.malformed", { usage: { key: "api.usage.thumb" } });

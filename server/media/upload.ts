@@ -71,7 +71,8 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
   const writes: Array<Promise<void>> = [];
   let textBytes = 0;
   let failure: HttpError | undefined;
-  let unexpected: unknown;
+  // What planFile threw (not an HttpError), boxed: it is rethrown as it came, whatever it is.
+  let unexpected: { error: unknown } | undefined;
   const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
   const open = new Set<Readable>();
   const fail = (error: HttpError) => {
@@ -106,7 +107,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
     try {
       plan = await options.planFile(partName, filename, [...fields]);
     } catch (error) {
-      if (!(error instanceof HttpError)) unexpected ??= error;
+      if (!(error instanceof HttpError)) unexpected ??= { error };
       fail(error instanceof HttpError ? error : new HttpError(400, "media.file.refused"));
       stream.resume();
       return;
@@ -146,7 +147,7 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
       fail(error instanceof HttpError ? error : new HttpError(400, "media.file.malformed"));
     });
     await Promise.all(writes);
-    if (unexpected) throw unexpected;
+    if (unexpected) throw unexpected.error;
     if (failure) throw failure;
     return { fields, files };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
+import { FormProvider, getFormProps, parse, useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +7,7 @@ import type { Locale } from "../../../core/locales";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { removeHostileEntries } from "../../../core/form/hostile";
 import { documentResolver, isSchemaField } from "../../../core/form/resolve";
+import { ApiError, requestJson } from "../../lib/api-client";
 import { loadBrowserValidator } from "../../lib/validator";
 import { BucketFormContext } from "./context";
 import { MediaFormContext, useMediaForm } from "./media/context";
@@ -29,18 +30,11 @@ export interface BucketFormModalProps {
 
 /**
  * POSTs a document to the JSON API (the server's save pipeline, as for the edit page) with the session cookie;
- * rejects with the server's message, its status and its answer ({error, errors by field}).
+ * rejects with an ApiError: the server's message, its status and its answer ({error, errors by field}).
  */
-export async function saveThroughApi(slug: string, collection: string, content: Record<string, unknown>) {
-  const response = await fetch(`/api/v1/buckets/${encodeURIComponent(slug)}/save`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ content, collection }),
-  });
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) throw Object.assign(new Error(String(body.error ?? response.statusText)), { status: response.status, body });
-  return body;
+export async function saveThroughApi(slug: string, collection: string, content: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const saved = await requestJson<Record<string, unknown> | null>(`/api/v1/buckets/${encodeURIComponent(slug)}/save`, { json: { content, collection } });
+  return saved ?? {};
 }
 
 /** A refused save's errors by field for this form: a field it does not show has its messages above the fields. */
@@ -77,16 +71,18 @@ export function BucketFormModal(props: BucketFormModalProps) {
 
   // The partial form reads only its listed properties: the rest of the document is kept as it was.
   const shownSchema = useMemo(() => {
-    if (!props.properties) return schema;
+    const only = props.properties;
+    if (!only) return schema;
     const all = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    return { ...schema, properties: Object.fromEntries(Object.entries(all).filter(([name]) => props.properties!.includes(name))) };
+    return { ...schema, properties: Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) };
   }, [schema, props.properties]);
 
   // The server's errors of a refused save, shown like the form's own: under the shown fields, else above them.
   const [serverResult, setServerResult] = useState<SubmissionResult | undefined>(undefined);
 
-  const [form] = useForm<Record<string, any>>({
-    defaultValue: props.document,
+  const [form] = useForm<Record<string, unknown>>({
+    // The document's shape is the bucket's, known only at run time; Conform's type would have it from the schema type.
+    defaultValue: props.document as DefaultValue<Record<string, unknown>>,
     lastResult: serverResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -96,27 +92,30 @@ export function BucketFormModal(props: BucketFormModalProps) {
       const hostile = removeHostileEntries(formData);
       return parse(formData, { resolve: documentResolver({ schema: shownSchema, validate, messageLocale: props.messageLocale, hostile, only: props.properties }) });
     },
-    async onSubmit(event, { submission }) {
+    onSubmit(event, { submission }) {
       event.preventDefault();
       if (submission?.status !== "success") return;
       setSaving(true);
       setFailure(null);
       // The shown properties come from the form (an emptied field is gone); the others, _id and contentId are kept.
-      const kept = { ...props.document };
-      for (const name of Object.keys((shownSchema.properties ?? {}) as object)) delete kept[name];
+      const shownNames = new Set(Object.keys(shownSchema.properties ?? {}));
+      const kept = Object.fromEntries(Object.entries(props.document ?? {}).filter(([name]) => !shownNames.has(name)));
       const content = { ...kept, ...submission.value };
-      try {
-        const saved = await saveThroughApi(props.bucket.slug, props.bucket.collectionName, content);
-        dialog.current?.close();
-        props.onResolve(saved);
-      } catch (error) {
-        console.error("Error submitting form", error);
-        const { status, body } = error as { status?: number; body?: { errors?: unknown } };
-        setFailure(status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
-        if (body?.errors && typeof body.errors === "object") setServerResult(submission.reply({ fieldErrors: shownErrors(body.errors as Record<string, unknown>, shownSchema) }));
-      } finally {
-        setSaving(false);
-      }
+      void (async () => {
+        try {
+          const saved = await saveThroughApi(props.bucket.slug, props.bucket.collectionName, content);
+          dialog.current?.close();
+          props.onResolve(saved);
+        } catch (error) {
+          console.error("Error submitting form", error);
+          const status = error instanceof ApiError ? error.status : undefined;
+          setFailure(status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
+          const errors = error instanceof ApiError ? (error.body as { errors?: unknown } | null)?.errors : undefined;
+          if (errors && typeof errors === "object") setServerResult(submission.reply({ fieldErrors: shownErrors(errors as Record<string, unknown>, shownSchema) }));
+        } finally {
+          setSaving(false);
+        }
+      })();
     },
   });
 
@@ -137,7 +136,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
 
   // React bubbles a portal's events to its React ancestors: the page's form must not see this form's submit.
   const formProps = getFormProps(form);
-  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+  const submit = (event: React.SubmitEvent<HTMLFormElement>) => {
     event.stopPropagation();
     formProps.onSubmit(event);
   };

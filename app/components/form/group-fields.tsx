@@ -1,6 +1,5 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { fieldKind } from "../../../core/form/field-kind";
 import { clearedValue } from "../../../core/form/kinds";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
@@ -46,11 +45,12 @@ export function ObjectField(props: FieldProps) {
 /** `translate: true`: one input per locale; with JavaScript, tabs that mark the locales with errors. */
 export function TranslateObjectField(props: FieldProps) {
   const [meta] = useField<Record<string, unknown>>(props.name);
-  const { locales, activeLocale, setActiveLocale, hydrated } = useBucketForm();
+  const settings = useBucketForm();
+  const { locales, activeLocale, hydrated } = settings;
   const properties = propertiesOf(props.schema);
   const required = requiredOf(props.schema);
   const errorLocales = new Set(
-    Object.entries(meta.allErrors ?? {})
+    Object.entries(meta.allErrors)
       .filter(([, errors]) => errors.length)
       .map(([name]) => name.slice(props.name.length + 1).split(/[.[]/)[0]),
   );
@@ -65,7 +65,7 @@ export function TranslateObjectField(props: FieldProps) {
               role="tab"
               aria-selected={locale === activeLocale}
               className={errorLocales.has(locale) ? "locale-tab has-error" : "locale-tab"}
-              onClick={() => setActiveLocale(locale)}
+              onClick={() => settings.setActiveLocale(locale)}
             >
               {locale.toUpperCase()}
             </button>

@@ -138,7 +138,9 @@ export function TextsField(props: FieldProps) {
                   {entry.id.errors?.length ? <p className="field-error">{entry.id.errors.join(" ")}</p> : null}
                 </td>
                 {locales.map((locale) => {
-                  const localeField = (text as Record<string, typeof entry.id>)[locale]!;
+                  // Conform's fieldset has a field for every name: never undefined.
+                  const localeField = text[locale];
+                  if (!localeField) return null;
                   return (
                     <td key={locale}>
                       <input {...getInputProps(localeField, { type: "text" })} {...lock.input} aria-label={`${locale} ${index + 1}`} lang={locale} />

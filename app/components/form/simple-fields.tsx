@@ -44,7 +44,7 @@ export function NumberField(props: FieldProps) {
   const type = props.schema.type === "integer" ? "integer" : "number";
   const [meta, form] = useField<string>(props.name);
   const step = typeof props.schema.step === "number" ? props.schema.step : defaultStep(type);
-  const current = acceptNumberInput(String(meta.value ?? meta.initialValue ?? ""), type, undefined);
+  const current = acceptNumberInput(meta.value ?? meta.initialValue ?? "", type, undefined);
   const [lastValid, setLastValid] = useState<number | undefined>(current);
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
@@ -83,7 +83,7 @@ export function BooleanField(props: FieldProps) {
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <span className="switch">
-        <input {...getInputProps(meta, { type: "checkbox" })} {...lock.choice} role="switch" />
+        <input {...getInputProps(meta, { type: "checkbox" })} {...lock.choice} role="switch" aria-checked={on} />
         <span className="switch-label">{on ? t("form.active") : t("form.inactive")}</span>
       </span>
     </FieldShell>
@@ -158,7 +158,7 @@ export function resolveRelativePointer(name: string, pointer: string): string | 
 
 /** Options come from another field's list (`enum: {$data: "1/rooms"}`) and follow it as it changes. */
 export function EnumDataField(props: FieldProps) {
-  const pointer = String((props.schema.enum as { $data: string }).$data);
+  const pointer = String((props.schema.enum as { $data: unknown }).$data);
   const sourceName = resolveRelativePointer(props.name, pointer) ?? "";
   const [source] = useField<unknown>(sourceName);
   const raw = source.value ?? source.initialValue;

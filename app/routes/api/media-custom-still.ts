@@ -35,7 +35,9 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
     return MAX_CUSTOM_STILL_BYTES;
   });
   const still = await acceptCustomStill(media, upload.file, { db: context.db, storage });
-  const url = customStillUrl(still.media)!;
+  const url = customStillUrl(still.media);
+  // acceptCustomStill has just recorded the still's key.
+  if (url === null) throw new Error("custom still recorded without its key");
   context.logger.info({ mediaId: media.id, width: still.width, height: still.height }, "custom still uploaded");
   return Response.json({
     thumb: { isCustom: true, filename: "custom", url },

@@ -1,6 +1,6 @@
-import { FormProvider, getFormProps, parse, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, parse, useForm, type DefaultValue } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "react-router";
 import { BucketFormContext } from "../../components/form/context";
@@ -20,9 +20,12 @@ interface BucketEditProps {
 }
 
 export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
-  const product = (matches[0]?.data as { config?: { productName: string } })?.config?.productName ?? "Vitrine";
+  const product = (matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
   return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
 }
+
+/** No store to follow: hydration is the one change, and React makes it (server snapshot false, client true). */
+const subscribeToNothing = () => () => undefined;
 
 /**
  * One form per loaded document version: moving between versions or documents
@@ -40,9 +43,9 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const navigation = useNavigation();
   const { bucket, schema } = loaderData;
   const [activeLocale, setActiveLocale] = useState(bucket.locales[0] ?? "");
-  const [hydrated, setHydrated] = useState(false);
+  // False on the server and while hydrating, true once the page runs in the browser.
+  const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
   const [validate, setValidate] = useState<ValidateFunction | null>(null);
-  useEffect(() => setHydrated(true), []);
   useEffect(() => {
     if (!loaderData.validatorUrl) return;
     let current = true;
@@ -52,21 +55,25 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     };
   }, [loaderData.validatorUrl]);
 
-  const [form, fields] = useForm<Record<string, any>>({
+  const [form] = useForm<Record<string, unknown>>({
     id: `bucket-form-${bucket.slug}-${loaderData.contentId ?? "new"}`,
     lastResult: navigation.state === "idle" ? actionData?.result : undefined,
-    defaultValue: loaderData.defaultValue,
+    // The document's shape is the bucket's, known only at run time; Conform's type would have it from the schema type.
+    defaultValue: loaderData.defaultValue as DefaultValue<Record<string, unknown>>,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: documentResolver({ schema: schema as JsonSchema, validate, messageLocale: loaderData.messageLocale, hostile }) });
+      return parse(formData, { resolve: documentResolver({ schema, validate, messageLocale: loaderData.messageLocale, hostile }) });
     },
   });
 
-  // After a failed validation, changing the content locale validates again (spec §4).
+  // After a failed validation, changing the content locale validates again (spec §4); mounting is no change.
+  const validatedLocale = useRef(activeLocale);
   useEffect(() => {
-    if (hydrated && form.status === "error") form.validate();
+    if (validatedLocale.current === activeLocale) return;
+    validatedLocale.current = activeLocale;
+    if (form.status === "error") form.validate();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [activeLocale]);
 
@@ -84,7 +91,6 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
   );
-  void fields;
 
   return (
     <section className="bucket-edit">

@@ -47,8 +47,11 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const fileInput = useRef<HTMLInputElement>(null);
   /** A file chosen in the plain input before the form hydrated: uploaded once the drop zone replaces it. */
   const chosenBeforeHydration = useRef<File | null>(null);
+  /** The content as last rendered, for the loading effect below, which must not restart on every change of it. */
   const contentRef = useRef(content);
-  contentRef.current = content;
+  useEffect(() => {
+    contentRef.current = content;
+  }, [content]);
 
   const type = t(`media.types.${kind}`);
   const label = fieldLabel(props);
@@ -63,7 +66,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   // progress survives a reload. Polling stops at completed or error, and when the value changes.
   useEffect(() => {
     if (!hydrated || !contentId || pendingName) return;
-    let stop = () => undefined as void;
+    let stop: () => void = () => undefined;
     let cancelled = false;
     const follow = (next: MediaContent) => {
       setContent(next);
@@ -81,7 +84,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
           follow(loaded);
           watch(loaded);
         },
-        (error: Error) => !cancelled && setProblem(error.message),
+        (error: unknown) => !cancelled && setProblem(error instanceof Error ? error.message : String(error)),
       );
     }
     return () => {
@@ -260,7 +263,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
 
       {modal === "view" && shown && kind === "image" ? <ImagePreviewModal url={freshUrl(shown)} title={label} onClose={() => setModal(null)} /> : null}
       {modal === "view" && shown && kind === "video" ? (
-        <VideoPlayerModal url={freshUrl(shown)} poster={shown.still ?? shown.thumbs?.[0]?.url ?? null} title={label} onClose={() => setModal(null)} />
+        <VideoPlayerModal url={freshUrl(shown)} poster={shown.still ?? shown.thumbs[0]?.url ?? null} title={label} onClose={() => setModal(null)} />
       ) : null}
       {modal === "thumb" && shown ? (
         <ThumbModal
@@ -269,7 +272,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
           onClose={() => setModal(null)}
           onSaved={() => {
             setModal(null);
-            void source.fetchLatest(kind, shown.contentId).then(setContent, (error: Error) => setProblem(error.message));
+            void source.fetchLatest(kind, shown.contentId).then(setContent, (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
           }}
         />
       ) : null}
