@@ -7,6 +7,13 @@ import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema } from "./n
 import { acceptNumberInput, parseNumberInput, stepValue } from "./number";
 import { nameToSegments, pointerToName } from "./path";
 
+/** The schema node at `path`; the test fails here when there is none. */
+function nodeAt(node: unknown, path: readonly string[]): Record<string, unknown> {
+  const found = path.reduce<unknown>((current, key) => (typeof current === "object" && current !== null ? (current as Record<string, unknown>)[key] : undefined), node);
+  if (typeof found !== "object" || found === null) throw new Error(`no schema node at ${path.join(".")}`);
+  return found as Record<string, unknown>;
+}
+
 describe("normalizeSchema", () => {
   const raw = {
     type: "object",
@@ -21,16 +28,16 @@ describe("normalizeSchema", () => {
   it("expands translate into one required sub-property per locale when the property is required", () => {
     const { schema, problems } = normalizeSchema(raw, ["nl", "en"]);
     expect(problems).toEqual([]);
-    const title = (schema.properties as Record<string, any>).title;
+    const title = nodeAt(schema, ["properties", "title"]);
     expect(title).toMatchObject({ type: "object", renderer: "translate-object", title: "Title", required: ["nl", "en"] });
-    expect(title.properties.nl).toMatchObject({ type: "string", maxLength: 10 });
-    expect(title.properties.en.translate).toBeUndefined();
-    expect((schema.properties as Record<string, any>).subtitle.required).toEqual([]);
+    expect(nodeAt(title, ["properties", "nl"])).toMatchObject({ type: "string", maxLength: 10 });
+    expect(nodeAt(title, ["properties", "en"]).translate).toBeUndefined();
+    expect(nodeAt(schema, ["properties", "subtitle"]).required).toEqual([]);
   });
 
   it("renames _data to $data and leaves the input unchanged", () => {
     const { schema } = normalizeSchema(raw, ["en"]);
-    expect((schema.properties as Record<string, any>).kind.enum).toEqual({ $data: "1/title" });
+    expect(nodeAt(schema, ["properties", "kind"]).enum).toEqual({ $data: "1/title" });
     expect(raw.properties.kind.enum).toEqual({ _data: "1/title" });
   });
 

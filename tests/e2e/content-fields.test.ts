@@ -52,8 +52,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 /** Clicks a list/step button: with scripts Conform applies the intent in place, without it is a form post. */
@@ -384,7 +384,7 @@ describe("with JavaScript only", () => {
     expect(await rows.first().getAttribute("draggable")).toBe("true");
     expect(await fieldBox(page, "slots").locator(".list-row").first().getAttribute("draggable")).toBe("false");
     await rows.nth(1).dragTo(rows.nth(0));
-    await page.waitForFunction(() => (document.querySelector('[name="rooms[0].name"]') as HTMLInputElement | null)?.value === "Second");
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[name="rooms[0].name"]')?.value === "Second");
     expect(await control(page, "rooms[1].name").inputValue()).toBe("First");
     expect(await fieldBox(page, "rooms").locator(".list-row legend").allTextContents()).toEqual(["Second", "First"]);
     ctx.expectNoErrors();

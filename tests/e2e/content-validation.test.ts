@@ -45,8 +45,8 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([english?.stop(), dutch?.stop()]);
+  await browser.close();
+  await Promise.all([english.stop(), dutch.stop()]);
 });
 
 const LANGUAGES = [

@@ -28,8 +28,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 const CONFLICT =

@@ -13,8 +13,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 describe.each(JS_MODES)("the Internet Explorer notice in a browser ($label)", ({ javaScriptEnabled }) => {

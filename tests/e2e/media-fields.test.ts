@@ -39,8 +39,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 /** Writes a fixture to disk under its name (the file chooser takes paths and keeps the name). */
@@ -116,7 +116,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const viewed = await get(server.url, src!, ctx.cookie);
     expect(viewed.status).toBe(200);
     expect(viewed.headers.get("content-type")).toBe("image/jpeg");
-    await ctx.expectNoErrors();
+    ctx.expectNoErrors();
     await ctx.close();
   });
 
@@ -133,7 +133,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await errorUnder(page, "photo")).toBe("Image is too narrow (1280px), minimum width: 1920px Image is not high enough (720px), minimum height: 1080px");
     expect(await control(page, "name").inputValue()).toBe("Keep me");
     expect(await storedValue(page, "photo")).toBe("");
-    await ctx.expectNoErrors();
+    ctx.expectNoErrors();
     await ctx.close();
   });
 
@@ -170,7 +170,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     }
     const { data } = await storedDocument(server, ctx.cookie, bucket.slug, contentIdOf(page));
     expect(String(data.clip)).toMatch(UUID);
-    await ctx.expectNoErrors();
+    ctx.expectNoErrors();
     await ctx.close();
   });
 
@@ -201,7 +201,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const second = await storedDocument(server, ctx.cookie, bucket.slug, contentIdOf(page));
     expect(second.data.doc).toBeUndefined();
     expect(second.data.name).toBe("With a file");
-    await ctx.expectNoErrors();
+    ctx.expectNoErrors();
     await ctx.close();
   });
 });

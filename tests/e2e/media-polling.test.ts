@@ -26,8 +26,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer({ env: { MEDIA_WORKERS: "0" } }), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
   rmSync(fixtureDir, { recursive: true, force: true });
 });
 

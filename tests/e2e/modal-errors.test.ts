@@ -20,15 +20,15 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 /** The errors the modal's form shows: under each field, and the form's own above the fields ("form"). */
 function modalErrors(dialog: Locator): Promise<Record<string, string>> {
   return dialog.locator("form").evaluate((form: HTMLFormElement) => {
     const shown: Record<string, string> = {};
-    const text = (element: Element) => (element.textContent ?? "").replace(/\s+/g, " ").trim();
+    const text = (element: Element) => element.textContent.replace(/\s+/g, " ").trim();
     const formLevel = form.querySelector(":scope > .form-error");
     if (formLevel) shown.form = text(formLevel);
     for (const box of form.querySelectorAll(".field[data-field]")) {

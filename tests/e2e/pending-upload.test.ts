@@ -22,8 +22,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer({ env: { MEDIA_WORKERS: "0" } }), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 describe("without JavaScript", () => {

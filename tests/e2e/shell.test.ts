@@ -20,8 +20,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));

@@ -47,7 +47,7 @@ beforeAll(async () => {
   const user = await createTestUser(server.db);
   cookie = await signIn(server.url, user.email, user.password);
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
@@ -306,7 +306,10 @@ describe("JSON API: oversized bodies (413, documented limit of 1 MiB)", () => {
       const started = Date.now();
       const pump = () => {
         peak = Math.max(peak, process.memoryUsage().arrayBuffers);
-        if (sentAfterAnswer >= AFTER || Date.now() - started > 20_000) return finish();
+        if (sentAfterAnswer >= AFTER || Date.now() - started > 20_000) {
+          finish();
+          return;
+        }
         let writable = true;
         while (writable && sentAfterAnswer < AFTER) {
           writable = socket.write(framed);

@@ -67,7 +67,7 @@ beforeAll(async () => {
   cookie = await signIn(server.url, user.email, user.password);
   member = (await signedInUser(server.url, server.db)).cookie;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 async function createDocument(fields: Record<string, string> = valid) {
   const response = await postForm(server.url, `/b/${bucket.slug}/new`, fields, cookie);
@@ -228,7 +228,9 @@ describe("edit routes", () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(99);
     const loser = responses.find((response) => response.status === 409)!;
     expect(await loser.text()).toMatch(/name="name"[^>]*value="Save \d+"|value="Save \d+"[^>]*name="name"/);
-    await Promise.all(responses.filter((response) => response !== loser).map((response) => response.body?.cancel()));
+    await Promise.all(responses.filter((response) => response !== loser).map(async (response) => {
+      await response.body?.cancel();
+    }));
     const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [base.contentId]);
     expect(rows[0]!.count).toBe(2);
   });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   server = await startTestServer();
   member = (await signedInUser(server.url, server.db)).cookie;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /** The texts of the title links of the overview (list or grid). */
 function overviewTitles(html: string): string[] {

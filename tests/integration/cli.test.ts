@@ -33,7 +33,7 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function freshDatabase(): Promise<{ env: Record<string, string>; reopen(): Promise<Db> }> {
+async function freshDatabase(): Promise<{ env: Record<string, string>; reopen: () => Promise<Db> }> {
   database = await createTestDatabase();
   const { dataDir, databaseUrl } = database;
   await database.db.close();
@@ -45,7 +45,7 @@ async function freshDatabase(): Promise<{ env: Record<string, string>; reopen():
 }
 
 /** An empty database: a new DATA_DIR for PGlite, a database made from template0 on PostgreSQL. */
-async function emptyDatabase(): Promise<{ env: Record<string, string>; open(): Promise<Db> }> {
+async function emptyDatabase(): Promise<{ env: Record<string, string>; open: () => Promise<Db> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "vitrine-cli-empty-"));
   const adminUrl = process.env.TEST_DATABASE_URL;
   let opened: Db | undefined;
@@ -64,7 +64,13 @@ async function emptyDatabase(): Promise<{ env: Record<string, string>; open(): P
       await cleanup.end();
       rmSync(dataDir, { recursive: true, force: true });
     });
-    return { env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl }, open: async () => (opened = openPostgres(databaseUrl)) };
+    return {
+      env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
+      open: () => {
+        opened = openPostgres(databaseUrl);
+        return Promise.resolve(opened);
+      },
+    };
   }
   cleanups.push(async () => {
     await opened?.close().catch(() => undefined);

@@ -26,7 +26,7 @@ const schema = {
   },
 };
 
-function api(path: string, init: RequestInit = {}, withCookie = cookie) {
+function api(path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}, withCookie = cookie) {
   return fetch(`${server.url}${path}`, {
     ...init,
     headers: { "Content-Type": "application/json", ...(withCookie ? { Cookie: withCookie } : {}), ...init.headers },
@@ -42,7 +42,7 @@ beforeAll(async () => {
   const user = await createTestUser(server.db);
   cookie = await signIn(server.url, user.email, user.password);
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 const valid = { title: { nl: "Wad", en: "Mudflats" }, year: 1911 };
 

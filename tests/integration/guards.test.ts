@@ -24,8 +24,6 @@ const NOT_FOUND = "This page could not be found";
 
 let server: TestServer;
 let artworks: Bucket;
-let site: Bucket;
-let archive: Bucket;
 let secret: Bucket;
 let doc: { contentId: string; versionId: string };
 let member: string;
@@ -35,8 +33,8 @@ let restricted: string;
 beforeAll(async () => {
   server = await startTestServer();
   artworks = await createTestBucket(server.db, { slug: "artworks", name: "Artworks", position: 1 });
-  site = await createTestBucket(server.db, { slug: "site", name: "Site settings", singleton: true, position: 2 });
-  archive = await createTestBucket(server.db, { slug: "archive", name: "Archive", position: 3 });
+  await createTestBucket(server.db, { slug: "site", name: "Site settings", singleton: true, position: 2 });
+  await createTestBucket(server.db, { slug: "archive", name: "Archive", position: 3 });
   secret = await createTestBucket(server.db, { slug: "secret", name: "Secret plans", private: true, position: 4 });
   doc = await createContent(server.db, artworks.id, { title: "Mudflats" }, null);
   await createContent(server.db, secret.id, { title: "Hidden" }, null);
@@ -44,7 +42,7 @@ beforeAll(async () => {
   admin = (await signedInUser(server.url, server.db, { name: "Admin Ada", permissions: ["user", "admin"] })).cookie;
   restricted = (await signedInUser(server.url, server.db, { name: "Restricted Rob", buckets: ["artworks", "secret"] })).cookie;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 const loginFor = (path: string) => `/login?from_url=${encodeURIComponent(path)}`;
 

@@ -31,14 +31,14 @@ beforeAll(async () => {
   bucket = await mediaRulesBucket(server.db, EDIT_RULES);
   ({ cookie } = await signedInUser(server.url, server.db));
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /** The default bucket's media fields allow crops and custom stills. */
 const EDIT_RULES = { enableCrop: true, allowCustomStill: true };
 const fields = (properties: Record<string, unknown> = EDIT_RULES, target: Bucket = bucket) => ({ bucket: target.slug, uid: "u1", properties: JSON.stringify(properties) });
 const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 const storedFiles = () => readdirSync(server.media.storage.filesDir);
-const mediaRows = async () => Number((await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n);
+const mediaRows = async () => (await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n;
 
 async function json<T = Content>(response: Response, status = 200): Promise<T> {
   const text = await response.text();
@@ -363,7 +363,7 @@ describe("custom still refusals store nothing", () => {
     ({ cookie: ownCookie } = await signedInUser(own.url, own.db));
     video = (await json<Content[]>(await upload(own.url, "video", ownCookie, fields(EDIT_RULES, ownBucket), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "clip.mp4" })))[0]!;
   });
-  afterAll(() => own?.stop());
+  afterAll(() => own.stop());
 
   it("takes custom stills only for video fields with allowCustomStill (403)", async () => {
     const noStills = await mediaRulesBucket(own.db, { maxFps: 60 });

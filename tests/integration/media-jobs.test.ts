@@ -26,7 +26,7 @@ let cookie: string;
 beforeAll(async () => {
   ({ server, cookie } = await startMediaServer());
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /**
  * A server of the test's own, for a test that runs a runner of its own on it: a runner takes any due job, and
@@ -87,7 +87,7 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
   beforeAll(async () => {
     ({ server: jobServer, cookie: jobCookie } = await startMediaServer());
   });
-  afterAll(() => jobServer?.stop());
+  afterAll(() => jobServer.stop());
 
   const latest = async (contentId: string) => json(await get(jobServer.url, `/api/v1/buckets/video/content/${contentId}/latest`, jobCookie));
   const sendVideo = async (fields: Record<string, string>, name: string, video: Parameters<typeof videoOf>[0] = { width: 1280, height: 720, fps: 25, seconds: 1 }) =>
@@ -132,7 +132,7 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
     const ids = [damaged._id, abandoned._id, healthy._id];
     const open = async () => {
       await backoffPassed(jobServer.db, ids);
-      return Number((await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')", [ids])).rows[0]!.n);
+      return (await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')", [ids])).rows[0]!.n;
     };
     await expect.poll(open, { timeout: 60_000, interval: 200 }).toBe(0);
 
@@ -169,7 +169,7 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
         async () => {
           busiest = Math.max(busiest, jobServer.media.jobs.busyWorkerPids().length);
           const { rows } = await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status = 'processing'");
-          mostProcessing = Math.max(mostProcessing, Number(rows[0]!.n));
+          mostProcessing = Math.max(mostProcessing, rows[0]!.n);
           return (await Promise.all(videos.map((video) => latest(video.contentId)))).map((content) => content.status);
         },
         { timeout: 30_000, interval: 10 },

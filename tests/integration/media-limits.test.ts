@@ -16,7 +16,7 @@ let cookie: string;
 beforeAll(async () => {
   ({ server, cookie } = await startMediaServer());
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 
 describe("size limits, at the boundary, enforced while streaming", () => {

@@ -17,7 +17,7 @@ import { exited, processEnv, startProcess, uploaded } from "../support/media-ser
  */
 
 const children: ChildProcess[] = [];
-let database: TestDatabase;
+let database: TestDatabase | undefined;
 const mediaDir = mkdtempSync(path.join(tmpdir(), "vitrine-no-ffmpeg-"));
 const emptyPath = mkdtempSync(path.join(tmpdir(), "vitrine-empty-path-"));
 afterAll(async () => {

@@ -135,7 +135,7 @@ describe("a server killed mid-upload (a real process, SIGKILL)", () => {
 
     const db = await reopen();
     expect(await countMedia(db)).toBe(0);
-    expect(Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs")).rows[0]!.n)).toBe(0);
+    expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs")).rows[0]!.n).toBe(0);
   }, 60_000);
 });
 

@@ -22,7 +22,7 @@ let cookie: string;
 beforeAll(async () => {
   ({ server, cookie } = await startMediaServer());
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 
 describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", () => {

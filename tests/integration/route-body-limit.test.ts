@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   ({ cookie } = await signedInUser(server.url, server.db));
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /** A multipart body of about 2 MiB: its fields, then a text file. */
 function bigForm(fields: Record<string, string>, fileField = "file"): FormData {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   bucket = await createTestBucket(server.db, { jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
   ({ cookie } = await signedInUser(server.url, server.db));
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 const send = (path: string, type: string, body: string) =>
   fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": type, Cookie: cookie }, body });

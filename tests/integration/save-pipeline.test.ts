@@ -40,7 +40,7 @@ beforeAll(async () => {
   owner = await signedInUser(server.url, server.db);
   [image, video] = [await jpegOfSize(1920, 1080), videoOf({ width: 320, height: 240, fps: 25, seconds: 2 })];
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 type Part = [name: string, value: string] | [name: string, data: Buffer, filename: string];
 

@@ -132,7 +132,7 @@ export async function failLogin(page: Page, email: string, password: string, exp
   await waitForHydration(page);
   const errorBox = page.locator(".form-error");
   await page
-    .waitForFunction((text) => document.querySelector(".form-error")?.textContent?.includes(text) ?? false, expected, { timeout: 5_000 })
+    .waitForFunction((text) => document.querySelector(".form-error")?.textContent.includes(text) ?? false, expected, { timeout: 5_000 })
     .catch(() => undefined);
   if ((await errorBox.count()) === 0) return `(no form error; at ${pathOf(page)})`;
   return ((await errorBox.first().textContent()) ?? "").replace(/\s+/g, " ").trim();
@@ -178,7 +178,7 @@ export async function linksIn(scope: Locator): Promise<Array<{ text: string; hre
     .locator("a[href]")
     .evaluateAll((links) =>
       links.map((link) => ({
-        text: ((link as HTMLElement).innerText ?? "").replace(/\s+/g, " ").trim(),
+        text: (link as HTMLElement).innerText.replace(/\s+/g, " ").trim(),
         href: link.getAttribute("href") ?? "",
       })),
     );

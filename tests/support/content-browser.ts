@@ -89,7 +89,7 @@ export async function storedDocument(server: TestServer, cookie: string, slug: s
 export async function formValues(page: Page): Promise<Record<string, string>> {
   return bucketForm(page).evaluate((form: HTMLFormElement) => {
     const out: Record<string, string> = {};
-    for (const [key, value] of new FormData(form)) if (!key.startsWith("__")) out[key] = String(value);
+    for (const [key, value] of new FormData(form)) if (!key.startsWith("__")) out[key] = typeof value === "string" ? value : value.name;
     return out;
   });
 }
@@ -114,7 +114,7 @@ export async function shownErrors(page: Page): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const element of document.querySelectorAll(".field-error, .form-error")) {
       const owner = element.closest("[data-field]")?.getAttribute("data-field") ?? "form";
-      out[owner] = ((out[owner] ? `${out[owner]} ` : "") + (element.textContent ?? "")).replace(/\s+/g, " ").trim();
+      out[owner] = ((out[owner] ? `${out[owner]} ` : "") + element.textContent).replace(/\s+/g, " ").trim();
     }
     return out;
   });

@@ -111,10 +111,11 @@ export function streamUpload(
   if (options.size !== undefined) headers["Content-Length"] = String(preamble.length + options.size + epilogue.length);
   const request = http.request(`${baseUrl}/api/v1/media/${kind}/upload${kind === "file" ? "" : "/"}`, { method: "POST", headers });
   let sent = 0;
-  let stopped = false;
+  // Set by the request's callbacks: a property, which TypeScript does not narrow to its initial value here.
+  const state = { stopped: false };
   const done = new Promise<Streamed>((resolve, reject) => {
     request.on("response", (response) => {
-      stopped = true;
+      state.stopped = true;
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (text: string) => (body += text));
@@ -125,7 +126,7 @@ export function streamUpload(
       response.on("error", reject);
     });
     request.on("error", (error) => {
-      stopped = true;
+      state.stopped = true;
       reject(Object.assign(error, { sent }));
     });
   });
@@ -145,13 +146,13 @@ export function streamUpload(
       request.write(head);
       sent += head.length;
     }
-    while (!stopped && !request.destroyed && (options.size === undefined || sent < options.size)) {
+    while (!state.stopped && !request.destroyed && (options.size === undefined || sent < options.size)) {
       const length = options.size === undefined ? chunk.length : Math.min(chunk.length, options.size - sent);
       const ok = request.write(length === chunk.length ? chunk : chunk.subarray(0, length));
       sent += length;
       if (!ok) await writable();
     }
-    if (!stopped && !request.destroyed) request.end(epilogue);
+    if (!state.stopped && !request.destroyed) request.end(epilogue);
   })().catch(() => undefined);
   return { done, sent: () => sent };
 }
@@ -177,7 +178,7 @@ export function processEnv(database: TestDatabase, mediaDir: string, extra: Reco
   };
 }
 
-export const countMedia = async (db: Db) => Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n);
+export const countMedia = async (db: Db) => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n;
 
 /** `npm start` (scripts/start.mjs) as a real process; resolves with its URL once it listens. */
 export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
@@ -189,11 +190,11 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.setEncoding("utf8").on("data", (text: string) => (output += text));
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (output += text));
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
-    child.stdout!.on("data", () => {
+    child.stdout.on("data", () => {
       const match = /Vitrine is running at (\S+)\n/.exec(output);
       if (match) {
         clearTimeout(timer);

@@ -109,8 +109,7 @@ describe("each AJV error → one message under its form field, with the translat
     ["a name with a slash", { "a/b": "xx" }, "a/b", "This text can't be longer than 1 characters", []],
     ["a name with a tilde", { "x~y": "xx" }, "x~y", "This text can't be longer than 1 characters", []],
   ])("%s", (_keyword, change, field, message, locales) => {
-    const data: Record<string, unknown> = { ...VALID, ...change };
-    for (const key of Object.keys(data)) if (data[key] === undefined) delete data[key];
+    const data: Record<string, unknown> = Object.fromEntries(Object.entries<unknown>({ ...VALID, ...change }).filter(([, value]) => value !== undefined));
     const { byField, locales: errorLocales } = errorsOf(data);
     expect(byField).toEqual({ [field]: [message] });
     expect(errorLocales).toEqual(locales);

@@ -190,7 +190,9 @@ describe("plus and minus without JavaScript: the action turns the button into Co
     applyStepIntent(formData, schema);
     expect(formData.has(STEP_FIELD)).toBe(false);
     const intent = formData.get("__intent__");
-    return intent === null ? null : (JSON.parse(String(intent)) as { type: string; payload: { name: string; value: string } });
+    if (intent === null) return null;
+    if (typeof intent !== "string") throw new Error("__intent__ is a file, not text");
+    return JSON.parse(intent) as { type: string; payload: { name: string; value: string } };
   };
 
   it.each<[string, string, 1 | -1, string | undefined, string]>([
