@@ -370,7 +370,9 @@ describe("JSON API: long strings against patterns (422, the server stays respons
     const { errors } = await response.json();
     expect(errors.k79999).toEqual(["Unknown field: k79999"]);
     expect(Object.keys(errors)).toHaveLength(80_000);
-    expect(performance.now() - started).toBeLessThan(5000);
+    // Linear work takes 1 to 2 s here, and up to 8 s on a machine whose cores are all busy; work that grew with
+    // the square of the property count would take minutes, so the bound leaves room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(Math.max(...healthMs)).toBeLessThan(2000);
   });
 });
