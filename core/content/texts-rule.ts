@@ -1,5 +1,5 @@
 import type { JsonSchema } from "../schema/normalize";
-import { isPlainObject } from "../schema/walk";
+import { isPlainObject } from "../plain-object";
 
 export const TEXT_IDS_MESSAGE = { key: "content.textIds" } as const;
 

@@ -1,5 +1,5 @@
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
-import { isPlainObject } from "../schema/walk";
+import { isPlainObject } from "../plain-object";
 
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",

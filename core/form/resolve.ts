@@ -7,7 +7,8 @@ import { PENDING_UPLOAD_FIELD } from "../media/pending";
 import type { JsonSchema } from "../schema/normalize";
 import { nameToSegments } from "../schema/path";
 import { coerceFormValue } from "./kinds";
-import { isPlainObject, schemaAtName } from "../schema/walk";
+import { schemaAtName } from "../schema/walk";
+import { isPlainObject } from "../plain-object";
 
 /** Hidden form fields that carry the save's bookkeeping, not document data. */
 export const CONTENT_ID_FIELD = "__contentId";

@@ -1,6 +1,7 @@
 import { acceptNumberInput, defaultStep, stepValue } from "../schema/number";
 import type { JsonSchema } from "../schema/normalize";
-import { isPlainObject, schemaAtName } from "../schema/walk";
+import { schemaAtName } from "../schema/walk";
+import { isPlainObject } from "../plain-object";
 import { fieldKind } from "./field-kind";
 
 /**

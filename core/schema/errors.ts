@@ -3,6 +3,7 @@ import type { Locale } from "../locales";
 import { validationMessage } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
 import { childSchema, escapeSegment, pointerSegments, pointerToName } from "./path";
+import { schemaAtPath } from "./walk";
 
 export interface FieldErrors {
   /** Messages by form field name (`rooms[0].title.nl`); "" holds errors of the whole document. */
@@ -19,11 +20,7 @@ export function fieldPointer(error: ErrorObject): string {
 }
 
 /** The schema node a pointer leads to, if the schema describes it. */
-function schemaAt(schema: JsonSchema, pointer: string): JsonSchema | null {
-  let node: JsonSchema | null = schema;
-  for (const segment of pointerSegments(pointer)) node = childSchema(node, segment);
-  return node;
-}
+const schemaAt = (schema: JsonSchema, pointer: string) => schemaAtPath(schema, pointerSegments(pointer));
 
 /**
  * A translated property missing as a whole (every locale left empty) is
@@ -67,7 +64,7 @@ export function mapValidationErrors(
     const message = validationMessage(messageLocale, error.keyword, error.params as Record<string, unknown>);
     for (const pointer of expandMissingTranslation(schema, error, fieldPointer(error))) {
       const name = pointerToName(pointer, schema);
-      if (only && !only.includes(name.split(/[.[]/)[0]!)) continue;
+      if (only && !only.includes(name.split(/[.[]/)[0] ?? name)) continue;
       const list = (byField[name] ??= []);
       if (!list.includes(message)) list.push(message);
       const locale = localeOfPointer(schema, pointer);

@@ -1,4 +1,4 @@
-import { isPlainObject } from "./walk";
+import { isPlainObject } from "../plain-object";
 
 /** A JSON Schema as stored in a bucket, before normalisation. */
 export type JsonSchema = { [key: string]: unknown };

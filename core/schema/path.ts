@@ -1,6 +1,6 @@
+import { isPlainObject } from "../plain-object";
 import type { JsonSchema } from "./normalize";
 
-const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A property name as one JSON Pointer segment (RFC 6901), as AJV writes instancePath. */
 export const escapeSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -18,7 +18,7 @@ export function pointerSegments(pointer: string): string[] {
  * (its children are property names); null when the schema does not say.
  */
 function containerOf(node: unknown): "list" | "object" | null {
-  if (!isObject(node)) return null;
+  if (!isPlainObject(node)) return null;
   const types = Array.isArray(node.type) ? node.type : [node.type];
   const list = types.includes("array") || node.items !== undefined;
   const object = types.includes("object") || node.properties !== undefined;
@@ -28,17 +28,17 @@ function containerOf(node: unknown): "list" | "object" | null {
 /** The schema of child `segment` of `node` (a list row or a declared property), or null when the schema does not describe it. */
 export function childSchema(node: unknown, segment: string | number): JsonSchema | null {
   const container = containerOf(node);
-  if (!container || !isObject(node)) return null;
+  if (!container || !isPlainObject(node)) return null;
   if (container === "list") {
     if (!/^\d+$/.test(String(segment))) return null;
-    const items = Array.isArray(node.items) ? node.items[Number(segment)] : node.items;
-    return isObject(items) ? items : null;
+    const items: unknown = Array.isArray(node.items) ? (node.items as unknown[])[Number(segment)] : node.items;
+    return isPlainObject(items) ? items : null;
   }
   const properties = node.properties;
   const name = String(segment);
-  if (!isObject(properties) || !Object.prototype.hasOwnProperty.call(properties, name)) return null;
+  if (!isPlainObject(properties) || !Object.prototype.hasOwnProperty.call(properties, name)) return null;
   const child = properties[name];
-  return isObject(child) ? child : null;
+  return isPlainObject(child) ? child : null;
 }
 
 /**
@@ -65,7 +65,7 @@ export function pointerToName(pointer: string, schema: JsonSchema): string {
 export function nameToSegments(name: string): Array<string | number> {
   const segments: Array<string | number> = [];
   for (const match of name.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
-    segments.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
+    segments.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? ""));
   }
   return segments;
 }

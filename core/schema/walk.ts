@@ -1,29 +1,16 @@
 import type { JsonSchema } from "./normalize";
-import { nameToSegments } from "./path";
+import { isPlainObject } from "../plain-object";
+import { childSchema, nameToSegments } from "./path";
 
 /*
  * The one way through a schema: a property by its name, a list's items by an
- * index. A segment is a list index only where the schema has items, so a
- * property named "2024" is still a property.
+ * index (childSchema in ./path: the schema tells an index from an all-digit
+ * property name).
  */
-
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The properties of a schema node, by name. */
 export const propertiesOf = (node: JsonSchema): Record<string, JsonSchema> =>
   isPlainObject(node.properties) ? (node.properties as Record<string, JsonSchema>) : {};
-
-/** The schema of one step down: an own property by name, or the items for a list index. */
-export function childSchema(node: JsonSchema, segment: string | number): JsonSchema | null {
-  if (isPlainObject(node.items) && (typeof segment === "number" || /^\d+$/.test(segment)) && !hasOwnProperty(node, String(segment))) {
-    return node.items;
-  }
-  if (typeof segment === "number") return null;
-  return hasOwnProperty(node, segment) ? (propertiesOf(node)[segment] ?? null) : null;
-}
-
-const hasOwnProperty = (node: JsonSchema, name: string) => isPlainObject(node.properties) && Object.prototype.hasOwnProperty.call(node.properties, name);
 
 /** The schema at a path of segments (`["rooms", 0, "title"]`), or null where the schema does not describe it. */
 export function schemaAtPath(root: JsonSchema, segments: ReadonlyArray<string | number>): JsonSchema | null {

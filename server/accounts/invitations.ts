@@ -14,7 +14,9 @@ export async function createInvitation(
      VALUES ($1, $2, $3, $4, now() + make_interval(days => $5)) RETURNING expires_at AS "expiresAt"`,
     [hashToken(code), input.email ?? null, input.permissions ?? ["user"], input.createdBy ?? null, input.ttlDays ?? INVITATION_TTL_DAYS],
   );
-  return { code, expiresAt: rows[0]!.expiresAt };
+  const [row] = rows;
+  if (!row) throw new Error("The invitation was not recorded");
+  return { code, expiresAt: row.expiresAt };
 }
 
 /**

@@ -62,5 +62,7 @@ export async function createBucket(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BUCKET_COLUMNS}`,
     [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0],
   );
-  return rows[0]!;
+  const [row] = rows;
+  if (!row) throw new Error("The bucket was not recorded");
+  return row;
 }

@@ -57,7 +57,9 @@ export async function createContent(
     [contentId, bucketId, versionId, options.singleton ?? false, data, userId],
   );
   // The data just written, not read back: parsing it again would only cost time.
-  return { contentId, versionId, baseVersionId: null, data, createdAt: rows[0]!.createdAt };
+  const [row] = rows;
+  if (!row) throw new Error("The document was not recorded");
+  return { contentId, versionId, baseVersionId: null, data, createdAt: row.createdAt };
 }
 
 /**
@@ -192,7 +194,8 @@ export async function listOverview(
   options: { limit: number; offset?: number; search?: string; titleKey: string | null },
 ): Promise<{ rows: OverviewRow[]; total: number | null }> {
   const search = options.search?.trim();
-  const { rows } = await db.query<OverviewRow & { total: number }>(
+  // An empty page still answers one row, for the count, with null document columns.
+  const { rows } = await db.query<{ [K in keyof OverviewRow]: OverviewRow[K] | null } & { total: number }>(
     `SELECT b.content_count AS total, page."contentId", page."versionId", page."createdAt", page.title
      FROM buckets b
      LEFT JOIN LATERAL (
@@ -209,9 +212,8 @@ export async function listOverview(
       ? [bucketId, options.limit, options.offset ?? 0, options.titleKey, likePattern(search)]
       : [bucketId, options.limit, options.offset ?? 0, options.titleKey],
   );
-  // An empty page still answers one row, for the count, with null document columns.
-  const page = rows
-    .filter((row) => row.contentId !== null)
-    .map(({ contentId, versionId, createdAt, title }) => ({ contentId, versionId, createdAt, title: title ?? undefined }));
+  const page = rows.flatMap(({ contentId, versionId, createdAt, title }) =>
+    contentId !== null && versionId !== null && createdAt !== null ? [{ contentId, versionId, createdAt, title: title ?? undefined }] : [],
+  );
   return { rows: page, total: search ? null : (rows[0]?.total ?? 0) };
 }

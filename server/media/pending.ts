@@ -1,7 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Db, Queryable } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
-import type { MediaKind } from "../../core/media/bounds";
 import type { PendingFile } from "../../core/media/pending";
 import { isUuid } from "../../core/ids";
 import type { MediaFacts } from "./accept";
