@@ -44,7 +44,9 @@ export function NumberField(props: FieldProps) {
   const type = props.schema.type === "integer" ? "integer" : "number";
   const [meta, form] = useField<string>(props.name);
   const step = typeof props.schema.step === "number" ? props.schema.step : defaultStep(type);
-  const current = acceptNumberInput(meta.value ?? meta.initialValue ?? "", type, undefined);
+  // Typed a string, but a repeated name submits a list (["1", "2"]): read as its text, which is then refused.
+  const submitted: unknown = meta.value ?? meta.initialValue ?? "";
+  const current = acceptNumberInput(String(submitted), type, undefined);
   const [lastValid, setLastValid] = useState<number | undefined>(current);
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
