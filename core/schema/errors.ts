@@ -2,7 +2,7 @@ import type { ErrorObject } from "ajv";
 import type { Locale } from "../locales";
 import { validationMessage } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
-import { childSchema, escapeSegment, pointerSegments, pointerToName } from "./path";
+import { escapeSegment, pointerSegments, pointerToName } from "./path";
 import { schemaAtPath } from "./walk";
 
 export interface FieldErrors {
@@ -34,18 +34,19 @@ function expandMissingTranslation(schema: JsonSchema, error: ErrorObject, pointe
   return Object.keys(node.properties).map((locale) => `${pointer}/${escapeSegment(locale)}`);
 }
 
+/** The form field name of a pointer and the locale of its nearest translatable ancestor, in one walk. */
+function fieldOf(schema: JsonSchema, pointer: string): { name: string; locale: string | null } {
+  const found: { locale: string | null } = { locale: null };
+  const name = pointerToName(pointer, schema, (parent, segment, child) => {
+    // Only the bucket's locales: an unknown key under a translated field has no locale tab.
+    if (parent?.renderer === TRANSLATE_OBJECT_RENDERER && child) found.locale = segment;
+  });
+  return { name, locale: found.locale };
+}
+
 /** The locale of the nearest translatable ancestor along a pointer, if any. */
 export function localeOfPointer(schema: JsonSchema, pointer: string): string | null {
-  let node: JsonSchema | null = schema;
-  let locale: string | null = null;
-  for (const segment of pointerSegments(pointer)) {
-    if (!node) break;
-    const child = childSchema(node, segment);
-    // Only the bucket's locales: an unknown key under a translated field has no locale tab.
-    if (node.renderer === TRANSLATE_OBJECT_RENDERER && child) locale = segment;
-    node = child;
-  }
-  return locale;
+  return fieldOf(schema, pointer).locale;
 }
 
 /**
@@ -63,11 +64,10 @@ export function mapValidationErrors(
   for (const error of errors ?? []) {
     const message = validationMessage(messageLocale, error.keyword, error.params as Record<string, unknown>);
     for (const pointer of expandMissingTranslation(schema, error, fieldPointer(error))) {
-      const name = pointerToName(pointer, schema);
+      const { name, locale } = fieldOf(schema, pointer);
       if (only && !only.includes(name.split(/[.[]/)[0] ?? name)) continue;
       const list = (byField[name] ??= []);
       if (!list.includes(message)) list.push(message);
-      const locale = localeOfPointer(schema, pointer);
       if (locale) locales.add(locale);
     }
   }

@@ -7,10 +7,10 @@ export const escapeSegment = (name: string) => name.replaceAll("~", "~0").replac
 
 /** `/a~1b/0` → ["a/b", "0"]; ~0 is read after ~1, as RFC 6901 says. */
 export function pointerSegments(pointer: string): string[] {
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  if (pointer === "") return [];
+  const segments = pointer.slice(1).split("/");
+  // A document can have tens of thousands of errors: skip the replacing when there is nothing to unescape.
+  return pointer.includes("~") ? segments.map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~")) : segments;
 }
 
 /**
@@ -19,9 +19,9 @@ export function pointerSegments(pointer: string): string[] {
  */
 function containerOf(node: unknown): "list" | "object" | null {
   if (!isPlainObject(node)) return null;
-  const types = Array.isArray(node.type) ? node.type : [node.type];
-  const list = types.includes("array") || node.items !== undefined;
-  const object = types.includes("object") || node.properties !== undefined;
+  const { type } = node;
+  const list = type === "array" || (Array.isArray(type) && type.includes("array")) || node.items !== undefined;
+  const object = type === "object" || (Array.isArray(type) && type.includes("object")) || node.properties !== undefined;
   return list === object ? null : list ? "list" : "object";
 }
 
@@ -47,13 +47,20 @@ export function childSchema(node: unknown, segment: string | number): JsonSchema
  * may be all digits (`/years/2024` is `years.2024` when years is an object).
  * Past what the schema describes, all-digit segments are taken as indexes.
  */
-export function pointerToName(pointer: string, schema: JsonSchema): string {
+export function pointerToName(
+  pointer: string,
+  schema: JsonSchema,
+  /** Called for each step, with the schema nodes it goes from and to (null past what the schema describes). */
+  onStep?: (parent: JsonSchema | null, segment: string, child: JsonSchema | null) => void,
+): string {
   let node: JsonSchema | null = schema;
   let name = "";
   for (const segment of pointerSegments(pointer)) {
     const container = containerOf(node) ?? (/^\d+$/.test(segment) ? "list" : "object");
     name = container === "list" ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment;
-    node = childSchema(node, segment);
+    const child = childSchema(node, segment);
+    onStep?.(node, segment, child);
+    node = child;
   }
   return name;
 }
