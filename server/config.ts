@@ -41,6 +41,15 @@ const envSchema = z.object({
   PRODUCT_NAME: z.string().min(1).default("Vitrine"),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Outgoing mail (invitations, password resets); without SMTP_URL nothing is mailed. smtp://, smtps:// */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  /** Who users should contact, shown on /support. */
+  SUPPORT_EMAIL: z.email({ message: "must be an email address" }).optional(),
+  SUPPORT_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   /** The first start's demo admin (server/seed.ts). */
   ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
   ADMIN_PASSWORD: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).optional(),
@@ -70,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const values = parsed.data;
+  if (values.SMTP_URL && !values.MAIL_FROM) throw new ConfigError(["MAIL_FROM: is required when SMTP_URL is set"]);
   return {
     ...values,
     SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(values.DATA_DIR),

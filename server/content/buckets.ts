@@ -64,5 +64,10 @@ export async function createBucket(
   );
   const [row] = rows;
   if (!row) throw new Error("The bucket was not recorded");
+  await db.query(
+    `WITH s AS (INSERT INTO schema_versions (bucket_id, number, json_schema) VALUES ($1, 1, $2) RETURNING id)
+     UPDATE buckets SET schema_version_id = (SELECT id FROM s) WHERE id = $1`,
+    [row.id, input.jsonSchema],
+  );
   return row;
 }

@@ -6,6 +6,7 @@ import search from "./migrations/008_search.sql?raw";
 import insertOrder from "./migrations/009_insert_order.sql?raw";
 import jobBackoff from "./migrations/010_job_backoff.sql?raw";
 import pendingUploads from "./migrations/011_pending_uploads.sql?raw";
+import administration from "./migrations/012_administration.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -16,6 +17,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 9, name: "insert_order", sql: insertOrder },
   { version: 10, name: "job_backoff", sql: jobBackoff },
   { version: 11, name: "pending_uploads", sql: pendingUploads },
+  { version: 12, name: "administration", sql: administration },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server
