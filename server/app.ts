@@ -15,6 +15,8 @@ import type { MediaContext } from "./web/context";
 import { seedDemoContent, type SeedResult } from "./seed";
 import { deleteExpiredSessions } from "./accounts/sessions";
 
+import { runCommand } from "./cli";
+
 export { runCli } from "./cli";
 export { loadConfig } from "./config";
 
@@ -80,6 +82,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const shownHost = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
   const url = config.PUBLIC_URL ?? `http://${shownHost}:${port}`;
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
+  // `npm run vitrine -- <command>` while this server holds the embedded database runs here, on the live data.
+  db.dataDirLock?.setCommandHandler(async (argv, print) => {
+    logger.info({ command: argv[0] }, "running a command-line command");
+    return runCommand(db, argv, print);
+  });
   const maintain = async () => {
     await deleteExpiredSessions(db);
     // PGlite has no autovacuum daemon: without fresh statistics the planner would not know when the search index
