@@ -169,13 +169,12 @@ export async function sendCommand(
   } catch {
     return new DataDirInUseError(dataDir, null);
   }
-  let exit: number | null = null;
-  let busyPid: number | null = null;
+  const outcome: { exit: number | null; busyPid: number | null } = { exit: null, busyPid: null };
   await exchange(socketAddress(pgdataDir), { token, argv }, (reply) => {
     if ("out" in reply) print(reply.stream, reply.out);
-    else if ("exit" in reply) exit = reply.exit;
+    else if ("exit" in reply) outcome.exit = reply.exit;
     else if ("refused" in reply) print("stderr", `${reply.refused}\n`);
-    else busyPid = reply.pid;
+    else outcome.busyPid = reply.pid;
   });
-  return exit ?? new DataDirInUseError(dataDir, busyPid);
+  return outcome.exit ?? new DataDirInUseError(dataDir, outcome.busyPid);
 }

@@ -25,7 +25,10 @@ afterEach(async () => {
 
 function dataDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "vitrine-lock-"));
-  cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+    return Promise.resolve();
+  });
   return dir;
 }
 
@@ -50,7 +53,7 @@ describe.skipIf(onPostgres)("a second process on the embedded database", () => {
     expect(reset.code).toBe(0);
     const password = /New password: (\S+)/.exec(reset.stdout)?.[1];
     expect(password).toBeTruthy();
-    expect(await signIn(server.url, "live@museum.example", password!)).toBeTruthy();
+    expect(await signIn(server.url, "live@museum.example", password ?? "")).toBeTruthy();
 
     // A failing command reports through the same channel, as a message with no stack trace.
     const unknown = await runVitrine({ DATA_DIR: dir }, "reset-password", "--email", "nobody@museum.example");
@@ -69,7 +72,7 @@ describe.skipIf(onPostgres)("a second process on the embedded database", () => {
     const second = startProcess({ DATA_DIR: dir });
     const failure = await second.then(
       () => expect.unreachable("the second server started"),
-      (error: Error) => error.message,
+      (error: unknown) => (error as Error).message,
     );
     expect(failure).toMatch(/the server exited \(1\)/);
     expect(failure).toContain(`Another Vitrine process (pid ${process.pid}) is using the embedded database in ${dir}.`);
