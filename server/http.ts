@@ -220,6 +220,9 @@ export function createHttpApp(options: HttpAppOptions) {
   const serveStatic = options.clientDir
     ? sirv(options.clientDir, {
         etag: true,
+        // The build wrote .br and .gz copies of text assets (scripts/production-build.mjs).
+        brotli: true,
+        gzip: true,
         setHeaders(res, pathname) {
           for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(name, value);
           res.setHeader(

@@ -1,3 +1,5 @@
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
@@ -280,6 +282,38 @@ describe("security headers on every kind of response", () => {
     expect(icon.status).toBe(200);
     expectBaseHeaders(icon, "/favicon.svg");
     await Promise.all([script.body?.cancel(), icon.body?.cancel()]);
+  });
+
+  it("scripts and styles are sent precompressed (brotli, gzip) to browsers that accept it, the same bytes unpacked", async () => {
+    const { html } = await page(server.url, "/login");
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    const raw = (path: string, acceptEncoding?: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${server.url}${path}`, { headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {} }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    let compressedTotal = 0;
+    let plainTotal = 0;
+    for (const asset of assets) {
+      const plain = await raw(asset);
+      expect(plain.headers["content-encoding"], asset).toBeUndefined();
+      if (plain.body.length < 1024) continue;
+      const br = await raw(asset, "br, gzip");
+      expect(br.headers["content-encoding"], asset).toBe("br");
+      expect(br.headers.vary, asset).toMatch(/Accept-Encoding/i);
+      expect(br.headers["cache-control"], asset).toBe("public, max-age=31536000, immutable");
+      expect(brotliDecompressSync(br.body).equals(plain.body), asset).toBe(true);
+      const gz = await raw(asset, "gzip");
+      expect(gz.headers["content-encoding"], asset).toBe("gzip");
+      expect(gunzipSync(gz.body).equals(plain.body), asset).toBe(true);
+      compressedTotal += br.body.length;
+      plainTotal += plain.body.length;
+    }
+    expect(compressedTotal).toBeLessThan(plainTotal / 2);
   });
 
   it("every script of a page carries the nonce of that response's CSP, fresh on every request", async () => {
