@@ -15,6 +15,7 @@ import { isCrossSiteRequest } from "./security/csrf";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
 import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { routeHandles } from "./web/route-handles";
+import { compressResponse } from "./web/compress";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -209,6 +210,12 @@ export function createHttpApp(options: HttpAppOptions) {
     if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
     headers.set("X-Request-Id", requestId);
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
+    try {
+      response = await compressResponse(request, response);
+    } catch (error) {
+      logger.error({ err: error, requestId }, "response failed before it was sent");
+      response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
+    }
     logger.info(
       { requestId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
       "request",

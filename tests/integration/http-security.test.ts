@@ -316,6 +316,34 @@ describe("security headers on every kind of response", () => {
     expect(compressedTotal).toBeLessThan(plainTotal / 2);
   });
 
+  it("pages and JSON answers over 1 kB are compressed for clients that accept it; small ones and other clients get them plain", async () => {
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${server.url}${path}`, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const plain = await raw("/", { Cookie: cookie });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await raw("/", { Cookie: cookie, "Accept-Encoding": "gzip, deflate, br" });
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    const page = brotliDecompressSync(br.body).toString("utf8");
+    expect(page).toContain("<!DOCTYPE html>");
+    expect(page).toContain("</html>");
+    expect(br.body.length).toBeLessThan(page.length / 2);
+    const gz = await raw("/", { Cookie: cookie, "Accept-Encoding": "gzip;q=1, br;q=0" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).toString("utf8")).toContain("</html>");
+
+    const small = await raw("/healthz", { "Accept-Encoding": "br" });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(small.body.toString("utf8"))).toMatchObject({ status: "ok" });
+  });
+
   it("every script of a page carries the nonce of that response's CSP, fresh on every request", async () => {
     const first = await page(server.url, "/", cookie);
     const second = await page(server.url, "/", cookie);
