@@ -52,7 +52,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   // Asks the binaries their version while the database opens.
   const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
-  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
+  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
   await migrate(db);
   const seeded = (options.seed ?? true)
     ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })

@@ -104,7 +104,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   const config = loadConfig(env);
   let db: Db;
   try {
-    db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS });
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
     const dataDir = path.resolve(config.DATA_DIR);

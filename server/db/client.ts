@@ -61,14 +61,23 @@ function wrapConnectionErrors<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
+/**
+ * PGlite's Postgres would keep 128 MB of shared buffers, all of it touched at start: most of an idle server's
+ * memory. Pages it does not keep are read back through the operating system's cache, so a small pool costs little.
+ */
+export const PGLITE_SHARED_BUFFERS_DEFAULT = "16MB";
+
 /** Opens the embedded database, claiming DATA_DIR for this process (DataDirInUseError when another holds it). */
-export async function openPglite(dataDir: string): Promise<Db> {
+export async function openPglite(dataDir: string, options: { sharedBuffers?: string } = {}): Promise<Db> {
   const dir = path.resolve(dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
   const lock = await claimDataDir(path.resolve(dataDir), dir);
   let db: PGlite;
   try {
-    db = await PGlite.create(dir, { extensions: { pg_trgm } });
+    db = await PGlite.create(dir, {
+      extensions: { pg_trgm },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${options.sharedBuffers ?? PGLITE_SHARED_BUFFERS_DEFAULT}`],
+    });
   } catch (error) {
     await lock.release();
     throw error;
@@ -153,8 +162,8 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   };
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string; logger?: Logger }): Promise<Db> {
+export function openDatabase(options: { databaseUrl?: string; dataDir: string; logger?: Logger; pgliteSharedBuffers?: string }): Promise<Db> {
   return options.databaseUrl
     ? Promise.resolve(openPostgres(options.databaseUrl, options.logger))
-    : openPglite(options.dataDir);
+    : openPglite(options.dataDir, { sharedBuffers: options.pgliteSharedBuffers });
 }

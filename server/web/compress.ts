@@ -63,7 +63,7 @@ export async function compressResponse(request: Request, response: Response): Pr
   const head = await readHead(reader, MIN_BYTES);
   const init = { status: response.status, statusText: response.statusText, headers };
   if (head.done && head.chunks.reduce((size, chunk) => size + chunk.byteLength, 0) < MIN_BYTES) {
-    return new Response(new Blob(head.chunks), init); // small: not worth a compressor
+    return new Response(Buffer.concat(head.chunks), init); // small: not worth a compressor
   }
   const compressor =
     encoding === "br"
