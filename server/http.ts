@@ -12,6 +12,7 @@ import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
 import { isCrossSiteRequest } from "./security/csrf";
+import { createSignedCookie } from "./security/signed-cookie";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
 import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { routeHandles } from "./web/route-handles";
@@ -110,15 +111,14 @@ export function createHttpApp(options: HttpAppOptions) {
   // A build object (production) is derived once; a build function (the dev server) is re-read per request.
   const handleDocument = createRequestHandler(options.build, mode);
   const sessionStorage = createCookieSessionStorage<SessionData>({
-    cookie: {
-      name: "vitrine_session",
+    cookie: createSignedCookie("vitrine_session", {
       httpOnly: true,
       sameSite: "lax",
       secure: config.secureCookies,
       path: "/",
       maxAge: SESSION_MAX_AGE_SECONDS,
       secrets: [config.SESSION_SECRET],
-    },
+    }),
   });
   const languageDetector = new RemixI18Next({
     detection: { supportedLanguages: [...SUPPORTED_LOCALES], fallbackLanguage: config.DEFAULT_LOCALE, order: ["header"] },
