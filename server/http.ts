@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestListener, type ClientAddress } from "@remix-run/node-fetch-server";
 import { createRequestHandler, data, type AppLoadContext, type ServerBuild } from "react-router";
@@ -13,6 +13,7 @@ import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
 import { isCrossSiteRequest } from "./security/csrf";
 import { createSignedCookie } from "./security/signed-cookie";
+import { pooledRandomBytes } from "./security/random-pool";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
 import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { routeHandles } from "./web/route-handles";
@@ -195,7 +196,7 @@ export function createHttpApp(options: HttpAppOptions) {
   async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {
     const started = performance.now();
     const requestId = randomUUID();
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = pooledRandomBytes(16).toString("base64");
     let response: Response;
     try {
       response = await route(request, client, requestId, nonce);
