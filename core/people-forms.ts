@@ -18,10 +18,14 @@ const email = z
   .max(320, "login.errors.emailInvalid")
   .check(z.email("login.errors.emailInvalid"));
 
+const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
+
+/** An unknown value is the group's error (shown under the checkboxes), not one of an item nobody can see. */
 const permissions = z
-  .array(z.enum(PERMISSIONS, { message: "adminUsers.errors.unknownPermission" }), { message: "adminUsers.errors.permissionsRequired" })
+  .array(z.string(), { message: "adminUsers.errors.permissionsRequired" })
   .min(1, "adminUsers.errors.permissionsRequired")
-  .max(PERMISSIONS.length, "adminUsers.errors.unknownPermission");
+  .refine((values) => values.every(isPermission), "adminUsers.errors.unknownPermission")
+  .transform((values) => [...new Set(values.filter(isPermission))]);
 
 /** Bucket slugs; none chosen means every bucket (the user's list is then null). */
 const buckets = z.array(z.string().trim().min(1).max(200)).max(1000);
