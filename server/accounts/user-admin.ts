@@ -114,13 +114,19 @@ export async function updateUser(
     const { rows: taken } = await tx.query("SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2", [input.email, id]);
     if (taken.length) throw new UserAdminRefusal(409, "adminUsers.errors.emailTaken", "email");
     const permissions = [...new Set(input.permissions)].sort((a, b) => PERMISSION_ORDER.indexOf(a) - PERMISSION_ORDER.indexOf(b));
-    await tx.query("UPDATE users SET name = $2, email = $3, permissions = $4, buckets = $5, updated_at = now() WHERE id = $1", [
-      id,
-      input.name,
-      input.email,
-      permissions,
-      input.buckets,
-    ]);
+    try {
+      await tx.query("UPDATE users SET name = $2, email = $3, permissions = $4, buckets = $5, updated_at = now() WHERE id = $1", [
+        id,
+        input.name,
+        input.email,
+        permissions,
+        input.buckets,
+      ]);
+    } catch (error) {
+      // The same address taken by another change committed since the check above (the unique index decides).
+      if ((error as { code?: unknown }).code === "23505") throw new UserAdminRefusal(409, "adminUsers.errors.emailTaken", "email");
+      throw error;
+    }
     const sessionsEnded = takesAccessAway(target, { permissions, buckets: input.buckets });
     if (sessionsEnded) await endSessions(tx, id);
     const changed = (["name", "email", "permissions", "buckets"] as const).filter(
