@@ -108,8 +108,10 @@ export async function updateUser(
     const { target, admins } = await lockForChange(tx, id);
     keepOneAdmin(target, { permissions: input.permissions, deactivatedAt: target.deactivatedAt }, admins, actor);
     if (input.buckets?.length) {
+      // A slug the user already had may stay even when its bucket is gone (the form shows it as such); a new one must exist.
       const { rows } = await tx.query<{ slug: string }>("SELECT slug FROM buckets WHERE slug = ANY($1)", [input.buckets]);
-      if (rows.length !== input.buckets.length) throw new UserAdminRefusal(400, "adminUsers.errors.unknownBucket", "buckets");
+      const known = new Set([...rows.map((row) => row.slug), ...(target.buckets ?? [])]);
+      if (input.buckets.some((slug) => !known.has(slug))) throw new UserAdminRefusal(400, "adminUsers.errors.unknownBucket", "buckets");
     }
     const { rows: taken } = await tx.query("SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2", [input.email, id]);
     if (taken.length) throw new UserAdminRefusal(409, "adminUsers.errors.emailTaken", "email");

@@ -238,6 +238,24 @@ describe("the edit form", () => {
   });
 });
 
+describe("a bucket that no longer exists in a user's list", () => {
+  it("is shown as such and kept by a save that keeps it; a new unknown slug is refused", async () => {
+    const target = await createTestUser(server.db, { buckets: [bucketA, "gone-bucket"] });
+    const cookie = await signIn(server.url, target.email, target.password);
+    const form = await page(server.url, `/settings/users/${target.id}`, admin.cookie);
+    expect(checkbox(form.html, "buckets", "gone-bucket")).toBe("checked");
+    expect(textOf(form.html)).toContain("gone-bucket gone-bucket (no longer exists)");
+
+    const kept = await post(server.url, `/settings/users/${target.id}`, editEntries(target, { name: "Kept Lists", permissions: ["user"], buckets: [bucketA, "gone-bucket"] }), admin.cookie);
+    expect(kept.headers.get("location")).toBe(`/settings/users/${target.id}?done=saved`);
+    expect(await userRow(server, target.id)).toMatchObject({ name: "Kept Lists", buckets: [bucketA, "gone-bucket"] });
+    expect(await homeWith(server.url, cookie)).toBe("signed in");
+
+    const refused = await post(server.url, `/settings/users/${target.id}`, editEntries(target, { permissions: ["user"], buckets: [bucketA, "gone-bucket", "never-was"] }), admin.cookie);
+    expect(refused.status).toBe(400);
+  });
+});
+
 describe("a change that takes access away ends the user's sessions at once", () => {
   async function withSession(overrides: { permissions?: Array<"user" | "admin" | "dev">; buckets?: string[] | null }) {
     const user = await createTestUser(server.db, { permissions: overrides.permissions ?? ["user"], buckets: overrides.buckets ?? null });

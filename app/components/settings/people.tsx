@@ -74,6 +74,8 @@ export interface BucketChoice {
   slug: string;
   name: string;
   private: boolean;
+  /** A slug the user's list still holds although no bucket has it any more: shown, so that saving keeps or drops it knowingly. */
+  missing?: boolean;
 }
 
 /** None chosen means every bucket: the hint says so. */
@@ -94,6 +96,7 @@ export function BucketCheckboxes({ field, buckets }: { field: FieldMetadata<stri
               <span>
                 {bucket?.name ?? props.value} <code className="muted">{props.value}</code>
                 {bucket?.private ? <span className="muted"> ({t("adminUsers.private")})</span> : null}
+                {bucket?.missing ? <span className="field-error"> ({t("adminUsers.missingBucket")})</span> : null}
               </span>
             </label>
           );

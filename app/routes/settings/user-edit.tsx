@@ -39,7 +39,12 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       createdAt: user.createdAt.toISOString(),
       isYou: user.id === admin.id,
     },
-    buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private })),
+    buckets: [
+      ...buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private, missing: false })),
+      ...(user.buckets ?? [])
+        .filter((slug) => !buckets.some((bucket) => bucket.slug === slug))
+        .map((slug) => ({ slug, name: slug, private: false, missing: true })),
+    ],
     notice: NOTICES[url.searchParams.get("done") ?? ""] ?? null,
     confirmDelete: url.searchParams.has("delete"),
   };
