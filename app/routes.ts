@@ -17,7 +17,10 @@ export default [
     index("routes/placeholder-admin.tsx", { id: "settings-index" }),
     route("invite-user", "routes/placeholder-admin.tsx", { id: "settings-invite-user" }),
     route("new-client", "routes/placeholder-admin.tsx", { id: "settings-new-client" }),
-    route("buckets/:slug?", "routes/placeholder-admin.tsx", { id: "settings-buckets" }),
+    route("buckets", "routes/settings/buckets.tsx"),
+    route("buckets/import", "routes/settings/bucket-import.tsx"),
+    route("buckets/:slug", "routes/settings/bucket.tsx"),
+    route("buckets/:slug/export", "routes/settings/bucket-export.ts"),
     route("users/:id?", "routes/placeholder-admin.tsx", { id: "settings-users" }),
   ]),
 
