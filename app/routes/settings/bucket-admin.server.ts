@@ -151,15 +151,17 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
 
   const submission = parseWithZod(formData, { schema: bucketFormSchema });
   if (submission.status !== "success") {
-    // The schema's own problems show too, so that one post tells everything.
-    const schemaErrors = text.trim() ? checkSchemaText(text, locales.length ? locales : ["en"], known).errors : [];
-    return data({ result: submission.reply(), schemaErrors } satisfies BucketAdminReply, { status: 400 });
+    // The schema's own problems show too (or its preview), so that one post tells everything.
+    const schema = text.trim() ? checkSchemaText(text, locales.length ? locales : ["en"], known) : { schema: null, errors: [] };
+    const preview = schema.schema ? { schema: schema.schema, locales: locales.length ? locales : ["en"] } : null;
+    return data({ result: submission.reply(), schemaErrors: schema.errors, preview } satisfies BucketAdminReply, { status: 400 });
   }
   const { jsonSchema: jsonSchemaText, singleton, private: isPrivate, ...fields } = submission.value;
   const checked = await checkBucketDefinition(context.db, { ...fields, singleton: singleton ?? false, private: isPrivate ?? false, jsonSchemaText }, existing);
   if (!checked.ok) {
     const taken = Object.keys(checked.fieldErrors).length > 0;
-    return data({ result: submission.reply({ fieldErrors: checked.fieldErrors }), schemaErrors: checked.schemaErrors } satisfies BucketAdminReply, { status: taken ? 409 : 422 });
+    const preview = checked.schemaErrors.length ? null : { schema: JSON.parse(jsonSchemaText) as JsonSchema, locales: fields.locales };
+    return data({ result: submission.reply({ fieldErrors: checked.fieldErrors }), schemaErrors: checked.schemaErrors, preview } satisfies BucketAdminReply, { status: taken ? 409 : 422 });
   }
 
   // ── A changed schema is about to be saved. ──────────────────────────────────────────────────────────────────
