@@ -62,6 +62,11 @@ export interface DialectOptions {
   locales: readonly string[];
   /** Collection names a `_ref` may name; null: not known here, so not checked. */
   collections: readonly string[] | null;
+  /**
+   * Also compile the schema with AJV (default true). The browser passes false: AJV compiles to code with
+   * `new Function`, which the page's Content Security Policy forbids; the server's check always compiles.
+   */
+  compile?: boolean;
 }
 
 type Problem = { key: MessageKey; params?: MessageParams };
@@ -241,7 +246,7 @@ export function checkSchemaDialect(raw: unknown, options: DialectOptions): Messa
   const normalized = normalizeSchema(raw, options.locales.length ? options.locales : ["en"]);
   // The walk above refuses what normalisation would; this is the safety net should the two ever differ.
   for (const problem of normalized.problems) issues.push(at("", { key: "adminBuckets.dialect.normalization", params: { detail: problem } }));
-  if (issues.length) return issues;
+  if (issues.length || options.compile === false) return issues;
   try {
     createAjv().compile(normalized.schema);
   } catch (error) {

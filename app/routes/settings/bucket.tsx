@@ -31,7 +31,7 @@ function liveCheck(text: string, localesText: string, collections: readonly stri
   if (!parsed.ok) return { errors: [parsed.error], preview: null, parseError: { line: parsed.line, column: parsed.column } };
   const locales = parseLocaleList(localesText);
   const shown = locales.length ? locales : ["en"];
-  const errors = checkSchemaDialect(parsed.value, { locales: shown, collections: [...collections, ownCollection.trim()].filter(Boolean) });
+  const errors = checkSchemaDialect(parsed.value, { locales: shown, collections: [...collections, ownCollection.trim()].filter(Boolean), compile: false });
   return { errors, preview: errors.length ? null : { schema: parsed.value as JsonSchema, locales: shown }, parseError: null };
 }
 
