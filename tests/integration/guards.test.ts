@@ -157,7 +157,8 @@ describe("isAdmin guard (spec §4): /settings and everything under it", () => {
       const { status, html } = await page(server.url, path, admin);
       expect(status, path).toBe(200);
       expect(errorPage(html), path).toBeNull();
-      expect(html, path).toContain("data-placeholder");
+      // The bucket admin is built (tests/integration/bucket-admin.test.ts); the other areas may still be placeholders.
+      if (!path.startsWith("/settings/buckets")) expect(html, path).toContain("data-placeholder");
     }
   });
 });
