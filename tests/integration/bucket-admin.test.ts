@@ -32,9 +32,23 @@ afterAll(() => server.stop());
 
 const SIMPLE_SCHEMA = { type: "object", properties: { title: { type: "string", title: "Headline" } }, required: ["title"] };
 
+interface FormOverrides {
+  schema?: unknown;
+  [field: string]: unknown;
+}
+
+interface FormFields extends Record<string, string> {
+  slug: string;
+  name: string;
+  collectionName: string;
+  locales: string;
+  jsonSchema: string;
+}
+
 /** The create/edit form's fields, with a schema as text. */
-function formFields(overrides: Record<string, string> & { schema?: unknown } = {}): Record<string, string> {
-  const { schema = SIMPLE_SCHEMA, ...rest } = overrides;
+function formFields(overrides: FormOverrides = {}): FormFields {
+  const { schema = SIMPLE_SCHEMA, ...others } = overrides;
+  const rest = Object.fromEntries(Object.entries(others).map(([name, value]) => [name, String(value)]));
   const slug = rest.slug ?? unique("bucket");
   return {
     intent: "save",
@@ -60,7 +74,7 @@ function textOf(html: string): string {
     .replace(/\s+/g, " ");
 }
 
-async function createThroughForm(overrides: Record<string, string> & { schema?: unknown } = {}) {
+async function createThroughForm(overrides: FormOverrides = {}) {
   const fields = formFields(overrides);
   const response = await postForm(server.url, "/settings/buckets/new", fields, admin);
   expect(response.status, await response.clone().text()).toBe(302);

@@ -79,7 +79,7 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
   return {
     title: translate(locale, "adminBuckets.edit.title", { name: bucket.name }),
     isNew: false as const,
-    bucket: { slug: bucket.slug, name: bucket.name, contentCount: bucket.contentCount, singleton: bucket.singleton },
+    bucket: { slug: bucket.slug, name: bucket.name, contentCount: bucket.contentCount, singleton: bucket.singleton, private: bucket.private },
     defaultValue: {
       slug: bucket.slug,
       name: bucket.name,

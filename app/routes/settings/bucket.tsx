@@ -92,7 +92,8 @@ export default function BucketAdminPage({ loaderData, actionData }: Route.Compon
       {loaderData.saved && !reply ? <p className="notice-success" role="status">{t("adminBuckets.edit.saved")}</p> : null}
       {bucket ? (
         <p className="bucket-admin-links">
-          <Link to={`/b/${encodeURIComponent(bucket.slug)}`}>{t("adminBuckets.edit.openBucket")}</Link>
+          {/* A private bucket has no pages in the web interface. */}
+          {bucket.private ? null : <Link to={`/b/${encodeURIComponent(bucket.slug)}`}>{t("adminBuckets.edit.openBucket")}</Link>}
           <a href={`/settings/buckets/${encodeURIComponent(bucket.slug)}/export`} download>{t("adminBuckets.edit.export")}</a>
         </p>
       ) : null}
