@@ -168,6 +168,19 @@ describe("create and edit", () => {
     expect(topBarBucketLinks(home.html)?.map((link) => link.text)).toContain("Sculptures");
     const saved = await page(server.url, `/settings/buckets/${fields.slug}?saved`, admin);
     expect(textOf(saved.html)).toContain("The bucket was saved.");
+    expect(saved.html).toMatch(/<input[^>]*name="slug"[^>]*value="/);
+    expect(saved.html).not.toMatch(/<input[^>]*type="checkbox"[^>]*name="singleton"[^>]*checked/);
+  });
+
+  it("keeps singleton and private as they were set (the form shows them checked)", async () => {
+    const fields = await createThroughForm({ singleton: "on", private: "on" });
+    const { rows } = await server.db.query(`SELECT singleton, private FROM buckets WHERE slug = $1`, [fields.slug]);
+    expect(rows).toEqual([{ singleton: true, private: true }]);
+    const { html } = await page(server.url, `/settings/buckets/${fields.slug}`, admin);
+    expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*name="singleton"[^>]*checked=""/);
+    expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*name="private"[^>]*checked=""/);
+    // A private bucket has no page to open.
+    expect(html).not.toContain(`href="/b/${fields.slug}"`);
   });
 
   it("a schema change is a new schema version (who, when); the page shows the history and a diff", async () => {

@@ -35,7 +35,12 @@ function liveCheck(text: string, localesText: string, collections: readonly stri
   return { errors, preview: errors.length ? null : { schema: parsed.value as JsonSchema, locales: shown }, parseError: null };
 }
 
-export default function BucketAdminPage({ loaderData, actionData }: Route.ComponentProps) {
+/** One form per bucket: after a create or a rename the page starts afresh with the saved bucket. */
+export default function BucketAdminPage(props: Route.ComponentProps) {
+  return <BucketAdminForm key={props.loaderData.bucket?.slug ?? "new"} {...props} />;
+}
+
+function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const reply = actionData as BucketAdminReply | undefined;
