@@ -2,6 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, runsScripts, signInTo, topBarBucketNav, linksIn, waitForHydration } from "../support/browser";
 import { createTestUser } from "../support/http";
+import { createTestBucket } from "../support/fixtures";
+import { createContent } from "../../server/content/store";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
@@ -150,6 +152,38 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await preview(page).locator('input[name="caption.nl"]').count()).toBe(1);
     expect(await preview(page).locator('input[name="caption.en"]').count()).toBe(1);
     if (!javaScriptEnabled) expect(await page.locator('textarea[name="jsonSchema"]').inputValue()).toContain("Caption text");
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("deletes a bucket that holds documents only once its slug is typed", async () => {
+    const bucket = await createTestBucket(server.db, { name: unique("Doomed") });
+    await createContent(server.db, bucket.id, { title: "Doc" }, null);
+    const { ctx, page } = await signedInPage(javaScriptEnabled);
+    await open(page, `/settings/buckets/${bucket.slug}`);
+    const zone = page.locator("section.danger-zone");
+    await zone.getByRole("button", { name: "Delete bucket" }).click();
+    await expectTextSoon(zone.locator(".field-error"), `This bucket holds documents (1): type its slug ${bucket.slug} to confirm.`);
+    await waitForHydration(page);
+    await zone.getByLabel(`Type the slug ${bucket.slug} to confirm`).fill(bucket.slug);
+    await zone.getByRole("button", { name: "Delete bucket" }).click();
+    await page.waitForURL((url) => url.pathname === "/settings/buckets");
+    await expectTextSoon(page.locator("main .notice-success"), `Bucket ${bucket.slug} was deleted.`);
+    const { rows } = await server.db.query(`SELECT 1 FROM buckets WHERE id = $1`, [bucket.id]);
+    expect(rows).toHaveLength(0);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("imports a pasted definition: a new slug creates the bucket", async () => {
+    const slug = unique("imported");
+    const { ctx, page } = await signedInPage(javaScriptEnabled);
+    await open(page, "/settings/buckets");
+    const definition = { slug, name: "Imported bucket", singleton: false, private: false, collectionName: slug, locales: ["en"], jsonSchema: { type: "object", properties: { title: { type: "string" } } } };
+    await page.getByLabel("Or paste the JSON").fill(JSON.stringify(definition));
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/settings/buckets/${slug}`);
+    await expectTextSoon(page.locator("main h1"), "Bucket: Imported bucket");
     ctx.expectNoErrors();
     await ctx.close();
   });
