@@ -370,6 +370,11 @@ describe("renaming a bucket's slug", () => {
     const adminPage = await get(server.url, `/settings/buckets/${old}`, admin);
     expect(adminPage.status).toBe(301);
     expect(adminPage.headers.get("location")).toBe(`/settings/buckets/${renamed}`);
+    const exportPage = await get(server.url, `/settings/buckets/${old}/export`, admin);
+    expect(exportPage.headers.get("location")).toBe(`/settings/buckets/${renamed}/export`);
+    const adminPost = await postForm(server.url, `/settings/buckets/${old}`, { ...fields, slug: renamed, name: "Posted to the old slug" }, admin);
+    expect(adminPost.status).toBe(308);
+    expect(adminPost.headers.get("location")).toBe(`/settings/buckets/${renamed}`);
 
     const schema = await get(server.url, `/api/v1/buckets/${old}/schema`, admin);
     expect(schema.status).toBe(200);

@@ -117,7 +117,11 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
   const user = await requireAdmin(request, context);
   const slug = params.slug ?? "";
   const existing = slug === "new" ? null : await findAdminBucket(context.db, slug);
-  if (slug !== "new" && !existing) throw new HttpError(404, "errors.notFound");
+  if (slug !== "new" && !existing) {
+    const renamed = await resolveBucketSlug(context.db, slug);
+    if (renamed) throw redirect(`/settings/buckets/${encodeURIComponent(renamed.bucket.slug)}`, 308);
+    throw new HttpError(404, "errors.notFound");
+  }
   const formData = await request.formData();
   const intent = formData.get("intent");
 
