@@ -1,12 +1,12 @@
 import type { Bucket } from "./content/buckets";
 
 interface DemoBucket {
-  bucket: Omit<Bucket, "id">;
+  bucket: Omit<Bucket, "id" | "schemaVersionId">;
   documents: Record<string, unknown>[];
 }
 
 /** A public demo bucket in Dutch and English whose collection is named after its slug. */
-function demoBucket(slug: string, name: string, rest: Pick<Bucket, "singleton" | "jsonSchema">): Omit<Bucket, "id"> {
+function demoBucket(slug: string, name: string, rest: Pick<Bucket, "singleton" | "jsonSchema">): Omit<Bucket, "id" | "schemaVersionId"> {
   return { slug, name, private: false, collectionName: slug, locales: ["nl", "en"], ...rest };
 }
 

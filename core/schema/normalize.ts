@@ -1,11 +1,13 @@
 import { isPlainObject } from "../plain-object";
+import { translate } from "../messages";
 
 /** A JSON Schema as stored in a bucket, before normalisation. */
 export type JsonSchema = { [key: string]: unknown };
 
 export const TRANSLATE_OBJECT_RENDERER = "translate-object";
-export const INTEGER_STEP_ERROR = "schema error: property with type 'integer' can't have a step value smaller than 1";
-export const NESTED_TRANSLATE_ERROR = "schema error: a translatable property can't be inside a translatable property";
+/** The spec's wording (English); the schema editor shows the same catalogue messages in the admin's language. */
+export const INTEGER_STEP_ERROR = translate("en", "adminBuckets.dialect.integerStep");
+export const NESTED_TRANSLATE_ERROR = translate("en", "adminBuckets.dialect.nestedTranslate");
 
 export interface NormalizedSchema {
   schema: JsonSchema;

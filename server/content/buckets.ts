@@ -10,10 +10,12 @@ export interface Bucket {
   collectionName: string;
   jsonSchema: Record<string, unknown>;
   locales: string[];
+  /** The schema version the bucket's schema is (schema_versions): what a saved document version records. */
+  schemaVersionId: string | null;
 }
 
 const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
-  json_schema AS "jsonSchema", locales`;
+  json_schema AS "jsonSchema", locales, schema_version_id AS "schemaVersionId"`;
 
 export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private">;
 
@@ -41,6 +43,20 @@ export async function findBucketBySlug(db: Queryable, slug: string): Promise<Buc
 }
 
 /**
+ * The bucket a slug names: its current slug, or an old one it was renamed from (bucket_slug_redirects), in which
+ * case `renamedFrom` holds the slug asked for, so that pages can redirect to the new one.
+ */
+export async function resolveBucketSlug(db: Queryable, slug: string): Promise<{ bucket: Bucket; renamedFrom: string | null } | null> {
+  const current = await findBucketBySlug(db, slug);
+  if (current) return { bucket: current, renamedFrom: null };
+  const { rows } = await db.query<Bucket>(
+    `SELECT ${BUCKET_COLUMNS} FROM buckets WHERE id = (SELECT bucket_id FROM bucket_slug_redirects WHERE old_slug = $1)`,
+    [slug],
+  );
+  return rows[0] ? { bucket: rows[0], renamedFrom: slug } : null;
+}
+
+/**
  * Spec §6: no user, no buckets; private buckets never; a user with a buckets
  * list sees only those slugs.
  */
@@ -55,7 +71,7 @@ export function visibleBuckets<B extends Pick<Bucket, "slug" | "private">>(bucke
 
 export async function createBucket(
   db: Queryable,
-  input: Omit<Bucket, "id"> & { position?: number },
+  input: Omit<Bucket, "id" | "schemaVersionId"> & { position?: number },
 ): Promise<Bucket> {
   const { rows } = await db.query<Bucket>(
     `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position)
@@ -64,10 +80,10 @@ export async function createBucket(
   );
   const [row] = rows;
   if (!row) throw new Error("The bucket was not recorded");
-  await db.query(
+  const { rows: versions } = await db.query<{ id: string }>(
     `WITH s AS (INSERT INTO schema_versions (bucket_id, number, json_schema) VALUES ($1, 1, $2) RETURNING id)
-     UPDATE buckets SET schema_version_id = (SELECT id FROM s) WHERE id = $1`,
+     UPDATE buckets SET schema_version_id = (SELECT id FROM s) WHERE id = $1 RETURNING schema_version_id AS id`,
     [row.id, input.jsonSchema],
   );
-  return row;
+  return { ...row, schemaVersionId: versions[0]?.id ?? null };
 }

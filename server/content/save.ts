@@ -119,8 +119,10 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
 /** A new document, or a new version on top of its base (checkSave made sure a contentId comes with one). */
 function writeDocument(tx: Queryable, bucket: Bucket, user: User, input: SaveInput): Promise<ContentVersion> {
   const { contentId, baseVersionId = "", data } = input;
-  if (!contentId) return createContent(tx, bucket.id, data, user.id, { singleton: bucket.singleton });
-  return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: user.id });
+  // Each version records the schema version it was validated against: the bucket's as the request loaded it.
+  const { schemaVersionId } = bucket;
+  if (!contentId) return createContent(tx, bucket.id, data, user.id, { singleton: bucket.singleton, schemaVersionId });
+  return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: user.id, schemaVersionId });
 }
 
 function textIdsRefusal(context: AppLoadContext, schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {

@@ -42,7 +42,7 @@ export async function createContent(
   bucketId: string,
   data: Record<string, unknown>,
   userId: string | null,
-  options: { singleton?: boolean } = {},
+  options: { singleton?: boolean; schemaVersionId?: string | null } = {},
 ): Promise<ContentVersion> {
   const contentId = randomUUID();
   const versionId = randomUUID();
@@ -52,9 +52,10 @@ export async function createContent(
      ), counted AS (
        UPDATE buckets SET content_count = content_count + 1 WHERE id = $2
      )
-     INSERT INTO versions (version_id, content_id, data, created_by) VALUES ($3, $1, $5, $6)
+     INSERT INTO versions (version_id, content_id, data, created_by, schema_version_id)
+     VALUES ($3, $1, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $2)))
      RETURNING created_at AS "createdAt"`,
-    [contentId, bucketId, versionId, options.singleton ?? false, data, userId],
+    [contentId, bucketId, versionId, options.singleton ?? false, data, userId, options.schemaVersionId ?? null],
   );
   // The data just written, not read back: parsing it again would only cost time.
   const [row] = rows;
@@ -69,7 +70,15 @@ export async function createContent(
  */
 export async function saveVersion(
   db: Queryable,
-  input: { bucketId: string; contentId: string; baseVersionId: string; data: Record<string, unknown>; userId: string | null },
+  input: {
+    bucketId: string;
+    contentId: string;
+    baseVersionId: string;
+    data: Record<string, unknown>;
+    userId: string | null;
+    /** The schema version the data was validated against; default: the bucket's current one. */
+    schemaVersionId?: string | null;
+  },
 ): Promise<ContentVersion> {
   const versionId = randomUUID();
   const { rows } = await db.query<{ createdAt: Date }>(
@@ -78,10 +87,10 @@ export async function saveVersion(
        WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
        RETURNING content_id
      )
-     INSERT INTO versions (version_id, content_id, base_version_id, data, created_by)
-     SELECT $1, content_id, $4, $5, $6 FROM moved
+     INSERT INTO versions (version_id, content_id, base_version_id, data, created_by, schema_version_id)
+     SELECT $1, content_id, $4, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $3)) FROM moved
      RETURNING created_at AS "createdAt"`,
-    [versionId, input.contentId, input.bucketId, input.baseVersionId, input.data, input.userId],
+    [versionId, input.contentId, input.bucketId, input.baseVersionId, input.data, input.userId, input.schemaVersionId ?? null],
   );
   if (rows[0]) {
     const { contentId, baseVersionId, data } = input;

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { findBucketById, findBucketBySlug, isBucketVisible, type Bucket } from "../content/buckets";
+import { findBucketById, isBucketVisible, resolveBucketSlug, type Bucket } from "../content/buckets";
 import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "./store";
 import type { User } from "../accounts/users";
 import type { MediaKind } from "../../core/media/bounds";
@@ -42,7 +42,8 @@ export async function requireMediaAccess(
 /** The bucket an upload goes to, by the slug sent before the file; refuses what the user may not see. */
 export async function uploadBucket(context: AppLoadContext, user: User, slug: string | undefined): Promise<Bucket> {
   if (!slug) throw new HttpError(400, "media.upload.bucketMissing");
-  const bucket = await findBucketBySlug(context.db, slug);
+  // An old slug of a renamed bucket still names it (exhibit apps keep working).
+  const bucket = (await resolveBucketSlug(context.db, slug))?.bucket;
   if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
   return bucket;
 }

@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { JobRunner } from "../jobs/runner";
 import type { FfmpegTools } from "./ffmpeg";
 import { sweepPendingUploads } from "./pending";
+import { removeScheduledMedia } from "./removals";
 import { MediaStorage } from "./storage";
 
 /** Temporary files idle this long were left by a killed upload or job. */
@@ -44,6 +45,8 @@ export function startMedia(
   const sweepStale = () => {
     void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));
     void sweepPendingUploads(db, storage).catch((error: unknown) => logger.warn({ err: error }, "sweeping pending uploads failed"));
+    // Files of deleted buckets whose removal did not finish right after the delete (server/media/removals.ts).
+    void removeScheduledMedia(db, storage, logger).catch((error: unknown) => logger.warn({ err: error }, "removing media of deleted buckets failed"));
   };
   sweepStale();
   const sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);

@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { findBucketByCollection, findBucketBySlug, isBucketVisible, type Bucket } from "../content/buckets";
+import { findBucketByCollection, isBucketVisible, resolveBucketSlug, type Bucket } from "../content/buckets";
 import { hasPermission, type User } from "../accounts/users";
 import { isInvitationOpen } from "../accounts/invitations";
 import { HttpError } from "./http-error";
@@ -37,15 +37,42 @@ export async function requireSignupAllowed(context: AppLoadContext, invitationCo
   if (!(await isInvitationOpen(context.db, invitationCode))) throw redirect("/login");
 }
 
-/** A bucket the user may not see is answered as if it did not exist. */
+/**
+ * The same path with the first segment that is `from` replaced by `to` (the query kept): where a page of a renamed
+ * bucket now lives.
+ */
+export function renamedBucketPath(request: Request, from: string, to: string): string {
+  const url = new URL(request.url);
+  const segments = url.pathname.split("/");
+  const index = segments.findIndex((segment) => {
+    try {
+      return decodeURIComponent(segment) === from;
+    } catch {
+      return false;
+    }
+  });
+  if (index >= 0) segments[index] = encodeURIComponent(to);
+  return segments.join("/") + url.search;
+}
+
+/**
+ * A bucket the user may not see is answered as if it did not exist. A page asked for by an old slug of a renamed
+ * bucket redirects to the same path with the new slug: 301 for a GET or HEAD, 308 (the method and body kept) for a
+ * post, so that bookmarks, links and forms keep working.
+ */
 export async function requireBucketAccess(
   request: Request,
   context: AppLoadContext,
   slug: string | undefined,
 ): Promise<{ user: User; bucket: Bucket }> {
   const user = await requireUser(request, context);
-  const bucket = slug ? await findBucketBySlug(context.db, slug) : null;
+  const found = slug ? await resolveBucketSlug(context.db, slug) : null;
+  const bucket = found?.bucket;
   if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "errors.notFound");
+  if (found.renamedFrom !== null) {
+    const method = request.method.toUpperCase();
+    throw redirect(renamedBucketPath(request, found.renamedFrom, bucket.slug), method === "GET" || method === "HEAD" ? 301 : 308);
+  }
   return { user, bucket };
 }
 
@@ -63,8 +90,10 @@ export async function requireApiBucketAccess(
   find: { slug?: string; collectionName?: string },
 ): Promise<{ user: User; bucket: Bucket }> {
   const user = await requireApiUser(request, context);
+  // The JSON API answers an old slug of a renamed bucket for the bucket itself, without a redirect: exhibit apps
+  // and scripts that post to it keep working whatever their HTTP client does with redirects.
   const bucket = find.slug
-    ? await findBucketBySlug(context.db, find.slug)
+    ? ((await resolveBucketSlug(context.db, find.slug))?.bucket ?? null)
     : find.collectionName
       ? await findBucketByCollection(context.db, find.collectionName)
       : null;

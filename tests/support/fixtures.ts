@@ -13,7 +13,7 @@ let counter = 0;
  * The test bucket: a unique slug (lower case, URL-safe), locales nl then en (nl is the default active locale)
  * and one text property, title. Override any field; `position` orders it in navigation.
  */
-export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id">> & { position?: number } = {}): Promise<Bucket> {
+export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id" | "schemaVersionId">> & { position?: number } = {}): Promise<Bucket> {
   counter += 1;
   const slug = overrides.slug ?? `fixture-${counter}-${Date.now().toString(36)}`;
   return createBucket(db, {

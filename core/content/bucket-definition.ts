@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/*
+ * A bucket's definition as an admin writes it (the form on /settings/buckets/{slug}) and as it is exported and
+ * imported: slug, name, singleton, private, collectionName, locales, jsonSchema. Shared by the form in the browser
+ * and the server's checks; messages are catalogue keys.
+ */
+
+/** Slugs the bucket admin's own pages use: /settings/buckets/new and /settings/buckets/import. */
+export const RESERVED_BUCKET_SLUGS = ["new", "import"] as const;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_MAX_LENGTH = 64;
+/** A collection name is what `_ref` names; `b-…` are the media kinds. */
+export const COLLECTION_PATTERN = /^(?!b-)[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+/**
+ * Content locales are language codes (nl, en, de, fr-BE …): they become property names of translated values and the
+ * labels of the form's locale tabs, so they are kept to letters, digits and one hyphen.
+ */
+export const CONTENT_LOCALE_PATTERN = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/;
+/** A bucket's schema as text, at most this long (the request body limit is 1 MiB). */
+export const SCHEMA_TEXT_MAX_LENGTH = 512 * 1024;
+
+/** The ordered locales written as "nl, en" or "nl en" (one per line works too); the first is the default. */
+export function parseLocaleList(text: string): string[] {
+  return text.split(/[\s,;]+/).map((locale) => locale.trim()).filter(Boolean);
+}
+
+export const localeListSchema = z
+  .array(z.string())
+  .min(1, "adminBuckets.errors.localesRequired")
+  .refine((list) => list.every((locale) => CONTENT_LOCALE_PATTERN.test(locale)), "adminBuckets.errors.localesFormat")
+  .refine((list) => new Set(list).size === list.length, "adminBuckets.errors.localesDuplicate");
+
+const slugSchema = z
+  .string({ message: "adminBuckets.errors.slugRequired" })
+  .trim()
+  .min(1, "adminBuckets.errors.slugRequired")
+  .max(SLUG_MAX_LENGTH, "adminBuckets.errors.slugTooLong")
+  .regex(SLUG_PATTERN, "adminBuckets.errors.slugFormat")
+  .refine((slug) => !(RESERVED_BUCKET_SLUGS as readonly string[]).includes(slug), "adminBuckets.errors.slugReserved");
+
+const nameSchema = z.string({ message: "adminBuckets.errors.nameRequired" }).trim().min(1, "adminBuckets.errors.nameRequired").max(200, "adminBuckets.errors.nameTooLong");
+
+const collectionSchema = z
+  .string({ message: "adminBuckets.errors.collectionRequired" })
+  .trim()
+  .min(1, "adminBuckets.errors.collectionRequired")
+  .max(SLUG_MAX_LENGTH, "adminBuckets.errors.collectionTooLong")
+  .regex(COLLECTION_PATTERN, "adminBuckets.errors.collectionFormat");
+
+/** The form's fields (checkboxes post "on"; Conform turns them into booleans). */
+export const bucketFormSchema = z.object({
+  slug: slugSchema,
+  name: nameSchema,
+  singleton: z.boolean().optional(),
+  private: z.boolean().optional(),
+  collectionName: collectionSchema,
+  locales: z
+    .string({ message: "adminBuckets.errors.localesRequired" })
+    .transform(parseLocaleList)
+    .pipe(localeListSchema),
+  jsonSchema: z.string({ message: "adminBuckets.errors.schemaRequired" }).trim().min(1, "adminBuckets.errors.schemaRequired").max(SCHEMA_TEXT_MAX_LENGTH, "adminBuckets.errors.schemaTooLong"),
+});
+export type BucketFormValue = z.infer<typeof bucketFormSchema>;
+
+/** An exported bucket definition (the JSON file); import reads the same shape. */
+export const bucketDefinitionSchema = z.object({
+  slug: slugSchema,
+  name: nameSchema,
+  singleton: z.boolean().default(false),
+  private: z.boolean().default(false),
+  collectionName: collectionSchema,
+  locales: localeListSchema,
+  jsonSchema: z.record(z.string(), z.unknown()),
+});
+export type BucketDefinition = z.infer<typeof bucketDefinitionSchema>;
+
+/** The export's JSON text: the definition's keys in a fixed order, pretty-printed. */
+export function definitionJson(definition: BucketDefinition): string {
+  const { slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema } = definition;
+  return `${JSON.stringify({ slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema }, null, 2)}\n`;
+}
+
+/** The schema as the editor shows it. */
+export const schemaText = (schema: unknown) => JSON.stringify(schema, null, 2);
