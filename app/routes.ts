@@ -18,6 +18,9 @@ export default [
     route("invite-user", "routes/placeholder-admin.tsx", { id: "settings-invite-user" }),
     route("new-client", "routes/placeholder-admin.tsx", { id: "settings-new-client" }),
     route("buckets/:slug?", "routes/placeholder-admin.tsx", { id: "settings-buckets" }),
+    // The impact preview of a schema change: the page (and its no-JavaScript post), and its NDJSON stream.
+    route("buckets/:slug/impact", "routes/settings/bucket-impact.tsx"),
+    route("buckets/:slug/impact/stream", "routes/settings/bucket-impact-stream.ts"),
     route("users/:id?", "routes/placeholder-admin.tsx", { id: "settings-users" }),
   ]),
 
