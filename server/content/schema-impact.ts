@@ -65,7 +65,7 @@ const documentHref = (bucket: ImpactBucket, contentId: string) =>
 /** The number of documents in the bucket, for the progress (content_count is kept with every create and delete). */
 async function countDocuments(db: Queryable, bucketId: string): Promise<number> {
   const { rows } = await db.query<{ total: number }>("SELECT content_count AS total FROM buckets WHERE id = $1", [bucketId]);
-  return Number(rows[0]?.total ?? 0);
+  return rows[0]?.total ?? 0;
 }
 
 /**
@@ -146,7 +146,8 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
     report.durationMs = Math.round(performance.now() - started);
     return report;
   }
-  const propertyChanges = compareSchemaProperties(current.schema, next.schema).map((change) => ({ ...change, tally: { count: 0, samples: [] } as Tally }));
+  const newTally = (): Tally => ({ count: 0, samples: [] });
+  const propertyChanges = compareSchemaProperties(current.schema, next.schema).map((change) => ({ ...change, tally: newTally() }));
   const groups = new Map<string, { property: string; message: string; tally: Tally }>();
   const groupsOf = errorGroups(next.schema, options.messageLocale);
   const count = (tally: Tally, row: Row) => {
@@ -171,7 +172,7 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
           if (seen.has(key)) continue;
           seen.add(key);
           let group = groups.get(key);
-          if (!group) groups.set(key, (group = { property, message, tally: { count: 0, samples: [] } }));
+          if (!group) groups.set(key, (group = { property, message, tally: newTally() }));
           count(group.tally, row);
         }
       }

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation, type MetaDescriptor } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { findBucketBySlug } from "../../../server/content/buckets";
 import { assessSchemaChange } from "../../../server/content/schema-impact";
 import { requireAdmin } from "../../../server/web/guards";
@@ -39,10 +39,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return { schemaText, error: null, report };
 });
 
-export function meta({ data: loaderData, matches }: Route.MetaArgs): MetaDescriptor[] {
-  const product = (matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
-  return [{ title: `${loaderData?.bucket.name ?? ""} · ${product}` }];
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
 
 export default function BucketImpact({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
