@@ -45,7 +45,7 @@ export interface ImpactGroup {
 /**
  * A property of the current schema that the new one no longer has. "renamed" is a guess: a removed and an added
  * property under the same parent with the same shape (type, format, renderer, reference, bounds and children;
- * titles and other presentation keywords do not count), paired in schema order.
+ * titles and other presentation keywords do not count); see compareSchemaProperties.
  */
 export interface ImpactPropertyChange {
   kind: "removed" | "renamed";
@@ -132,6 +132,7 @@ interface SchemaProperty {
   path: PropertyPath;
   parent: string;
   shape: string;
+  title?: string;
 }
 
 /** The properties of a (normalised) schema, depth first, keyed by their path text; the root is left out. */
@@ -144,7 +145,9 @@ function propertiesByPath(schema: JsonSchema): Map<string, SchemaProperty> {
     if (segments[segments.length - 1] === null) continue;
     let parent = path.length - 1;
     while (parent > 0 && typeof path[parent - 1] === "number") parent -= 1;
-    found.set(schemaPathText(path), { text: schemaPathText(path), path: segments, parent: schemaPathText(path.slice(0, parent)), shape: shapeOf(node) });
+    const text = schemaPathText(path);
+    const title = typeof node.title === "string" ? node.title : undefined;
+    found.set(text, { text, path: segments, parent: schemaPathText(path.slice(0, parent)), shape: shapeOf(node), ...(title !== undefined ? { title } : {}) });
   }
   return found;
 }
@@ -156,10 +159,21 @@ export interface SchemaPropertyChange {
   renamedTo?: string;
 }
 
+/** How alike two properties' names and titles are: the same title counts most, then a common start of the name. */
+function likeness(removed: SchemaProperty, added: SchemaProperty): number {
+  const name = (property: SchemaProperty) => String(property.path[property.path.length - 1] ?? "").toLowerCase();
+  const [a, b] = [name(removed), name(added)];
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common += 1;
+  const sameTitle = removed.title !== undefined && removed.title === added.title;
+  return (sameTitle ? 1000 : 0) + common;
+}
+
 /**
  * The properties of `before` that `after` no longer has (both normalised), the outermost only (a removed object's
- * own properties are not listed again). A removed property is "renamed" when an added one under the same parent has
- * the same shape (shapeOf); each added property pairs with one removed property, in schema order.
+ * own properties are not listed again). A removed property counts as "renamed" when an added property under the
+ * same parent has the same shape (shapeOf): the only such candidate, or among several the one with the same title
+ * or, failing that, the longest common start of the name; candidates nothing tells apart stay "removed".
  */
 export function compareSchemaProperties(before: JsonSchema, after: JsonSchema): SchemaPropertyChange[] {
   const old = propertiesByPath(before);
@@ -168,12 +182,18 @@ export function compareSchemaProperties(before: JsonSchema, after: JsonSchema): 
     [...from.values()].filter((property) => !other.has(property.text) && (property.parent === "" || other.has(property.parent)));
   const removed = outermost(old, next);
   const added = outermost(next, old);
-  const paired = new Set<SchemaProperty>();
+  const renamedTo = new Map<SchemaProperty, SchemaProperty>();
+  for (const target of added) {
+    const candidates = removed.filter((property) => !renamedTo.has(property) && property.parent === target.parent && property.shape === target.shape);
+    const scored = candidates.map((property) => ({ property, score: likeness(property, target) })).sort((x, y) => y.score - x.score);
+    const [best, second] = scored;
+    if (best && (!second || best.score > second.score)) renamedTo.set(best.property, target);
+  }
   return removed.map((property) => {
-    const target = added.find((candidate) => !paired.has(candidate) && candidate.parent === property.parent && candidate.shape === property.shape);
-    if (!target) return { kind: "removed" as const, property: property.text, path: property.path };
-    paired.add(target);
-    return { kind: "renamed" as const, property: property.text, path: property.path, renamedTo: target.text };
+    const target = renamedTo.get(property);
+    return target
+      ? { kind: "renamed" as const, property: property.text, path: property.path, renamedTo: target.text }
+      : { kind: "removed" as const, property: property.text, path: property.path };
   });
 }
 

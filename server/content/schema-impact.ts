@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import type { ErrorObject } from "ajv";
 import type { Db, Queryable } from "../db/client";
 import type { Logger } from "../logger";
@@ -183,6 +184,9 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
     options.onProgress?.({ checked: report.checked, total: Math.max(total, report.checked) });
     if (!last || rows.length < batchSize) break;
     after = last.contentId;
+    // PGlite answers without a turn of the event loop: without this the progress would not leave before the report,
+    // and the server would answer no other request meanwhile.
+    await setImmediate();
   }
 
   const toDocuments = (samples: Row[]): ImpactDocument[] =>

@@ -108,6 +108,22 @@ async function storedState() {
   return { versions, buckets };
 }
 
+/** `count` documents in one statement, a third of them over the new schema's maximum year (n % 3 = 0). */
+async function seedDocuments(bucketId: string, count: number) {
+  await server.db.query(
+    `WITH numbered AS MATERIALIZED (
+       SELECT n, gen_random_uuid() AS content_id, gen_random_uuid() AS version_id FROM generate_series(1, $2::int) AS n
+     ), new_contents AS (
+       INSERT INTO contents (content_id, bucket_id, latest_version_id) SELECT content_id, $1, version_id FROM numbered
+     )
+     INSERT INTO versions (version_id, content_id, data)
+     SELECT version_id, content_id, jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END)
+     FROM numbered`,
+    [bucketId, count],
+  );
+  await server.db.query("UPDATE buckets SET content_count = content_count + $2 WHERE id = $1", [bucketId, count]);
+}
+
 /** The lines of an NDJSON answer, parsed. */
 async function streamLines(response: Response): Promise<ImpactStreamLine[]> {
   const text = await response.text();
@@ -175,6 +191,23 @@ describe("POST /settings/buckets/{slug}/impact/stream", () => {
     expect(last?.type).toBe("report");
     if (last?.type === "report") expectTheReport(last.report);
     expect(await storedState()).toEqual(before);
+  });
+
+  it("sends its progress while it reads, before the report, over several batches", async () => {
+    const large = await createTestBucket(server.db, { jsonSchema: CURRENT_SCHEMA });
+    await seedDocuments(large.id, 6_001);
+    const response = await postForm(server.url, `/settings/buckets/${large.slug}/impact/stream`, { jsonSchema: JSON.stringify(NEW_SCHEMA) }, admin, origin);
+    expect(response.status).toBe(200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const first = await reader.read();
+    expect(first.value).toContain('"type":"progress"');
+    expect(first.value).not.toContain('"type":"report"');
+    let text = first.value ?? "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
+    const lines = text.trim().split("\n").map((line) => JSON.parse(line) as ImpactStreamLine);
+    expect(lines.filter((line) => line.type === "progress").map((line) => (line.type === "progress" ? line.checked : null))).toEqual([0, 2000, 4000, 6000, 6001]);
+    const last = lines[lines.length - 1];
+    expect(last?.type === "report" ? [last.report.checked, last.report.failing] : null).toEqual([6001, 2000]);
   });
 
   it("refuses a schema that is missing, not JSON or not an object with 400 and a message", async () => {

@@ -118,8 +118,11 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
           </p>
         </div>
       ) : null}
-      {loaderData.storedErrors && !actionData ? <p className="notice-warning" role="status">{t("schemaImpact.editorNotice")}</p> : null}
-      {form.status === "error" && actionData?.notice !== "conflict" ? <p className="form-error" role="alert">{t("form.invalid")}</p> : null}
+      {loaderData.storedErrors && !actionData ? (
+        <p className="notice-warning" role="status">{t("schemaImpact.editorNotice")}</p>
+      ) : form.status === "error" && actionData?.notice !== "conflict" ? (
+        <p className="form-error" role="alert">{t("form.invalid")}</p>
+      ) : null}
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
           <p>{t("form.schemaErrors")}</p>
