@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   compareSchemaProperties,
+  confirmBreakingShape,
   confirmedBreaking,
   generalizeFieldName,
   holdsValueAt,
@@ -77,6 +79,9 @@ describe("the rest of the shared part", () => {
   it("reads the confirmation checkbox and the posted schema", () => {
     expect(confirmedBreaking(new URLSearchParams("confirmBreaking=on"))).toBe(true);
     expect(confirmedBreaking(new URLSearchParams(""))).toBe(false);
+    const form = z.object({ name: z.string(), ...confirmBreakingShape });
+    expect(form.parse({ name: "x", confirmBreaking: true })).toEqual({ name: "x", confirmBreaking: true });
+    expect(form.parse({ name: "x" })).toEqual({ name: "x" });
     expect(readSchemaText('{"type":"object"}')).toEqual({ ok: true, schema: { type: "object" } });
     expect(readSchemaText(" ")).toEqual({ ok: false, error: { key: "schemaImpact.errors.schemaRequired" } });
     expect(readSchemaText("{")).toEqual({ ok: false, error: { key: "schemaImpact.errors.invalidJson" } });

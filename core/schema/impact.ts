@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Message } from "../messages";
 import { isPlainObject } from "../plain-object";
 import type { JsonSchema } from "./normalize";
@@ -90,6 +91,12 @@ export type ImpactStreamLine =
 export function impactNeedsConfirmation(report: Pick<ImpactReport, "failing" | "changes">): boolean {
   return report.failing > 0 || report.changes.some((change) => change.count > 0);
 }
+
+/**
+ * The confirmation checkbox as a field of a form's zod schema (spread it into z.object): Conform turns a checked box
+ * ("on") into true, an unchecked one (sent as nothing) into undefined.
+ */
+export const confirmBreakingShape = { [CONFIRM_BREAKING_FIELD]: z.boolean().optional() } as const;
 
 /** Whether a posted form confirmed a breaking change (the CONFIRM_BREAKING_FIELD checkbox). */
 export function confirmedBreaking(form: FormData | URLSearchParams): boolean {

@@ -3,7 +3,7 @@ import type { ErrorObject } from "ajv";
 import type { Db, Queryable } from "../db/client";
 import type { Logger } from "../logger";
 import type { Bucket } from "./buckets";
-import { compileBucketSchema } from "./validator";
+import { compileBucketSchema, schemaHash } from "./validator";
 import { documentTitle } from "../../core/content/title";
 import type { Locale } from "../../core/locales";
 import { translate } from "../../core/messages";
@@ -15,6 +15,7 @@ import {
   holdsValueAt,
   IMPACT_SAMPLE_SIZE,
   IMPACT_STREAM_TYPE,
+  impactNeedsConfirmation,
   type ImpactDocument,
   type ImpactGroup,
   type ImpactProgress,
@@ -207,6 +208,25 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
   }));
   report.durationMs = Math.round(performance.now() - started);
   return report;
+}
+
+/**
+ * For the save of a changed schema: null when the save may go on (the schema is unchanged, the admin confirmed the
+ * breaking change with CONFIRM_BREAKING_FIELD, or no document breaks or loses a value), else the report to show
+ * with the confirmation control (ConfirmBreakingChange). A confirmed save is not checked again: the admin saw the
+ * report (the preview with JavaScript, or this refusal without).
+ */
+export async function checkSchemaSave(
+  db: Db,
+  bucket: ImpactBucket,
+  newSchema: unknown,
+  options: { messageLocale: Locale; confirmed: boolean; locales?: readonly string[]; signal?: AbortSignal },
+): Promise<ImpactReport | null> {
+  if (options.confirmed) return null;
+  const locales = options.locales ?? bucket.locales;
+  if (schemaHash(newSchema, locales) === schemaHash(bucket.jsonSchema, bucket.locales)) return null;
+  const report = await assessSchemaChange(db, bucket, newSchema, { messageLocale: options.messageLocale, locales, ...(options.signal ? { signal: options.signal } : {}) });
+  return impactNeedsConfirmation(report) ? report : null;
 }
 
 const encoder = new TextEncoder();

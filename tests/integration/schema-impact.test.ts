@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { assessSchemaChange } from "../../server/content/schema-impact";
+import { assessSchemaChange, checkSchemaSave } from "../../server/content/schema-impact";
 import { createContent, saveVersion } from "../../server/content/store";
 import { impactNeedsConfirmation, type ImpactProgress, type ImpactReport, type ImpactStreamLine } from "../../core/schema/impact";
 import { startTestServer, type TestServer } from "../support/server";
@@ -162,6 +162,15 @@ describe("the engine", () => {
     await createContent(server.db, singleton.id, { title: "Site", year: 2020 }, null, { singleton: true });
     const report = await assessSchemaChange(server.db, singleton, NEW_SCHEMA, { messageLocale: "en" });
     expect(report.groups[0]?.documents[0]?.href).toBe(`/b/${singleton.slug}/edit`);
+  });
+
+  it("lets the save of a changed schema go on only when nothing breaks or the admin confirmed", async () => {
+    const check = (schema: unknown, confirmed: boolean) => checkSchemaSave(server.db, bucket, schema, { messageLocale: "en", confirmed });
+    expect((await check(NEW_SCHEMA, false))?.failing).toBe(4);
+    expect(await check(NEW_SCHEMA, true)).toBeNull();
+    expect(await check(CURRENT_SCHEMA, false)).toBeNull();
+    // A harmless change: a new optional property.
+    expect(await check({ ...CURRENT_SCHEMA, properties: { ...CURRENT_SCHEMA.properties, note: { type: "string" } } }, false)).toBeNull();
   });
 
   it("stops between batches when its signal aborts", async () => {
