@@ -168,7 +168,7 @@ export interface SchemaPropertyChange {
 
 /** How alike two properties' names and titles are: the same title counts most, then a common start of the name. */
 function likeness(removed: SchemaProperty, added: SchemaProperty): number {
-  const name = (property: SchemaProperty) => String(property.path[property.path.length - 1] ?? "").toLowerCase();
+  const name = (property: SchemaProperty) => (property.path[property.path.length - 1] ?? "").toLowerCase();
   const [a, b] = [name(removed), name(added)];
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common += 1;

@@ -214,7 +214,7 @@ describe("POST /settings/buckets/{slug}/impact/stream", () => {
     let text = first.value ?? "";
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
     const lines = text.trim().split("\n").map((line) => JSON.parse(line) as ImpactStreamLine);
-    expect(lines.filter((line) => line.type === "progress").map((line) => (line.type === "progress" ? line.checked : null))).toEqual([0, 2000, 4000, 6000, 6001]);
+    expect(lines.flatMap((line) => (line.type === "progress" ? [line.checked] : []))).toEqual([0, 2000, 4000, 6000, 6001]);
     const last = lines[lines.length - 1];
     expect(last?.type === "report" ? [last.report.checked, last.report.failing] : null).toEqual([6001, 2000]);
   });
