@@ -55,10 +55,10 @@ interface Row {
   data: Record<string, unknown>;
 }
 
-/** A group or a property change while the documents are read: its count and its first documents' data. */
+/** A group or a property change while the documents are read: its count and its first documents. */
 interface Tally {
   count: number;
-  samples: Row[];
+  documents: ImpactDocument[];
 }
 
 const documentHref = (bucket: ImpactBucket, contentId: string) =>
@@ -148,13 +148,19 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
     report.durationMs = Math.round(performance.now() - started);
     return report;
   }
-  const newTally = (): Tally => ({ count: 0, samples: [] });
+  const newTally = (): Tally => ({ count: 0, documents: [] });
+  // Only the first few documents of each group are kept, and of those only what the report shows.
+  const toDocument = ({ contentId, data }: Row): ImpactDocument => ({
+    contentId,
+    title: documentTitle(data, newSchema, locales) || documentTitle(data, bucket.jsonSchema, bucket.locales),
+    href: documentHref(bucket, contentId),
+  });
   const propertyChanges = compareSchemaProperties(current.schema, next.schema).map((change) => ({ ...change, tally: newTally() }));
   const groups = new Map<string, { property: string; message: string; tally: Tally }>();
   const groupsOf = errorGroups(next.schema, options.messageLocale);
   const count = (tally: Tally, row: Row) => {
     tally.count += 1;
-    if (tally.samples.length < sampleSize) tally.samples.push(row);
+    if (tally.documents.length < sampleSize) tally.documents.push(toDocument(row));
   };
 
   const total = await countDocuments(db, bucket.id);
@@ -190,21 +196,15 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
     await setImmediate();
   }
 
-  const toDocuments = (samples: Row[]): ImpactDocument[] =>
-    samples.map(({ contentId, data }) => ({
-      contentId,
-      title: documentTitle(data, newSchema, locales) || documentTitle(data, bucket.jsonSchema, bucket.locales),
-      href: documentHref(bucket, contentId),
-    }));
   report.groups = [...groups.values()]
-    .map(({ property, message, tally }): ImpactGroup => ({ property, message, count: tally.count, documents: toDocuments(tally.samples) }))
+    .map(({ property, message, tally }): ImpactGroup => ({ property, message, count: tally.count, documents: tally.documents }))
     .sort((a, b) => b.count - a.count || a.property.localeCompare(b.property) || a.message.localeCompare(b.message));
   report.changes = propertyChanges.map(({ kind, property, renamedTo, tally }): ImpactPropertyChange => ({
     kind,
     property,
     ...(renamedTo ? { renamedTo } : {}),
     count: tally.count,
-    documents: toDocuments(tally.samples),
+    documents: tally.documents,
   }));
   report.durationMs = Math.round(performance.now() - started);
   return report;
