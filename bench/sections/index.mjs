@@ -3,6 +3,7 @@
 // To add one: write bench/sections/<name>.mjs and list it here.
 import { contentApi } from "./content-api.mjs";
 import { editJs } from "./edit-js.mjs";
+import { impact } from "./impact.mjs";
 import { media } from "./media.mjs";
 import { overview } from "./overview.mjs";
 import { pages } from "./pages.mjs";
@@ -13,6 +14,7 @@ export const sections = [
   { name: "pages", title: "Pages under load", run: pages },
   { name: "content-api", title: "Content JSON API: save and read", run: contentApi },
   { name: "overview", title: "Bucket overview with 10,000 and 100,000 documents", run: overview },
+  { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
 ];

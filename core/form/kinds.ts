@@ -140,3 +140,28 @@ export const initialValue = (schema: JsonSchema): unknown => behaviourOf(schema)
 
 /** What 'Velden leegmaken' writes into an object, down to the deepest field. */
 export const clearedValue = (schema: JsonSchema): unknown => behaviourOf(schema).cleared(schema);
+
+/**
+ * A stored document as the form's starting value: a value whose shape its field cannot hold (a text where the schema
+ * now has a list, a list or an object where it has a text or a number) is left out, so the page still renders after
+ * a schema change; the document's errors (core/form/resolve.ts storedDocumentErrors) say what is missing.
+ */
+export function storedFormValue(value: unknown, schema: JsonSchema, depth = 0): unknown {
+  if (value === undefined || value === null || depth > 64) return value;
+  const listField = schema.type === "array" || schema.items !== undefined;
+  const objectField = schema.type === "object" || schema.properties !== undefined;
+  if (listField) return Array.isArray(value) ? value.map((item) => storedFormValue(item, itemsOf(schema), depth + 1)) : undefined;
+  if (objectField) {
+    if (!isPlainObject(value)) return undefined;
+    const properties = propertiesOf(schema);
+    const out: Record<string, unknown> = {};
+    for (const [name, child] of Object.entries(value)) {
+      const fitted = properties[name] ? storedFormValue(child, properties[name], depth + 1) : child;
+      if (fitted !== undefined) out[name] = fitted;
+    }
+    return out;
+  }
+  // A field of one value (text, number, switch, reference …), or a schema that says nothing (any value is kept).
+  const said = schema.type !== undefined || fieldKind(schema) !== null;
+  return said && typeof value === "object" ? undefined : value;
+}

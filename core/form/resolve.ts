@@ -112,11 +112,30 @@ export function resolveDocument(
   const value = (coerceFormValue(fields, schema) ?? {}) as Record<string, unknown>;
   const errors = validate ? schemaErrors(value, schema, validate, messageLocale, only) : null;
   if (!errors) return { value };
-  const error = errors.byField;
+  return { error: withFormErrors(errors.byField, schema) };
+}
+
+/** Errors of names the form does not render (unknown properties) repeated as form errors (""), so the user sees them. */
+function withFormErrors(error: Record<string, string[]>, schema: JsonSchema): Record<string, string[]> {
   for (const [name, messages] of Object.entries(error)) {
     if (name && !isSchemaField(schema, name)) error[""] = [...(error[""] ?? []), ...messages];
   }
-  return { error };
+  return error;
+}
+
+/**
+ * The errors of a stored document under the bucket's current schema, as the form shows them (null when it
+ * validates). A schema change never changes stored documents, so the edit page shows these when it opens a
+ * document that no longer fits, and the editor can fix them.
+ */
+export function storedDocumentErrors(
+  data: Record<string, unknown>,
+  schema: JsonSchema,
+  validate: ValidateFunction | null,
+  messageLocale: Locale,
+): Record<string, string[]> | null {
+  const errors = validate ? schemaErrors(data, schema, validate, messageLocale) : null;
+  return errors ? withFormErrors(errors.byField, schema) : null;
 }
 
 /**

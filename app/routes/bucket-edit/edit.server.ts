@@ -9,7 +9,8 @@ import { compileBucketSchema } from "../../../server/content/validator";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { documentTitle } from "../../../core/content/title";
-import { initialValue } from "../../../core/form/kinds";
+import { initialValue, storedFormValue } from "../../../core/form/kinds";
+import { storedDocumentErrors } from "../../../core/form/resolve";
 import { isUuid } from "../../../core/ids";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
@@ -59,13 +60,15 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
     messageLocale: context.config.DEFAULT_LOCALE,
-    defaultValue: version ? version.data : (initialValue(compiled.schema) as Record<string, unknown>),
+    defaultValue: (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema)) as Record<string, unknown>,
     // A duplicate is a new document: its page does not say it edits the original.
     title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
     contentId: editing ? version.contentId : null,
     versionId: editing ? version.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
     saved: new URL(request.url).searchParams.has("saved"),
+    // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
+    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
     referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media

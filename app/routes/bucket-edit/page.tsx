@@ -24,6 +24,9 @@ export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<Buck
   return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
 }
 
+/** The stored document's errors as Conform's result of a failed validation: each field with an error shows it. */
+const storedResult = (errors: Record<string, string[]> | null) => (errors ? { status: "error" as const, error: errors } : undefined);
+
 /** No store to follow: hydration is the one change, and React makes it (server snapshot false, client true). */
 const subscribeToNothing = () => () => undefined;
 
@@ -55,9 +58,12 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     };
   }, [loaderData.validatorUrl]);
 
+  // One object per loaded document: Conform reports a lastResult again whenever it is a new object.
+  const stored = useMemo(() => storedResult(loaderData.storedErrors), [loaderData.storedErrors]);
   const [form] = useForm<Record<string, unknown>>({
     id: `bucket-form-${bucket.slug}-${loaderData.contentId ?? "new"}`,
-    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    // Before any post, a stored document that no longer fits the bucket's schema shows its errors (storedErrors).
+    lastResult: navigation.state === "idle" ? (actionData?.result ?? stored) : undefined,
     // The document's shape is the bucket's, known only at run time; Conform's type would have it from the schema type.
     defaultValue: loaderData.defaultValue as DefaultValue<Record<string, unknown>>,
     shouldValidate: "onSubmit",
@@ -112,7 +118,11 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
           </p>
         </div>
       ) : null}
-      {form.status === "error" && actionData?.notice !== "conflict" ? <p className="form-error" role="alert">{t("form.invalid")}</p> : null}
+      {loaderData.storedErrors && !actionData ? (
+        <p className="notice-warning" role="status">{t("schemaImpact.editorNotice")}</p>
+      ) : form.status === "error" && actionData?.notice !== "conflict" ? (
+        <p className="form-error" role="alert">{t("form.invalid")}</p>
+      ) : null}
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
           <p>{t("form.schemaErrors")}</p>
