@@ -512,3 +512,59 @@ describe("delete", () => {
     expect(rows).toEqual([{ bucketId: other.id }]);
   });
 });
+
+describe("a schema change that breaks stored documents", () => {
+  async function bucketWithDocuments(count: number) {
+    const fields = await createThroughForm();
+    for (let i = 0; i < count; i++) {
+      const saved = await postJson(server.url, `/api/v1/buckets/${fields.slug}/save`, { content: { title: `Piece ${i}` } }, admin);
+      expect(saved.status).toBe(201);
+    }
+    return fields;
+  }
+  const schemaVersions = async (slug: string) =>
+    (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM schema_versions s JOIN buckets b ON b.id = s.bucket_id WHERE b.slug = $1`, [slug])).rows[0]!.n;
+  // `title` becomes a number: every stored document's text no longer validates.
+  const breaking = { ...SIMPLE_SCHEMA, properties: { title: { type: "number", title: "Headline" } } };
+
+  it("is held with the impact report (how many, grouped, links) until the admin confirms; then saved, documents untouched", async () => {
+    const fields = await bucketWithDocuments(3);
+    const stored = await server.db.query(`SELECT v.data FROM versions v JOIN contents c ON c.content_id = v.content_id JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = $1 ORDER BY v.data->>'title'`, [fields.slug]);
+    const held = await refusal({ ...fields, jsonSchema: JSON.stringify(breaking) }, `/settings/buckets/${fields.slug}`);
+    expect(held.status).toBe(409);
+    expect(held.text).toContain("What this schema change breaks");
+    expect(held.text).toMatch(/3 of 3 documents/);
+    expect(held.html).toContain(`href="/b/${fields.slug}/`);
+    expect(held.html).toContain('name="confirmBreaking"');
+    expect(held.html).toContain(`value="${fields.name}"`); // the input is kept
+    expect(await schemaVersions(fields.slug)).toBe(1);
+
+    const confirmed = await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, jsonSchema: JSON.stringify(breaking), confirmBreaking: "on" }, admin);
+    expect(confirmed.status).toBe(302);
+    expect(await schemaVersions(fields.slug)).toBe(2);
+    const after = await server.db.query(`SELECT v.data FROM versions v JOIN contents c ON c.content_id = v.content_id JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = $1 ORDER BY v.data->>'title'`, [fields.slug]);
+    expect(after.rows).toEqual(stored.rows); // nothing stored changed
+  });
+
+  it("a change that breaks nothing saves at once", async () => {
+    const fields = await bucketWithDocuments(2);
+    const harmless = { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, subtitle: { type: "string" } } };
+    const response = await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, jsonSchema: JSON.stringify(harmless) }, admin);
+    expect(response.status).toBe(302);
+    expect(await schemaVersions(fields.slug)).toBe(2);
+  });
+
+  it("an import that updates the schema shows the impact, and needs the same confirmation", async () => {
+    const fields = await bucketWithDocuments(2);
+    const definition = JSON.stringify({ slug: fields.slug, name: fields.name, singleton: false, private: false, collectionName: fields.slug, locales: ["nl", "en"], jsonSchema: breaking });
+    const asked = await refusal({ definition }, "/settings/buckets/import");
+    expect(asked.status).toBe(200);
+    expect(asked.text).toMatch(/2 of 2 documents/);
+    const held = await refusal({ intent: "confirm", definition }, "/settings/buckets/import");
+    expect(held.status).toBe(409);
+    expect(await schemaVersions(fields.slug)).toBe(1);
+    const saved = await postForm(server.url, "/settings/buckets/import", { intent: "confirm", definition, confirmBreaking: "on" }, admin);
+    expect(saved.status).toBe(302);
+    expect(await schemaVersions(fields.slug)).toBe(2);
+  });
+});

@@ -13,6 +13,8 @@ import {
   schemaVersionByNumber,
 } from "../../../server/content/bucket-admin";
 import { schemaDiff } from "../../../server/content/schema-diff";
+import { checkSchemaSave } from "../../../server/content/schema-impact";
+import { confirmedBreaking, type ImpactReport } from "../../../core/schema/impact";
 import { bucketFormSchema, parseLocaleList, schemaText } from "../../../core/content/bucket-definition";
 import type { Message } from "../../../core/messages";
 import type { JsonSchema } from "../../../core/schema/normalize";
@@ -104,6 +106,8 @@ export interface BucketAdminReply {
   schemaErrors: Message[];
   preview?: SchemaPreview | null;
   deleteError?: Message;
+  /** The save was held: the new schema breaks stored documents and the post did not confirm it. */
+  impact?: ImpactReport;
 }
 
 /** Everything the form posted, kept as it was (a preview shows no field errors). */
@@ -168,11 +172,19 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
     return data({ result: submission.reply({ fieldErrors: checked.fieldErrors }), schemaErrors: checked.schemaErrors, preview } satisfies BucketAdminReply, { status: taken ? 409 : 422 });
   }
 
-  // ── A changed schema is about to be saved. ──────────────────────────────────────────────────────────────────
-  // The impact preview's confirmation belongs HERE (issue 11): when `existing` is set and
-  // JSON.stringify(existing.jsonSchema) !== JSON.stringify(checked.definition.jsonSchema), validate the bucket's
-  // documents against checked.definition.jsonSchema and, when some would break and the post does not carry the
-  // admin's confirmation, answer the page again with the impact instead of saving.
+  // A changed schema that would break stored documents is saved only once the admin has seen what breaks and said so.
+  if (existing) {
+    const impact = await checkSchemaSave(context.db, existing, checked.definition.jsonSchema, {
+      messageLocale: context.config.DEFAULT_LOCALE,
+      confirmed: confirmedBreaking(formData),
+      locales: checked.definition.locales,
+      signal: request.signal,
+    });
+    if (impact) {
+      const preview = { schema: checked.definition.jsonSchema as JsonSchema, locales: checked.definition.locales };
+      return data({ result: submission.reply(), schemaErrors: [], preview, impact } satisfies BucketAdminReply, { status: 409 });
+    }
+  }
   const saved = await saveBucket(context.db, user, existing, checked.definition);
   return redirect(`/settings/buckets/${encodeURIComponent(saved.bucket.slug)}?saved`);
 });

@@ -6,6 +6,9 @@ import { checkImport, saveBucket, type DefinitionField } from "../../../server/c
 import { ImportForm } from "../../components/bucket-admin/import-form";
 import { MessageList } from "../../components/bucket-admin/message-list";
 import type { Message } from "../../../core/messages";
+import { checkSchemaSave } from "../../../server/content/schema-impact";
+import { confirmedBreaking, type ImpactReport } from "../../../core/schema/impact";
+import { ConfirmBreakingChange, SchemaImpactReport } from "../../components/schema-impact";
 import type { Route } from "./+types/bucket-import";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ImportReply =
   | { status: "refused"; errors: Message[]; text: string }
-  | { status: "confirm"; text: string; slug: string; name: string; changes: DefinitionField[] };
+  | { status: "confirm"; text: string; slug: string; name: string; changes: DefinitionField[]; impact?: ImpactReport; held?: boolean };
 
 /** The definition's text: the uploaded file when one was chosen, else the pasted JSON. */
 async function definitionText(formData: FormData): Promise<string> {
@@ -37,11 +40,23 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   const checked = await checkImport(context.db, text);
   if (!checked.ok) return data({ status: "refused", errors: checked.errors, text } satisfies ImportReply, { status: 422 });
   const { definition, existing, changes } = checked;
-  if (existing && formData.get("intent") !== "confirm") {
-    return data({ status: "confirm", text, slug: existing.slug, name: existing.name, changes } satisfies ImportReply);
+  if (existing) {
+    // An update is shown first, with what its schema would break; it is saved on the admin's confirmation (and,
+    // when documents break, their explicit confirmation of that too).
+    const confirmed = formData.get("intent") === "confirm";
+    const impact = changes.includes("jsonSchema")
+      ? await checkSchemaSave(context.db, existing, definition.jsonSchema, {
+          messageLocale: context.config.DEFAULT_LOCALE,
+          confirmed: confirmed && confirmedBreaking(formData),
+          locales: definition.locales,
+          signal: request.signal,
+        })
+      : null;
+    if (!confirmed || impact) {
+      const reply: ImportReply = { status: "confirm", text, slug: existing.slug, name: existing.name, changes, ...(impact ? { impact, held: confirmed } : {}) };
+      return data(reply, { status: confirmed ? 409 : 200 });
+    }
   }
-  // ── A changed schema is about to be saved (import). The impact preview's confirmation belongs here too, as in
-  // bucketAdminAction (app/routes/settings/bucket-admin.server.ts): `changes` includes "jsonSchema" when it changed.
   const saved = await saveBucket(context.db, user, existing, definition);
   return redirect(`/settings/buckets/${encodeURIComponent(saved.bucket.slug)}?saved`);
 });
@@ -76,7 +91,9 @@ export default function BucketImport({ actionData }: Route.ComponentProps) {
           ) : (
             <p>{t("adminBuckets.import.noChanges")}</p>
           )}
+          {reply.impact ? <SchemaImpactReport report={reply.impact} /> : null}
           <Form method="post" className="form-actions">
+            {reply.impact ? <ConfirmBreakingChange report={reply.impact} required={reply.held ?? false} /> : null}
             <input type="hidden" name="definition" value={reply.text} />
             <button type="submit" name="intent" value="confirm" className="button primary">{t("adminBuckets.import.confirm")}</button>
             <Link to="/settings/buckets" className="button">{t("adminBuckets.import.cancel")}</Link>

@@ -3,6 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
+import { ConfirmBreakingChange, SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "../../components/schema-impact";
+import { confirmedBreaking, impactNeedsConfirmation } from "../../../core/schema/impact";
 import { FieldError, FormError } from "../../components/form-errors";
 import { MessageList } from "../../components/bucket-admin/message-list";
 import { SchemaEditor } from "../../components/bucket-admin/schema-editor";
@@ -88,6 +90,39 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const { bucket } = loaderData;
   const submitting = navigation.state === "submitting";
   const textareaProps = fields.jsonSchema;
+
+  // Saving a changed schema first streams its impact on the stored documents (with JavaScript; without, the
+  // server's save answers with the same report). Nothing breaks: the save goes on. Something breaks: the report
+  // shows and the save waits for the admin's explicit confirmation. The server checks again in any case.
+  const impact = useSchemaImpact(bucket?.slug ?? "");
+  const harmlessText = useRef<string | null>(null);
+  const heldSubmit = useRef<{ form: HTMLFormElement; submitter: HTMLElement | null } | null>(null);
+  const formProps = getFormProps(form);
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    formProps.onSubmit(event);
+    if (event.defaultPrevented || !bucket) return;
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const posted = new FormData(event.currentTarget, submitter);
+    const text = posted.get("jsonSchema");
+    if ((posted.get("intent") ?? "save") !== "save" || typeof text !== "string") return;
+    if (text === loaderData.defaultValue.jsonSchema || text === harmlessText.current || confirmedBreaking(posted)) return;
+    event.preventDefault();
+    heldSubmit.current = { form: event.currentTarget, submitter };
+    impact.check(text);
+  };
+  const impactState = impact.state;
+  useEffect(() => {
+    const held = heldSubmit.current;
+    if (!held || impactState.status === "idle" || impactState.status === "running") return;
+    heldSubmit.current = null;
+    const text = new FormData(held.form).get("jsonSchema");
+    // A failed check leaves the decision to the server's own check on save.
+    if (impactState.status === "error" || !impactNeedsConfirmation(impactState.report)) {
+      harmlessText.current = typeof text === "string" ? text : null;
+      held.form.requestSubmit(held.submitter);
+    }
+  }, [impactState]);
+  const shownImpact = impactState.status === "done" && impactNeedsConfirmation(impactState.report) ? impactState.report : (reply?.impact ?? null);
   return (
     <section className="bucket-admin">
       <p className="eyebrow">
@@ -104,7 +139,7 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
       ) : null}
 
       <div className="bucket-admin-columns">
-        <Form method="post" {...getFormProps(form)} className="bucket-admin-form">
+        <Form method="post" {...formProps} onSubmit={onSubmit} className="bucket-admin-form">
           <FormError errors={form.errors} />
           <div className="admin-field">
             <label htmlFor={fields.name.id}>{t("adminBuckets.fields.name")}</label>
@@ -182,8 +217,16 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
               ) : null}
             </div>
           </div>
+          {impactState.status === "running" ? <SchemaImpactProgress progress={impactState.progress} /> : null}
+          {shownImpact ? (
+            <div className="bucket-impact" role="region" aria-labelledby="bucket-impact-title">
+              <h2 id="bucket-impact-title">{t("adminBuckets.edit.impactTitle")}</h2>
+              <SchemaImpactReport report={shownImpact} />
+              <ConfirmBreakingChange report={shownImpact} required={Boolean(reply?.impact) && impactState.status !== "done"} />
+            </div>
+          ) : null}
           <div className="form-actions">
-            <button type="submit" name="intent" value="save" className="button primary" disabled={submitting}>
+            <button type="submit" name="intent" value="save" className="button primary" disabled={submitting || impactState.status === "running"}>
               {bucket ? t("adminBuckets.edit.save") : t("adminBuckets.edit.create")}
             </button>
             {hydrated ? null : (
