@@ -13,7 +13,8 @@ import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
 import { isCrossSiteRequest } from "./security/csrf";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
-import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
+import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
+import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
@@ -79,6 +80,11 @@ async function readWithinLimit(request: Request, requestBody: ReadableStream<Uin
 
 const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
 
+/** A path as the log keeps it: a password reset link's token is a credential, and never reaches the log. */
+export function loggedPath(pathname: string): string {
+  return pathname.replace(/^\/password-reset\/[^/]+/, "/password-reset/[token]");
+}
+
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -110,7 +116,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const handleDocument = createRequestHandler(options.build, mode);
   const sessionStorage = createCookieSessionStorage<SessionData>({
     cookie: {
-      name: "vitrine_session",
+      name: SESSION_COOKIE_NAME,
       httpOnly: true,
       sameSite: "lax",
       secure: config.secureCookies,
@@ -162,7 +168,9 @@ export function createHttpApp(options: HttpAppOptions) {
   async function route(request: Request, client: ClientAddress, requestId: string, nonce: string): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/healthz") return healthz();
-    if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
+    // A bearer-authenticated request (an API client) is not cookie-authenticated: its cookies are ignored
+    // (server/web/request-state.ts), and no browser sends an Authorization header to another site on its own.
+    if (bearerToken(request) === null && isCrossSiteRequest(request, config.PUBLIC_URL, SESSION_COOKIE_NAME)) {
       return textResponse(403, await refusalText(request, "errors.crossSite"));
     }
     if (!(await streamsItsBody(request, url))) {
@@ -210,7 +218,7 @@ export function createHttpApp(options: HttpAppOptions) {
     headers.set("X-Request-Id", requestId);
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
     logger.info(
-      { requestId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
+      { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
       "request",
     );
     return response;
