@@ -90,6 +90,14 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   throw redirect("/profile?saved=details", { headers: { "Set-Cookie": await context.sessionStorage.commitSession(session) } });
 });
 
+/** React Router passes only cookies from an action to the page; a rate-limited answer's Retry-After must reach it too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
 
 /** A short name for a browser's user agent: enough to recognise a session, never more than the agent says. */

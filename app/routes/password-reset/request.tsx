@@ -42,6 +42,14 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   throw redirect("/password-reset?requested=1");
 });
 
+/** React Router passes only cookies from an action to the page; a rate-limited answer's Retry-After must reach it too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
 
 export default function PasswordResetRequest({ loaderData, actionData }: Route.ComponentProps) {
