@@ -23,14 +23,13 @@ let admin: { user: User; cookie: string };
 let member: { user: User; cookie: string };
 let artworks: Bucket;
 let notes: Bucket;
-let vault: Bucket;
 let counter = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
   artworks = await createTestBucket(server.db, { slug: "artworks", name: "Artworks", collectionName: "artworks" });
   notes = await createTestBucket(server.db, { slug: "notes", name: "Notes", collectionName: "notes" });
-  vault = await createTestBucket(server.db, { slug: "vault", name: "Vault", collectionName: "vault", private: true });
+  await createTestBucket(server.db, { slug: "vault", name: "Vault", collectionName: "vault", private: true });
   admin = await signedInUser(server.url, server.db, { name: "Ada Admin", permissions: ["user", "admin"] });
   member = await signedInUser(server.url, server.db, { name: "Mia Member" });
 });
@@ -71,7 +70,7 @@ async function newClient(scope: { read?: string[]; write?: string[]; expiresAt?:
   return { client, token };
 }
 
-function bearer(path: string, token: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
+function bearer(path: string, token: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}) {
   return fetch(`${server.url}${path}`, { redirect: "manual", ...init, headers: { Authorization: `Bearer ${token}`, ...init.headers } });
 }
 const saveWith = (token: string, slug: string, content: Record<string, unknown>, headers: Record<string, string> = {}) =>

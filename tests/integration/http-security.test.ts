@@ -184,7 +184,8 @@ describe("cross-site writes: a cookie-authenticated write must say where it come
 
   it("accepts the same write with the page's Origin, a same-origin Referer, or a Sec-Fetch-Site that is not cross-site", async () => {
     const { cookie: own } = await signedInUser(server.url, server.db);
-    for (const headers of [{ Origin: server.url }, { Referer: `${server.url}/b/${bucket.slug}` }, { "Sec-Fetch-Site": "same-origin" }]) {
+    const shown: Array<Record<string, string>> = [{ Origin: server.url }, { Referer: `${server.url}/b/${bucket.slug}` }, { "Sec-Fetch-Site": "same-origin" }];
+    for (const headers of shown) {
       const response = await bareWrite("/session/locale", "POST", own, headers);
       expect(response.status, JSON.stringify(headers)).toBe(302);
       await response.body?.cancel();
