@@ -300,7 +300,7 @@ describe("JSON API: oversized bodies (413, documented limit of 1 MiB)", () => {
       socket.on("data", (data) => (answer += data.toString("latin1")));
       socket.on("error", reject);
       socket.write(
-        `POST /api/v1/buckets/${bucket.slug}/save HTTP/1.1\r\nHost: ${hostname}\r\nCookie: ${cookie}\r\nOrigin: ${server.url}\r\n` +
+        `POST /api/v1/buckets/${bucket.slug}/save HTTP/1.1\r\nHost: ${hostname}\r\nCookie: ${cookie}\r\nOrigin: http://${hostname}\r\n` +
           "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
       );
       const started = Date.now();
