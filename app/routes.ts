@@ -15,11 +15,12 @@ export default [
   route("shareables/:id?", "routes/placeholder.tsx", { id: "shareables" }),
 
   route("settings", "routes/settings.tsx", [
-    index("routes/placeholder-admin.tsx", { id: "settings-index" }),
-    route("invite-user", "routes/placeholder-admin.tsx", { id: "settings-invite-user" }),
+    index("routes/settings/index.tsx"),
+    route("invite-user", "routes/settings/invite-user.tsx"),
     route("new-client", "routes/settings/new-client.tsx"),
     route("buckets/:slug?", "routes/placeholder-admin.tsx", { id: "settings-buckets" }),
-    route("users/:id?", "routes/placeholder-admin.tsx", { id: "settings-users" }),
+    route("users", "routes/settings/users.tsx"),
+    route("users/:id", "routes/settings/user-edit.tsx"),
   ]),
 
   route("b/:bucket", "routes/bucket.tsx", [

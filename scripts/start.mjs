@@ -28,7 +28,7 @@ let server;
 try {
   server = await startServer();
 } catch (error) {
-  fail(error instanceof Error && error.name === "ConfigError" ? error.message : error);
+  fail(error instanceof Error && ["ConfigError", "DataDirInUseError"].includes(error.name) ? error.message : error);
 }
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => void server.close().then(() => process.exit(0)));

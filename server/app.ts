@@ -15,6 +15,8 @@ import type { MediaContext } from "./web/context";
 import { seedDemoContent, type SeedResult } from "./seed";
 import { deleteExpiredSessions } from "./accounts/sessions";
 
+import { runCommand } from "./cli";
+
 export { runCli } from "./cli";
 export { loadConfig } from "./config";
 
@@ -50,7 +52,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   // Asks the binaries their version while the database opens.
   const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
-  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger }));
+  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
   await migrate(db);
   const seeded = (options.seed ?? true)
     ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
@@ -80,6 +82,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const shownHost = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
   const url = config.PUBLIC_URL ?? `http://${shownHost}:${port}`;
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
+  // `npm run vitrine -- <command>` while this server holds the embedded database runs here, on the live data.
+  db.dataDirLock?.setCommandHandler(async (argv, print) => {
+    logger.info({ command: argv[0] }, "running a command-line command");
+    return runCommand(db, argv, print);
+  });
   const maintain = async () => {
     await deleteExpiredSessions(db);
     // PGlite has no autovacuum daemon: without fresh statistics the planner would not know when the search index

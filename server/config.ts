@@ -17,6 +17,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** The embedded database's buffer pool (PostgreSQL units: kB, MB, GB). */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, "must be a size such as 16MB")
+    .default("16MB"),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   FFMPEG_PATH: z.string().min(1).optional(),

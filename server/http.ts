@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestListener, type ClientAddress } from "@remix-run/node-fetch-server";
 import { createRequestHandler, data, type AppLoadContext, type ServerBuild } from "react-router";
@@ -12,10 +12,13 @@ import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
 import { isCrossSiteRequest } from "./security/csrf";
+import { createSignedCookie } from "./security/signed-cookie";
+import { pooledRandomBytes } from "./security/random-pool";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
 import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
+import { compressResponse } from "./web/compress";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -115,15 +118,14 @@ export function createHttpApp(options: HttpAppOptions) {
   // A build object (production) is derived once; a build function (the dev server) is re-read per request.
   const handleDocument = createRequestHandler(options.build, mode);
   const sessionStorage = createCookieSessionStorage<SessionData>({
-    cookie: {
-      name: SESSION_COOKIE_NAME,
+    cookie: createSignedCookie(SESSION_COOKIE_NAME, {
       httpOnly: true,
       sameSite: "lax",
       secure: config.secureCookies,
       path: "/",
       maxAge: SESSION_MAX_AGE_SECONDS,
       secrets: [config.SESSION_SECRET],
-    },
+    }),
   });
   const languageDetector = new RemixI18Next({
     detection: { supportedLanguages: [...SUPPORTED_LOCALES], fallbackLanguage: config.DEFAULT_LOCALE, order: ["header"] },
@@ -202,7 +204,7 @@ export function createHttpApp(options: HttpAppOptions) {
   async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {
     const started = performance.now();
     const requestId = randomUUID();
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = pooledRandomBytes(16).toString("base64");
     let response: Response;
     try {
       response = await route(request, client, requestId, nonce);
@@ -217,6 +219,12 @@ export function createHttpApp(options: HttpAppOptions) {
     if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
     headers.set("X-Request-Id", requestId);
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
+    try {
+      response = await compressResponse(request, response);
+    } catch (error) {
+      logger.error({ err: error, requestId }, "response failed before it was sent");
+      response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
+    }
     logger.info(
       { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
       "request",
@@ -228,6 +236,9 @@ export function createHttpApp(options: HttpAppOptions) {
   const serveStatic = options.clientDir
     ? sirv(options.clientDir, {
         etag: true,
+        // The build wrote .br and .gz copies of text assets (scripts/production-build.mjs).
+        brotli: true,
+        gzip: true,
         setHeaders(res, pathname) {
           for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(name, value);
           res.setHeader(

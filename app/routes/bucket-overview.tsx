@@ -104,6 +104,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   const pageLink = (target: number) => `?${new URLSearchParams({ ...(loaderData.search ? { q: loaderData.search } : {}), page: String(target) })}`;
   const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
   const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
+  const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
   return (
     <section className="overview">
       <header className="overview-header">
@@ -133,7 +134,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
-              <RowActions slug={bucket.slug} contentId={item.contentId} here={here} />
+              <RowActions slug={bucket.slug} contentId={item.contentId} here={here} labels={rowLabels} />
             </li>
           ))}
         </ul>
@@ -155,7 +156,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
                     {date(item.updatedAt)}
                   </time>
                 </td>
-                <td><RowActions slug={bucket.slug} contentId={item.contentId} here={here} /></td>
+                <td><RowActions slug={bucket.slug} contentId={item.contentId} here={here} labels={rowLabels} /></td>
               </tr>
             ))}
           </tbody>
@@ -185,13 +186,18 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   );
 }
 
-function RowActions({ slug, contentId, here }: { slug: string; contentId: string; here: string }) {
-  const { t } = useTranslation();
+interface RowLabels {
+  duplicate: string;
+  delete: string;
+}
+
+/** Its labels come from the page: useTranslation per row copied the i18n instance for every row. */
+function RowActions({ slug, contentId, here, labels }: { slug: string; contentId: string; here: string; labels: RowLabels }) {
   const separator = here.includes("?") ? "&" : "?";
   return (
     <span className="row-links">
-      <Link to={`/b/${slug}/duplicate/${contentId}/latest`}>{t("form.duplicate")}</Link>
-      <Link to={`${here}${separator}delete=${contentId}`} preventScrollReset>{t("form.delete")}</Link>
+      <Link to={`/b/${slug}/duplicate/${contentId}/latest`}>{labels.duplicate}</Link>
+      <Link to={`${here}${separator}delete=${contentId}`} preventScrollReset>{labels.delete}</Link>
     </span>
   );
 }

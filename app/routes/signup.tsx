@@ -8,16 +8,20 @@ import { PASSWORD_MIN_LENGTH, signupSchema } from "../../core/auth-schemas";
 import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/signup";
 
+/** The invitation link (/signup?code=…) fills in the code; a code that can still be redeemed opens the page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireSignupAllowed(context);
+  const code = new URL(request.url).searchParams.get("code")?.trim().slice(0, 200) ?? "";
+  await requireSignupAllowed(context, code);
   const { user } = await getRequestState(request, context);
   if (user) throw redirect("/");
-  return null;
+  return { code };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireSignupAllowed(context);
-  const submission = parseWithZod(await request.formData(), { schema: signupSchema });
+  const formData = await request.formData();
+  const posted = formData.get("invitationCode");
+  await requireSignupAllowed(context, typeof posted === "string" ? posted : null);
+  const submission = parseWithZod(formData, { schema: signupSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -35,10 +39,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export default function Signup({ actionData }: Route.ComponentProps) {
+export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [form, fields] = useForm({
     lastResult: actionData,
+    defaultValue: { invitationCode: loaderData.code },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

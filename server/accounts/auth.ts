@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from "../security/password";
 import { markInvitationUsedBy, redeemInvitation } from "./invitations";
 import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "./rate-limit";
 import { createSession, deleteSession } from "./sessions";
-import { createUser, EmailTakenError, findUserByEmail, type User } from "./users";
+import { createUser, EmailTakenError, findUserByEmail, markSignedIn, type User } from "./users";
 import { loginSchema, signupSchema } from "../../core/auth-schemas";
 import { getRequestState } from "../web/request-state";
 
@@ -45,10 +45,12 @@ async function verifyCredentials(context: AppLoadContext, form: FormData): Promi
     return new LoginFailure(code, 401);
   };
   const user = await findUserByEmail(db, email);
-  if (!user) throw await failed("unknown user");
+  // A deactivated account answers as an unknown one (spec §8 has no other sign-in text), before its password is
+  // checked: the answer tells nothing about the account, and deactivation cannot be probed with a right password.
+  if (!user || user.deactivatedAt) throw await failed("unknown user");
   if (!(await verifyPassword(password, user.passwordHash))) throw await failed("incorrect password");
   await clearFailures(db, keys[0][0]);
-  const { passwordHash: _hash, ...publicFields } = user;
+  const { passwordHash: _hash, deactivatedAt: _deactivated, ...publicFields } = user;
   return publicFields;
 }
 
@@ -72,6 +74,7 @@ export async function startSession(request: Request, context: AppLoadContext, us
   if (previous) await deleteSession(context.db, previous);
   const origin = { userAgent: request.headers.get("user-agent"), address: context.clientAddress };
   session.set("token", await createSession(context.db, user.id, origin));
+  await markSignedIn(context.db, user.id);
   return context.sessionStorage.commitSession(session);
 }
 
@@ -101,7 +104,7 @@ export async function signUp(context: AppLoadContext, input: unknown): Promise<U
     if (!invitation) throw new SignupFailure("invalidInvitation");
     if (await findUserByEmail(tx, email)) throw new SignupFailure("emailTaken");
     try {
-      const user = await createUser(tx, { name, email, passwordHash, permissions: invitation.permissions });
+      const user = await createUser(tx, { name, email, passwordHash, permissions: invitation.permissions, buckets: invitation.buckets });
       await markInvitationUsedBy(tx, invitationCode, user.id);
       return user;
     } catch (error) {

@@ -34,7 +34,7 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Us
   const { rows } = await db.query<User & { bucketList: BucketSummary[] }>(
     `SELECT ${USER_COLUMNS}, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.id_hash = $1 AND s.expires_at > now()`,
+     WHERE s.id_hash = $1 AND s.expires_at > now() AND u.deactivated_at IS NULL`,
     [hashToken(token)],
   );
   if (!rows[0]) return null;

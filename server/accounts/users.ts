@@ -1,8 +1,8 @@
 import type { Queryable } from "../db/client";
 import { hashPassword } from "../security/password";
+import { PERMISSIONS, type Permission } from "../../core/people-forms";
 
-export const PERMISSIONS = ["user", "admin", "dev"] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+export { PERMISSIONS, type Permission };
 
 export interface User {
   id: string;
@@ -21,13 +21,16 @@ export interface Author {
 
 export interface UserWithHash extends User {
   passwordHash: string;
+  /** A deactivated account cannot sign in (it answers as an unknown one). */
+  deactivatedAt: Date | null;
 }
 
 export const USER_COLUMNS = "u.id, u.name, u.email, u.permissions, u.buckets, u.locale";
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserWithHash | null> {
   const { rows } = await db.query<UserWithHash>(
-    `SELECT ${USER_COLUMNS}, u.password_hash AS "passwordHash" FROM users u WHERE lower(u.email) = lower($1)`,
+    `SELECT ${USER_COLUMNS}, u.password_hash AS "passwordHash", u.deactivated_at AS "deactivatedAt"
+     FROM users u WHERE lower(u.email) = lower($1)`,
     [email.trim()],
   );
   return rows[0] ?? null;
@@ -70,6 +73,11 @@ export async function setPassword(db: Queryable, userId: string, password: strin
 export async function setPermissions(db: Queryable, userId: string, permissions: Permission[]): Promise<void> {
   await db.query("UPDATE users SET permissions = $2, updated_at = now() WHERE id = $1", [userId, permissions]);
   await db.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
+}
+
+/** The last successful sign-in, shown in the admin's user list. */
+export async function markSignedIn(db: Queryable, userId: string): Promise<void> {
+  await db.query("UPDATE users SET last_sign_in_at = now() WHERE id = $1", [userId]);
 }
 
 export async function setUserLocale(db: Queryable, userId: string, locale: string): Promise<void> {

@@ -4,6 +4,7 @@ import pg from "pg";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
+import { claimDataDir, type DataDirLock } from "./data-dir-lock";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -18,6 +19,8 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
+  /** PGlite only: this process's claim on the data directory, through which the CLI can reach it. */
+  readonly dataDirLock?: DataDirLock;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -58,16 +61,34 @@ function wrapConnectionErrors<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
-export async function openPglite(dataDir: string): Promise<Db> {
+/**
+ * PGlite's Postgres would keep 128 MB of shared buffers, all of it touched at start: most of an idle server's
+ * memory. Pages it does not keep are read back through the operating system's cache, so a small pool costs little.
+ */
+export const PGLITE_SHARED_BUFFERS_DEFAULT = "16MB";
+
+/** Opens the embedded database, claiming DATA_DIR for this process (DataDirInUseError when another holds it). */
+export async function openPglite(dataDir: string, options: { sharedBuffers?: string } = {}): Promise<Db> {
   const dir = path.resolve(dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const lock = await claimDataDir(path.resolve(dataDir), dir);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dir, {
+      extensions: { pg_trgm },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${options.sharedBuffers ?? PGLITE_SHARED_BUFFERS_DEFAULT}`],
+    });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
   const toResult = <T>(result: { rows: T[]; affectedRows?: number }): QueryResult<T> => ({
     rows: result.rows,
     rowCount: result.affectedRows ?? result.rows.length,
   });
   return {
     kind: "pglite",
+    dataDirLock: lock,
     async query<T>(sql: string, params?: unknown[]) {
       return toResult(await db.query<T>(sql, params));
     },
@@ -84,7 +105,13 @@ export async function openPglite(dataDir: string): Promise<Db> {
         }),
       );
     },
-    close: () => db.close(),
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        await lock.release();
+      }
+    },
   };
 }
 
@@ -135,8 +162,8 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   };
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string; logger?: Logger }): Promise<Db> {
+export function openDatabase(options: { databaseUrl?: string; dataDir: string; logger?: Logger; pgliteSharedBuffers?: string }): Promise<Db> {
   return options.databaseUrl
     ? Promise.resolve(openPostgres(options.databaseUrl, options.logger))
-    : openPglite(options.dataDir);
+    : openPglite(options.dataDir, { sharedBuffers: options.pgliteSharedBuffers });
 }

@@ -2,6 +2,7 @@ import { redirect, type AppLoadContext } from "react-router";
 import { findBucketByCollection, findBucketBySlug, isBucketVisible, type Bucket } from "../content/buckets";
 import { hasPermission, type Author, type User } from "../accounts/users";
 import { authenticateApiClient, clientMay, type ApiClient } from "../accounts/api-clients";
+import { isInvitationOpen } from "../accounts/invitations";
 import { bearerToken } from "../security/bearer";
 import { HttpError } from "./http-error";
 import { getRequestState } from "./request-state";
@@ -29,9 +30,13 @@ export async function requireAdmin(request: Request, context: AppLoadContext): P
   return user;
 }
 
-/** Spec §4 allowSignup: when web signup is off, /signup sends to /login. */
-export function requireSignupAllowed(context: AppLoadContext): void {
-  if (!context.config.ALLOW_SIGNUP) throw redirect("/login");
+/**
+ * Spec §4 allowSignup: when web signup is off, /signup sends to /login, unless the visitor holds an invitation
+ * code that can still be redeemed (from the invitation's link, or posted): an admin's invitation is the permission.
+ */
+export async function requireSignupAllowed(context: AppLoadContext, invitationCode?: string | null): Promise<void> {
+  if (context.config.ALLOW_SIGNUP) return;
+  if (!(await isInvitationOpen(context.db, invitationCode))) throw redirect("/login");
 }
 
 /** A bucket the user may not see is answered as if it did not exist. */

@@ -117,11 +117,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await signInTo(page, admin.email, admin.password);
     expect(await openUserMenu(page)).toEqual(["Profile", "Settings", "Signout"]);
     await clickTo(page, page.locator("details.user-menu").getByRole("menuitem", { name: "Settings" }), "/settings");
-    await expectTextSoon(page.locator("main h1"), "Coming soon");
+    await expectTextSoon(page.locator("main h1"), "Settings");
     expect(await page.locator(".error-page").count()).toBe(0);
     await open(page, "/settings/invite-user");
     expect(pathOf(page)).toBe("/settings/invite-user");
-    expect(await textOf(page.locator("main h1"))).toBe("Coming soon");
+    expect(await textOf(page.locator("main h1"))).toBe("Invite a user");
     ctx.expectNoErrors();
     await ctx.close();
   });

@@ -15,6 +15,7 @@ import { startBuiltServer } from "../support/fixtures";
 import { withDatabase } from "../support/global-setup";
 import { createTestUser, homeWith, signIn } from "../support/http";
 import { createTestDatabase, type TestDatabase } from "../support/server";
+import { runVitrine } from "../support/cli";
 
 /*
  * `npm run vitrine -- <command>` (scripts/vitrine.mjs → server/cli.ts) and
@@ -79,19 +80,7 @@ async function emptyDatabase(): Promise<{ env: Record<string, string>; open: () 
   return { env: { DATA_DIR: dataDir }, open: async () => (opened = await openPglite(dataDir)) };
 }
 
-async function vitrine(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["scripts/vitrine.mjs", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, LOG_LEVEL: "silent" },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const vitrine = runVitrine;
 
 describe("the CLI", () => {
   it("creates a user with a generated password that signs in, then resets it", async () => {
@@ -127,7 +116,7 @@ describe("the CLI", () => {
     expect(validDays).toBeGreaterThan(6.9);
     expect(validDays).toBeLessThanOrEqual(7);
     const db = await reopen();
-    expect(await redeemInvitation(db, code![1]!, "guest@museum.example")).toEqual({ permissions: ["user"] });
+    expect(await redeemInvitation(db, code![1]!, "guest@museum.example")).toEqual({ permissions: ["user"], buckets: null });
     expect(await redeemInvitation(db, code![1]!, "guest@museum.example")).toBeNull(); // single use
     await db.close();
 
@@ -206,7 +195,7 @@ describe("the CLI on its own databases", () => {
     expect(days).toBeGreaterThan(0.95);
     expect(days).toBeLessThanOrEqual(1);
     const db = await reopen();
-    expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toEqual({ permissions: ["user", "admin"] });
+    expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toEqual({ permissions: ["user", "admin"], buckets: null });
     expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toBeNull();
   });
 

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
 import { createTestDatabase, type TestDatabase } from "../support/server";
+import { startBuiltServer } from "../support/fixtures";
+
+const SOCKET_DIR = "/var/run/postgresql";
 
 /*
  * Pooled PostgreSQL clients are reused by one transaction after another: what a transaction attaches to its
@@ -30,3 +34,23 @@ describe("transactions on pooled connections", () => {
     expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning").map(String)).toEqual([]);
   });
 });
+
+describe.skipIf(!postgresUnderTest() || !existsSync(SOCKET_DIR))("a local PostgreSQL over its Unix socket", () => {
+  it("serves the app when DATABASE_URL names the socket directory as host", async () => {
+    const url = new URL(database.databaseUrl!);
+    const socketUrl = `postgresql://${url.username || "postgres"}@${url.pathname}?host=${encodeURIComponent(SOCKET_DIR)}`;
+    const server = await startBuiltServer({ DATA_DIR: database.dataDir, DATABASE_URL: socketUrl });
+    try {
+      const health = (await (await fetch(`${server.url}/healthz`)).json()) as { database: string; databaseKind: string };
+      expect(health).toMatchObject({ database: "ok", databaseKind: "postgres" });
+      const { rows } = await server.db.query<{ local: boolean }>("SELECT inet_server_addr() IS NULL AS local");
+      expect(rows[0]!.local).toBe(true); // no TCP address: the connection is the Unix socket
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+function postgresUnderTest(): string | undefined {
+  return process.env.VITRINE_TEST_DB === "postgres" ? process.env.TEST_DATABASE_URL : undefined;
+}

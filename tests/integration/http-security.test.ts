@@ -1,3 +1,5 @@
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
@@ -347,6 +349,66 @@ describe("security headers on every kind of response", () => {
     expect(icon.status).toBe(200);
     expectBaseHeaders(icon, "/favicon.svg");
     await Promise.all([script.body?.cancel(), icon.body?.cancel()]);
+  });
+
+  it("scripts and styles are sent precompressed (brotli, gzip) to browsers that accept it, the same bytes unpacked", async () => {
+    const { html } = await page(server.url, "/login");
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    const raw = (path: string, acceptEncoding?: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${server.url}${path}`, { headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {} }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    let compressedTotal = 0;
+    let plainTotal = 0;
+    for (const asset of assets) {
+      const plain = await raw(asset);
+      expect(plain.headers["content-encoding"], asset).toBeUndefined();
+      if (plain.body.length < 1024) continue;
+      const br = await raw(asset, "br, gzip");
+      expect(br.headers["content-encoding"], asset).toBe("br");
+      expect(br.headers.vary, asset).toMatch(/Accept-Encoding/i);
+      expect(br.headers["cache-control"], asset).toBe("public, max-age=31536000, immutable");
+      expect(brotliDecompressSync(br.body).equals(plain.body), asset).toBe(true);
+      const gz = await raw(asset, "gzip");
+      expect(gz.headers["content-encoding"], asset).toBe("gzip");
+      expect(gunzipSync(gz.body).equals(plain.body), asset).toBe(true);
+      compressedTotal += br.body.length;
+      plainTotal += plain.body.length;
+    }
+    expect(compressedTotal).toBeLessThan(plainTotal / 2);
+  });
+
+  it("pages and JSON answers over 1 kB are compressed for clients that accept it; small ones and other clients get them plain", async () => {
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${server.url}${path}`, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const plain = await raw("/", { Cookie: cookie });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await raw("/", { Cookie: cookie, "Accept-Encoding": "gzip, deflate, br" });
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    const page = brotliDecompressSync(br.body).toString("utf8");
+    expect(page).toContain("<!DOCTYPE html>");
+    expect(page).toContain("</html>");
+    expect(br.body.length).toBeLessThan(page.length / 2);
+    const gz = await raw("/", { Cookie: cookie, "Accept-Encoding": "gzip;q=1, br;q=0" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).toString("utf8")).toContain("</html>");
+
+    const small = await raw("/healthz", { "Accept-Encoding": "br" });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(small.body.toString("utf8"))).toMatchObject({ status: "ok" });
   });
 
   it("every script of a page carries the nonce of that response's CSP, fresh on every request", async () => {

@@ -29,20 +29,34 @@ describe("with signup not allowed (ALLOW_SIGNUP unset)", () => {
     expect(login).not.toContain('href="/signup"');
   });
 
-  it("POST /signup redirects to /login and creates no account, even with a valid invitation", async () => {
+  it("POST /signup without a redeemable invitation redirects to /login and creates no account", async () => {
     const { code } = await createInvitation(server.db, {});
-    const email = newEmail("refused");
-    const response = await postForm(server.url, "/signup", { name: "Refused", email, password: PASSWORD, invitationCode: code });
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/login");
-    expect(response.headers.get("set-cookie")).toBeNull();
-    expect(await findUserByEmail(server.db, email)).toBeNull();
+    await server.db.query("UPDATE invitations SET revoked_at = now() WHERE code_hash = $1", [hashToken(code)]);
+    for (const invitationCode of ["not-a-real-code", code]) {
+      const email = newEmail("refused");
+      const response = await postForm(server.url, "/signup", { name: "Refused", email, password: PASSWORD, invitationCode });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/login");
+      expect(response.headers.get("set-cookie")).toBeNull();
+      expect(await findUserByEmail(server.db, email)).toBeNull();
+    }
   });
 
-  it("POST /auth/signup answers 403 and creates no account", async () => {
-    const { code } = await createInvitation(server.db, {});
+  it("an invitation is the permission: its link opens /signup with the code, and its holder signs up", async () => {
+    const { code } = await createInvitation(server.db, { permissions: ["user", "dev"] });
+    const form = await get(server.url, `/signup?code=${encodeURIComponent(code)}`);
+    expect(form.status).toBe(200);
+    expect(inputValue(await form.text(), "invitationCode")).toBe(code);
+    const email = newEmail("invited");
+    const response = await postForm(server.url, `/signup?code=${encodeURIComponent(code)}`, { name: "Invited", email, password: PASSWORD, invitationCode: code });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/");
+    expect(await findUserByEmail(server.db, email)).toMatchObject({ permissions: ["user", "dev"] });
+  });
+
+  it("POST /auth/signup answers 403 and creates no account without a redeemable invitation", async () => {
     const email = newEmail("refused-api");
-    const response = await postJson(server.url, "/auth/signup", { name: "Refused", email, password: PASSWORD, invitationCode: code });
+    const response = await postJson(server.url, "/auth/signup", { name: "Refused", email, password: PASSWORD, invitationCode: "not-a-real-code" });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: "Signup is not allowed" });
     expect(response.headers.get("set-cookie")).toBeNull();

@@ -97,7 +97,7 @@ describe.skipIf(process.env.VITRINE_TEST_DB === "postgres")("npm start", { timeo
     const beforeBlock = started.startOutput.slice(0, started.startOutput.search(RULE)).split("\n").filter(Boolean);
     const ownLines = beforeBlock.filter((line) => !isJsonLog(line));
     expect(ownLines[0]).toBe("Building Vitrine (the sources changed since the last build)…");
-    expect(ownLines[1]).toMatch(/^Built in \d+\.\d s \(client \d+ modules, server \d+ modules\) into build-start-test-\w+\/\.$/);
+    expect(ownLines[1]).toMatch(/^Built in \d+\.\d s \(client \d+ modules, server \d+ modules\) into build-start-test-\w+\/\. Assets precompressed: \d+ kB → \d+ kB brotli\.$/);
     expect(ownLines).toHaveLength(2);
     expect(started.stderr()).toBe("");
     // Everything the start logs comes before the block.

@@ -1,6 +1,7 @@
 import { ZodError } from "zod";
 import { signUp, SignupFailure, startSession } from "../../../server/accounts/auth";
 import { readBody } from "../../../server/web/api";
+import { isInvitationOpen } from "../../../server/accounts/invitations";
 import { publicUser } from "../../../server/accounts/users";
 import { HttpError } from "../../../server/web/http-error";
 import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
@@ -11,9 +12,13 @@ export const loader = apiRoute(() => {
 });
 
 export const action = apiRoute(async ({ request, context }: Route.ActionArgs) => {
-  if (!context.config.ALLOW_SIGNUP) throw new HttpError(403, "api.signupNotAllowed");
+  const body = await readBody(request);
+  // As /signup: open web signup, or an invitation code that can still be redeemed (the invitation is the permission).
+  if (!context.config.ALLOW_SIGNUP && !(await isInvitationOpen(context.db, typeof body.invitationCode === "string" ? body.invitationCode : null))) {
+    throw new HttpError(403, "api.signupNotAllowed");
+  }
   try {
-    const user = await signUp(context, await readBody(request));
+    const user = await signUp(context, body);
     const cookie = await startSession(request, context, user);
     return Response.json(publicUser(user), { status: 201, headers: { "Set-Cookie": cookie } });
   } catch (error) {

@@ -1,0 +1,109 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { listActivity, type ActivityArea } from "../../../server/admin/activity";
+import { requireAdmin } from "../../../server/web/guards";
+import { pageRoute } from "../../../server/web/respond";
+import { DateTime } from "../../components/settings/people";
+import { pageNumber } from "../../../core/paging";
+import { translate } from "../../../core/messages";
+import { getRequestState } from "../../../server/web/request-state";
+import type { Route } from "./+types/index";
+
+export const ACTIVITY_PAGE_SIZE = 25;
+
+export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
+  await requireAdmin(request, context);
+  const { locale } = await getRequestState(request, context);
+  const page = pageNumber(new URL(request.url).searchParams.get("page"));
+  const rows = await listActivity(context.db, { limit: ACTIVITY_PAGE_SIZE + 1, offset: (page - 1) * ACTIVITY_PAGE_SIZE });
+  return {
+    title: translate(locale, "settings.title"),
+    page,
+    hasNext: rows.length > ACTIVITY_PAGE_SIZE,
+    activity: rows.slice(0, ACTIVITY_PAGE_SIZE).map((row) => ({
+      id: row.id,
+      actorName: row.actorName,
+      area: row.area,
+      action: row.action,
+      subject: row.subject,
+      changed: Array.isArray(row.details.changed) ? row.details.changed.filter((field): field is string => typeof field === "string") : [],
+      createdAt: row.createdAt.toISOString(),
+    })),
+  };
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+
+const AREAS = [
+  { to: "/settings/buckets", key: "buckets" },
+  { to: "/settings/users", key: "users" },
+  { to: "/settings/invite-user", key: "invite" },
+  { to: "/settings/new-client", key: "clients" },
+] as const;
+
+const AREA_KEYS: Record<ActivityArea, string> = {
+  bucket: "settings.activity.areas.bucket",
+  schema: "settings.activity.areas.schema",
+  user: "settings.activity.areas.user",
+  invitation: "settings.activity.areas.invitation",
+  client: "settings.activity.areas.client",
+  webhook: "settings.activity.areas.webhook",
+};
+
+export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { page, activity } = loaderData;
+  return (
+    <section className="settings-index">
+      <h1>{t("settings.title")}</h1>
+      <ul className="bucket-grid settings-areas">
+        {AREAS.map((area) => (
+          <li key={area.key}>
+            <Link to={area.to} className="bucket-card" viewTransition>
+              <span className="bucket-name">{t(`settings.areas.${area.key}.title`)}</span>
+              <span className="bucket-kind">{t(`settings.areas.${area.key}.text`)}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <h2 id="activity">{t("settings.activity.title")}</h2>
+      {activity.length === 0 ? (
+        <p className="empty">{page > 1 ? t("settings.activity.noMore") : t("settings.activity.empty")}</p>
+      ) : (
+        <table className="content-table activity-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("settings.activity.when")}</th>
+              <th scope="col">{t("settings.activity.who")}</th>
+              <th scope="col">{t("settings.activity.what")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {activity.map((entry) => (
+              <tr key={entry.id}>
+                <td data-label={t("settings.activity.when")}><DateTime iso={entry.createdAt} /></td>
+                <td data-label={t("settings.activity.who")}>{entry.actorName}</td>
+                <td data-label={t("settings.activity.what")}>
+                  <span className="activity-area">{t(AREA_KEYS[entry.area], { defaultValue: entry.area })}</span>{" "}
+                  {t(`settings.activity.actions.${entry.action}`, { defaultValue: entry.action })}
+                  {entry.subject ? <> <strong className="activity-subject">{entry.subject}</strong></> : null}
+                  {entry.changed.length ? (
+                    <span className="muted">
+                      {" "}
+                      ({entry.changed.map((field) => t(`settings.activity.fields.${field}`, { defaultValue: field })).join(", ")})
+                    </span>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pagination" aria-label={t("settings.activity.pages")}>
+        {page > 1 ? <Link to={`?page=${page - 1}#activity`} rel="prev">{t("settings.previous")}</Link> : null}
+        <span>{t("settings.page", { page })}</span>
+        {loaderData.hasNext ? <Link to={`?page=${page + 1}#activity`} rel="next">{t("settings.next")}</Link> : null}
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import { listUsers } from "../../../server/accounts/user-admin";
+import { requireAdmin } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
+import { pageRoute } from "../../../server/web/respond";
+import { translate } from "../../../core/messages";
+import { pageNumber } from "../../../core/paging";
+import { BucketList, DateTime, PermissionList } from "../../components/settings/people";
+import type { Route } from "./+types/users";
+
+export const USERS_PAGE_SIZE = 25;
+
+export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
+  const admin = await requireAdmin(request, context);
+  const { locale } = await getRequestState(request, context);
+  const url = new URL(request.url);
+  const search = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
+  const page = pageNumber(url.searchParams.get("page"));
+  const { rows, total } = await listUsers(context.db, { search, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE });
+  return {
+    title: translate(locale, "adminUsers.title"),
+    search,
+    page,
+    pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)),
+    total,
+    deleted: url.searchParams.get("deleted")?.slice(0, 320) ?? null,
+    users: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      permissions: row.permissions,
+      buckets: row.buckets,
+      lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+      deactivated: row.deactivatedAt !== null,
+      isYou: row.id === admin.id,
+    })),
+  };
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+
+export default function Users({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { users, search, page, pages } = loaderData;
+  const pageLink = (target: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(target) }).toString()}`;
+  return (
+    <section className="people">
+      <header className="overview-header">
+        <h1>{t("adminUsers.title")}</h1>
+        <Link to="/settings/invite-user" className="button primary">{t("adminUsers.invite")}</Link>
+      </header>
+      {loaderData.deleted ? <p className="notice-success" role="status">{t("adminUsers.deleted", { email: loaderData.deleted })}</p> : null}
+      <div className="overview-tools">
+        <Form method="get" role="search" className="search">
+          <label htmlFor="users-search" className="visually-hidden">{t("adminUsers.search")}</label>
+          <input id="users-search" type="search" name="q" defaultValue={search} placeholder={t("adminUsers.search")} />
+          <button type="submit" className="button small">{t("adminUsers.searchButton")}</button>
+        </Form>
+        <span className="muted">{t("adminUsers.count", { count: loaderData.total })}</span>
+      </div>
+      {users.length === 0 ? (
+        <p className="empty">{search ? t("adminUsers.noResults", { search }) : t("adminUsers.empty")}</p>
+      ) : (
+        <table className="content-table people-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("adminUsers.name")}</th>
+              <th scope="col">{t("adminUsers.email")}</th>
+              <th scope="col">{t("adminUsers.permissions")}</th>
+              <th scope="col">{t("adminUsers.buckets")}</th>
+              <th scope="col">{t("adminUsers.lastSignIn")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.id} className={user.deactivated ? "is-deactivated" : undefined}>
+                <td data-label={t("adminUsers.name")}>
+                  <Link to={`/settings/users/${user.id}`}>{user.name}</Link>
+                  {user.isYou ? <span className="muted"> ({t("adminUsers.you")})</span> : null}
+                  {user.deactivated ? <span className="tag tag-deactivated">{t("adminUsers.deactivated")}</span> : null}
+                </td>
+                <td data-label={t("adminUsers.email")} className="people-email">{user.email}</td>
+                <td data-label={t("adminUsers.permissions")}><PermissionList permissions={user.permissions} /></td>
+                <td data-label={t("adminUsers.buckets")}><BucketList buckets={user.buckets} /></td>
+                <td data-label={t("adminUsers.lastSignIn")}>
+                  {user.lastSignInAt ? <DateTime iso={user.lastSignInAt} /> : <span className="muted">{t("adminUsers.never")}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pagination" aria-label={t("settings.pages")}>
+        {page > 1 ? <Link to={pageLink(page - 1)} rel="prev">{t("settings.previous")}</Link> : null}
+        <span>{t("settings.pageOf", { page, pages })}</span>
+        {page < pages ? <Link to={pageLink(page + 1)} rel="next">{t("settings.next")}</Link> : null}
+      </nav>
+    </section>
+  );
+}
