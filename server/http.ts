@@ -15,7 +15,8 @@ import { isCrossSiteRequest } from "./security/csrf";
 import { createSignedCookie } from "./security/signed-cookie";
 import { pooledRandomBytes } from "./security/random-pool";
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers";
-import { SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
+import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
+import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
 import { compressResponse } from "./web/compress";
 
@@ -82,6 +83,11 @@ async function readWithinLimit(request: Request, requestBody: ReadableStream<Uin
 
 const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
 
+/** A path as the log keeps it: a password reset link's token is a credential, and never reaches the log. */
+export function loggedPath(pathname: string): string {
+  return pathname.replace(/^\/password-reset\/[^/]+/, "/password-reset/[token]");
+}
+
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -112,7 +118,7 @@ export function createHttpApp(options: HttpAppOptions) {
   // A build object (production) is derived once; a build function (the dev server) is re-read per request.
   const handleDocument = createRequestHandler(options.build, mode);
   const sessionStorage = createCookieSessionStorage<SessionData>({
-    cookie: createSignedCookie("vitrine_session", {
+    cookie: createSignedCookie(SESSION_COOKIE_NAME, {
       httpOnly: true,
       sameSite: "lax",
       secure: config.secureCookies,
@@ -164,7 +170,9 @@ export function createHttpApp(options: HttpAppOptions) {
   async function route(request: Request, client: ClientAddress, requestId: string, nonce: string): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/healthz") return healthz();
-    if (isCrossSiteRequest(request, config.PUBLIC_URL)) {
+    // A bearer-authenticated request (an API client) is not cookie-authenticated: its cookies are ignored
+    // (server/web/request-state.ts), and no browser sends an Authorization header to another site on its own.
+    if (bearerToken(request) === null && isCrossSiteRequest(request, config.PUBLIC_URL, SESSION_COOKIE_NAME)) {
       return textResponse(403, await refusalText(request, "errors.crossSite"));
     }
     if (!(await streamsItsBody(request, url))) {
@@ -218,7 +226,7 @@ export function createHttpApp(options: HttpAppOptions) {
       response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
     logger.info(
-      { requestId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
+      { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
       "request",
     );
     return response;

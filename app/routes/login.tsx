@@ -13,7 +13,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await getRequestState(request, context);
   const fromUrl = safeRedirectPath(new URL(request.url).searchParams.get("from_url"));
   if (user) throw redirect(fromUrl);
-  return { fromUrl, allowSignup: context.config.ALLOW_SIGNUP };
+  const passwordChanged = new URL(request.url).searchParams.get("password_changed") === "1";
+  return { fromUrl, allowSignup: context.config.ALLOW_SIGNUP, passwordChanged };
 }
 
 /** The i18n key for each server error text of spec §8. */
@@ -76,6 +77,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <section className="auth-card">
       <h1>{t("login.title")}</h1>
+      {loaderData.passwordChanged ? <p className="notice-success" role="status">{t("passwordReset.changed")}</p> : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError errors={form.errors} params={params} />
         <input {...getInputProps(fields.from_url, { type: "hidden" })} />
@@ -90,6 +92,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {t("login.submit")}
         </button>
       </Form>
+      <p className="auth-alt">
+        <Link to="/password-reset">{t("login.forgotPassword")}</Link>
+      </p>
       {loaderData.allowSignup ? (
         <p className="auth-alt">
           {t("login.noAccount")} <Link to="/signup">{t("login.signupLink")}</Link>

@@ -31,6 +31,7 @@ function streamUpload(server, cookie, kind, { fileBytes, chunk, filename, onProg
       method: "POST",
       headers: {
         Cookie: cookie,
+        Origin: server.url,
         "Content-Type": `multipart/form-data; boundary=${boundary}`,
         "Content-Length": String(head.length + fileBytes + tail.length),
       },
@@ -61,7 +62,7 @@ async function uploadFile(server, cookie, kind, file) {
   const form = new FormData();
   form.append("bucket", BUCKET);
   form.append("file", new Blob([await readFile(file)]), path.basename(file));
-  const response = await fetch(`${server.url}/api/v1/media/${kind}/upload`, { method: "POST", headers: { Cookie: cookie }, body: form });
+  const response = await fetch(`${server.url}/api/v1/media/${kind}/upload`, { method: "POST", headers: { Cookie: cookie, Origin: server.url }, body: form });
   const body = await response.json();
   if (response.status !== 200 && response.status !== 201) throw new Error(`${kind} upload answered ${response.status}: ${JSON.stringify(body)}`);
   return Array.isArray(body) ? body[0] : body;
@@ -129,7 +130,7 @@ async function imagePipeline(ctx, server, cookie) {
     const multipart = Buffer.from(await encoded.arrayBuffer());
     for (let run = 0; run < IMAGE_RUNS; run++) {
       let started = performance.now();
-      const answer = await fetch(`${server.url}/api/v1/media/image/upload`, { method: "POST", headers: { Cookie: cookie, "Content-Type": contentType }, body: multipart });
+      const answer = await fetch(`${server.url}/api/v1/media/image/upload`, { method: "POST", headers: { Cookie: cookie, Origin: server.url, "Content-Type": contentType }, body: multipart });
       const body = await answer.text();
       if (answer.status !== 200) throw new Error(`image upload answered ${answer.status}: ${body}`);
       ours.push(performance.now() - started);

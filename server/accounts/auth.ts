@@ -23,7 +23,8 @@ export class LoginFailure extends Error {
   }
 }
 
-const accountKey = (email: string) => `sign-in:account:${email.trim().toLowerCase()}`;
+/** The sign-in rate limit's key of an account; a wrong current password on /profile counts there too. */
+export const accountKey = (email: string) => `sign-in:account:${email.trim().toLowerCase()}`;
 const addressKey = (address: string) => `sign-in:address:${address}`;
 
 async function verifyCredentials(context: AppLoadContext, form: FormData): Promise<User> {
@@ -71,7 +72,8 @@ export async function startSession(request: Request, context: AppLoadContext, us
   const { session } = await getRequestState(request, context);
   const previous = session.get("token");
   if (previous) await deleteSession(context.db, previous);
-  session.set("token", await createSession(context.db, user.id));
+  const origin = { userAgent: request.headers.get("user-agent"), address: context.clientAddress };
+  session.set("token", await createSession(context.db, user.id, origin));
   await markSignedIn(context.db, user.id);
   return context.sessionStorage.commitSession(session);
 }

@@ -10,6 +10,15 @@ export const SIGN_IN_LIMITS = {
   perAddress: { maxFailures: 20, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
+/**
+ * Password reset requests, counted whether or not the address has an account (the limit says nothing about
+ * which addresses exist): a few mails per address an hour, and a bound per client address on trying many.
+ */
+export const PASSWORD_RESET_LIMITS = {
+  perAccount: { maxFailures: 3, windowSeconds: 60 * 60 },
+  perAddress: { maxFailures: 10, windowSeconds: 60 * 60 },
+} as const satisfies Record<string, RateLimitRule>;
+
 /** Seconds until the key may try again, or 0 when it is not limited. */
 export async function retryAfterSeconds(db: Db, key: string, rule: RateLimitRule): Promise<number> {
   const { rows } = await db.query<{ wait: number }>(

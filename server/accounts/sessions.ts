@@ -1,15 +1,27 @@
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
 import { BUCKET_SUMMARIES_JSON, type BucketSummary } from "../content/buckets";
 import { USER_COLUMNS, type User } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+/** The cookie that holds the session (server/http.ts); a state-changing request carrying it must show its origin. */
+export const SESSION_COOKIE_NAME = "vitrine_session";
 
-export async function createSession(db: Db, userId: string): Promise<string> {
+/** What the profile shows of a session: where and with what it was started. */
+export interface SessionOrigin {
+  userAgent?: string | null;
+  address?: string | null;
+}
+
+/** Longer user agents are cut: they are shown, never parsed. */
+const MAX_USER_AGENT_LENGTH = 400;
+
+export async function createSession(db: Queryable, userId: string, origin: SessionOrigin = {}): Promise<string> {
   const token = randomToken();
   await db.query(
-    `INSERT INTO sessions (id_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
-    [hashToken(token), userId, SESSION_MAX_AGE_SECONDS],
+    `INSERT INTO sessions (id_hash, user_id, expires_at, user_agent, address)
+     VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5)`,
+    [hashToken(token), userId, SESSION_MAX_AGE_SECONDS, origin.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null, origin.address ?? null],
   );
   return token;
 }
@@ -30,11 +42,50 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Us
   return { user, buckets: bucketList };
 }
 
-export async function deleteSession(db: Db, token: string): Promise<void> {
+export async function deleteSession(db: Queryable, token: string): Promise<void> {
   await db.query("DELETE FROM sessions WHERE id_hash = $1", [hashToken(token)]);
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<number> {
   const { rowCount } = await db.query("DELETE FROM sessions WHERE expires_at <= now()");
+  return rowCount;
+}
+
+/** A live session of a user, as the profile lists it; `id` names it in forms (the stored hash, never the token). */
+export interface UserSession {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+  address: string | null;
+  current: boolean;
+}
+
+/** The user's live sessions, newest first; `current` marks the one of `token`. */
+export async function listUserSessions(db: Queryable, userId: string, token: string | undefined): Promise<UserSession[]> {
+  const { rows } = await db.query<UserSession>(
+    `SELECT id_hash AS id, created_at AS "createdAt", expires_at AS "expiresAt", user_agent AS "userAgent", address,
+            id_hash = $2 AS current
+     FROM sessions WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC, id_hash`,
+    [userId, token ? hashToken(token) : ""],
+  );
+  return rows;
+}
+
+/** Ends one session of the user (by its listed id); false when it is not theirs or already gone. */
+export async function deleteUserSession(db: Queryable, userId: string, sessionId: string): Promise<boolean> {
+  const { rowCount } = await db.query("DELETE FROM sessions WHERE user_id = $1 AND id_hash = $2", [userId, sessionId]);
+  return rowCount > 0;
+}
+
+/** Ends every session of the user except the one of `keepToken`. */
+export async function deleteOtherSessions(db: Queryable, userId: string, keepToken: string): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2", [userId, hashToken(keepToken)]);
+  return rowCount;
+}
+
+/** Ends every session of the user, this one included. */
+export async function deleteAllSessions(db: Queryable, userId: string): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
   return rowCount;
 }

@@ -13,6 +13,12 @@ export interface User {
   locale: string | null;
 }
 
+/** Who saves a document: a user, or an API client (no user: id null, no permissions). */
+export interface Author {
+  id: string | null;
+  permissions: Permission[];
+}
+
 export interface UserWithHash extends User {
   passwordHash: string;
   /** A deactivated account cannot sign in (it answers as an unknown one). */

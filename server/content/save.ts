@@ -3,7 +3,7 @@ import type { Bucket } from "./buckets";
 import {
   ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion,
 } from "./store";
-import { hasPermission, type User } from "../accounts/users";
+import { hasPermission, type Author } from "../accounts/users";
 import type { Queryable } from "../db/client";
 import { kickJobs, placeMedia, recordMedia, type StagedMedia } from "../media/intake";
 import { claimPending, PendingUploadTaken } from "../media/pending";
@@ -58,7 +58,7 @@ const singletonTaken = (context: AppLoadContext) => refusal(context, 409, "conte
  * reaches the database as a uuid it cannot parse), who may change text ids,
  * and the one document of a singleton bucket.
  */
-export async function checkSave(context: AppLoadContext, user: User, bucket: Bucket, input: SaveInput): Promise<SaveRefusal | null> {
+export async function checkSave(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
   if (!input.contentId) {
@@ -86,7 +86,7 @@ export async function checkSave(context: AppLoadContext, user: User, bucket: Buc
  * any failure the files go back where they were. Throws VersionConflictError
  * / ContentNotFoundError from the store.
  */
-export async function saveDocument(context: AppLoadContext, user: User, bucket: Bucket, input: SaveInput): Promise<SaveOutcome> {
+export async function saveDocument(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput): Promise<SaveOutcome> {
   const refusal = await checkSave(context, user, bucket, input);
   if (refusal) return refusal;
   const media = input.media ?? [];
@@ -117,7 +117,7 @@ export async function saveDocument(context: AppLoadContext, user: User, bucket: 
 }
 
 /** A new document, or a new version on top of its base (checkSave made sure a contentId comes with one). */
-function writeDocument(tx: Queryable, bucket: Bucket, user: User, input: SaveInput): Promise<ContentVersion> {
+function writeDocument(tx: Queryable, bucket: Bucket, user: Author, input: SaveInput): Promise<ContentVersion> {
   const { contentId, baseVersionId = "", data } = input;
   // Each version records the schema version it was validated against: the bucket's as the request loaded it.
   const { schemaVersionId } = bucket;

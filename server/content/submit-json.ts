@@ -3,7 +3,7 @@ import type { Bucket } from "./buckets";
 import { saveDocument, splitDocument, toDocument } from "./save";
 import { checkMediaReferences } from "./submit-media";
 import { compileBucketSchema } from "./validator";
-import type { User } from "../accounts/users";
+import type { Author } from "../accounts/users";
 import { readJsonBody } from "../web/api";
 import { HttpError } from "../web/http-error";
 import { FORBIDDEN_KEYS } from "../../core/content/payload";
@@ -43,8 +43,8 @@ async function readEnvelope(request: Request, bucket: Bucket): Promise<Record<st
  * envelope, a version conflict or an unknown document is thrown (HttpError, VersionConflictError,
  * ContentNotFoundError) for the route's apiRoute to answer.
  */
-export async function submitJsonDocument(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<Response> {
-  const { user, bucket } = target;
+export async function submitJsonDocument(request: Request, context: AppLoadContext, target: { author: Author; bucket: Bucket }): Promise<Response> {
+  const { author: user, bucket } = target;
   const content = await readEnvelope(request, bucket);
   const { contentId, baseVersionId, data } = splitDocument(content);
   const { schema, validate, problems } = compileBucketSchema(bucket);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Bucket } from "./buckets";
-import type { User } from "../accounts/users";
+import type { Author, User } from "../accounts/users";
 import type { Db } from "../db/client";
 import type { MediaContext } from "../web/context";
 import { checkUpload } from "../media/accept";
@@ -83,7 +83,7 @@ export interface MediaReferenceCheck {
 export async function checkMediaReferences(
   db: Db,
   storage: MediaStorage,
-  input: { user: User; bucket: Bucket; schema: JsonSchema; value: unknown; tokens: readonly string[]; staged: readonly StagedFormFile[]; locale: Locale },
+  input: { user: Author; bucket: Bucket; schema: JsonSchema; value: unknown; tokens: readonly string[]; staged: readonly StagedFormFile[]; locale: Locale },
 ): Promise<MediaReferenceCheck> {
   const gone = translate(input.locale, "pendingUpload.gone");
   const refused = translate(input.locale, "pendingUpload.refused");

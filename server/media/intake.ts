@@ -23,7 +23,8 @@ export interface StagedMedia {
 
 export interface MediaOwner {
   bucketId: string;
-  userId: string;
+  /** Null for an API client's save (no user stands behind it). */
+  userId: string | null;
 }
 
 export const jobNamesFor = (kind: MediaKind): JobName[] => (kind === "video" ? ["transcode", "still-creation"] : []);

@@ -63,7 +63,7 @@ export interface NewMedia extends Omit<FileFacts, "width" | "height" | "details"
   bucketId: string;
   storageKey: string;
   originalImageVersionId?: string | null;
-  createdBy: string;
+  createdBy: string | null;
 }
 
 /** A new media version (a new contentId unless one is given) and its jobs, in one transaction. */

@@ -1,7 +1,9 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { findBucketByCollection, isBucketVisible, resolveBucketSlug, type Bucket } from "../content/buckets";
-import { hasPermission, type User } from "../accounts/users";
+import { hasPermission, type Author, type User } from "../accounts/users";
+import { authenticateApiClient, clientMay, type ApiClient } from "../accounts/api-clients";
 import { isInvitationOpen } from "../accounts/invitations";
+import { bearerToken } from "../security/bearer";
 import { HttpError } from "./http-error";
 import { getRequestState } from "./request-state";
 
@@ -76,20 +78,55 @@ export async function requireBucketAccess(
   return { user, bucket };
 }
 
-/** For JSON calls: 401/403/404 refusals (answered as JSON) instead of redirects. */
+/** A bearer token that names no live client: unknown, wrong secret, revoked or expired. */
+const invalidClient = () =>
+  new HttpError(401, "adminClients.api.invalidToken", {}, { headers: { "WWW-Authenticate": 'Bearer realm="Vitrine", error="invalid_token"' } });
+
+/** The live API client of the request's bearer token (null without one); a bad token is refused with 401. */
+async function requestClient(request: Request, context: AppLoadContext): Promise<ApiClient | null> {
+  const token = bearerToken(request);
+  if (token === null) return null;
+  const client = await authenticateApiClient(context.db, token);
+  if (!client) throw invalidClient();
+  return client;
+}
+
+/**
+ * For JSON calls: 401/403/404 refusals (answered as JSON) instead of redirects. Only users: an API client's
+ * bearer token opens the bucket calls (requireApiBucketAccess) and nothing else.
+ */
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User> {
+  if (await requestClient(request, context)) throw new HttpError(403, "adminClients.api.notForClients");
   const { user } = await getRequestState(request, context);
   if (!user) throw new HttpError(401, "api.signInFirst");
   if (!hasPermission(user, "user")) throw new HttpError(403, "api.noAccess");
   return user;
 }
 
+/** An API client's saves: no user stands behind them (versions.created_by is null), and no permission. */
+const CLIENT_AUTHOR: Author = { id: null, permissions: [] };
+
+export interface ApiBucketAccess {
+  bucket: Bucket;
+  /** Who writes: the user, or CLIENT_AUTHOR for an API client. */
+  author: Author;
+  user: User | null;
+  client: ApiClient | null;
+}
+
+/**
+ * A bucket call of the JSON API, by a signed-in user (the bucket must be visible to them) or by an API client
+ * (`Authorization: Bearer <clientId>.<secret>`: the bucket must be in its read scope, or its write scope for
+ * `access: "write"`). A bucket outside either answers 404, as if it did not exist.
+ */
 export async function requireApiBucketAccess(
   request: Request,
   context: AppLoadContext,
   find: { slug?: string; collectionName?: string },
-): Promise<{ user: User; bucket: Bucket }> {
-  const user = await requireApiUser(request, context);
+  access: "read" | "write" = "read",
+): Promise<ApiBucketAccess> {
+  const client = await requestClient(request, context);
+  const user = client ? null : await requireApiUser(request, context);
   // The JSON API answers an old slug of a renamed bucket for the bucket itself, without a redirect: exhibit apps
   // and scripts that post to it keep working whatever their HTTP client does with redirects.
   const bucket = find.slug
@@ -97,6 +134,11 @@ export async function requireApiBucketAccess(
     : find.collectionName
       ? await findBucketByCollection(context.db, find.collectionName)
       : null;
-  if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
-  return { user, bucket };
+  if (!bucket) throw new HttpError(404, "api.noSuchBucket");
+  if (client) {
+    if (!clientMay(client, access, bucket.slug)) throw new HttpError(404, "api.noSuchBucket");
+    return { bucket, author: CLIENT_AUTHOR, user: null, client };
+  }
+  if (!user || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
+  return { bucket, author: user, user, client: null };
 }

@@ -3,6 +3,7 @@ import { findSessionUser } from "../accounts/sessions";
 import type { BucketSummary } from "../content/buckets";
 import type { User } from "../accounts/users";
 import type { SessionData } from "./context";
+import { bearerToken } from "../security/bearer";
 import { normalizeLocale, type Locale } from "../../core/locales";
 
 export interface RequestState {
@@ -20,7 +21,10 @@ export function getRequestState(request: Request, context: AppLoadContext): Prom
 }
 
 async function loadRequestState(request: Request, context: AppLoadContext): Promise<RequestState> {
-  const session = await context.sessionStorage.getSession(request.headers.get("Cookie"));
+  // A request with a bearer token is authenticated by it alone (an API client): its cookies count for nothing,
+  // so the cross-site checks it skips (server/http.ts) can never lend it a session's authority.
+  const cookie = bearerToken(request) === null ? request.headers.get("Cookie") : null;
+  const session = await context.sessionStorage.getSession(cookie);
   const token = session.get("token");
   const found = token ? await findSessionUser(context.db, token) : null;
   const user = found?.user ?? null;

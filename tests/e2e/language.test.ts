@@ -61,10 +61,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     // Another page, reached through the menu, and a reload: still Dutch.
     await clickTo(page, page.locator("details.user-menu").getByRole("menuitem", { name: "Profiel" }), "/profile");
-    await expectTextSoon(page.locator("main h1"), "Binnenkort beschikbaar");
+    await expectTextSoon(page.locator("main h1"), "Profiel");
     await page.reload();
     await waitForHydration(page);
-    expect(await textOf(page.locator("main h1"))).toBe("Binnenkort beschikbaar");
+    expect(await textOf(page.locator("main h1"))).toBe("Profiel");
     expect(await htmlLang(page)).toBe("nl");
 
     // The choice is the user's: signing in from another (English) browser brings it back.
@@ -77,7 +77,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     // And back to English, on the same page.
     await switchLanguage(page, "English");
-    await expectTextSoon(page.locator("main h1"), "Coming soon");
+    await expectTextSoon(page.locator("main h1"), "Profile");
     expect(pathOf(page)).toBe("/profile");
     await expect.poll(() => htmlLang(page)).toBe("en");
     await open(page, "/");

@@ -124,7 +124,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(page.locator("header").getByRole("link", { name: PRODUCT }))).toBe(PRODUCT);
     expect(await page.locator('meta[name="description"]').getAttribute("content")).toBe("CMS Project for Yipp exhibits");
     await open(page, "/profile");
-    expect(await page.title()).toBe(PRODUCT);
+    expect(await page.title()).toBe(`Profile · ${PRODUCT}`);
 
     // Away to a bucket (titled by its name) and back home through the brand: the title follows.
     await open(page, "/b/press");

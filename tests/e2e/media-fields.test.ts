@@ -8,7 +8,7 @@ import {
   bucketForm, contentIdOf, control, fieldBox, plainText, save, settle, signedInContext, storedDocument, submitWith,
 } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
-import { createTestUser, get, signIn } from "../support/http";
+import { createTestUser, get, sameOrigin, signIn } from "../support/http";
 import { readdirSync } from "node:fs";
 import { jpegOfSize, pngOfSize, videoOf, wavOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
@@ -315,7 +315,7 @@ describe("the edit form's multipart post over HTTP", () => {
       if (typeof value === "string") form.append(name, value);
       else form.append(name, value, filename);
     }
-    return fetch(`${server.url}/b/${slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie }, body: form });
+    return fetch(`${server.url}/b/${slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, ...sameOrigin(server.url) }, body: form });
   }
   const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 

@@ -5,6 +5,7 @@ import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, shownLikeAForm } from "../support/bad-
 import { fieldBox, signedInContext } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
+import { sameOrigin } from "../support/http";
 
 /*
  * The bucket-form modal (JavaScript on) validates with the page's resolver (core/form/resolve.ts
@@ -59,7 +60,7 @@ describe("the bucket-form modal", () => {
     for (const [index, bad] of BAD_DOCUMENTS.entries()) {
       const api = await fetch(`${server.url}/api/v1/buckets/${people.slug}/save`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: ctx.cookie },
+        headers: { "Content-Type": "application/json", Cookie: ctx.cookie, ...sameOrigin(server.url) },
         body: bad.json,
       });
       const { errors } = (await api.json()) as { errors: Record<string, string[]> };
@@ -105,7 +106,7 @@ describe("the bucket-form modal", () => {
     for (const bad of serverOnly) {
       const api = await fetch(`${server.url}/api/v1/buckets/${people.slug}/save`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: ctx.cookie },
+        headers: { "Content-Type": "application/json", Cookie: ctx.cookie, ...sameOrigin(server.url) },
         body: bad.json,
       });
       const { errors } = (await api.json()) as { errors: Record<string, string[]> };

@@ -10,7 +10,7 @@ import { connect } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket } from "../support/fixtures";
-import { createTestUser, fieldErrorText, postForm, signIn } from "../support/http";
+import { createTestUser, fieldErrorText, postForm, sameOrigin, signIn } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
 /** docs/architecture.md, docs/schema-dialect.md: 1 MiB bodies, 32 levels, 65,536 characters. */
@@ -88,7 +88,7 @@ const saveUrl = () => `${server.url}/api/v1/buckets/${bucket.slug}/save`;
 
 /** The JSON API with a raw body (a string is sent as is). */
 function apiRaw(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
-  return fetch(saveUrl(), { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, ...headers }, body });
+  return fetch(saveUrl(), { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url), ...headers }, body });
 }
 const apiSave = (content: unknown, extra: Record<string, unknown> = {}) =>
   apiRaw(JSON.stringify({ content, collection: bucket.collectionName, ...extra }));
@@ -98,7 +98,7 @@ function formRaw(body: string) {
   return fetch(`${server.url}/b/${bucket.slug}/new`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, ...sameOrigin(server.url) },
     body,
   });
 }
@@ -270,7 +270,7 @@ describe("JSON API: oversized bodies (413, documented limit of 1 MiB)", () => {
     const response = await writesNothing(() =>
       fetch(saveUrl(), {
         method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: cookie },
+        headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url) },
         body: stream,
         duplex: "half",
       } as RequestInit),
@@ -300,7 +300,7 @@ describe("JSON API: oversized bodies (413, documented limit of 1 MiB)", () => {
       socket.on("data", (data) => (answer += data.toString("latin1")));
       socket.on("error", reject);
       socket.write(
-        `POST /api/v1/buckets/${bucket.slug}/save HTTP/1.1\r\nHost: ${hostname}\r\nCookie: ${cookie}\r\n` +
+        `POST /api/v1/buckets/${bucket.slug}/save HTTP/1.1\r\nHost: ${hostname}\r\nCookie: ${cookie}\r\nOrigin: http://${hostname}\r\n` +
           "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
       );
       const started = Date.now();
@@ -331,7 +331,7 @@ describe("JSON API: oversized bodies (413, documented limit of 1 MiB)", () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(saveUrl(), {
         method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: cookie, "Content-Length": String(5 * BODY_LIMIT) },
+        headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url), "Content-Length": String(5 * BODY_LIMIT) },
       });
       req.on("response", (res) => {
         res.resume();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent, getLatestVersion } from "../../server/content/store";
 import { createTestBucket, signedInUser } from "../support/fixtures";
-import { createTestUser, postJson, signIn } from "../support/http";
+import { createTestUser, postJson, sameOrigin, signIn } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
@@ -29,7 +29,7 @@ const schema = {
 function api(path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}, withCookie = cookie) {
   return fetch(`${server.url}${path}`, {
     ...init,
-    headers: { "Content-Type": "application/json", ...(withCookie ? { Cookie: withCookie } : {}), ...init.headers },
+    headers: { "Content-Type": "application/json", ...(withCookie ? { Cookie: withCookie, ...sameOrigin(server.url) } : {}), ...init.headers },
   });
 }
 const save = (content: unknown, slug = bucket.slug) =>
@@ -192,7 +192,7 @@ describe("JSON API access and rules (spec §6, §7)", () => {
 
   /** A call with this caller's session only (the file's `api` sends the default user's). */
   const call = (method: string, path: string, cookie?: string) =>
-    fetch(`${server.url}${path}`, { method, headers: cookie ? { Cookie: cookie } : {} });
+    fetch(`${server.url}${path}`, { method, headers: cookie ? { Cookie: cookie, ...sameOrigin(server.url) } : {} });
 
   describe("GET /api/v1/buckets/any/content?collection=", () => {
     it("lists only that collection's documents, each with contentId, _id and its fields", async () => {

@@ -88,10 +88,12 @@ describe("auth guard (spec §4): anonymous visitors", () => {
     expect(response.headers.get("location")).toBe(target);
   });
 
-  it("may open the public pages: /login, /password-reset and /password-reset/{id}", async () => {
-    for (const path of ["/login", "/password-reset", "/password-reset/abc123"]) {
+  it("may open the public pages: /login, /password-reset, /password-reset/{id} and /support", async () => {
+    // An unknown reset link is a page of its own (404: 'This password reset link is not valid'), not the error page.
+    const expected: Record<string, number> = { "/login": 200, "/password-reset": 200, "/password-reset/abc123": 404, "/support": 200 };
+    for (const [path, expectedStatus] of Object.entries(expected)) {
       const { status, html } = await page(server.url, path);
-      expect(status, path).toBe(200);
+      expect(status, path).toBe(expectedStatus);
       expect(errorPage(html), path).toBeNull();
     }
   });
@@ -288,8 +290,6 @@ describe("bucket visibility (spec §6)", () => {
 
 describe("every route of spec §2 answers a proper page", () => {
   const SIGNED_IN_PLACEHOLDERS = [
-    "/profile",
-    "/support",
     "/shareables",
     "/shareables/abc",
     "/dle-content/artworks/new",
@@ -312,6 +312,18 @@ describe("every route of spec §2 answers a proper page", () => {
         expect(status, path).toBe(200);
         expect(errorPage(html), path).toBeNull();
         expect(html, path).toContain("data-placeholder");
+        expect(html, path).toContain('<header class="top-bar">');
+      }
+    }
+  });
+
+  it("/profile and /support answer 200 with their page and the top bar, for a user and an admin", async () => {
+    for (const cookie of [member, admin]) {
+      for (const path of ["/profile", "/support"]) {
+        const { status, html } = await page(server.url, path, cookie);
+        expect(status, path).toBe(200);
+        expect(errorPage(html), path).toBeNull();
+        expect(html, path).not.toContain("data-placeholder");
         expect(html, path).toContain('<header class="top-bar">');
       }
     }

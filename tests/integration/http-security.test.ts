@@ -6,7 +6,7 @@ import { version } from "../../package.json";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent } from "../../server/content/store";
 import { startTestServer, type TestServer } from "../support/server";
-import { cookieFrom, createTestUser, get, homeWith, postForm, postJson } from "../support/http";
+import { cookieFrom, createTestUser, get, homeWith, postForm, postJson, sameOrigin } from "../support/http";
 import { clientState, createTestBucket, cspNonce, errorPage, page, scriptNonces, signedInUser } from "../support/fixtures";
 
 /*
@@ -143,6 +143,73 @@ describe("CSRF: state-changing requests from another site", () => {
   });
 });
 
+describe("cross-site writes: a cookie-authenticated write must say where it comes from", () => {
+  /** A write as a script outside any browser could send it: the cookie, and only the headers given. */
+  const bareWrite = (path: string, method: string, withCookie: string | undefined, headers: Record<string, string> = {}, body: BodyInit = "locale=nl") =>
+    fetch(`${server.url}${path}`, {
+      method,
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...(withCookie ? { Cookie: withCookie } : {}), ...headers },
+      body,
+    });
+
+  it("refuses POST, PUT and DELETE that carry the session cookie and no Origin, Referer or Sec-Fetch-Site: 403, nothing changed", async () => {
+    const { cookie: own } = await signedInUser(server.url, server.db, { name: "Headerless Hugo" });
+    const doc = await createContent(server.db, bucket.id, { title: "Keep me too" }, null);
+    const versions = await count("versions");
+    const attempts = [
+      () => bareWrite("/session/locale", "POST", own),
+      () => bareWrite("/logout", "POST", own, {}, ""),
+      () => bareWrite(`/api/v1/buckets/${bucket.slug}/save`, "POST", own, { "Content-Type": "application/json" }, JSON.stringify({ content: { title: "Forged" } })),
+      () => bareWrite(`/api/v1/buckets/${bucket.slug}/content/${doc.contentId}/${doc.versionId}`, "DELETE", own, {}, ""),
+      () => bareWrite(`/api/v1/media/video/${doc.contentId}/thumb`, "PUT", own, { "Content-Type": "application/json" }, JSON.stringify({ thumb: 1 })),
+      () => bareWrite("/profile", "POST", own, {}, "intent=signOutEverywhere"),
+    ];
+    for (const attempt of attempts) {
+      const response = await attempt();
+      expect(response.status).toBe(403);
+      expect(await response.text()).toBe(CROSS_SITE_REFUSED);
+      expect(response.headers.get("set-cookie")).toBeNull();
+    }
+    expect(await homeWith(server.url, own)).toBe("signed in");
+    expect(await clientState((await page(server.url, "/", own)).html)).toMatchObject({ locale: "en" });
+    expect(await count("versions")).toBe(versions);
+  });
+
+  it("refuses a foreign Referer when there is no Origin, and a Referer that is no URL", async () => {
+    for (const referer of ["https://evil.example/page", "http://127.0.0.1:1/", "not a url"]) {
+      const response = await bareWrite("/session/locale", "POST", cookie, { Referer: referer });
+      expect(response.status, referer).toBe(403);
+      await response.body?.cancel();
+    }
+  });
+
+  it("accepts the same write with the page's Origin, a same-origin Referer, or a Sec-Fetch-Site that is not cross-site", async () => {
+    const { cookie: own } = await signedInUser(server.url, server.db);
+    const shown: Array<Record<string, string>> = [{ Origin: server.url }, { Referer: `${server.url}/b/${bucket.slug}` }, { "Sec-Fetch-Site": "same-origin" }];
+    for (const headers of shown) {
+      const response = await bareWrite("/session/locale", "POST", own, headers);
+      expect(response.status, JSON.stringify(headers)).toBe(302);
+      await response.body?.cancel();
+    }
+  });
+
+  it("still accepts writes without the cookie and without those headers: a script signing in, an API call", async () => {
+    const response = await postJson(server.url, "/auth/login", { email: member.email, password: member.password });
+    expect(response.status).toBe(200);
+    const anonymous = await bareWrite("/session/locale", "POST", undefined);
+    expect(anonymous.status).toBe(302);
+    await anonymous.body?.cancel();
+  });
+
+  it("counts the cookie whatever it holds: a signed-out browser's cookie without an origin is refused too", async () => {
+    const signedOut = cookieFrom(await get(server.url, "/logout", cookie.replace(/=.*/, "=x")));
+    const withStaleCookie = await bareWrite("/session/locale", "POST", signedOut ?? "vitrine_session=x");
+    expect(withStaleCookie.status).toBe(403);
+    await withStaleCookie.body?.cancel();
+  });
+});
+
 describe("no GET changes state, except the spec's /logout link", () => {
   it("the session calls and the sign-in and signup calls answer 405 to GET, setting no cookie", async () => {
     const sessions = await count("sessions");
@@ -214,7 +281,7 @@ describe("the body limit (1 MiB, docs/configuration.md)", () => {
     expect(declared.status).toBe(204);
     const chunked = await fetch(`${server.url}/session/index-view`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Cookie: cookie },
+      headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url) },
       body: new ReadableStream({
         start(controller) {
           controller.enqueue(new TextEncoder().encode(body));

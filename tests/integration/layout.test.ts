@@ -79,7 +79,7 @@ describe("the top bar", () => {
 
 describe("the page head", () => {
   it("has the title Vitrine and the spec's description on pages without a title of their own", async () => {
-    for (const [path, cookie] of [["/", member], ["/profile", member], ["/nope", member]] as const) {
+    for (const [path, cookie] of [["/", member], ["/shareables", member], ["/nope", member]] as const) {
       const { html } = await page(server.url, path, cookie);
       expect(pageTitle(html), path).toBe("Vitrine");
       expect(metaContent(html, "description"), path).toBe(DESCRIPTION);
@@ -93,6 +93,9 @@ describe("the page head", () => {
     const settings = await page(server.url, "/settings", admin);
     expect(pageTitle(settings.html)).toBe("Settings · Vitrine");
     expect(metaContent(settings.html, "description")).toBe(DESCRIPTION);
+    const profile = await page(server.url, "/profile", member);
+    expect(pageTitle(profile.html)).toBe("Profile · Vitrine");
+    expect(metaContent(profile.html, "description")).toBe(DESCRIPTION);
   });
 
   it("uses PRODUCT_NAME for the title and the brand", async () => {

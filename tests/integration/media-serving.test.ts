@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInUser } from "../support/fixtures";
-import { createTestUser, get, signIn } from "../support/http";
+import { createTestUser, get, sameOrigin, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import type { TestServer } from "../support/server";
 import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir, startMediaServer } from "../support/media-server";
@@ -132,7 +132,7 @@ describe("serving: HTML and SVG never inline, RFC 6266 names, ranges", () => {
       data,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    return fetch(`${server.url}/api/v1/media/file/upload`, { method: "POST", headers: { Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    return fetch(`${server.url}/api/v1/media/file/upload`, { method: "POST", headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
   }
 
   it.each([

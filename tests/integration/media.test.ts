@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
-import { get } from "../support/http";
+import { get, sameOrigin } from "../support/http";
 import { decompressionBombPng, jpegOfSize, pngOfSize, upload, videoOf, wavOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -145,13 +145,13 @@ describe("image uploads", () => {
     form.append("bucket", bucket.slug);
     form.append("file", new Blob([new Uint8Array(await pngOfSize(1920, 1080))]), "a.png");
     form.append("file", new Blob([new Uint8Array(await pngOfSize(1920, 1080))]), "b.png");
-    const two = await fetch(`${server.url}/api/v1/media/image/upload/`, { method: "POST", headers: { Cookie: cookie }, body: form });
+    const two = await fetch(`${server.url}/api/v1/media/image/upload/`, { method: "POST", headers: { Cookie: cookie, ...sameOrigin(server.url) }, body: form });
     expect(two.status).toBe(400);
-    const noBoundary = await fetch(`${server.url}/api/v1/media/image/upload/`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "multipart/form-data" }, body: "garbage" });
+    const noBoundary = await fetch(`${server.url}/api/v1/media/image/upload/`, { method: "POST", headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": "multipart/form-data" }, body: "garbage" });
     await expectRefused(noBoundary, 400, /boundary/);
     const cut = await fetch(`${server.url}/api/v1/media/image/upload/`, {
       method: "POST",
-      headers: { Cookie: cookie, "Content-Type": "multipart/form-data; boundary=XYZ" },
+      headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": "multipart/form-data; boundary=XYZ" },
       body: `--XYZ\r\nContent-Disposition: form-data; name="bucket"\r\n\r\n${bucket.slug}\r\n--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nnot finished`,
     });
     expect(cut.status).toBe(400);
@@ -221,7 +221,7 @@ describe("file uploads", () => {
     });
     const sent = fetch(`${server.url}/api/v1/media/file/upload`, {
       method: "POST",
-      headers: { Cookie: cookie, "Content-Type": "multipart/form-data; boundary=B" },
+      headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": "multipart/form-data; boundary=B" },
       body,
       signal: controller.signal,
       duplex: "half",

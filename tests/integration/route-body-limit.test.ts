@@ -8,6 +8,7 @@ import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket } from "../support/fixtures";
 import { signedInUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
+import { sameOrigin } from "../support/http";
 
 const TOO_LARGE = "Request body too large: the limit is 1048576 bytes.";
 const MIB = 1024 * 1024;
@@ -38,7 +39,7 @@ function bigForm(fields: Record<string, string>, fileField = "file"): FormData {
 /** POSTs a body with its Content-Length, or chunked (a stream without a length). */
 async function post(path: string, body: FormData | string, options: { chunked?: boolean; type?: string } = {}) {
   let payload: BodyInit = body;
-  const headers: Record<string, string> = { Cookie: cookie };
+  const headers: Record<string, string> = { Cookie: cookie, ...sameOrigin(server.url) };
   if (typeof body !== "string") {
     const encoded = new Response(body);
     headers["Content-Type"] = encoded.headers.get("content-type")!;

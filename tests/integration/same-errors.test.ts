@@ -9,6 +9,7 @@ import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, RENDERED_FIELDS, shownLikeAForm } from
 import { createTestBucket } from "../support/fixtures";
 import { decode, signedInUser } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
+import { sameOrigin } from "../support/http";
 
 let server: TestServer;
 let bucket: Bucket;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const send = (path: string, type: string, body: string) =>
-  fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": type, Cookie: cookie }, body });
+  fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": type, Cookie: cookie, ...sameOrigin(server.url) }, body });
 
 /** The errors the re-rendered form shows: under each field, and the form's own above the fields ("form"). */
 function pageErrors(html: string): Record<string, string> {

@@ -11,7 +11,7 @@ import type { Bucket } from "../../server/content/buckets";
 import { PENDING_UPLOAD_MAX_AGE_MS, sweepPendingUploads } from "../../server/media/pending";
 import { createTestBucket } from "../support/fixtures";
 import { signedInUser } from "../support/fixtures";
-import { get, postJson } from "../support/http";
+import { get, postJson, sameOrigin } from "../support/http";
 import { jpegOfSize, videoOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -50,7 +50,7 @@ function postMultipart(cookie: string, parts: Part[], baseUrl = server.url) {
     if (typeof value === "string") form.append(name, value);
     else form.append(name, new Blob([new Uint8Array(value)]), filename);
   }
-  return fetch(`${baseUrl}/b/${bucket.slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie }, body: form });
+  return fetch(`${baseUrl}/b/${bucket.slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, ...sameOrigin(baseUrl) }, body: form });
 }
 
 const bookkeeping: Part[] = [["__contentId", ""], ["__baseVersionId", ""]];

@@ -36,6 +36,14 @@ export function cookieFrom(response: Response): string | null {
   return header ? header.split(";")[0]! : null;
 }
 
+/**
+ * What a browser sends with every state-changing request: the origin of its page. A request that carries the
+ * session cookie without Origin, Referer or Sec-Fetch-Site is refused as cross-site (server/security/csrf.ts).
+ */
+export function sameOrigin(baseUrl: string): { Origin: string } {
+  return { Origin: new URL(baseUrl).origin };
+}
+
 /** fetch that never follows redirects, so tests see the 302 and its Location. */
 export function get(baseUrl: string, path: string, cookie?: string, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}${path}`, { redirect: "manual", headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers } });
@@ -45,7 +53,7 @@ export function postForm(baseUrl: string, path: string, fields: Record<string, s
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}), ...headers },
     body: new URLSearchParams(fields),
   });
 }
@@ -55,7 +63,7 @@ export function postJson(baseUrl: string, path: string, body: unknown, cookie?: 
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}), ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
+import { sameOrigin } from "./http";
 
 /** A PNG of exactly this size, with enough noise to be above the 1024-byte minimum. */
 export async function pngOfSize(width: number, height: number): Promise<Buffer> {
@@ -85,7 +86,7 @@ export function upload(
   return fetch(`${baseUrl}/api/v1/media/${kind}/upload${kind === "file" ? "" : "/"}`, {
     method: "POST",
     redirect: "manual",
-    headers: cookie ? { Cookie: cookie } : {},
+    headers: cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {},
     body: form,
   });
 }
@@ -108,7 +109,7 @@ export function postCrop(baseUrl: string, id: string, cookie: string | undefined
   return fetch(`${baseUrl}/api/v1/media/image/crop/${id}`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": contentType, ...(cookie ? { Cookie: cookie } : {}) },
+    headers: { "Content-Type": contentType, ...(cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}) },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -118,7 +119,7 @@ export function putThumb(baseUrl: string, id: string, cookie: string | undefined
   return fetch(`${baseUrl}/api/v1/media/video/${id}/thumb`, {
     method: "PUT",
     redirect: "manual",
-    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}) },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -127,5 +128,5 @@ export function putThumb(baseUrl: string, id: string, cookie: string | undefined
 export function uploadStill(baseUrl: string, contentId: string, cookie: string | undefined, ...files: Array<{ data: Buffer; name: string; type?: string }>) {
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([new Uint8Array(file.data)], { type: file.type ?? "application/octet-stream" }), file.name);
-  return fetch(`${baseUrl}/api/v1/media/${contentId}/still`, { method: "POST", redirect: "manual", headers: cookie ? { Cookie: cookie } : {}, body: form });
+  return fetch(`${baseUrl}/api/v1/media/${contentId}/still`, { method: "POST", redirect: "manual", headers: cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}, body: form });
 }

@@ -9,6 +9,7 @@ import type { Db } from "../../server/db/client";
 import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, signedInUser } from "./fixtures";
 import { startTestServer, TEST_SESSION_SECRET, type TestDatabase, type TestServer } from "./server";
+import { sameOrigin } from "./http";
 
 /** Media test servers (in-process and real `npm start` processes) and the requests and generated files the media tests send them. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -107,7 +108,7 @@ export function streamUpload(
   const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
   const head = options.head ?? Buffer.alloc(0);
   const chunk = Buffer.alloc(MiB);
-  const headers: Record<string, string> = { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie };
+  const headers: Record<string, string> = { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie, ...sameOrigin(baseUrl) };
   if (options.size !== undefined) headers["Content-Length"] = String(preamble.length + options.size + epilogue.length);
   const request = http.request(`${baseUrl}/api/v1/media/${kind}/upload${kind === "file" ? "" : "/"}`, { method: "POST", headers });
   let sent = 0;

@@ -23,7 +23,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
 /** DELETE /api/v1/buckets/{slug}/content/{contentId}/{_id}: only while _id is the latest version. */
 export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
   if (request.method !== "DELETE") throw methodNotAllowed("DELETE", "DELETE");
-  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug });
+  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug }, "write");
   if (!isUuid(params.contentId) || !isUuid(params.versionId)) throw noSuchDocument();
   await deleteContent(context.db, bucket.id, params.contentId, params.versionId);
   return new Response(null, { status: 204 });

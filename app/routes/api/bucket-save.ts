@@ -12,5 +12,5 @@ export const loader = apiRoute(() => {
 /** POST /api/v1/buckets/{slug}/save {content, collection} → the saved content with contentId. */
 export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
   if (request.method !== "POST") throw notAllowed();
-  return submitJsonDocument(request, context, await requireApiBucketAccess(request, context, { slug: params.slug }));
+  return submitJsonDocument(request, context, await requireApiBucketAccess(request, context, { slug: params.slug }, "write"));
 });

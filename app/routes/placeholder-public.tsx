@@ -1,5 +1,0 @@
-import { Placeholder } from "../components/placeholder";
-
-export default function PublicPlaceholder() {
-  return <Placeholder />;
-}

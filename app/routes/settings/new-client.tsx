@@ -1,0 +1,235 @@
+import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { createApiClient, listApiClients, revokeApiClient, type ApiClient } from "../../../server/accounts/api-clients";
+import { requireAdmin } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
+import { pageRoute } from "../../../server/web/respond";
+import { apiClientSchema, clientExpiry, revokeClientSchema, todayUtc } from "../../../core/account-schemas";
+import { translate } from "../../../core/messages";
+import { FieldError, FormError } from "../../components/form-errors";
+import { formatWhen, When } from "../../components/when";
+import type { Route } from "./+types/new-client";
+
+/*
+ * /settings/new-client: create an API client for an exhibit app (the token is shown once, in the answer to the
+ * POST: never in a URL), the list of clients with their last use, and revoke.
+ */
+
+type ClientStatus = "active" | "expires" | "expired" | "revoked";
+
+function statusOf(client: ApiClient, now: Date): { status: ClientStatus; date: string | null } {
+  if (client.revokedAt) return { status: "revoked", date: client.revokedAt.toISOString() };
+  if (client.expiresAt && client.expiresAt <= now) return { status: "expired", date: client.expiresAt.toISOString() };
+  if (client.expiresAt) return { status: "expires", date: client.expiresAt.toISOString() };
+  return { status: "active", date: null };
+}
+
+export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
+  await requireAdmin(request, context);
+  const { buckets, locale } = await getRequestState(request, context);
+  const now = new Date();
+  const clients = (await listApiClients(context.db)).map((client) => ({
+    id: client.id,
+    name: client.name,
+    readBuckets: client.readBuckets,
+    writeBuckets: client.writeBuckets,
+    createdAt: client.createdAt.toISOString(),
+    createdByName: client.createdByName,
+    lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
+    ...statusOf(client, now),
+  }));
+  const revokedId = new URL(request.url).searchParams.get("revoked");
+  return {
+    title: translate(locale, "adminClients.title"),
+    clients,
+    buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private })),
+    revoked: clients.find((client) => client.id === revokedId && client.status === "revoked")?.name ?? null,
+    today: todayUtc(now),
+  };
+});
+
+export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
+  const admin = await requireAdmin(request, context);
+  const formData = await request.formData();
+  if (formData.get("intent") === "revoke") {
+    const submission = parseWithZod(formData, { schema: revokeClientSchema });
+    const revoked = submission.status === "success" && (await revokeApiClient(context.db, admin, submission.value.clientId));
+    if (!revoked) return data({ intent: "revoke" as const, revokeFailed: true }, { status: 404 });
+    throw redirect(`/settings/new-client?revoked=${encodeURIComponent(submission.value.clientId)}`);
+  }
+  const submission = parseWithZod(formData, { schema: apiClientSchema });
+  if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply(), created: null, unknown: null }, { status: 400 });
+  const { buckets } = await getRequestState(request, context);
+  const known = new Set(buckets.map((bucket) => bucket.slug));
+  const unknown = [...submission.value.read, ...submission.value.write].find((slug) => !known.has(slug));
+  if (unknown !== undefined) {
+    return data({ intent: "create" as const, result: submission.reply({ fieldErrors: { read: ["adminClients.errors.unknownBucket"] } }), created: null, unknown }, { status: 400 });
+  }
+  const { client, token } = await createApiClient(context.db, admin, {
+    name: submission.value.name,
+    readBuckets: submission.value.read,
+    writeBuckets: submission.value.write,
+    expiresAt: submission.value.expiresOn ? clientExpiry(submission.value.expiresOn) : null,
+  });
+  context.logger.info({ clientId: client.id }, "API client created");
+  // Rendered in this answer only: the secret is never in a URL, a log or the database.
+  return data({ intent: "create" as const, result: submission.reply({ resetForm: true }), created: { name: client.name, clientId: client.id, token }, unknown: null }, { status: 201 });
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+
+export default function NewClient({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const navigation = useNavigation();
+  const createResult = actionData?.intent === "create" ? actionData : undefined;
+  const created = createResult?.created;
+  const [form, fields] = useForm({
+    id: "new-client",
+    lastResult: createResult?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiClientSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const slugs = loaderData.buckets.map((bucket) => bucket.slug);
+  const readBoxes = getCollectionProps(fields.read, { type: "checkbox", options: slugs });
+  const writeBoxes = getCollectionProps(fields.write, { type: "checkbox", options: slugs });
+  const bucketName = (slug: string) => loaderData.buckets.find((bucket) => bucket.slug === slug)?.name ?? slug;
+  const names = (list: string[]) => list.map(bucketName).join(", ");
+  const unknown = createResult?.unknown ?? "";
+  return (
+    <section className="account-page">
+      <h1>{t("adminClients.title")}</h1>
+      <p className="account-intro">{t("adminClients.intro")}</p>
+
+      {created ? (
+        <div className="client-token notice-success" role="status">
+          <h2>{t("adminClients.created.title", { name: created.name })}</h2>
+          <p>{t("adminClients.created.once")}</p>
+          <dl className="client-token-parts">
+            <dt>{t("adminClients.created.clientId")}</dt>
+            <dd><code>{created.clientId}</code></dd>
+            <dt>{t("adminClients.created.token")}</dt>
+            <dd><code data-client-token>{created.token}</code></dd>
+          </dl>
+          <p>{t("adminClients.created.usage")}</p>
+          <pre className="client-token-header"><code>{`Authorization: Bearer ${created.token}`}</code></pre>
+        </div>
+      ) : null}
+      {loaderData.revoked ? (
+        <p className="notice-success" role="status">{t("adminClients.revoked", { name: loaderData.revoked })}</p>
+      ) : null}
+      {actionData?.intent === "revoke" ? (
+        <div className="form-error" role="alert"><p>{t("adminClients.errors.alreadyRevoked")}</p></div>
+      ) : null}
+
+      <h2>{t("adminClients.createTitle")}</h2>
+      <Form method="post" className="account-form" {...getFormProps(form)}>
+        <FormError errors={form.errors} />
+        <input type="hidden" name="intent" value="create" />
+        <label htmlFor={fields.name.id}>{t("adminClients.name")}</label>
+        <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} autoComplete="off" aria-describedby={`${fields.name.descriptionId} ${fields.name.errorId}`} />
+        <p id={fields.name.descriptionId} className="field-hint">{t("adminClients.nameHint")}</p>
+        <FieldError field={fields.name} />
+
+        <fieldset className="account-fieldset">
+          <legend>{t("adminClients.buckets")}</legend>
+          {loaderData.buckets.length === 0 ? (
+            <p className="empty">{t("adminClients.noBuckets")}</p>
+          ) : (
+            <table className="scope-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("adminClients.bucket")}</th>
+                  <th scope="col">{t("adminClients.read")}</th>
+                  <th scope="col">{t("adminClients.write")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaderData.buckets.map((bucket, index) => {
+                  const readBox = readBoxes[index];
+                  const writeBox = writeBoxes[index];
+                  if (!readBox || !writeBox) return null;
+                  const { key: readKey, ...read } = readBox;
+                  const { key: writeKey, ...write } = writeBox;
+                  return (
+                    <tr key={bucket.slug}>
+                      <th scope="row">
+                        <span className="scope-name">{bucket.name}</span> <code className="muted">{bucket.slug}</code>
+                        {bucket.private ? <span className="muted"> ({t("adminClients.privateBucket")})</span> : null}
+                      </th>
+                      <td>
+                        <input key={readKey} {...read} aria-label={`${t("adminClients.read")}: ${bucket.name}`} />
+                      </td>
+                      <td>
+                        <input key={writeKey} {...write} aria-label={`${t("adminClients.write")}: ${bucket.name}`} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          <p className="field-hint">{t("adminClients.bucketsHint")}</p>
+          <FieldError field={fields.read} params={{ slug: unknown }} />
+        </fieldset>
+
+        <label htmlFor={fields.expiresOn.id}>{t("adminClients.expiresOn")}</label>
+        <input {...getInputProps(fields.expiresOn, { type: "date" })} key={fields.expiresOn.key} min={loaderData.today} aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`} />
+        <p id={fields.expiresOn.descriptionId} className="field-hint">{t("adminClients.expiresHint")}</p>
+        <FieldError field={fields.expiresOn} />
+
+        <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+          {t("adminClients.submit")}
+        </button>
+      </Form>
+
+      <h2>{t("adminClients.listTitle")}</h2>
+      {loaderData.clients.length === 0 ? (
+        <p className="empty">{t("adminClients.empty")}</p>
+      ) : (
+        <ul className="client-list">
+          {loaderData.clients.map((client) => (
+            <li key={client.id} className="client-card" data-client={client.id} data-status={client.status}>
+              <div className="client-head">
+                <span className="client-name">{client.name}</span>
+                <span className={`client-status status-${client.status}`}>
+                  {t(`adminClients.status.${client.status}`, { date: client.date ? formatWhen(i18n.language, client.date, true) : "" })}
+                </span>
+              </div>
+              <code className="client-id muted">{client.id}</code>
+              <p className="client-access">
+                {client.readBuckets.length ? <span>{t("adminClients.reads", { buckets: names(client.readBuckets) })}</span> : null}
+                {client.writeBuckets.length ? <span>{t("adminClients.writes", { buckets: names(client.writeBuckets) })}</span> : null}
+              </p>
+              <p className="muted client-meta">
+                <span>
+                  {t("adminClients.columns.lastUsed")}: {client.lastUsedAt ? <When iso={client.lastUsedAt} /> : t("adminClients.neverUsed")}
+                </span>
+                <span suppressHydrationWarning>
+                  {client.createdByName
+                    ? t("adminClients.createdOn", { date: formatWhen(i18n.language, client.createdAt), name: client.createdByName })
+                    : t("adminClients.createdOnAnonymous", { date: formatWhen(i18n.language, client.createdAt) })}
+                </span>
+              </p>
+              {client.status === "revoked" || client.status === "expired" ? null : (
+                <details className="client-revoke">
+                  <summary>{t("adminClients.revoke")}</summary>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="revoke" />
+                    <input type="hidden" name="clientId" value={client.id} />
+                    <p className="muted">{t("adminClients.revokeWarning")}</p>
+                    <button type="submit" className="button danger small">
+                      {t("adminClients.revokeConfirm", { name: client.name })}
+                    </button>
+                  </Form>
+                </details>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

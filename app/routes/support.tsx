@@ -1,0 +1,89 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { getRequestState } from "../../server/web/request-state";
+import { pageRoute } from "../../server/web/respond";
+import { translate } from "../../core/messages";
+import type { Route } from "./+types/support";
+
+/*
+ * /support: who to contact (SUPPORT_EMAIL, SUPPORT_URL), the version, and the documentation that comes with the
+ * installation. Public: someone who cannot sign in is the one who needs it most (it shows nothing private).
+ */
+
+/** The guides in docs/ a reader of this page may want, in the order they are likely to need them. */
+const DOCS = [
+  { file: "docs/configuration.md", key: "configuration" },
+  { file: "docs/operations.md", key: "operations" },
+  { file: "docs/schema-dialect.md", key: "schemaDialect" },
+  { file: "docs/architecture.md", key: "architecture" },
+] as const;
+
+export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
+  const { locale, user } = await getRequestState(request, context);
+  return {
+    title: translate(locale, "support.title"),
+    email: context.config.SUPPORT_EMAIL ?? null,
+    url: context.config.SUPPORT_URL ?? null,
+    version: context.version,
+    product: context.config.PRODUCT_NAME,
+    signedIn: user !== null,
+  };
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+
+export default function Support({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { product } = loaderData;
+  return (
+    <section className="account-page support-page">
+      <h1>{t("support.title")}</h1>
+      <p className="account-intro">{t("support.intro")}</p>
+
+      <section className="account-section" aria-labelledby="support-contact">
+        <h2 id="support-contact">{t("support.contactTitle")}</h2>
+        {loaderData.email || loaderData.url ? (
+          <dl className="support-contact">
+            {loaderData.email ? (
+              <>
+                <dt>{t("support.email")}</dt>
+                <dd><a href={`mailto:${loaderData.email}`}>{loaderData.email}</a></dd>
+              </>
+            ) : null}
+            {loaderData.url ? (
+              <>
+                <dt>{t("support.url")}</dt>
+                <dd><a href={loaderData.url} rel="noopener noreferrer">{loaderData.url}</a></dd>
+              </>
+            ) : null}
+          </dl>
+        ) : (
+          <p data-no-contact>{t("support.noContact", { product })}</p>
+        )}
+      </section>
+
+      <section className="account-section" aria-labelledby="support-version">
+        <h2 id="support-version">{t("support.versionTitle")}</h2>
+        <p><strong data-version>{t("support.version", { product, version: loaderData.version })}</strong></p>
+        <p className="muted">{t("support.versionHint")}</p>
+      </section>
+
+      <section className="account-section" aria-labelledby="support-docs">
+        <h2 id="support-docs">{t("support.docsTitle")}</h2>
+        <p>{t("support.docsIntro", { product })}</p>
+        <ul className="support-docs">
+          {DOCS.map((doc) => (
+            <li key={doc.file}>
+              <code>{doc.file}</code>: {t(`support.docs.${doc.key}`, { product })}
+            </li>
+          ))}
+        </ul>
+        {loaderData.signedIn ? (
+          <p>
+            <Link to="/style">{t("support.styleGuide")}</Link>
+          </p>
+        ) : null}
+      </section>
+    </section>
+  );
+}

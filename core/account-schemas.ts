@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { SUPPORTED_LOCALES } from "./locales";
+import { PASSWORD_MIN_LENGTH } from "./auth-schemas";
+
+/*
+ * The forms of /profile, /password-reset and /settings/new-client, shared by the browser (Conform's onValidate)
+ * and the actions. Messages are catalogue keys; a new password follows signup's rules (PASSWORD_MIN_LENGTH).
+ */
+
+const email = z.string({ message: "login.errors.emailRequired" }).trim().min(1, "login.errors.emailRequired").check(z.email("login.errors.emailInvalid"));
+
+const newPassword = z.string({ message: "login.errors.passwordRequired" }).min(PASSWORD_MIN_LENGTH, "signup.errors.passwordTooShort").max(1024);
+
+const confirmPassword = z.string({ message: "profile.errors.confirmRequired" }).min(1, "profile.errors.confirmRequired");
+const confirmMismatch = { message: "profile.errors.confirmMismatch", path: ["confirmPassword"] };
+
+export const profileSchema = z.object({
+  intent: z.literal("details"),
+  name: z.string({ message: "signup.errors.nameRequired" }).trim().min(1, "signup.errors.nameRequired").max(200, "profile.errors.nameTooLong"),
+  locale: z.enum(SUPPORTED_LOCALES, { message: "profile.errors.localeRequired" }),
+});
+
+export const passwordChangeSchema = z
+  .object({
+    intent: z.literal("password"),
+    currentPassword: z.string({ message: "profile.errors.currentRequired" }).min(1, "profile.errors.currentRequired"),
+    newPassword,
+    confirmPassword,
+  })
+  .refine((value) => value.confirmPassword === value.newPassword, confirmMismatch);
+
+export const passwordResetRequestSchema = z.object({ email });
+
+export const passwordResetSchema = z
+  .object({ password: newPassword, confirmPassword })
+  .refine((value) => value.confirmPassword === value.password, confirmMismatch);
+
+/** A calendar date (YYYY-MM-DD) that exists. */
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** Today's date in UTC (YYYY-MM-DD): an expiry date may be today or later. */
+export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/** An API client stops working at the end of its expiry date (UTC). */
+export function clientExpiry(date: string): Date {
+  return new Date(`${date}T23:59:59.999Z`);
+}
+
+const slugs = z.array(z.string().trim().min(1).max(200)).max(1000).default([]);
+
+export const apiClientSchema = z
+  .object({
+    intent: z.literal("create"),
+    name: z.string({ message: "adminClients.errors.nameRequired" }).trim().min(1, "adminClients.errors.nameRequired").max(200, "adminClients.errors.nameTooLong"),
+    read: slugs,
+    write: slugs,
+    expiresOn: z
+      .string()
+      .trim()
+      .optional()
+      .refine((value) => value === undefined || isCalendarDate(value), "adminClients.errors.expiryInvalid")
+      .refine((value) => value === undefined || !isCalendarDate(value) || value >= todayUtc(), "adminClients.errors.expiryPast"),
+  })
+  .refine((value) => value.read.length + value.write.length > 0, { message: "adminClients.errors.bucketsRequired", path: ["read"] });
+
+export const revokeClientSchema = z.object({ intent: z.literal("revoke"), clientId: z.uuid() });

@@ -1,0 +1,133 @@
+import type { AppLoadContext } from "react-router";
+import type { Queryable } from "../db/client";
+import { canSendMail, sendMail } from "../mail/mailer";
+import { hashPassword } from "../security/password";
+import { hashToken, randomToken } from "../security/tokens";
+import { accountKey } from "./auth";
+import { clearFailures, PASSWORD_RESET_LIMITS, recordFailure, retryAfterSeconds } from "./rate-limit";
+import { normalizeLocale, type Locale } from "../../core/locales";
+import { translate } from "../../core/messages";
+
+/*
+ * Password reset: a single-use token, valid for an hour, mailed as a link. The request answers the same whether
+ * or not the address has an account (the mail goes out after the answer, so the time it takes does not tell
+ * either); using the token sets the password, ends every session of the user and closes every open token.
+ */
+
+export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
+
+export type ResetRequestOutcome =
+  | { status: "sent" }
+  /** No mail can be sent (SMTP_URL/MAIL_FROM unset): the page says to ask an admin; the log has the request. */
+  | { status: "noMail" }
+  | { status: "rateLimited"; retryAfter: number };
+
+interface ResetAccount {
+  id: string;
+  name: string;
+  email: string;
+  locale: string | null;
+  deactivated: boolean;
+}
+
+async function findAccount(db: Queryable, email: string): Promise<ResetAccount | null> {
+  const { rows } = await db.query<ResetAccount>(
+    `SELECT id, name, email, locale, deactivated_at IS NOT NULL AS deactivated FROM users WHERE lower(email) = lower($1)`,
+    [email.trim()],
+  );
+  return rows[0] ?? null;
+}
+
+/** The absolute link of a reset token: PUBLIC_URL's origin, or the origin the request came to. */
+export function resetLink(request: Request, publicUrl: string | undefined, token: string): string {
+  return new URL(`/password-reset/${token}`, publicUrl ?? new URL(request.url).origin).toString();
+}
+
+/** Handles a reset request for `email`; the outcome never depends on whether the account exists. */
+export async function requestPasswordReset(
+  request: Request,
+  context: AppLoadContext,
+  email: string,
+  requestLocale: Locale,
+): Promise<ResetRequestOutcome> {
+  const { db, config, logger } = context;
+  const keys = [
+    [`password-reset:account:${email.trim().toLowerCase()}`, PASSWORD_RESET_LIMITS.perAccount],
+    [`password-reset:address:${context.clientAddress}`, PASSWORD_RESET_LIMITS.perAddress],
+  ] as const;
+  const wait = Math.max(...(await Promise.all(keys.map(([key, rule]) => retryAfterSeconds(db, key, rule)))));
+  if (wait > 0) return { status: "rateLimited", retryAfter: wait };
+  for (const [key, rule] of keys) await recordFailure(db, key, rule);
+
+  const account = await findAccount(db, email);
+  if (!canSendMail(config)) {
+    logger.warn({ email, accountExists: account !== null }, "password reset requested, but no mail can be sent (SMTP_URL): an admin must set the password");
+    return { status: "noMail" };
+  }
+  if (!account || account.deactivated) return { status: "sent" };
+  const token = randomToken(32);
+  await db.query(
+    `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
+    [hashToken(token), account.id, RESET_TOKEN_TTL_SECONDS],
+  );
+  const locale = normalizeLocale(account.locale) ?? requestLocale;
+  const params = {
+    name: account.name,
+    product: config.PRODUCT_NAME,
+    link: resetLink(request, config.PUBLIC_URL, token),
+    minutes: RESET_TOKEN_TTL_SECONDS / 60,
+  };
+  // Not awaited: an account's answer must take no longer than a stranger's.
+  void sendMail(config, {
+    to: account.email,
+    subject: translate(locale, "passwordReset.mail.subject", params),
+    text: translate(locale, "passwordReset.mail.body", params),
+  }).then(
+    () => logger.info({ userId: account.id }, "password reset mail sent"),
+    (error: unknown) => logger.error({ err: error, userId: account.id }, "password reset mail could not be sent"),
+  );
+  return { status: "sent" };
+}
+
+export type ResetTokenState = "valid" | "used" | "expired" | "unknown";
+
+/** What a reset link is worth now, and (while it is valid) the address of its account. */
+export async function findResetToken(db: Queryable, token: string): Promise<{ state: ResetTokenState; email: string | null }> {
+  const { rows } = await db.query<{ used: boolean; expired: boolean; email: string }>(
+    `SELECT r.used_at IS NOT NULL AS used, r.expires_at <= now() AS expired, u.email
+     FROM password_resets r JOIN users u ON u.id = r.user_id WHERE r.token_hash = $1`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row) return { state: "unknown", email: null };
+  const state = row.used ? "used" : row.expired ? "expired" : "valid";
+  return { state, email: state === "valid" ? row.email : null };
+}
+
+/**
+ * Sets the new password with a valid token, at most once: the token and every other open token of the user are
+ * closed, every session of the user ends, and the sign-in limit of the account is lifted. Answers the token's
+ * state ("valid" when the password was set).
+ */
+export async function completePasswordReset(context: AppLoadContext, token: string, password: string): Promise<ResetTokenState> {
+  const passwordHash = await hashPassword(password);
+  const email = await context.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ userId: string }>(
+      `UPDATE password_resets SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id AS "userId"`,
+      [hashToken(token)],
+    );
+    const userId = rows[0]?.userId;
+    if (!userId) return null;
+    const { rows: users } = await tx.query<{ email: string }>(
+      "UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING email",
+      [userId, passwordHash],
+    );
+    await tx.query("UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL", [userId]);
+    await tx.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
+    return users[0]?.email ?? null;
+  });
+  if (email === null) return (await findResetToken(context.db, token)).state;
+  await clearFailures(context.db, accountKey(email));
+  context.logger.info("password reset used");
+  return "valid";
+}
