@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent } from "../../server/content/store";
 import { startTestServer, type TestServer } from "../support/server";
-import { get, postForm, postJson } from "../support/http";
+import { get, postForm, postJson, sameOrigin } from "../support/http";
 import { createTestBucket, errorPage, page, signedInUser, topBarBucketLinks } from "../support/fixtures";
 
 /*
@@ -415,7 +415,7 @@ describe("export and import", () => {
     const changed = { ...definition, name: "Imported name", jsonSchema: { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, extra: { type: "boolean" } } } };
     const upload = new FormData();
     upload.append("file", new Blob([JSON.stringify(changed)], { type: "application/json" }), "definition.json");
-    const asked = await fetch(`${server.url}/settings/buckets/import`, { method: "POST", body: upload, headers: { Cookie: admin }, redirect: "manual" });
+    const asked = await fetch(`${server.url}/settings/buckets/import`, { method: "POST", body: upload, headers: { Cookie: admin, ...sameOrigin(server.url) }, redirect: "manual" });
     expect(asked.status).toBe(200);
     const askedText = textOf(await asked.text());
     expect(askedText).toContain(`exists: importing updates it.`);
