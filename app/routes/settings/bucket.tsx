@@ -98,10 +98,10 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const harmlessText = useRef<string | null>(null);
   const heldSubmit = useRef<{ form: HTMLFormElement; submitter: HTMLElement | null } | null>(null);
   const formProps = getFormProps(form);
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: React.SyntheticEvent<HTMLFormElement, SubmitEvent>) => {
     formProps.onSubmit(event);
     if (event.defaultPrevented || !bucket) return;
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const submitter = event.nativeEvent.submitter;
     const posted = new FormData(event.currentTarget, submitter);
     const text = posted.get("jsonSchema");
     if ((posted.get("intent") ?? "save") !== "save" || typeof text !== "string") return;
