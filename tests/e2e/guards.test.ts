@@ -41,14 +41,15 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(pathOf(page)).toBe("/login");
     expect(await textOf(page.locator("h1"))).toBe("Sign in");
 
-    const deep = "/settings/buckets/artworks?tab=schema";
+    const deep = "/settings/users?q=ada&page=1";
     await open(page, deep);
     expect(pathOf(page)).toBe(`/login?from_url=${encodeURIComponent(deep)}`);
     expect(await textOf(page.locator("h1"))).toBe("Sign in");
     await submitLogin(page, admin.email, admin.password);
     await waitForPath(page, deep);
     await waitForHydration(page);
-    await expectTextSoon(page.locator("main h1"), "Coming soon");
+    await expectTextSoon(page.locator("main h1"), "Users");
+    expect(await page.locator('input[name="q"]').inputValue()).toBe("ada");
     ctx.expectNoErrors();
     await ctx.close();
   });
