@@ -28,12 +28,13 @@ function PropertyName({ property }: { property: string }) {
  * longer validate, grouped by property and message, with links to the first documents of each group, and the
  * properties removed or renamed with how many documents hold a value there.
  */
-export function SchemaImpactReport({ report }: { report: ImpactReport }) {
+export function SchemaImpactReport({ report, title }: { report: ImpactReport; title?: string }) {
   const { t } = useTranslation();
+  const heading = title ?? t("schemaImpact.resultTitle");
   if (report.problems.length) {
     return (
       <section className="schema-impact" aria-labelledby="schema-impact-title">
-        <h2 id="schema-impact-title">{t("schemaImpact.resultTitle")}</h2>
+        <h2 id="schema-impact-title">{heading}</h2>
         <div className="form-error" role="alert">
           <p>{t("schemaImpact.schemaProblems")}</p>
           <ul>
@@ -53,7 +54,7 @@ export function SchemaImpactReport({ report }: { report: ImpactReport }) {
         : t("schemaImpact.summaryValid", { checked: report.checked });
   return (
     <section className="schema-impact" aria-labelledby="schema-impact-title">
-      <h2 id="schema-impact-title">{t("schemaImpact.resultTitle")}</h2>
+      <h2 id="schema-impact-title">{heading}</h2>
       <p className={report.failing ? "notice-warning" : "notice-success"} role="status">
         <span data-testid="impact-summary">{summary}</span>
         {report.durationMs >= 100 ? <span className="muted"> {t("schemaImpact.duration", { seconds: (report.durationMs / 1000).toFixed(1) })}</span> : null}

@@ -219,9 +219,8 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
           </div>
           {impactState.status === "running" ? <SchemaImpactProgress progress={impactState.progress} /> : null}
           {shownImpact ? (
-            <div className="bucket-impact" role="region" aria-labelledby="bucket-impact-title">
-              <h2 id="bucket-impact-title">{t("adminBuckets.edit.impactTitle")}</h2>
-              <SchemaImpactReport report={shownImpact} />
+            <div className="bucket-impact">
+              <SchemaImpactReport report={shownImpact} title={t("adminBuckets.edit.impactTitle")} />
               <ConfirmBreakingChange report={shownImpact} required={Boolean(reply?.impact) && impactState.status !== "done"} />
             </div>
           ) : null}
