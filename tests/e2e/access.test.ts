@@ -1,8 +1,8 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, textOf, waitForHydration, waitForPath } from "../support/browser";
+import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, textOf, waitForHydration, waitForPath, submitAndWait } from "../support/browser";
 import { startTestServer, type TestServer } from "../support/server";
 import { startMailServer, type TestMailServer } from "../support/smtp";
 
@@ -34,16 +34,6 @@ afterAll(async () => {
   await mail.close();
 });
 
-/** Submits the form that holds `button` and waits for the page it leads to. */
-async function submit(page: Page, button: ReturnType<Page["locator"]>) {
-  const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
-  response.catch(() => undefined);
-  await button.click();
-  await response;
-  await page.waitForLoadState();
-  await waitForHydration(page);
-}
-
 const bearerSchema = (token: string) => fetch(`${server.url}/api/v1/buckets/artworks/schema`, { headers: { Authorization: `Bearer ${token}` } });
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
@@ -59,7 +49,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const form = page.locator("form#new-client");
     await form.getByLabel("Name", { exact: true }).fill(name);
     await form.getByLabel("Read: Artworks", { exact: true }).check();
-    await submit(page, form.getByRole("button", { name: "Create client" }));
+    await submitAndWait(page, form.getByRole("button", { name: "Create client" }));
     await expectTextSoon(page.locator(".client-token h2"), `API client '${name}' created`);
     const token = await textOf(page.locator("[data-client-token]"));
     expect(token).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
@@ -74,7 +64,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(card.locator(".client-status"))).toBe("Active");
 
     await card.getByText("Revoke…").click();
-    await submit(page, card.getByRole("button", { name: `Revoke '${name}' now` }));
+    await submitAndWait(page, card.getByRole("button", { name: `Revoke '${name}' now` }));
     await expectTextSoon(page.locator("main p.notice-success"), `API client '${name}' revoked: its token no longer works.`);
     expect(await textOf(page.locator(".client-card", { hasText: name }).locator(".client-status"))).toMatch(/^Revoked on /);
     expect((await bearerSchema(token)).status).toBe(401);
@@ -111,7 +101,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await page.locator(".session-card").count()).toBe(2);
     const details = page.locator("form#profile-details");
     await details.getByLabel("Name", { exact: true }).fill("Pim Renamed");
-    await submit(page, details.getByRole("button", { name: "Save" }));
+    await submitAndWait(page, details.getByRole("button", { name: "Save" }));
     await expectTextSoon(page.locator("main p.notice-success"), "Your details have been saved.");
     await expectTextSoon(page.locator("header details.user-menu summary"), "Pim Renamed");
 
@@ -119,18 +109,18 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await password.getByLabel("Current password", { exact: true }).fill(user.password);
     await password.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await password.getByLabel("Repeat the new password", { exact: true }).fill(NEW_PASSWORD);
-    await submit(page, password.getByRole("button", { name: "Change password" }));
+    await submitAndWait(page, password.getByRole("button", { name: "Change password" }));
     await expectTextSoon(page.locator("main p.notice-success"), "Your password has been changed, and your other sessions have been signed out.");
     expect(await page.locator(".session-card").count()).toBe(1);
     await open(elsewhere, "/");
     expect(pathOf(elsewhere)).toBe("/login");
 
     await details.getByLabel("Interface language", { exact: true }).selectOption("nl");
-    await submit(page, details.getByRole("button", { name: "Save" }));
+    await submitAndWait(page, details.getByRole("button", { name: "Save" }));
     await expectTextSoon(page.locator("main h1"), "Profiel");
     await expectTextSoon(page.locator("main p.notice-success"), "Je gegevens zijn opgeslagen.");
 
-    await submit(page, page.getByRole("button", { name: "Overal afmelden" }));
+    await submitAndWait(page, page.getByRole("button", { name: "Overal afmelden" }));
     await waitForPath(page, "/login");
     await open(page, "/profile");
     expect(pathOf(page)).toBe(`/login?from_url=${encodeURIComponent("/profile")}`);
@@ -147,7 +137,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await clickTo(page, page.getByRole("link", { name: "Forgot your password?" }), "/password-reset");
     await expectTextSoon(page.locator("main h1"), "Reset your password");
     await page.getByLabel("Email", { exact: true }).fill(user.email);
-    await submit(page, page.getByRole("button", { name: "Send the link" }));
+    await submitAndWait(page, page.getByRole("button", { name: "Send the link" }));
     await expectTextSoon(page.locator("[data-reset-answer]"), "If that address belongs to an account, a link to choose a new password is on its way. The link works once, within an hour. No mail? Check your spam folder, or ask an admin.");
 
     const message = await mail.waitForMail(user.email);
@@ -164,7 +154,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("Repeat the new password", { exact: true }).fill(NEW_PASSWORD);
-    await submit(page, page.getByRole("button", { name: "Set the password" }));
+    await submitAndWait(page, page.getByRole("button", { name: "Set the password" }));
     await waitForPath(page, "/login?password_changed=1");
     await expectTextSoon(page.locator("main p.notice-success"), "Your password has been changed. Sign in with your new password.");
 

@@ -1,26 +1,11 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  JS_MODES,
-  clickTo,
-  expectTextSoon,
-  launchBrowser,
-  linksIn,
-  newContext,
-  open,
-  pathOf,
-  runsScripts,
-  signInTo,
-  signOutThroughMenu,
-  textOf,
-  topBarBucketNav,
-  waitForHydration,
-  waitForPath,
-} from "../support/browser";
+import { JS_MODES, clickTo, expectTextSoon, launchBrowser, linksIn, newContext, open, pathOf, signInTo, signOutThroughMenu, textOf, topBarBucketNav, waitForHydration, waitForPath, submitAndWait } from "../support/browser";
 import { contentIdOf, control, fieldBox, save, shownErrors } from "../support/content-browser";
 import { startTestServer, type TestServer } from "../support/server";
 import { startMailServer, type TestMailServer } from "../support/smtp";
+import { setSchema } from "../support/admin-browser";
 
 /*
  * Issue 11's "Done when", in one journey per JavaScript mode, on a fresh install (a fresh database seeded with the
@@ -56,27 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-/** Clicks a submit button and waits for the page that answers the POST (and for hydration with JavaScript). */
-async function submit(page: Page, button: ReturnType<Page["locator"]>) {
-  const response = page.waitForResponse((candidate) => candidate.request().method() === "POST", { timeout: 15_000 });
-  response.catch(() => undefined);
-  await button.click();
-  await response;
-  await page.waitForLoadState();
-  await waitForHydration(page);
-}
-
-/** Replaces the schema: in the CodeMirror editor with JavaScript, in the textarea without (as bucket-admin.test.ts). */
-async function setSchema(page: Page, text: string) {
-  if (runsScripts(page)) {
-    const editor = page.locator(".schema-editor-cm .cm-content");
-    await editor.waitFor();
-    await editor.fill(text);
-  } else {
-    await page.locator('textarea[name="jsonSchema"]').fill(text);
-  }
-}
 
 const addressedTo = (message: ParsedMail, to: string) =>
   [message.to].flat().some((entry) => entry?.value.some((address) => address.address?.toLowerCase() === to.toLowerCase()) ?? false);
@@ -129,7 +93,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await bucketForm.getByLabel("Locales", { exact: true }).fill("nl, en");
     await setSchema(admin, JSON.stringify(SCHEMA, null, 2));
     if (javaScriptEnabled) await expectTextSoon(admin.locator("#json-schema-status"), "The schema is valid.");
-    await submit(admin, bucketForm.getByRole("button", { name: "Create bucket", exact: true }));
+    await submitAndWait(admin, bucketForm.getByRole("button", { name: "Create bucket", exact: true }));
     await waitForPath(admin, `/settings/buckets/${slug}?saved`);
     await expectTextSoon(admin.locator("main .notice-success"), "The bucket was saved.");
     expect((await linksIn(topBarBucketNav(admin))).map((link) => link.text)).toContain(bucketName);
@@ -144,7 +108,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await inviteForm.getByRole("checkbox", { name: /^User\b/ }).isChecked()).toBe(true);
     expect(await inviteForm.getByRole("checkbox", { name: /^Admin\b/ }).isChecked()).toBe(false);
     await inviteForm.getByRole("checkbox", { name: new RegExp(`^${bucketName} ${slug}`) }).check();
-    await submit(admin, inviteForm.getByRole("button", { name: "Create invitation" }));
+    await submitAndWait(admin, inviteForm.getByRole("button", { name: "Create invitation" }));
     await expectTextSoon(admin.locator("section.invitation-created .notice-success"), `The invitation was mailed to ${editorEmail}.`);
     const code = await textOf(admin.locator("[data-invitation-code]"));
 
@@ -209,7 +173,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await setSchema(admin, JSON.stringify(NEW_SCHEMA, null, 2));
     const saveButton = bucketForm.getByRole("button", { name: "Save", exact: true });
     if (javaScriptEnabled) await saveButton.click(); // the impact streams first; the save is held
-    else await submit(admin, saveButton); // the save answers with the report
+    else await submitAndWait(admin, saveButton); // the save answers with the report
     const impact = admin.locator(".bucket-impact");
     await expectTextSoon(impact.getByTestId("impact-summary"), "1 of 1 documents would no longer validate.");
     expect(await textOf(impact.locator(".impact-group"))).toContain("inventory");
@@ -220,7 +184,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await versions()).toBe(1);
 
     await impact.getByRole("checkbox", { name: /^Save anyway/ }).check();
-    await submit(admin, saveButton);
+    await submitAndWait(admin, saveButton);
     await waitForPath(admin, `/settings/buckets/${slug}?saved`);
     await expectTextSoon(admin.locator("main .notice-success"), "The bucket was saved.");
     expect(await versions()).toBe(2);
@@ -235,7 +199,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const clientForm = admin.locator("form#new-client");
     await clientForm.getByLabel("Name", { exact: true }).fill(clientName);
     await clientForm.getByLabel(`Read: ${bucketName}`, { exact: true }).check();
-    await submit(admin, clientForm.getByRole("button", { name: "Create client" }));
+    await submitAndWait(admin, clientForm.getByRole("button", { name: "Create client" }));
     await expectTextSoon(admin.locator(".client-token h2"), `API client '${clientName}' created`);
     const token = await textOf(admin.locator("[data-client-token]"));
     const bearer = (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -250,7 +214,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await signOutThroughMenu(editor);
     await clickTo(editor, editor.getByRole("link", { name: "Forgot your password?" }), "/password-reset");
     await editor.getByLabel("Email", { exact: true }).fill(editorEmail);
-    await submit(editor, editor.getByRole("button", { name: "Send the link" }));
+    await submitAndWait(editor, editor.getByRole("button", { name: "Send the link" }));
     await expect.poll(() => textOf(editor.locator("[data-reset-answer]"))).toMatch(/^If that address belongs to an account, a link/);
     const reset = await mailTo(mail, editorEmail, "Choose a new password for Vitrine");
     const resetLink = /https?:\/\/\S+\/password-reset\/\S+/.exec(reset.text ?? "")?.[0];
@@ -259,7 +223,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await expectTextSoon(editor.locator("main h1"), "Choose a new password");
     await editor.getByLabel("New password", { exact: true }).fill(EDITOR_NEW_PASSWORD);
     await editor.getByLabel("Repeat the new password", { exact: true }).fill(EDITOR_NEW_PASSWORD);
-    await submit(editor, editor.getByRole("button", { name: "Set the password" }));
+    await submitAndWait(editor, editor.getByRole("button", { name: "Set the password" }));
     await waitForPath(editor, "/login?password_changed=1");
     await expectTextSoon(editor.locator("main p.notice-success"), "Your password has been changed. Sign in with your new password.");
     await signInTo(editor, editorEmail, EDITOR_NEW_PASSWORD);

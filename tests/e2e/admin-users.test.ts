@@ -1,6 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, textOf, waitForHydration } from "../support/browser";
+import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, textOf, waitForHydration, submitAndWait } from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -23,16 +23,6 @@ afterAll(async () => {
 
 let counter = 0;
 const unique = (label: string) => `${label}${++counter}x${Date.now().toString(36)}`;
-
-/** Clicks a submit button and waits for the page that answers (a navigation without JavaScript, a fetch with it). */
-async function submit(page: Page, button: ReturnType<Page["locator"]>) {
-  const response = page.waitForResponse((response) => response.request().method() === "POST");
-  response.catch(() => undefined);
-  await button.click();
-  await response;
-  await page.waitForLoadState();
-  await waitForHydration(page);
-}
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("an admin finds a user, edits name, permissions and buckets, and sees the form refuse an empty name", async () => {
@@ -59,14 +49,14 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     if (javaScriptEnabled) {
       await form.getByRole("button", { name: "Save changes" }).click();
     } else {
-      await submit(page, form.getByRole("button", { name: "Save changes" }));
+      await submitAndWait(page, form.getByRole("button", { name: "Save changes" }));
     }
     await expectTextSoon(form.locator(".field-error").first(), "Enter a name");
 
     await form.getByLabel("Name", { exact: true }).fill(`Fiona Renamed ${surname}`);
     await form.getByRole("checkbox", { name: /^Developer/ }).check();
     await form.getByRole("checkbox", { name: new RegExp(`^Alpha Bucket ${alpha}`) }).check();
-    await submit(page, form.getByRole("button", { name: "Save changes" }));
+    await submitAndWait(page, form.getByRole("button", { name: "Save changes" }));
     await expectTextSoon(page.locator("main .notice-success"), `The changes were saved. They took access away, so Fiona Renamed ${surname} was signed out everywhere.`);
     expect(pathOf(page)).toBe(`/settings/users/${target.id}?done=signedOut`);
 
@@ -89,7 +79,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await signInTo(page, admin.email, admin.password);
     await open(page, `/settings/users/${target.id}`);
 
-    await submit(page, page.getByRole("button", { name: "Deactivate" }));
+    await submitAndWait(page, page.getByRole("button", { name: "Deactivate" }));
     await expectTextSoon(page.locator("main .notice-success"), `${target.name} was deactivated and signed out everywhere.`);
     expect(await textOf(page.locator("main h1 .tag-deactivated"))).toBe("Deactivated");
 
@@ -99,7 +89,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await open(login, "/login");
     await login.locator('input[name="email"]').fill(target.email);
     await login.locator('input[name="password"]').fill(target.password);
-    await submit(login, login.locator('main form[method="post"] button[type="submit"]'));
+    await submitAndWait(login, login.locator('main form[method="post"] button[type="submit"]'));
     await expectTextSoon(login.locator(".form-error"), "unknown user");
     expect(pathOf(login)).toBe("/login");
     await other.close();
@@ -127,7 +117,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
       await open(page, `/settings/users/${only.id}`);
       const form = page.locator("form.people-form");
       await form.getByRole("checkbox", { name: /^Admin/ }).uncheck();
-      await submit(page, form.getByRole("button", { name: "Save changes" }));
+      await submitAndWait(page, form.getByRole("button", { name: "Save changes" }));
       await expectTextSoon(
         form.locator(".form-error"),
         "You are the last admin: you cannot take away your own Admin permission, deactivate or delete your account. Give someone else the Admin permission first.",

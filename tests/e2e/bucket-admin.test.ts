@@ -1,10 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, runsScripts, signInTo, topBarBucketNav, linksIn, waitForHydration } from "../support/browser";
+import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, signInTo, topBarBucketNav, linksIn, waitForHydration } from "../support/browser";
 import { createTestUser } from "../support/http";
 import { createTestBucket } from "../support/fixtures";
 import { createContent } from "../../server/content/store";
 import { startTestServer, type TestServer } from "../support/server";
+import { setSchema } from "../support/admin-browser";
 
 /*
  * The bucket admin in the browser (issue 11): the schema editor (CodeMirror with JavaScript, a textarea without),
@@ -29,17 +30,6 @@ afterAll(async () => {
 
 let counter = 0;
 const unique = (label: string) => `${label}-${++counter}-${Date.now().toString(36)}`;
-
-/** Replaces the schema: in the CodeMirror editor with JavaScript, in the textarea without. */
-async function setSchema(page: Page, text: string) {
-  if (runsScripts(page)) {
-    const editor = page.locator(".schema-editor-cm .cm-content");
-    await editor.waitFor();
-    await editor.fill(text);
-  } else {
-    await page.locator('textarea[name="jsonSchema"]').fill(text);
-  }
-}
 
 /** Submits the form with one of its buttons and waits for the page that answers. */
 async function submitWith(page: Page, button: string) {

@@ -1,6 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, expectTextSoon, launchBrowser, linksIn, newContext, open, pathOf, signInTo, textOf, waitForHydration } from "../support/browser";
+import { JS_MODES, expectTextSoon, launchBrowser, linksIn, newContext, open, pathOf, signInTo, textOf, waitForHydration, submitAndWait } from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -31,15 +31,6 @@ afterAll(async () => {
 let counter = 0;
 const newEmail = (label: string) => `${label}-${++counter}-${Date.now().toString(36)}@invite.example.test`;
 
-async function submit(page: Page, button: ReturnType<Page["locator"]>) {
-  const response = page.waitForResponse((response) => response.request().method() === "POST");
-  response.catch(() => undefined);
-  await button.click();
-  await response;
-  await page.waitForLoadState();
-  await waitForHydration(page);
-}
-
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("invites by mail; the invitee signs up from the mailed link and sees only the given bucket", async () => {
     const admin = await createTestUser(server.db, { name: "Ines Inviter", permissions: ["user", "admin"] });
@@ -57,11 +48,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     if (javaScriptEnabled) {
       await form.getByRole("button", { name: "Create invitation" }).click();
     } else {
-      await submit(page, form.getByRole("button", { name: "Create invitation" }));
+      await submitAndWait(page, form.getByRole("button", { name: "Create invitation" }));
     }
     await expectTextSoon(form.locator(".field-error"), "Enter a whole number of days from 1 to 90");
     await form.getByLabel("Valid for (days)").fill("5");
-    await submit(page, form.getByRole("button", { name: "Create invitation" }));
+    await submitAndWait(page, form.getByRole("button", { name: "Create invitation" }));
 
     const created = page.locator("section.invitation-created");
     await expectTextSoon(created.locator(".notice-success"), `The invitation was mailed to ${email}.`);
@@ -106,10 +97,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await open(page, "/settings/invite-user");
     const email = newEmail("revoked");
     await page.locator("form.people-form").getByLabel("Email (optional)").fill(email);
-    await submit(page, page.getByRole("button", { name: "Create invitation" }));
+    await submitAndWait(page, page.getByRole("button", { name: "Create invitation" }));
     const link = await textOf(page.locator("[data-invitation-link]"));
 
-    await submit(page, page.getByRole("button", { name: `Revoke the invitation for ${email}` }));
+    await submitAndWait(page, page.getByRole("button", { name: `Revoke the invitation for ${email}` }));
     await expectTextSoon(page.locator("main .notice-success"), "The invitation was revoked: its code no longer works.");
     expect(await page.locator("main table tbody tr", { hasText: email }).count()).toBe(0);
 

@@ -1,9 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, openUserMenu, pathOf, signInTo, submitLogin,
-  textOf, waitForHydration, waitForPath,
-} from "../support/browser";
+import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, openUserMenu, pathOf, signInTo, submitLogin, textOf, waitForHydration, waitForPath, submitAndWait } from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -35,12 +32,7 @@ const languageButton = (page: Page, label: "Nederlands" | "English") =>
 async function switchLanguage(page: Page, label: "Nederlands" | "English") {
   const button = languageButton(page, label);
   expect(await textOf(button)).toBe(label);
-  const response = page.waitForResponse((response) => response.request().method() === "POST");
-  response.catch(() => undefined);
-  await button.click();
-  await response;
-  await page.waitForLoadState();
-  await waitForHydration(page);
+  await submitAndWait(page, button);
 }
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {

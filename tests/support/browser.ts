@@ -203,3 +203,13 @@ export async function signInTo(page: Page, email: string, password: string, head
   await signInThroughForm(page, email, password);
   await expectTextSoon(page.locator("main h1"), heading);
 }
+
+/** Clicks a button that posts its form and waits for the page that answers (a navigation without JavaScript, a fetch with it), hydrated. */
+export async function submitAndWait(page: Page, button: Locator): Promise<void> {
+  const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
+  response.catch(() => undefined);
+  await button.click();
+  await response;
+  await page.waitForLoadState();
+  await waitForHydration(page);
+}

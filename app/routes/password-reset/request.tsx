@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { passRetryAfter } from "../../lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
@@ -42,13 +43,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   throw redirect("/password-reset?requested=1");
 });
 
-/** React Router passes only cookies from an action to the page; a rate-limited answer's Retry-After must reach it too. */
-export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = passRetryAfter;
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
 
