@@ -20,7 +20,9 @@ export interface HistoryListProps {
 /** The time of a version in the interface language (UTC, so that the server's and the browser's render agree). */
 export function useVersionTime() {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC", timeZoneName: "short" });
+  const format = new Intl.DateTimeFormat(i18n.language, {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC", timeZoneName: "short",
+  });
   return (value: Date | string) => format.format(new Date(value));
 }
 
