@@ -108,7 +108,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await settle(page);
     expect(await textOf(page.locator("main h1"))).toBe("Version 1 compared with version 2");
     const rows = await page.locator("tr.diff-row").evaluateAll((elements) =>
-      elements.map((row) => [...row.children].map((cell) => (cell.textContent ?? "").replace(/\s+/g, " ").trim())),
+      elements.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())),
     );
     expect(rows).toEqual([
       ["Name", "Old", "New"],

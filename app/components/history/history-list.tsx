@@ -48,6 +48,8 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink 
       <Form method="post" action={paths.restoreAction} id={restoreForm} className="history-restore-form">
         <input type="hidden" name="base" value={history.latestVersionId} />
       </Form>
+      {currentVersionId && currentVersionId !== history.latestVersionId ? <p className="notice-warning history-hint">{t("history.restoreHint")}</p> : null}
+      {history.total > 1 ? <p className="muted history-hint">{t("history.chooseHint")}</p> : null}
       <Form method="get" action={paths.compareAction} className="history-compare-form">
         <ol className="history-entries">
           {entries.map((entry) => {

@@ -47,7 +47,7 @@ function VersionHeading({ entry, versionPath }: { entry: HistoryEntry; versionPa
   const author = useAuthorName();
   return (
     <>
-      <Link to={versionPath(entry)}>{t("history.version", { number: entry.number })}</Link>
+      <Link to={versionPath(entry)}>{t("history.version", { number: entry.number })}</Link>{" "}
       <span className="history-meta">
         {time(entry.createdAt)} · {author(entry)}
       </span>
@@ -62,6 +62,15 @@ export function VersionCompare({ comparison, versionPath }: { comparison: Versio
   return (
     <div className="version-compare">
       {rows.length === 0 ? <p className="muted" role="status">{t("history.noDifference")}</p> : null}
+      {/* On a narrow screen the table's head is hidden: the two versions are named here instead. */}
+      <ul className="diff-versions">
+        <li>
+          <VersionHeading entry={before} versionPath={versionPath} />
+        </li>
+        <li>
+          <VersionHeading entry={after} versionPath={versionPath} />
+        </li>
+      </ul>
       {rows.length ? (
       <table className="content-table diff-table">
         <caption className="visually-hidden">{t("history.compareCaption", { from: before.number, to: after.number })}</caption>
