@@ -1,14 +1,15 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContent, saveVersion } from "../../server/content/store";
-import { clickTo, JS_MODES, launchBrowser, open, textOf, waitForPath } from "../support/browser";
+import { clickTo, expectTextSoon, JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "../support/browser";
 import { control, save, settle, shownErrors, signedInContext, storedDocument, submitWith } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
  * The version history panel, with JavaScript and without: open an older version and restore it (no conflict
- * message: nobody else saved), restore from the panel, compare two versions and see what changed.
+ * message: nobody else saved), restore from the panel, compare two versions and see what changed (with
+ * JavaScript in the panel, without on the compare page).
  */
 
 let server: TestServer;
@@ -93,7 +94,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await ctx.close();
   });
 
-  it("compares two chosen versions and shows what changed, field by field", async () => {
+  it("compares two chosen versions and shows what changed, field by field (with JavaScript in the panel, without on the compare page)", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const { bucket, first, second, latestPath } = await twoVersions(ctx.user.id);
     const page = await ctx.newPage();
@@ -101,19 +102,31 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await openPanel(page);
     await entry(page, first.versionId).getByRole("radio", { name: "Compare from version 1" }).check();
     await entry(page, second.versionId).getByRole("radio", { name: "Compare with version 2" }).check();
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === `/b/${bucket.slug}/${first.contentId}/compare` && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId),
-      panel(page).getByRole("button", { name: "Compare selected versions" }).click(),
-    ]);
-    await settle(page);
-    expect(await textOf(page.locator("main h1"))).toBe("Version 1 compared with version 2");
-    const rows = await page.locator("tr.diff-row").evaluateAll((elements) =>
-      elements.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())),
-    );
-    expect(rows).toEqual([
+    const comparePath = `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`;
+    const compare = panel(page).getByRole("button", { name: "Compare selected versions" });
+    const cells = (scope: Locator) =>
+      scope.locator("tr.diff-row").evaluateAll((elements) => elements.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())));
+    const changes = [
       ["Name", "Old", "New"],
       ["Rooms › Item 2", "(empty)", "West"],
-    ]);
+    ];
+    if (javaScriptEnabled) {
+      // The comparison opens in the panel; the page (and its form) stays.
+      await compare.click();
+      const inline = panel(page).locator(".history-inline-compare");
+      await expectTextSoon(inline.locator("h3"), "Version 1 compared with version 2");
+      expect(await cells(inline)).toEqual(changes);
+      expect(pathOf(page)).toBe(latestPath);
+      await clickTo(page, inline.getByRole("link", { name: "Open the comparison as a page" }), comparePath);
+    } else {
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === `/b/${bucket.slug}/${first.contentId}/compare` && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId),
+        compare.click(),
+      ]);
+      await settle(page);
+    }
+    expect(await textOf(page.locator("main h1"))).toBe("Version 1 compared with version 2");
+    expect(await cells(page.locator("main"))).toEqual(changes);
     // From the comparison back to a version.
     await clickTo(page, page.locator("thead").getByRole("link", { name: "Version 1" }), `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
     expect(await control(page, "name").inputValue()).toBe("Old");

@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
-import { historyPaths, type HistoryEntry, type HistoryPage } from "../../../core/content/history";
+import { Form, Link, useFetcher } from "react-router";
+import { historyPaths, type HistoryPage, type VersionComparison } from "../../../core/content/history";
+import { useAuthorName, useVersionTime } from "./format";
+import { VersionCompare } from "./version-compare";
 
 /*
  * A document's versions, newest first, a page at a time, server-rendered: each links to its page, says when, by
@@ -15,25 +17,17 @@ export interface HistoryListProps {
   currentVersionId?: string | null;
   /** Admins see the schema version as a link to the bucket's schema history. */
   schemaLink?: string | null;
+  /**
+   * With JavaScript, 'Compare' shows the comparison below the list instead of opening the compare page (the
+   * form is a fetcher's: without JavaScript it is the same GET form and opens the page).
+   */
+  inline?: boolean;
 }
 
-/** The time of a version in the interface language (UTC, so that the server's and the browser's render agree). */
-export function useVersionTime() {
-  const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, {
-    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC", timeZoneName: "short",
-  });
-  return (value: Date | string) => format.format(new Date(value));
-}
-
-/** Who saved a version: the user's name, or that no user did (an API client's save, or an account since deleted). */
-export function useAuthorName() {
+export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink, inline }: HistoryListProps) {
   const { t } = useTranslation();
-  return (entry: Pick<HistoryEntry, "authorName">) => entry.authorName ?? t("history.apiClient");
-}
-
-export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink }: HistoryListProps) {
-  const { t } = useTranslation();
+  const fetcher = useFetcher<{ comparison: VersionComparison }>();
+  const CompareForm = inline ? fetcher.Form : Form;
   const time = useVersionTime();
   const author = useAuthorName();
   const paths = historyPaths(bucketSlug, history.contentId);
@@ -50,7 +44,7 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink 
       </Form>
       {currentVersionId && currentVersionId !== history.latestVersionId ? <p className="notice-warning history-hint">{t("history.restoreHint")}</p> : null}
       {history.total > 1 ? <p className="muted history-hint">{t("history.chooseHint")}</p> : null}
-      <Form method="get" action={paths.compareAction} className="history-compare-form">
+      <CompareForm method="get" action={paths.compareAction} className="history-compare-form">
         <ol className="history-entries">
           {entries.map((entry) => {
             const label = t("history.version", { number: entry.number });
@@ -95,7 +89,16 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink 
         ) : (
           <p className="muted">{t("history.onlyOne")}</p>
         )}
-      </Form>
+      </CompareForm>
+      {inline && fetcher.data ? (
+        <section className="history-inline-compare" aria-live="polite" aria-label={t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}>
+          <h3>{t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}</h3>
+          <p>
+            <Link to={paths.compare(fetcher.data.comparison.before.versionId, fetcher.data.comparison.after.versionId)}>{t("history.openComparison")}</Link>
+          </p>
+          <VersionCompare comparison={fetcher.data.comparison} versionPath={paths.version} />
+        </section>
+      ) : null}
       {history.pages > 1 ? (
         <nav className="pagination" aria-label={t("history.pages")}>
           {history.page > 1 ? <Link to={paths.history(history.page - 1)} rel="prev">{t("history.newer")}</Link> : null}

@@ -13,7 +13,7 @@ export function HistoryPanel(props: HistoryListProps & { open?: boolean }) {
       <summary>
         {t("history.title")} <span className="muted">({props.history.total})</span>
       </summary>
-      <HistoryList {...list} />
+      <HistoryList {...list} inline />
     </details>
   );
 }

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { HistoryEntry, VersionComparison } from "../../../core/content/history";
 import type { DiffLabel, DiffValue } from "../../../core/content/version-diff";
-import { useAuthorName, useVersionTime } from "./history-list";
+import { useAuthorName, useVersionTime } from "./format";
 
 /*
  * Two versions of a document side by side, field by field: each changed value's label is the way to it through the
