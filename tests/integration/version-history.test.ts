@@ -182,6 +182,17 @@ describe("restore", () => {
     expect(listed[0]![1]).toMatch(/^Version 4 latest .+ · Edna Editor · schema 1$/);
   });
 
+  it("restores a singleton's version and answers with the singleton's page; its edit page has the panel", async () => {
+    const bucket = await createTestBucket(server.db, { singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string", title: "Welcome" } } } });
+    const first = await createContent(server.db, bucket.id, { welcome: "Hello" }, editor.user.id, { singleton: true });
+    const second = await saveVersion(server.db, { bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, data: { welcome: "Hi" }, userId: editor.user.id });
+    const edit = await page(server.url, `/b/${bucket.slug}/edit`, editor.cookie);
+    expect(listedVersions(edit.html).map(([id]) => id)).toEqual([second.versionId, first.versionId]);
+    const response = await restore(bucket.slug, first.contentId, { versionId: first.versionId, base: second.versionId });
+    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/edit?saved`);
+    expect((await getLatestVersion(server.db, bucket.id, first.contentId))!.data).toEqual({ welcome: "Hello" });
+  });
+
   it("refuses a restore from a history someone has saved after (409, nothing saved), and sends a version that no longer fits the schema to its page", async () => {
     const { bucket, contentId, versions } = await documentWithHistory();
     const stale = await restore(bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[1].versionId });
