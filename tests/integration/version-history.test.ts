@@ -3,7 +3,7 @@ import type { Bucket } from "../../server/content/buckets";
 import { createContent, getLatestVersion, saveVersion, type ContentVersion } from "../../server/content/store";
 import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
 import { get, inputValue, postForm } from "../support/http";
-import { pngOfSize, upload } from "../support/media-fixtures";
+import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
@@ -165,6 +165,22 @@ describe("compare", () => {
     expect(reference).toContain(`<a href="/b/${artists.slug}/${artist.contentId}/latest"`);
     expect(reference).toContain(">Mesdag</a>");
   });
+  it("shows a video by its chosen still", async () => {
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video" } } } });
+    const response = await upload(server.url, "video", editor.cookie, { bucket: bucket.slug, uid: "u1" }, { data: videoOf({ width: 1920, height: 1080, fps: 25, seconds: 1 }), name: "tide.mp4", type: "video/mp4" });
+    expect(response.status).toBe(200);
+    const [video] = (await response.json()) as Array<{ contentId: string }>;
+    const still = async () => ((await (await get(server.url, `/api/v1/buckets/video/content/${video!.contentId}/latest`, editor.cookie)).json()) as { still: string | null }).still;
+    await expect.poll(still, { timeout: 60_000, interval: 200 }).not.toBeNull();
+    const first = await createContent(server.db, bucket.id, {}, editor.user.id);
+    const second = await saveVersion(server.db, { bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, userId: editor.user.id, data: { clip: video!.contentId } });
+    const compared = await page(server.url, `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`, editor.cookie);
+    const thumbnail = /<img src="([^"]+)" alt="tide.mp4" class="diff-thumb"/.exec(compared.html)?.[1];
+    expect(thumbnail && decode(thumbnail)).toBe(await still());
+    const served = await get(server.url, decode(thumbnail!), editor.cookie);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/^image\//);
+  }, 90_000);
 });
 
 describe("restore", () => {
