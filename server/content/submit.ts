@@ -5,12 +5,15 @@ import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
 import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
 import { compileBucketSchema } from "./validator";
+import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments } from "./save-subforms";
+import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
 import type { User } from "../accounts/users";
 import { mediaReferences, readFormPost } from "../media/form-upload";
 import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
+import { subFormResolver, takeSubDocuments } from "../../core/form/subforms";
 import { applyStepIntent } from "../../core/form/step";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
@@ -73,13 +76,17 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
+  // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
+  const subBuckets = await subFormBuckets(context, user, schema);
+  const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
+    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile });
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
     checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
 
   const hostile = removeHostileEntries(formData);
   if (hostile.length) {
     await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
-    const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale, hostile }) });
+    const submission = parse(formData, { resolve: resolver(hostile) });
     const { shown } = await references(submission.payload);
     return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown } };
   }
@@ -88,7 +95,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
   const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);
-  const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale }) });
+  const submission = parse(formData, { resolve: resolver() });
   const checked = await references(submission.payload, files.staged);
   const fieldErrors = { ...files.errors };
   for (const [name, messages] of Object.entries(checked.errors)) fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
@@ -105,7 +112,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const status = hasErrors(files.errors) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked);
+  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets);
   if (outcome.kind === "saved") return { saved: true, version: outcome.version };
   if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
   return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
@@ -124,21 +131,27 @@ async function save(
   submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,
   staged: readonly StagedFormFile[],
   checked: MediaReferenceCheck,
+  subBuckets: readonly SubFormBucket[],
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
-  const referenced = new Set(mediaReferences(schema, submission.value).map((reference) => reference.contentId.toLowerCase()));
+  const { data, subDocuments } = takeSubDocuments(submission.value);
+  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments);
+  if (subRefusal) return { kind: "refused", refusal: subRefusal };
+  const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
   try {
     const outcome = await saveDocument(context, target.user, target.bucket, {
       contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
       baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
-      data: submission.value,
+      data,
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
       pendingIds: checked.pending.map((item) => item.contentId),
-    });
+    }, subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));
     return { kind: "saved", version: outcome.version };
   } catch (error) {
+    // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
+    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error) };
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
     // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
     if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };

@@ -6,12 +6,14 @@ import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions } from "../../../server/content/references";
 import { submitBucketForm } from "../../../server/content/submit";
 import { compileBucketSchema } from "../../../server/content/validator";
+import { loadInlineSubForms } from "../../../server/content/subforms";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { documentTitle } from "../../../core/content/title";
 import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
 import { isUuid } from "../../../core/ids";
+import { SUBFORM_FIELD } from "../../../core/form/subforms";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
 export type EditMode = "new" | "singleton" | "latest" | "version" | "duplicate";
@@ -53,6 +55,15 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
+  const formValue = (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema)) as Record<string, unknown>;
+  // Inline sub-forms: the referenced documents' forms, their values under SUBFORM_FIELD (a document that is gone
+  // clears its field). A duplicate refers to the same documents, as its reference fields do.
+  const inline = await loadInlineSubForms(context, user, compiled.schema, formValue);
+  for (const field of inline.cleared) formValue[field] = "";
+  if (Object.keys(inline.subForms).length) formValue[SUBFORM_FIELD] = inline.values;
+  const subReferenceOptions = await Promise.all(
+    Object.values(inline.subForms).map((sub) => (sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : {})),
+  );
   return {
     mode,
     bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales },
@@ -60,7 +71,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
     messageLocale: context.config.DEFAULT_LOCALE,
-    defaultValue: (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema)) as Record<string, unknown>,
+    defaultValue: formValue,
+    subForms: inline.subForms,
     // A duplicate is a new document: its page does not say it edits the original.
     title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
     contentId: editing ? version.contentId : null,
@@ -69,7 +81,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     saved: new URL(request.url).searchParams.has("saved"),
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
     storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
-    referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
+    referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
     // are loaded so that their state (processing, error) shows on the first render.

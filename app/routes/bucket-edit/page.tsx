@@ -7,7 +7,9 @@ import { BucketFormContext } from "../../components/form/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
 import { removeHostileEntries } from "../../../core/form/hostile";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../../core/form/resolve";
+import { InlineSubFormsContext } from "../../components/form/inline-field";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
+import { subFormResolver, type SubFormCheck } from "../../../core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import type { FormReply } from "../../../server/content/submit";
@@ -58,6 +60,24 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     };
   }, [loaderData.validatorUrl]);
 
+  // Inline sub-forms validate with their own buckets' validators (loaded like the page's), then the parent posts.
+  const [subValidators, setSubValidators] = useState<Record<string, ValidateFunction>>({});
+  useEffect(() => {
+    let current = true;
+    for (const [field, sub] of Object.entries(loaderData.subForms)) {
+      if (sub.state !== "ready" || !sub.validatorUrl) continue;
+      loadBrowserValidator(sub.validatorUrl).then((fn) => current && setSubValidators((loaded) => ({ ...loaded, [field]: fn })), () => undefined);
+    }
+    return () => {
+      current = false;
+    };
+  }, [loaderData.subForms]);
+  const subForms = useMemo(() => {
+    const checks: Record<string, SubFormCheck> = {};
+    for (const [field, sub] of Object.entries(loaderData.subForms)) if (sub.state === "ready") checks[field] = { schema: sub.schema, validate: subValidators[field] ?? null };
+    return checks;
+  }, [loaderData.subForms, subValidators]);
+
   // One object per loaded document: Conform reports a lastResult again whenever it is a new object.
   const stored = useMemo(() => storedResult(loaderData.storedErrors), [loaderData.storedErrors]);
   const [form] = useForm<Record<string, unknown>>({
@@ -70,7 +90,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: documentResolver({ schema, validate, messageLocale: loaderData.messageLocale, hostile }) });
+      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile }) });
     },
   });
 
@@ -135,6 +155,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       ) : (
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
+            <InlineSubFormsContext.Provider value={loaderData.subForms}>
             <FormProvider context={form.context}>
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
@@ -151,6 +172,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
                 </div>
               </Form>
             </FormProvider>
+            </InlineSubFormsContext.Provider>
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
