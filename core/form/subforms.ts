@@ -98,9 +98,7 @@ export function subFormResolver(options: {
   return (payload: Record<string, unknown>): { value?: Record<string, unknown>; error?: Record<string, string[]> } => {
     if (options.hostile?.length) return { error: { "": options.hostile.map((message) => translateMessage(options.messageLocale, message)) } };
     if (!isPlainObject(payload)) return resolveDocument(payload, options.schema, options.validate, options.messageLocale);
-    const posted = payload[SUBFORM_FIELD];
-    const parentPayload: Record<string, unknown> = { ...payload };
-    delete parentPayload[SUBFORM_FIELD];
+    const { [SUBFORM_FIELD]: posted, ...parentPayload } = payload;
     const errors: Record<string, string[]> = {};
     const documents: SubDocument[] = [];
     for (const [field, check] of Object.entries(options.subForms)) {
@@ -108,7 +106,8 @@ export function subFormResolver(options: {
       if (!isPlainObject(sub)) continue;
       const contentId = text(sub[CONTENT_ID_FIELD]);
       if (!contentId && untouched(sub, check.schema)) continue;
-      const resolved = resolveDocument({ ...sub }, check.schema, check.validate, options.messageLocale);
+      // Conform's own payload object: a hostile field is removed in place, as resolveDocument does for the parent.
+      const resolved = resolveDocument(sub, check.schema, check.validate, options.messageLocale);
       if (resolved.error) {
         for (const [name, messages] of Object.entries(resolved.error)) errors[subFormFieldName(field, name)] = messages;
         parentPayload[field] = contentId ?? NEW_SUBDOCUMENT;
@@ -119,6 +118,8 @@ export function subFormResolver(options: {
       documents.push({ field, contentId, baseVersionId: text(sub[BASE_VERSION_FIELD]), data });
     }
     const parent = resolveDocument(parentPayload, options.schema, options.validate, options.messageLocale);
+    // A hostile field resolveDocument took out of the parent's copy leaves Conform's payload too (it is echoed back).
+    for (const key of Object.keys(payload)) if (key !== SUBFORM_FIELD && !(key in parentPayload)) Reflect.deleteProperty(payload, key);
     Object.assign(errors, parent.error ?? {});
     if (Object.keys(errors).length) return { error: errors };
     return { value: { ...parent.value, [SUBFORM_FIELD]: documents } };

@@ -56,7 +56,7 @@ export interface SaveOptions {
    * Runs first in the document's transaction (inline sub-forms: their documents are written there, so the parent
    * and its sub-documents are saved together or not at all) and answers values the document's data takes over.
    */
-  before?(tx: Queryable): Promise<Record<string, unknown>>;
+  before?: (tx: Queryable) => Promise<Record<string, unknown>>;
 }
 
 /**

@@ -62,7 +62,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   for (const field of inline.cleared) formValue[field] = "";
   if (Object.keys(inline.subForms).length) formValue[SUBFORM_FIELD] = inline.values;
   const subReferenceOptions = await Promise.all(
-    Object.values(inline.subForms).map((sub) => (sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : {})),
+    Object.values(inline.subForms).map((sub) => (sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : Promise.resolve({}))),
   );
   return {
     mode,
