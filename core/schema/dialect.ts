@@ -67,6 +67,11 @@ export interface DialectOptions {
    * `new Function`, which the page's Content Security Policy forbids; the server's check always compiles.
    */
   compile?: boolean;
+  /**
+   * Collections an inline sub-form cannot render, and why (their documents have media fields, or inline
+   * sub-forms of their own); unknown here when absent (the browser), so not checked.
+   */
+  inlineRefused?: Readonly<Record<string, "media" | "nested">>;
 }
 
 type Problem = { key: MessageKey; params?: MessageParams };
@@ -136,7 +141,11 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     }
   }
   if (node.renderer === "popup" && (typeof node._ref !== "string" || node._ref.startsWith("b-"))) add({ key: "adminBuckets.dialect.popupNeedsRef" });
-  if (fieldKind(node) === "inline" && !state.topProperty) add({ key: "subForm.dialect.inlineTopLevel" });
+  if (fieldKind(node) === "inline") {
+    if (!state.topProperty) add({ key: "subForm.dialect.inlineTopLevel" });
+    const refused = options.inlineRefused && typeof node._ref === "string" && Object.hasOwn(options.inlineRefused, node._ref) ? options.inlineRefused[node._ref] : undefined;
+    if (refused) add({ key: refused === "media" ? "subForm.dialect.inlineMedia" : "subForm.dialect.inlineNested", params: { collection: String(node._ref) } });
+  }
   if ((node.renderer === "tags" || node.renderer === "texts") && node.type !== "array") add({ key: "adminBuckets.dialect.rendererNeedsArray", params: { renderer: node.renderer } });
 
   // Values of the structural keywords.

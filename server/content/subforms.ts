@@ -9,6 +9,8 @@ import { initialValue, storedFormValue } from "../../core/form/kinds";
 import { documentTitle } from "../../core/content/title";
 import { isUuid } from "../../core/ids";
 import type { JsonSchema } from "../../core/schema/normalize";
+import { isPlainObject } from "../../core/plain-object";
+import type { Queryable } from "../db/client";
 
 export type { InlineSubFormData };
 
@@ -35,6 +37,29 @@ export async function subFormBuckets(context: AppLoadContext, user: User, schema
       return { ok: true, field, collection, bucket, compiled };
     }),
   );
+}
+
+/**
+ * For the bucket admin's dialect check: the collections the inline sub-forms of a schema text name whose buckets an
+ * inline sub-form cannot render (media fields, inline sub-forms of their own), so the save refuses the combination.
+ */
+export async function inlineRefusals(db: Queryable, schemaText: string): Promise<Record<string, "media" | "nested">> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(schemaText);
+  } catch {
+    return {};
+  }
+  if (!isPlainObject(parsed)) return {};
+  const refused: Record<string, "media" | "nested"> = {};
+  for (const { collection } of inlineFields(parsed)) {
+    const bucket = await findBucketByCollection(db, collection);
+    if (!bucket) continue;
+    const { schema } = compileBucketSchema(bucket);
+    if (hasMediaField(schema)) refused[collection] = "media";
+    else if (inlineFields(schema).length) refused[collection] = "nested";
+  }
+  return refused;
 }
 
 /** The validation of each usable sub-form, by field: what the save pipeline's resolver needs. */

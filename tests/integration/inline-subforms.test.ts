@@ -9,7 +9,7 @@ import type { Bucket } from "../../server/content/buckets";
 import { createTestBucket, decode, signedInUser } from "../support/fixtures";
 import { get, postForm } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
-import { loadInlineSubForms } from "../../server/content/subforms";
+import { inlineRefusals, loadInlineSubForms } from "../../server/content/subforms";
 import { compileBucketSchema } from "../../server/content/validator";
 import { translate } from "../../core/messages";
 
@@ -217,5 +217,21 @@ describe("inline sub-form loading", () => {
     expect(loaded.cleared).toEqual([]);
     expect(logged).toEqual(["Error fetching the sub-form content"]);
     expect(translate("en", "subForm.fetchFailed")).toBe(FETCH_FAILED);
+  });
+});
+
+describe("inline sub-forms of buckets with media fields", () => {
+  it("are refused by the bucket admin's check, and render as a plain reference with the reason", async () => {
+    const portraits = await createTestBucket(server.db, {
+      locales: ["en"],
+      jsonSchema: { type: "object", properties: { name: { type: "string" }, photo: { type: "string", _ref: "b-image" } } },
+    });
+    const schema = { type: "object", properties: { portrait: { type: "string", _ref: portraits.collectionName, renderer: "inline" }, room: { type: "string", _ref: rooms.collectionName, renderer: "inline" } } };
+    expect(await inlineRefusals(server.db, JSON.stringify(schema))).toEqual({ [portraits.collectionName]: "media" });
+    // A bucket saved before the check (or whose sub-bucket gained a media field later) renders the reference select.
+    const legacy = await createTestBucket(server.db, { locales: ["en"], jsonSchema: schema });
+    const html = decode(await (await get(server.url, `/b/${legacy.slug}/new`, editor.cookie)).text());
+    expect(html).toContain("This sub-form can't be shown here: its document has media fields, which an inline sub-form can't hold (use a popup sub-form). Choose the document instead.");
+    expect(html).toMatch(/<select[^>]*name="portrait"/);
   });
 });

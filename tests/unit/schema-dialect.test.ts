@@ -127,6 +127,17 @@ describe("checkSchemaDialect", () => {
     expect(checkSchemaDialect(schema, { ...options, compile: false })).toEqual([]);
   });
 
+  it("refuses an inline sub-form of a collection it cannot render, when the server knows which", () => {
+    const schema = root({ artist: { type: "string", _ref: "artists", renderer: "inline" } });
+    expect(check(schema)).toEqual([]);
+    expect(checkSchemaDialect(schema, { ...options, inlineRefused: { artists: "media" } }).map((message) => translateMessage("en", message))).toEqual([
+      "properties.artist: the documents of artists have media fields, which an inline sub-form can't hold: use renderer popup",
+    ]);
+    expect(checkSchemaDialect(schema, { ...options, inlineRefused: { artists: "nested" } }).map((message) => translateMessage("nl", message))).toEqual([
+      "properties.artist: de documenten van artists hebben zelf inline subformulieren: een inline subformulier kan geen ander bevatten",
+    ]);
+  });
+
   it("does not check collections it does not know (null)", () => {
     expect(checkSchemaDialect(root({ a: { type: "string", _ref: "anything" } }), { locales: ["en"], collections: null })).toEqual([]);
   });
