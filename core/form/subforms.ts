@@ -18,6 +18,11 @@ import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve
 
 export { SUBFORM_FIELD };
 
+/** The popup field's no-JavaScript button (server/content/drafts.ts): its value is the field's name. */
+export const OPEN_SUBFORM_FIELD = "__openSubForm";
+/** The hidden field that carries a draft's return token through the referenced document's own page. */
+export const RETURN_FIELD = "__return";
+
 /** The form field name of a sub-form's field (`__subforms.room.title`), or of the sub-form itself without `name`. */
 export const subFormFieldName = (field: string, name?: string) => `${SUBFORM_FIELD}.${field}${name ? `.${name}` : ""}`;
 

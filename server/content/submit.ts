@@ -13,7 +13,9 @@ import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
-import { subFormResolver, takeSubDocuments } from "../../core/form/subforms";
+import { OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
+import { leaveForSubForm, pickForDraft } from "./drafts";
+import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
@@ -38,9 +40,15 @@ export interface FormReply {
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
   pending: PendingFile[];
+  /** A popup sub-form's draft this page returns to after its save (server/content/drafts.ts). */
+  returnToken?: string;
 }
 
-export type FormSubmission = { saved: true; version: ContentVersion } | { saved: false; status: number; reply: FormReply };
+export type FormSubmission =
+  | { saved: true; version: ContentVersion; /** The form a popup sub-form without JavaScript returns to. */ returnTo: string | null }
+  | { saved: false; status: number; reply: FormReply }
+  /** A popup sub-form's button without JavaScript: the input kept as a draft, the referenced document's page next. */
+  | { saved: false; leaveTo: string };
 
 function takeAll(formData: FormData, name: string): string[] {
   const values = formData.getAll(name).filter((value): value is string => typeof value === "string");
@@ -76,6 +84,10 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
+  // Popup sub-forms without JavaScript: the button that leaves for the referenced document's page, and the token
+  // of the form this page returns to after its save.
+  const openSubForm = takeAll(formData, OPEN_SUBFORM_FIELD)[0];
+  const returnToken = takeAll(formData, RETURN_FIELD)[0];
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
   const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
@@ -88,7 +100,13 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
     const submission = parse(formData, { resolve: resolver(hostile) });
     const { shown } = await references(submission.payload);
-    return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown } };
+    return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken } };
+  }
+  if (openSubForm !== undefined) {
+    await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
+    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, openSubForm);
+    if (!leaveTo) throw new HttpError(400, "errors.badRequest");
+    return { saved: false, leaveTo };
   }
 
   applyStepIntent(formData, schema);
@@ -104,7 +122,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
     const result = errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply();
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept] } };
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {
@@ -113,7 +131,10 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     return notSaved(status, { fieldErrors });
   }
   const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets);
-  if (outcome.kind === "saved") return { saved: true, version: outcome.version };
+  if (outcome.kind === "saved") {
+    const returnTo = returnToken ? await pickForDraft(context.db, returnToken, user.id, outcome.version.contentId) : null;
+    return { saved: true, version: outcome.version, returnTo };
+  }
   if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
   return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
 }

@@ -7,6 +7,8 @@ import { loadReferenceOptions } from "../../../server/content/references";
 import { submitBucketForm } from "../../../server/content/submit";
 import { compileBucketSchema } from "../../../server/content/validator";
 import { loadInlineSubForms } from "../../../server/content/subforms";
+import { draftFormValue, findDraft } from "../../../server/content/drafts";
+import { BASE_VERSION_FIELD } from "../../../core/form/resolve";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { documentTitle } from "../../../core/content/title";
@@ -55,12 +57,19 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
-  const formValue = (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema)) as Record<string, unknown>;
+  const search = new URL(request.url).searchParams;
+  // Back from a popup sub-form's own page (no JavaScript): the form's unsaved input, the saved document picked.
+  const draft = search.has("draft") ? await restorableDraft(context, user.id, bucket.id, new URL(request.url).pathname, search.get("draft")) : null;
+  // On the popup sub-form's own page: after the save, back to the form it was opened from.
+  const returnToken = search.has("return") && (await findDraft(context.db, search.get("return"), user.id)) ? search.get("return") : null;
+  const formValue = (
+    draft?.value ?? (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema))
+  ) as Record<string, unknown>;
   // Inline sub-forms: the referenced documents' forms, their values under SUBFORM_FIELD (a document that is gone
   // clears its field). A duplicate refers to the same documents, as its reference fields do.
   const inline = await loadInlineSubForms(context, user, compiled.schema, formValue);
   for (const field of inline.cleared) formValue[field] = "";
-  if (Object.keys(inline.subForms).length) formValue[SUBFORM_FIELD] = inline.values;
+  if (Object.keys(inline.subForms).length && !draft) formValue[SUBFORM_FIELD] = inline.values;
   const subReferenceOptions = await Promise.all(
     Object.values(inline.subForms).map((sub) => (sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : Promise.resolve({}))),
   );
@@ -78,7 +87,11 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     contentId: editing ? version.contentId : null,
     versionId: editing ? version.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
-    saved: new URL(request.url).searchParams.has("saved"),
+    saved: search.has("saved"),
+    // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
+    draft: search.has("draft") ? { restored: draft !== null, baseVersionId: draft?.baseVersionId ?? null } : null,
+    returnToken,
+    cancelReturn: returnToken ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}` : null,
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
     storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
     referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
@@ -91,6 +104,14 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   };
 }
 
+/** The user's draft for this form's page, as its starting value; null when it expired or is not theirs. */
+async function restorableDraft(context: AppLoadContext, userId: string, bucketId: string, pathname: string, token: string | null) {
+  const draft = await findDraft(context.db, token, userId);
+  if (!draft || draft.bucketId !== bucketId || draft.returnPath !== pathname) return null;
+  const baseVersionId = draft.entries.find(([name]) => name === BASE_VERSION_FIELD)?.[1] ?? null;
+  return { value: draftFormValue(draft), baseVersionId: isUuid(baseVersionId ?? undefined) ? baseVersionId : null };
+}
+
 export type BucketEditData = Awaited<ReturnType<typeof loadBucketEdit>>;
 
 /** The loader of the edit page in one mode (each mode is a route module of its own: app/routes.ts). */
@@ -101,7 +122,8 @@ export const submitBucketEdit = pageRoute(async ({ request, context, params }: E
   const target = await requireBucketAccess(request, context, params.bucket);
   try {
     const outcome = await submitBucketForm(request, context, target);
-    if (!outcome.saved) return data(outcome.reply, { status: outcome.status });
+    if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
+    if (outcome.returnTo) return redirect(outcome.returnTo);
     const { bucket } = target;
     return redirect(`${bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${outcome.version.contentId}/latest`}?saved`);
   } catch (error) {

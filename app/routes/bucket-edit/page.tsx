@@ -9,7 +9,7 @@ import { SchemaField } from "../../components/form/schema-field";
 import { removeHostileEntries } from "../../../core/form/hostile";
 import { InlineSubFormsContext } from "../../components/form/inline-field";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
-import { subFormResolver, type SubFormCheck } from "../../../core/form/subforms";
+import { RETURN_FIELD, subFormResolver, type SubFormCheck } from "../../../core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import type { FormReply } from "../../../server/content/submit";
@@ -111,7 +111,8 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
+  const baseVersionId = actionData?.latestVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.versionId;
+  const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
   const mediaSettings = useMemo(
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
@@ -125,6 +126,16 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       </p>
       <h1>{heading}</h1>
       {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.draft && !actionData ? (
+        <p className={loaderData.draft.restored ? "notice-success" : "notice-warning"} role="status">
+          {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
+        </p>
+      ) : null}
+      {returnToken ? (
+        <p className="notice-warning" role="status">
+          {t("subForm.returnTo")} {loaderData.cancelReturn ? <a href={loaderData.cancelReturn}>{t("subForm.goBack")}</a> : null}
+        </p>
+      ) : null}
       {loaderData.latestVersionId ? (
         <p className="notice-warning" role="status">
           {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
@@ -160,6 +171,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
                 <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+                {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
                 {pending?.map((file) => <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />)}
                 {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
                 {Object.entries(properties).map(([name, property]) => (
