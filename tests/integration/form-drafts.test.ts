@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const inputValue = (html: string, name: string) =>
-  new RegExp(`<input[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"`).exec(html)?.slice(1).find((value) => value !== undefined) ?? null;
+  new RegExp(`<input[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"`).exec(html)?.slice(1).find((value): value is string => typeof value === "string") ?? null;
 const tokenOf = (location: string | null, parameter: string) => new URL(location ?? "/", server.url).searchParams.get(parameter);
 
 /** The popup's no-JavaScript button on a new work with some unsaved input: the draft's token and where it leads. */
