@@ -6,7 +6,7 @@ import { useRootData } from "../../lib/root-data";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { OPEN_SUBFORM_FIELD } from "../../../core/form/subforms";
 import { BucketFormModal } from "./bucket-form-modal";
-import { useBucketForm } from "./context";
+import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 
 interface LoadedBucket {
@@ -29,6 +29,7 @@ export function PopupField(props: FieldProps) {
   const revalidator = useRevalidator();
   const messageLocale = useRootData()?.config.defaultLocale ?? "en";
   const { referenceOptions, hydrated, canEditTextIds } = useBucketForm();
+  const lock = useFieldLock();
   const [meta] = useField<string>(props.name);
   const control = useInputControl(meta);
   const collection = referenceOptions[String(props.schema._ref)];
@@ -65,10 +66,10 @@ export function PopupField(props: FieldProps) {
         <button type="button" className="button small" onClick={() => void open()}>
           {buttonText}
         </button>
-      ) : collection?.slug ? (
+      ) : collection?.slug && lock.showEditButtons ? (
         // Without JavaScript: the form's input is kept as a draft while the document is made or edited on its own
         // page, which returns here with it selected (server/content/drafts.ts).
-        <button type="submit" name={OPEN_SUBFORM_FIELD} value={meta.name} className="button small" formNoValidate>
+        <button type="submit" name={OPEN_SUBFORM_FIELD} value={meta.name} className="button small" formNoValidate disabled={lock.disabled || undefined}>
           {current ? t("subForm.editOnPage") : t("subForm.createOnPage")}
         </button>
       ) : null}
