@@ -104,6 +104,10 @@ export function subFormResolver(options: {
     if (options.hostile?.length) return { error: { "": options.hostile.map((message) => translateMessage(options.messageLocale, message)) } };
     if (!isPlainObject(payload)) return resolveDocument(payload, options.schema, options.validate, options.messageLocale);
     const { [SUBFORM_FIELD]: posted, ...parentPayload } = payload;
+    // Nothing under the reserved name but the sub-forms this form has: anything else (which no check would walk)
+    // leaves Conform's payload before it is echoed back.
+    if (posted !== undefined && !isPlainObject(posted)) Reflect.deleteProperty(payload, SUBFORM_FIELD);
+    if (isPlainObject(posted)) for (const key of Object.keys(posted)) if (!Object.hasOwn(options.subForms, key)) Reflect.deleteProperty(posted, key);
     const errors: Record<string, string[]> = {};
     const documents: SubDocument[] = [];
     for (const [field, check] of Object.entries(options.subForms)) {

@@ -60,8 +60,13 @@ describe("inline sub-forms", () => {
     expect(resolve({ title: "Spring", room: "", __subforms: { room: { __contentId: "", name: "", capacity: "" } } })).toEqual({ error: { room: ["This field is required"] } });
   });
 
-  it("leaves sub-form entries of unknown fields out of the document", () => {
-    const resolved = resolve({ title: "Spring", room: "", __subforms: { other: { name: "x" }, room: { name: "East" } } });
+  it("leaves sub-form entries of unknown fields out of the document and out of the payload Conform echoes", () => {
+    const payload = { title: "Spring", room: "", __subforms: { other: { deep: [[[["x"]]]] }, room: { name: "East" } } };
+    const resolved = resolve(payload);
+    expect(payload.__subforms).toEqual({ room: { name: "East" } });
+    const listed: Record<string, unknown> = { title: "Spring", __subforms: ["x"] };
+    resolve(listed);
+    expect(listed).toEqual({ title: "Spring" });
     expect(Object.keys(resolved.value!)).toEqual(["title", "room", "__subforms"]);
     expect(takeSubDocuments(resolved.value!).subDocuments.map((document) => document.field)).toEqual(["room"]);
   });
