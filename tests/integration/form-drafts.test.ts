@@ -90,6 +90,23 @@ describe("popup sub-form without JavaScript: the round trip", () => {
     expect(location).toMatch(new RegExp(`^/b/${artists.slug}/${artistId}/latest\\?return=`));
   });
 
+  it("returns to an edit page with the version it started from, so someone else's save in between is a conflict", async () => {
+    const created = await postForm(server.url, `/b/${works.slug}/new`, { __contentId: "", __baseVersionId: "", title: "Sunflowers" }, editor.cookie);
+    const workId = /\/([0-9a-f-]{36})\/latest/.exec(created.headers.get("location") ?? "")![1]!;
+    const { rows: [first] } = await server.db.query<{ versionId: string }>(`SELECT latest_version_id AS "versionId" FROM contents WHERE content_id = $1`, [workId]);
+    const left = await postForm(server.url, `/b/${works.slug}/${workId}/latest`, { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (mine)", artist: "", __openSubForm: "artist" }, editor.cookie);
+    const token = tokenOf(left.headers.get("location"), "return")!;
+    const other = await postForm(server.url, `/b/${works.slug}/${workId}/latest`, { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (theirs)" }, stranger.cookie);
+    expect(other.status).toBe(302);
+    const saved = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", __return: token, name: "Theo" }, editor.cookie);
+    expect(saved.headers.get("location")).toBe(`/b/${works.slug}/${workId}/latest?draft=${token}`);
+    const back = decode(await (await get(server.url, saved.headers.get("location")!, editor.cookie)).text());
+    expect(inputValue(back, "title")).toBe("Sunflowers (mine)");
+    expect(inputValue(back, "__baseVersionId")).toBe(first!.versionId);
+    const again = await postForm(server.url, `/b/${works.slug}/${workId}/latest`, { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (mine)", artist: inputValue(back, "artist")! }, editor.cookie);
+    expect(again.status).toBe(409);
+  });
+
   it("restores a draft only for its own user and only before it expires", async () => {
     const { token } = await leave();
     const other = decode(await (await get(server.url, `/b/${works.slug}/new?draft=${token}`, stranger.cookie)).text());
