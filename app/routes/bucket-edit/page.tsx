@@ -8,7 +8,9 @@ import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
 import { HistoryPanel } from "../../components/history/history-panel";
 import { removeHostileEntries } from "../../../core/form/hostile";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../../core/form/resolve";
+import { InlineSubFormsContext } from "../../components/form/inline-field";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
+import { RETURN_FIELD, subFormResolver, type SubFormCheck } from "../../../core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import type { FormReply } from "../../../server/content/submit";
@@ -59,6 +61,24 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     };
   }, [loaderData.validatorUrl]);
 
+  // Inline sub-forms validate with their own buckets' validators (loaded like the page's), then the parent posts.
+  const [subValidators, setSubValidators] = useState<Record<string, ValidateFunction>>({});
+  useEffect(() => {
+    let current = true;
+    for (const [field, sub] of Object.entries(loaderData.subForms)) {
+      if (sub.state !== "ready" || !sub.validatorUrl) continue;
+      loadBrowserValidator(sub.validatorUrl).then((fn) => current && setSubValidators((loaded) => ({ ...loaded, [field]: fn })), () => undefined);
+    }
+    return () => {
+      current = false;
+    };
+  }, [loaderData.subForms]);
+  const subForms = useMemo(() => {
+    const checks: Record<string, SubFormCheck> = {};
+    for (const [field, sub] of Object.entries(loaderData.subForms)) if (sub.state === "ready") checks[field] = { schema: sub.schema, validate: subValidators[field] ?? null };
+    return checks;
+  }, [loaderData.subForms, subValidators]);
+
   // One object per loaded document: Conform reports a lastResult again whenever it is a new object.
   const stored = useMemo(() => storedResult(loaderData.storedErrors), [loaderData.storedErrors]);
   const [form] = useForm<Record<string, unknown>>({
@@ -71,7 +91,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: documentResolver({ schema, validate, messageLocale: loaderData.messageLocale, hostile }) });
+      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile }) });
     },
   });
 
@@ -94,7 +114,9 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
   // shown, with any changes made here) as the newest version; a save by someone else since is still a conflict.
-  const baseVersionId = actionData?.latestVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
+  // A restored draft (back from a popup's own page) keeps the base version it was made with.
+  const baseVersionId = actionData?.latestVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
+  const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
   const mediaSettings = useMemo(
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
@@ -108,6 +130,16 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       </p>
       <h1>{heading}</h1>
       {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.draft && !actionData ? (
+        <p className={loaderData.draft.restored ? "notice-success" : "notice-warning"} role="status">
+          {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
+        </p>
+      ) : null}
+      {returnToken ? (
+        <p className="notice-warning" role="status">
+          {t("subForm.returnTo")} {loaderData.cancelReturn ? <a href={loaderData.cancelReturn}>{t("subForm.goBack")}</a> : null}
+        </p>
+      ) : null}
       {loaderData.latestVersionId ? (
         <p className="notice-warning" role="status">
           {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
@@ -138,10 +170,12 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       ) : (
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
+            <InlineSubFormsContext.Provider value={loaderData.subForms}>
             <FormProvider context={form.context}>
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
                 <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+                {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
                 {pending?.map((file) => <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />)}
                 {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
                 {Object.entries(properties).map(([name, property]) => (
@@ -154,6 +188,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
                 </div>
               </Form>
             </FormProvider>
+            </InlineSubFormsContext.Provider>
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
