@@ -12,10 +12,13 @@ import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
 import { applyStepIntent } from "../../core/form/step";
+import { applyTagIntent } from "../../core/form/tags";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
 import type { JsonSchema } from "../../core/schema/normalize";
+import type { Locale } from "../../core/locales";
+import { getRequestState } from "../web/request-state";
 
 /*
  * The one way an edit form post becomes a saved document:
@@ -65,10 +68,10 @@ const textField = (formData: FormData, name: string) => {
 export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
   const { user, bucket } = target;
   const { schema, validate } = compileBucketSchema(bucket);
-  // Every message under the form's fields, the files' included, in the configured default locale (spec §5), so
-  // one form never mixes two languages.
-  const messageLocale = context.config.DEFAULT_LOCALE;
-  const locale = messageLocale;
+  // Every message under the form's fields, the files' included, in the editor's interface language (which is the
+  // configured default locale unless the editor chose another, spec §5), so a page never mixes two languages.
+  const { locale } = await getRequestState(request, context);
+  const messageLocale = locale;
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
@@ -85,6 +88,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   }
 
   applyStepIntent(formData, schema);
+  applyTagIntent(formData, schema);
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
   const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);
@@ -105,7 +109,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const status = hasErrors(files.errors) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked);
+  const outcome = await save(context, target, formData, submission, files.staged, checked, locale);
   if (outcome.kind === "saved") return { saved: true, version: outcome.version };
   if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
   return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
@@ -124,6 +128,7 @@ async function save(
   submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,
   staged: readonly StagedFormFile[],
   checked: MediaReferenceCheck,
+  messageLocale: Locale,
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
   const referenced = new Set(mediaReferences(schema, submission.value).map((reference) => reference.contentId.toLowerCase()));
@@ -134,6 +139,7 @@ async function save(
       data: submission.value,
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
       pendingIds: checked.pending.map((item) => item.contentId),
+      messageLocale,
     });
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));

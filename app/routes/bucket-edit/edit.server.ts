@@ -8,6 +8,7 @@ import { submitBucketForm } from "../../../server/content/submit";
 import { compileBucketSchema } from "../../../server/content/validator";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
 import { documentTitle } from "../../../core/content/title";
 import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
@@ -50,6 +51,9 @@ async function loadVersion(args: EditArgs, bucket: { id: string; singleton: bool
 async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const { request, context, params } = args;
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  // Validation and media messages in the editor's interface language, like the rest of the page: the configured
+  // default locale (spec §5) unless the editor chose another.
+  const { locale: messageLocale } = await getRequestState(request, context);
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
@@ -59,7 +63,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     schema: compiled.schema,
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
-    messageLocale: context.config.DEFAULT_LOCALE,
+    messageLocale,
     defaultValue: (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema)) as Record<string, unknown>,
     // A duplicate is a new document: its page does not say it edits the original.
     title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
@@ -68,7 +72,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
     saved: new URL(request.url).searchParams.has("saved"),
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
-    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
+    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, messageLocale) : null,
     referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media

@@ -6,6 +6,8 @@ import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "rea
 import { BucketFormContext } from "../../components/form/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
+import { UnsavedChangesGuard } from "../../components/form/unsaved-changes";
+import { FlashNotice } from "../../components/flash-notice";
 import { removeHostileEntries } from "../../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../../core/form/resolve";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
@@ -19,9 +21,10 @@ interface BucketEditProps {
   actionData?: FormReply;
 }
 
-export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
+export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket" | "mode">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
   const product = (matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
-  return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
+  const name = loaderData?.mode === "singleton" ? loaderData.bucket.name : loaderData?.title || loaderData?.bucket.name || "";
+  return [{ title: `${name} · ${product}` }];
 }
 
 /** The stored document's errors as Conform's result of a failed validation: each field with an error shows it. */
@@ -88,7 +91,8 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds],
   );
 
-  const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
+  // A singleton is its bucket: its heading names the bucket, not its first text (bucketEditMeta likewise).
+  const heading = loaderData.mode === "singleton" ? bucket.name : loaderData.title ? t("form.editTitle", { title: loaderData.title }) : t("form.newDocument");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
@@ -104,7 +108,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
         {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
       </p>
       <h1>{heading}</h1>
-      {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
       {loaderData.latestVersionId ? (
         <p className="notice-warning" role="status">
           {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
@@ -136,6 +140,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
             <FormProvider context={form.context}>
+              <UnsavedChangesGuard formId={form.id} />
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
                 <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
