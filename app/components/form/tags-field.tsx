@@ -59,7 +59,7 @@ export function TagsField(props: FieldProps) {
         {rows.length ? (
           <ul className="tag-chips">
             {rows.map((row, index) => (
-              <li key={row.key} className={row.errors?.length ? "tag-chip has-error" : "tag-chip"}>
+              <li key={row.key ?? `${meta.name}-${index}`} className={row.errors?.length ? "tag-chip has-error" : "tag-chip"}>
                 <input {...getInputProps(row, { type: "hidden" })} disabled={lock.disabled} />
                 <span className="tag-text">{tagText(row)}</span>
                 {lock.showEditButtons ? (
