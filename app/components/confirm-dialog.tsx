@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
@@ -16,15 +16,15 @@ type Cancel =
 export function ConfirmDialog(props: { title: string; children: ReactNode; confirm: ReactNode } & Cancel) {
   const { t } = useTranslation();
   const { onCancel } = props;
+  useEffect(() => {
+    if (!onCancel) return;
+    const escape = (event: KeyboardEvent) => event.key === "Escape" && onCancel();
+    window.addEventListener("keydown", escape);
+    return () => window.removeEventListener("keydown", escape);
+  }, [onCancel]);
   return (
     <div className="modal-backdrop">
-      <div
-        className="modal"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="confirm-title"
-        onKeyDown={onCancel ? (event) => event.key === "Escape" && onCancel() : undefined}
-      >
+      <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title">
         <h2 id="confirm-title">{props.title}</h2>
         <div>{props.children}</div>
         <div className="modal-actions">

@@ -36,7 +36,7 @@ function nextIndex(formData: FormData, list: string): number {
 
 const isTagList = (schema: JsonSchema, name: string) => {
   const field = schemaAtName(schema, name);
-  return field !== null && field !== undefined && fieldKind(field) === "tags";
+  return field !== null && fieldKind(field) === "tags";
 };
 
 /** Rewrites the typed tags and a '+ New Tag' press in `formData`; anything that names no tag list is dropped. */

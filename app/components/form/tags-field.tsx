@@ -24,7 +24,7 @@ export function TagsField(props: FieldProps) {
   const rows = meta.getFieldList();
   const maxItems = typeof props.schema.maxItems === "number" ? props.schema.maxItems : null;
   const canAdd = lock.showEditButtons && (maxItems === null || rows.length < maxItems);
-  const tagText = (row: (typeof rows)[number]) => String(row.value ?? row.initialValue ?? "");
+  const tagText = (row: (typeof rows)[number]) => row.value ?? row.initialValue ?? "";
   const rowErrors = rows.flatMap((row) => row.errors ?? []);
   const errors = [...(meta.errors ?? []), ...rowErrors];
 

@@ -48,8 +48,6 @@ export function UnsavedChangesGuard({ formId }: { formId: string }) {
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (!isDirty()) return;
       event.preventDefault();
-      // Older browsers ask only when returnValue is set.
-      event.returnValue = "";
     };
     window.addEventListener("beforeunload", beforeUnload);
     return () => window.removeEventListener("beforeunload", beforeUnload);
