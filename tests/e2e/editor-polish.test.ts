@@ -90,6 +90,39 @@ describe("leaving with unsaved changes (JavaScript)", () => {
     await ctx.close();
   });
 
+  it("on the popup's parent page: asks once the modal's saved document is the field's new value; all in the interface language", async () => {
+    const artists = await createTestBucket(server.db, {
+      name: "Artists",
+      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name", isNotEmpty: true } } },
+    });
+    const works = await createTestBucket(server.db, {
+      name: "Works",
+      jsonSchema: { type: "object", properties: { artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+    });
+    // A Dutch interface on an English server: the modal's validation messages are Dutch like the rest.
+    const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
+    const page = await ctx.newPage();
+    await open(page, `/b/${works.slug}/new`);
+    const modal = page.locator("dialog.bucket-form-modal");
+    await fieldBox(page, "artist").getByRole("button", { name: "Artist bewerken" }).click();
+    await modal.waitFor({ state: "visible" });
+    await modal.getByRole("button", { name: "Versturen" }).click();
+    await modal.locator(".field-error", { hasText: "Dit is een verplicht veld" }).waitFor();
+    await modal.locator('input[name="name"]').fill("Mesdag");
+    await modal.getByRole("button", { name: "Versturen" }).click();
+    await modal.waitFor({ state: "hidden" });
+    await fieldBox(page, "artist").locator(".popup-current", { hasText: "Mesdag" }).waitFor();
+
+    await overviewLink(page, "Works").click();
+    const dialog = page.getByRole("alertdialog", { name: "Weggaan zonder op te slaan?" });
+    await dialog.waitFor({ state: "visible" });
+    await dialog.getByRole("button", { name: "Op deze pagina blijven" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(pathOf(page)).toBe(`/b/${works.slug}/new`);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
   it("never asks on save, nor after it: the saved page leaves freely", async () => {
     const bucket = await createTestBucket(server.db, { name: "Artists", jsonSchema: SCHEMA });
     const ctx = await signedInContext(browser, server);
