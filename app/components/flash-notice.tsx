@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } fro
 import { useTranslation } from "react-i18next";
 
 /** How long a confirmation stays before it fades (while the pointer or focus is on it, it stays). */
-export const FLASH_NOTICE_MS = 6000;
+export const FLASH_NOTICE_MS = 8000;
 const FADE_MS = 400;
 
 const subscribeToNothing = () => () => undefined;
