@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
 import { ConfirmDialog } from "../components/confirm-dialog";
+import { FlashNotice } from "../components/flash-notice";
 import { titleProperty, titleText } from "../../core/content/title";
 import { requireBucketAccess } from "../../server/web/guards";
 import { isUuid } from "../../core/ids";
@@ -66,6 +67,8 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       search,
       view: session.get("indexView") ?? "list",
       confirmDelete: isUuid(confirmDelete ?? undefined) ? confirmDelete : null,
+      // After a delete (the action's redirect): the page says so.
+      deleted: url.searchParams.has("deleted"),
     },
     { headers },
   );
@@ -87,11 +90,12 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   try {
     await deleteContent(context.db, bucket.id, contentId, versionId);
   } catch (error) {
-    if (error instanceof ContentNotFoundError) return redirect(`/b/${bucket.slug}`);
+    // Gone already (deleted in another tab): what the editor wanted is done.
+    if (error instanceof ContentNotFoundError) return redirect(`/b/${bucket.slug}?deleted`);
     if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
     throw error;
   }
-  return redirect(`/b/${bucket.slug}`);
+  return redirect(`/b/${bucket.slug}?deleted`);
 });
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
@@ -123,6 +127,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>{t("overview.grid")}</button>
         </Form>
       </div>
+      {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? <p className="form-error" role="alert">{t("overview.deleteConflict")}</p> : null}
       {items.length === 0 ? (
         <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>

@@ -18,10 +18,13 @@ import { OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } f
 import { leaveForSubForm, pickForDraft } from "./drafts";
 import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
+import { applyTagIntent } from "../../core/form/tags";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
 import type { JsonSchema } from "../../core/schema/normalize";
+import type { Locale } from "../../core/locales";
+import { getRequestState } from "../web/request-state";
 
 /*
  * The one way an edit form post becomes a saved document:
@@ -77,10 +80,10 @@ const textField = (formData: FormData, name: string) => {
 export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
   const { user, bucket } = target;
   const { schema, validate } = compileBucketSchema(bucket);
-  // Every message under the form's fields, the files' included, in the configured default locale (spec §5), so
-  // one form never mixes two languages.
-  const messageLocale = context.config.DEFAULT_LOCALE;
-  const locale = messageLocale;
+  // Every message under the form's fields, the files' included, in the editor's interface language (which is the
+  // configured default locale unless the editor chose another, spec §5), so a page never mixes two languages.
+  const { locale } = await getRequestState(request, context);
+  const messageLocale = locale;
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
@@ -111,6 +114,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   }
 
   applyStepIntent(formData, schema);
+  applyTagIntent(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
   const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
@@ -135,7 +139,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets);
+  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale);
   if (outcome.kind === "saved") {
     const returnTo = returnToken ? await pickForDraft(context.db, returnToken, user.id, outcome.version.contentId) : null;
     return { saved: true, version: outcome.version, returnTo };
@@ -158,6 +162,7 @@ async function save(
   staged: readonly StagedFormFile[],
   checked: MediaReferenceCheck,
   subBuckets: readonly SubFormBucket[],
+  messageLocale: Locale,
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
   const { data, subDocuments } = takeSubDocuments(submission.value);
@@ -171,6 +176,7 @@ async function save(
       data,
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
       pendingIds: checked.pending.map((item) => item.contentId),
+      messageLocale,
     }, subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));

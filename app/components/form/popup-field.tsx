@@ -27,7 +27,8 @@ interface LoadedBucket {
 export function PopupField(props: FieldProps) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
-  const messageLocale = useRootData()?.config.defaultLocale ?? "en";
+  // The modal's messages in the interface language, like the page around it.
+  const messageLocale = useRootData()?.locale ?? "en";
   const { referenceOptions, hydrated, canEditTextIds } = useBucketForm();
   const lock = useFieldLock();
   const [meta] = useField<string>(props.name);

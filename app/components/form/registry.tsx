@@ -5,7 +5,8 @@ import { DisableableField, ObjectField, TranslateObjectField } from "./group-fie
 import { FileField, ImageField, VideoField } from "./media/media-field";
 import { InlineField } from "./inline-field";
 import { PopupField } from "./popup-field";
-import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
+import { ArrayField, ReferenceListField, TextsField } from "./list-fields";
+import { TagsField } from "./tags-field";
 import {
   BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
 } from "./simple-fields";

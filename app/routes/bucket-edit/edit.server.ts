@@ -12,6 +12,7 @@ import { draftFormValue, findDraft } from "../../../server/content/drafts";
 import { BASE_VERSION_FIELD } from "../../../core/form/resolve";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
 import { documentTitle } from "../../../core/content/title";
 import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
@@ -55,6 +56,9 @@ async function loadVersion(args: EditArgs, bucket: { id: string; singleton: bool
 async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const { request, context, params } = args;
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  // Validation and media messages in the editor's interface language, like the rest of the page: the configured
+  // default locale (spec §5) unless the editor chose another.
+  const { locale: messageLocale } = await getRequestState(request, context);
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
@@ -80,7 +84,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     schema: compiled.schema,
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
-    messageLocale: context.config.DEFAULT_LOCALE,
+    messageLocale,
     defaultValue: formValue,
     subForms: inline.subForms,
     // A duplicate is a new document: its page does not say it edits the original.
@@ -94,7 +98,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     returnToken,
     cancelReturn: returnToken ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}` : null,
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
-    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
+    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, messageLocale) : null,
     referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
