@@ -166,7 +166,7 @@ async function save(
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
   const { data, subDocuments } = takeSubDocuments(submission.value);
-  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments);
+  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments, messageLocale);
   if (subRefusal) return { kind: "refused", refusal: subRefusal };
   const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
   try {
@@ -183,7 +183,7 @@ async function save(
     return { kind: "saved", version: outcome.version };
   } catch (error) {
     // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
-    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error) };
+    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error, messageLocale) };
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
     // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
     if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };
