@@ -1,6 +1,7 @@
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
+import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
 import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
@@ -11,6 +12,7 @@ import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
+import { takeReferenceSearch } from "../../core/form/reference-search";
 import { applyStepIntent } from "../../core/form/step";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
@@ -35,6 +37,8 @@ export interface FormReply {
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
   pending: PendingFile[];
+  /** The posted references' titles and a reference search's results (server/content/references.ts). */
+  references?: ReferenceReply;
 }
 
 export type FormSubmission = { saved: true; version: ContentVersion } | { saved: false; status: number; reply: FormReply };
@@ -72,6 +76,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
+  const referenceSearch = takeReferenceSearch(formData, schema);
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
     checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
@@ -97,7 +102,8 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
     const result = errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply();
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept] } };
+    const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], references: referenceData } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {
