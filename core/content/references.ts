@@ -98,3 +98,20 @@ export function searchLimit(raw: string | null): number {
   const limit = raw === null || !/^\d{1,4}$/.test(raw) ? REFERENCE_SEARCH_PAGE : Number(raw);
   return Math.min(Math.max(limit, 1), REFERENCE_SEARCH_MAX);
 }
+
+/** A document that refers to another (the delete confirmation's 'where used'). */
+export interface Referrer {
+  bucketSlug: string;
+  bucketName: string;
+  contentId: string;
+  title: string;
+}
+
+export interface WhereUsed {
+  /** The referring documents in buckets the user may see (at most WHERE_USED_LIMIT). */
+  referrers: Referrer[];
+  /** Referring documents in buckets the user may not see (private, or not in their list): only counted. */
+  hidden: number;
+  /** Referring documents the user may see beyond the listed ones. */
+  more: number;
+}

@@ -41,7 +41,7 @@ function referencedCollections(schema: JsonSchema): Set<string> {
 
 async function contentCount(db: Queryable, bucketId: string): Promise<number> {
   const { rows } = await db.query<{ count: number }>(`SELECT content_count AS count FROM buckets WHERE id = $1`, [bucketId]);
-  return Number(rows[0]?.count ?? 0);
+  return rows[0]?.count ?? 0;
 }
 
 /** The visible bucket of a collection, or null. */

@@ -4,9 +4,11 @@ import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
 import { FileField, ImageField, VideoField } from "./media/media-field";
 import { PopupField } from "./popup-field";
-import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
+import { ArrayField, TagsField, TextsField } from "./list-fields";
+import { ReferenceField } from "./reference-field";
+import { ReferenceListField } from "./reference-list-field";
 import {
-  BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
+  BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, TextareaField, TextField, TimeField,
 } from "./simple-fields";
 
 /** One entry per field kind: a kind without a component does not compile. */
