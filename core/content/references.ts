@@ -95,7 +95,7 @@ export function documentThumbnail(data: Record<string, unknown>, schema: unknown
 
 /** A search's limit from a query parameter: 1…REFERENCE_SEARCH_MAX, REFERENCE_SEARCH_PAGE when absent or unreadable. */
 export function searchLimit(raw: string | null): number {
-  const limit = raw === null || !/^\d{1,4}$/.test(raw) ? REFERENCE_SEARCH_PAGE : Number(raw);
+  const limit = raw === null || !/^\d{1,9}$/.test(raw) ? REFERENCE_SEARCH_PAGE : Number(raw);
   return Math.min(Math.max(limit, 1), REFERENCE_SEARCH_MAX);
 }
 

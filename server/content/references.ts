@@ -115,7 +115,9 @@ export async function searchReferenceOptions(
   query: string,
   limit: number,
 ): Promise<ReferenceOption[]> {
-  const search = query.slice(0, REFERENCE_SEARCH_MAX_LENGTH).trim();
+  // PostgreSQL's text holds no NUL (and a control character is never in a title): they are left out.
+  // eslint-disable-next-line no-control-regex
+  const search = query.slice(0, REFERENCE_SEARCH_MAX_LENGTH).replace(/[\u0000-\u001f\u007f]/g, "").trim();
   const versions = await listContents(db, bucket.id, { limit, search });
   return versions.map((version) => referenceOption(version, bucket));
 }
