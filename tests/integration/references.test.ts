@@ -47,6 +47,7 @@ beforeAll(async () => {
         extra: { type: "string", title: "Extra", _ref: crowd.collectionName },
         artists: { type: "array", title: "Artists", items: { type: "string", _ref: artists.collectionName } },
         note: { type: "string", title: "Note" },
+        curator: { type: "string", title: "Curator", _ref: artists.collectionName, renderer: "popup" },
       },
     },
   });
@@ -191,7 +192,7 @@ describe("the edit page's reference fields", () => {
 describe("where a document is used, and deleted references", () => {
   it("lists the referring documents in the delete confirmation, counts hidden ones, and leaves references dangling visibly", async () => {
     const target = await createContent(server.db, artists.id, { name: "Jozef Israëls" }, null);
-    const one = await createContent(server.db, exhibitions.id, { title: "Show with select", artist: target.contentId }, null);
+    const one = await createContent(server.db, exhibitions.id, { title: "Show with select", artist: target.contentId, curator: target.contentId }, null);
     const two = await createContent(server.db, exhibitions.id, { title: "Show with list", artists: [toorop, target.contentId] }, null);
     // The id in a text, not in a reference field, is no use.
     await createContent(server.db, exhibitions.id, { title: "Mentions it", note: target.contentId }, null);
@@ -216,6 +217,9 @@ describe("where a document is used, and deleted references", () => {
     expect(edit.status).toBe(200);
     expect(edit.html).toContain("This document was deleted");
     expect(optionsOf(edit.html, "artist").find((option) => option.value === target.contentId)).toMatchObject({ selected: true });
+    // The popup sub-form's field too, its value kept.
+    expect(edit.html).toContain('<p class="popup-current reference-deleted">This document was deleted</p>');
+    expect(edit.html).toContain(`name="curator" value="${target.contentId}"`);
     const list = await page(server.url, `/b/${exhibitions.slug}/${two.contentId}/latest`, cookie);
     expect(list.status).toBe(200);
     expect(list.html).toContain("This document was deleted");
