@@ -149,6 +149,8 @@ export function ReferenceCombobox(props: {
           const typed = event.currentTarget.value;
           setText(typed);
           setOpen(true);
+          // Until the server answers, the shown results are the last text's: none is active, so Enter picks none.
+          setActive(-1);
           if (typed === "") props.onChange(null);
           search(typed);
         }}
