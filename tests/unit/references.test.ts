@@ -49,7 +49,7 @@ describe("takeReferenceSearch (the search without JavaScript)", () => {
     const data = form([["title", "T"], ["artist", a], [`${REFERENCE_QUERY_PREFIX}artist`, "mes"], [`${REFERENCE_QUERY_PREFIX}lineup[0]`, "x"], [REFERENCE_SEARCH_FIELD, "artist"]]);
     expect(takeReferenceSearch(data, schema)).toEqual({ name: "artist", collection: "artists", query: "mes" });
     expect([...data.keys()]).toEqual(["title", "artist", "__intent__"]);
-    expect(JSON.parse(String(data.get("__intent__")))).toEqual({ type: "update", payload: { name: "artist", value: a } });
+    expect(JSON.parse(data.get("__intent__") as string)).toEqual({ type: "update", payload: { name: "artist", value: a } });
   });
   it("ignores a search of a field that is no reference, and a save only loses the search texts", () => {
     const odd = form([["title", "T"], [REFERENCE_SEARCH_FIELD, "title"]]);
