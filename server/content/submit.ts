@@ -4,10 +4,11 @@ import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
-import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
+import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, showErrorsOf, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
 import { compileBucketSchema } from "./validator";
 import type { User } from "../accounts/users";
 import { mediaReferences, readFormPost } from "../media/form-upload";
+import { applyMediaEdit } from "../media/form-edits";
 import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
@@ -90,25 +91,29 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   }
 
   applyStepIntent(formData, schema);
+  // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
+  const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
   const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);
   const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale }) });
   const checked = await references(submission.payload, files.staged);
-  const fieldErrors = { ...files.errors };
+  // Refused files and a refused crop or thumbnail: a 422, the message under the field.
+  const refused = mediaEdit?.errors.length ? { ...files.errors, [mediaEdit.field]: [...(files.errors[mediaEdit.field] ?? []), ...mediaEdit.errors] } : files.errors;
+  const fieldErrors = { ...refused };
   for (const [name, messages] of Object.entries(checked.errors)) fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
 
   const notSaved = async (status: number, extra: Partial<FormReply> & { fieldErrors?: Record<string, string[]> } = {}): Promise<FormSubmission> => {
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
-    const result = errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply();
+    const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
     const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
     return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], references: referenceData } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {
     // A refused file is a 422 (as from the API); a failed validation a 400; a list or upload intent re-renders (200).
-    const status = hasErrors(files.errors) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
+    const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
   const outcome = await save(context, target, formData, submission, files.staged, checked);

@@ -5,6 +5,7 @@ import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion
 import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions, loadReferenceTargets } from "../../../server/content/references";
 import { submitBucketForm } from "../../../server/content/submit";
+import { historyPanel } from "../../../server/content/history";
 import { compileBucketSchema } from "../../../server/content/validator";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
@@ -78,6 +79,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     multipart: hasMediaField(compiled.schema),
     media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
     videoProcessing: context.media.ffmpeg !== null,
+    // The version history panel (app/components/history/): the first page of the document's versions.
+    history: editing ? await historyPanel(context.db, { user, bucket }, version.contentId) : null,
   };
 }
 

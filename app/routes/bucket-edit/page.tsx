@@ -6,6 +6,7 @@ import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "rea
 import { BucketFormContext } from "../../components/form/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
+import { HistoryPanel } from "../../components/history/history-panel";
 import { removeHostileEntries } from "../../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../../core/form/resolve";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
@@ -97,7 +98,9 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
+  // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
+  // shown, with any changes made here) as the newest version; a save by someone else since is still a conflict.
+  const baseVersionId = actionData?.latestVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
   const pending = actionData?.pending;
   const mediaSettings = useMemo(
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
@@ -152,7 +155,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
                 ))}
                 <div className="form-actions">
                   <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-                    {t("form.save")}
+                    {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
                   </button>
                 </div>
               </Form>
@@ -160,6 +163,9 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
+      {loaderData.history ? (
+        <HistoryPanel bucketSlug={bucket.slug} history={loaderData.history.page} schemaLink={loaderData.history.schemaLink} currentVersionId={loaderData.versionId} open={loaderData.latestVersionId !== null} />
+      ) : null}
     </section>
   );
 }
