@@ -26,6 +26,8 @@ export async function searchCollection(collection: string, text: string, signal?
  */
 export function ReferenceCombobox(props: {
   id: string;
+  /** The field's label, which also names the list of results. */
+  label: string;
   collection: string;
   value: string;
   /** The chosen document's title ("" when none or deleted). */
@@ -161,7 +163,7 @@ export function ReferenceCombobox(props: {
           if (text.trim() !== "") setText(props.valueLabel);
         }}
       />
-      <ul id={listId} role="listbox" className="reference-listbox" hidden={!open || results.length === 0} aria-label={t("references.searchPlaceholder")}>
+      <ul id={listId} role="listbox" className="reference-listbox" hidden={!open || results.length === 0} aria-label={props.label}>
         {results.map((option, index) => (
           // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keys are the input's (aria-activedescendant)
           <li

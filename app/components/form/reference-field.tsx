@@ -81,6 +81,7 @@ function ReferenceComboboxField(props: FieldProps) {
       <input type="hidden" name={meta.name} value={value} readOnly disabled={lock.disabled} />
       <ReferenceCombobox
         id={meta.id}
+        label={fieldLabel(props)}
         collection={collectionName}
         value={value}
         valueLabel={view && !view.deleted ? view.label : ""}
