@@ -3,6 +3,8 @@ import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { FlashNotice } from "../components/flash-notice";
+import { WhereUsedList } from "../components/where-used";
+import { findWhereUsed } from "../../server/content/where-used";
 import { titleProperty, titleText } from "../../core/content/title";
 import { requireBucketAccess } from "../../server/web/guards";
 import { isUuid } from "../../core/ids";
@@ -34,7 +36,7 @@ function dateFormat(language: string): Intl.DateTimeFormat {
 }
 
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
-  const { bucket } = await requireBucketAccess(request, context, params.bucket);
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   if (bucket.singleton) throw redirect(`/b/${bucket.slug}/edit`);
   const url = new URL(request.url);
   const { session } = await getRequestState(request, context);
@@ -50,7 +52,10 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
     session.set("lastVisitedBucket", bucket.slug);
     headers.set("Set-Cookie", await context.sessionStorage.commitSession(session));
   }
-  const confirmDelete = url.searchParams.get("delete");
+  const deleteParam = url.searchParams.get("delete");
+  const confirmDelete = isUuid(deleteParam ?? undefined) ? deleteParam : null;
+  // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
+  const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete }) : null;
   return data(
     {
       bucket: { slug: bucket.slug, name: bucket.name },
@@ -66,7 +71,8 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       total,
       search,
       view: session.get("indexView") ?? "list",
-      confirmDelete: isUuid(confirmDelete ?? undefined) ? confirmDelete : null,
+      confirmDelete,
+      whereUsed,
       // After a delete (the action's redirect): the page says so.
       deleted: url.searchParams.has("deleted"),
     },
@@ -185,6 +191,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           }
         >
           <p>{t("overview.deleteText", { title: toDelete.title || t("overview.untitled") })}</p>
+          {loaderData.whereUsed ? <WhereUsedList whereUsed={loaderData.whereUsed} /> : null}
         </ConfirmDialog>
       ) : null}
     </section>

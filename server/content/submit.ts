@@ -1,6 +1,7 @@
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
+import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
 import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, showErrorsOf, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
@@ -14,6 +15,7 @@ import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
+import { takeReferenceSearch } from "../../core/form/reference-search";
 import { OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
 import { leaveForSubForm, pickForDraft } from "./drafts";
 import { HttpError } from "../web/http-error";
@@ -46,6 +48,8 @@ export interface FormReply {
   pending: PendingFile[];
   /** A popup sub-form's draft this page returns to after its save (server/content/drafts.ts). */
   returnToken?: string;
+  /** The posted references' titles and a reference search's results (server/content/references.ts). */
+  references?: ReferenceReply;
 }
 
 export type FormSubmission =
@@ -87,6 +91,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
+  const referenceSearch = takeReferenceSearch(formData, schema);
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
   // Popup sub-forms without JavaScript: the button that leaves for the referenced document's page, and the token
   // of the form this page returns to after its save.
@@ -131,7 +136,8 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
     const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken } };
+    const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {

@@ -24,7 +24,7 @@ function rowTitle(schema: JsonSchema, index: number, value: unknown): string | n
  * and, with JavaScript, by dragging. Every button is a submit button with an
  * intent, so the list works without JavaScript. fixed: no add or remove.
  */
-export function ArrayField(props: FieldProps & { variant?: "references" }) {
+export function ArrayField(props: FieldProps) {
   const { t } = useTranslation();
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
@@ -44,7 +44,6 @@ export function ArrayField(props: FieldProps & { variant?: "references" }) {
   ) : null;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
-      {rows.length === 0 && props.variant === "references" ? <p className="empty">{t("form.noEntries")}</p> : null}
       <ol className="list-field">
         {rows.map((row, index) => (
           <li
@@ -94,7 +93,6 @@ export function ArrayField(props: FieldProps & { variant?: "references" }) {
   );
 }
 
-export const ReferenceListField = (props: FieldProps) => <ArrayField {...props} variant="references" />;
 
 /**
  * Translated text arrays: entries {id, text per locale}. Only admins and devs

@@ -3,7 +3,7 @@ import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
 import { hasPermission } from "../../../server/accounts/users";
-import { loadReferenceOptions } from "../../../server/content/references";
+import { loadReferenceOptions, loadReferenceTargets } from "../../../server/content/references";
 import { submitBucketForm } from "../../../server/content/submit";
 import { historyPanel } from "../../../server/content/history";
 import { compileBucketSchema } from "../../../server/content/validator";
@@ -100,6 +100,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
     storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, messageLocale) : null,
     referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
+    // The titles of the documents the form refers to (a large collection lists only its first page), or deleted.
+    referenceTargets: version ? await loadReferenceTargets(context, user, compiled.schema, version.data) : {},
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
     // are loaded so that their state (processing, error) shows on the first render.

@@ -107,9 +107,15 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [activeLocale]);
 
+  // The referenced documents' titles: the stored document's, and those of a re-rendered post (without JavaScript).
+  const references = actionData?.references;
+  const referenceTargets = useMemo(() => ({ ...loaderData.referenceTargets, ...references?.referenceTargets }), [loaderData.referenceTargets, references]);
   const settings = useMemo(
-    () => ({ locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds }),
-    [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds],
+    () => ({
+      locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds,
+      referenceTargets, referenceSearch: references?.referenceSearch ?? null,
+    }),
+    [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds, referenceTargets, references],
   );
 
   // A singleton is its bucket: its heading names the bucket, not its first text (bucketEditMeta likewise).
