@@ -1,0 +1,10 @@
+import { chromium } from "playwright-core";
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const c = await b.newContext({ javaScriptEnabled: false });
+const p = await c.newPage();
+await p.setContent("<p>hi</p>");
+console.log(await p.evaluate(() => document.querySelectorAll("p").length));
+const src = (await import("node:fs")).readFileSync("node_modules/axe-core/axe.min.js", "utf8");
+await p.evaluate(src);
+console.log(await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations.map(v => v.id)));
+await b.close();
