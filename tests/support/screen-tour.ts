@@ -136,7 +136,7 @@ async function mediaCompleted(server: TestServer, cookie: string, kind: "image" 
 const media = (setup: TourSetup) =>
   setup.once("media", async () => {
     const photo = { type: "string", title: "Photo", _ref: "b-image", enableCrop: true, minWidthCrop: 400, minHeightCrop: 300 };
-    const clip = { type: "string", title: "Clip", _ref: "b-video", allowCustomStill: true };
+    const clip = { type: "string", title: "Clip", _ref: "b-video", allowCustomStill: true, minWidth: 320, minHeight: 240 };
     const bucket = await createTestBucket(setup.db, {
       name: "Media",
       slug: unique("media"),
