@@ -161,9 +161,10 @@ export function startTourServer(): Promise<TestServer> {
 }
 
 /** Every page module of app/routes.ts (legacy redirects, logout and the API left out) and a pattern of its paths. */
-export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegExp[] }>> {
+export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegExp[]; splat: boolean }>> {
   const { default: routes } = (await import("../../app/routes")) as { default: RouteNode[] };
   const byFile = new Map<string, RegExp[]>();
+  const splats = new Set<string>();
   const walk = (nodes: RouteNode[], prefix: string) => {
     for (const node of nodes) {
       const path = node.index ? prefix : [prefix, node.path ?? ""].filter(Boolean).join("/");
@@ -172,6 +173,7 @@ export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegE
         continue;
       }
       if (!node.file.endsWith(".tsx") || node.file.startsWith("routes/legacy/") || node.file === "routes/logout.tsx") continue;
+      if (path.split("/").includes("*")) splats.add(node.file);
       const pattern = path
         .split("/")
         .filter(Boolean)
@@ -181,7 +183,7 @@ export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegE
     }
   };
   walk(routes, "");
-  return [...byFile].map(([file, patterns]) => ({ file, patterns }));
+  return [...byFile].map(([file, patterns]) => ({ file, patterns, splat: splats.has(file) }));
 }
 
 interface RouteNode {
