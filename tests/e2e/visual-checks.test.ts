@@ -22,8 +22,8 @@ beforeAll(async () => {
   tour = new Tour(server, browser);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 describe("the checks themselves", () => {

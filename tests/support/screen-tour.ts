@@ -36,7 +36,7 @@ export interface TourStep {
   data: TourData;
   language: TourLanguage;
   /** The interface text of `key` (locales/{language}/common.json), {{params}} filled. */
-  t(key: string, params?: Record<string, string | number>): string;
+  t: (key: string, params?: Record<string, string | number>) => string;
 }
 
 export type TourLanguage = "en" | "nl";

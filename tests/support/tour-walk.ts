@@ -162,7 +162,7 @@ export function startTourServer(): Promise<TestServer> {
 
 /** Every page module of app/routes.ts (legacy redirects, logout and the API left out) and a pattern of its paths. */
 export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegExp[]; splat: boolean }>> {
-  const { default: routes } = (await import("../../app/routes")) as { default: RouteNode[] };
+  const routes: RouteNode[] = (await import("../../app/routes")).default;
   const byFile = new Map<string, RegExp[]>();
   const splats = new Set<string>();
   const walk = (nodes: RouteNode[], prefix: string) => {

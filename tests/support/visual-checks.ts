@@ -37,7 +37,7 @@ export async function offViewport(page: Page): Promise<string[]> {
     const clipsSideways = (element: Element) => ["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(element).overflowX);
     const describe = (element: Element) => {
       const classes = element.getAttribute("class")?.trim().split(/\s+/).slice(0, 3).join(".");
-      const text = (element.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
+      const text = element.textContent.replace(/\s+/g, " ").trim().slice(0, 40);
       return `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${classes ? `.${classes}` : ""}${text ? ` "${text}"` : ""}`;
     };
     const walk = (element: Element, exempt: boolean) => {
@@ -65,7 +65,7 @@ export async function dialogOverflow(dialog: Locator): Promise<string[]> {
     const viewport = { width: document.documentElement.clientWidth, height: window.innerHeight };
     const describe = (element: Element) => {
       const classes = element.getAttribute("class")?.trim().split(/\s+/).slice(0, 3).join(".");
-      const text = (element.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
+      const text = element.textContent.replace(/\s+/g, " ").trim().slice(0, 40);
       return `${element.tagName.toLowerCase()}${classes ? `.${classes}` : ""}${text ? ` "${text}"` : ""}`;
     };
     const style = getComputedStyle(root);
