@@ -80,7 +80,7 @@ const demo = (slug: string) => {
 async function demoCopy(setup: TourSetup, slug: string): Promise<TourData> {
   const { bucket, documents } = demo(slug);
   const { collectionName: _collection, ...rest } = bucket; // the copy's collection is named after its own slug
-  const copy = await createTestBucket(setup.db, { ...rest, slug: unique(slug) });
+  const copy = await createTestBucket(setup.db, { ...rest, name: `${rest.name} (tour)`, slug: unique(slug) });
   let first: { contentId: string; versionId: string } | null = null;
   for (const document of documents) {
     const created = await createContent(setup.db, copy.id, document, setup.admin.id, { singleton: copy.singleton });
