@@ -232,6 +232,7 @@ export const TOUR: TourEntry[] = [
   },
   { name: "bucket-new", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/new` },
   { name: "bucket-latest", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
+  { name: "bucket-latest-nojs", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
   { name: "bucket-version", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/${data.firstVersionId}` },
   { name: "bucket-duplicate", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
   { name: "bucket-singleton", as: "editor", setup: singleton, path: (data) => `/b/${data.slug}/edit` },
