@@ -17,6 +17,10 @@ if (!existsSync(CHROMIUM)) {
   process.exit(1);
 }
 
+if (spawnSync("ffmpeg", ["-version"]).status !== 0) {
+  console.warn("ffmpeg is not installed: the screens with a video (the media dialogs) will be missing ('sudo apt-get install -y ffmpeg').");
+}
+
 const buildDir = buildDirectory();
 const status = buildStatus(buildDir);
 if (!status.current) {
