@@ -1,10 +1,12 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useFetchers, useNavigation } from "react-router";
 
 export const LOADING_BAR_DELAY_MS = 200;
 
 /** A 2 px bar while routes and data load, shown after 200 ms; red when loading failed. */
 export function LoadingBar({ failed }: { failed: boolean }) {
+  const { t } = useTranslation();
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const busy = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
@@ -18,5 +20,5 @@ export function LoadingBar({ failed }: { failed: boolean }) {
     };
   }, [busy]);
   const state = visible ? "loading" : failed ? "failed" : "idle";
-  return <div className="loading-bar" data-state={state} role="progressbar" aria-hidden={state === "idle"} />;
+  return <div className="loading-bar" data-state={state} role="progressbar" aria-label={t("loading")} aria-hidden={state === "idle"} />;
 }

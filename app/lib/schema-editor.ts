@@ -39,6 +39,8 @@ export function enhanceTextarea(textarea: HTMLTextAreaElement, options: { labell
           "aria-labelledby": options.labelledBy,
           ...(options.describedBy ? { "aria-describedby": options.describedBy } : {}),
           "aria-multiline": "true",
+          // Focusable in the tab order by its own attribute, so the scroller around it counts as keyboard-reachable.
+          tabindex: "0",
         }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;

@@ -1,0 +1,313 @@
+import type { Page } from "playwright-core";
+import { createInvitation } from "../../server/accounts/invitations";
+import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
+import type { Db } from "../../server/db/client";
+import { hashToken, randomToken } from "../../server/security/tokens";
+import { DEMO_BUCKETS } from "../../server/demo-content";
+import { createTestBucket, IE11_UA } from "./fixtures";
+import { createTestUser, get } from "./http";
+import { jpegOfSize, upload, videoOf } from "./media-fixtures";
+import type { TestServer } from "./server";
+
+/*
+ * The tour of every screen and dialog: `npm run screens` photographs each entry (en and nl, 1280 and 390 px) and
+ * tests/e2e/visual-checks.test.ts checks each (axe-core, dialog overflow, nothing off the viewport at 390 px).
+ *
+ * Adding a screen or a dialog is one object in TOUR (docs/testing.md):
+ *   { name: "bucket-new", as: "editor", setup: exhibitionsBucket, path: (data) => `/b/${data.slug}/new` }
+ *   { name: "bucket-edit-popup", as: "editor", setup: …, path: …, open: ({ page }) => page.click(…), dialog: "dialog.bucket-form-modal" }
+ */
+
+export type TourRole = "admin" | "editor" | "anonymous";
+export type TourData = Record<string, string>;
+
+/** What a setup gets: the server, its database and the signed-in admin, and `once` for what setups share. */
+export interface TourSetup {
+  server: TestServer;
+  db: Db;
+  admin: { id: string; cookie: string };
+  /** Runs `make` once per server under `key`; later calls get the same answer. */
+  once<T>(key: string, make: () => Promise<T>): Promise<T>;
+}
+
+/** What an entry's `open` gets: the page (on its path, ready), its setup's data and the page's language. */
+export interface TourStep {
+  page: Page;
+  data: TourData;
+  language: TourLanguage;
+  /** The interface text of `key` (locales/{language}/common.json), {{params}} filled. */
+  t: (key: string, params?: Record<string, string | number>) => string;
+}
+
+export type TourLanguage = "en" | "nl";
+
+export interface TourEntry {
+  /** Unique, file-name safe: the screenshot is {name}-{language}-{width}.png. */
+  name: string;
+  /** Who looks: the demo admin (user, admin, dev), an editor (user permission, every bucket) or nobody signed in. */
+  as: TourRole;
+  /** The URL to open; a function of the setup's data when it names what the setup made. */
+  path: string | ((data: TourData) => string);
+  /** Makes what the screen needs (its own bucket, documents, media), once per server; answers data for path/open. */
+  setup?: (setup: TourSetup) => Promise<TourData>;
+  /** A CSS selector that shows once the screen is ready (default: the page's <h1>). */
+  ready?: string;
+  /** The action that opens the dialog (clicks, typing); runs after `ready`. */
+  open?: (step: TourStep) => Promise<void>;
+  /** The CSS selector of the dialog's box (the <dialog> or the role=dialog element): checked for overflow. */
+  dialog?: string;
+  /** The HTTP status the path answers (default 200). */
+  status?: number;
+  /** Scripts on (default) or off. */
+  javaScriptEnabled?: boolean;
+  /** The browser's User-Agent (default: the browser's own). */
+  userAgent?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Setups: each makes its own bucket and documents with unique slugs, so entries never see each other's changes.
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}-${Date.now().toString(36)}`;
+
+const demo = (slug: string) => {
+  const found = DEMO_BUCKETS.find((candidate) => candidate.bucket.slug === slug);
+  if (!found) throw new Error(`no demo bucket ${slug}`);
+  return found;
+};
+
+/** A copy of a demo bucket (its schema and documents) under a new slug; answers slug, contentId, versionId of its first document. */
+async function demoCopy(setup: TourSetup, slug: string): Promise<TourData> {
+  const { bucket, documents } = demo(slug);
+  const { collectionName: _collection, ...rest } = bucket; // the copy's collection is named after its own slug
+  const copy = await createTestBucket(setup.db, { ...rest, name: `${rest.name} (tour)`, slug: unique(slug) });
+  let first: { contentId: string; versionId: string } | null = null;
+  for (const document of documents) {
+    const created = await createContent(setup.db, copy.id, document, setup.admin.id, { singleton: copy.singleton });
+    first ??= created;
+  }
+  return { slug: copy.slug, name: copy.name, contentId: first?.contentId ?? "", versionId: first?.versionId ?? "" };
+}
+
+/** The exhibitions schema (every common field kind) with its demo documents, and a second version of the first. */
+const exhibitions = (setup: TourSetup) =>
+  setup.once("exhibitions", async () => {
+    const data = await demoCopy(setup, "exhibitions");
+    const bucket = (await setup.db.query<{ id: string }>("SELECT id FROM buckets WHERE slug = $1", [data.slug])).rows[0]!;
+    const first = (await getLatestVersion(setup.db, bucket.id, data.contentId!))!;
+    const second = await saveVersion(setup.db, {
+      bucketId: bucket.id,
+      contentId: data.contentId!,
+      baseVersionId: first.versionId,
+      data: { ...first.data, subtitle: { nl: "Schilders van de Waddenkust en het Noorden", en: "Painters of the Wadden coast and the North" } },
+      userId: setup.admin.id,
+    });
+    return { ...data, firstVersionId: first.versionId, versionId: second.versionId };
+  });
+
+const singleton = (setup: TourSetup) => setup.once("singleton", () => demoCopy(setup, "site-settings"));
+
+/** A bucket with 30 documents, some with long titles: the overview's list, grid and pages. */
+const manyDocuments = (setup: TourSetup) =>
+  setup.once("many", async () => {
+    const bucket = await createTestBucket(setup.db, { name: "Artworks of the permanent collection", slug: unique("collection") });
+    let last = "";
+    for (let index = 1; index <= 30; index++) {
+      const title = index % 7 === 0 ? `A long title that an editor would still want to read whole, number ${index}` : `Artwork ${index}`;
+      last = (await createContent(setup.db, bucket.id, { title }, setup.admin.id)).contentId;
+    }
+    // The newest document is on the first page (the overview lists the latest saved first).
+    return { slug: bucket.slug, contentId: last };
+  });
+
+/** Polls a media content until its jobs are done (or fails after a deadline). */
+async function mediaCompleted(server: TestServer, cookie: string, kind: "image" | "video", contentId: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const response = await get(server.url, `/api/v1/buckets/${kind}/content/${contentId}/latest`, cookie);
+    const content = (await response.json()) as { status?: string };
+    if (content.status === "completed") return;
+    if (content.status === "error" || Date.now() > deadline) throw new Error(`media ${contentId}: ${JSON.stringify(content)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** A bucket with an image field (crop allowed) and a video field (custom stills), and one document holding both. */
+const media = (setup: TourSetup) =>
+  setup.once("media", async () => {
+    const photo = { type: "string", title: "Photo", _ref: "b-image", enableCrop: true, minWidthCrop: 400, minHeightCrop: 300 };
+    const clip = { type: "string", title: "Clip", _ref: "b-video", allowCustomStill: true, minWidth: 320, minHeight: 240 };
+    const bucket = await createTestBucket(setup.db, {
+      name: "Media",
+      slug: unique("media"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, photo, clip } },
+    });
+    const send = async (kind: "image" | "video", property: object, file: { data: Buffer; name: string }) => {
+      const response = await upload(setup.server.url, kind, setup.admin.cookie, { bucket: bucket.slug, uid: "tour", properties: JSON.stringify(property) }, file);
+      if (response.status !== 200) throw new Error(`upload ${kind}: ${response.status} ${await response.text()}`);
+      const [content] = (await response.json()) as Array<{ contentId: string }>;
+      await mediaCompleted(setup.server, setup.admin.cookie, kind, content!.contentId);
+      return content!.contentId;
+    };
+    const photoId = await send("image", photo, { data: await jpegOfSize(2400, 1600), name: "harbour.jpg" });
+    const clipId = await send("video", clip, { data: videoOf({ width: 320, height: 240, fps: 25, seconds: 4 }), name: "dunes.mp4" });
+    const document = await createContent(setup.db, bucket.id, { title: "Harbour at dusk", photo: photoId, clip: clipId }, setup.admin.id);
+    return { slug: bucket.slug, contentId: document.contentId };
+  });
+
+/** Another user (for the user pages): answers their id. */
+const colleague = (setup: TourSetup) =>
+  setup.once("colleague", async () => {
+    const user = await createTestUser(setup.db, { name: "Marieke van der Berg-Oosterhuis", email: `marieke.${Date.now()}@museum.example`, permissions: ["user"] });
+    return { userId: user.id };
+  });
+
+const invitation = (setup: TourSetup) =>
+  setup.once("invitation", async () => ({ code: (await createInvitation(setup.db, { email: null, permissions: ["user"] })).code }));
+
+/** A valid password reset link for a user of its own. */
+const resetToken = (setup: TourSetup) =>
+  setup.once("reset", async () => {
+    const user = await createTestUser(setup.db);
+    const token = randomToken(32);
+    await setup.db.query(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [hashToken(token), user.id]);
+    return { token };
+  });
+
+/** A schema that breaks the exhibitions' documents (title becomes a number, subtitle is removed). */
+const BREAKING_SCHEMA = JSON.stringify(
+  { type: "object", required: ["title"], properties: { title: { type: "number", title: "Title" }, opensOn: { type: "string", format: "date", title: "Opens on" } } },
+  null,
+  2,
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The tour. Screens first (in the order of app/routes.ts), then dialogs.
+
+export const TOUR: TourEntry[] = [
+  { name: "home", as: "editor", path: "/" },
+  { name: "login", as: "anonymous", path: "/login" },
+  { name: "signup", as: "anonymous", setup: invitation, path: (data) => `/signup?code=${data.code}` },
+  { name: "no-access", as: "anonymous", path: "/no-access" },
+  { name: "password-reset", as: "anonymous", path: "/password-reset" },
+  { name: "password-reset-token", as: "anonymous", setup: resetToken, path: (data) => `/password-reset/${data.token}` },
+  { name: "profile", as: "editor", path: "/profile" },
+  { name: "style", as: "editor", path: "/style" },
+  { name: "support", as: "editor", path: "/support" },
+  { name: "shareables", as: "editor", path: "/shareables" },
+  { name: "specialised-placeholder", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/sessies/${data.slug}` },
+
+  { name: "settings", as: "admin", path: "/settings" },
+  { name: "settings-invite-user", as: "admin", path: "/settings/invite-user" },
+  { name: "settings-new-client", as: "admin", path: "/settings/new-client" },
+  { name: "settings-buckets", as: "admin", path: "/settings/buckets" },
+  { name: "settings-bucket-import", as: "admin", path: "/settings/buckets/import" },
+  { name: "settings-bucket-new", as: "admin", path: "/settings/buckets/new" },
+  { name: "settings-bucket-edit", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}`, ready: ".schema-editor-cm .cm-content" },
+  { name: "settings-bucket-impact", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}/impact` },
+  {
+    name: "settings-bucket-impact-report",
+    as: "admin",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/settings/buckets/${data.slug}/impact`,
+    open: async ({ page }) => {
+      await page.locator("#impact-schema").fill(BREAKING_SCHEMA);
+      await page.locator(".impact-form button[type=submit]").click();
+      await page.locator("section.schema-impact").waitFor();
+    },
+  },
+  { name: "settings-users", as: "admin", setup: colleague, path: "/settings/users" },
+  { name: "settings-user-edit", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}` },
+
+  { name: "bucket-overview-list", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}` },
+  {
+    name: "bucket-overview-grid",
+    as: "editor",
+    setup: manyDocuments,
+    path: (data) => `/b/${data.slug}`,
+    open: async ({ page }) => {
+      await page.locator('.view-switch button[value="grid"]').click();
+      await page.locator('.view-switch button[value="grid"][aria-pressed="true"]').waitFor();
+    },
+  },
+  { name: "bucket-new", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/new` },
+  { name: "bucket-latest", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
+  { name: "bucket-latest-nojs", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  { name: "bucket-version", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/${data.firstVersionId}` },
+  { name: "bucket-duplicate", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
+  { name: "bucket-singleton", as: "editor", setup: singleton, path: (data) => `/b/${data.slug}/edit` },
+  { name: "bucket-media", as: "editor", setup: media, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: '[data-field="clip"] [data-status="completed"]' },
+  { name: "error-404", as: "editor", path: "/this-page-does-not-exist", status: 404, ready: ".error-status" },
+
+  // Dialogs.
+  {
+    name: "dialog-user-menu",
+    as: "editor",
+    path: "/",
+    open: async ({ page }) => {
+      await page.locator("details.user-menu > summary").click();
+      await page.locator("details.user-menu [role=menu]").waitFor();
+    },
+    dialog: "details.user-menu [role=menu]",
+  },
+  { name: "dialog-ie-warning", as: "editor", path: "/", userAgent: IE11_UA, ready: ".modal", dialog: ".modal" },
+  { name: "dialog-delete-document", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?delete=${data.contentId}`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
+  { name: "dialog-delete-user", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}?delete`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
+  {
+    name: "dialog-popup-sub-form",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="curator"] button').first().click();
+      await page.locator("dialog.bucket-form-modal [data-field]").first().waitFor();
+    },
+    dialog: "dialog.bucket-form-modal",
+  },
+  {
+    name: "dialog-media-view-image",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="photo"]').getByRole("button", { name: t("media.view"), exact: true }).click();
+      await page.locator("dialog.media-preview img").waitFor();
+    },
+    dialog: "dialog.media-preview",
+  },
+  {
+    name: "dialog-media-crop",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="photo"] .media-actions button, [data-field="photo"] button').filter({ hasText: /crop|bijsnijden/i }).first().click();
+      await page.locator("dialog.crop-modal .cropper img").waitFor();
+    },
+    dialog: "dialog.crop-modal",
+  },
+  {
+    name: "dialog-media-play-video",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: '[data-field="clip"] [data-status="completed"]',
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.view"), exact: true }).click();
+      await page.locator("dialog.media-player video").waitFor();
+    },
+    dialog: "dialog.media-player",
+  },
+  {
+    name: "dialog-media-thumbnail",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: '[data-field="clip"] [data-status="completed"]',
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
+      await page.locator("dialog.thumb-modal figure img").first().waitFor();
+    },
+    dialog: "dialog.thumb-modal",
+  },
+];
