@@ -12,6 +12,7 @@ import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
 import { applyStepIntent } from "../../core/form/step";
+import { applyCasesPickerIntent, type CasesPickerState } from "../../core/form/cases-picker";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
@@ -35,6 +36,8 @@ export interface FormReply {
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
   pending: PendingFile[];
+  /** The video-cases picker shown without JavaScript (core/form/cases-picker.ts). */
+  casesPicker?: CasesPickerState | null;
 }
 
 export type FormSubmission = { saved: true; version: ContentVersion } | { saved: false; status: number; reply: FormReply };
@@ -85,6 +88,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   }
 
   applyStepIntent(formData, schema);
+  const casesPicker = applyCasesPickerIntent(formData, schema);
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
   const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);
@@ -97,7 +101,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
     const result = errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply();
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept] } };
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], casesPicker } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {

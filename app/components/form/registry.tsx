@@ -4,6 +4,8 @@ import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
 import { FileField, ImageField, VideoField } from "./media/media-field";
 import { PopupField } from "./popup-field";
+import { VideoCasesField } from "../clip-cards/cases-field";
+import { TrendSelectField } from "../clip-cards/trend-select";
 import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
 import {
   BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
@@ -33,4 +35,6 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   image: ImageField,
   video: VideoField,
   file: FileField,
+  videoCases: VideoCasesField,
+  trendSelect: TrendSelectField,
 };

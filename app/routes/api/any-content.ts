@@ -1,5 +1,6 @@
 import { listContents } from "../../../server/content/store";
 import { toDocument } from "../../../server/content/save";
+import { bucketReader, populateDocuments } from "../../../server/content/populate";
 import { requireApiBucketAccess } from "../../../server/web/guards";
 import { HttpError } from "../../../server/web/http-error";
 import { apiRoute } from "../../../server/web/respond";
@@ -7,11 +8,22 @@ import type { Route } from "./+types/any-content";
 
 export const ANY_CONTENT_LIMIT = 1000;
 
-/** GET /api/v1/buckets/any/content?collection=…: the collection's documents, with contentId (select options). */
+/** `populate=true` resolves each document's media references (the cases picker's thumbnails); absent or `false`: not. */
+function populateParam(params: URLSearchParams): boolean {
+  const value = params.get("populate");
+  if (value === null || value === "false") return false;
+  if (value === "true") return true;
+  throw new HttpError(400, "cases.api.populateValue");
+}
+
+/** GET /api/v1/buckets/any/content?collection=…[&populate=true]: the collection's documents, with contentId (select options). */
 export const loader = apiRoute(async ({ request, context }: Route.LoaderArgs) => {
-  const collection = new URL(request.url).searchParams.get("collection");
+  const params = new URL(request.url).searchParams;
+  const collection = params.get("collection");
   if (!collection) throw new HttpError(400, "api.collectionRequired");
-  const { bucket } = await requireApiBucketAccess(request, context, { collectionName: collection });
-  const versions = await listContents(context.db, bucket.id, { limit: ANY_CONTENT_LIMIT });
-  return Response.json(versions.map(toDocument));
+  const populate = populateParam(params);
+  const access = await requireApiBucketAccess(request, context, { collectionName: collection });
+  const versions = await listContents(context.db, access.bucket.id, { limit: ANY_CONTENT_LIMIT });
+  if (!populate) return Response.json(versions.map(toDocument));
+  return Response.json(await populateDocuments(context.db, access.bucket, versions, bucketReader(access)));
 });

@@ -4,6 +4,7 @@ import { pageRoute } from "../../../server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
 import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions } from "../../../server/content/references";
+import { loadClipCardData } from "../../../server/content/populate";
 import { submitBucketForm } from "../../../server/content/submit";
 import { compileBucketSchema } from "../../../server/content/validator";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
@@ -70,6 +71,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
     storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
     referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
+    // Video-cases and trend-select fields: their collections' cases as clip cards, trends with their images.
+    clipCards: await loadClipCardData(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
     // are loaded so that their state (processing, error) shows on the first render.

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "reac
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "react-router";
 import { BucketFormContext } from "../../components/form/context";
+import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
 import { removeHostileEntries } from "../../../core/form/hostile";
@@ -93,6 +94,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
   const pending = actionData?.pending;
+  const clipCards = useMemo(() => ({ data: loaderData.clipCards, picker: actionData?.casesPicker ?? null }), [loaderData.clipCards, actionData?.casesPicker]);
   const mediaSettings = useMemo(
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
@@ -135,6 +137,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       ) : (
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
+            <ClipCardsContext.Provider value={clipCards}>
             <FormProvider context={form.context}>
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
@@ -151,6 +154,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
                 </div>
               </Form>
             </FormProvider>
+            </ClipCardsContext.Provider>
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
