@@ -115,7 +115,7 @@ export async function loadClipCardData(context: AppLoadContext, user: User, sche
         value: String(document.contentId),
         label: documentTitle(document, loaded.bucket.jsonSchema, loaded.bucket.locales) || String(document.contentId),
         image: documentPicture(trendSchema, document),
-      })),
+      })).sort((a, b) => a.label.localeCompare(b.label)),
     };
   }
   return data;
