@@ -77,11 +77,11 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         },
       },
     }),
-    documents: async (seeding) => {
+    documents: (seeding) => {
       const [wadden, vase, harbour] = seeding.ids("artworks");
       const [mesdag, copier] = seeding.ids("artists");
       const [eastWing, atrium] = seeding.ids("rooms");
-      return [
+      return Promise.resolve([
         {
           title: { nl: "Licht op het Noorden", en: "Light on the North" },
           subtitle: { nl: "Schilders van de Waddenkust", en: "Painters of the Wadden coast" },
@@ -103,7 +103,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           ticketPrice: 12,
           featured: false,
         },
-      ];
+      ]);
     },
   },
   {
@@ -217,14 +217,14 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         },
       },
     }),
-    documents: async (seeding) => {
+    documents: (seeding) => {
       const [harbour, glass, tide] = seeding.ids("cases");
       const [light, craft] = seeding.ids("trends");
       const [north, glassAndFire] = seeding.ids("exhibitions");
-      return [
+      return Promise.resolve([
         { title: { nl: "Ochtend aan de kust", en: "Morning on the coast" }, date: "2026-10-03", trend: light, cases: [harbour, tide], exhibition: north },
         { title: { nl: "Handwerk", en: "Handmade" }, date: "2026-11-14", trend: craft, cases: [glass], exhibition: glassAndFire },
-      ];
+      ]);
     },
   },
   {

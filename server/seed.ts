@@ -34,6 +34,11 @@ export async function seedDemoContent(
   const created = new Map<string, Bucket>();
   let position = 0;
   for (const demo of DEMO_BUCKETS) created.set(demo.bucket.slug, await createBucket(db, { ...demo.bucket, position: position++ }));
+  const bucketOf = (slug: string): Bucket => {
+    const bucket = created.get(slug);
+    if (!bucket) throw new Error(`demo bucket ${slug} was not created`);
+    return bucket;
+  };
   const ids = new Map<string, string[]>();
   const seed = async (bucket: Bucket, documents: Record<string, unknown>[]) => {
     const contentIds: string[] = [];
@@ -41,10 +46,10 @@ export async function seedDemoContent(
     ids.set(bucket.slug, contentIds);
   };
   // Fixed documents first; then those that refer to them or hold media, in list order.
-  for (const demo of DEMO_BUCKETS) if (Array.isArray(demo.documents)) await seed(created.get(demo.bucket.slug)!, demo.documents);
+  for (const demo of DEMO_BUCKETS) if (Array.isArray(demo.documents)) await seed(bucketOf(demo.bucket.slug), demo.documents);
   for (const demo of DEMO_BUCKETS) {
     if (Array.isArray(demo.documents)) continue;
-    const bucket = created.get(demo.bucket.slug)!;
+    const bucket = bucketOf(demo.bucket.slug);
     const owner = { bucketId: bucket.id, userId: admin.id };
     const media = options.media;
     const seeding: DemoSeeding = {

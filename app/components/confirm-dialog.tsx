@@ -7,7 +7,7 @@ import { Link } from "react-router";
  * (a form, so it works without JavaScript), cancelling goes back to `cancelTo` (or calls `onCancel`, inside a
  * dialog that runs with JavaScript only).
  */
-export function ConfirmDialog(props: { title: string; children: ReactNode; confirm: ReactNode } & ({ cancelTo: string } | { onCancel(): void })) {
+export function ConfirmDialog(props: { title: string; children: ReactNode; confirm: ReactNode } & ({ cancelTo: string } | { onCancel: () => void })) {
   const { t } = useTranslation();
   return (
     <div className="modal-backdrop">
@@ -16,7 +16,7 @@ export function ConfirmDialog(props: { title: string; children: ReactNode; confi
         <div>{props.children}</div>
         <div className="modal-actions">
           {"onCancel" in props ? (
-            <button type="button" className="button" onClick={props.onCancel}>{t("form.cancel")}</button>
+            <button type="button" className="button" onClick={() => props.onCancel()}>{t("form.cancel")}</button>
           ) : (
             <Link to={props.cancelTo} className="button" replace>
               {t("form.cancel")}

@@ -65,7 +65,7 @@ export function applyCasesPickerIntent(formData: FormData, schema: JsonSchema): 
   if (!field || fieldKind(field) !== "videoCases") return null;
   if (add !== undefined) {
     const chosen = listOf(formData, name);
-    const added = [...new Set(picks.filter((id) => CASE_ID.test(id) && !chosen.includes(id)))];
+    const added = [...new Set(picks.map((id) => id.toLowerCase()).filter((id) => CASE_ID.test(id) && !chosen.includes(id)))];
     formData.set(INTENT_FIELD, JSON.stringify({ type: "update", payload: { name, value: [...chosen, ...added] } }));
     return null;
   }

@@ -26,7 +26,7 @@ let browser: Browser;
 let cases: Bucket;
 let trends: Bucket;
 let sessions: Bucket;
-const ids: Record<string, string> = {};
+const ids = {} as Record<"harbour" | "glass" | "tide" | "light" | "craft", string>;
 const files = mkdtempSync(path.join(tmpdir(), "vitrine-cases-"));
 
 beforeAll(async () => {

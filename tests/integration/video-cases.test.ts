@@ -21,7 +21,8 @@ let cases: Bucket;
 let other: Bucket;
 let secret: Bucket;
 let sessions: Bucket;
-const ids: Record<string, string> = {};
+type Ids = Record<"harbourVideo" | "waitingVideo" | "otherVideo" | "secretVideo" | "harbour" | "waiting" | "fromOther" | "fromSecret" | "gone" | "none", string>;
+const ids = {} as Ids;
 
 const caseSchema = {
   type: "object",

@@ -84,7 +84,7 @@ describe("checkSchemaDialect", () => {
     ["$ref", root({ a: { $ref: "#/definitions/a" } }), "properties.a: the keyword $ref is not supported: the form can't render it"],
     ["patternProperties", { type: "object", patternProperties: {} }, "the schema: the keyword patternProperties is not supported: the form can't render it"],
     ["a list of types", root({ a: { type: ["string", "null"] } }), "properties.a: a list of types is not supported: give one type"],
-    ["unknown renderer", root({ a: { type: "string", renderer: "rich" } }), "properties.a: unknown renderer rich (use one of textarea, tags, texts, translate-object, popup, inline)"],
+    ["unknown renderer", root({ a: { type: "string", renderer: "rich" } }), "properties.a: unknown renderer rich (use one of textarea, tags, texts, translate-object, popup, inline, video-cases, trend-select)"],
     ["unknown format", root({ a: { type: "string", format: "datetime" } }), "properties.a: unknown format datetime (use one of date, time, color, email, uri)"],
     ["unknown collection", root({ a: { type: "string", _ref: "nobody" } }), "properties.a: _ref names the collection nobody, which no bucket has"],
     ["unknown media kind", root({ a: { type: "string", _ref: "b-sound" } }), "properties.a: unknown media kind b-sound (use one of b-image, b-video, b-file)"],

@@ -28,15 +28,16 @@ export function VideoCasesField(props: FieldProps) {
   // Cases met in the modal (new ones too) until the page's data has them.
   const [seen, setSeen] = useState<Record<string, CaseCard>>({});
   const items = (props.schema.items ?? {}) as JsonSchema;
-  const collection = String(items._ref ?? "");
+  const collection = typeof items._ref === "string" ? items._ref : "";
   const known = data.cases[collection];
   const byId = useMemo(() => ({ ...seen, ...Object.fromEntries((known?.cards ?? []).map((card) => [card.contentId, card])) }), [known, seen]);
   const rows = meta.getFieldList();
-  const values = rows.map((row) => String((lock.locked ? row.initialValue : (row.value ?? row.initialValue)) ?? ""));
+  const values = rows.map((row) => (lock.locked ? row.initialValue : (row.value ?? row.initialValue)) ?? "");
   const maxItems = typeof props.schema.maxItems === "number" ? props.schema.maxItems : null;
   const canAdd = lock.showEditButtons && !!known?.slug && (maxItems === null || rows.length < maxItems);
   const addLabel = typeof props.schema["add-button"] === "string" ? props.schema["add-button"] : t("cases.add");
-  const showSection = !hydrated && picker?.name === meta.name && !!known?.slug;
+  // Without JavaScript, the picker a post asked for.
+  const section = !hydrated && picker && picker.name === meta.name && known?.slug ? { search: picker.search, cards: known.cards } : null;
 
   const counter = maxItems !== null ? <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>{rows.length}/{maxItems}</span> : null;
   return (
@@ -71,7 +72,7 @@ export function VideoCasesField(props: FieldProps) {
           />
         ) : null}
       </ul>
-      {showSection && known?.slug ? <CasesPickerSection name={meta.name} formId={form.id} cards={known.cards} chosen={values} search={picker?.search ?? ""} /> : null}
+      {section ? <CasesPickerSection name={meta.name} formId={form.id} cards={section.cards} chosen={values} search={section.search} /> : null}
       {open && known?.slug ? (
         <CasesPickerModal
           slug={known.slug}

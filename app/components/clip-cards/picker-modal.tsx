@@ -18,6 +18,12 @@ interface CasesBucket {
   validatorUrl: string | null;
 }
 
+/** The collection's cases as clip cards, through GET …/any/content?populate=true. */
+async function fetchCases(collection: string): Promise<CaseCard[]> {
+  const documents = await requestJson<Array<Record<string, unknown>> | null>(`/api/v1/buckets/any/content?collection=${encodeURIComponent(collection)}&populate=true`);
+  return (documents ?? []).flatMap((document) => caseCardOf(document) ?? []);
+}
+
 /**
  * The cases picker (JavaScript): the collection's cases as selectable clip cards with a search, from
  * GET /api/v1/buckets/any/content?collection=…&populate=true. A new case is made in the bucket-form modal
@@ -44,18 +50,17 @@ export function CasesPickerModal(props: {
   const [creating, setCreating] = useState<CasesBucket | null>(null);
   const [deleting, setDeleting] = useState<CaseCard | null>(null);
 
-  async function load() {
-    try {
-      const documents = await requestJson<Array<Record<string, unknown>>>(
-        `/api/v1/buckets/any/content?collection=${encodeURIComponent(props.collection)}&populate=true`,
-      );
-      setCards((documents ?? []).flatMap((document) => caseCardOf(document) ?? []));
-      setLoadFailed(false);
-    } catch (error) {
-      console.error("Error fetching cases", error);
-      setLoadFailed(true);
-    }
-  }
+  const load = () =>
+    fetchCases(props.collection).then(
+      (fetched) => {
+        setCards(fetched);
+        setLoadFailed(false);
+      },
+      (error: unknown) => {
+        console.error("Error fetching cases", error);
+        setLoadFailed(true);
+      },
+    );
 
   useEffect(() => {
     dialog.current?.showModal();

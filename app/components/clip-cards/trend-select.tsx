@@ -60,9 +60,10 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
   const onKey = (event: React.KeyboardEvent) => {
     const last = choices.length - 1;
     const moves: Record<string, number> = { ArrowDown: Math.min(last, active + 1), ArrowUp: Math.max(0, active - 1), Home: 0, End: last };
-    if (event.key in moves) {
+    const move = moves[event.key];
+    if (move !== undefined) {
       event.preventDefault();
-      setActive(moves[event.key]!);
+      setActive(move);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       choose(choices[active] ?? null);
@@ -90,7 +91,6 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
           aria-haspopup="listbox"
           aria-expanded={open}
           aria-controls={listId}
-          aria-invalid={meta.errors?.length ? true : undefined}
           aria-describedby={meta.errors?.length ? meta.errorId : undefined}
           onClick={() => (open ? setOpen(false) : openList())}
           onKeyDown={(event) => {
@@ -114,7 +114,7 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
             aria-activedescendant={`${listId}-${active}`}
             onKeyDown={onKey}
             onBlur={(event) => {
-              if (!event.currentTarget.parentElement?.contains(event.relatedTarget as Node | null)) setOpen(false);
+              if (!event.currentTarget.parentElement?.contains(event.relatedTarget)) setOpen(false);
             }}
           >
             {choices.map((option, index) => (
@@ -125,7 +125,7 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
                 aria-selected={(option?.value ?? "") === value}
                 className={index === active ? "active" : undefined}
                 onMouseDown={(event) => event.preventDefault()}
-                onClick={() => choose(option)}
+                onPointerUp={() => choose(option)}
               >
                 <TrendOptionView option={option} empty={t("form.pickAnOption")} />
               </li>

@@ -210,9 +210,9 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       invalid: "",
     },
     videoCases: {
-      property: { type: "array", title: title("videoCases"), renderer: "video-cases", items: { type: "string", _ref: FIXTURE_CASES_COLLECTION }, minItems: 1 },
+      property: { type: "array", title: title("videoCases"), renderer: "video-cases", items: { type: "string", _ref: FIXTURE_CASES_COLLECTION }, maxItems: 2 },
       filled: ["case-harbour", "case-glass"],
-      invalid: [],
+      invalid: ["case-harbour", "case-glass", "case-harbour"],
     },
     trendSelect: {
       property: { type: "string", title: title("trendSelect"), renderer: "trend-select", _ref: FIXTURE_TRENDS_COLLECTION },
