@@ -189,7 +189,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         properties: {
           title: { type: "string", title: "Title", maxLength: 60 },
           subtitle: { type: "string", title: "Subtitle", maxLength: 80 },
-          thumbnail: { type: "string", title: "Video", _ref: "b-video" },
+          thumbnail: { type: "string", title: "Video", _ref: "b-video", minWidth: 640, minHeight: 360 },
         },
       },
     }),
