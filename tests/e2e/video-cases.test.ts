@@ -128,6 +128,29 @@ describe.each(JS_MODES)("video cases $label", ({ javaScriptEnabled }) => {
     await ctx.close();
   });
 
+  it("at 390 px the clip cards keep 220 px and nothing leaves the viewport, picker open", async () => {
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+    const page = await ctx.newPage();
+    await page.setViewportSize({ width: 390, height: 800 });
+    const chosen = (await createContent(server.db, sessions.id, { title: "Narrow", cases: [ids.harbour, ids.glass] }, null)).contentId;
+    await open(page, `/b/${sessions.slug}/${chosen}/latest`);
+    const add = fieldBox(page, "cases").getByRole("button", { name: "Add case" });
+    if (javaScriptEnabled) {
+      await add.click();
+      await page.locator("dialog.cases-picker-modal .clip-card").first().waitFor();
+      await expectCardWidths(page, "dialog.cases-picker-modal .clip-card");
+    } else {
+      await submitWith(page, add);
+      await expectCardWidths(page, "section.cases-picker .clip-card");
+    }
+    await expectCardWidths(page, '[data-field="cases"] li.clip-card');
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5).map((element) => `${element.tagName}.${element.className}`),
+    );
+    expect(outside).toEqual([]);
+    await ctx.close();
+  });
+
   it("the trend select shows each trend's image and title, and saves the chosen trend", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
@@ -191,6 +214,25 @@ describe("the picker's cases (JavaScript)", () => {
     await picker.getByRole("button", { name: "Add selected (1)" }).click();
     await expect.poll(() => chosenTitles(page)).toEqual(["Restoring a canvas"]);
     ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("says so when a new case cannot be saved, and logs it", async () => {
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    await open(page, `/b/${sessions.slug}/new`);
+    await fieldBox(page, "cases").getByRole("button", { name: "Add case" }).click();
+    const picker = page.locator("dialog.cases-picker-modal");
+    await picker.locator(".clip-card").first().waitFor();
+    await picker.getByRole("button", { name: "New case" }).click();
+    const form = page.locator("dialog.bucket-form-modal");
+    await form.locator('input[name="title"]').fill("Never saved");
+    // The editor loses the cases bucket meanwhile: the save answers 404.
+    await server.db.query("UPDATE users SET buckets = $1 WHERE id = $2", [[sessions.slug, trends.slug], ctx.user.id]);
+    await form.getByRole("button", { name: "Submit" }).click();
+    await form.locator(".form-error", { hasText: "The case could not be saved. Try again in a bit." }).waitFor();
+    expect(await form.isVisible()).toBe(true);
+    expect(ctx.errors.filter((error) => error.includes("Error submitting form"))).toHaveLength(1);
     await ctx.close();
   });
 
