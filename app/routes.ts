@@ -36,6 +36,9 @@ export default [
     route("edit", "routes/bucket-edit/singleton.tsx", { id: "bucket-edit" }),
     route("duplicate/:contentId/latest", "routes/bucket-edit/duplicate.tsx", { id: "bucket-duplicate" }),
     route(":contentId/latest", "routes/bucket-edit/latest.tsx", { id: "bucket-latest" }),
+    // A document's versions (list, restore) and two of them compared: static segments, ranked before :versionId.
+    route(":contentId/history", "routes/bucket-history/history.tsx", { id: "bucket-history" }),
+    route(":contentId/compare", "routes/bucket-history/compare.tsx", { id: "bucket-compare" }),
     route(":contentId/:versionId", "routes/bucket-edit/version.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),

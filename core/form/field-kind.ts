@@ -4,10 +4,13 @@ import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
-  "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup",
+  "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup", "inline",
   "image", "video", "file", "videoCases", "trendSelect",
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
+
+/** The reserved top-level name under which inline sub-forms post their fields (core/form/subforms.ts). */
+export const SUBFORM_FIELD = "__subforms";
 
 const RENDERERS: Record<string, FieldKind> = {
   textarea: "textarea",
@@ -36,7 +39,9 @@ export function mediaKindOfSchema(schema: JsonSchema): "image" | "video" | "file
 export function fieldKind(schema: JsonSchema): FieldKind | null {
   const rendered = typeof schema.renderer === "string" ? RENDERERS[schema.renderer] : undefined;
   if (rendered) return rendered;
-  if (isCollectionRef(schema._ref)) return "reference";
+  // An inline sub-form is a reference rendered as the referenced document's form; without a collection `_ref`
+  // "inline" is only an attribute and the property renders by its type.
+  if (isCollectionRef(schema._ref)) return schema.renderer === "inline" ? "inline" : "reference";
   const media = mediaKindOfSchema(schema);
   if (media) return media;
   if (schema.type === "array" && isPlainObject(schema.items) && isCollectionRef(schema.items._ref)) return "referenceList";

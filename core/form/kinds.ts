@@ -109,6 +109,7 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   enumData: text,
   reference: text,
   popup: text,
+  inline: text,
   image: text,
   video: text,
   file: text,

@@ -131,13 +131,38 @@ export function mediaBounds(kind: MediaKind, property: Record<string, unknown>):
   return bounds;
 }
 
+/**
+ * The bounds a crop of an image field must keep: its minWidthCrop, maxWidthCrop, minHeightCrop and
+ * maxHeightCrop; a field that gives none of them keeps the image bounds it writes (minWidth, maxWidth,
+ * minHeight, maxHeight: a crop never makes an image the field would refuse as an upload). The upload's
+ * default minimum (HD) is not a crop bound: a field without any bounds crops freely. The cropper (browser),
+ * the no-JavaScript crop inputs and the crop call (server) all hold to these.
+ */
 export function cropBounds(property: Record<string, unknown>): CropBounds {
-  return {
+  const own: CropBounds = {
     minWidth: parseDimension(property.minWidthCrop, "width"),
     maxWidth: parseDimension(property.maxWidthCrop, "width"),
     minHeight: parseDimension(property.minHeightCrop, "height"),
     maxHeight: parseDimension(property.maxHeightCrop, "height"),
   };
+  if (Object.values(own).some((value) => value !== undefined)) return own;
+  return {
+    minWidth: parseDimension(property.minWidth, "width"),
+    maxWidth: parseDimension(property.maxWidth, "width"),
+    minHeight: parseDimension(property.minHeight, "height"),
+    maxHeight: parseDimension(property.maxHeight, "height"),
+  };
+}
+
+/** A crop's size against its bounds, worded like spec §5's image messages (crop wording). */
+export function cropSizeErrors(size: { width: number; height: number }, bounds: CropBounds): Message[] {
+  const { width, height } = size;
+  const errors: Message[] = [];
+  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push({ key: "media.crop.tooWide", params: { width, limit: bounds.maxWidth } });
+  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push({ key: "media.crop.tooHigh", params: { height, limit: bounds.maxHeight } });
+  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push({ key: "media.crop.tooNarrow", params: { width, limit: bounds.minWidth } });
+  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push({ key: "media.crop.notHighEnough", params: { height, limit: bounds.minHeight } });
+  return errors;
 }
 
 /** Spec §5 image messages (their English is the spec's wording). */

@@ -1,6 +1,6 @@
 import type { Message, MessageKey, MessageParams } from "../messages";
 import { isPlainObject } from "../plain-object";
-import { fieldKind, mediaKindOfSchema, MEDIA_REFS } from "../form/field-kind";
+import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "../form/field-kind";
 import { parseDimension } from "../media/bounds";
 import { createAjv, DIALECT_KEYWORDS } from "./ajv";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
@@ -68,6 +68,11 @@ export interface DialectOptions {
    * `new Function`, which the page's Content Security Policy forbids; the server's check always compiles.
    */
   compile?: boolean;
+  /**
+   * Collections an inline sub-form cannot render, and why (their documents have media fields, or inline
+   * sub-forms of their own); unknown here when absent (the browser), so not checked.
+   */
+  inlineRefused?: Readonly<Record<string, "media" | "nested">>;
 }
 
 type Problem = { key: MessageKey; params?: MessageParams };
@@ -84,7 +89,7 @@ const isDataRef = (value: unknown) =>
   isPlainObject(value) && Object.keys(value).length === 1 && (typeof value.$data === "string" || typeof value._data === "string");
 
 /** The problems of a schema node and everything below it. */
-function checkNode(node: unknown, path: string, options: DialectOptions, state: { insideTranslate: boolean; depth: number; root: boolean }, issues: Message[]): void {
+function checkNode(node: unknown, path: string, options: DialectOptions, state: { insideTranslate: boolean; depth: number; root: boolean; topProperty?: boolean }, issues: Message[]): void {
   const add = (problem: Problem, where = path) => issues.push(at(where, problem));
   if (!isPlainObject(node)) {
     add({ key: "adminBuckets.dialect.notAnObject" });
@@ -139,6 +144,11 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     }
   }
   if (node.renderer === "popup" && (typeof node._ref !== "string" || node._ref.startsWith("b-"))) add({ key: "adminBuckets.dialect.popupNeedsRef" });
+  if (fieldKind(node) === "inline") {
+    if (!state.topProperty) add({ key: "subForm.dialect.inlineTopLevel" });
+    const refused = options.inlineRefused && typeof node._ref === "string" && Object.hasOwn(options.inlineRefused, node._ref) ? options.inlineRefused[node._ref] : undefined;
+    if (refused) add({ key: refused === "media" ? "subForm.dialect.inlineMedia" : "subForm.dialect.inlineNested", params: { collection: String(node._ref) } });
+  }
   if ((node.renderer === "tags" || node.renderer === "texts") && node.type !== "array") add({ key: "adminBuckets.dialect.rendererNeedsArray", params: { renderer: node.renderer } });
   if (node.renderer === VIDEO_CASES_RENDERER && (node.type !== "array" || !isPlainObject(node.items) || !isCollectionRef(node.items._ref))) {
     add({ key: "cases.dialect.needsRefList", params: { renderer: VIDEO_CASES_RENDERER } });
@@ -207,14 +217,14 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     else {
       for (const [name, child] of Object.entries(node.properties)) {
         const childPath = `${path ? `${path}.` : ""}properties.${name}`;
-        if (HOSTILE_NAMES.has(name)) {
+        if (HOSTILE_NAMES.has(name) || (state.root && name === SUBFORM_FIELD)) {
           issues.push(at(childPath, { key: "adminBuckets.dialect.reservedName", params: { name } }));
           continue;
         }
         if (isPlainObject(child) && fieldKind(child) === null && !hasUnrenderedKeyword(child)) {
           issues.push(at(childPath, { key: "adminBuckets.dialect.noField" }));
         }
-        checkNode(child, childPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false }, issues);
+        checkNode(child, childPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false, topProperty: state.root }, issues);
       }
     }
   }

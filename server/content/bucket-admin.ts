@@ -6,7 +6,8 @@ import { removeScheduledMedia, scheduleBucketMediaRemoval } from "../media/remov
 import { HttpError } from "../web/http-error";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { bucketDefinitionSchema, type BucketDefinition } from "../../core/content/bucket-definition";
-import { checkSchemaDialect } from "../../core/schema/dialect";
+import { checkSchemaDialect, type DialectOptions } from "../../core/schema/dialect";
+import { inlineRefusals } from "./subforms";
 import { parseJsonText } from "../../core/schema/json-text";
 import type { Message } from "../../core/messages";
 
@@ -89,10 +90,15 @@ export type BucketCheck =
   | { ok: false; fieldErrors: Record<string, string[]>; schemaErrors: Message[] };
 
 /** The schema text: parsed (an error names its line and column), then the dialect check with the collections known. */
-export function checkSchemaText(text: string, locales: readonly string[], collections: readonly string[]): { schema: Record<string, unknown> | null; errors: Message[] } {
+export function checkSchemaText(
+  text: string,
+  locales: readonly string[],
+  collections: readonly string[],
+  inlineRefused?: DialectOptions["inlineRefused"],
+): { schema: Record<string, unknown> | null; errors: Message[] } {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { schema: null, errors: [parsed.error] };
-  const errors = checkSchemaDialect(parsed.value, { locales, collections });
+  const errors = checkSchemaDialect(parsed.value, { locales, collections, inlineRefused });
   return { schema: errors.length ? null : (parsed.value as Record<string, unknown>), errors };
 }
 
@@ -108,7 +114,8 @@ export async function checkBucketDefinition(db: Queryable, input: BucketInput, e
   const { rows: collections } = await db.query<{ id: string }>(`SELECT id FROM buckets WHERE collection_name = $1`, [input.collectionName]);
   if (collections.some((row) => row.id !== existing?.id)) fieldErrors.collectionName = ["adminBuckets.errors.collectionTaken"];
   const known = (await collectionNames(db)).filter((name) => name !== existing?.collectionName);
-  const { schema, errors } = checkSchemaText(input.jsonSchemaText, input.locales, [...known, input.collectionName]);
+  const inlineRefused = await inlineRefusals(db, input.jsonSchemaText);
+  const { schema, errors } = checkSchemaText(input.jsonSchemaText, input.locales, [...known, input.collectionName], inlineRefused);
   if (Object.keys(fieldErrors).length || !schema) return { ok: false, fieldErrors, schemaErrors: errors };
   const { jsonSchemaText: _text, ...fields } = input;
   return { ok: true, definition: { ...fields, jsonSchema: schema } };

@@ -15,7 +15,7 @@ import { compileBucketSchema } from "./validator";
 import { translate, type MessageKey } from "../../core/messages";
 
 
-export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422; errors: FieldErrors; message: string };
+export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422 | 500; errors: FieldErrors; message: string };
 export type SaveOutcome = { ok: true; version: ContentVersion } | SaveRefusal;
 
 /** A validated document to save, with the media files it commits (new uploads and pending ones). */
@@ -50,6 +50,14 @@ function refusal(context: AppLoadContext, status: SaveRefusal["status"], key: Me
 }
 
 const singletonTaken = (context: AppLoadContext) => refusal(context, 409, "content.singletonTaken");
+
+export interface SaveOptions {
+  /**
+   * Runs first in the document's transaction (inline sub-forms: their documents are written there, so the parent
+   * and its sub-documents are saved together or not at all) and answers values the document's data takes over.
+   */
+  before?: (tx: Queryable) => Promise<Record<string, unknown>>;
+}
 
 /**
  * The checks of a save that only the server can make, on a document already
@@ -86,7 +94,13 @@ export async function checkSave(context: AppLoadContext, user: Author, bucket: B
  * any failure the files go back where they were. Throws VersionConflictError
  * / ContentNotFoundError from the store.
  */
-export async function saveDocument(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput): Promise<SaveOutcome> {
+export async function saveDocument(
+  context: AppLoadContext,
+  user: Author,
+  bucket: Bucket,
+  input: SaveInput,
+  options: SaveOptions = {},
+): Promise<SaveOutcome> {
   const refusal = await checkSave(context, user, bucket, input);
   if (refusal) return refusal;
   const media = input.media ?? [];
@@ -98,11 +112,13 @@ export async function saveDocument(context: AppLoadContext, user: Author, bucket
   try {
     // Without media the document is one statement (its own transaction): a BEGIN and COMMIT more are two round
     // trips per save, which count on PGlite.
-    const version = media.length
+    const { before } = options;
+    const version = media.length || before
       ? await context.db.transaction(async (tx) => {
+          const data = before ? { ...input.data, ...(await before(tx)) } : input.data;
           await recordMedia(tx, placed, { bucketId: bucket.id, userId: user.id });
           await claimPending(tx, input.pendingIds ?? []);
-          return writeDocument(tx, bucket, user, input);
+          return writeDocument(tx, bucket, user, { ...input, data });
         })
       : await writeDocument(context.db, bucket, user, input);
     kickJobs(context.media, media.map((item) => item.facts.kind));
@@ -117,7 +133,7 @@ export async function saveDocument(context: AppLoadContext, user: Author, bucket
 }
 
 /** A new document, or a new version on top of its base (checkSave made sure a contentId comes with one). */
-function writeDocument(tx: Queryable, bucket: Bucket, user: Author, input: SaveInput): Promise<ContentVersion> {
+export function writeDocument(tx: Queryable, bucket: Bucket, user: Author, input: SaveInput): Promise<ContentVersion> {
   const { contentId, baseVersionId = "", data } = input;
   // Each version records the schema version it was validated against: the bucket's as the request loaded it.
   const { schemaVersionId } = bucket;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
 import type { Bucket } from "./buckets";
 import type { Author, User } from "../accounts/users";
 import type { Db } from "../db/client";
@@ -131,4 +132,16 @@ export async function keepAsPending(db: Db, storage: MediaStorage, staged: reado
   const kept = staged.filter((file) => shown.has(file.contentId));
   await discardFiles(storage, staged.filter((file) => !shown.has(file.contentId)));
   return stashPending(db, storage, kept, { bucketId: owner.bucket.id, userId: owner.user.id });
+}
+
+/**
+ * Marks fields as validated in a re-rendered form's reply, so that Conform shows their errors: a refused
+ * file's message under its field after an intent ('Upload' without JavaScript, a list button), which
+ * otherwise leaves the fields it did not touch unvalidated and their errors hidden.
+ */
+export function showErrorsOf(result: SubmissionResult, fields: readonly string[]): SubmissionResult {
+  if (!fields.length) return result;
+  const validated = { ...(result.state?.validated ?? {}) };
+  for (const name of fields) validated[name] = true;
+  return { ...result, state: { ...result.state, validated } };
 }

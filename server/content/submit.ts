@@ -3,14 +3,20 @@ import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
 import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
-import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
+import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, showErrorsOf, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
 import { compileBucketSchema } from "./validator";
+import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments } from "./save-subforms";
+import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
 import type { User } from "../accounts/users";
 import { mediaReferences, readFormPost } from "../media/form-upload";
+import { applyMediaEdit } from "../media/form-edits";
 import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../core/form/resolve";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
+import { OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
+import { leaveForSubForm, pickForDraft } from "./drafts";
+import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
 import { applyCasesPickerIntent, type CasesPickerState } from "../../core/form/cases-picker";
 import { schemaAtName } from "../../core/schema/walk";
@@ -38,9 +44,15 @@ export interface FormReply {
   pending: PendingFile[];
   /** The video-cases picker shown without JavaScript (core/form/cases-picker.ts). */
   casesPicker?: CasesPickerState | null;
+  /** A popup sub-form's draft this page returns to after its save (server/content/drafts.ts). */
+  returnToken?: string;
 }
 
-export type FormSubmission = { saved: true; version: ContentVersion } | { saved: false; status: number; reply: FormReply };
+export type FormSubmission =
+  | { saved: true; version: ContentVersion; /** The form a popup sub-form without JavaScript returns to. */ returnTo: string | null }
+  | { saved: false; status: number; reply: FormReply }
+  /** A popup sub-form's button without JavaScript: the input kept as a draft, the referenced document's page next. */
+  | { saved: false; leaveTo: string };
 
 function takeAll(formData: FormData, name: string): string[] {
   const values = formData.getAll(name).filter((value): value is string => typeof value === "string");
@@ -76,41 +88,62 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
+  // Popup sub-forms without JavaScript: the button that leaves for the referenced document's page, and the token
+  // of the form this page returns to after its save.
+  const openSubForm = takeAll(formData, OPEN_SUBFORM_FIELD)[0];
+  const returnToken = takeAll(formData, RETURN_FIELD)[0];
+  // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
+  const subBuckets = await subFormBuckets(context, user, schema);
+  const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
+    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile });
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
     checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
 
   const hostile = removeHostileEntries(formData);
   if (hostile.length) {
     await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
-    const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale, hostile }) });
+    const submission = parse(formData, { resolve: resolver(hostile) });
     const { shown } = await references(submission.payload);
-    return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown } };
+    return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken } };
+  }
+  if (openSubForm !== undefined) {
+    await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
+    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, openSubForm);
+    if (!leaveTo) throw new HttpError(400, "errors.badRequest");
+    return { saved: false, leaveTo };
   }
 
   applyStepIntent(formData, schema);
   const casesPicker = applyCasesPickerIntent(formData, schema);
+  // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
+  const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
   const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);
-  const submission = parse(formData, { resolve: documentResolver({ schema, validate, messageLocale }) });
+  const submission = parse(formData, { resolve: resolver() });
   const checked = await references(submission.payload, files.staged);
-  const fieldErrors = { ...files.errors };
+  // Refused files and a refused crop or thumbnail: a 422, the message under the field.
+  const refused = mediaEdit?.errors.length ? { ...files.errors, [mediaEdit.field]: [...(files.errors[mediaEdit.field] ?? []), ...mediaEdit.errors] } : files.errors;
+  const fieldErrors = { ...refused };
   for (const [name, messages] of Object.entries(checked.errors)) fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
 
   const notSaved = async (status: number, extra: Partial<FormReply> & { fieldErrors?: Record<string, string[]> } = {}): Promise<FormSubmission> => {
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
-    const result = errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply();
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], casesPicker } };
+    const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, casesPicker } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {
     // A refused file is a 422 (as from the API); a failed validation a 400; a list or upload intent re-renders (200).
-    const status = hasErrors(files.errors) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
+    const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked);
-  if (outcome.kind === "saved") return { saved: true, version: outcome.version };
+  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets);
+  if (outcome.kind === "saved") {
+    const returnTo = returnToken ? await pickForDraft(context.db, returnToken, user.id, outcome.version.contentId) : null;
+    return { saved: true, version: outcome.version, returnTo };
+  }
   if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
   return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
 }
@@ -128,21 +161,27 @@ async function save(
   submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,
   staged: readonly StagedFormFile[],
   checked: MediaReferenceCheck,
+  subBuckets: readonly SubFormBucket[],
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
-  const referenced = new Set(mediaReferences(schema, submission.value).map((reference) => reference.contentId.toLowerCase()));
+  const { data, subDocuments } = takeSubDocuments(submission.value);
+  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments);
+  if (subRefusal) return { kind: "refused", refusal: subRefusal };
+  const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
   try {
     const outcome = await saveDocument(context, target.user, target.bucket, {
       contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
       baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
-      data: submission.value,
+      data,
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
       pendingIds: checked.pending.map((item) => item.contentId),
-    });
+    }, subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));
     return { kind: "saved", version: outcome.version };
   } catch (error) {
+    // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
+    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error) };
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
     // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
     if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };

@@ -9,6 +9,7 @@ import pendingUploads from "./migrations/011_pending_uploads.sql?raw";
 import administration from "./migrations/012_administration.sql?raw";
 import bucketAdmin from "./migrations/013_bucket_admin.sql?raw";
 import contentsKeyset from "./migrations/014_contents_keyset.sql?raw";
+import formDrafts from "./migrations/015_form_drafts.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 12, name: "administration", sql: administration },
   { version: 13, name: "bucket_admin", sql: bucketAdmin },
   { version: 14, name: "contents_keyset", sql: contentsKeyset },
+  { version: 15, name: "form_drafts", sql: formDrafts },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { Sharp } from "sharp";
-import type { Message } from "../../core/messages";
-import { cropBounds, type CropBounds } from "../../core/media/bounds";
+import { cropBounds, cropSizeErrors, type CropBounds } from "../../core/media/bounds";
 import type { Db } from "../db/client";
 import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "./store";
 import { MAX_IMAGE_PIXELS } from "./accept";
@@ -37,17 +36,6 @@ export function parseCoordinates(body: Record<string, unknown>): CropCoordinates
   const left = Math.round(x);
   const top = Math.round(y);
   return { x: left, y: top, width: Math.round(x + width) - left, height: Math.round(y + height) - top };
-}
-
-/** Crop size against the property's minWidthCrop/maxWidthCrop/minHeightCrop/maxHeightCrop, worded like spec §5's image messages. */
-export function cropSizeErrors(size: { width: number; height: number }, bounds: CropBounds): Message[] {
-  const { width, height } = size;
-  const errors: Message[] = [];
-  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push({ key: "media.crop.tooWide", params: { width, limit: bounds.maxWidth } });
-  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push({ key: "media.crop.tooHigh", params: { height, limit: bounds.maxHeight } });
-  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push({ key: "media.crop.tooNarrow", params: { width, limit: bounds.minWidth } });
-  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push({ key: "media.crop.notHighEnough", params: { height, limit: bounds.minHeight } });
-  return errors;
 }
 
 /**

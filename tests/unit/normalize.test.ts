@@ -288,6 +288,7 @@ const KIND_TABLE: Array<[string, JsonSchema, FieldKind | null]> = [
   ["_ref collection", { type: "string", _ref: "artists" }, "reference"],
   ["list of _ref", { type: "array", items: { type: "string", _ref: "artists" } }, "referenceList"],
   ["renderer popup", { type: "string", _ref: "artists", renderer: "popup" }, "popup"],
+  ["renderer inline with a collection _ref", { type: "string", _ref: "artists", renderer: "inline" }, "inline"],
   ["_ref b-image", { type: "string", _ref: "b-image" }, "image"],
   ["_ref b-video", { type: "string", _ref: "b-video" }, "video"],
   ["_ref b-file", { type: "string", _ref: "b-file" }, "file"],

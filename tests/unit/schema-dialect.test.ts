@@ -58,6 +58,7 @@ describe("checkSchemaDialect", () => {
           pick: { type: "string", enum: { $data: "1/rooms" } },
           pick2: { type: "string", enum: { _data: "1/rooms" } },
           artist: { type: "string", _ref: "artists", renderer: "popup", "button-text": "Choose" },
+          maker: { type: "string", _ref: "artists", renderer: "inline" },
           artists: { type: "array", items: { type: "string", _ref: "artists" } },
           photo: { type: "string", _ref: "b-image", enableCrop: true, forceCrop: false, minWidth: "HD", maxWidth: "3840x2160", minWidthCrop: 100, maxWidthCrop: 4000 },
           film: { type: "string", _ref: "b-video", codec: "h264", minFps: 24, maxFps: 30, allowCustomStill: true },
@@ -101,6 +102,17 @@ describe("checkSchemaDialect", () => {
     ["hostile name", { type: "object", properties: JSON.parse('{"__proto__": {"type": "string"}}') as unknown }, "properties.__proto__: the property name __proto__ is not allowed"],
     ["root not an object schema", { type: "array" }, "the schema: the schema must have type object"],
     ["popup without a reference", root({ a: { type: "string", renderer: "popup" } }), "properties.a: the popup renderer needs a _ref to a collection"],
+    [
+      "an inline sub-form inside an object",
+      root({ a: { type: "object", properties: { room: { type: "string", _ref: "rooms", renderer: "inline" } } } }),
+      "properties.a.properties.room: an inline sub-form (renderer inline with a _ref) can only be a property of the document itself, not inside an object or list",
+    ],
+    [
+      "an inline sub-form in a list",
+      root({ a: { type: "array", items: { type: "string", _ref: "rooms", renderer: "inline" } } }),
+      "properties.a.items: an inline sub-form (renderer inline with a _ref) can only be a property of the document itself, not inside an object or list",
+    ],
+    ["the sub-forms' reserved name", root({ __subforms: { type: "string" } }), "properties.__subforms: the property name __subforms is not allowed"],
   ])("refuses %s", (_label, schema, message) => {
     expect(check(schema)).toContain(message);
   });
@@ -113,6 +125,17 @@ describe("checkSchemaDialect", () => {
     const schema = root({ a: { type: "string", enum: { $data: "no pointer" } } });
     expect(check(schema)[0]).toMatch(/^the schema: the validator can't compile this schema: /);
     expect(checkSchemaDialect(schema, { ...options, compile: false })).toEqual([]);
+  });
+
+  it("refuses an inline sub-form of a collection it cannot render, when the server knows which", () => {
+    const schema = root({ artist: { type: "string", _ref: "artists", renderer: "inline" } });
+    expect(check(schema)).toEqual([]);
+    expect(checkSchemaDialect(schema, { ...options, inlineRefused: { artists: "media" } }).map((message) => translateMessage("en", message))).toEqual([
+      "properties.artist: the documents of artists have media fields, which an inline sub-form can't hold: use renderer popup",
+    ]);
+    expect(checkSchemaDialect(schema, { ...options, inlineRefused: { artists: "nested" } }).map((message) => translateMessage("nl", message))).toEqual([
+      "properties.artist: de documenten van artists hebben zelf inline subformulieren: een inline subformulier kan geen ander bevatten",
+    ]);
   });
 
   it("does not check collections it does not know (null)", () => {

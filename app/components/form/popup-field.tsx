@@ -4,8 +4,9 @@ import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { useRootData } from "../../lib/root-data";
 import type { JsonSchema } from "../../../core/schema/normalize";
+import { OPEN_SUBFORM_FIELD } from "../../../core/form/subforms";
 import { BucketFormModal } from "./bucket-form-modal";
-import { useBucketForm } from "./context";
+import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 
 interface LoadedBucket {
@@ -20,13 +21,15 @@ interface LoadedBucket {
 /**
  * A popup sub-form (`renderer: "popup"` with `_ref`): 'Edit {title}' opens the
  * referenced document in the bucket-form modal; saving sets this field to its
- * contentId. Without JavaScript the button is a link to that document.
+ * contentId. Without JavaScript the button leaves for that document's own page (a new one when the field is
+ * empty), keeping the form's input, and the page's save comes back here with the document selected.
  */
 export function PopupField(props: FieldProps) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
   const messageLocale = useRootData()?.config.defaultLocale ?? "en";
   const { referenceOptions, hydrated, canEditTextIds } = useBucketForm();
+  const lock = useFieldLock();
   const [meta] = useField<string>(props.name);
   const control = useInputControl(meta);
   const collection = referenceOptions[String(props.schema._ref)];
@@ -63,10 +66,12 @@ export function PopupField(props: FieldProps) {
         <button type="button" className="button small" onClick={() => void open()}>
           {buttonText}
         </button>
-      ) : collection?.slug && contentId ? (
-        <a className="button small" href={`/b/${collection.slug}/${contentId}/latest`} target="_blank" rel="noreferrer">
-          {buttonText}
-        </a>
+      ) : collection?.slug && lock.showEditButtons ? (
+        // Without JavaScript: the form's input is kept as a draft while the document is made or edited on its own
+        // page, which returns here with it selected (server/content/drafts.ts).
+        <button type="submit" name={OPEN_SUBFORM_FIELD} value={meta.name} className="button small" formNoValidate disabled={lock.disabled || undefined}>
+          {current ? t("subForm.editOnPage") : t("subForm.createOnPage")}
+        </button>
       ) : null}
       {loaded ? (
         <BucketFormModal

@@ -3,6 +3,7 @@ import type { FieldKind } from "../../../core/form/field-kind";
 import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
 import { FileField, ImageField, VideoField } from "./media/media-field";
+import { InlineField } from "./inline-field";
 import { PopupField } from "./popup-field";
 import { VideoCasesField } from "../clip-cards/cases-field";
 import { TrendSelectField } from "../clip-cards/trend-select";
@@ -32,6 +33,7 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   translateObject: TranslateObjectField,
   disableable: DisableableField,
   popup: PopupField,
+  inline: InlineField,
   image: ImageField,
   video: VideoField,
   file: FileField,

@@ -191,6 +191,13 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       filled: "artist-toorop",
       invalid: "",
     },
+    // Outside an edit page there is no referenced bucket to render: the sample shows the reference it falls back to.
+    inline: {
+      property: { type: "string", title: title("inline"), renderer: "inline", _ref: FIXTURE_COLLECTION },
+      required: true,
+      filled: "artist-toorop",
+      invalid: "",
+    },
     image: {
       property: { type: "string", title: title("image"), _ref: "b-image", minWidth: 1280, enableCrop: true },
       required: true,

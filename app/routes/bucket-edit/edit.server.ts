@@ -6,13 +6,18 @@ import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions } from "../../../server/content/references";
 import { loadClipCardData } from "../../../server/content/populate";
 import { submitBucketForm } from "../../../server/content/submit";
+import { historyPanel } from "../../../server/content/history";
 import { compileBucketSchema } from "../../../server/content/validator";
+import { loadInlineSubForms } from "../../../server/content/subforms";
+import { draftFormValue, findDraft } from "../../../server/content/drafts";
+import { BASE_VERSION_FIELD } from "../../../core/form/resolve";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { documentTitle } from "../../../core/content/title";
 import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
 import { isUuid } from "../../../core/ids";
+import { SUBFORM_FIELD } from "../../../core/form/subforms";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
 export type EditMode = "new" | "singleton" | "latest" | "version" | "duplicate";
@@ -54,6 +59,22 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
+  const search = new URL(request.url).searchParams;
+  // Back from a popup sub-form's own page (no JavaScript): the form's unsaved input, the saved document picked.
+  const draft = search.has("draft") ? await restorableDraft(context, user.id, bucket.id, new URL(request.url).pathname, search.get("draft")) : null;
+  // On the popup sub-form's own page: after the save, back to the form it was opened from.
+  const returnToken = search.has("return") && (await findDraft(context.db, search.get("return"), user.id)) ? search.get("return") : null;
+  const formValue = (
+    draft?.value ?? (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema))
+  ) as Record<string, unknown>;
+  // Inline sub-forms: the referenced documents' forms, their values under SUBFORM_FIELD (a document that is gone
+  // clears its field). A duplicate refers to the same documents, as its reference fields do.
+  const inline = await loadInlineSubForms(context, user, compiled.schema, formValue);
+  for (const field of inline.cleared) formValue[field] = "";
+  if (Object.keys(inline.subForms).length && !draft) formValue[SUBFORM_FIELD] = inline.values;
+  const subReferenceOptions = await Promise.all(
+    Object.values(inline.subForms).map((sub) => (sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : Promise.resolve({}))),
+  );
   return {
     mode,
     bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales },
@@ -61,16 +82,21 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
     messageLocale: context.config.DEFAULT_LOCALE,
-    defaultValue: (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema)) as Record<string, unknown>,
+    defaultValue: formValue,
+    subForms: inline.subForms,
     // A duplicate is a new document: its page does not say it edits the original.
     title: version && mode !== "duplicate" ? documentTitle(version.data, bucket.jsonSchema, bucket.locales) : "",
     contentId: editing ? version.contentId : null,
     versionId: editing ? version.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
-    saved: new URL(request.url).searchParams.has("saved"),
+    saved: search.has("saved"),
+    // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
+    draft: search.has("draft") ? { restored: draft !== null, baseVersionId: draft?.baseVersionId ?? null } : null,
+    returnToken,
+    cancelReturn: returnToken ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}` : null,
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
     storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
-    referenceOptions: await loadReferenceOptions(context, user, compiled.schema),
+    referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
     // Video-cases and trend-select fields: their collections' cases as clip cards, trends with their images.
     clipCards: await loadClipCardData(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
@@ -79,7 +105,17 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     multipart: hasMediaField(compiled.schema),
     media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
     videoProcessing: context.media.ffmpeg !== null,
+    // The version history panel (app/components/history/): the first page of the document's versions.
+    history: editing ? await historyPanel(context.db, { user, bucket }, version.contentId) : null,
   };
+}
+
+/** The user's draft for this form's page, as its starting value; null when it expired or is not theirs. */
+async function restorableDraft(context: AppLoadContext, userId: string, bucketId: string, pathname: string, token: string | null) {
+  const draft = await findDraft(context.db, token, userId);
+  if (!draft || draft.bucketId !== bucketId || draft.returnPath !== pathname) return null;
+  const baseVersionId = draft.entries.find(([name]) => name === BASE_VERSION_FIELD)?.[1] ?? null;
+  return { value: draftFormValue(draft), baseVersionId: isUuid(baseVersionId ?? undefined) ? baseVersionId : null };
 }
 
 export type BucketEditData = Awaited<ReturnType<typeof loadBucketEdit>>;
@@ -92,7 +128,8 @@ export const submitBucketEdit = pageRoute(async ({ request, context, params }: E
   const target = await requireBucketAccess(request, context, params.bucket);
   try {
     const outcome = await submitBucketForm(request, context, target);
-    if (!outcome.saved) return data(outcome.reply, { status: outcome.status });
+    if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
+    if (outcome.returnTo) return redirect(outcome.returnTo);
     const { bucket } = target;
     return redirect(`${bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${outcome.version.contentId}/latest`}?saved`);
   } catch (error) {

@@ -7,8 +7,11 @@ import { BucketFormContext } from "../../components/form/context";
 import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
+import { HistoryPanel } from "../../components/history/history-panel";
 import { removeHostileEntries } from "../../../core/form/hostile";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, documentResolver } from "../../../core/form/resolve";
+import { InlineSubFormsContext } from "../../components/form/inline-field";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
+import { RETURN_FIELD, subFormResolver, type SubFormCheck } from "../../../core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import type { FormReply } from "../../../server/content/submit";
@@ -59,6 +62,24 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     };
   }, [loaderData.validatorUrl]);
 
+  // Inline sub-forms validate with their own buckets' validators (loaded like the page's), then the parent posts.
+  const [subValidators, setSubValidators] = useState<Record<string, ValidateFunction>>({});
+  useEffect(() => {
+    let current = true;
+    for (const [field, sub] of Object.entries(loaderData.subForms)) {
+      if (sub.state !== "ready" || !sub.validatorUrl) continue;
+      loadBrowserValidator(sub.validatorUrl).then((fn) => current && setSubValidators((loaded) => ({ ...loaded, [field]: fn })), () => undefined);
+    }
+    return () => {
+      current = false;
+    };
+  }, [loaderData.subForms]);
+  const subForms = useMemo(() => {
+    const checks: Record<string, SubFormCheck> = {};
+    for (const [field, sub] of Object.entries(loaderData.subForms)) if (sub.state === "ready") checks[field] = { schema: sub.schema, validate: subValidators[field] ?? null };
+    return checks;
+  }, [loaderData.subForms, subValidators]);
+
   // One object per loaded document: Conform reports a lastResult again whenever it is a new object.
   const stored = useMemo(() => storedResult(loaderData.storedErrors), [loaderData.storedErrors]);
   const [form] = useForm<Record<string, unknown>>({
@@ -71,7 +92,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: documentResolver({ schema, validate, messageLocale: loaderData.messageLocale, hostile }) });
+      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile }) });
     },
   });
 
@@ -92,7 +113,11 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const baseVersionId = actionData?.latestVersionId ?? loaderData.versionId;
+  // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
+  // shown, with any changes made here) as the newest version; a save by someone else since is still a conflict.
+  // A restored draft (back from a popup's own page) keeps the base version it was made with.
+  const baseVersionId = actionData?.latestVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
+  const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
   const clipCards = useMemo(() => ({ data: loaderData.clipCards, picker: actionData?.casesPicker ?? null }), [loaderData.clipCards, actionData?.casesPicker]);
   const mediaSettings = useMemo(
@@ -107,6 +132,16 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       </p>
       <h1>{heading}</h1>
       {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.draft && !actionData ? (
+        <p className={loaderData.draft.restored ? "notice-success" : "notice-warning"} role="status">
+          {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
+        </p>
+      ) : null}
+      {returnToken ? (
+        <p className="notice-warning" role="status">
+          {t("subForm.returnTo")} {loaderData.cancelReturn ? <a href={loaderData.cancelReturn}>{t("subForm.goBack")}</a> : null}
+        </p>
+      ) : null}
       {loaderData.latestVersionId ? (
         <p className="notice-warning" role="status">
           {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
@@ -138,10 +173,12 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
             <ClipCardsContext.Provider value={clipCards}>
+            <InlineSubFormsContext.Provider value={loaderData.subForms}>
             <FormProvider context={form.context}>
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
                 <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+                {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
                 {pending?.map((file) => <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />)}
                 {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
                 {Object.entries(properties).map(([name, property]) => (
@@ -149,15 +186,19 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
                 ))}
                 <div className="form-actions">
                   <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-                    {t("form.save")}
+                    {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
                   </button>
                 </div>
               </Form>
             </FormProvider>
+            </InlineSubFormsContext.Provider>
             </ClipCardsContext.Provider>
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
+      {loaderData.history ? (
+        <HistoryPanel bucketSlug={bucket.slug} history={loaderData.history.page} schemaLink={loaderData.history.schemaLink} currentVersionId={loaderData.versionId} open={loaderData.latestVersionId !== null} />
+      ) : null}
     </section>
   );
 }

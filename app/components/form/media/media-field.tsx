@@ -14,6 +14,7 @@ import { DropZone } from "./drop-zone";
 import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
+import { CropFallback, ThumbFallback } from "./no-script-edits";
 import { ThumbModal } from "./thumb-modal";
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
@@ -150,7 +151,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
 
   return (
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
-      <div className={`media-field media-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
+      <div className={`media-field media-field-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
         <input type="hidden" name={meta.name} value={contentId} readOnly />
         {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : pendingName ? <PendingSummary filename={pendingName} /> : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
@@ -249,6 +250,12 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                 </button>
               ) : null}
             </div>
+            {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (
+              <CropFallback name={meta.name} formId={form.id} content={shown} bounds={cropBounds(schema)} open={errors.length > 0} disabled={lock.disabled} />
+            ) : null}
+            {shown && kind === "video" && shown.status === "completed" && lock.showEditButtons ? (
+              <ThumbFallback name={meta.name} formId={form.id} content={shown} disabled={lock.disabled} />
+            ) : null}
           </>
         )}
 

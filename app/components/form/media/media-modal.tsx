@@ -35,7 +35,7 @@ export function MediaModal(props: { title: string; className?: string; onClose?:
           </button>
         ) : null}
       </div>
-      {props.children}
+      <div className="media-modal-body">{props.children}</div>
       <div className="modal-actions">
         {props.actions}
         {props.onClose && !props.actions ? (
@@ -69,7 +69,7 @@ export function VideoPlayerModal(props: { url: string; poster?: string | null; t
   return (
     <MediaModal title={props.title} className="media-player" onClose={props.onClose}>
       {/* eslint-disable-next-line jsx-a11y/media-has-caption -- plays a user's uploaded video, which comes with no captions to offer */}
-      <video ref={video} className="media-video" src={props.url} poster={props.poster ?? undefined} controls preload="metadata" />
+      <video ref={video} className="media-player-video" src={props.url} poster={props.poster ?? undefined} controls preload="metadata" />
       <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
         {PLAYBACK_RATES.map((value) => (
           <button key={value} type="button" className="playback-rate" aria-pressed={rate === value} onClick={() => setRate(value)}>

@@ -63,7 +63,8 @@ export function UploadItemStatus(props: { item: UploadItem; kind: MediaKind }) {
   if (item.state === "done") {
     return (
       <div className="media-progress upload-item" data-state="done" role="status">
-        <span className="media-progress-label">{t("media.uploaded")}</span> <span className="media-filename">{item.filename}</span>
+        {/* The file's name shows once, in the summary above (the field now holds it). */}
+        <span className="media-progress-label">{t("media.uploaded")}</span>
       </div>
     );
   }

@@ -91,7 +91,7 @@ export function ThumbModal(props: {
               <figcaption>{position + 1} / {stills.length}</figcaption>
             </figure>
             <button type="button" className="button small" aria-label={t("media.next")} disabled={position === stills.length - 1} onClick={() => setPosition(position + 1)}>›</button>
-            <button type="button" className="button small" aria-pressed={sameThumb(chosen, { index: current.index })} onClick={() => setChosen({ index: current.index })}>
+            <button type="button" className="button small thumb-use" aria-pressed={sameThumb(chosen, { index: current.index })} onClick={() => setChosen({ index: current.index })}>
               {t("media.useThisStill")}
             </button>
           </div>

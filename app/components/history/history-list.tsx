@@ -1,0 +1,111 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, useFetcher } from "react-router";
+import { historyPaths, type HistoryPage, type VersionComparison } from "../../../core/content/history";
+import { useAuthorName, useVersionTime } from "./format";
+import { VersionCompare } from "./version-compare";
+
+/*
+ * A document's versions, newest first, a page at a time, server-rendered: each links to its page, says when, by
+ * whom and with which schema version it was saved, and (but the latest) offers 'Restore', a POST form; two radio
+ * columns choose the versions the GET form 'Compare' compares. All of it works without JavaScript.
+ */
+
+export interface HistoryListProps {
+  bucketSlug: string;
+  history: HistoryPage;
+  /** The version the page shows (marked in the list). */
+  currentVersionId?: string | null;
+  /** Admins see the schema version as a link to the bucket's schema history. */
+  schemaLink?: string | null;
+  /**
+   * With JavaScript, 'Compare' shows the comparison below the list instead of opening the compare page (the
+   * form is a fetcher's: without JavaScript it is the same GET form and opens the page).
+   */
+  inline?: boolean;
+}
+
+export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink, inline }: HistoryListProps) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<{ comparison: VersionComparison }>();
+  const CompareForm = inline ? fetcher.Form : Form;
+  const time = useVersionTime();
+  const author = useAuthorName();
+  const paths = historyPaths(bucketSlug, history.contentId);
+  const { entries } = history;
+  // Defaults: the newest version against the one before it (on later pages: the first two shown).
+  const defaultA = entries[1]?.versionId ?? entries[0]?.versionId;
+  const defaultB = entries[0]?.versionId;
+  const restoreForm = `history-restore-${history.contentId}`;
+  return (
+    <div className="history-list">
+      {/* The restore buttons of the rows belong to this form (form attribute): forms cannot nest in the compare form. */}
+      <Form method="post" action={paths.restoreAction} id={restoreForm} className="history-restore-form">
+        <input type="hidden" name="base" value={history.latestVersionId} />
+      </Form>
+      {currentVersionId && currentVersionId !== history.latestVersionId ? <p className="notice-warning history-hint">{t("history.restoreHint")}</p> : null}
+      {history.total > 1 ? <p className="muted history-hint">{t("history.chooseHint")}</p> : null}
+      <CompareForm method="get" action={paths.compareAction} className="history-compare-form">
+        <ol className="history-entries">
+          {entries.map((entry) => {
+            const label = t("history.version", { number: entry.number });
+            return (
+              <li key={entry.versionId} className={`history-entry${entry.versionId === currentVersionId ? " current" : ""}`} data-version={entry.versionId}>
+                <span className="history-choose">
+                  <input type="radio" name="a" value={entry.versionId} defaultChecked={entry.versionId === defaultA} aria-label={t("history.compareFrom", { number: entry.number })} />
+                  <input type="radio" name="b" value={entry.versionId} defaultChecked={entry.versionId === defaultB} aria-label={t("history.compareTo", { number: entry.number })} />
+                </span>
+                <span className="history-what">
+                  <Link to={paths.version(entry)} className="history-open" aria-current={entry.versionId === currentVersionId ? "page" : undefined}>
+                    {label}
+                  </Link>
+                  {entry.latest ? <span className="history-badge">{t("history.latest")}</span> : null}
+                  <span className="history-meta">
+                    <time dateTime={new Date(entry.createdAt).toISOString()}>{time(entry.createdAt)}</time>
+                    {" · "}
+                    <span className="history-author">{author(entry)}</span>
+                    {entry.schemaVersion !== null ? (
+                      <>
+                        {" · "}
+                        {schemaLink ? (
+                          <a href={schemaLink}>{t("history.schemaVersion", { number: entry.schemaVersion })}</a>
+                        ) : (
+                          <span>{t("history.schemaVersion", { number: entry.schemaVersion })}</span>
+                        )}
+                      </>
+                    ) : null}
+                  </span>
+                </span>
+                {entry.latest ? null : (
+                  <button type="submit" form={restoreForm} name="versionId" value={entry.versionId} className="button small history-restore" aria-label={t("history.restoreVersion", { number: entry.number })}>
+                    {t("history.restore")}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+        {history.total > 1 ? (
+          <button type="submit" className="button history-compare">{t("history.compare")}</button>
+        ) : (
+          <p className="muted">{t("history.onlyOne")}</p>
+        )}
+      </CompareForm>
+      {inline && fetcher.data ? (
+        <section className="history-inline-compare" aria-live="polite" aria-label={t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}>
+          <h3>{t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}</h3>
+          <p>
+            <Link to={paths.compare(fetcher.data.comparison.before.versionId, fetcher.data.comparison.after.versionId)}>{t("history.openComparison")}</Link>
+          </p>
+          <VersionCompare comparison={fetcher.data.comparison} versionPath={paths.version} />
+        </section>
+      ) : null}
+      {history.pages > 1 ? (
+        <nav className="pagination" aria-label={t("history.pages")}>
+          {history.page > 1 ? <Link to={paths.history(history.page - 1)} rel="prev">{t("history.newer")}</Link> : null}
+          <span>{t("history.pageOf", { page: history.page, pages: history.pages })}</span>
+          {history.page < history.pages ? <Link to={paths.history(history.page + 1)} rel="next">{t("history.older")}</Link> : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

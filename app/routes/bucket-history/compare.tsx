@@ -1,0 +1,44 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { compareVersions } from "../../../server/content/history";
+import { requireBucketAccess } from "../../../server/web/guards";
+import { HttpError } from "../../../server/web/http-error";
+import { pageRoute } from "../../../server/web/respond";
+import { historyPaths } from "../../../core/content/history";
+import { VersionCompare } from "../../components/history/version-compare";
+import { historyHeader } from "./history.server";
+import { historyMeta } from "./meta";
+import type { Route } from "./+types/compare";
+
+/* /b/{bucket}/{contentId}/compare?a={versionId}&b={versionId}: two versions of a document, field by field, older first. */
+
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const target = await requireBucketAccess(request, context, params.bucket);
+  const header = await historyHeader(context, target, params.contentId);
+  const search = new URL(request.url).searchParams;
+  const comparison = await compareVersions(context, target, header.contentId, [search.get("a") ?? "", search.get("b") ?? ""]);
+  if (!comparison) throw new HttpError(404, "errors.notFound");
+  return { ...header, comparison };
+});
+
+export const meta = historyMeta;
+
+export default function ComparePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { bucket, comparison } = loaderData;
+  const paths = historyPaths(bucket.slug, loaderData.contentId);
+  return (
+    <section className="bucket-compare">
+      <p className="eyebrow">
+        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+      </p>
+      <h1>{t("history.compareTitle", { from: comparison.before.number, to: comparison.after.number })}</h1>
+      <p className="history-links">
+        <Link to={loaderData.documentPath}>{t("history.backToDocument")}</Link>
+        {" · "}
+        <Link to={paths.history()}>{t("history.allVersions")}</Link>
+      </p>
+      <VersionCompare comparison={comparison} versionPath={paths.version} />
+    </section>
+  );
+}

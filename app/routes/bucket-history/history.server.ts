@@ -1,0 +1,23 @@
+import type { AppLoadContext } from "react-router";
+import type { User } from "../../../server/accounts/users";
+import type { Bucket } from "../../../server/content/buckets";
+import { schemaLinkFor } from "../../../server/content/history";
+import { getLatestVersion } from "../../../server/content/store";
+import { HttpError } from "../../../server/web/http-error";
+import { documentTitle } from "../../../core/content/title";
+import { isUuid } from "../../../core/ids";
+
+/** What the history and compare pages show around their content: the bucket, the document's title, links. */
+export async function historyHeader(context: AppLoadContext, target: { user: User; bucket: Bucket }, contentId: string | undefined) {
+  const { user, bucket } = target;
+  if (!isUuid(contentId)) throw new HttpError(404, "errors.notFound");
+  const latest = await getLatestVersion(context.db, bucket.id, contentId);
+  if (!latest) throw new HttpError(404, "errors.notFound");
+  return {
+    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton },
+    contentId,
+    title: documentTitle(latest.data, bucket.jsonSchema, bucket.locales),
+    documentPath: bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${contentId}/latest`,
+    schemaLink: schemaLinkFor(user, bucket),
+  };
+}

@@ -1,0 +1,71 @@
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect } from "react-router";
+import { ContentNotFoundError } from "../../../server/content/store";
+import { listHistory, restoreVersion } from "../../../server/content/history";
+import { requireBucketAccess } from "../../../server/web/guards";
+import { HttpError } from "../../../server/web/http-error";
+import { pageRoute } from "../../../server/web/respond";
+import { HistoryList } from "../../components/history/history-list";
+import { historyHeader } from "./history.server";
+import { historyMeta } from "./meta";
+import type { Route } from "./+types/history";
+
+/*
+ * /b/{bucket}/{contentId}/history: every version of a document, 20 a page (?page=2 …), to open, compare and restore.
+ * POST (versionId, base): restores that version as a new version on top of `base`, the latest the editor saw.
+ */
+
+const notFound = () => new HttpError(404, "errors.notFound");
+
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const target = await requireBucketAccess(request, context, params.bucket);
+  const header = await historyHeader(context, target, params.contentId);
+  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
+  const history = await listHistory(context.db, target.bucket.id, header.contentId, page);
+  if (!history) throw notFound();
+  return { ...header, history };
+});
+
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  const target = await requireBucketAccess(request, context, params.bucket);
+  const { bucket } = target;
+  const form = await request.formData();
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const contentId = params.contentId;
+  const versionId = field("versionId");
+  try {
+    const outcome = await restoreVersion(context, target, { contentId, versionId, baseVersionId: field("base") });
+    if (outcome.kind === "restored") return redirect(`${bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${contentId}/latest`}?saved`);
+    // A version that no longer passes the checks opens on its own page, where its errors show and saving restores it.
+    if (outcome.kind === "invalid") return redirect(`/b/${bucket.slug}/${contentId}/${versionId}?restore=invalid`);
+    return data({ conflict: true }, { status: 409 });
+  } catch (error) {
+    if (error instanceof ContentNotFoundError) throw notFound();
+    throw error;
+  }
+});
+
+export const meta = historyMeta;
+
+export default function HistoryPageRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { bucket, history } = loaderData;
+  return (
+    <section className="bucket-history">
+      <p className="eyebrow">
+        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+      </p>
+      <h1>{t("history.pageTitle", { title: loaderData.title || bucket.name })}</h1>
+      <p>
+        <Link to={loaderData.documentPath}>{t("history.backToDocument")}</Link>
+      </p>
+      {actionData?.conflict ? (
+        <p className="form-error" role="alert">{t("history.restoreConflict")}</p>
+      ) : null}
+      <HistoryList bucketSlug={bucket.slug} history={history} schemaLink={loaderData.schemaLink} />
+    </section>
+  );
+}

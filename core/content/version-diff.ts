@@ -1,0 +1,123 @@
+import { mediaKindOfSchema } from "../form/field-kind";
+import { isPlainObject } from "../plain-object";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
+import { propertiesOf } from "../schema/walk";
+
+/*
+ * The field-by-field difference of two versions of a document, walked along the bucket's (normalised) schema:
+ * each changed leaf is one row, labelled by the field titles on its way (a translated field's locale is its own
+ * step, a list's item its number), its values typed so that a page can show media as thumbnails and references
+ * by the referenced document's title. Data the schema no longer describes is compared by its keys.
+ */
+
+/** One step of a row's label: a field (its title, else its name; `locale` for a translated field's language) or a list item. */
+export type DiffLabel = { kind: "field"; title: string; locale?: true } | { kind: "item"; index: number };
+
+export type DiffValue =
+  | { kind: "empty" }
+  | { kind: "text"; text: string }
+  | { kind: "boolean"; value: boolean }
+  | { kind: "media"; media: "image" | "video" | "file"; contentId: string }
+  | { kind: "reference"; collection: string; contentId: string };
+
+export interface DiffRow {
+  /** The form field name of the value (`rooms[1].name`, `title.nl`). */
+  name: string;
+  labels: DiffLabel[];
+  change: "added" | "removed" | "changed";
+  before: DiffValue;
+  after: DiffValue;
+}
+
+const isEmpty = (value: unknown) => value === undefined || value === null || value === "";
+
+/** JSON with its object keys sorted: two values are the same when their texts are. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isPlainObject(value)) {
+    return `{${Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const sameValue = (a: unknown, b: unknown) => (isEmpty(a) && isEmpty(b)) || canonical(a) === canonical(b);
+
+const collectionOf = (schema: JsonSchema | null) => (schema && typeof schema._ref === "string" && !schema._ref.startsWith("b-") ? schema._ref : null);
+
+/** A leaf value as the diff shows it. */
+function leafValue(schema: JsonSchema | null, value: unknown): DiffValue {
+  if (isEmpty(value)) return { kind: "empty" };
+  const media = schema ? mediaKindOfSchema(schema) : null;
+  if (media && typeof value === "string") return { kind: "media", media, contentId: value };
+  const collection = collectionOf(schema);
+  if (collection && typeof value === "string") return { kind: "reference", collection, contentId: value };
+  if (typeof value === "boolean") return { kind: "boolean", value };
+  if (typeof value === "string") return { kind: "text", text: value };
+  if (typeof value === "number") return { kind: "text", text: String(value) };
+  return { kind: "text", text: JSON.stringify(value) };
+}
+
+const childName = (parent: string, key: string | number) => (typeof key === "number" ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key);
+
+const isContainer = (value: unknown) => isEmpty(value) || isPlainObject(value);
+const isList = (value: unknown) => isEmpty(value) || Array.isArray(value);
+
+function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: string, labels: DiffLabel[], out: DiffRow[], depth: number): void {
+  if (sameValue(before, after)) return;
+  const leaf = schema !== null && (mediaKindOfSchema(schema) !== null || collectionOf(schema) !== null);
+  if (!leaf && depth < 64 && isContainer(before) && isContainer(after) && (isPlainObject(before) || isPlainObject(after))) {
+    const properties = schema ? propertiesOf(schema) : {};
+    const a = isPlainObject(before) ? before : {};
+    const b = isPlainObject(after) ? after : {};
+    const described = Object.keys(properties);
+    const others = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !Object.prototype.hasOwnProperty.call(properties, key)).sort();
+    const translated = schema?.renderer === TRANSLATE_OBJECT_RENDERER;
+    for (const key of [...described, ...others]) {
+      const child = Object.prototype.hasOwnProperty.call(properties, key) && isPlainObject(properties[key]) ? properties[key] : null;
+      const title = child && typeof child.title === "string" && child.title.trim() ? child.title : key;
+      const label: DiffLabel = translated ? { kind: "field", title: key, locale: true } : { kind: "field", title };
+      walk(child, a[key], b[key], childName(name, key), [...labels, label], out, depth + 1);
+    }
+    return;
+  }
+  if (!leaf && depth < 64 && isList(before) && isList(after)) {
+    const items = schema && isPlainObject(schema.items) ? schema.items : null;
+    const a = Array.isArray(before) ? before : [];
+    const b = Array.isArray(after) ? after : [];
+    for (let index = 0; index < Math.max(a.length, b.length); index += 1) {
+      walk(items, a[index], b[index], childName(name, index), [...labels, { kind: "item", index }], out, depth + 1);
+    }
+    return;
+  }
+  const from = leafValue(schema, before);
+  const to = leafValue(schema, after);
+  out.push({ name, labels, change: from.kind === "empty" ? "added" : to.kind === "empty" ? "removed" : "changed", before: from, after: to });
+}
+
+/** What changed from `before` to `after`, one row per changed value, in the schema's order. */
+export function diffVersions(schema: JsonSchema, before: unknown, after: unknown): DiffRow[] {
+  const out: DiffRow[] = [];
+  walk(schema, before, after, "", [], out, 0);
+  return out;
+}
+
+/** The media and the referenced documents the rows show (to look up their thumbnails and titles). */
+export function diffTargets(rows: readonly DiffRow[]) {
+  const media = new Set<string>();
+  const references = new Map<string, Set<string>>();
+  for (const row of rows) {
+    for (const value of [row.before, row.after]) {
+      if (value.kind === "media") media.add(value.contentId);
+      if (value.kind === "reference") {
+        const ids = references.get(value.collection) ?? new Set<string>();
+        ids.add(value.contentId);
+        references.set(value.collection, ids);
+      }
+    }
+  }
+  return { media, references };
+}

@@ -1,0 +1,83 @@
+import type { AppLoadContext } from "react-router";
+import { checkSave, writeDocument, type SaveRefusal } from "./save";
+import { ContentNotFoundError, VersionConflictError } from "./store";
+import type { SubFormBucket } from "./subforms";
+import type { Author } from "../accounts/users";
+import type { Queryable } from "../db/client";
+import { subFormFieldName, type SubDocument } from "../../core/form/subforms";
+import { translate } from "../../core/messages";
+
+/*
+ * The inline sub-forms' part of a save (server/content/submit.ts): their server-only checks before anything is
+ * written, then their documents written first inside the parent's transaction (saveDocument's `before`), so the
+ * parent's field holds each one's contentId and a refused parent (validation, conflict, any server check) leaves
+ * no sub-document behind. A sub-document is a new version on top of the version the form was loaded with, so a
+ * concurrent edit of it is a conflict.
+ */
+
+/** A sub-document's write failed inside the transaction (which is rolled back): which sub-form, and why. */
+export class SubFormSaveError extends Error {
+  constructor(readonly field: string, readonly reason: unknown) {
+    super(`The sub-form ${field} could not be saved`);
+    this.name = "SubFormSaveError";
+  }
+}
+
+const usable = (buckets: readonly SubFormBucket[], field: string) => {
+  const sub = buckets.find((candidate) => candidate.field === field);
+  return sub?.ok ? sub : null;
+};
+
+/** The server-only checks of each sub-document (ids, text ids), its refusal under the sub-form's fields. */
+export async function checkSubDocuments(
+  context: AppLoadContext,
+  user: Author,
+  buckets: readonly SubFormBucket[],
+  documents: readonly SubDocument[],
+): Promise<SaveRefusal | null> {
+  for (const document of documents) {
+    const sub = usable(buckets, document.field);
+    if (!sub) continue;
+    let refused: SaveRefusal | null;
+    try {
+      refused = await checkSave(context, user, sub.bucket, document);
+    } catch (error) {
+      if (!(error instanceof ContentNotFoundError)) throw error;
+      return subFormRefusal(context, new SubFormSaveError(document.field, error));
+    }
+    if (!refused) continue;
+    const byField = Object.fromEntries(Object.entries(refused.errors.byField).map(([name, messages]) => [subFormFieldName(document.field, name), messages]));
+    if (!Object.keys(byField).length) byField[subFormFieldName(document.field)] = [refused.message];
+    return { ...refused, errors: { ...refused.errors, byField } };
+  }
+  return null;
+}
+
+/** saveDocument's `before`: writes each sub-document in the transaction and answers the parent's fields. */
+export function writeSubDocuments(user: Author, buckets: readonly SubFormBucket[], documents: readonly SubDocument[]) {
+  return async (tx: Queryable): Promise<Record<string, unknown>> => {
+    const fields: Record<string, unknown> = {};
+    for (const document of documents) {
+      const sub = usable(buckets, document.field);
+      if (!sub) continue;
+      try {
+        const version = await writeDocument(tx, sub.bucket, user, document);
+        fields[document.field] = version.contentId;
+      } catch (error) {
+        throw new SubFormSaveError(document.field, error);
+      }
+    }
+    return fields;
+  };
+}
+
+/**
+ * A sub-form's failed save as the form shows it, under the sub-form (spec §8): a conflict says so
+ * (DOCUMENT_VERSION_CONFLICT), anything else is 'Error saving sub-form…'.
+ */
+export function subFormRefusal(context: AppLoadContext, error: SubFormSaveError): SaveRefusal {
+  const conflict = error.reason instanceof VersionConflictError;
+  if (!conflict) context.logger.error({ err: error.reason, field: error.field }, "Error saving sub-form");
+  const message = translate(context.config.DEFAULT_LOCALE, conflict ? "subForm.conflict" : "subForm.saveFailed");
+  return { ok: false, status: conflict ? 409 : 500, errors: { byField: { [subFormFieldName(error.field)]: [message] }, locales: [] }, message };
+}
