@@ -1,22 +1,38 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
+type Cancel =
+  /** Cancelling goes back to this URL (a link, so it works without JavaScript). */
+  | { cancelTo: string; onCancel?: never; cancelText?: never }
+  /** Cancelling calls this (a dialog that only exists with JavaScript); it has the focus, and Escape cancels too. */
+  | { onCancel: () => void; cancelText?: string; cancelTo?: never };
+
 /**
  * A confirm dialog (spec §2): title and text; confirming submits `confirm`
- * (a form, so it works without JavaScript), cancelling goes back to `cancelTo` (or calls `onCancel`, inside a
- * dialog that runs with JavaScript only).
+ * (a form, so it works without JavaScript), cancelling goes back to `cancelTo`
+ * or calls `onCancel`.
  */
-export function ConfirmDialog(props: { title: string; children: ReactNode; confirm: ReactNode } & ({ cancelTo: string } | { onCancel: () => void })) {
+export function ConfirmDialog(props: { title: string; children: ReactNode; confirm: ReactNode } & Cancel) {
   const { t } = useTranslation();
+  const { onCancel } = props;
+  useEffect(() => {
+    if (!onCancel) return;
+    const escape = (event: KeyboardEvent) => event.key === "Escape" && onCancel();
+    window.addEventListener("keydown", escape);
+    return () => window.removeEventListener("keydown", escape);
+  }, [onCancel]);
   return (
     <div className="modal-backdrop">
       <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title">
         <h2 id="confirm-title">{props.title}</h2>
         <div>{props.children}</div>
         <div className="modal-actions">
-          {"onCancel" in props ? (
-            <button type="button" className="button" onClick={() => props.onCancel()}>{t("form.cancel")}</button>
+          {onCancel ? (
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog opens on a navigation the user started: focus moves into it
+            <button type="button" className="button" onClick={onCancel} autoFocus>
+              {props.cancelText ?? t("form.cancel")}
+            </button>
           ) : (
             <Link to={props.cancelTo} className="button" replace>
               {t("form.cancel")}
