@@ -21,6 +21,7 @@ import { useNonce, useRequestId } from "./lib/nonce";
 import { getRequestState } from "../server/web/request-state";
 import { useRootData } from "./lib/root-data";
 import "./styles/app.css";
+import "./styles/references.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 

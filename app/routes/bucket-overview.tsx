@@ -2,6 +2,9 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
 import { ConfirmDialog } from "../components/confirm-dialog";
+import { FlashNotice } from "../components/flash-notice";
+import { WhereUsedList } from "../components/where-used";
+import { findWhereUsed } from "../../server/content/where-used";
 import { titleProperty, titleText } from "../../core/content/title";
 import { requireBucketAccess } from "../../server/web/guards";
 import { isUuid } from "../../core/ids";
@@ -33,7 +36,7 @@ function dateFormat(language: string): Intl.DateTimeFormat {
 }
 
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
-  const { bucket } = await requireBucketAccess(request, context, params.bucket);
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   if (bucket.singleton) throw redirect(`/b/${bucket.slug}/edit`);
   const url = new URL(request.url);
   const { session } = await getRequestState(request, context);
@@ -49,7 +52,10 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
     session.set("lastVisitedBucket", bucket.slug);
     headers.set("Set-Cookie", await context.sessionStorage.commitSession(session));
   }
-  const confirmDelete = url.searchParams.get("delete");
+  const deleteParam = url.searchParams.get("delete");
+  const confirmDelete = isUuid(deleteParam ?? undefined) ? deleteParam : null;
+  // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
+  const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete }) : null;
   return data(
     {
       bucket: { slug: bucket.slug, name: bucket.name },
@@ -65,7 +71,10 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       total,
       search,
       view: session.get("indexView") ?? "list",
-      confirmDelete: isUuid(confirmDelete ?? undefined) ? confirmDelete : null,
+      confirmDelete,
+      whereUsed,
+      // After a delete (the action's redirect): the page says so.
+      deleted: url.searchParams.has("deleted"),
     },
     { headers },
   );
@@ -87,11 +96,12 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   try {
     await deleteContent(context.db, bucket.id, contentId, versionId);
   } catch (error) {
-    if (error instanceof ContentNotFoundError) return redirect(`/b/${bucket.slug}`);
+    // Gone already (deleted in another tab): what the editor wanted is done.
+    if (error instanceof ContentNotFoundError) return redirect(`/b/${bucket.slug}?deleted`);
     if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
     throw error;
   }
-  return redirect(`/b/${bucket.slug}`);
+  return redirect(`/b/${bucket.slug}?deleted`);
 });
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
@@ -123,6 +133,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>{t("overview.grid")}</button>
         </Form>
       </div>
+      {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? <p className="form-error" role="alert">{t("overview.deleteConflict")}</p> : null}
       {items.length === 0 ? (
         <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>
@@ -180,6 +191,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           }
         >
           <p>{t("overview.deleteText", { title: toDelete.title || t("overview.untitled") })}</p>
+          {loaderData.whereUsed ? <WhereUsedList whereUsed={loaderData.whereUsed} /> : null}
         </ConfirmDialog>
       ) : null}
     </section>

@@ -22,6 +22,12 @@ const RENDERERS: Record<string, FieldKind> = {
   [TREND_SELECT_RENDERER]: "trendSelect",
 };
 
+/**
+ * Renderers that pick no component of their own: the other keywords decide (`inline` is a renderer option of a
+ * reference, spec §3). Any other renderer no kind handles makes the property's kind unknown.
+ */
+const PASS_THROUGH_RENDERERS: ReadonlySet<string> = new Set(["inline"]);
+
 const isCollectionRef = (ref: unknown) => typeof ref === "string" && !ref.startsWith("b-");
 
 /** `_ref` values of media fields (spec §3): the field stores the media content's contentId. */
@@ -34,14 +40,19 @@ export function mediaKindOfSchema(schema: JsonSchema): "image" | "video" | "file
 
 /**
  * Which component renders a property, decided in one fixed order:
- * renderer, then _ref, then format, then enum, then type. Null: unknown kind.
+ * renderer, then _ref, then format, then enum, then type. Null: unknown kind, also for a renderer no kind
+ * handles (`{"type": "string", "renderer": "does-not-exist"}` is no text field: the form says it cannot render it).
  */
 export function fieldKind(schema: JsonSchema): FieldKind | null {
-  const rendered = typeof schema.renderer === "string" ? RENDERERS[schema.renderer] : undefined;
-  if (rendered) return rendered;
+  const { renderer } = schema;
+  if (renderer !== undefined) {
+    if (typeof renderer !== "string") return null;
+    if (Object.hasOwn(RENDERERS, renderer)) return RENDERERS[renderer] ?? null;
+    if (!PASS_THROUGH_RENDERERS.has(renderer)) return null;
+  }
   // An inline sub-form is a reference rendered as the referenced document's form; without a collection `_ref`
   // "inline" is only an attribute and the property renders by its type.
-  if (isCollectionRef(schema._ref)) return schema.renderer === "inline" ? "inline" : "reference";
+  if (isCollectionRef(schema._ref)) return renderer === "inline" ? "inline" : "reference";
   const media = mediaKindOfSchema(schema);
   if (media) return media;
   if (schema.type === "array" && isPlainObject(schema.items) && isCollectionRef(schema.items._ref)) return "referenceList";

@@ -113,7 +113,8 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   image: text,
   video: text,
   file: text,
-  tags: list(1),
+  // Chips: no spare row (an empty chip is nothing to show); a new tag is typed into the chip input.
+  tags: { ...list(0), initial: () => [] },
   array: list(1),
   texts: list(1),
   referenceList: list(0),

@@ -244,8 +244,9 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
   }
 }
 
-/** A node that is refused for an unrendered keyword already says why it renders nothing. */
+/** A node that is refused for an unrendered keyword or an unknown renderer already says why it renders nothing. */
 function hasUnrenderedKeyword(node: Record<string, unknown>): boolean {
+  if ("renderer" in node && !RENDERER_NAMES.includes(node.renderer as (typeof RENDERER_NAMES)[number])) return true;
   return Object.keys(node).some((keyword) => UNRENDERED_KEYWORDS.has(keyword));
 }
 

@@ -5,6 +5,7 @@ import type { SubFormBucket } from "./subforms";
 import type { Author } from "../accounts/users";
 import type { Queryable } from "../db/client";
 import { subFormFieldName, type SubDocument } from "../../core/form/subforms";
+import type { Locale } from "../../core/locales";
 import { translate } from "../../core/messages";
 
 /*
@@ -34,16 +35,17 @@ export async function checkSubDocuments(
   user: Author,
   buckets: readonly SubFormBucket[],
   documents: readonly SubDocument[],
+  locale: Locale,
 ): Promise<SaveRefusal | null> {
   for (const document of documents) {
     const sub = usable(buckets, document.field);
     if (!sub) continue;
     let refused: SaveRefusal | null;
     try {
-      refused = await checkSave(context, user, sub.bucket, document);
+      refused = await checkSave(context, user, sub.bucket, { ...document, messageLocale: locale });
     } catch (error) {
       if (!(error instanceof ContentNotFoundError)) throw error;
-      return subFormRefusal(context, new SubFormSaveError(document.field, error));
+      return subFormRefusal(context, new SubFormSaveError(document.field, error), locale);
     }
     if (!refused) continue;
     const byField = Object.fromEntries(Object.entries(refused.errors.byField).map(([name, messages]) => [subFormFieldName(document.field, name), messages]));
@@ -75,9 +77,9 @@ export function writeSubDocuments(user: Author, buckets: readonly SubFormBucket[
  * A sub-form's failed save as the form shows it, under the sub-form (spec §8): a conflict says so
  * (DOCUMENT_VERSION_CONFLICT), anything else is 'Error saving sub-form…'.
  */
-export function subFormRefusal(context: AppLoadContext, error: SubFormSaveError): SaveRefusal {
+export function subFormRefusal(context: AppLoadContext, error: SubFormSaveError, locale: Locale): SaveRefusal {
   const conflict = error.reason instanceof VersionConflictError;
   if (!conflict) context.logger.error({ err: error.reason, field: error.field }, "Error saving sub-form");
-  const message = translate(context.config.DEFAULT_LOCALE, conflict ? "subForm.conflict" : "subForm.saveFailed");
+  const message = translate(locale, conflict ? "subForm.conflict" : "subForm.saveFailed");
   return { ok: false, status: conflict ? 409 : 500, errors: { byField: { [subFormFieldName(error.field)]: [message] }, locales: [] }, message };
 }

@@ -13,6 +13,7 @@ import { isUuid } from "../../core/ids";
 import type { FieldErrors } from "../../core/schema/errors";
 import { compileBucketSchema } from "./validator";
 import { translate, type MessageKey } from "../../core/messages";
+import type { Locale } from "../../core/locales";
 
 
 export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422 | 500; errors: FieldErrors; message: string };
@@ -26,6 +27,8 @@ export interface SaveInput {
   media?: readonly StagedMedia[];
   /** contentIds of the pending uploads among `media`, whose rows the save removes. */
   pendingIds?: readonly string[];
+  /** The language of the refusal's messages: the editor's interface language (the default locale when not given). */
+  messageLocale?: Locale;
 }
 
 export function splitDocument(document: Record<string, unknown>) {
@@ -43,13 +46,15 @@ export function toDocument(version: ContentVersion) {
   return { ...version.data, _id: version.versionId, contentId: version.contentId };
 }
 
-/** A refusal of the save, in the words of the validation messages (the configured default locale). */
-function refusal(context: AppLoadContext, status: SaveRefusal["status"], key: MessageKey, field?: string): SaveRefusal {
-  const message = translate(context.config.DEFAULT_LOCALE, key);
+/** A refusal of the save, in the words of the validation messages (the editor's interface language). */
+function refusal(locale: Locale, status: SaveRefusal["status"], key: MessageKey, field?: string): SaveRefusal {
+  const message = translate(locale, key);
   return { ok: false, status, errors: { byField: field === undefined ? {} : { [field]: [message] }, locales: [] }, message };
 }
 
-const singletonTaken = (context: AppLoadContext) => refusal(context, 409, "content.singletonTaken");
+const singletonTaken = (locale: Locale) => refusal(locale, 409, "content.singletonTaken");
+
+const messageLocaleOf = (context: AppLoadContext, input: SaveInput): Locale => input.messageLocale ?? context.config.DEFAULT_LOCALE;
 
 export interface SaveOptions {
   /**
@@ -69,19 +74,20 @@ export interface SaveOptions {
 export async function checkSave(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
+  const locale = messageLocaleOf(context, input);
   if (!input.contentId) {
     if (!mayEditTextIds) {
-      const refused = textIdsRefusal(context, schema, undefined, input.data);
+      const refused = textIdsRefusal(locale, schema, undefined, input.data);
       if (refused) return refused;
     }
-    return bucket.singleton && (await getSingletonContent(context.db, bucket.id)) ? singletonTaken(context) : null;
+    return bucket.singleton && (await getSingletonContent(context.db, bucket.id)) ? singletonTaken(locale) : null;
   }
   if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
-  if (!input.baseVersionId) return refusal(context, 400, "content.baseVersionMissing");
-  if (!isUuid(input.baseVersionId)) return refusal(context, 400, "content.baseVersionMalformed");
+  if (!input.baseVersionId) return refusal(locale, 400, "content.baseVersionMissing");
+  if (!isUuid(input.baseVersionId)) return refusal(locale, 400, "content.baseVersionMalformed");
   if (!mayEditTextIds) {
     const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
-    return base ? textIdsRefusal(context, schema, base.data, input.data) : null;
+    return base ? textIdsRefusal(locale, schema, base.data, input.data) : null;
   }
   return null;
 }
@@ -127,7 +133,7 @@ export async function saveDocument(
   } catch (error) {
     await undo();
     // Two first saves of a singleton raced: the unique index let one in.
-    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken(context);
+    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken(messageLocaleOf(context, input));
     throw error;
   }
 }
@@ -141,7 +147,7 @@ export function writeDocument(tx: Queryable, bucket: Bucket, user: Author, input
   return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: user.id, schemaVersionId });
 }
 
-function textIdsRefusal(context: AppLoadContext, schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {
+function textIdsRefusal(locale: Locale, schema: JsonSchema, before: unknown, after: unknown): SaveRefusal | null {
   const field = changedTextIds(schema, before, after);
-  return field === null ? null : refusal(context, 403, TEXT_IDS_MESSAGE.key, field);
+  return field === null ? null : refusal(locale, 403, TEXT_IDS_MESSAGE.key, field);
 }

@@ -6,6 +6,7 @@ import { compileBucketSchema } from "./validator";
 import type { Author } from "../accounts/users";
 import { readJsonBody } from "../web/api";
 import { HttpError } from "../web/http-error";
+import { getRequestState } from "../web/request-state";
 import { FORBIDDEN_KEYS } from "../../core/content/payload";
 import { checkDocument, INVALID_CONTENT } from "../../core/form/resolve";
 import { translateMessage } from "../../core/messages";
@@ -49,13 +50,14 @@ export async function submitJsonDocument(request: Request, context: AppLoadConte
   const { contentId, baseVersionId, data } = splitDocument(content);
   const { schema, validate, problems } = compileBucketSchema(bucket);
   if (!validate) return Response.json({ error: problems.join("; "), errors: { "": problems }, locales: [] }, { status: 422 });
-  const checked = checkDocument(data, schema, validate, context.config.DEFAULT_LOCALE);
+  // Messages in the interface language of whoever sends it (an API client's: its Accept-Language, else the default).
+  const { locale } = await getRequestState(request, context);
+  const checked = checkDocument(data, schema, validate, locale);
   if (!checked.ok) return Response.json({ error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales }, { status: checked.status });
-  const locale = context.config.DEFAULT_LOCALE;
   const media = await checkMediaReferences(context.db, context.media.storage, { user, bucket, schema, value: checked.value, tokens: [], staged: [], locale });
-  if (Object.keys(media.errors).length) return Response.json({ error: translateMessage(context.config.DEFAULT_LOCALE, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
+  if (Object.keys(media.errors).length) return Response.json({ error: translateMessage(locale, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
   // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.
-  const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value });
+  const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value, messageLocale: locale });
   if (!outcome.ok) return Response.json({ error: outcome.message, errors: outcome.errors.byField, locales: outcome.errors.locales }, { status: outcome.status });
   return Response.json(toDocument(outcome.version), { status: contentId ? 200 : 201 });
 }

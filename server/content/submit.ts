@@ -1,6 +1,7 @@
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
+import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
 import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, showErrorsOf, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
@@ -14,15 +15,19 @@ import { PendingUploadTaken } from "../media/pending";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
+import { takeReferenceSearch } from "../../core/form/reference-search";
 import { OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
 import { leaveForSubForm, pickForDraft } from "./drafts";
 import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
+import { applyTagIntent } from "../../core/form/tags";
 import { applyCasesPickerIntent, type CasesPickerState } from "../../core/form/cases-picker";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
 import type { JsonSchema } from "../../core/schema/normalize";
+import type { Locale } from "../../core/locales";
+import { getRequestState } from "../web/request-state";
 
 /*
  * The one way an edit form post becomes a saved document:
@@ -46,6 +51,8 @@ export interface FormReply {
   casesPicker?: CasesPickerState | null;
   /** A popup sub-form's draft this page returns to after its save (server/content/drafts.ts). */
   returnToken?: string;
+  /** The posted references' titles and a reference search's results (server/content/references.ts). */
+  references?: ReferenceReply;
 }
 
 export type FormSubmission =
@@ -80,13 +87,14 @@ const textField = (formData: FormData, name: string) => {
 export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
   const { user, bucket } = target;
   const { schema, validate } = compileBucketSchema(bucket);
-  // Every message under the form's fields, the files' included, in the configured default locale (spec §5), so
-  // one form never mixes two languages.
-  const messageLocale = context.config.DEFAULT_LOCALE;
-  const locale = messageLocale;
+  // Every message under the form's fields, the files' included, in the editor's interface language (which is the
+  // configured default locale unless the editor chose another, spec §5), so a page never mixes two languages.
+  const { locale } = await getRequestState(request, context);
+  const messageLocale = locale;
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
   const { formData } = post;
+  const referenceSearch = takeReferenceSearch(formData, schema);
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
   // Popup sub-forms without JavaScript: the button that leaves for the referenced document's page, and the token
   // of the form this page returns to after its save.
@@ -114,6 +122,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   }
 
   applyStepIntent(formData, schema);
+  applyTagIntent(formData, schema);
   const casesPicker = applyCasesPickerIntent(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
   const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
@@ -131,6 +140,8 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
     const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
+    const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData } };
     return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, casesPicker } };
   };
 
@@ -139,7 +150,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets);
+  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale);
   if (outcome.kind === "saved") {
     const returnTo = returnToken ? await pickForDraft(context.db, returnToken, user.id, outcome.version.contentId) : null;
     return { saved: true, version: outcome.version, returnTo };
@@ -162,10 +173,11 @@ async function save(
   staged: readonly StagedFormFile[],
   checked: MediaReferenceCheck,
   subBuckets: readonly SubFormBucket[],
+  messageLocale: Locale,
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
   const { data, subDocuments } = takeSubDocuments(submission.value);
-  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments);
+  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments, messageLocale);
   if (subRefusal) return { kind: "refused", refusal: subRefusal };
   const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
   try {
@@ -175,13 +187,14 @@ async function save(
       data,
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
       pendingIds: checked.pending.map((item) => item.contentId),
+      messageLocale,
     }, subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));
     return { kind: "saved", version: outcome.version };
   } catch (error) {
     // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
-    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error) };
+    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error, messageLocale) };
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
     // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
     if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };

@@ -73,14 +73,14 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(page.locator("h1"))).toBe("New document");
 
     // Initial values (spec §3, §5): time 00:00:00, colour #000000, a list starts with minItems rows, a fixed list
-    // with fixedItems rows, any other list with one row; the switch is off; selects ask to 'Pick an option'.
+    // with fixedItems rows, a tag list with no chips, any other list with one row; the switch is off; selects ask to 'Pick an option'.
     expect(await control(page, "at").inputValue()).toBe("00:00:00");
     expect(await control(page, "accent").inputValue()).toBe("#000000");
     expect(await bucketForm(page).locator('[name^="rooms["]').count()).toBe(2);
     expect(await bucketForm(page).locator('[name^="slots["]').count()).toBe(2);
     expect(await bucketForm(page).locator('[name^="notes["]').count()).toBe(1);
-    expect(await bucketForm(page).locator('[name^="roomNames["]').count()).toBe(1);
-    expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Inactief");
+    expect(await bucketForm(page).locator('[name^="roomNames["]').count()).toBe(0); // tags: no chip until one is added
+    expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Inactive");
     expect(await plainText(control(page, "room").locator("option"))).toBe("Pick an option");
     expect(await control(page, "name").getAttribute("placeholder")).toBe("Full name");
     expect(await textOf(fieldBox(page, "name").locator(".counter"))).toBe("0/10");
@@ -105,7 +105,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     // Boolean switch, date, time, colour, enum select with labels.
     await control(page, "featured").check();
-    if (javaScriptEnabled) expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Actief");
+    if (javaScriptEnabled) expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Active");
     await control(page, "opens").fill("2026-09-12");
     await control(page, "at").fill("10:30:15");
     await control(page, "accent").fill("#336699");
@@ -124,22 +124,27 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await control(page, "banner.disabled").check();
     if (javaScriptEnabled) expect(await textOf(fieldBox(page, "banner").locator("label.inline-check"))).toBe("Show banner");
 
-    // Collapsible, clearable object: 'Velden leegmaken' empties it.
+    // Collapsible, clearable object: 'Clear fields' (the English interface's 'Velden leegmaken') empties it.
     await control(page, "contact.email").fill("ada@example.test");
     await control(page, "contact.phone").fill("555");
     await fieldBox(page, "contact").locator("summary").click();
     expect(await control(page, "contact.email").isVisible()).toBe(false);
     await fieldBox(page, "contact").locator("summary").click();
-    await press(page, javaScriptEnabled, fieldBox(page, "contact").getByRole("button", { name: "Velden leegmaken" }));
+    await press(page, javaScriptEnabled, fieldBox(page, "contact").getByRole("button", { name: "Clear fields" }));
     expect(await control(page, "contact.email").inputValue()).toBe("");
     expect(await control(page, "contact.phone").inputValue()).toBe("");
     await control(page, "contact.phone").fill("0612345678");
 
     // Everything typed so far survives the round trips of the buttons below.
-    // Tag list: '+ New Tag'.
-    await control(page, "roomNames[0]").fill("Hall");
+    // Tag list: chips; a typed tag and '+ New Tag' add one (without scripts a round trip; a tag typed and not
+    // added yet is added by the next post).
+    const tagInput = fieldBox(page, "roomNames").getByRole("textbox", { name: "New tag for Room names" });
+    expect(await fieldBox(page, "roomNames").locator(".tag-chip").count()).toBe(0);
+    await tagInput.fill("Hall");
     await press(page, javaScriptEnabled, fieldBox(page, "roomNames").getByRole("button", { name: "+ New Tag" }));
-    await control(page, "roomNames[1]").fill("Garden");
+    expect(await fieldBox(page, "roomNames").locator(".tag-text").allTextContents()).toEqual(["Hall"]);
+    await fieldBox(page, "roomNames").getByRole("textbox", { name: "New tag for Room names" }).fill("Garden");
+    if (javaScriptEnabled) await tagInput.press("Enter");
 
     // Enum from a $data pointer: the options are the tag list's values.
     if (javaScriptEnabled) {
@@ -223,7 +228,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
       "slots[0]": "morning", "slots[1]": "evening", "notes[0]": "first", "notes[1]": "second", "contact.phone": "0612345678",
       "banner.value": "Welcome", "banner.disabled": "on",
     });
-    expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Actief");
+    expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Active");
     expect(await textOf(fieldBox(page, "banner").locator("label.inline-check"))).toBe("Show banner");
     expect(await textOf(fieldBox(page, "name").locator(".counter"))).toBe("3/10");
     ctx.expectNoErrors();
@@ -250,11 +255,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     });
     expect(await bucketForm(page).locator('[name^="notes["]').count()).toBe(1);
     expect(await control(page, "highlight").locator("option").allTextContents()).toEqual(["Pick an option", "Hall", "Garden"]);
-    expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Actief");
+    expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Active");
 
     await control(page, "name").fill("Mesdag II");
     await control(page, "featured").uncheck();
-    if (javaScriptEnabled) expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Inactief");
+    if (javaScriptEnabled) expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Inactive");
     await press(page, javaScriptEnabled, fieldBox(page, "notes").locator(".list-row").nth(0).getByRole("button", { name: "Remove" }));
     expect(await bucketForm(page).locator('[name^="notes["]').count()).toBe(0);
     await press(page, javaScriptEnabled, fieldBox(page, "rooms").locator(".list-row").nth(0).getByRole("button", { name: "Move down" }));
@@ -366,16 +371,29 @@ describe("with JavaScript only", () => {
     await control(page, "story").pressSequentially("abc");
     expect(await textOf(storyCounter)).toBe("3/40");
 
-    // The $data select follows the tag list as it changes: typed, renamed, removed.
+    // The $data select follows the tag list as it changes: chips added (Enter, a comma, a pasted list), removed
+    // (their ×, Backspace in the empty input).
     const highlight = control(page, "highlight");
-    await control(page, "roomNames[0]").fill("Hall");
-    await fieldBox(page, "roomNames").getByRole("button", { name: "+ New Tag" }).click();
-    await control(page, "roomNames[1]").fill("Garden");
-    expect(await highlight.locator("option").allTextContents()).toEqual(["Pick an option", "Hall", "Garden"]);
-    await control(page, "roomNames[0]").fill("Foyer");
-    expect(await highlight.locator("option").allTextContents()).toEqual(["Pick an option", "Foyer", "Garden"]);
-    await fieldBox(page, "roomNames").locator(".list-row").nth(1).getByRole("button", { name: "Remove" }).click();
-    expect(await highlight.locator("option").allTextContents()).toEqual(["Pick an option", "Foyer"]);
+    const options = () => highlight.locator("option").allTextContents();
+    const tags = fieldBox(page, "roomNames");
+    const chips = () => tags.locator(".tag-text").allTextContents();
+    const tagInput = tags.getByRole("textbox", { name: "New tag for Room names" });
+    await tagInput.fill("Hall");
+    await tagInput.press("Enter");
+    await tagInput.pressSequentially("Garden,");
+    await expect.poll(chips).toEqual(["Hall", "Garden"]);
+    expect(await tagInput.inputValue()).toBe("");
+    await expect.poll(options).toEqual(["Pick an option", "Hall", "Garden"]);
+    await tags.getByRole("button", { name: "Remove tag Hall" }).click();
+    await expect.poll(options).toEqual(["Pick an option", "Garden"]);
+    await tagInput.press("Backspace");
+    await expect.poll(chips).toEqual([]);
+    await expect.poll(options).toEqual(["Pick an option"]);
+    await tagInput.fill("Foyer, Atrium");
+    await expect.poll(chips).toEqual(["Foyer"]);
+    await tagInput.blur(); // leaving the input adds what was typed
+    await expect.poll(chips).toEqual(["Foyer", "Atrium"]);
+    expect(await formValues(page)).toMatchObject({ "roomNames[0]": "Foyer", "roomNames[1]": "Atrium" });
 
     // Sortable rows are draggable; dropping one on another moves it there.
     await control(page, "rooms[0].name").fill("First");

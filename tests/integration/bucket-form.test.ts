@@ -38,7 +38,8 @@ const schema = {
     odd: { type: "string", renderer: "nonsense", title: "Odd" },
   },
 };
-// "odd" has a renderer nobody knows but a type: it still renders as text. A property with no kind at all:
+// "odd" has a renderer nobody knows: its type does not make it a text field, the page says it cannot render it
+// (only for that property). A property with no kind at all:
 const unknownKind = { type: "object", properties: { mystery: { title: "Mystery" } } };
 
 const valid = {
@@ -80,15 +81,20 @@ async function createDocument(fields: Record<string, string> = valid) {
 describe("the generic form without JavaScript", () => {
   it("renders a real form control for every field kind, with the initial rows of each list", async () => {
     const html = await (await get(server.url, `/b/${bucket.slug}/new`, cookie)).text();
-    for (const name of ["title.nl", "title.en", "year", "price", "featured", "opens", "at", "colour", "tags[0]", "rooms[0].name", "rooms[1].name", "banner.value", "banner.disabled", "odd"]) {
+    // A tag list starts with no chips: one input for a new tag.
+    for (const name of ["title.nl", "title.en", "year", "price", "featured", "opens", "at", "colour", "__tagDraft.tags", "rooms[0].name", "rooms[1].name", "banner.value", "banner.disabled"]) {
       expect(html, name).toContain(`name="${name}"`);
     }
+    expect(html).not.toContain('name="tags[0]"');
+    // The unknown renderer: the message naming the property, no control for it, the rest of the form as usual.
+    expect(html).toContain("No component found to render odd");
+    expect(html).not.toContain('name="odd"');
     expect(html).toContain('<select');
     expect(html).toContain("Pick an option");
     expect(inputValue(html, "at")).toBe("00:00:00");
     expect(inputValue(html, "colour")).toBe("#000000");
     expect(html).toContain("+ New Tag");
-    expect(html).toContain("Inactief");
+    expect(html).toContain("Inactive"); // the English interface's words for the spec's Dutch 'Inactief'
     expect(html).toMatch(/0(<!-- -->)?\/(<!-- -->)?20/);
   });
 
@@ -112,6 +118,23 @@ describe("the generic form without JavaScript", () => {
     expect(inputValue(reordered, "rooms[1].name")).toBe("A");
     const remove = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, __intent__: JSON.stringify({ type: "remove", payload: { name: "tags", index: 0 } }) }, cookie);
     expect(await remove.text()).not.toContain('name="tags[0]"');
+  });
+
+  it("adds a typed tag on '+ New Tag' without saving, and keeps a typed tag on save", async () => {
+    const before = (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1`, [bucket.id])).rows[0]!.n;
+    const added = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, "__tagDraft.tags": "wind, rain", __newTag: "tags" }, cookie);
+    expect(added.status).toBe(200);
+    const html = await added.text();
+    expect(inputValue(html, "tags[0]")).toBe("sea");
+    expect(inputValue(html, "tags[1]")).toBe("wind");
+    expect(inputValue(html, "tags[2]")).toBe("rain");
+    expect(inputValue(html, "__tagDraft.tags")).toBe("");
+    expect(inputValue(html, "title.en")).toBe("Mudflats");
+    expect((await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1`, [bucket.id])).rows[0]!.n).toBe(before);
+    const path = await createDocument({ ...valid, "__tagDraft.tags": "wind" });
+    const contentId = path.split("/")[3]!;
+    const api = (await (await get(server.url, `/api/v1/buckets/exhibitions/content/${contentId}/latest`, cookie)).json()) as { tags: string[] };
+    expect(api.tags).toEqual(["sea", "wind"]);
   });
 
   it("saves typed values, then shows them on the latest version", async () => {
@@ -180,14 +203,31 @@ describe("the generic form without JavaScript", () => {
     expect(await (await get(server.url, `/b/${odd.slug}/new`, cookie)).text()).toContain("No component found to render mystery");
   });
 
-  it("writes messages in the configured default locale", async () => {
+  it("writes messages in the interface language, which is the configured default locale unless the editor chose another", async () => {
     const dutch = await startTestServer({ env: { DEFAULT_LOCALE: "nl" } });
     try {
       const nlBucket = await createTestBucket(dutch.db, { jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } } });
       const user = await createTestUser(dutch.db);
       const dutchCookie = await signIn(dutch.url, user.email, user.password);
       const response = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie);
-      expect(await response.text()).toContain("Dit is een verplicht veld");
+      const html = await response.text();
+      expect(html).toContain("Dit is een verplicht veld");
+      expect(html).toContain('lang="nl"');
+      // A browser that asks for English gets an English page: its labels and its messages (spec §5 holds for
+      // whoever did not choose another language).
+      const english = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie, { "Accept-Language": "en-US,en;q=0.9" });
+      const englishHtml = await english.text();
+      expect(englishHtml).toContain("This field is required");
+      expect(englishHtml).toContain("Some fields need attention before this can be saved.");
+      expect(englishHtml).not.toContain("Dit is een verplicht veld");
+      expect(englishHtml).toContain('lang="en"');
+      // The JSON save (the bucket-form modal's) answers in the same language.
+      const json = await fetch(`${dutch.url}/api/v1/buckets/${nlBucket.slug}/save`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: dutchCookie, Origin: dutch.url, "Accept-Language": "en" },
+        body: JSON.stringify({ content: {} }),
+      });
+      expect(((await json.json()) as { errors: Record<string, string[]> }).errors).toEqual({ t: ["This field is required"] });
     } finally {
       await dutch.stop();
     }

@@ -52,8 +52,11 @@ function postEditForm(bucket: Bucket, parts: Array<[string, string | Blob, strin
 function fieldHtml(html: string, field: string): string {
   const start = html.indexOf(`data-field="${field}"`);
   expect(start, `field ${field}`).toBeGreaterThan(-1);
+  // The last field ends with the form: the history panel after it has radio buttons of its own.
   const next = html.indexOf("data-field=", start + 12);
-  return html.slice(start, next === -1 ? undefined : next);
+  const formEnd = html.indexOf("</form>", start);
+  const ends = [next, formEnd].filter((index) => index !== -1);
+  return html.slice(start, ends.length ? Math.min(...ends) : undefined);
 }
 
 const decode = (html: string) => html.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");

@@ -139,7 +139,7 @@ describe("the engine", () => {
     expect(progress).toEqual([0, 2, 4, 6, 6].map((checked) => ({ checked, total: 6 })));
   });
 
-  it("writes the messages in the locale it is given (the installation's default, as editors see them)", async () => {
+  it("writes the messages in the locale it is given (the admin's interface language, as the page around them)", async () => {
     const report = await assessSchemaChange(server.db, bucket, NEW_SCHEMA, { messageLocale: "nl" });
     expect(report.groups.find((group) => group.property === "year")?.message).toBe("Deze waarde mag niet meer zijn dan 1960");
   });
@@ -297,6 +297,9 @@ describe("the page /settings/buckets/{slug}/impact", () => {
     const response = await postForm(server.url, impactPath(), { jsonSchema: JSON.stringify(NEW_SCHEMA) }, cookie, origin);
     const html = decode(await response.text());
     expect(html).toContain("4 van 6 documenten zouden niet meer geldig zijn.");
+    // The validation messages of the report too: one page, one language.
+    expect(html).toContain("Deze waarde mag niet meer zijn dan 1960");
+    expect(html).not.toContain("This value can't be more than 1960");
   });
 });
 

@@ -312,6 +312,10 @@ const KIND_TABLE: Array<[string, JsonSchema, FieldKind | null]> = [
   ["an unknown type", { type: "date" }, null],
   ["an unknown renderer and no type", { renderer: "wysiwyg" }, null],
   ["a non-string _ref and no type", { _ref: 5 }, null],
+  // A known type does not make an unknown renderer a plain field of that type.
+  ["a known type with an unknown renderer", { type: "string", renderer: "does-not-exist" }, null],
+  ["a list with an unknown renderer", { type: "array", items: { type: "string" }, renderer: "chips" }, null],
+  ["a renderer named like an Object member", { type: "string", renderer: "constructor" }, null],
 ];
 
 describe("field kind: renderer, then _ref, then format, then enum, then type (null: unknown)", () => {

@@ -117,6 +117,12 @@ describe("checkSchemaDialect", () => {
     expect(check(schema)).toContain(message);
   });
 
+  it("names an unknown renderer once, also on a property whose type alone would render (no 'no field' besides)", () => {
+    expect(check(root({ a: { type: "string", renderer: "does-not-exist" } }))).toEqual([
+      "properties.a: unknown renderer does-not-exist (use one of textarea, tags, texts, translate-object, popup, inline)",
+    ]);
+  });
+
   it("the spec's wording of the integer step error is kept (normalisation and the check share it)", () => {
     expect(INTEGER_STEP_ERROR).toBe("schema error: property with type 'integer' can't have a step value smaller than 1");
   });

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { ReferenceCollection } from "../../../core/content/references";
+import type { ReferenceCollection, ReferenceSearchReply, ReferenceTarget } from "../../../core/content/references";
 
 export interface BucketFormSettings {
   locales: string[];
@@ -8,6 +8,10 @@ export interface BucketFormSettings {
   /** True once React runs in the browser: enhancements (tabs, drag, live counters) switch on. */
   hydrated: boolean;
   referenceOptions: Record<string, ReferenceCollection>;
+  /** The documents the form's reference fields hold, by contentId: title and thumbnail, or deleted. */
+  referenceTargets?: Record<string, ReferenceTarget>;
+  /** Without JavaScript: the results of a reference field's search, re-rendered with the form. */
+  referenceSearch?: ReferenceSearchReply | null;
   /** Spec §6: admins and devs may edit text ids and add or remove entries. */
   canEditTextIds: boolean;
   /** Every control inert and left out of a submission. */

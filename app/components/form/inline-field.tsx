@@ -7,7 +7,7 @@ import type { JsonSchema } from "../../../core/schema/normalize";
 import { BucketFormContext, useBucketForm } from "./context";
 import { FieldShell, fieldLabel, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
-import { ReferenceField } from "./simple-fields";
+import { ReferenceField } from "./reference-field";
 
 /** The page's inline sub-forms by field (the loader's data); none inside a sub-form (one level only). */
 export const InlineSubFormsContext = createContext<Readonly<Record<string, InlineSubFormData>>>({});

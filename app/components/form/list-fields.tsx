@@ -24,7 +24,7 @@ function rowTitle(schema: JsonSchema, index: number, value: unknown): string | n
  * and, with JavaScript, by dragging. Every button is a submit button with an
  * intent, so the list works without JavaScript. fixed: no add or remove.
  */
-export function ArrayField(props: FieldProps & { variant?: "tags" | "references" }) {
+export function ArrayField(props: FieldProps) {
   const { t } = useTranslation();
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
@@ -36,8 +36,7 @@ export function ArrayField(props: FieldProps & { variant?: "tags" | "references"
   const fixed = Boolean(schema.fixed) || typeof schema.fixedItems === "number";
   const sortable = Boolean(schema.sortable);
   const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
-  const addText =
-    props.variant === "tags" ? t("form.newTag") : typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
+  const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
   const counter = maxItems !== null ? (
     <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
       {rows.length}/{maxItems}
@@ -45,8 +44,7 @@ export function ArrayField(props: FieldProps & { variant?: "tags" | "references"
   ) : null;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
-      {rows.length === 0 && props.variant === "references" ? <p className="empty">{t("form.noEntries")}</p> : null}
-      <ol className={props.variant === "tags" ? "list-field tags" : "list-field"}>
+      <ol className="list-field">
         {rows.map((row, index) => (
           <li
             key={row.key}
@@ -95,8 +93,6 @@ export function ArrayField(props: FieldProps & { variant?: "tags" | "references"
   );
 }
 
-export const TagsField = (props: FieldProps) => <ArrayField {...props} variant="tags" />;
-export const ReferenceListField = (props: FieldProps) => <ArrayField {...props} variant="references" />;
 
 /**
  * Translated text arrays: entries {id, text per locale}. Only admins and devs

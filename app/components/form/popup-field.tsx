@@ -8,6 +8,7 @@ import { OPEN_SUBFORM_FIELD } from "../../../core/form/subforms";
 import { BucketFormModal } from "./bucket-form-modal";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { useReferenceCollection } from "./reference-data";
 
 interface LoadedBucket {
   slug: string;
@@ -27,14 +28,18 @@ interface LoadedBucket {
 export function PopupField(props: FieldProps) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
-  const messageLocale = useRootData()?.config.defaultLocale ?? "en";
+  // The modal's messages in the interface language, like the page around it.
+  const messageLocale = useRootData()?.locale ?? "en";
   const { referenceOptions, hydrated, canEditTextIds } = useBucketForm();
   const lock = useFieldLock();
   const [meta] = useField<string>(props.name);
   const control = useInputControl(meta);
   const collection = referenceOptions[String(props.schema._ref)];
+  const { describe: describeReference } = useReferenceCollection(props.schema);
   const contentId = control.value ?? "";
-  const current = collection?.options.find((option) => option.value === contentId);
+  // The document's title, or that it was deleted (the value is kept): app/components/form/reference-data.ts.
+  const view = contentId ? describeReference(contentId) : null;
+  const current = view?.known ? view : undefined;
   const title = current?.label ?? fieldLabel(props);
   const buttonText = typeof props.schema["button-text"] === "string" ? props.schema["button-text"] : t("form.editTitle", { title });
   const [loaded, setLoaded] = useState<LoadedBucket | null>(null);
@@ -61,7 +66,7 @@ export function PopupField(props: FieldProps) {
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={failure ? [failure, ...(meta.errors ?? [])] : meta.errors}>
       <input type="hidden" name={meta.name} value={contentId} readOnly />
-      <p className="popup-current">{current ? current.label : t("form.noEntries")}</p>
+      <p className={view?.deleted ? "popup-current reference-deleted" : "popup-current"}>{view?.deleted ? t("references.deleted") : current ? current.label : t("form.noEntries")}</p>
       {hydrated && collection?.slug ? (
         <button type="button" className="button small" onClick={() => void open()}>
           {buttonText}

@@ -7,9 +7,12 @@ import { InlineField } from "./inline-field";
 import { PopupField } from "./popup-field";
 import { VideoCasesField } from "../clip-cards/cases-field";
 import { TrendSelectField } from "../clip-cards/trend-select";
-import { ArrayField, ReferenceListField, TagsField, TextsField } from "./list-fields";
+import { ArrayField, TextsField } from "./list-fields";
+import { ReferenceField } from "./reference-field";
+import { ReferenceListField } from "./reference-list-field";
+import { TagsField } from "./tags-field";
 import {
-  BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, ReferenceField, TextareaField, TextField, TimeField,
+  BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, TextareaField, TextField, TimeField,
 } from "./simple-fields";
 
 /** One entry per field kind: a kind without a component does not compile. */

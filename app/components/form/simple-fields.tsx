@@ -167,8 +167,3 @@ export function EnumDataField(props: FieldProps) {
   const values = (Array.isArray(raw) ? raw : []).filter((value): value is string => typeof value === "string" && value !== "");
   return <SelectField {...props} options={values.map((value) => ({ value, label: value }))} />;
 }
-
-export function ReferenceField(props: FieldProps) {
-  const { referenceOptions } = useBucketForm();
-  return <SelectField {...props} options={referenceOptions[String(props.schema._ref)]?.options ?? []} />;
-}

@@ -3,7 +3,7 @@ import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
 import { hasPermission } from "../../../server/accounts/users";
-import { loadReferenceOptions } from "../../../server/content/references";
+import { loadReferenceOptions, loadReferenceTargets } from "../../../server/content/references";
 import { loadClipCardData } from "../../../server/content/populate";
 import { submitBucketForm } from "../../../server/content/submit";
 import { historyPanel } from "../../../server/content/history";
@@ -13,6 +13,7 @@ import { draftFormValue, findDraft } from "../../../server/content/drafts";
 import { BASE_VERSION_FIELD } from "../../../core/form/resolve";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
 import { documentTitle } from "../../../core/content/title";
 import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
@@ -56,6 +57,9 @@ async function loadVersion(args: EditArgs, bucket: { id: string; singleton: bool
 async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   const { request, context, params } = args;
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  // Validation and media messages in the editor's interface language, like the rest of the page: the configured
+  // default locale (spec §5) unless the editor chose another.
+  const { locale: messageLocale } = await getRequestState(request, context);
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
@@ -81,7 +85,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     schema: compiled.schema,
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
-    messageLocale: context.config.DEFAULT_LOCALE,
+    messageLocale,
     defaultValue: formValue,
     subForms: inline.subForms,
     // A duplicate is a new document: its page does not say it edits the original.
@@ -95,8 +99,10 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     returnToken,
     cancelReturn: returnToken ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}` : null,
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
-    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, context.config.DEFAULT_LOCALE) : null,
+    storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, messageLocale) : null,
     referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
+    // The titles of the documents the form refers to (a large collection lists only its first page), or deleted.
+    referenceTargets: version ? await loadReferenceTargets(context, user, compiled.schema, version.data) : {},
     // Video-cases and trend-select fields: their collections' cases as clip cards, trends with their images.
     clipCards: await loadClipCardData(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),

@@ -8,6 +8,8 @@ import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
 import { HistoryPanel } from "../../components/history/history-panel";
+import { UnsavedChangesGuard } from "../../components/form/unsaved-changes";
+import { FlashNotice } from "../../components/flash-notice";
 import { removeHostileEntries } from "../../../core/form/hostile";
 import { InlineSubFormsContext } from "../../components/form/inline-field";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
@@ -23,9 +25,10 @@ interface BucketEditProps {
   actionData?: FormReply;
 }
 
-export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
+export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket" | "mode">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
   const product = (matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
-  return [{ title: `${loaderData?.title || loaderData?.bucket.name || ""} · ${product}` }];
+  const name = loaderData?.mode === "singleton" ? loaderData.bucket.name : loaderData?.title || loaderData?.bucket.name || "";
+  return [{ title: `${name} · ${product}` }];
 }
 
 /** The stored document's errors as Conform's result of a failed validation: each field with an error shows it. */
@@ -105,12 +108,19 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [activeLocale]);
 
+  // The referenced documents' titles: the stored document's, and those of a re-rendered post (without JavaScript).
+  const references = actionData?.references;
+  const referenceTargets = useMemo(() => ({ ...loaderData.referenceTargets, ...references?.referenceTargets }), [loaderData.referenceTargets, references]);
   const settings = useMemo(
-    () => ({ locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds }),
-    [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds],
+    () => ({
+      locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds,
+      referenceTargets, referenceSearch: references?.referenceSearch ?? null,
+    }),
+    [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds, referenceTargets, references],
   );
 
-  const heading = loaderData.title ? t("form.editTitle", { title: loaderData.title }) : loaderData.mode === "singleton" ? bucket.name : t("form.newDocument");
+  // A singleton is its bucket: its heading names the bucket, not its first text (bucketEditMeta likewise).
+  const heading = loaderData.mode === "singleton" ? bucket.name : loaderData.title ? t("form.editTitle", { title: loaderData.title }) : t("form.newDocument");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
@@ -131,7 +141,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
         {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
       </p>
       <h1>{heading}</h1>
-      {loaderData.saved && !actionData ? <p className="notice-success" role="status">{t("form.saved")}</p> : null}
+      {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
       {loaderData.draft && !actionData ? (
         <p className={loaderData.draft.restored ? "notice-success" : "notice-warning"} role="status">
           {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
@@ -175,6 +185,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
             <ClipCardsContext.Provider value={clipCards}>
             <InlineSubFormsContext.Provider value={loaderData.subForms}>
             <FormProvider context={form.context}>
+              <UnsavedChangesGuard formId={form.id} />
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
                 <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />

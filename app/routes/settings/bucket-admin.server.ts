@@ -175,7 +175,7 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
   // A changed schema that would break stored documents is saved only once the admin has seen what breaks and said so.
   if (existing) {
     const impact = await checkSchemaSave(context.db, existing, checked.definition.jsonSchema, {
-      messageLocale: context.config.DEFAULT_LOCALE,
+      messageLocale: (await getRequestState(request, context)).locale,
       confirmed: confirmedBreaking(formData),
       locales: checked.definition.locales,
       signal: request.signal,

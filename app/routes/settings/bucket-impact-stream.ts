@@ -32,7 +32,7 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   if (!proposed.ok) throw new HttpError(400, proposed.error.key);
   const { locale } = await getRequestState(request, context);
   return impactStreamResponse(context.db, bucket, proposed.schema, {
-    messageLocale: context.config.DEFAULT_LOCALE,
+    messageLocale: locale,
     locale,
     signal: request.signal,
     logger: context.logger,

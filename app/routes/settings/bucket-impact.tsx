@@ -4,6 +4,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { findBucketBySlug } from "../../../server/content/buckets";
 import { assessSchemaChange } from "../../../server/content/schema-impact";
 import { requireAdmin } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
 import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
 import { readSchemaText, SCHEMA_FIELD } from "../../../core/schema/impact";
@@ -35,7 +36,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const schemaText = typeof text === "string" ? text : "";
   const proposed = readSchemaText(text);
   if (!proposed.ok) return data({ schemaText, error: proposed.error.key, report: null }, { status: 400 });
-  const report = await assessSchemaChange(context.db, bucket, proposed.schema, { messageLocale: context.config.DEFAULT_LOCALE, signal: request.signal });
+  const report = await assessSchemaChange(context.db, bucket, proposed.schema, { messageLocale: (await getRequestState(request, context)).locale, signal: request.signal });
   return { schemaText, error: null, report };
 });
 

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { requireAdmin } from "../../../server/web/guards";
+import { getRequestState } from "../../../server/web/request-state";
 import { pageRoute } from "../../../server/web/respond";
 import { checkImport, saveBucket, type DefinitionField } from "../../../server/content/bucket-admin";
 import { ImportForm } from "../../components/bucket-admin/import-form";
@@ -46,7 +47,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     const confirmed = formData.get("intent") === "confirm";
     const impact = changes.includes("jsonSchema")
       ? await checkSchemaSave(context.db, existing, definition.jsonSchema, {
-          messageLocale: context.config.DEFAULT_LOCALE,
+          messageLocale: (await getRequestState(request, context)).locale,
           confirmed: confirmed && confirmedBreaking(formData),
           locales: definition.locales,
           signal: request.signal,

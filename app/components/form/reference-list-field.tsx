@@ -1,0 +1,137 @@
+import { useField } from "@conform-to/react";
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ReferenceTarget } from "../../../core/content/references";
+import type { JsonSchema } from "../../../core/schema/normalize";
+import { useBucketForm, useFieldLock } from "./context";
+import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { useReferenceCollection } from "./reference-data";
+import { ReferenceField } from "./reference-field";
+import { ReferencePicker } from "./reference-picker";
+
+const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
+
+/**
+ * A reference list (`items._ref` to a collection, spec §1): its documents in order, each with its thumbnail (the
+ * document's first image) and title, linked to it; 'No entries' when empty. Sorted by dragging or the up and
+ * down buttons, removed with ×. With JavaScript 'Add' opens a picker with search; without it, 'Add' is Conform's
+ * insert intent and the new row is a reference select (with its search box for a large collection). Every
+ * button is a submit button with an intent, so the list works without JavaScript.
+ */
+export function ReferenceListField(props: FieldProps) {
+  const { t } = useTranslation();
+  const { hydrated } = useBucketForm();
+  const lock = useFieldLock();
+  const [meta, form] = useField<unknown[]>(props.name);
+  const [picking, setPicking] = useState(false);
+  const [picked, setPicked] = useState<Record<string, ReferenceTarget>>({});
+  const dragFrom = useRef<number | null>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const { schema } = props;
+  const { collection, collectionName, describe } = useReferenceCollection(itemsOf(schema), picked);
+  const rows = meta.getFieldList();
+  const values = rows.map((row) => {
+    const value: unknown = lock.locked ? row.initialValue : (row.value ?? row.initialValue);
+    return typeof value === "string" ? value : "";
+  });
+  const maxItems = typeof schema.maxItems === "number" ? schema.maxItems : null;
+  const fixed = Boolean(schema.fixed) || typeof schema.fixedItems === "number";
+  const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
+  const canSort = lock.showEditButtons && !lock.disabled;
+  const label = fieldLabel(props);
+  const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
+  const counter = maxItems !== null ? (
+    <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+      {rows.length}/{maxItems}
+    </span>
+  ) : null;
+
+  return (
+    <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
+      {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
+      <ol className="list-field reference-list">
+        {rows.map((row, index) => {
+          const value = values[index] ?? "";
+          const view = value ? describe(value) : null;
+          return (
+            <li
+              key={row.key}
+              className="list-row reference-row"
+              draggable={hydrated && canSort}
+              onDragStart={(event) => {
+                dragFrom.current = index;
+                event.dataTransfer.effectAllowed = "move";
+              }}
+              onDragOver={(event) => canSort && event.preventDefault()}
+              onDrop={(event) => {
+                event.preventDefault();
+                if (dragFrom.current !== null && dragFrom.current !== index) form.reorder({ name: meta.name, from: dragFrom.current, to: index });
+                dragFrom.current = null;
+              }}
+            >
+              {value && view ? (
+                <div className="reference-entry" data-reference={value}>
+                  <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
+                  {view.thumbnail ? (
+                    <img className="reference-thumb" src={view.thumbnail} alt={t("references.thumbnail", { title: view.label })} width={48} height={48} loading="lazy" />
+                  ) : (
+                    <span className="reference-thumb reference-thumb-empty" aria-hidden="true" />
+                  )}
+                  {view.deleted ? (
+                    <span className="reference-deleted">{t("references.deleted")}</span>
+                  ) : view.known && collection.slug ? (
+                    <a href={`/b/${collection.slug}/${value}/latest`} className="reference-title">{view.label}</a>
+                  ) : (
+                    <span className="reference-title">{view.label}</span>
+                  )}
+                </div>
+              ) : (
+                <ReferenceField name={row.name} schema={itemsOf(schema)} required={false} label={t("references.entry", { index: index + 1 })} />
+              )}
+              {lock.showEditButtons ? (
+                <div className="row-actions">
+                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={`${t("form.moveUp")}: ${view?.label ?? index + 1}`}>↑</button>
+                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={`${t("form.moveDown")}: ${view?.label ?? index + 1}`}>↓</button>
+                  {!fixed ? (
+                    <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" aria-label={`${t("form.remove")}: ${view?.label ?? index + 1}`} disabled={lock.disabled}>
+                      ×
+                    </button>
+                  ) : null}
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+      {canAdd ? (
+        hydrated ? (
+          <button ref={addButton} type="button" className="button small add" disabled={lock.disabled || !collection.slug} onClick={() => setPicking(true)}>
+            {addText}
+          </button>
+        ) : (
+          <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add" disabled={lock.disabled}>
+            {addText}
+          </button>
+        )
+      ) : null}
+      {picking ? (
+        <ReferencePicker
+          title={label}
+          collectionName={collectionName}
+          collection={collection}
+          chosen={values}
+          onPick={(option) => {
+            setPicked((known) => ({ ...known, [option.value]: { label: option.label, thumbnail: option.thumbnail ?? null } }));
+            form.insert({ name: meta.name, defaultValue: option.value });
+            setPicking(false);
+            addButton.current?.focus();
+          }}
+          onClose={() => {
+            setPicking(false);
+            addButton.current?.focus();
+          }}
+        />
+      ) : null}
+    </FieldShell>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ReferenceCollection, ReferenceOption } from "../../../core/content/references";
+import { REFERENCE_SEARCH_DEBOUNCE_MS, searchCollection } from "./reference-combobox";
+
+/**
+ * The picker of a reference list (with JavaScript): a modal dialog with a search box over the collection's
+ * documents (filtered in the browser when the whole collection is loaded, asked of the server when it is
+ * searchable), each with its thumbnail and title and an 'Add' button. Escape or Close closes it.
+ */
+export function ReferencePicker(props: {
+  title: string;
+  collectionName: string;
+  collection: ReferenceCollection;
+  chosen: readonly string[];
+  onPick(option: ReferenceOption): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [text, setText] = useState("");
+  const [found, setFound] = useState<ReferenceOption[]>(props.collection.options);
+  const [status, setStatus] = useState<"idle" | "loading" | "error">("idle");
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const request = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => {
+      request.current?.abort();
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, []);
+
+  const { searchable } = props.collection;
+  const needle = text.trim().toLocaleLowerCase();
+  const results = searchable ? found : props.collection.options.filter((option) => option.label.toLocaleLowerCase().includes(needle));
+
+  function onSearch(typed: string) {
+    setText(typed);
+    if (!searchable) return;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      request.current?.abort();
+      const controller = new AbortController();
+      request.current = controller;
+      setStatus("loading");
+      searchCollection(props.collectionName, typed, controller.signal).then(
+        (options) => {
+          if (controller.signal.aborted) return;
+          setFound(options);
+          setStatus("idle");
+        },
+        () => {
+          if (!controller.signal.aborted) setStatus("error");
+        },
+      );
+    }, REFERENCE_SEARCH_DEBOUNCE_MS);
+  }
+
+  const announce = status === "loading" ? t("references.searching") : status === "error" ? t("references.searchFailed") : results.length ? t("references.searchResults", { count: results.length }) : t("references.searchNone");
+  return (
+    <dialog
+      ref={dialog}
+      className="modal reference-picker"
+      aria-labelledby="reference-picker-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onClose();
+      }}
+    >
+      <h2 id="reference-picker-title">{t("references.pickTitle", { title: props.title })}</h2>
+      <label htmlFor="reference-picker-search" className="visually-hidden">{t("references.search", { title: props.title })}</label>
+      <input
+        id="reference-picker-search"
+        type="search"
+        autoComplete="off"
+        placeholder={t("references.searchPlaceholder")}
+        value={text}
+        onChange={(event) => onSearch(event.currentTarget.value)}
+      />
+      <p className="muted reference-picker-count" role="status" aria-live="polite">{announce}</p>
+      <ul className="reference-picker-results">
+        {results.map((option) => {
+          const already = props.chosen.includes(option.value);
+          return (
+            <li key={option.value}>
+              {option.thumbnail ? <img src={option.thumbnail} alt="" width={40} height={40} loading="lazy" /> : <span className="reference-thumb-empty" aria-hidden="true" />}
+              <span className="reference-picker-title">{option.label}</span>
+              <button
+                type="button"
+                className="button small"
+                disabled={already}
+                aria-label={`${t("references.pick")}: ${option.label}`}
+                onClick={() => props.onPick(option)}
+              >
+                {already ? t("references.alreadyAdded") : t("references.pick")}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="modal-actions">
+        <button type="button" className="button" onClick={() => props.onClose()}>{t("references.close")}</button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,31 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { WhereUsed } from "../../core/content/references";
+
+/**
+ * The documents that refer to a document about to be deleted: links to them, and how many more there are in
+ * buckets the user may not see. Deleting leaves their references dangling: their fields say so.
+ */
+export function WhereUsedList({ whereUsed }: { whereUsed: WhereUsed }) {
+  const { t } = useTranslation();
+  const total = whereUsed.referrers.length + whereUsed.more + whereUsed.hidden;
+  if (total === 0) return <p className="muted where-used-none">{t("references.whereUsedNone")}</p>;
+  return (
+    <div className="where-used">
+      <p>{t("references.whereUsed", { count: total })}</p>
+      {whereUsed.referrers.length ? (
+        <ul className="where-used-list">
+          {whereUsed.referrers.map((referrer) => (
+            <li key={referrer.contentId}>
+              <Link to={`/b/${referrer.bucketSlug}/${referrer.contentId}/latest`}>{referrer.title || t("overview.untitled")}</Link>
+              <span className="muted"> · {referrer.bucketName}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {whereUsed.more ? <p className="muted">{t("references.whereUsedMore", { count: whereUsed.more })}</p> : null}
+      {whereUsed.hidden ? <p className="muted">{t("references.whereUsedHidden", { count: whereUsed.hidden })}</p> : null}
+      <p>{t("references.whereUsedDangling")}</p>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import type { Queryable } from "../db/client";
+import { isBucketVisible, type Bucket } from "./buckets";
+import { compileBucketSchema } from "./validator";
+import type { User } from "../accounts/users";
+import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed } from "../../core/content/references";
+import { documentTitle } from "../../core/content/title";
+import { schemaNodes } from "../../core/schema/walk";
+
+/*
+ * Where a document is used (the delete confirmation): the latest versions of documents, in buckets whose schema
+ * has a `_ref` to the document's collection, that hold its contentId in such a field. The candidates come from
+ * the overview's trigram index over a document's text (document_search_text, migration 008): a contentId is a
+ * string value of the data, so `ILIKE '%<contentId>%'` finds them without reading the buckets whole; each
+ * candidate is then checked along its bucket's schema (the id in a reference field to this collection, not in
+ * a text).
+ */
+
+/** The most referrers listed; the rest are counted. */
+export const WHERE_USED_LIMIT = 50;
+
+const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
+  json_schema AS "jsonSchema", locales, schema_version_id AS "schemaVersionId"`;
+
+/** The buckets whose schema has a reference field (select, list, popup, inline) to `collection`. */
+async function referringBuckets(db: Queryable, collection: string): Promise<Bucket[]> {
+  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets ORDER BY position, name`);
+  return rows.filter((bucket) => {
+    for (const { node } of schemaNodes(bucket.jsonSchema)) if (collectionOfSchema(node) === collection) return true;
+    return false;
+  });
+}
+
+export async function findWhereUsed(
+  db: Queryable,
+  user: User,
+  target: { collection: string; contentId: string },
+): Promise<WhereUsed> {
+  const contentId = target.contentId.toLowerCase();
+  const referrers: Referrer[] = [];
+  let hidden = 0;
+  let more = 0;
+  for (const bucket of await referringBuckets(db, target.collection)) {
+    const { rows } = await db.query<{ contentId: string; data: Record<string, unknown> }>(
+      `SELECT c.content_id AS "contentId", v.data
+       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+       WHERE c.bucket_id = $1 AND c.content_id <> $2::uuid AND document_search_text(v.data) ILIKE $3`,
+      [bucket.id, contentId, `%${contentId}%`],
+    );
+    const { schema } = compileBucketSchema(bucket);
+    const visible = isBucketVisible(bucket, user);
+    for (const row of rows) {
+      const refers = collectionReferences(schema, row.data).some(
+        (reference) => reference.collection === target.collection && reference.contentId === contentId,
+      );
+      if (!refers) continue;
+      if (!visible) hidden += 1;
+      else if (referrers.length >= WHERE_USED_LIMIT) more += 1;
+      else referrers.push({ bucketSlug: bucket.slug, bucketName: bucket.name, contentId: row.contentId, title: documentTitle(row.data, bucket.jsonSchema, bucket.locales) });
+    }
+  }
+  return { referrers, hidden, more };
+}
