@@ -141,8 +141,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const { fieldErrors: errors, ...rest } = extra;
     const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
     const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData } };
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, casesPicker } };
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {
