@@ -119,7 +119,7 @@ describe("checkSchemaDialect", () => {
 
   it("names an unknown renderer once, also on a property whose type alone would render (no 'no field' besides)", () => {
     expect(check(root({ a: { type: "string", renderer: "does-not-exist" } }))).toEqual([
-      "properties.a: unknown renderer does-not-exist (use one of textarea, tags, texts, translate-object, popup, inline)",
+      "properties.a: unknown renderer does-not-exist (use one of textarea, tags, texts, translate-object, popup, inline, video-cases, trend-select)",
     ]);
   });
 
