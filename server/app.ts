@@ -54,11 +54,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
   const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
   await migrate(db);
-  const seeded = (options.seed ?? true)
-    ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
-    : null;
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
+  const seeded = (options.seed ?? true)
+    ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media })
+    : null;
+  // The demo's videos wait as jobs (transcode, stills): the runner takes them now.
+  if (seeded) media.jobs.kick();
   const app = createHttpApp({
     build: options.build ?? serverBuild,
     db,

@@ -1,8 +1,19 @@
 import type { Bucket } from "./content/buckets";
 
+/** What a demo bucket's documents may use: the contentIds of buckets seeded before, and media made now. */
+export interface DemoSeeding {
+  /** The contentIds of a bucket's documents, in their order (buckets with fixed documents are seeded first). */
+  ids(slug: string): string[];
+  /** A 960×600 image in this bucket (server/demo-media.ts). */
+  image(image: { name: string; from: string; to: string }): Promise<string | null>;
+  /** A short test video in this bucket with its jobs; null without ffmpeg. */
+  video(video: { name: string; source: string }): Promise<string | null>;
+}
+
 interface DemoBucket {
   bucket: Omit<Bucket, "id" | "schemaVersionId">;
-  documents: Record<string, unknown>[];
+  /** Fixed documents, or documents that refer to others or hold media (made after every fixed one, in list order). */
+  documents: Record<string, unknown>[] | ((seeding: DemoSeeding) => Promise<Record<string, unknown>[]>);
 }
 
 /** A public demo bucket in Dutch and English whose collection is named after its slug. */
@@ -21,10 +32,11 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           subtitle: { type: "string", title: "Subtitle", translate: true },
           opensOn: { type: "string", format: "date", title: "Opens on" },
           closesOn: { type: "string", format: "date", title: "Closes on" },
-          room: { type: "string", title: "Room", enum: ["East wing", "West wing", "Atrium", "Garden"] },
+          room: { type: "string", title: "Room", _ref: "rooms", renderer: "inline" },
           ticketPrice: { type: "number", title: "Ticket price (€)", minimum: 0 },
           featured: { type: "boolean", title: "Featured on the entrance screen" },
           artworks: { type: "array", title: "Artworks", items: { type: "string", _ref: "artworks" } },
+          artist: { type: "string", title: "Artist", _ref: "artists", renderer: "popup" },
           curator: { type: "string", title: "Guest curator", _ref: "artists", renderer: "popup" },
           rooms: {
             type: "array",
@@ -65,25 +77,34 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         },
       },
     }),
-    documents: [
-      {
-        title: { nl: "Licht op het Noorden", en: "Light on the North" },
-        subtitle: { nl: "Schilders van de Waddenkust", en: "Painters of the Wadden coast" },
-        opensOn: "2026-09-12",
-        closesOn: "2027-01-10",
-        room: "East wing",
-        ticketPrice: 14.5,
-        featured: true,
-      },
-      {
-        title: { nl: "Glas en Vuur", en: "Glass and Fire" },
-        subtitle: { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" },
-        opensOn: "2027-02-01",
-        room: "Atrium",
-        ticketPrice: 12,
-        featured: false,
-      },
-    ],
+    documents: (seeding) => {
+      const [wadden, vase, harbour] = seeding.ids("artworks");
+      const [mesdag, copier] = seeding.ids("artists");
+      const [eastWing, atrium] = seeding.ids("rooms");
+      return Promise.resolve([
+        {
+          title: { nl: "Licht op het Noorden", en: "Light on the North" },
+          subtitle: { nl: "Schilders van de Waddenkust", en: "Painters of the Wadden coast" },
+          opensOn: "2026-09-12",
+          closesOn: "2027-01-10",
+          room: eastWing,
+          artworks: [wadden, harbour],
+          artist: mesdag,
+          ticketPrice: 14.5,
+          featured: true,
+        },
+        {
+          title: { nl: "Glas en Vuur", en: "Glass and Fire" },
+          subtitle: { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" },
+          opensOn: "2027-02-01",
+          room: atrium,
+          artworks: [vase],
+          artist: copier,
+          ticketPrice: 12,
+          featured: false,
+        },
+      ]);
+    },
   },
   {
     bucket: demoBucket("artworks", "Artworks", { singleton: false, jsonSchema: {
@@ -122,6 +143,89 @@ export const DEMO_BUCKETS: DemoBucket[] = [
       { name: "Hendrik Willem Mesdag", born: "1831-02-23", biography: { nl: "Zeeschilder uit Groningen.", en: "Marine painter from Groningen." }, colour: "#2f5d8a" },
       { name: "Andries Copier", born: "1901-01-11", biography: { nl: "Glasontwerper in Leerdam.", en: "Glass designer in Leerdam." }, colour: "#3d7f6e" },
     ],
+  },
+  {
+    bucket: demoBucket("rooms", "Rooms", { singleton: false, jsonSchema: {
+        type: "object",
+        required: ["name"],
+        properties: {
+          name: { type: "string", title: "Name", isNotEmpty: true },
+          floor: { type: "integer", title: "Floor", minimum: -2, maximum: 10 },
+          capacity: { type: "integer", title: "Capacity", minimum: 1, step: 5 },
+        },
+      },
+    }),
+    documents: [
+      { name: "East wing", floor: 0, capacity: 120 },
+      { name: "Atrium", floor: 0, capacity: 300 },
+      { name: "Garden room", floor: 1, capacity: 40 },
+    ],
+  },
+  {
+    bucket: demoBucket("trends", "Trends", { singleton: false, jsonSchema: {
+        type: "object",
+        required: ["title"],
+        properties: {
+          title: { type: "string", title: "Title" },
+          summary: { type: "string", title: "Summary", renderer: "textarea", maxLength: 300 },
+          image: { type: "string", title: "Image", _ref: "b-image", minWidth: 640, minHeight: 400 },
+        },
+      },
+    }),
+    documents: async (seeding) => {
+      const trends = [
+        { title: "Light and water", summary: "Coastlines, reflections and the northern light.", from: "#1f4e79", to: "#8ec5e8" },
+        { title: "Craft revival", summary: "Makers return to glass, clay and wood.", from: "#7a3b12", to: "#f0b35e" },
+        { title: "Green cities", summary: "Parks, roofs and rivers in the city.", from: "#1d5c3a", to: "#b9e0a5" },
+      ];
+      const images = await Promise.all(trends.map((trend) => seeding.image({ name: trend.title.toLowerCase().replaceAll(" ", "-"), from: trend.from, to: trend.to })));
+      return trends.map((trend, index) => ({ title: trend.title, summary: trend.summary, ...(images[index] ? { image: images[index] } : {}) }));
+    },
+  },
+  {
+    bucket: demoBucket("cases", "Video cases", { singleton: false, jsonSchema: {
+        type: "object",
+        required: ["title"],
+        properties: {
+          title: { type: "string", title: "Title", maxLength: 60 },
+          subtitle: { type: "string", title: "Subtitle", maxLength: 80 },
+          thumbnail: { type: "string", title: "Video", _ref: "b-video", minWidth: 640, minHeight: 360 },
+        },
+      },
+    }),
+    documents: async (seeding) => {
+      const cases = [
+        { title: "Harbour at dawn", subtitle: "Harlingen, filmed from the quay", source: "testsrc2" },
+        { title: "Blowing glass", subtitle: "An afternoon in the Leerdam workshop", source: "smptehdbars" },
+        { title: "Tide coming in", subtitle: "The mudflats in time-lapse", source: "testsrc" },
+        { title: "Restoring a canvas", subtitle: "Conservators at work", source: "rgbtestsrc" },
+      ];
+      const videos = await Promise.all(cases.map((item) => seeding.video({ name: item.title.toLowerCase().replaceAll(" ", "-"), source: item.source })));
+      return cases.map((item, index) => ({ title: item.title, subtitle: item.subtitle, ...(videos[index] ? { thumbnail: videos[index] } : {}) }));
+    },
+  },
+  {
+    bucket: demoBucket("sessions", "Sessions", { singleton: false, jsonSchema: {
+        type: "object",
+        required: ["title"],
+        properties: {
+          title: { type: "string", title: "Title", translate: true },
+          date: { type: "string", format: "date", title: "Date" },
+          trend: { type: "string", title: "Trend", _ref: "trends", renderer: "trend-select" },
+          cases: { type: "array", title: "Video cases", renderer: "video-cases", maxItems: 8, items: { type: "string", _ref: "cases" } },
+          exhibition: { type: "string", title: "Exhibition", _ref: "exhibitions" },
+        },
+      },
+    }),
+    documents: (seeding) => {
+      const [harbour, glass, tide] = seeding.ids("cases");
+      const [light, craft] = seeding.ids("trends");
+      const [north, glassAndFire] = seeding.ids("exhibitions");
+      return Promise.resolve([
+        { title: { nl: "Ochtend aan de kust", en: "Morning on the coast" }, date: "2026-10-03", trend: light, cases: [harbour, tide], exhibition: north },
+        { title: { nl: "Handwerk", en: "Handmade" }, date: "2026-11-14", trend: craft, cases: [glass], exhibition: glassAndFire },
+      ]);
+    },
   },
   {
     bucket: demoBucket("site-settings", "Site settings", { singleton: true, jsonSchema: {

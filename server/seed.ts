@@ -3,7 +3,8 @@ import type { Db } from "./db/client";
 import { createBucket, type Bucket } from "./content/buckets";
 import { createContent } from "./content/store";
 import { createUser } from "./accounts/users";
-import { DEMO_BUCKETS } from "./demo-content";
+import { DEMO_BUCKETS, type DemoSeeding } from "./demo-content";
+import { demoImage, demoVideo, type DemoMediaDeps } from "./demo-media";
 
 export interface SeedResult {
   adminEmail: string;
@@ -12,11 +13,12 @@ export interface SeedResult {
 
 /**
  * On the first run (no users yet), creates an admin and demo buckets with a
- * few documents, so a new install shows what the product does.
+ * few documents, so a new install shows what the product does. With `media`
+ * the demo's trends get images and its cases videos (server/demo-media.ts).
  */
 export async function seedDemoContent(
   db: Db,
-  options: { adminEmail?: string; adminPassword?: string },
+  options: { adminEmail?: string; adminPassword?: string; media?: DemoMediaDeps },
 ): Promise<SeedResult | null> {
   const { rows } = await db.query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM users) AS any");
   if (rows[0]?.any) return null;
@@ -29,10 +31,33 @@ export async function seedDemoContent(
     password,
     permissions: ["user", "admin", "dev"],
   });
+  const created = new Map<string, Bucket>();
   let position = 0;
+  for (const demo of DEMO_BUCKETS) created.set(demo.bucket.slug, await createBucket(db, { ...demo.bucket, position: position++ }));
+  const bucketOf = (slug: string): Bucket => {
+    const bucket = created.get(slug);
+    if (!bucket) throw new Error(`demo bucket ${slug} was not created`);
+    return bucket;
+  };
+  const ids = new Map<string, string[]>();
+  const seed = async (bucket: Bucket, documents: Record<string, unknown>[]) => {
+    const contentIds: string[] = [];
+    for (const document of documents) contentIds.push((await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton })).contentId);
+    ids.set(bucket.slug, contentIds);
+  };
+  // Fixed documents first; then those that refer to them or hold media, in list order.
+  for (const demo of DEMO_BUCKETS) if (Array.isArray(demo.documents)) await seed(bucketOf(demo.bucket.slug), demo.documents);
   for (const demo of DEMO_BUCKETS) {
-    const bucket: Bucket = await createBucket(db, { ...demo.bucket, position: position++ });
-    for (const document of demo.documents) await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton });
+    if (Array.isArray(demo.documents)) continue;
+    const bucket = bucketOf(demo.bucket.slug);
+    const owner = { bucketId: bucket.id, userId: admin.id };
+    const media = options.media;
+    const seeding: DemoSeeding = {
+      ids: (slug) => ids.get(slug) ?? [],
+      image: async (image) => (media ? demoImage(db, media, owner, image) : null),
+      video: async (video) => (media ? demoVideo(db, media, owner, video) : null),
+    };
+    await seed(bucket, await demo.documents(seeding));
   }
   return { adminEmail, generatedPassword };
 }

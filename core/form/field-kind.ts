@@ -1,10 +1,11 @@
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
 import { isPlainObject } from "../plain-object";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
   "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup", "inline",
-  "image", "video", "file",
+  "image", "video", "file", "videoCases", "trendSelect",
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -17,6 +18,8 @@ const RENDERERS: Record<string, FieldKind> = {
   texts: "texts",
   popup: "popup",
   [TRANSLATE_OBJECT_RENDERER]: "translateObject",
+  [VIDEO_CASES_RENDERER]: "videoCases",
+  [TREND_SELECT_RENDERER]: "trendSelect",
 };
 
 /**

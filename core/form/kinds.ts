@@ -118,6 +118,8 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   array: list(1),
   texts: list(1),
   referenceList: list(0),
+  videoCases: list(0),
+  trendSelect: text,
   object: container(),
   translateObject: container(),
   disableable: container((value) => ({ disabled: checked(value.disabled) })),

@@ -4,6 +4,7 @@ import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "../form
 import { parseDimension } from "../media/bounds";
 import { createAjv, DIALECT_KEYWORDS } from "./ajv";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 
 /*
  * The strict check of a bucket schema before an admin saves it (docs/schema-dialect.md), shared by the server (the
@@ -33,7 +34,7 @@ const DIALECT = new Set<string>(DIALECT_KEYWORDS);
 
 export const SCHEMA_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
 /** Renderer names a schema may use (docs/schema-dialect.md). */
-export const RENDERER_NAMES = ["textarea", "tags", "texts", TRANSLATE_OBJECT_RENDERER, "popup", "inline"] as const;
+export const RENDERER_NAMES = ["textarea", "tags", "texts", TRANSLATE_OBJECT_RENDERER, "popup", "inline", VIDEO_CASES_RENDERER, TREND_SELECT_RENDERER] as const;
 export const FORMAT_NAMES = ["date", "time", "color", "email", "uri"] as const;
 
 const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
@@ -81,6 +82,8 @@ function at(path: string, problem: Problem): Message {
   const where: Message | string = path === "" ? { key: "adminBuckets.dialect.rootPath" } : path;
   return { key: "adminBuckets.dialect.at", params: { path: where, problem } };
 }
+
+const isCollectionRef = (ref: unknown) => typeof ref === "string" && ref.trim() !== "" && !ref.startsWith("b-");
 
 const isDataRef = (value: unknown) =>
   isPlainObject(value) && Object.keys(value).length === 1 && (typeof value.$data === "string" || typeof value._data === "string");
@@ -147,6 +150,10 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     if (refused) add({ key: refused === "media" ? "subForm.dialect.inlineMedia" : "subForm.dialect.inlineNested", params: { collection: String(node._ref) } });
   }
   if ((node.renderer === "tags" || node.renderer === "texts") && node.type !== "array") add({ key: "adminBuckets.dialect.rendererNeedsArray", params: { renderer: node.renderer } });
+  if (node.renderer === VIDEO_CASES_RENDERER && (node.type !== "array" || !isPlainObject(node.items) || !isCollectionRef(node.items._ref))) {
+    add({ key: "cases.dialect.needsRefList", params: { renderer: VIDEO_CASES_RENDERER } });
+  }
+  if (node.renderer === TREND_SELECT_RENDERER && !isCollectionRef(node._ref)) add({ key: "cases.dialect.needsRef", params: { renderer: TREND_SELECT_RENDERER } });
 
   // Values of the structural keywords.
   if ("enum" in node && !(Array.isArray(node.enum) && node.enum.length > 0) && !isDataRef(node.enum)) add({ key: "adminBuckets.dialect.badEnum" });

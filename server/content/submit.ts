@@ -21,6 +21,7 @@ import { leaveForSubForm, pickForDraft } from "./drafts";
 import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
 import { applyTagIntent } from "../../core/form/tags";
+import { applyCasesPickerIntent, type CasesPickerState } from "../../core/form/cases-picker";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
@@ -46,6 +47,8 @@ export interface FormReply {
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
   pending: PendingFile[];
+  /** The video-cases picker shown without JavaScript (core/form/cases-picker.ts). */
+  casesPicker?: CasesPickerState | null;
   /** A popup sub-form's draft this page returns to after its save (server/content/drafts.ts). */
   returnToken?: string;
   /** The posted references' titles and a reference search's results (server/content/references.ts). */
@@ -120,6 +123,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
 
   applyStepIntent(formData, schema);
   applyTagIntent(formData, schema);
+  const casesPicker = applyCasesPickerIntent(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
   const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
@@ -137,7 +141,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const { fieldErrors: errors, ...rest } = extra;
     const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
     const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData } };
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {

@@ -85,7 +85,7 @@ describe("checkSchemaDialect", () => {
     ["$ref", root({ a: { $ref: "#/definitions/a" } }), "properties.a: the keyword $ref is not supported: the form can't render it"],
     ["patternProperties", { type: "object", patternProperties: {} }, "the schema: the keyword patternProperties is not supported: the form can't render it"],
     ["a list of types", root({ a: { type: ["string", "null"] } }), "properties.a: a list of types is not supported: give one type"],
-    ["unknown renderer", root({ a: { type: "string", renderer: "rich" } }), "properties.a: unknown renderer rich (use one of textarea, tags, texts, translate-object, popup, inline)"],
+    ["unknown renderer", root({ a: { type: "string", renderer: "rich" } }), "properties.a: unknown renderer rich (use one of textarea, tags, texts, translate-object, popup, inline, video-cases, trend-select)"],
     ["unknown format", root({ a: { type: "string", format: "datetime" } }), "properties.a: unknown format datetime (use one of date, time, color, email, uri)"],
     ["unknown collection", root({ a: { type: "string", _ref: "nobody" } }), "properties.a: _ref names the collection nobody, which no bucket has"],
     ["unknown media kind", root({ a: { type: "string", _ref: "b-sound" } }), "properties.a: unknown media kind b-sound (use one of b-image, b-video, b-file)"],
@@ -119,7 +119,7 @@ describe("checkSchemaDialect", () => {
 
   it("names an unknown renderer once, also on a property whose type alone would render (no 'no field' besides)", () => {
     expect(check(root({ a: { type: "string", renderer: "does-not-exist" } }))).toEqual([
-      "properties.a: unknown renderer does-not-exist (use one of textarea, tags, texts, translate-object, popup, inline)",
+      "properties.a: unknown renderer does-not-exist (use one of textarea, tags, texts, translate-object, popup, inline, video-cases, trend-select)",
     ]);
   });
 

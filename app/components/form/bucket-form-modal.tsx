@@ -24,6 +24,8 @@ export interface BucketFormModalProps {
   cancelText?: string;
   messageLocale: Locale;
   canEditTextIds?: boolean;
+  /** The message of a failed save (default: the sub-form's, spec §8). */
+  failureText?: (status: number | undefined) => string;
   /** The saved document, or null when cancelled. */
   onResolve(result: Record<string, unknown> | null): void;
 }
@@ -109,7 +111,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
         } catch (error) {
           console.error("Error submitting form", error);
           const status = error instanceof ApiError ? error.status : undefined;
-          setFailure(status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
+          setFailure(props.failureText ? props.failureText(status) : status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
           const errors = error instanceof ApiError ? (error.body as { errors?: unknown } | null)?.errors : undefined;
           if (errors && typeof errors === "object") setServerResult(submission.reply({ fieldErrors: shownErrors(errors as Record<string, unknown>, shownSchema) }));
         } finally {

@@ -5,6 +5,8 @@ import { DisableableField, ObjectField, TranslateObjectField } from "./group-fie
 import { FileField, ImageField, VideoField } from "./media/media-field";
 import { InlineField } from "./inline-field";
 import { PopupField } from "./popup-field";
+import { VideoCasesField } from "../clip-cards/cases-field";
+import { TrendSelectField } from "../clip-cards/trend-select";
 import { ArrayField, TextsField } from "./list-fields";
 import { ReferenceField } from "./reference-field";
 import { ReferenceListField } from "./reference-list-field";
@@ -38,4 +40,6 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   image: ImageField,
   video: VideoField,
   file: FileField,
+  videoCases: VideoCasesField,
+  trendSelect: TrendSelectField,
 };

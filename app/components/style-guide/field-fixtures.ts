@@ -1,4 +1,5 @@
 import type { ReferenceCollection } from "../../../core/content/references";
+import type { ClipCardData } from "../../../core/content/cases";
 import type { FieldKind } from "../../../core/form/field-kind";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { MEDIA_FIXTURE_IDS } from "./media-fixture-ids";
@@ -33,6 +34,30 @@ export const FIXTURE_REFERENCE_OPTIONS: Record<string, ReferenceCollection> = {
       { value: "artist-toorop", label: "Charley Toorop" },
       { value: "artist-israels", label: "Jozef Israëls" },
     ],
+  },
+};
+
+/** The cases and trends the video-cases and trend-select samples show (no stills: the cards say so). */
+export const FIXTURE_CASES_COLLECTION = "cases";
+export const FIXTURE_TRENDS_COLLECTION = "trends";
+export const FIXTURE_CLIP_CARDS: ClipCardData = {
+  cases: {
+    [FIXTURE_CASES_COLLECTION]: {
+      slug: FIXTURE_CASES_COLLECTION,
+      cards: [
+        { contentId: "case-harbour", _id: "case-harbour-v1", title: "Harbour at dawn", subtitle: "Harlingen, 1904", still: null, thumbnailId: null, processing: false },
+        { contentId: "case-glass", _id: "case-glass-v1", title: "Blowing glass", subtitle: "Leerdam workshop", still: null, thumbnailId: null, processing: true },
+      ],
+    },
+  },
+  trends: {
+    [FIXTURE_TRENDS_COLLECTION]: {
+      slug: FIXTURE_TRENDS_COLLECTION,
+      options: [
+        { value: "trend-light", label: "Light and water", image: null },
+        { value: "trend-craft", label: "Craft revival", image: null },
+      ],
+    },
   },
 };
 
@@ -189,6 +214,17 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       property: { type: "string", title: title("file"), _ref: "b-file" },
       required: true,
       filled: MEDIA_FIXTURE_IDS.file,
+      invalid: "",
+    },
+    videoCases: {
+      property: { type: "array", title: title("videoCases"), renderer: "video-cases", items: { type: "string", _ref: FIXTURE_CASES_COLLECTION }, maxItems: 2 },
+      filled: ["case-harbour", "case-glass"],
+      invalid: ["case-harbour", "case-glass", "case-harbour"],
+    },
+    trendSelect: {
+      property: { type: "string", title: title("trendSelect"), renderer: "trend-select", _ref: FIXTURE_TRENDS_COLLECTION },
+      required: true,
+      filled: "trend-light",
       invalid: "",
     },
   };

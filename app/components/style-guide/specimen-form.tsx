@@ -3,7 +3,10 @@ import { useMemo, useState, type ReactNode } from "react";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { BucketFormContext } from "../form/context";
 import { SchemaField } from "../form/schema-field";
-import { FIXTURE_LOCALES, FIXTURE_REFERENCE_OPTIONS } from "./field-fixtures";
+import { ClipCardsContext } from "../clip-cards/context";
+import { FIXTURE_CLIP_CARDS, FIXTURE_LOCALES, FIXTURE_REFERENCE_OPTIONS } from "./field-fixtures";
+
+const CLIP_CARDS = { data: FIXTURE_CLIP_CARDS, picker: null };
 
 /**
  * A bucket form of samples, as an edit page sets it up: the form settings, Conform with the
@@ -50,12 +53,14 @@ export function SpecimenForm(props: {
   const required = Array.isArray(props.schema.required) ? (props.schema.required as string[]) : [];
   return (
     <BucketFormContext.Provider value={settings}>
+      <ClipCardsContext.Provider value={CLIP_CARDS}>
       <FormProvider context={form.context}>
         <form {...getFormProps(form)} action="/style" className="bucket-form specimen-form">
           {props.children ??
             properties.map(([name, property]) => <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />)}
         </form>
       </FormProvider>
+      </ClipCardsContext.Provider>
     </BucketFormContext.Provider>
   );
 }

@@ -4,6 +4,7 @@ import { pageRoute } from "../../../server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
 import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions, loadReferenceTargets } from "../../../server/content/references";
+import { loadClipCardData } from "../../../server/content/populate";
 import { submitBucketForm } from "../../../server/content/submit";
 import { historyPanel } from "../../../server/content/history";
 import { compileBucketSchema } from "../../../server/content/validator";
@@ -102,6 +103,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
     referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
     // The titles of the documents the form refers to (a large collection lists only its first page), or deleted.
     referenceTargets: version ? await loadReferenceTargets(context, user, compiled.schema, version.data) : {},
+    // Video-cases and trend-select fields: their collections' cases as clip cards, trends with their images.
+    clipCards: await loadClipCardData(context, user, compiled.schema),
     canEditTextIds: hasPermission(user, "admin") || hasPermission(user, "dev"),
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
     // are loaded so that their state (processing, error) shows on the first render.

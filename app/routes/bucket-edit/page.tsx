@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "reac
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "react-router";
 import { BucketFormContext } from "../../components/form/context";
+import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
 import { HistoryPanel } from "../../components/history/history-panel";
@@ -128,6 +129,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
   const baseVersionId = actionData?.latestVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
   const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
+  const clipCards = useMemo(() => ({ data: loaderData.clipCards, picker: actionData?.casesPicker ?? null }), [loaderData.clipCards, actionData?.casesPicker]);
   const mediaSettings = useMemo(
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
@@ -180,6 +182,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       ) : (
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
+            <ClipCardsContext.Provider value={clipCards}>
             <InlineSubFormsContext.Provider value={loaderData.subForms}>
             <FormProvider context={form.context}>
               <UnsavedChangesGuard formId={form.id} />
@@ -200,6 +203,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
               </Form>
             </FormProvider>
             </InlineSubFormsContext.Provider>
+            </ClipCardsContext.Provider>
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}

@@ -1,0 +1,45 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { CaseCard } from "../../../core/content/cases";
+
+/**
+ * A clip card (spec §2: 220 px wide): the case video's chosen still, its title and subtitle. `actions` go under
+ * the text (remove, delete); `control` makes the card selectable (a checkbox or a toggle button over it).
+ */
+export function ClipCard(props: { card: CaseCard | null; missingId?: string; selected?: boolean; control?: ReactNode; actions?: ReactNode }) {
+  const { t } = useTranslation();
+  const { card } = props;
+  return (
+    <li className={props.selected ? "clip-card selected" : "clip-card"} data-case={card?.contentId ?? props.missingId}>
+      <div className="clip-card-still">
+        {card?.still ? <img src={card.still} alt="" loading="lazy" width={220} height={124} /> : (
+          <span className="clip-card-no-still">{card?.processing ? t("cases.processing") : t("cases.noStill")}</span>
+        )}
+      </div>
+      <div className="clip-card-text">
+        {card ? (
+          <>
+            <strong className="clip-card-title">{card.title || t("cases.untitled")}</strong>
+            {card.subtitle ? <span className="clip-card-subtitle">{card.subtitle}</span> : null}
+          </>
+        ) : (
+          <strong className="clip-card-title missing">{t("cases.deleted")}</strong>
+        )}
+      </div>
+      {props.control}
+      {props.actions ? <div className="clip-card-actions">{props.actions}</div> : null}
+    </li>
+  );
+}
+
+/** The add card: a button (or a submit button without JavaScript) in the clip cards' place. */
+export function AddCard(props: { buttonProps: React.ButtonHTMLAttributes<HTMLButtonElement> & { name?: string; value?: string }; label: string }) {
+  return (
+    <li className="clip-card add-card">
+      <button {...props.buttonProps} className="add-card-button">
+        <span aria-hidden="true" className="add-card-plus">+</span>
+        <span>{props.label}</span>
+      </button>
+    </li>
+  );
+}
