@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { createInvitation } from "../../server/accounts/invitations";
-import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
+import { createContent, getLatestVersion, listContents, saveVersion } from "../../server/content/store";
 import type { Db } from "../../server/db/client";
 import { hashToken, randomToken } from "../../server/security/tokens";
 import { DEMO_BUCKETS } from "../../server/demo-content";
@@ -76,9 +76,22 @@ const demo = (slug: string) => {
   return found;
 };
 
+/**
+ * A demo bucket's documents: fixed ones as written; those made at seeding (references to other demo documents, media)
+ * as the server's demo seeding stored them, oldest first.
+ */
+async function demoDocuments(db: Db, slug: string): Promise<Record<string, unknown>[]> {
+  const { documents } = demo(slug);
+  if (Array.isArray(documents)) return documents;
+  const seeded = (await db.query<{ id: string }>("SELECT id FROM buckets WHERE slug = $1", [slug])).rows[0];
+  if (!seeded) throw new Error(`demo bucket ${slug} was not seeded`);
+  return (await listContents(db, seeded.id, { limit: 100 })).reverse().map((version) => version.data);
+}
+
 /** A copy of a demo bucket (its schema and documents) under a new slug; answers slug, contentId, versionId of its first document. */
 async function demoCopy(setup: TourSetup, slug: string): Promise<TourData> {
-  const { bucket, documents } = demo(slug);
+  const { bucket } = demo(slug);
+  const documents = await demoDocuments(setup.db, slug);
   const { collectionName: _collection, ...rest } = bucket; // the copy's collection is named after its own slug
   const copy = await createTestBucket(setup.db, { ...rest, name: `${rest.name} (tour)`, slug: unique(slug) });
   let first: { contentId: string; versionId: string } | null = null;
