@@ -30,8 +30,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await browser.close();
+  await server.stop();
 });
 
 const DEMO_SLUGS = ["exhibitions", "artworks", "artists", "rooms", "trends", "cases", "sessions"] as const;
@@ -138,6 +138,24 @@ async function fillTranslated(page: Page, name: string, values: { nl: string; en
   }
 }
 
+/** Adds an artwork to the exhibition's reference list: the picker dialog's search (JavaScript), the Add row's select (without). */
+async function pickArtwork(page: Page, javaScriptEnabled: boolean, search: string, label: string) {
+  const list = fieldBox(page, "artworks");
+  if (javaScriptEnabled) {
+    await list.getByRole("button", { name: "Add", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Add to Artworks" });
+    await dialog.waitFor();
+    await dialog.getByRole("searchbox").fill(search);
+    await dialog.getByRole("status").filter({ hasText: "1 result" }).waitFor();
+    await dialog.getByRole("button", { name: `Add: ${label}` }).click();
+    await dialog.waitFor({ state: "hidden" });
+  } else {
+    expect(await submitWith(page, list.getByRole("button", { name: "Add", exact: true }))).toBe(200);
+    const selects = list.locator("select");
+    await selects.nth((await selects.count()) - 1).selectOption({ label });
+  }
+}
+
 async function openHistory(page: Page) {
   if (!(await historyPanel(page).evaluate((details: HTMLDetailsElement) => details.open))) await historyPanel(page).locator("summary").click();
 }
@@ -155,6 +173,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
   let exhibitionId = "";
   let roomId = "";
   let artistId = "";
+  let secondId = "";
 
   beforeAll(async () => {
     buckets = await demoCopies();
@@ -168,7 +187,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     page = await ctx.newPage();
   }, 120_000);
   afterAll(async () => {
-    await ctx?.close();
+    await ctx.close();
   });
 
   it("builds an exhibition in one form: two artworks picked and reordered, an artist made in the popup, a room filled in inline", async () => {
@@ -182,23 +201,8 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     // The artworks: the picker dialog with its search (with JavaScript), the Add row's select (without).
     const list = fieldBox(page, "artworks");
     await list.getByText("No entries").waitFor();
-    const pick = async (search: string, label: string) => {
-      if (javaScriptEnabled) {
-        await list.getByRole("button", { name: "Add", exact: true }).click();
-        const dialog = page.getByRole("dialog", { name: "Add to Artworks" });
-        await dialog.waitFor();
-        await dialog.getByRole("searchbox").fill(search);
-        await dialog.getByRole("status").filter({ hasText: "1 result" }).waitFor();
-        await dialog.getByRole("button", { name: `Add: ${label}` }).click();
-        await dialog.waitFor({ state: "hidden" });
-      } else {
-        expect(await submitWith(page, list.getByRole("button", { name: "Add", exact: true }))).toBe(200);
-        const selects = list.locator("select");
-        await selects.nth((await selects.count()) - 1).selectOption({ label });
-      }
-    };
-    await pick("Wad", "Wad bij eb");
-    await pick("Harlingen", "Haven van Harlingen");
+    await pickArtwork(page, javaScriptEnabled, "Wad", "Wad bij eb");
+    await pickArtwork(page, javaScriptEnabled, "Harlingen", "Haven van Harlingen");
     // Reordered: the harbour first.
     const up = list.getByRole("button", { name: "Move up: Haven van Harlingen" }).or(list.getByRole("button", { name: "Move up: 2" }));
     if (javaScriptEnabled) await up.click();
@@ -333,6 +337,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     await open(page, `/b/${buckets.exhibitions.slug}/new`);
     await fillTranslated(page, "title", { nl: "Glas en Vuur", en: "Glass and Fire" }, javaScriptEnabled);
     await control(page, "opensOn").fill("");
+    await pickArtwork(page, javaScriptEnabled, "Blauw", "Blauwe vaas");
     await control(page, "__subforms.room.name").fill("Glaszaal");
     await control(page, "__subforms.room.capacity").fill("40");
     const posts = countPosts(page);
@@ -347,6 +352,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
       await waitForFieldError(page, "opensOn", "This field is required");
       expect(await control(page, "__subforms.room.name").inputValue()).toBe("Glaszaal");
       expect(await control(page, "title.en").inputValue()).toBe("Glass and Fire");
+      expect(await entries(page, "artworks")).toEqual(["Blauwe vaas"]);
     }
     expect(await count(buckets.rooms)).toBe(roomsBefore);
     expect(await count(buckets.exhibitions)).toBe(exhibitionsBefore);
@@ -354,10 +360,72 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     await control(page, "opensOn").fill("2027-02-01");
     expect(await save(page)).toBeLessThan(400);
     await expectTextSoon(page.locator(".notice-success"), "Saved");
-    const saved = await stored(buckets.exhibitions, contentIdOf(page));
+    secondId = contentIdOf(page);
+    const saved = await stored(buckets.exhibitions, secondId);
+    expect(saved).toMatchObject({ title: { nl: "Glas en Vuur", en: "Glass and Fire" }, opensOn: "2027-02-01", artworks: [artworks[1]] });
     expect(await count(buckets.rooms)).toBe(roomsBefore + 1);
     expect(await stored(buckets.rooms, String(saved.room))).toEqual({ name: "Glaszaal", capacity: 40 });
     expect(await count(buckets.exhibitions)).toBe(exhibitionsBefore + 1);
+    ctx.expectNoErrors();
+  });
+
+  it("edits the second exhibition: the room renamed inline and a guest curator made in the popup, nothing lost on the way", async () => {
+    expect(secondId).not.toBe("");
+    const here = `/b/${buckets.exhibitions.slug}/${secondId}/latest`;
+    const before = await stored(buckets.exhibitions, secondId);
+    const glassRoom = String(before.room);
+    const roomsBefore = await count(buckets.rooms);
+    await open(page, here);
+    expect(await control(page, "__subforms.room.name").inputValue()).toBe("Glaszaal");
+    // Only the inline room changed: leaving asks first (with JavaScript; without it nothing can ask).
+    await control(page, "__subforms.room.name").fill("Glaszaal (oost)");
+    if (javaScriptEnabled) {
+      await page.locator("main .eyebrow").getByRole("link", { name: buckets.exhibitions.name }).click();
+      const leave = page.getByRole("alertdialog", { name: "Leave without saving?" });
+      await leave.waitFor({ state: "visible" });
+      await leave.getByRole("button", { name: "Stay on this page" }).click();
+      await leave.waitFor({ state: "detached" });
+      expect(new URL(page.url()).pathname).toBe(here);
+    }
+    await fillTranslated(page, "subtitle", { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" }, javaScriptEnabled);
+
+    const curatorField = fieldBox(page, "curator");
+    if (javaScriptEnabled) {
+      await curatorField.getByRole("button", { name: "Edit Guest curator" }).click();
+      const dialog = page.locator("dialog.bucket-form-modal");
+      await dialog.waitFor({ state: "visible" });
+      await dialog.locator('input[name="name"]').fill("Andries Copier");
+      await dialog.getByRole("button", { name: "Submit" }).click();
+      await dialog.waitFor({ state: "hidden" });
+    } else {
+      await submitWith(page, curatorField.getByRole("button", { name: "Create on its own page" }));
+      expect(new URL(page.url()).pathname).toBe(`/b/${buckets.artists.slug}/new`);
+      await control(page, "name").fill("Andries Copier");
+      await save(page);
+      expect(new URL(page.url()).pathname).toBe(here);
+      await page.getByText("Your unsaved input was restored.").waitFor();
+    }
+    await curatorField.locator(".popup-current", { hasText: "Andries Copier" }).waitFor();
+    const curatorId = await control(page, "curator").inputValue();
+    expect(await control(page, "__subforms.room.name").inputValue()).toBe("Glaszaal (oost)");
+    expect(await control(page, "subtitle.en").inputValue()).toBe("A century of Leerdam glass");
+    expect(await entries(page, "artworks")).toEqual(["Blauwe vaas"]);
+
+    expect(await save(page)).toBeLessThan(400);
+    await expectTextSoon(page.locator(".notice-success"), "Saved");
+    expect(await shownErrors(page)).toEqual({});
+    const after = await stored(buckets.exhibitions, secondId);
+    expect(after).toMatchObject({
+      title: { nl: "Glas en Vuur", en: "Glass and Fire" },
+      subtitle: { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" },
+      room: glassRoom,
+      curator: curatorId,
+      artworks: [artworks[1]],
+    });
+    // The same room, a new version of it; no other room made.
+    expect(await stored(buckets.rooms, glassRoom)).toEqual({ name: "Glaszaal (oost)", capacity: 40 });
+    expect(await versionCount(buckets.rooms, glassRoom)).toBe(2);
+    expect(await count(buckets.rooms)).toBe(roomsBefore);
     ctx.expectNoErrors();
   });
 
