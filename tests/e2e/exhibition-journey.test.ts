@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_BUCKETS } from "../../server/demo-content";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent, getLatestVersion } from "../../server/content/store";
@@ -26,10 +26,24 @@ import { startTestServer, type TestServer } from "../support/server";
 let server: TestServer;
 let browser: Browser;
 
+/** React's complaints while the server renders the pages (it runs in this process): a list row without a key. */
+const renderWarnings: string[] = [];
+
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  const consoleError = console.error.bind(console);
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    const text = args.map(String).join(" ");
+    if (text.includes("unique \"key\" prop")) renderWarnings.push(text);
+    else consoleError(...args);
+  });
+});
+afterEach(() => {
+  // Rows a post's reply adds (the reference list's Add row, the picked cases) without JavaScript have keys too.
+  expect(renderWarnings.splice(0)).toEqual([]);
 });
 afterAll(async () => {
+  vi.restoreAllMocks();
   await browser.close();
   await server.stop();
 });
