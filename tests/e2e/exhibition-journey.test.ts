@@ -188,13 +188,14 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
   let roomId = "";
   let artistId = "";
   let secondId = "";
+  const trends: Record<string, string> = {};
 
   beforeAll(async () => {
     buckets = await demoCopies();
     artworks = await seedFixed(buckets.artworks, "artworks");
     await seedFixed(buckets.artists, "artists");
     await seedFixed(buckets.rooms, "rooms");
-    for (const title of ["Light and water", "Craft revival"]) await createContent(server.db, buckets.trends.id, { title }, null);
+    for (const title of ["Light and water", "Craft revival"]) trends[title] = (await createContent(server.db, buckets.trends.id, { title }, null)).contentId;
     ctx = await signedInContext(browser, server, { javaScriptEnabled });
     expect(ctx.user.permissions).toEqual(["user"]);
     cases = await seedCases(buckets.cases, ctx.cookie);
@@ -297,6 +298,15 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     await fillTranslated(page, "title", { nl: "Ochtend aan de kust", en: "Morning on the coast" }, javaScriptEnabled);
     await control(page, "date").fill("2026-10-03");
     await control(page, "exhibition").selectOption(exhibitionId);
+    // The trend select: each trend's title (and image) as an option.
+    if (javaScriptEnabled) {
+      await fieldBox(page, "trend").locator("button.trend-select-button").click();
+      await fieldBox(page, "trend").getByRole("option", { name: "Light and water" }).click();
+      await fieldBox(page, "trend").getByRole("listbox").waitFor({ state: "hidden" });
+    } else {
+      await control(page, "trend").selectOption({ label: "Light and water" });
+    }
+    expect(await control(page, "trend").inputValue()).toBe(trends["Light and water"]);
 
     const add = fieldBox(page, "cases").getByRole("button", { name: "Add case" });
     if (javaScriptEnabled) {
@@ -339,6 +349,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
       title: { nl: "Ochtend aan de kust", en: "Morning on the coast" },
       date: "2026-10-03",
       exhibition: exhibitionId,
+      trend: trends["Light and water"],
       cases: [tide.contentId, harbour.contentId],
     });
     expect(await chosenCases(page).locator(".clip-card-title").allTextContents()).toEqual(["Tide coming in", "Harbour at dawn"]);
