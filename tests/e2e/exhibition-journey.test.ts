@@ -7,7 +7,7 @@ import { expectTextSoon, JS_MODES, launchBrowser, open, textOf, waitForPath } fr
 import {
   contentIdOf, control, countPosts, fieldBox, save, settle, shownErrors, signedInContext, storedDocument, submitWith, waitForFieldError,
 } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
+import { createTestBucket, signedInUser } from "../support/fixtures";
 import { get, postJson } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
@@ -18,9 +18,12 @@ import { startTestServer, type TestServer } from "../support/server";
  * sessions) under buckets of its own: in one exhibition form two artworks picked into the reference list and
  * reordered, an artist made through the popup (the modal; without JavaScript its own page and back, the typed
  * input kept), a room filled in inline, saved; a session whose video cases are chosen as clip cards (the modal;
- * without JavaScript the picker section); a refused exhibition with a filled inline room leaves no room behind;
- * the title edited, the two versions compared (the diff shows the old and the new title) and the older restored.
- * Every step is checked against what the database holds.
+ * without JavaScript the picker section) and its trend; a refused exhibition with a filled inline room leaves no
+ * room behind (refused by the page's validation with JavaScript, by the server without; and by the server with
+ * either when a colleague saved the exhibition in between); a second exhibition edited (its room renamed inline,
+ * a guest curator through the popup; with JavaScript leaving after the inline edit alone asks first); the title
+ * edited, the two versions compared (the diff shows the old and the new title) and the older restored. Every step
+ * is checked against what the database holds.
  */
 
 let server: TestServer;
@@ -391,6 +394,36 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     expect(await count(buckets.rooms)).toBe(roomsBefore + 1);
     expect(await stored(buckets.rooms, String(saved.room))).toEqual({ name: "Glaszaal", capacity: 40 });
     expect(await count(buckets.exhibitions)).toBe(exhibitionsBefore + 1);
+    ctx.expectNoErrors();
+  });
+
+  it("a colleague's save in between refuses the editor's (409): the room filled in inline is not made; saved again, it is", async () => {
+    const colleague = await signedInUser(server.url, server.db);
+    const saveAsColleague = async (content: Record<string, unknown>) => {
+      const response = await postJson(server.url, `/api/v1/buckets/${buckets.exhibitions.slug}/save`, { content }, colleague.cookie);
+      expect(response.status, await response.clone().text()).toBeLessThan(300);
+      return (await response.json()) as { _id: string; contentId: string };
+    };
+    const made = await saveAsColleague({ title: { nl: "Water", en: "Water" }, opensOn: "2027-05-01" });
+    const roomsBefore = await count(buckets.rooms);
+    await open(page, `/b/${buckets.exhibitions.slug}/${made.contentId}/latest`);
+    await fieldBox(page, "room").getByText("A new document is created when you save.").waitFor();
+    await control(page, "__subforms.room.name").fill("Waterzaal");
+    await saveAsColleague({ _id: made._id, contentId: made.contentId, title: { nl: "Water", en: "Water" }, opensOn: "2027-05-08" });
+
+    expect(await save(page)).toBe(409);
+    await page.getByText("Someone else saved this document after you opened it.", { exact: false }).first().waitFor();
+    expect(await count(buckets.rooms)).toBe(roomsBefore);
+    expect(await control(page, "__subforms.room.name").inputValue()).toBe("Waterzaal");
+    expect(await stored(buckets.exhibitions, made.contentId)).toEqual({ title: { nl: "Water", en: "Water" }, opensOn: "2027-05-08" });
+
+    // Saved again, the editor's form is the newest: the room is made once, and named by the exhibition.
+    expect(await save(page)).toBeLessThan(400);
+    await expectTextSoon(page.locator(".notice-success"), "Saved");
+    expect(await count(buckets.rooms)).toBe(roomsBefore + 1);
+    const after = await stored(buckets.exhibitions, made.contentId);
+    expect(after).toMatchObject({ opensOn: "2027-05-01" });
+    expect(await stored(buckets.rooms, String(after.room))).toEqual({ name: "Waterzaal" });
     ctx.expectNoErrors();
   });
 
