@@ -357,7 +357,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     });
     expect(await chosenCases(page).locator(".clip-card-title").allTextContents()).toEqual(["Tide coming in", "Harbour at dawn"]);
     ctx.expectNoErrors();
-  });
+  }, 180_000); // the cases' videos may still be in their jobs under load
 
   it("refuses an exhibition without its opening date and leaves no room behind; once complete, both are saved", async () => {
     const roomsBefore = await count(buckets.rooms);
