@@ -24,6 +24,7 @@ if (process.argv.includes("--no-build")) {
 // React and React Router pick their production code paths from NODE_ENV when first imported.
 process.env.NODE_ENV ??= "production";
 const { startServer } = await import(pathToFileURL(serverEntry).href);
+const DEMO_MEDIA_DEADLINE_MS = 60_000;
 let server;
 try {
   server = await startServer();
@@ -33,6 +34,8 @@ try {
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => void server.close().then(() => process.exit(0)));
 }
+// A first start's demo videos are transcoded now: their logs come before the sign-in block, not after it.
+await server.demoMediaSettled(DEMO_MEDIA_DEADLINE_MS);
 printAfterLogs(server.logger, readyMessage({ url: server.url, seeded: server.seeded }));
 
 function fail(message) {

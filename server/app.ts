@@ -44,7 +44,26 @@ export interface RunningServer {
   /** The admin account a first start (no users yet) created: the caller says how to sign in. */
   seeded: SeedResult | null;
   logger: Logger;
+  /**
+   * Resolves once the media jobs a first start queued for the demo's videos are done (or at the deadline), so the
+   * demo shows its stills at once and `npm start` prints its sign-in block after their logs.
+   */
+  demoMediaSettled(deadlineMs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+const DEMO_MEDIA_POLL_MS = 200;
+
+/** Waits while a job the runner may take now is queued or running; a job waiting out a retry's backoff does not count. */
+async function jobsSettled(db: Db, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const { rows } = await db.query<{ busy: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM jobs WHERE status = 'processing' OR (status = 'new' AND run_after <= now())) AS busy",
+    );
+    if (!rows[0]?.busy) return;
+    await new Promise((resolve) => setTimeout(resolve, DEMO_MEDIA_POLL_MS));
+  }
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -106,6 +125,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     media,
     seeded,
     logger,
+    demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
       clearInterval(sweep);
       await media.stop();

@@ -117,7 +117,12 @@ describe.skipIf(process.env.VITRINE_TEST_DB === "postgres")("npm start", { timeo
     expect(block.join("\n")).toContain("shown this once");
 
     // The printed credentials are the real ones.
-    expect(await signIn(url!, email!, password)).toMatch(/=/);
+    const cookie = await signIn(url!, email!, password);
+    expect(cookie).toMatch(/=/);
+    // The demo's videos were transcoded before the block (ffmpeg is part of the suite): every case shows its still.
+    const cases = (await (await fetch(`${url}/api/v1/buckets/any/content?collection=cases&populate=true`, { headers: { cookie } })).json()) as Array<{ thumbnail?: { status?: string } }>;
+    expect(cases.length).toBeGreaterThan(0);
+    expect(cases.map((item) => item.thumbnail?.status)).toEqual(cases.map(() => "completed"));
     // After the block come only the logs of the requests just made.
     const afterBlock = started.stdout().slice(started.startOutput.length).split("\n").filter(Boolean);
     expect(afterBlock.every((line) => isJsonLog(line) && line.includes('"msg":"request"')), afterBlock.join("\n")).toBe(true);
