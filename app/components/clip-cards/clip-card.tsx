@@ -16,7 +16,7 @@ export function ClipCard(props: { card: CaseCard | null; missingId?: string; sel
           <span className="clip-card-no-still">{card?.processing ? t("cases.processing") : t("cases.noStill")}</span>
         )}
       </div>
-      <div className="clip-card-text">
+      <div className={props.actions ? "clip-card-text" : "clip-card-text alone"}>
         {card ? (
           <>
             <strong className="clip-card-title">{card.title || t("cases.untitled")}</strong>
