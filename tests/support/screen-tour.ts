@@ -558,7 +558,11 @@ export const TOUR: TourEntry[] = [
     open: async ({ page }) => {
       const input = page.locator('[data-field="object"] [role=combobox]');
       await input.fill("print");
-      await page.locator('[data-field="object"] [role=listbox]:not([hidden]) [role=option]').first().waitFor();
+      // The server's answer, not the first page shown while it searches.
+      await page.waitForFunction(() => {
+        const options = [...document.querySelectorAll('[data-field="object"] [role=listbox]:not([hidden]) [role=option]')];
+        return options.length > 0 && options.every((option) => option.textContent.includes("print"));
+      });
     },
   },
   {
