@@ -48,7 +48,7 @@ export function VideoCasesField(props: FieldProps) {
           const id = values[index] ?? "";
           return (
             <ClipCard
-              key={row.key}
+              key={row.key ?? `${meta.name}-${index}`}
               card={byId[id] ?? null}
               missingId={id}
               control={<input type="hidden" name={row.name} value={id} />}

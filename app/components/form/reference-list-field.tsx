@@ -55,7 +55,7 @@ export function ReferenceListField(props: FieldProps) {
           const view = value ? describe(value) : null;
           return (
             <li
-              key={row.key}
+              key={row.key ?? `${meta.name}-${index}`}
               className="list-row reference-row"
               draggable={hydrated && canSort}
               onDragStart={(event) => {
