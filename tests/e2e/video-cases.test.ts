@@ -217,6 +217,22 @@ describe("the picker's cases (JavaScript)", () => {
     await ctx.close();
   });
 
+  it("the new case's messages are in the editor's interface language (Dutch on an English server)", async () => {
+    const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
+    const page = await ctx.newPage();
+    await open(page, `/b/${sessions.slug}/new`);
+    await fieldBox(page, "cases").getByRole("button", { name: "Case toevoegen" }).click();
+    const picker = page.locator("dialog.cases-picker-modal");
+    await picker.locator(".clip-card").first().waitFor();
+    await picker.getByRole("button", { name: "Nieuwe case" }).click();
+    const form = page.locator("dialog.bucket-form-modal");
+    await form.locator('input[name="title"]').waitFor();
+    await form.getByRole("button", { name: "Versturen" }).click();
+    await form.locator(".field-error", { hasText: "Dit is een verplicht veld" }).waitFor();
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
   it("says so when a new case cannot be saved, and logs it", async () => {
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
