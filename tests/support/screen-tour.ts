@@ -256,6 +256,15 @@ const references = (setup: TourSetup) =>
       const created = await createContent(setup.db, objects.id, { title: `Object ${String(index).padStart(3, "0")}: ${index % 3 ? "tile" : "print"} from the depot` }, setup.admin.id);
       if (index === 42) object = created.contentId;
     }
+    // Clip cards of a case without a video (no still) and of a deleted case.
+    const films = await createTestBucket(setup.db, {
+      name: "Loan films",
+      slug: unique("films"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, subtitle: { type: "string", title: "Subtitle" }, thumbnail: { type: "string", title: "Video", _ref: "b-video" } } },
+    });
+    const film = await createContent(setup.db, films.id, { title: "Packing the tile", subtitle: "Before it travels" }, setup.admin.id);
+    const goneFilm = await createContent(setup.db, films.id, { title: "Unpacked" }, setup.admin.id);
+    await deleteContent(setup.db, films.id, goneFilm.contentId, goneFilm.versionId);
     const referrer = await createTestBucket(setup.db, {
       name: "Loans",
       slug: unique("loans"),
@@ -267,10 +276,11 @@ const references = (setup: TourSetup) =>
           lender: { type: "string", title: "Lender", _ref: places.collectionName },
           lenders: { type: "array", title: "Earlier lenders", items: { type: "string", _ref: places.collectionName } },
           contact: { type: "string", title: "Contact museum", _ref: places.collectionName, renderer: "popup" },
+          films: { type: "array", title: "Films", renderer: "video-cases", items: { type: "string", _ref: films.collectionName } },
         },
       },
     });
-    const loan = await createContent(setup.db, referrer.id, { title: "Loan of a tile", object, lender: made[1], lenders: [made[0], made[1], made[2]], contact: made[1] }, setup.admin.id);
+    const loan = await createContent(setup.db, referrer.id, { title: "Loan of a tile", object, lender: made[1], lenders: [made[0], made[1], made[2]], contact: made[1], films: [film.contentId, goneFilm.contentId] }, setup.admin.id);
     const closed = (await getLatestVersion(setup.db, places.id, made[1]!))!;
     await deleteContent(setup.db, places.id, made[1]!, closed.versionId);
     return { slug: referrer.slug, contentId: loan.contentId, lendersSlug: places.slug, usedId: made[0]! };
@@ -573,6 +583,21 @@ export const TOUR: TourEntry[] = [
     open: async ({ page }) => {
       await page.locator('[data-field="artist"] button').first().click();
       await page.locator("dialog.bucket-form-modal [data-field] input").first().waitFor();
+    },
+    dialog: "dialog.bucket-form-modal",
+  },
+  {
+    // Closing the popup validates its document: it stays open with the errors.
+    name: "dialog-popup-sub-form-errors",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="curator"] button').first().click();
+      const modal = page.locator("dialog.bucket-form-modal");
+      await modal.locator("[data-field] input").first().waitFor();
+      await modal.getByRole("button", { name: t("form.submit"), exact: true }).click();
+      await modal.locator(".field-error").first().waitFor();
     },
     dialog: "dialog.bucket-form-modal",
   },
