@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
+import { createContent, deleteContent, getLatestVersion, saveVersion } from "../../server/content/store";
 import { insertMedia } from "../../server/media/store";
 import { createUser } from "../../server/accounts/users";
 import { JS_MODES, launchBrowser, open } from "../support/browser";
@@ -148,6 +148,19 @@ describe.each(JS_MODES)("video cases $label", ({ javaScriptEnabled }) => {
       [...document.querySelectorAll("body *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5).map((element) => `${element.tagName}.${element.className}`),
     );
     expect(outside).toEqual([]);
+    await ctx.close();
+  });
+
+  it("a deleted case's card says so, and nothing about a still", async () => {
+    const gone = await createContent(server.db, cases.id, { title: "Gone case" }, null);
+    await deleteContent(server.db, cases.id, gone.contentId, gone.versionId);
+    const session = await createContent(server.db, sessions.id, { title: "With a gone case", cases: [gone.contentId] }, null);
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+    const page = await ctx.newPage();
+    await open(page, `/b/${sessions.slug}/${session.contentId}/latest`);
+    const card = chosenCards(page).first();
+    await card.locator(".clip-card-title.missing", { hasText: "This case was deleted" }).waitFor();
+    expect(await card.locator(".clip-card-no-still").count()).toBe(0);
     await ctx.close();
   });
 
