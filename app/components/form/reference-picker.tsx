@@ -92,11 +92,11 @@ export function ReferencePicker(props: {
                 type="button"
                 className="button small"
                 disabled={already}
+                // The name starts with the visible text (axe label-content-name-mismatch) and names the document.
+                aria-label={`${already ? t("references.alreadyAdded") : t("references.pick")}: ${option.label}`}
                 onClick={() => props.onPick(option)}
               >
-                {/* The name starts with the visible text (axe label-content-name-mismatch) and names the document. */}
                 {already ? t("references.alreadyAdded") : t("references.pick")}
-                <span className="visually-hidden">: {option.label}</span>
               </button>
             </li>
           );
