@@ -48,7 +48,7 @@ export function VideoCasesField(props: FieldProps) {
           const id = values[index] ?? "";
           return (
             <ClipCard
-              key={row.key ?? `${meta.name}-${index}`}
+              key={row.key ?? row.name}
               card={byId[id] ?? null}
               missingId={id}
               control={<input type="hidden" name={row.name} value={id} />}

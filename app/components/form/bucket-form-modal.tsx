@@ -11,6 +11,7 @@ import { ApiError, requestJson } from "../../lib/api-client";
 import { loadBrowserValidator } from "../../lib/validator";
 import { BucketFormContext } from "./context";
 import { MediaFormContext, useMediaForm } from "./media/context";
+import { DefaultSubmit } from "./default-submit";
 import { SchemaField } from "./schema-field";
 
 export interface BucketFormModalProps {
@@ -152,6 +153,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
         <MediaFormContext.Provider value={mediaSettings}>
           <FormProvider context={form.context}>
             <form {...formProps} method="post" onSubmit={submit}>
+              <DefaultSubmit />
               {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
               {shown.map(([name, property]) => (
                 <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />

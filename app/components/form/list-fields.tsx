@@ -47,7 +47,7 @@ export function ArrayField(props: FieldProps) {
       <ol className="list-field">
         {rows.map((row, index) => (
           <li
-            key={row.key}
+            key={row.key ?? row.name}
             className="list-row"
             draggable={hydrated && sortable && !lock.disabled && !lock.readOnly}
             onDragStart={() => (dragFrom.current = index)}
@@ -130,7 +130,7 @@ export function TextsField(props: FieldProps) {
             const entry = row.getFieldset();
             const text = entry.text.getFieldset();
             return (
-              <tr key={row.key}>
+              <tr key={row.key ?? row.name}>
                 <td>
                   <input {...getInputProps(entry.id, { type: "text" })} readOnly={!canEditTextIds} disabled={lock.disabled} aria-label={`id ${index + 1}`} />
                   {entry.id.errors?.length ? <p className="field-error">{entry.id.errors.join(" ")}</p> : null}

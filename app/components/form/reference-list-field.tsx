@@ -51,11 +51,12 @@ export function ReferenceListField(props: FieldProps) {
       {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
       <ol className="list-field reference-list">
         {rows.map((row, index) => {
+          // Conform has no key for rows a post's reply added (the page re-rendered without JavaScript): the name is one.
           const value = values[index] ?? "";
           const view = value ? describe(value) : null;
           return (
             <li
-              key={row.key ?? `${meta.name}-${index}`}
+              key={row.key ?? row.name}
               className="list-row reference-row"
               draggable={hydrated && canSort}
               onDragStart={(event) => {

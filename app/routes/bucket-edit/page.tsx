@@ -8,6 +8,7 @@ import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
 import { HistoryPanel } from "../../components/history/history-panel";
+import { DefaultSubmit } from "../../components/form/default-submit";
 import { UnsavedChangesGuard } from "../../components/form/unsaved-changes";
 import { FlashNotice } from "../../components/flash-notice";
 import { removeHostileEntries } from "../../../core/form/hostile";
@@ -187,6 +188,7 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
             <FormProvider context={form.context}>
               <UnsavedChangesGuard formId={form.id} />
               <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
+                <DefaultSubmit />
                 <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
                 <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
                 {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
