@@ -164,6 +164,25 @@ describe("the loading bar (JavaScript)", () => {
 });
 
 describe("translated text arrays", () => {
+  it("say 'No entries' without rows (no lone header row), and show the table once a row is added", async () => {
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, labels: { type: "array", title: "Labels", renderer: "texts" } } },
+      locales: ["nl", "en"],
+    });
+    const ctx = await signedInContext(browser, server, { permissions: ["user", "admin"] });
+    const document = await createContent(server.db, bucket.id, { title: "Without labels" }, ctx.user.id);
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}/${document.contentId}/latest`);
+    const labels = fieldBox(page, "labels");
+    await labels.locator(".empty", { hasText: "No entries" }).waitFor();
+    expect(await labels.locator("table.texts-field").isVisible()).toBe(false);
+    await labels.locator("button.add").click();
+    await labels.locator("table.texts-field").waitFor({ state: "visible" });
+    expect(await labels.locator(".empty").count()).toBe(0);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
   it("revalidate an edit only after 300 ms without typing", async () => {
     const bucket = await createTestBucket(server.db, {
       jsonSchema: { type: "object", properties: { labels: { type: "array", title: "Labels", renderer: "texts" } } },

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
+import { createContent, deleteContent, getLatestVersion, saveVersion } from "../../server/content/store";
 import { insertMedia } from "../../server/media/store";
 import { createUser } from "../../server/accounts/users";
 import { JS_MODES, launchBrowser, open } from "../support/browser";
@@ -151,6 +151,19 @@ describe.each(JS_MODES)("video cases $label", ({ javaScriptEnabled }) => {
     await ctx.close();
   });
 
+  it("a deleted case's card says so, and nothing about a still", async () => {
+    const gone = await createContent(server.db, cases.id, { title: "Gone case" }, null);
+    await deleteContent(server.db, cases.id, gone.contentId, gone.versionId);
+    const session = await createContent(server.db, sessions.id, { title: "With a gone case", cases: [gone.contentId] }, null);
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+    const page = await ctx.newPage();
+    await open(page, `/b/${sessions.slug}/${session.contentId}/latest`);
+    const card = chosenCards(page).first();
+    await card.locator(".clip-card-title.missing", { hasText: "This case was deleted" }).waitFor();
+    expect(await card.locator(".clip-card-no-still").count()).toBe(0);
+    await ctx.close();
+  });
+
   it("the trend select shows each trend's image and title, and saves the chosen trend", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
@@ -213,6 +226,22 @@ describe("the picker's cases (JavaScript)", () => {
     expect(await created.getAttribute("aria-pressed")).toBe("true");
     await picker.getByRole("button", { name: "Add selected (1)" }).click();
     await expect.poll(() => chosenTitles(page)).toEqual(["Restoring a canvas"]);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("the new case's messages are in the editor's interface language (Dutch on an English server)", async () => {
+    const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
+    const page = await ctx.newPage();
+    await open(page, `/b/${sessions.slug}/new`);
+    await fieldBox(page, "cases").getByRole("button", { name: "Case toevoegen" }).click();
+    const picker = page.locator("dialog.cases-picker-modal");
+    await picker.locator(".clip-card").first().waitFor();
+    await picker.getByRole("button", { name: "Nieuwe case" }).click();
+    const form = page.locator("dialog.bucket-form-modal");
+    await form.locator('input[name="title"]').waitFor();
+    await form.getByRole("button", { name: "Versturen" }).click();
+    await form.locator(".field-error", { hasText: "Dit is een verplicht veld" }).waitFor();
     ctx.expectNoErrors();
     await ctx.close();
   });

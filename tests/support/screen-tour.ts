@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { createInvitation } from "../../server/accounts/invitations";
-import { createContent, getLatestVersion, listContents, saveVersion } from "../../server/content/store";
+import { createContent, deleteContent, getLatestVersion, listContents, saveVersion } from "../../server/content/store";
 import type { Db } from "../../server/db/client";
 import { hashToken, randomToken } from "../../server/security/tokens";
 import { DEMO_BUCKETS } from "../../server/demo-content";
@@ -168,6 +168,148 @@ const media = (setup: TourSetup) =>
     return { slug: bucket.slug, contentId: document.contentId };
   });
 
+/** The id of a bucket by its slug. */
+async function bucketId(db: Db, slug: string): Promise<string> {
+  const row = (await db.query<{ id: string }>("SELECT id FROM buckets WHERE slug = $1", [slug])).rows[0];
+  if (!row) throw new Error(`no bucket ${slug}`);
+  return row.id;
+}
+
+/** The seeded demo cases with their videos' stills made (the picker's clip cards show them), or none without ffmpeg. */
+const seededCases = (setup: TourSetup) =>
+  setup.once("seeded-cases", async () => {
+    for (const document of await demoDocuments(setup.db, "cases")) {
+      if (typeof document.thumbnail === "string") await mediaCompleted(setup.server, setup.admin.cookie, "video", document.thumbnail);
+    }
+    return {};
+  });
+
+/** A copy of the demo sessions (reference select, trend select, video cases as clip cards), the cases' stills made. */
+const sessions = (setup: TourSetup) =>
+  setup.once("sessions", async () => {
+    await seededCases(setup);
+    return demoCopy(setup, "sessions");
+  });
+
+/** A copy of the demo artworks (tags as chips). */
+const artworks = (setup: TourSetup) => setup.once("artworks", () => demoCopy(setup, "artworks"));
+
+/**
+ * Version history: a copy of the exhibitions whose first document has three versions, the last with a poster (a
+ * media thumbnail in the comparison), a changed subtitle (per locale), price and artworks.
+ */
+const history = (setup: TourSetup) =>
+  setup.once("history", async () => {
+    const data = await demoCopy(setup, "exhibitions");
+    const id = await bucketId(setup.db, data.slug!);
+    const first = (await getLatestVersion(setup.db, id, data.contentId!))!;
+    const second = await saveVersion(setup.db, {
+      bucketId: id,
+      contentId: data.contentId!,
+      baseVersionId: first.versionId,
+      data: { ...first.data, ticketPrice: 16, featured: false },
+      userId: setup.admin.id,
+    });
+    const poster = (demo("exhibitions").bucket.jsonSchema as { properties: Record<string, object> }).properties;
+    const response = await upload(setup.server.url, "image", setup.admin.cookie, { bucket: data.slug!, uid: "tour", properties: JSON.stringify(poster.poster) }, { data: await jpegOfSize(1920, 1080), name: "poster.jpg" });
+    if (response.status !== 200) throw new Error(`upload poster: ${response.status} ${await response.text()}`);
+    const [image] = (await response.json()) as Array<{ contentId: string }>;
+    await mediaCompleted(setup.server, setup.admin.cookie, "image", image!.contentId);
+    const artworks = Array.isArray(first.data.artworks) ? [...(first.data.artworks as string[])].reverse() : [];
+    const third = await saveVersion(setup.db, {
+      bucketId: id,
+      contentId: data.contentId!,
+      baseVersionId: second.versionId,
+      data: {
+        ...second.data,
+        subtitle: { nl: "Schilders van de Waddenkust en het Noorden", en: "Painters of the Wadden coast and the North" },
+        artworks,
+        poster: image!.contentId,
+      },
+      userId: setup.admin.id,
+    });
+    return { ...data, firstVersionId: first.versionId, secondVersionId: second.versionId, versionId: third.versionId };
+  });
+
+/**
+ * References: a small collection (one of its documents deleted), a large one (over the select's 200: a combobox, a
+ * search box without JavaScript) and a document referring to both by a select, a reference list and a popup.
+ */
+const references = (setup: TourSetup) =>
+  setup.once("references", async () => {
+    const places = await createTestBucket(setup.db, {
+      name: "Lending museums",
+      slug: unique("lenders"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Name" } } },
+    });
+    const made: string[] = []; // the second is deleted below
+    for (const title of ["Rijksmuseum Amsterdam", "Museum that closed", "Fries Museum Leeuwarden"]) {
+      made.push((await createContent(setup.db, places.id, { title }, setup.admin.id)).contentId);
+    }
+    const objects = await createTestBucket(setup.db, {
+      name: "Collection objects",
+      slug: unique("objects"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" } } },
+    });
+    let object = "";
+    for (let index = 1; index <= 205; index++) {
+      const created = await createContent(setup.db, objects.id, { title: `Object ${String(index).padStart(3, "0")}: ${index % 3 ? "tile" : "print"} from the depot` }, setup.admin.id);
+      if (index === 42) object = created.contentId;
+    }
+    // Clip cards of a case without a video (no still) and of a deleted case.
+    const films = await createTestBucket(setup.db, {
+      name: "Loan films",
+      slug: unique("films"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, subtitle: { type: "string", title: "Subtitle" }, thumbnail: { type: "string", title: "Video", _ref: "b-video" } } },
+    });
+    const film = await createContent(setup.db, films.id, { title: "Packing the tile", subtitle: "Before it travels" }, setup.admin.id);
+    const goneFilm = await createContent(setup.db, films.id, { title: "Unpacked" }, setup.admin.id);
+    await deleteContent(setup.db, films.id, goneFilm.contentId, goneFilm.versionId);
+    const referrer = await createTestBucket(setup.db, {
+      name: "Loans",
+      slug: unique("loans"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          object: { type: "string", title: "Object on loan", _ref: objects.collectionName },
+          lender: { type: "string", title: "Lender", _ref: places.collectionName },
+          lenders: { type: "array", title: "Earlier lenders", items: { type: "string", _ref: places.collectionName } },
+          contact: { type: "string", title: "Contact museum", _ref: places.collectionName, renderer: "popup" },
+          films: { type: "array", title: "Films", renderer: "video-cases", items: { type: "string", _ref: films.collectionName } },
+        },
+      },
+    });
+    const loan = await createContent(setup.db, referrer.id, { title: "Loan of a tile", object, lender: made[1], lenders: [made[0], made[1], made[2]], contact: made[1], films: [film.contentId, goneFilm.contentId] }, setup.admin.id);
+    const closed = (await getLatestVersion(setup.db, places.id, made[1]!))!;
+    await deleteContent(setup.db, places.id, made[1]!, closed.versionId);
+    return { slug: referrer.slug, contentId: loan.contentId, lendersSlug: places.slug, usedId: made[0]! };
+  });
+
+/** A popup sub-form's own collection and a document whose popup field refers to it (the no-JavaScript round trip). */
+const popupRoundTrip = (setup: TourSetup) =>
+  setup.once("popup-round-trip", async () => {
+    const people = await createTestBucket(setup.db, {
+      name: "Speakers",
+      slug: unique("speakers"),
+      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name" }, biography: { type: "string", title: "Biography", renderer: "textarea" } } },
+    });
+    const talks = await createTestBucket(setup.db, {
+      name: "Talks",
+      slug: unique("talks"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title", translate: true },
+          date: { type: "string", format: "date", title: "Date" },
+          speaker: { type: "string", title: "Speaker", _ref: people.collectionName, renderer: "popup" },
+        },
+      },
+    });
+    const talk = await createContent(setup.db, talks.id, { title: { nl: "Licht op het wad", en: "Light on the mudflats" }, date: "2026-10-03" }, setup.admin.id);
+    return { slug: talks.slug, contentId: talk.contentId };
+  });
+
 /** Another user (for the user pages): answers their id. */
 const colleague = (setup: TourSetup) =>
   setup.once("colleague", async () => {
@@ -250,6 +392,116 @@ export const TOUR: TourEntry[] = [
   { name: "bucket-duplicate", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
   { name: "bucket-singleton", as: "editor", setup: singleton, path: (data) => `/b/${data.slug}/edit` },
   { name: "bucket-media", as: "editor", setup: media, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: '[data-field="clip"] [data-status="completed"]' },
+  {
+    // Crop and thumbnail without JavaScript: numeric crop inputs and the stills as radio buttons, inside the form.
+    name: "bucket-media-nojs",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    open: async ({ page }) => {
+      for (const summary of await page.locator("details.media-edit-fallback > summary").all()) await summary.click();
+    },
+  },
+  { name: "bucket-saved", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest?saved` },
+  { name: "bucket-overview-deleted", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?deleted` },
+  {
+    name: "bucket-history-panel",
+    as: "editor",
+    setup: history,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator("details.history-panel > summary").click();
+      await page.locator("details.history-panel .history-entry").first().waitFor();
+    },
+  },
+  {
+    // With JavaScript the panel's Compare shows the comparison in the page.
+    name: "bucket-history-compare-inline",
+    as: "editor",
+    setup: history,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, data }) => {
+      await page.locator("details.history-panel > summary").click();
+      await page.locator(`details.history-panel .history-entry[data-version="${data.firstVersionId}"] input[name=a]`).check();
+      await page.locator("details.history-panel button.history-compare").click();
+      await page.locator(".history-inline-compare .diff-table").waitFor();
+    },
+  },
+  { name: "bucket-history", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/history` },
+  { name: "bucket-compare", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare?a=${data.firstVersionId}&b=${data.versionId}` },
+  { name: "bucket-tags", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
+  { name: "bucket-tags-nojs", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  // References: a combobox (a large collection), a select whose document was deleted, a reference list, a popup.
+  { name: "bucket-references", as: "editor", setup: references, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
+  { name: "bucket-references-nojs", as: "editor", setup: references, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    // Without JavaScript a large collection's search box re-renders the options.
+    name: "bucket-reference-search-nojs",
+    as: "editor",
+    setup: references,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    open: async ({ page, t }) => {
+      const field = page.locator('[data-field="object"]');
+      await field.locator("input[type=search]").fill("print");
+      await field.getByRole("button", { name: t("references.searchButton") }).click();
+      await page.locator('[data-field="object"] .reference-search .field-note').filter({ hasText: /\d/ }).waitFor();
+    },
+  },
+  {
+    // Without JavaScript, a reference list's Add is a new row with a select.
+    name: "bucket-reference-list-add-nojs",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="artworks"]').getByRole("button", { name: t("form.add"), exact: true }).click();
+      await page.locator('[data-field="artworks"] select').first().waitFor();
+    },
+  },
+  // The popup sub-form without JavaScript: the referenced document's own page, then back with it selected.
+  {
+    name: "popup-return-page-nojs",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="speaker"]').getByRole("button", { name: t("subForm.createOnPage") }).click();
+      await page.waitForURL(/\/new\?return=/);
+    },
+  },
+  {
+    name: "popup-returned-nojs",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    open: async ({ page, t, language }) => {
+      await page.locator('[data-field="speaker"]').getByRole("button", { name: t("subForm.createOnPage") }).click();
+      await page.waitForURL(/\/new\?return=/);
+      await page.locator('[data-field="name"] input').fill(language === "nl" ? "Marieke de Vries" : "Anna Smith");
+      await page.getByRole("button", { name: t("form.save"), exact: true }).click();
+      await page.waitForURL(/\?draft=/);
+    },
+  },
+  // Sessions: a reference select, the trend select and the video cases as clip cards.
+  { name: "bucket-sessions", as: "editor", setup: sessions, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
+  { name: "bucket-sessions-nojs", as: "editor", setup: sessions, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    // Without JavaScript the add card re-renders the page with the picker as a section of the form.
+    name: "bucket-cases-picker-nojs",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    open: async ({ page }) => {
+      await page.locator('[data-field="cases"] .add-card-button').click();
+      await page.locator("section.cases-picker").waitFor();
+    },
+  },
   { name: "error-404", as: "editor", path: "/this-page-does-not-exist", status: 404, ready: ".error-status" },
 
   // Dialogs.
@@ -276,6 +528,124 @@ export const TOUR: TourEntry[] = [
       await page.locator("dialog.bucket-form-modal [data-field]").first().waitFor();
     },
     dialog: "dialog.bucket-form-modal",
+  },
+  {
+    name: "dialog-delete-where-used",
+    as: "editor",
+    setup: references,
+    path: (data) => `/b/${data.lendersSlug}?delete=${data.usedId}`,
+    ready: "[role=alertdialog] .where-used",
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "dialog-unsaved-changes",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="ticketPrice"] input').first().fill("17");
+      await page.locator("a.brand").click();
+      await page.locator("[role=alertdialog]").waitFor();
+    },
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "dialog-reference-picker",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="artworks"]').getByRole("button", { name: t("form.add"), exact: true }).click();
+      await page.locator("dialog.reference-picker li").first().waitFor();
+    },
+    dialog: "dialog.reference-picker",
+  },
+  {
+    name: "dialog-reference-combobox",
+    as: "editor",
+    setup: references,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      const input = page.locator('[data-field="object"] [role=combobox]');
+      await input.fill("print");
+      // The server's answer, not the first page shown while it searches.
+      await page.waitForFunction(() => {
+        const options = [...document.querySelectorAll('[data-field="object"] [role=listbox]:not([hidden]) [role=option]')];
+        return options.length > 0 && options.every((option) => option.textContent.includes("print"));
+      });
+    },
+  },
+  {
+    name: "dialog-popup-sub-form-edit",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="artist"] button').first().click();
+      await page.locator("dialog.bucket-form-modal [data-field] input").first().waitFor();
+    },
+    dialog: "dialog.bucket-form-modal",
+  },
+  {
+    // Closing the popup validates its document: it stays open with the errors.
+    name: "dialog-popup-sub-form-errors",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="curator"] button').first().click();
+      const modal = page.locator("dialog.bucket-form-modal");
+      await modal.locator("[data-field] input").first().waitFor();
+      await modal.getByRole("button", { name: t("form.submit"), exact: true }).click();
+      await modal.locator(".field-error").first().waitFor();
+    },
+    dialog: "dialog.bucket-form-modal",
+  },
+  {
+    name: "dialog-trend-select",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="trend"] .trend-select-button').click();
+      await page.locator('[data-field="trend"] [role=listbox] [role=option]').first().waitFor();
+    },
+  },
+  {
+    name: "dialog-cases-picker",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="cases"] .add-card-button').click();
+      await page.locator("dialog.cases-picker-modal .clip-card img").first().waitFor();
+    },
+    dialog: "dialog.cases-picker-modal",
+  },
+  {
+    name: "dialog-cases-new",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="cases"] .add-card-button').click();
+      await page.locator("dialog.cases-picker-modal .clip-card").first().waitFor();
+      await page.locator("dialog.cases-picker-modal").getByRole("button", { name: t("cases.newCase") }).click();
+      await page.locator("dialog.bucket-form-modal [data-field] input").first().waitFor();
+    },
+    dialog: "dialog.bucket-form-modal",
+  },
+  {
+    name: "dialog-cases-delete",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="cases"] .add-card-button').click();
+      await page.locator("dialog.cases-picker-modal .clip-card button.danger-text").first().click();
+      await page.locator("[role=alertdialog]").waitFor();
+    },
+    dialog: "[role=alertdialog]",
   },
   {
     name: "dialog-media-view-image",

@@ -12,11 +12,12 @@ export function ClipCard(props: { card: CaseCard | null; missingId?: string; sel
   return (
     <li className={props.selected ? "clip-card selected" : "clip-card"} data-case={card?.contentId ?? props.missingId}>
       <div className="clip-card-still">
-        {card?.still ? <img src={card.still} alt="" loading="lazy" width={220} height={124} /> : (
-          <span className="clip-card-no-still">{card?.processing ? t("cases.processing") : t("cases.noStill")}</span>
-        )}
+        {/* A deleted case has no still to wait for: the title below says it was deleted. */}
+        {card?.still ? <img src={card.still} alt="" loading="lazy" width={220} height={124} /> : card ? (
+          <span className="clip-card-no-still">{card.processing ? t("cases.processing") : t("cases.noStill")}</span>
+        ) : null}
       </div>
-      <div className="clip-card-text">
+      <div className={props.actions ? "clip-card-text" : "clip-card-text alone"}>
         {card ? (
           <>
             <strong className="clip-card-title">{card.title || t("cases.untitled")}</strong>

@@ -40,7 +40,8 @@ export function CasesPickerModal(props: {
 }) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
-  const messageLocale = useRootData()?.config.defaultLocale ?? "en";
+  // The new case's messages in the interface language, like the page around it (and the popup sub-form's modal).
+  const messageLocale = useRootData()?.locale ?? "en";
   const { canEditTextIds } = useBucketForm();
   const [cards, setCards] = useState<CaseCard[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);

@@ -113,7 +113,9 @@ export function TextsField(props: FieldProps) {
   useDebouncedInput(table, TEXTS_DEBOUNCE_MS);
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <table className="texts-field" ref={table}>
+      {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
+      {/* Without rows the table stays (its edits are debounced through it) but shows no lone header. */}
+      <table className="texts-field" ref={table} hidden={rows.length === 0}>
         <thead>
           <tr>
             <th scope="col">id</th>

@@ -92,7 +92,8 @@ export function ReferencePicker(props: {
                 type="button"
                 className="button small"
                 disabled={already}
-                aria-label={`${t("references.pick")}: ${option.label}`}
+                // The name starts with the visible text (axe label-content-name-mismatch) and names the document.
+                aria-label={`${already ? t("references.alreadyAdded") : t("references.pick")}: ${option.label}`}
                 onClick={() => props.onPick(option)}
               >
                 {already ? t("references.alreadyAdded") : t("references.pick")}
