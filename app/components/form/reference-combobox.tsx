@@ -1,23 +1,7 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReferenceOption } from "../../../core/content/references";
-import { requestJson } from "../../lib/api-client";
-
-/** How long typing pauses before the server is asked. */
-export const REFERENCE_SEARCH_DEBOUNCE_MS = 250;
-
-interface SearchResult {
-  contentId: string;
-  title: string;
-  thumbnail: string | null;
-}
-
-/** Asks the server for a collection's documents matching `text` (GET /api/v1/buckets/any/content?…&search=). */
-export async function searchCollection(collection: string, text: string, signal?: AbortSignal): Promise<ReferenceOption[]> {
-  const query = new URLSearchParams({ collection, search: text, limit: "20" });
-  const results = await requestJson<SearchResult[]>(`/api/v1/buckets/any/content?${query}`, { signal });
-  return results.map((result) => ({ value: result.contentId, label: result.title, thumbnail: result.thumbnail }));
-}
+import { useCollectionSearch } from "./collection-search";
 
 /**
  * The search of a large collection as the editor types (WAI-ARIA combobox with a listbox popup): the input says
@@ -43,11 +27,8 @@ export function ReferenceCombobox(props: {
   const listId = useId();
   const [text, setText] = useState(props.valueLabel);
   const [open, setOpen] = useState(false);
-  const [results, setResults] = useState<ReferenceOption[]>(props.firstPage);
+  const { found: results, status, search: searchFor } = useCollectionSearch(props.collection, props.firstPage);
   const [active, setActive] = useState(-1);
-  const [status, setStatus] = useState<"idle" | "loading" | "error" | "done">("idle");
-  const request = useRef<AbortController | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // A new chosen document (picked, or the form reset) shows its title.
   const [labelShown, setLabelShown] = useState(props.valueLabel);
@@ -55,34 +36,8 @@ export function ReferenceCombobox(props: {
     setLabelShown(props.valueLabel);
     setText(props.valueLabel);
   }
-  useEffect(
-    () => () => {
-      request.current?.abort();
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-
   function search(typed: string) {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      request.current?.abort();
-      const controller = new AbortController();
-      request.current = controller;
-      setStatus("loading");
-      searchCollection(props.collection, typed, controller.signal).then(
-        (found) => {
-          if (controller.signal.aborted) return;
-          setResults(found);
-          setActive(found.length ? 0 : -1);
-          setStatus("done");
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) return;
-          setStatus("error");
-        },
-      );
-    }, REFERENCE_SEARCH_DEBOUNCE_MS);
+    searchFor(typed, (found) => setActive(found.length ? 0 : -1));
   }
 
   function choose(option: ReferenceOption) {

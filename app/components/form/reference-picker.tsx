@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReferenceCollection, ReferenceOption } from "../../../core/content/references";
-import { REFERENCE_SEARCH_DEBOUNCE_MS, searchCollection } from "./reference-combobox";
+import { useCollectionSearch } from "./collection-search";
 
 /**
  * The picker of a reference list (with JavaScript): a modal dialog with a search box over the collection's
@@ -19,18 +19,11 @@ export function ReferencePicker(props: {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState("");
-  const [found, setFound] = useState<ReferenceOption[]>(props.collection.options);
-  const [status, setStatus] = useState<"idle" | "loading" | "error">("idle");
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const request = useRef<AbortController | null>(null);
+  const { found, status, search } = useCollectionSearch(props.collectionName, props.collection.options);
 
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    return () => {
-      request.current?.abort();
-      if (timer.current) clearTimeout(timer.current);
-    };
   }, []);
 
   const { searchable } = props.collection;
@@ -39,24 +32,7 @@ export function ReferencePicker(props: {
 
   function onSearch(typed: string) {
     setText(typed);
-    if (!searchable) return;
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      request.current?.abort();
-      const controller = new AbortController();
-      request.current = controller;
-      setStatus("loading");
-      searchCollection(props.collectionName, typed, controller.signal).then(
-        (options) => {
-          if (controller.signal.aborted) return;
-          setFound(options);
-          setStatus("idle");
-        },
-        () => {
-          if (!controller.signal.aborted) setStatus("error");
-        },
-      );
-    }, REFERENCE_SEARCH_DEBOUNCE_MS);
+    if (searchable) search(typed);
   }
 
   const announce = status === "loading" ? t("references.searching") : status === "error" ? t("references.searchFailed") : results.length ? t("references.searchResults", { count: results.length }) : t("references.searchNone");

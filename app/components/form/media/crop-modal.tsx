@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { CropBounds } from "../../../../core/media/bounds";
+import { CropConstraints } from "./crop-constraints";
 import type { MediaContent } from "../../../../core/media/wire";
 import { cropImage } from "../../../lib/media-client";
 import { MediaModal } from "./media-modal";
@@ -132,12 +133,6 @@ export function CropModal(props: {
     }
   }, [crop, content.contentId, props]);
 
-  const constraints = [
-    bounds.minWidth !== undefined ? t("media.cropMinWidth", { value: bounds.minWidth }) : null,
-    bounds.maxWidth !== undefined ? t("media.cropMaxWidth", { value: bounds.maxWidth }) : null,
-    bounds.minHeight !== undefined ? t("media.cropMinHeight", { value: bounds.minHeight }) : null,
-    bounds.maxHeight !== undefined ? t("media.cropMaxHeight", { value: bounds.maxHeight }) : null,
-  ].filter((line): line is string => line !== null);
 
   return (
     <MediaModal
@@ -157,13 +152,7 @@ export function CropModal(props: {
         </>
       }
     >
-      {constraints.length ? (
-        <ul className="crop-constraints">
-          {constraints.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      ) : null}
+      <CropConstraints bounds={bounds} />
       <p className="crop-size" aria-live="polite">
         {crop ? t("media.cropSize", { width: crop.width, height: crop.height }) : t("media.loading")}
       </p>

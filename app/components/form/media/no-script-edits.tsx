@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { CropBounds } from "../../../../core/media/bounds";
+import { CropConstraints } from "./crop-constraints";
 import {
   CROP_AXES, CUSTOM_THUMB_VALUE, MEDIA_CROP_FIELD, MEDIA_THUMB_FIELD, cropInputName, thumbInputName,
 } from "../../../../core/media/form-edit";
@@ -16,12 +17,6 @@ export function CropFallback(props: { name: string; formId: string; content: Med
   const { t } = useTranslation();
   const { content, bounds } = props;
   const start = content.crop ?? { x: 0, y: 0, width: content.dimensions?.width ?? 0, height: content.dimensions?.height ?? 0 };
-  const constraints = [
-    bounds.minWidth !== undefined ? t("media.cropMinWidth", { value: bounds.minWidth }) : null,
-    bounds.maxWidth !== undefined ? t("media.cropMaxWidth", { value: bounds.maxWidth }) : null,
-    bounds.minHeight !== undefined ? t("media.cropMinHeight", { value: bounds.minHeight }) : null,
-    bounds.maxHeight !== undefined ? t("media.cropMaxHeight", { value: bounds.maxHeight }) : null,
-  ].filter((line): line is string => line !== null);
   const label = content.originalImageVersionId ? t("media.recrop") : t("media.cropButton");
   return (
     <details className="media-edit-fallback crop-fallback" open={props.open}>
@@ -31,13 +26,7 @@ export function CropFallback(props: { name: string; formId: string; content: Med
         <p className="muted">
           {content.crop ? t("media.cropForm.current", { ...content.crop }) : content.dimensions ? t("media.cropForm.original", { ...content.dimensions }) : null}
         </p>
-        {constraints.length ? (
-          <ul className="crop-constraints">
-            {constraints.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        ) : null}
+        <CropConstraints bounds={bounds} />
         <div className="crop-inputs">
           {CROP_AXES.map((axis) => {
             const id = `${props.formId}-${props.name}-crop-${axis}`;
