@@ -15,7 +15,7 @@ import { isUuid } from "../../core/ids";
 
 /*
  * A document's version history (the edit page's panel, /b/{bucket}/{contentId}/history and …/compare): its
- * versions newest first a page at a time (versions_content_idx: content_id, created_at DESC), two versions'
+ * versions newest first a page at a time (versions_content_idx: content_id, created_at DESC, seq DESC), two versions'
  * field-by-field difference, and restoring a version as a new one on top of the latest through the save
  * pipeline's checks (the document validated against the current schema, its media references, checkSave).
  */
@@ -42,7 +42,7 @@ export async function listHistory(db: Queryable, bucketId: string, contentId: st
   const { rows } = await db.query<Omit<HistoryEntry, "number">>(
     `SELECT ${entryColumns} ${entryJoins}
      WHERE v.content_id = $1 AND c.bucket_id = $2
-     ORDER BY v.created_at DESC, v.version_id DESC LIMIT $3 OFFSET $4`,
+     ORDER BY v.created_at DESC, v.seq DESC LIMIT $3 OFFSET $4`,
     [contentId, bucketId, HISTORY_PAGE_SIZE, offset],
   );
   const entries = rows.map((row, index) => ({ ...row, number: head.total - offset - index }));
@@ -64,7 +64,7 @@ async function historyEntries(db: Queryable, bucketId: string, contentId: string
   const { rows } = await db.query<HistoryEntry & { createdAt: Date }>(
     `SELECT ${entryColumns},
        (SELECT count(*)::int FROM versions o WHERE o.content_id = v.content_id
-          AND (o.created_at < v.created_at OR (o.created_at = v.created_at AND o.version_id <= v.version_id))) AS number
+          AND (o.created_at < v.created_at OR (o.created_at = v.created_at AND o.seq <= v.seq))) AS number
      ${entryJoins}
      WHERE v.content_id = $1 AND c.bucket_id = $2 AND v.version_id = ANY($3::uuid[])`,
     [contentId, bucketId, versionIds],

@@ -10,6 +10,7 @@ import administration from "./migrations/012_administration.sql?raw";
 import bucketAdmin from "./migrations/013_bucket_admin.sql?raw";
 import contentsKeyset from "./migrations/014_contents_keyset.sql?raw";
 import formDrafts from "./migrations/015_form_drafts.sql?raw";
+import versionOrder from "./migrations/016_version_order.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -24,6 +25,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 13, name: "bucket_admin", sql: bucketAdmin },
   { version: 14, name: "contents_keyset", sql: contentsKeyset },
   { version: 15, name: "form_drafts", sql: formDrafts },
+  { version: 16, name: "version_order", sql: versionOrder },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

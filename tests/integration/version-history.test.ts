@@ -97,6 +97,22 @@ describe("the history list", () => {
     expect((await page(server.url, `/b/${bucket.slug}/new`, editor.cookie)).html).not.toContain("history-panel");
   });
 
+  it("numbers versions in the order they were saved, even when saves share a timestamp (PGlite's clock counts milliseconds)", async () => {
+    const bucket = await createTestBucket(server.db);
+    let version: ContentVersion = await createContent(server.db, bucket.id, { title: "v1" }, editor.user.id);
+    const saved = [version.versionId];
+    for (let n = 2; n <= 10; n += 1) {
+      version = await saveVersion(server.db, { bucketId: bucket.id, contentId: version.contentId, baseVersionId: version.versionId, data: { title: `v${n}` }, userId: editor.user.id });
+      saved.push(version.versionId);
+    }
+    await server.db.query("UPDATE versions SET created_at = (SELECT min(created_at) FROM versions WHERE content_id = $1) WHERE content_id = $1", [version.contentId]);
+    const listed = listedVersions((await page(server.url, `/b/${bucket.slug}/${version.contentId}/history`, editor.cookie)).html);
+    expect(listed.map(([id]) => id)).toEqual([...saved].reverse());
+    expect(listed.map(([, text]) => /^Version (\d+)/.exec(text)?.[1])).toEqual(saved.map((_, index) => String(saved.length - index)));
+    const compared = await page(server.url, `/b/${bucket.slug}/${version.contentId}/compare?a=${saved[9]}&b=${saved[0]}`, editor.cookie);
+    expect(decode(compared.html.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ")).toContain("Version 1 compared with version 10");
+  });
+
   it("pages long histories 20 at a time, newest first, with links between the pages", async () => {
     const bucket = await createTestBucket(server.db);
     let version: ContentVersion = await createContent(server.db, bucket.id, { title: "v1" }, editor.user.id);
