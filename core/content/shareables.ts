@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDate, todayUtc } from "../account-schemas";
 import type { DocumentRow } from "./version-diff";
+import { isUuid } from "../ids";
 
 /*
  * Shareable previews (spec §2 /shareables/{id}): a read-only link to one version of a document, or to whatever
@@ -27,7 +28,7 @@ export const createShareSchema = z
     intent: z.literal("create"),
     bucket: z.string().trim().min(1).max(200),
     contentId: z.uuid(),
-    version: z.union([z.literal(LATEST), z.uuid()], { message: "shareables.errors.versionInvalid" }),
+    version: z.string({ message: "shareables.errors.versionInvalid" }).refine((value) => value === LATEST || isUuid(value), "shareables.errors.versionInvalid"),
     expiry: z.enum(SHARE_EXPIRY_CHOICES, { message: "shareables.errors.expiryInvalid" }),
     expiresOn: z.string().trim().optional(),
   })

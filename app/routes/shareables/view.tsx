@@ -4,6 +4,7 @@ import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
 import { SHARE_HEADERS } from "../../../core/content/shareables";
 import type { RouteHandle } from "../../../core/route-handle";
+import { ErrorPage } from "../../components/error-page";
 import { SharedDocumentView } from "../../components/share/shared-document";
 import type { Route } from "./+types/view";
 
@@ -30,4 +31,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export default function SharedPage({ loaderData }: Route.ComponentProps) {
   return <SharedDocumentView shared={loaderData} />;
+}
+
+/** The refusal's page, as any route's; its own boundary, so that the 404 keeps the link's headers (no referrer). */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
 }
