@@ -4,7 +4,7 @@ import type { Bucket } from "../../server/content/buckets";
 import { createContent, deleteContent, saveVersion, type ContentVersion } from "../../server/content/store";
 import { createTestBucket, decode, errorPage, page, signedInUser, topBar } from "../support/fixtures";
 import { get, postForm } from "../support/http";
-import { pngOfSize, upload } from "../support/media-fixtures";
+import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
@@ -326,4 +326,25 @@ describe("media through the link", () => {
     expect((await postForm(server.url, "/shareables", { intent: "revoke", id }, editor.cookie)).status).toBe(302);
     expect((await get(server.url, src!)).status).toBe(404);
   });
+
+  it("plays a shared video with its chosen still as the poster", async () => {
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, clip: { type: "string", title: "Clip", _ref: "b-video" } } } });
+    const response = await upload(server.url, "video", editor.cookie, { bucket: bucket.slug, uid: "u1" }, { data: videoOf({ width: 1920, height: 1080, fps: 25, seconds: 1 }), name: "tide.mp4", type: "video/mp4" });
+    expect(response.status).toBe(200);
+    const [video] = (await response.json()) as Array<{ contentId: string }>;
+    const still = async () => ((await (await get(server.url, `/api/v1/buckets/video/content/${video!.contentId}/latest`, editor.cookie)).json()) as { still: string | null }).still;
+    await expect.poll(still, { timeout: 60_000, interval: 200 }).not.toBeNull();
+    const document = await createContent(server.db, bucket.id, { title: "Tide", clip: video!.contentId }, editor.user.id);
+    const { token } = await makeLink({ bucket: bucket.slug, contentId: document.contentId });
+    const shared = await page(server.url, `/shareables/${token}`);
+    const tag = /<video[^>]*class="shared-video"[^>]*>/.exec(shared.html)?.[0] ?? "";
+    expect(tag).toContain(`src="/shareables/${token}/media/${video!.contentId}"`);
+    expect(tag).toContain(`poster="/shareables/${token}/media/${video!.contentId}/poster"`);
+    const poster = await get(server.url, `/shareables/${token}/media/${video!.contentId}/poster`);
+    expect(poster.status).toBe(200);
+    expect(poster.headers.get("content-type")).toMatch(/^image\//);
+    const played = await get(server.url, `/shareables/${token}/media/${video!.contentId}`, undefined, { Range: "bytes=0-99" });
+    expect(played.status).toBe(206);
+    expect(played.headers.get("content-type")).toMatch(/^video\//);
+  }, 90_000);
 });
