@@ -62,7 +62,8 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   return data(
     {
       intent: "create" as const,
-      result: submission.reply({ resetForm: true }),
+      // The choices stay as they were: another link is often made with the same ones.
+      result: submission.reply(),
       created: { id: made.id, url: origin + sharePaths(made.token).page, expiresAt: made.expiresAt.toISOString() },
       back,
     },
