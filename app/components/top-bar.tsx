@@ -17,7 +17,7 @@ export function TopBar() {
   const matches = useMatches();
   const error = useRouteError();
   // A page that stands alone (a shareable link) shows the brand, not a link into the product, and no user.
-  const standalone = !error && matches.some((match) => (match.handle as RouteHandle | undefined)?.standalone && match.data !== undefined);
+  const standalone = !error && matches.some((match) => (match.handle as RouteHandle | undefined)?.standalone && match.loaderData !== undefined);
   const user = standalone ? null : data?.user;
   const buckets = data?.buckets ?? [];
   const collapsed = buckets.length > MAX_TOP_BAR_BUCKETS;

@@ -64,7 +64,9 @@ export async function createShareable(
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     [hashToken(token), bucket.id, input.contentId, versionId, user.id, expiresAt],
   );
-  return { id: rows[0]!.id, token, expiresAt };
+  const id = rows[0]?.id;
+  if (!id) throw new Error("the shareable link was not stored");
+  return { id, token, expiresAt };
 }
 
 /**
@@ -123,7 +125,7 @@ export async function revokeShareable(db: Queryable, user: User, id: string): Pr
   const bucket = await findBucketById(db, share.bucketId);
   if (!bucket || !isBucketVisible(bucket, user)) return false;
   const { rowCount } = await db.query("UPDATE shareables SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", [id]);
-  return (rowCount ?? 0) > 0;
+  return rowCount > 0;
 }
 
 interface OpenShare {

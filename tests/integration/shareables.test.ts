@@ -98,7 +98,7 @@ describe("making a link", () => {
     expect(response.headers.get("location")).toBeNull();
     expect(decode(html)).toContain("it is shown only this once");
     // The table keeps the token's SHA-256, never the token.
-    const stored = await server.db.query<Record<string, unknown>>("SELECT * FROM shareables WHERE content_id = $1", [contentId]);
+    const stored = await server.db.query("SELECT * FROM shareables WHERE content_id = $1", [contentId]);
     expect(stored.rows).toHaveLength(1);
     expect(JSON.stringify(stored.rows[0])).not.toContain(token);
     expect(await row(token)).toBeDefined();

@@ -16,7 +16,7 @@ import "../../styles/shareables.css";
 
 interface CreateAnswer {
   intent: "create";
-  result: SubmissionResult<string[]>;
+  result: SubmissionResult;
   created: { id: string; url: string; expiresAt: string } | null;
 }
 

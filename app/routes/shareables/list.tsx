@@ -51,7 +51,9 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     throw redirect(`/shareables?revoked=${encodeURIComponent(submission.value.id)}`);
   }
   const submission = parseWithZod(formData, { schema: createShareSchema });
-  const back = typeof formData.get("back") === "string" && String(formData.get("back")).startsWith("/b/") ? String(formData.get("back")) : null;
+  const posted = formData.get("back");
+  // Where the form was: a document's page (the error links back to it), never another site.
+  const back = typeof posted === "string" && posted.startsWith("/b/") ? posted : null;
   if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply(), created: null, back }, { status: 400 });
   const { bucket } = await requireBucketAccess(request, context, submission.value.bucket);
   const made = await createShareable(context.db, user, bucket, submission.value);
@@ -71,9 +73,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   );
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-  { title: `${loaderData?.title ?? ""} · ${(matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine"}` },
-];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
 
 export default function Shareables({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

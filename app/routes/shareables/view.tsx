@@ -25,7 +25,7 @@ export const loader = pageRoute(async ({ context, params }: Route.LoaderArgs) =>
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const product = (matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
+  const product = matches[0].loaderData.config.productName;
   return [{ title: loaderData ? `${loaderData.title} · ${product}` : product }, { name: "robots", content: "noindex, nofollow" }];
 };
 
