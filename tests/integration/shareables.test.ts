@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent, deleteContent, saveVersion, type ContentVersion } from "../../server/content/store";
@@ -21,6 +22,8 @@ let editor: Person;
 let colleague: Person;
 let admin: Person;
 let artists: Bucket;
+/** The server's log lines, to show that tokens never reach them. */
+const logged: string[] = [];
 
 const schema = (artistsCollection: string) => ({
   type: "object",
@@ -33,7 +36,7 @@ const schema = (artistsCollection: string) => ({
 });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ logger: pino({ level: "info" }, { write: (line: string) => void logged.push(line) }) });
   [editor, colleague, admin] = await Promise.all([
     signedInUser(server.url, server.db, { name: "Edna Editor" }),
     signedInUser(server.url, server.db, { name: "Colin Colleague" }),
@@ -186,6 +189,17 @@ describe("making a link", () => {
     expect(latest.html).toMatch(/<input type="radio" name="version" checked="" value="latest"/);
     const older = await page(server.url, `/b/${bucket.slug}/${contentId}/${first.versionId}`, editor.cookie);
     expect(older.html).toMatch(new RegExp(`<input type="radio" name="version" checked="" value="${first.versionId}"`));
+  });
+});
+
+describe("the log", () => {
+  it("never holds a link's token: its pages and media are logged as /shareables/[token]", async () => {
+    const { bucket, contentId } = await documentWithVersions();
+    const { token } = await makeLink({ bucket: bucket.slug, contentId });
+    await page(server.url, `/shareables/${token}`);
+    await get(server.url, `/shareables/${token}/media/${contentId}`);
+    await expect.poll(() => logged.filter((line) => line.includes('"path":"/shareables/[token]"')).length).toBeGreaterThanOrEqual(2);
+    expect(logged.join("\n")).not.toContain(token);
   });
 });
 
