@@ -12,6 +12,7 @@ import contentsKeyset from "./migrations/014_contents_keyset.sql?raw";
 import formDrafts from "./migrations/015_form_drafts.sql?raw";
 import versionOrder from "./migrations/016_version_order.sql?raw";
 import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
+import shareables from "./migrations/019_shareables.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -28,6 +29,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 15, name: "form_drafts", sql: formDrafts },
   { version: 16, name: "version_order", sql: versionOrder },
   { version: 17, name: "bucket_screens", sql: bucketScreens },
+  { version: 19, name: "shareables", sql: shareables },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server
