@@ -269,7 +269,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           title: { type: "string", title: "Title", translate: true, maxLength: 80 },
           introduction: { type: "string", title: "Introduction", renderer: "textarea", translate: true, maxLength: 600 },
           teacherNotes: { type: "string", title: "Notes for teachers", renderer: "textarea", translate: true },
-          highlights: { type: "array", title: "Highlights", sortable: true, maxItems: 6, items: { type: "string", title: "Highlight", translate: true, maxLength: 120 } },
+          highlights: { type: "array", title: "Highlights", sortable: true, "append-index-to-title": true, maxItems: 6, items: { type: "string", title: "Highlight", translate: true, maxLength: 120 } },
           ageGroup: { type: "string", title: "Age group", enum: ["6-9", "10-12", "12-15", "15-18"] },
         },
       },
