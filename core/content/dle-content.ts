@@ -59,8 +59,8 @@ export function mainTexts(schema: JsonSchema): MainText[] {
       texts.push({ name, label: labelOf(name, node), role: "paragraphs", translated: isTranslated(node) });
       continue;
     }
-    if (node.type === "array" && isPlainObject(node.items) && !node.renderer && textNode(node.items as JsonSchema)) {
-      texts.push({ name, label: labelOf(name, node), role: "list", translated: isTranslated(node.items as JsonSchema) });
+    if (node.type === "array" && isPlainObject(node.items) && !node.renderer && textNode(node.items)) {
+      texts.push({ name, label: labelOf(name, node), role: "list", translated: isTranslated(node.items) });
     }
   }
   return texts;
@@ -135,7 +135,7 @@ export function translatableFields(schema: JsonSchema, formValue: unknown): Tran
 
 const valueAt = (root: unknown, name: string): unknown => {
   let value = root;
-  for (const segment of name.split(/\.|\[(\d+)\]/).filter((part) => part !== undefined && part !== "")) {
+  for (const segment of name.split(/\.|\[(\d+)\]/).filter(Boolean)) {
     if (Array.isArray(value)) value = value[Number(segment)];
     else if (isPlainObject(value)) value = value[segment];
     else return undefined;

@@ -111,9 +111,7 @@ beforeAll(async () => {
   await createContent(server.db, elsewhereSessions.id, { title: "Elsewhere" }, editor.user.id);
 });
 
-afterAll(async () => {
-  await server?.close();
-});
+afterAll(() => server.stop());
 
 describe("guards: as the generic editor's, for the page and its post", () => {
   const paths = () => [`/dle-content/${environment.slug}/edit`, `/dle-content/${environments.slug}/new`, `/dle-content/${environment.slug}/${document.contentId}/latest`];

@@ -9,7 +9,8 @@ import { useBucketForm } from "../form/context";
  */
 export function ContentPreview({ texts, value }: { texts: readonly MainText[]; value: unknown }) {
   const { t } = useTranslation();
-  const { locales, activeLocale, setActiveLocale, hydrated } = useBucketForm();
+  const settings = useBucketForm();
+  const { locales, activeLocale, hydrated } = settings;
   return (
     <section className="dle-preview" aria-labelledby="dle-preview-heading">
       <h2 id="dle-preview-heading">{t("dleContent.preview.heading")}</h2>
@@ -18,7 +19,7 @@ export function ContentPreview({ texts, value }: { texts: readonly MainText[]; v
       {texts.length && hydrated && locales.length > 1 ? (
         <div className="locale-tabs" role="tablist" aria-label={t("dleContent.preview.locales")}>
           {locales.map((locale) => (
-            <button key={locale} type="button" role="tab" className="locale-tab" aria-selected={locale === activeLocale} onClick={() => setActiveLocale(locale)}>
+            <button key={locale} type="button" role="tab" className="locale-tab" aria-selected={locale === activeLocale} onClick={() => settings.setActiveLocale(locale)}>
               {locale.toUpperCase()}
             </button>
           ))}

@@ -12,11 +12,11 @@ import { useBucketForm } from "../form/context";
  */
 export function TranslationStrip({ status, fieldId }: { status: readonly LocaleStatus[]; fieldId: (name: string) => string }) {
   const { t } = useTranslation();
-  const { setActiveLocale, hydrated } = useBucketForm();
+  const settings = useBucketForm();
   const jump = (locale: string, id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!hydrated) return;
+    if (!settings.hydrated) return;
     event.preventDefault();
-    flushSync(() => setActiveLocale(locale));
+    flushSync(() => settings.setActiveLocale(locale));
     const input = document.getElementById(id);
     input?.scrollIntoView({ block: "center" });
     input?.focus({ preventScroll: true });
@@ -25,7 +25,7 @@ export function TranslationStrip({ status, fieldId }: { status: readonly LocaleS
   return (
     <nav className="translation-strip" aria-label={t("dleContent.status.label")}>
       <h2>{t("dleContent.status.heading")}</h2>
-      {status[0]!.total === 0 ? (
+      {status.every((locale) => locale.total === 0) ? (
         <p className="empty">{t("dleContent.status.none")}</p>
       ) : (
         <ul>
