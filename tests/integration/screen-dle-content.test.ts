@@ -165,6 +165,8 @@ describe("modes", () => {
     const singletonNew = await get(server.url, `/dle-content/${environment.slug}/new`, editor.cookie);
     expect(singletonNew.status).toBe(302);
     expect(singletonNew.headers.get("location")).toBe(`/dle-content/${environment.slug}/edit`);
+    const withQuery = await get(server.url, `/dle-content/${environment.slug}/new?return=abc`, editor.cookie);
+    expect(withQuery.headers.get("location")).toBe(`/dle-content/${environment.slug}/edit?return=abc`);
     const severalEdit = await get(server.url, `/dle-content/${environments.slug}/edit`, editor.cookie);
     expect(severalEdit.status).toBe(302);
     expect(severalEdit.headers.get("location")).toBe(`/b/${environments.slug}`);

@@ -28,7 +28,8 @@ export function dleContentLoader(mode: EditMode | ((params: Args["params"]) => E
   const load = bucketEditLoader(mode, "dle-content", environmentData);
   return pageRoute(async (args: Args) => {
     const { bucket } = await requireBucketAccess(args.request, args.context, args.params.bucket);
-    if (bucket.screen === "dle-content" && mode === "new" && bucket.singleton) throw redirect(singletonPath(bucket));
+    // The query goes along: a popup sub-form's own page (?return=…) keeps its way back.
+    if (bucket.screen === "dle-content" && mode === "new" && bucket.singleton) throw redirect(`${singletonPath(bucket)}${new URL(args.request.url).search}`);
     if (bucket.screen === "dle-content" && mode === "singleton" && !bucket.singleton) throw redirect(overviewPath(bucket));
     return load(args);
   });
