@@ -439,6 +439,8 @@ export const TOUR: TourEntry[] = [
   { name: "dle-content-edit", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit` },
   { name: "dle-content-new", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/new` },
   { name: "dle-content-version", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}` },
+  // dle-content (issue 13): without JavaScript the preview shows every locale, one under the other.
+  { name: "dle-content-edit-nojs", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit`, javaScriptEnabled: false, ready: ".dle-preview" },
   { name: "trend-new", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/new` },
   { name: "trend-edit", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest` },
 
