@@ -103,7 +103,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
   const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
-    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile });
+    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile, screen: bucket.screen });
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
     checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
 

@@ -117,7 +117,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile }) });
+      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile, screen: bucket.screen }) });
     },
   });
 
