@@ -47,11 +47,11 @@ export function SessionPlayer(props: { entries: readonly SessionEntry[]; start: 
             onEnded={() => setIndex((at) => (at + 1 < queue.length ? at + 1 : at))}
           />
           <div className="session-player-controls">
-            <button type="button" className="button small" disabled={index === 0} onClick={() => setIndex(index - 1)}>
+            <button type="button" className="button small session-player-previous" disabled={index === 0} onClick={() => setIndex(index - 1)}>
               ← {t("sessionEditor.preview.previous")}
             </button>
             <PlaybackRates rate={rate} onChange={setRate} />
-            <button type="button" className="button small" disabled={index + 1 >= queue.length} onClick={() => setIndex(index + 1)}>
+            <button type="button" className="button small session-player-next" disabled={index + 1 >= queue.length} onClick={() => setIndex(index + 1)}>
               {t("sessionEditor.preview.next")} →
             </button>
           </div>
