@@ -177,6 +177,11 @@ describe("the editor", () => {
     const path = `/sessies/se-sessions/${contentId}/latest`;
     const first = await postForm(server.url, path, { __contentId: contentId, __baseVersionId: base, title: "First save", "cases[0]": ids.tide }, editor.cookie);
     expect(first.status).toBe(302);
+    // A Move without JavaScript after that save: the form comes back on the base it was posted with, not the newer one.
+    const moveIntent = JSON.stringify({ type: "reorder", payload: { name: "cases", from: 0, to: 1 } });
+    const moved = await postForm(server.url, path, { __contentId: contentId, __baseVersionId: base, title: "Second save", "cases[0]": ids.tide, "cases[1]": ids.harbour, __intent__: moveIntent }, editor.cookie);
+    expect(moved.status).toBe(200);
+    expect(inputValue(await moved.text(), "__baseVersionId")).toBe(base);
     const second = await postForm(server.url, path, { __contentId: contentId, __baseVersionId: base, title: "Second save", "cases[0]": ids.harbour, "cases[1]": ids.tide }, editor.cookie);
     expect(second.status).toBe(409);
     const html = await second.text();
