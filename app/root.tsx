@@ -22,6 +22,7 @@ import { getRequestState } from "../server/web/request-state";
 import { useRootData } from "./lib/root-data";
 import "./styles/app.css";
 import "./styles/references.css";
+import "./styles/session-editor.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 

@@ -31,6 +31,15 @@ export interface CaseCard {
   thumbnailId: string | null;
   /** True while the thumbnail's jobs run (its stills are not there yet). */
   processing: boolean;
+  /** The case's video as a player needs it: null without a video (or one the reader may not see). */
+  video: CaseVideo | null;
+}
+
+/** A case's video: its URL, whether it plays yet (every job done), and its length in seconds (ffprobe's). */
+export interface CaseVideo {
+  url: string;
+  ready: boolean;
+  duration: number | null;
 }
 
 /** A trend as an option: its title and image. */
@@ -80,7 +89,23 @@ export function caseCardOf(document: Record<string, unknown>, locales: readonly 
     still: mediaPicture(thumbnail),
     thumbnailId,
     processing: isPlainObject(thumbnail) && thumbnail.status === "processing",
+    video: caseVideoOf(thumbnail),
   };
+}
+
+function caseVideoOf(thumbnail: unknown): CaseVideo | null {
+  if (!isPlainObject(thumbnail) || thumbnail.missing === true || thumbnail.kind !== "video" || typeof thumbnail.url !== "string") return null;
+  const duration = typeof thumbnail.duration === "number" && Number.isFinite(thumbnail.duration) && thumbnail.duration > 0 ? thumbnail.duration : null;
+  return { url: thumbnail.url, ready: thumbnail.status === "completed", duration };
+}
+
+/** A length in seconds as m:ss (h:mm:ss from an hour), rounded to the second. */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const s = String(total % 60).padStart(2, "0");
+  const m = Math.floor(total / 60) % 60;
+  const h = Math.floor(total / 3600);
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
 /** The picker's search: every word of the query in the title or the subtitle, case and accents ignored. */

@@ -7,6 +7,8 @@ import { fieldKind, SUBFORM_FIELD } from "./field-kind";
 import { coerceFormValue, initialValue } from "./kinds";
 import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve";
+import { screenFieldErrors } from "../content/availability";
+import type { ScreenName } from "../content/screens";
 
 /*
  * Inline sub-forms (`renderer: "inline"` with `_ref`): the referenced document's fields are posted with the parent
@@ -99,6 +101,8 @@ export function subFormResolver(options: {
   messageLocale: Locale;
   subForms: Readonly<Record<string, SubFormCheck>>;
   hostile?: readonly Message[];
+  /** The bucket's screen: its own checks (core/content/availability.ts) run with the schema's. */
+  screen?: ScreenName;
 }) {
   return (payload: Record<string, unknown>): { value?: Record<string, unknown>; error?: Record<string, string[]> } => {
     if (options.hostile?.length) return { error: { "": options.hostile.map((message) => translateMessage(options.messageLocale, message)) } };
@@ -130,6 +134,9 @@ export function subFormResolver(options: {
     // A hostile field resolveDocument took out of the parent's copy leaves Conform's payload too (it is echoed back).
     for (const key of Object.keys(payload)) if (key !== SUBFORM_FIELD && !(key in parentPayload)) Reflect.deleteProperty(payload, key);
     Object.assign(errors, parent.error ?? {});
+    for (const [name, messages] of Object.entries(screenFieldErrors(options.screen, parent.value ?? parentPayload))) {
+      errors[name] = [...(errors[name] ?? []), ...messages.map((message) => translateMessage(options.messageLocale, message))];
+    }
     if (Object.keys(errors).length) return { error: errors };
     return { value: { ...parent.value, [SUBFORM_FIELD]: documents } };
   };

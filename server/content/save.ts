@@ -12,7 +12,8 @@ import type { JsonSchema } from "../../core/schema/normalize";
 import { isUuid } from "../../core/ids";
 import type { FieldErrors } from "../../core/schema/errors";
 import { compileBucketSchema } from "./validator";
-import { translate, type MessageKey } from "../../core/messages";
+import { translate, type MessageKey, type MessageParams } from "../../core/messages";
+import { screenFieldErrors } from "../../core/content/availability";
 import type { Locale } from "../../core/locales";
 
 
@@ -47,8 +48,8 @@ export function toDocument(version: ContentVersion) {
 }
 
 /** A refusal of the save, in the words of the validation messages (the editor's interface language). */
-function refusal(locale: Locale, status: SaveRefusal["status"], key: MessageKey, field?: string): SaveRefusal {
-  const message = translate(locale, key);
+function refusal(locale: Locale, status: SaveRefusal["status"], key: MessageKey, field?: string, params?: MessageParams): SaveRefusal {
+  const message = translate(locale, key, params);
   return { ok: false, status, errors: { byField: field === undefined ? {} : { [field]: [message] }, locales: [] }, message };
 }
 
@@ -75,6 +76,10 @@ export async function checkSave(context: AppLoadContext, user: Author, bucket: B
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
   const locale = messageLocaleOf(context, input);
+  // A screen's own rule (a learning session's end before its start): the form's resolver says it first; the API
+  // meets it here.
+  const [field, messages] = Object.entries(screenFieldErrors(bucket.screen, input.data))[0] ?? [];
+  if (field && messages?.[0]) return refusal(locale, 400, messages[0].key, field, messages[0].params);
   if (!input.contentId) {
     if (!mayEditTextIds) {
       const refused = textIdsRefusal(locale, schema, undefined, input.data);

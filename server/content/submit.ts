@@ -28,6 +28,7 @@ import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
 import type { JsonSchema } from "../../core/schema/normalize";
 import type { Locale } from "../../core/locales";
 import { getRequestState } from "../web/request-state";
+import { isUuid } from "../../core/ids";
 
 /*
  * The one way an edit form post becomes a saved document:
@@ -46,6 +47,11 @@ export interface FormReply {
   result: SubmissionResult;
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
+  /**
+   * The version the post was based on, for a form that comes back unsaved (an intent without JavaScript, a refused
+   * save): it stays the form's base, so that a save made meanwhile by someone else is still a conflict.
+   */
+  baseVersionId?: string | null;
   pending: PendingFile[];
   /** The video-cases picker shown without JavaScript (core/form/cases-picker.ts). */
   casesPicker?: CasesPickerState | null;
@@ -103,7 +109,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
   const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
-    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile });
+    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile, screen: bucket.screen });
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
     checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
 
@@ -141,7 +147,9 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const { fieldErrors: errors, ...rest } = extra;
     const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
     const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
+    const postedBase = textField(formData, BASE_VERSION_FIELD);
+    const baseVersionId = isUuid(postedBase) ? postedBase : null;
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, baseVersionId, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {

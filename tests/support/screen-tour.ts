@@ -436,6 +436,21 @@ export const TOUR: TourEntry[] = [
   { name: "dle-sessies-overview", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}` },
   { name: "dle-sessies-new", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/new` },
   { name: "dle-sessies-edit", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
+  // The session editor (issue 13, sessies and dle-sessies): its preview player and its no-JavaScript page.
+  {
+    name: "sessies-edit-preview",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`,
+    ready: ".clip-card img",
+    open: async ({ page, t }) => {
+      await page.getByRole("button", { name: t("sessionEditor.preview.play") }).click();
+      await page.locator("dialog.session-player video").waitFor();
+    },
+    dialog: "dialog.session-player",
+  },
+  { name: "sessies-edit-nojs", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img", javaScriptEnabled: false },
+  { name: "dle-sessies-edit-nojs", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img", javaScriptEnabled: false },
   { name: "dle-content-edit", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit` },
   { name: "dle-content-new", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/new` },
   { name: "dle-content-version", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}` },

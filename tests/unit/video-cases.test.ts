@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { caseCardOf, matchesCaseSearch } from "../../core/content/cases";
+import { caseCardOf, formatDuration, matchesCaseSearch } from "../../core/content/cases";
 import { applyCasesPickerIntent } from "../../core/form/cases-picker";
 import { fieldKind } from "../../core/form/field-kind";
 import { checkSchemaDialect } from "../../core/schema/dialect";
@@ -31,6 +31,13 @@ describe("video cases in core", () => {
     expect(check({ type: "string", renderer: "trend-select" })).toEqual(["properties.p: the trend-select renderer needs a _ref to a collection"]);
   });
 
+  it("writes durations as m:ss, h:mm:ss from an hour", () => {
+    expect(formatDuration(0)).toBe("0:00");
+    expect(formatDuration(2.04)).toBe("0:02");
+    expect(formatDuration(65.6)).toBe("1:06");
+    expect(formatDuration(3723)).toBe("1:02:03");
+  });
+
   it("searches every word in title and subtitle, ignoring case and accents", () => {
     const card = { title: "Café at the harbour", subtitle: "Harlingen quay" };
     expect(matchesCaseSearch(card, "")).toBe(true);
@@ -40,7 +47,11 @@ describe("video cases in core", () => {
 
   it("reads a populated case as a clip card: the still of its video, or none", () => {
     expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", subtitle: "B", thumbnail: { contentId: ID_B, kind: "video", still: "/api/v1/still/x/1", status: "completed" } }))
-      .toEqual({ contentId: ID_A, _id: ID_B, title: "A", subtitle: "B", still: "/api/v1/still/x/1", thumbnailId: ID_B, processing: false });
+      .toEqual({ contentId: ID_A, _id: ID_B, title: "A", subtitle: "B", still: "/api/v1/still/x/1", thumbnailId: ID_B, processing: false, video: null });
+    // The video as the session preview plays it: its URL, whether it is ready, its duration.
+    expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", thumbnail: { contentId: ID_B, kind: "video", url: "/api/v1/media/video/x", status: "processing", duration: 2.04 } })?.video)
+      .toEqual({ url: "/api/v1/media/video/x", ready: false, duration: 2.04 });
+    expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", thumbnail: { contentId: ID_B, kind: "image", url: "/x.png", status: "completed" } })?.video).toBeNull();
     expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", thumbnail: { contentId: ID_B, missing: true } })?.still).toBeNull();
     expect(caseCardOf({ title: "no ids" })).toBeNull();
   });

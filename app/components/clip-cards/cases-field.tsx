@@ -1,5 +1,5 @@
 import { useField } from "@conform-to/react";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import type { CaseCard } from "../../../core/content/cases";
@@ -14,8 +14,11 @@ import { CasesPickerSection } from "./picker-section";
 
 /**
  * A list of video cases (`renderer: "video-cases"`, items `_ref` a cases collection): the chosen cases as clip cards
- * with a remove action, and an add card. With JavaScript the add card opens the picker modal; without, it is a submit
- * button and the page comes back with the picker as a section of checkable cards (core/form/cases-picker.ts).
+ * in their order, each with Move earlier / Move later and Remove, and an add card. The buttons are Conform intents:
+ * without JavaScript they post the form, which comes back with the new order and every input kept; with it they
+ * act in place, and a card can also be dragged to another place. With JavaScript the add card opens the picker
+ * modal; without, it is a submit button and the page comes back with the picker as a section of checkable cards
+ * (core/form/cases-picker.ts).
  */
 export function VideoCasesField(props: FieldProps) {
   const { t } = useTranslation();
@@ -25,6 +28,13 @@ export function VideoCasesField(props: FieldProps) {
   const { data, picker } = useClipCards();
   const [meta, form] = useField<string[]>(props.name);
   const [open, setOpen] = useState(false);
+  // Drag and drop (JavaScript): the card dragged and the one it is over.
+  const [dragFrom, setDragFrom] = useState<number | null>(null);
+  const [dragOver, setDragOver] = useState<number | null>(null);
+  // A Move button moves its card: focus follows the card (React may re-insert the button's element).
+  const list = useRef<HTMLUListElement>(null);
+  const [moved, setMoved] = useState<{ key: string; button: "earlier" | "later" } | null>(null);
+  const [announcement, setAnnouncement] = useState("");
   // Cases met in the modal (new ones too) until the page's data has them.
   const [seen, setSeen] = useState<Record<string, CaseCard>>({});
   const items = (props.schema.items ?? {}) as JsonSchema;
@@ -39,24 +49,93 @@ export function VideoCasesField(props: FieldProps) {
   // Without JavaScript, the picker a post asked for.
   const section = !hydrated && picker && picker.name === meta.name && known?.slug ? { search: picker.search, cards: known.cards } : null;
 
+  const canSort = hydrated && lock.showEditButtons && !lock.disabled && rows.length > 1;
+  useEffect(() => {
+    if (!moved || !list.current) return;
+    const card = list.current.querySelector(`[data-row="${CSS.escape(moved.key)}"]`);
+    const button = card?.querySelector<HTMLButtonElement>(`[data-move="${moved.button}"]:not(:disabled)`) ?? card?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
+    button?.focus();
+    setMoved(null);
+  }, [moved, values]);
+  const move = (from: number, to: number) => {
+    const title = byId[values[from] ?? ""]?.title ?? "";
+    setAnnouncement(`${title} ${t("sessionEditor.cases.position", { index: to + 1, count: rows.length })}`);
+  };
+
   const counter = maxItems !== null ? <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>{rows.length}/{maxItems}</span> : null;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
-      <ul className="clip-cards" aria-label={t("cases.chosen")}>
+      {canSort ? <p className="field-hint cases-drag-hint">{t("sessionEditor.cases.dragHint")}</p> : null}
+      <ul className="clip-cards" aria-label={t("cases.chosen")} ref={list}>
         {rows.map((row, index) => {
           const id = values[index] ?? "";
+          const key = row.key ?? row.name;
+          const title = byId[id]?.title ?? "";
+          const moveButton = (button: "earlier" | "later") => {
+            const to = button === "earlier" ? index - 1 : index + 1;
+            const label = t(button === "earlier" ? "sessionEditor.cases.moveEarlier" : "sessionEditor.cases.moveLater");
+            return (
+              <button
+                {...form.reorder.getButtonProps({ name: meta.name, from: index, to })}
+                className="button small move-button"
+                data-move={button}
+                disabled={lock.disabled || to < 0 || to >= rows.length}
+                title={label}
+                onClick={() => {
+                  if (!hydrated) return;
+                  setMoved({ key, button });
+                  move(index, to);
+                }}
+              >
+                <span aria-hidden="true">{button === "earlier" ? "←" : "→"}</span>
+                <span className="visually-hidden">{label}: {title}</span>
+              </button>
+            );
+          };
           return (
             <ClipCard
-              key={row.key ?? row.name}
+              key={key}
               card={byId[id] ?? null}
               missingId={id}
+              itemProps={{
+                "data-row": key,
+                className: dragFrom === index ? "dragging" : dragOver === index && dragFrom !== null ? "drop-target" : undefined,
+                draggable: canSort,
+                onDragStart: (event) => {
+                  setDragFrom(index);
+                  event.dataTransfer.effectAllowed = "move";
+                  event.dataTransfer.setData("text/plain", id);
+                },
+                onDragOver: (event) => {
+                  if (dragFrom === null) return;
+                  event.preventDefault();
+                  if (dragOver !== index) setDragOver(index);
+                },
+                onDrop: (event) => {
+                  event.preventDefault();
+                  if (dragFrom !== null && dragFrom !== index) {
+                    form.reorder({ name: meta.name, from: dragFrom, to: index });
+                    move(dragFrom, index);
+                  }
+                  setDragFrom(null);
+                  setDragOver(null);
+                },
+                onDragEnd: () => {
+                  setDragFrom(null);
+                  setDragOver(null);
+                },
+              } as React.HTMLAttributes<HTMLLIElement>}
               control={<input type="hidden" name={row.name} value={id} />}
               actions={lock.showEditButtons ? (
-                <button {...form.remove.getButtonProps({ name: meta.name, index })} className="button small" disabled={lock.disabled}>
-                  {t("cases.remove")}
-                  <span className="visually-hidden"> {byId[id]?.title ?? ""}</span>
-                </button>
+                <>
+                  {rows.length > 1 ? moveButton("earlier") : null}
+                  {rows.length > 1 ? moveButton("later") : null}
+                  <button {...form.remove.getButtonProps({ name: meta.name, index })} className="button small" disabled={lock.disabled}>
+                    {t("cases.remove")}
+                    <span className="visually-hidden"> {title}</span>
+                  </button>
+                </>
               ) : null}
             />
           );
@@ -72,6 +151,7 @@ export function VideoCasesField(props: FieldProps) {
           />
         ) : null}
       </ul>
+      <p className="visually-hidden" aria-live="polite">{announcement}</p>
       {section ? <CasesPickerSection name={meta.name} formId={form.id} cards={section.cards} chosen={values} search={section.search} /> : null}
       {open && known?.slug ? (
         <CasesPickerModal

@@ -45,8 +45,8 @@ export const FIXTURE_CLIP_CARDS: ClipCardData = {
     [FIXTURE_CASES_COLLECTION]: {
       slug: FIXTURE_CASES_COLLECTION,
       cards: [
-        { contentId: "case-harbour", _id: "case-harbour-v1", title: "Harbour at dawn", subtitle: "Harlingen, 1904", still: null, thumbnailId: null, processing: false },
-        { contentId: "case-glass", _id: "case-glass-v1", title: "Blowing glass", subtitle: "Leerdam workshop", still: null, thumbnailId: null, processing: true },
+        { contentId: "case-harbour", _id: "case-harbour-v1", title: "Harbour at dawn", subtitle: "Harlingen, 1904", still: null, thumbnailId: null, processing: false, video: null },
+        { contentId: "case-glass", _id: "case-glass-v1", title: "Blowing glass", subtitle: "Leerdam workshop", still: null, thumbnailId: null, processing: true, video: null },
       ],
     },
   },

@@ -117,7 +117,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile }) });
+      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile, screen: bucket.screen }) });
     },
   });
 
@@ -148,7 +148,9 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
   // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
   // shown, with any changes made here) as the newest version; a save by someone else since is still a conflict.
   // A restored draft (back from a popup's own page) keeps the base version it was made with.
-  const baseVersionId = actionData?.latestVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
+  // A form that came back unsaved keeps the base it was posted with (the loader, run again after the post, would
+  // name a version someone else saved meanwhile, and hide the conflict).
+  const baseVersionId = actionData?.latestVersionId ?? actionData?.baseVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
   const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
   const clipCards = useMemo(() => ({ data: loaderData.clipCards, picker: actionData?.casesPicker ?? null }), [loaderData.clipCards, actionData?.casesPicker]);

@@ -60,7 +60,6 @@ export function ImagePreviewModal(props: { url: string; title: string; onClose: 
 
 /** View: a video player with the spec's playback rates (0.7, 1, 1.3, 1.5, 1.7). */
 export function VideoPlayerModal(props: { url: string; poster?: string | null; title: string; onClose: () => void }) {
-  const { t } = useTranslation();
   const video = useRef<HTMLVideoElement>(null);
   const [rate, setRate] = useState(1);
   useEffect(() => {
@@ -70,13 +69,21 @@ export function VideoPlayerModal(props: { url: string; poster?: string | null; t
     <MediaModal title={props.title} className="media-player" onClose={props.onClose}>
       {/* eslint-disable-next-line jsx-a11y/media-has-caption -- plays a user's uploaded video, which comes with no captions to offer */}
       <video ref={video} className="media-player-video" src={props.url} poster={props.poster ?? undefined} controls preload="metadata" />
-      <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
-        {PLAYBACK_RATES.map((value) => (
-          <button key={value} type="button" className="playback-rate" aria-pressed={rate === value} onClick={() => setRate(value)}>
-            {value}×
-          </button>
-        ))}
-      </div>
+      <PlaybackRates rate={rate} onChange={setRate} />
     </MediaModal>
+  );
+}
+
+/** The spec's playback rates as toggle buttons (the player sets the video's rate). */
+export function PlaybackRates(props: { rate: number; onChange: (rate: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
+      {PLAYBACK_RATES.map((value) => (
+        <button key={value} type="button" className="playback-rate" aria-pressed={props.rate === value} onClick={() => props.onChange(value)}>
+          {value}×
+        </button>
+      ))}
+    </div>
   );
 }

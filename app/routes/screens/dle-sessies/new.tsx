@@ -1,16 +1,18 @@
 import type { RouteHandle } from "../../../../core/route-handle";
+import { learningSessionData } from "../../../components/session-editor/session-data.server";
 import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
 import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { LEARNING_SESSION_EDITOR } from "../../../components/session-editor/session-aside";
 import type { Route } from "./+types/new";
 
 // /dle-sessies/{bucket}/new: a new session of a learning environment.
 
 export const handle = { streamsBody: true } satisfies RouteHandle;
 
-export const loader = bucketEditLoader("new", "dle-sessies");
+export const loader = bucketEditLoader("new", "dle-sessies", learningSessionData);
 export const action = bucketEditAction("dle-sessies");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={LEARNING_SESSION_EDITOR} />;
 }

@@ -1,6 +1,7 @@
 import type { RouteHandle } from "../../../../core/route-handle";
 import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
 import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { SESSION_EDITOR } from "../../../components/session-editor/session-aside";
 import type { Route } from "./+types/new";
 
 // /sessies/{bucket}/new: a new session.
@@ -12,5 +13,5 @@ export const action = bucketEditAction("sessies");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={SESSION_EDITOR} />;
 }
