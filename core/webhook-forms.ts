@@ -81,3 +81,9 @@ export const webhookEditSchema = z
 export type WebhookForm = z.output<typeof webhookCreateSchema>;
 
 export const deliveryActionSchema = z.object({ intent: z.literal("redeliver"), deliveryId: z.uuid() });
+
+/** What the log calls a delivery's state: a pending one that was tried before is being retried. */
+export type ShownDeliveryStatus = "pending" | "retrying" | "delivering" | "delivered" | "failed";
+export function shownDeliveryStatus(status: "pending" | "delivering" | "delivered" | "failed", attempts: number): ShownDeliveryStatus {
+  return status === "pending" && attempts > 0 ? "retrying" : status;
+}

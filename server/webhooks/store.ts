@@ -25,7 +25,7 @@ export interface Webhook {
 export interface WebhookSummary extends Webhook {
   pending: number;
   failed: number;
-  lastDelivery: { status: DeliveryStatus; at: Date } | null;
+  lastDelivery: { status: DeliveryStatus; attempts: number; at: Date } | null;
 }
 
 export type DeliveryStatus = "pending" | "delivering" | "delivered" | "failed";
@@ -59,17 +59,20 @@ const WEBHOOK_COLUMNS = `w.id, w.url, w.events, w.all_buckets AS "allBuckets",
   w.created_at AS "createdAt", u.name AS "createdByName", w.updated_at AS "updatedAt"`;
 
 export async function listWebhooks(db: Queryable): Promise<WebhookSummary[]> {
-  const { rows } = await db.query<Webhook & { pending: number; failed: number; lastStatus: DeliveryStatus | null; lastAt: Date | null }>(
+  const { rows } = await db.query<Webhook & { pending: number; failed: number; lastStatus: DeliveryStatus | null; lastAttempts: number | null; lastAt: Date | null }>(
     `SELECT ${WEBHOOK_COLUMNS},
        (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status IN ('pending', 'delivering')) AS pending,
        (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'failed') AS failed,
-       last.status AS "lastStatus", last.occurred_at AS "lastAt"
+       last.status AS "lastStatus", last.attempts AS "lastAttempts", last.occurred_at AS "lastAt"
      FROM webhooks w
      LEFT JOIN users u ON u.id = w.created_by
-     LEFT JOIN LATERAL (SELECT d.status, d.occurred_at FROM webhook_deliveries d WHERE d.webhook_id = w.id ORDER BY d.seq DESC LIMIT 1) last ON true
+     LEFT JOIN LATERAL (SELECT d.status, d.attempts, d.occurred_at FROM webhook_deliveries d WHERE d.webhook_id = w.id ORDER BY d.seq DESC LIMIT 1) last ON true
      ORDER BY w.created_at DESC, w.id`,
   );
-  return rows.map(({ lastStatus, lastAt, ...row }) => ({ ...row, lastDelivery: lastStatus && lastAt ? { status: lastStatus, at: lastAt } : null }));
+  return rows.map(({ lastStatus, lastAttempts, lastAt, ...row }) => ({
+    ...row,
+    lastDelivery: lastStatus && lastAt ? { status: lastStatus, attempts: lastAttempts ?? 0, at: lastAt } : null,
+  }));
 }
 
 export async function findWebhook(db: Queryable, id: string): Promise<Webhook | null> {

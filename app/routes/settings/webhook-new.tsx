@@ -54,7 +54,7 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
   });
   const created = actionData?.created;
   return (
-    <section className="account-page webhooks-page">
+    <section className="webhooks-page">
       <p className="eyebrow">
         <Link to="/settings/webhooks">{t("webhooks.back")}</Link>
       </p>
@@ -77,15 +77,17 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
           </p>
         </div>
       ) : (
-        <p className="account-intro">{t("webhooks.intro")}</p>
+        <>
+          <p className="account-intro">{t("webhooks.intro")}</p>
+          <Form method="post" className="account-form webhook-form" {...getFormProps(form)}>
+            <FormError errors={form.errors} />
+            <WebhookFields fields={fields} buckets={loaderData.buckets} mode="create" params={actionData?.params ?? undefined} />
+            <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+              {t("webhooks.create")}
+            </button>
+          </Form>
+        </>
       )}
-      <Form method="post" className="account-form webhook-form" {...getFormProps(form)}>
-        <FormError errors={form.errors} />
-        <WebhookFields fields={fields} buckets={loaderData.buckets} mode="create" params={actionData?.params ?? undefined} />
-        <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-          {t("webhooks.create")}
-        </button>
-      </Form>
     </section>
   );
 }

@@ -11,7 +11,7 @@ import { deleteWebhook, findWebhook, listDeliveries, redeliver } from "../../../
 import { isUuid } from "../../../core/ids";
 import { translate, type MessageKey } from "../../../core/messages";
 import { pageNumber } from "../../../core/paging";
-import { deliveryActionSchema, webhookEditSchema } from "../../../core/webhook-forms";
+import { deliveryActionSchema, shownDeliveryStatus, webhookEditSchema } from "../../../core/webhook-forms";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { FormError } from "../../components/form-errors";
 import { eventKey, WebhookFields } from "../../components/settings/webhook-fields";
@@ -133,7 +133,7 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
   });
   const busy = navigation.state === "submitting";
   return (
-    <section className="account-page webhooks-page">
+    <section className="webhooks-page">
       <p className="eyebrow">
         <Link to="/settings/webhooks">{t("webhooks.back")}</Link>
       </p>
@@ -180,7 +180,7 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
             </thead>
             <tbody>
               {deliveries.map((delivery) => {
-                const shown = delivery.status === "pending" && delivery.attempts > 0 ? "retrying" : delivery.status;
+                const shown = shownDeliveryStatus(delivery.status, delivery.attempts);
                 return (
                   <tr key={delivery.id} data-delivery={delivery.id} data-status={delivery.status}>
                     <td>

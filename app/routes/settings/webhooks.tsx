@@ -5,6 +5,7 @@ import { getRequestState } from "../../../server/web/request-state";
 import { pageRoute } from "../../../server/web/respond";
 import { listWebhooks } from "../../../server/webhooks/store";
 import { translate } from "../../../core/messages";
+import { shownDeliveryStatus } from "../../../core/webhook-forms";
 import { eventKey } from "../../components/settings/webhook-fields";
 import { formatWhen } from "../../components/when";
 import "../../styles/webhooks.css";
@@ -26,7 +27,9 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
       buckets: webhook.allBuckets ? null : webhook.bucketSlugs,
       pending: webhook.pending,
       failed: webhook.failed,
-      lastDelivery: webhook.lastDelivery ? { status: webhook.lastDelivery.status, at: webhook.lastDelivery.at.toISOString() } : null,
+      lastDelivery: webhook.lastDelivery
+        ? { status: shownDeliveryStatus(webhook.lastDelivery.status, webhook.lastDelivery.attempts), at: webhook.lastDelivery.at.toISOString() }
+        : null,
     })),
   };
 });
