@@ -66,10 +66,8 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
           {created.secret ? (
             <>
               <p>{t("webhooks.created.once")}</p>
-              <dl className="client-token-parts">
-                <dt>{t("webhooks.created.secretTitle")}</dt>
-                <dd><code data-webhook-secret>{created.secret}</code></dd>
-              </dl>
+              <p className="webhook-secret-title">{t("webhooks.created.secretTitle")}</p>
+              <pre className="client-token-header"><code data-webhook-secret>{created.secret}</code></pre>
             </>
           ) : null}
           <p>

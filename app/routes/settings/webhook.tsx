@@ -147,7 +147,7 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
       {actionData?.secret ? (
         <div className="client-token notice-success" role="status">
           <p>{t("webhooks.secretReplaced")}</p>
-          <p><code data-webhook-secret>{actionData.secret}</code></p>
+          <pre className="client-token-header"><code data-webhook-secret>{actionData.secret}</code></pre>
         </div>
       ) : null}
       {loaderData.notice && !actionData ? <p className="notice-success" role="status">{t(loaderData.notice)}</p> : null}
