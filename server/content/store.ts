@@ -160,8 +160,13 @@ export async function deleteContent(db: Db, bucketId: string, contentId: string,
       if (!latest) throw new ContentNotFoundError(contentId);
       throw new VersionConflictError(contentId, latest);
     }
-    await tx.query("UPDATE buckets SET content_count = content_count - 1 WHERE id = $1", [bucketId]);
-    await tx.query(enqueueDeliveriesSql("document.deleted", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" }), [bucketId, contentId, versionId]);
+    await tx.query(
+      `WITH hooks AS (
+         ${enqueueDeliveriesSql("document.deleted", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" })}
+       )
+       UPDATE buckets SET content_count = content_count - 1 WHERE id = $1`,
+      [bucketId, contentId, versionId],
+    );
   });
 }
 
