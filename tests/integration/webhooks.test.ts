@@ -450,6 +450,29 @@ describe("private targets (a server without WEBHOOK_ALLOW_PRIVATE_TARGETS)", () 
   });
 });
 
+describe("a stopping server", () => {
+  it("interrupts its attempts and gives their deliveries back, due at once and the attempt not counted", async () => {
+    const own = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+    const path = uniquePath("stopping");
+    const previous = receiver.answer;
+    receiver.answer = (request) => (request.path === path ? "hang" : previous(request));
+    try {
+      const bucket = await createTestBucket(own.db, { name: "Stopping" });
+      await own.db.query(`INSERT INTO webhooks (url, secret, events) VALUES ($1, 'whsec_x', '{document.saved}')`, [receiver.url(path)]);
+      const { createContent } = await import("../../server/content/store");
+      await createContent(own.db, bucket.id, { title: "In flight" }, null);
+      await receiver.waitFor((request) => request.path === path);
+      await own.close();
+      const { rows } = await own.database.db.query<{ status: string; attempts: number; due: boolean }>(
+        `SELECT status, attempts, next_attempt_at <= now() AS due FROM webhook_deliveries`,
+      );
+      expect(rows).toEqual([{ status: "pending", attempts: 0, due: true }]);
+    } finally {
+      await own.database.drop();
+    }
+  });
+});
+
 describe("the outbox with several servers", () => {
   it("never hands one delivery to two claimers at once (FOR UPDATE SKIP LOCKED)", async () => {
     const database = await createTestDatabase();
