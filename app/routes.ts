@@ -28,6 +28,9 @@ export default [
     route("buckets/:slug/export", "routes/settings/bucket-export.ts"),
     route("users", "routes/settings/users.tsx"),
     route("users/:id", "routes/settings/user-edit.tsx"),
+    route("webhooks", "routes/settings/webhooks.tsx"),
+    route("webhooks/new", "routes/settings/webhook-new.tsx"),
+    route("webhooks/:id", "routes/settings/webhook.tsx"),
     // The impact preview of a schema change: the page (and its no-JavaScript post), and its NDJSON stream.
     route("buckets/:slug/impact", "routes/settings/bucket-impact.tsx"),
     route("buckets/:slug/impact/stream", "routes/settings/bucket-impact-stream.ts"),

@@ -14,6 +14,7 @@ import { startMedia } from "./media/start";
 import type { MediaContext } from "./web/context";
 import { seedDemoContent, type SeedResult } from "./seed";
 import { deleteExpiredSessions } from "./accounts/sessions";
+import { WebhookDispatcher } from "./webhooks/dispatcher";
 
 import { runCommand } from "./cli";
 
@@ -41,6 +42,8 @@ export interface RunningServer {
   config: Config;
   server: Server;
   media: MediaContext;
+  /** Sends the webhooks' deliveries (server/webhooks/dispatcher.ts). */
+  webhooks: WebhookDispatcher;
   /** The admin account a first start (no users yet) created: the caller says how to sign in. */
   seeded: SeedResult | null;
   logger: Logger;
@@ -80,6 +83,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     : null;
   // The demo's videos wait as jobs (transcode, stills): the runner takes them now.
   if (seeded) media.jobs.kick();
+  const webhooks = new WebhookDispatcher({
+    db,
+    logger,
+    userAgent: `Vitrine-Webhooks/${version}`,
+    settings: {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    },
+  });
+  webhooks.start();
   const app = createHttpApp({
     build: options.build ?? serverBuild,
     db,
@@ -123,11 +138,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     config,
     server,
     media,
+    webhooks,
     seeded,
     logger,
     demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
       clearInterval(sweep);
+      await webhooks.stop();
       await media.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -58,6 +58,14 @@ const envSchema = z.object({
   /** The first start's demo admin (server/seed.ts). */
   ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
   ADMIN_PASSWORD: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).optional(),
+  /** Webhooks (docs/webhooks.md): private, loopback and link-local targets are refused unless this is true. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv.default(false),
+  /** The wait after a delivery's first failed attempt; each later one waits four times longer (at most 6 hours). */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(60 * 60 * 1000).default(30_000),
+  /** Attempts a delivery gets before it fails for good. */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** How long a receiver may take to answer one delivery. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
 export type Config = Omit<z.output<typeof envSchema>, "SESSION_SECRET"> & {

@@ -15,6 +15,7 @@ const AREAS = [
   { to: "/settings/users", key: "settings.nav.users", end: false },
   { to: "/settings/invite-user", key: "settings.nav.invite", end: false },
   { to: "/settings/new-client", key: "settings.nav.clients", end: false },
+  { to: "/settings/webhooks", key: "webhooks.nav", end: false },
 ] as const;
 
 export default function SettingsLayout() {

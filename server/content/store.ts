@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db, Queryable } from "../db/client";
+import { enqueueDeliveriesSql } from "../webhooks/outbox";
 
 export interface ContentVersion {
   contentId: string;
@@ -35,7 +36,7 @@ const versionColumns = (alias = "") =>
  * commit together (the versions → contents foreign key is deferred to the
  * end), and each round trip saved matters on PGlite, where every query is a
  * pass through WASM, and on PostgreSQL, where the bucket's row stays locked
- * for content_count until the commit.
+ * for content_count until the commit. The webhooks' deliveries are one more CTE.
  */
 export async function createContent(
   db: Queryable,
@@ -51,6 +52,8 @@ export async function createContent(
        INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)
      ), counted AS (
        UPDATE buckets SET content_count = content_count + 1 WHERE id = $2
+     ), hooks AS (
+       ${enqueueDeliveriesSql("document.saved", { bucket: "$2::uuid", contentId: "$1::uuid", versionId: "$3::uuid" })}
      )
      INSERT INTO versions (version_id, content_id, data, created_by, schema_version_id)
      VALUES ($3, $1, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $2)))
@@ -66,7 +69,8 @@ export async function createContent(
 /**
  * Saves a new version on top of `baseVersionId`: a compare-and-set in one
  * statement, so of two saves from the same base exactly one wins and the
- * other gets VersionConflictError. Nothing is ever overwritten.
+ * other gets VersionConflictError. Nothing is ever overwritten. The webhooks'
+ * deliveries are recorded by the same statement, only when the version is.
  */
 export async function saveVersion(
   db: Queryable,
@@ -86,6 +90,8 @@ export async function saveVersion(
        UPDATE contents SET latest_version_id = $1, updated_at = now()
        WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
        RETURNING content_id
+     ), hooks AS (
+       ${enqueueDeliveriesSql("document.saved", { bucket: "$3::uuid", contentId: "moved.content_id", versionId: "$1::uuid", from: "moved" })}
      )
      INSERT INTO versions (version_id, content_id, base_version_id, data, created_by, schema_version_id)
      SELECT $1, content_id, $4, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $3)) FROM moved
@@ -142,7 +148,7 @@ export async function getSingletonContent(db: Queryable, bucketId: string): Prom
   return rows[0] ? getLatestVersion(db, bucketId, rows[0].contentId) : null;
 }
 
-/** Deletes a document with all its versions, if `versionId` is still its latest. */
+/** Deletes a document with all its versions, if `versionId` is still its latest; the webhooks' deliveries are recorded in the same transaction. */
 export async function deleteContent(db: Db, bucketId: string, contentId: string, versionId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const { rowCount } = await tx.query(
@@ -154,7 +160,13 @@ export async function deleteContent(db: Db, bucketId: string, contentId: string,
       if (!latest) throw new ContentNotFoundError(contentId);
       throw new VersionConflictError(contentId, latest);
     }
-    await tx.query("UPDATE buckets SET content_count = content_count - 1 WHERE id = $1", [bucketId]);
+    await tx.query(
+      `WITH hooks AS (
+         ${enqueueDeliveriesSql("document.deleted", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" })}
+       )
+       UPDATE buckets SET content_count = content_count - 1 WHERE id = $1`,
+      [bucketId, contentId, versionId],
+    );
   });
 }
 

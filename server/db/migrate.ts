@@ -12,6 +12,7 @@ import contentsKeyset from "./migrations/014_contents_keyset.sql?raw";
 import formDrafts from "./migrations/015_form_drafts.sql?raw";
 import versionOrder from "./migrations/016_version_order.sql?raw";
 import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
+import webhooks from "./migrations/018_webhooks.sql?raw";
 import shareables from "./migrations/019_shareables.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
@@ -29,6 +30,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 15, name: "form_drafts", sql: formDrafts },
   { version: 16, name: "version_order", sql: versionOrder },
   { version: 17, name: "bucket_screens", sql: bucketScreens },
+  { version: 18, name: "webhooks", sql: webhooks },
   { version: 19, name: "shareables", sql: shareables },
 ];
 

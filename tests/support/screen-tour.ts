@@ -384,6 +384,31 @@ const BREAKING_SCHEMA = JSON.stringify(
   2,
 );
 
+/**
+ * Webhooks (issue 14): a webhook for a bucket of its own (nobody else saves there, so the dispatcher sends nothing
+ * while the tour looks) with a delivery log in every state; a retry is due tomorrow, so it is not sent either.
+ */
+const webhookWithLog = (setup: TourSetup) =>
+  setup.once("webhooks", async () => {
+    const bucket = await createTestBucket(setup.db, { name: "Ontvangstbalie" });
+    const { rows } = await setup.db.query<{ id: string }>(
+      `INSERT INTO webhooks (url, secret, events, all_buckets, bucket_ids, created_by)
+       VALUES ('https://hooks.museum-example.org/vitrine/content-changed?source=cms', 'whsec_tour', '{document.saved,document.deleted}', false, ARRAY[$1::uuid], $2)
+       RETURNING id`,
+      [bucket.id, setup.admin.id],
+    );
+    const id = rows[0]!.id;
+    await setup.db.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event, bucket_slug, content_id, version_id, occurred_at, status, attempts, next_attempt_at, last_attempt_at, last_status, last_error, last_response, delivered_at)
+       VALUES
+         ($1, 'document.saved', $2, gen_random_uuid(), gen_random_uuid(), now() - interval '3 hours', 'delivered', 1, now(), now() - interval '3 hours', 204, NULL, '', now() - interval '3 hours'),
+         ($1, 'document.deleted', $2, gen_random_uuid(), gen_random_uuid(), now() - interval '2 hours', 'failed', 8, now(), now() - interval '1 hour', 503, '{"key":"webhooks.deliveryErrors.status","params":{"status":503}}', '<html><body><h1>503 Service Unavailable</h1><p>The exhibit build server is restarting.</p></body></html>', NULL),
+         ($1, 'document.saved', $2, gen_random_uuid(), gen_random_uuid(), now() - interval '20 minutes', 'pending', 2, now() + interval '1 day', now() - interval '10 minutes', NULL, '{"key":"webhooks.deliveryErrors.timeout","params":{"seconds":10}}', NULL, NULL)`,
+      [id, bucket.slug],
+    );
+    return { webhookId: id, bucketSlug: bucket.slug };
+  });
+
 // ---------------------------------------------------------------------------------------------------------------
 // The tour. Screens first (in the order of app/routes.ts), then dialogs.
 
@@ -480,6 +505,27 @@ export const TOUR: TourEntry[] = [
   },
   { name: "settings-users", as: "admin", setup: colleague, path: "/settings/users" },
   { name: "settings-user-edit", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}` },
+
+  // Webhooks (issue 14): the list, a new one (and its secret shown once), one with its delivery log, the delete dialog.
+  { name: "settings-webhooks", as: "admin", setup: webhookWithLog, path: "/settings/webhooks" },
+  { name: "settings-webhook-new", as: "admin", path: "/settings/webhooks/new" },
+  {
+    name: "settings-webhook-created",
+    as: "admin",
+    setup: webhookWithLog,
+    path: "/settings/webhooks/new",
+    javaScriptEnabled: false,
+    open: async ({ page, data }) => {
+      // A public address by number: saving resolves nothing, and only this entry's own bucket is chosen.
+      await page.locator('input[name="url"]').fill("https://93.184.215.14/vitrine-hook");
+      await page.locator('input[name="scope"][value="some"]').check();
+      await page.locator(`input[name="buckets"][value="${data.bucketSlug}"]`).check();
+      await Promise.all([page.waitForURL("**/settings/webhooks/new"), page.locator("form.webhook-form button[type=submit]").click()]);
+      await page.locator("[data-webhook-secret]").waitFor();
+    },
+  },
+  { name: "settings-webhook-edit", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}` },
+  { name: "dialog-delete-webhook", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}?delete`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
 
   { name: "bucket-overview-list", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}` },
   {

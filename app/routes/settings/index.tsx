@@ -35,10 +35,11 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
 
 const AREAS = [
-  { to: "/settings/buckets", key: "buckets" },
-  { to: "/settings/users", key: "users" },
-  { to: "/settings/invite-user", key: "invite" },
-  { to: "/settings/new-client", key: "clients" },
+  { to: "/settings/buckets", title: "settings.areas.buckets.title", text: "settings.areas.buckets.text" },
+  { to: "/settings/users", title: "settings.areas.users.title", text: "settings.areas.users.text" },
+  { to: "/settings/invite-user", title: "settings.areas.invite.title", text: "settings.areas.invite.text" },
+  { to: "/settings/new-client", title: "settings.areas.clients.title", text: "settings.areas.clients.text" },
+  { to: "/settings/webhooks", title: "webhooks.title", text: "webhooks.areaText" },
 ] as const;
 
 const AREA_KEYS: Record<ActivityArea, string> = {
@@ -58,10 +59,10 @@ export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
       <h1>{t("settings.title")}</h1>
       <ul className="bucket-grid settings-areas">
         {AREAS.map((area) => (
-          <li key={area.key}>
+          <li key={area.to}>
             <Link to={area.to} className="bucket-card" viewTransition>
-              <span className="bucket-name">{t(`settings.areas.${area.key}.title`)}</span>
-              <span className="bucket-kind">{t(`settings.areas.${area.key}.text`)}</span>
+              <span className="bucket-name">{t(area.title)}</span>
+              <span className="bucket-kind">{t(area.text)}</span>
             </Link>
           </li>
         ))}

@@ -1,0 +1,267 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation, type AppLoadContext } from "react-router";
+import { requireAdmin } from "../../../server/web/guards";
+import { HttpError } from "../../../server/web/http-error";
+import { getRequestState } from "../../../server/web/request-state";
+import { pageRoute } from "../../../server/web/respond";
+import { bucketChoices, saveWebhookForm } from "../../../server/webhooks/admin";
+import { deleteWebhook, findWebhook, listDeliveries, redeliver } from "../../../server/webhooks/store";
+import { isUuid } from "../../../core/ids";
+import { translate, type MessageKey } from "../../../core/messages";
+import { pageNumber } from "../../../core/paging";
+import { deliveryActionSchema, shownDeliveryStatus, webhookEditSchema } from "../../../core/webhook-forms";
+import { ConfirmDialog } from "../../components/confirm-dialog";
+import { FormError } from "../../components/form-errors";
+import { eventKey, WebhookFields } from "../../components/settings/webhook-fields";
+import { formatWhen, When } from "../../components/when";
+import "../../styles/webhooks.css";
+import type { Route } from "./+types/webhook";
+
+/*
+ * /settings/webhooks/{id}: change a webhook (a generated secret is shown once, in the answer to the POST), its
+ * delivery log with "Send again", and delete.
+ */
+
+export const DELIVERIES_PAGE_SIZE = 20;
+
+async function webhookFor(context: AppLoadContext, id: string | undefined) {
+  const webhook = isUuid(id) ? await findWebhook(context.db, id) : null;
+  if (!webhook) throw new HttpError(404, "webhooks.errors.notFound");
+  return webhook;
+}
+
+const NOTICES: Record<string, MessageKey> = {
+  saved: "webhooks.saved",
+  resent: "webhooks.log.resent",
+};
+
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  await requireAdmin(request, context);
+  const webhook = await webhookFor(context, params.id);
+  const { locale } = await getRequestState(request, context);
+  const url = new URL(request.url);
+  const page = pageNumber(url.searchParams.get("page"));
+  const rows = await listDeliveries(context.db, webhook.id, { limit: DELIVERIES_PAGE_SIZE + 1, offset: (page - 1) * DELIVERIES_PAGE_SIZE });
+  return {
+    title: translate(locale, "webhooks.editTitle", { host: new URL(webhook.url).host }),
+    webhook: {
+      id: webhook.id,
+      url: webhook.url,
+      host: new URL(webhook.url).host,
+      events: webhook.events,
+      allBuckets: webhook.allBuckets,
+      bucketSlugs: webhook.bucketSlugs,
+      createdAt: webhook.createdAt.toISOString(),
+      createdByName: webhook.createdByName,
+    },
+    buckets: await bucketChoices(context),
+    page,
+    hasNext: rows.length > DELIVERIES_PAGE_SIZE,
+    deliveries: rows.slice(0, DELIVERIES_PAGE_SIZE).map((delivery) => ({
+      id: delivery.id,
+      event: delivery.event,
+      bucketSlug: delivery.bucketSlug,
+      contentId: delivery.contentId,
+      occurredAt: delivery.occurredAt.toISOString(),
+      redelivery: delivery.redeliveryOf !== null,
+      status: delivery.status,
+      attempts: delivery.attempts,
+      nextAttemptAt: delivery.status === "pending" ? delivery.nextAttemptAt.toISOString() : null,
+      lastAttemptAt: delivery.lastAttemptAt?.toISOString() ?? null,
+      lastStatus: delivery.lastStatus,
+      lastError: delivery.lastError,
+      lastResponse: delivery.lastResponse,
+    })),
+    notice: NOTICES[url.searchParams.get("done") ?? ""] ?? null,
+    confirmDelete: url.searchParams.has("delete"),
+  };
+});
+
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  const admin = await requireAdmin(request, context);
+  const webhook = await webhookFor(context, params.id);
+  const here = `/settings/webhooks/${webhook.id}`;
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "delete") {
+    if (!(await deleteWebhook(context.db, admin, webhook.id))) throw new HttpError(404, "webhooks.errors.notFound");
+    return redirect(`/settings/webhooks?${new URLSearchParams({ deleted: webhook.url }).toString()}`);
+  }
+  if (intent === "redeliver") {
+    const submission = parseWithZod(formData, { schema: deliveryActionSchema });
+    const id = submission.status === "success" ? await redeliver(context.db, webhook.id, submission.value.deliveryId) : null;
+    if (!id) throw new HttpError(404, "webhooks.errors.deliveryNotFound");
+    return redirect(`${here}?done=resent`);
+  }
+  if (intent !== "save") throw new HttpError(400, "errors.badRequest");
+  const submission = parseWithZod(formData, { schema: webhookEditSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), params: null, secret: null }, { status: 400 });
+  const saved = await saveWebhookForm(context, admin, webhook.id, submission.value);
+  if (saved === null) throw new HttpError(404, "webhooks.errors.notFound");
+  if (!saved.ok) {
+    return data({ result: submission.reply({ fieldErrors: { [saved.field]: [saved.message.key] } }), params: saved.message.params ?? null, secret: null }, { status: 400 });
+  }
+  // A generated secret is shown in this answer only: never in a URL or a log.
+  if (saved.secret) return data({ result: submission.reply({ resetForm: true }), params: null, secret: saved.secret }, { status: 200 });
+  return redirect(`${here}?done=saved`);
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+
+const shortId = (id: string) => id.slice(0, 8);
+
+export default function WebhookEdit({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const navigation = useNavigation();
+  const { webhook, deliveries, page } = loaderData;
+  const here = `/settings/webhooks/${webhook.id}`;
+  const [form, fields] = useForm({
+    id: `webhook-${webhook.id}`,
+    lastResult: actionData?.result,
+    defaultValue: {
+      url: webhook.url,
+      events: webhook.events,
+      scope: webhook.allBuckets ? "all" : "some",
+      buckets: webhook.bucketSlugs,
+      secretMode: "keep",
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: webhookEditSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const busy = navigation.state === "submitting";
+  return (
+    <section className="webhooks-page">
+      <p className="eyebrow">
+        <Link to="/settings/webhooks">{t("webhooks.back")}</Link>
+      </p>
+      <h1>{t("webhooks.editTitle", { host: webhook.host })}</h1>
+      <p className="webhook-url"><code>{webhook.url}</code></p>
+      <p className="muted" suppressHydrationWarning>
+        {webhook.createdByName
+          ? t("webhooks.createdBy", { date: formatWhen(i18n.language, webhook.createdAt), name: webhook.createdByName })
+          : t("webhooks.createdOn", { date: formatWhen(i18n.language, webhook.createdAt) })}
+      </p>
+      {actionData?.secret ? (
+        <div className="client-token notice-success" role="status">
+          <p>{t("webhooks.secretReplaced")}</p>
+          <pre className="client-token-header"><code data-webhook-secret>{actionData.secret}</code></pre>
+        </div>
+      ) : null}
+      {loaderData.notice && !actionData ? <p className="notice-success" role="status">{t(loaderData.notice)}</p> : null}
+
+      <Form method="post" action={here} className="account-form webhook-form" {...getFormProps(form)}>
+        <FormError errors={form.errors} />
+        <WebhookFields fields={fields} buckets={loaderData.buckets} mode="edit" params={actionData?.params ?? undefined} />
+        <button type="submit" name="intent" value="save" className="button primary" disabled={busy}>
+          {t("webhooks.save")}
+        </button>
+      </Form>
+
+      <h2 id="deliveries">{t("webhooks.log.title")}</h2>
+      <p className="muted">{t("webhooks.log.intro")}</p>
+      {deliveries.length === 0 ? (
+        <p className="empty">{page > 1 ? t("settings.activity.noMore") : t("webhooks.log.empty")}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="content-table delivery-log">
+            <thead>
+              <tr>
+                <th scope="col">{t("webhooks.log.when")}</th>
+                <th scope="col">{t("webhooks.log.document")}</th>
+                <th scope="col">{t("webhooks.log.status")}</th>
+                <th scope="col">{t("webhooks.log.attempts")}</th>
+                <th scope="col">{t("webhooks.log.response")}</th>
+                <th scope="col">{t("webhooks.log.next")}</th>
+                <th scope="col">{t("webhooks.log.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => {
+                const shown = shownDeliveryStatus(delivery.status, delivery.attempts);
+                return (
+                  <tr key={delivery.id} data-delivery={delivery.id} data-status={delivery.status}>
+                    <td>
+                      <When iso={delivery.occurredAt} />
+                      <br />
+                      <span className="muted">{t(`webhooks.event.${eventKey(delivery.event)}`)}</span>
+                      {delivery.redelivery ? <span className="muted"> ({t("webhooks.log.redeliveryOf")})</span> : null}
+                    </td>
+                    <td>
+                      <code>{delivery.bucketSlug}</code>
+                      <br />
+                      <code className="muted" title={delivery.contentId}>{shortId(delivery.contentId)}</code>
+                    </td>
+                    <td>
+                      <span className={`delivery-status status-${shown}`}>{t(`webhooks.status.${shown}`)}</span>
+                    </td>
+                    <td className="numeric">{delivery.attempts}</td>
+                    <td className="delivery-answer">
+                      {delivery.lastError ? (
+                        <span>{t(delivery.lastError.key, delivery.lastError.params)}</span>
+                      ) : delivery.lastStatus !== null ? (
+                        <span>{delivery.lastStatus}</span>
+                      ) : (
+                        <span className="muted">{delivery.attempts > 0 ? t("webhooks.log.noAnswer") : "—"}</span>
+                      )}
+                      {delivery.lastResponse ? (
+                        <details>
+                          <summary>{t("webhooks.log.responseExcerpt")}</summary>
+                          <pre>{delivery.lastResponse}</pre>
+                        </details>
+                      ) : null}
+                    </td>
+                    <td>
+                      {delivery.nextAttemptAt ? <When iso={delivery.nextAttemptAt} /> : delivery.status === "delivering" ? t("webhooks.log.sending") : "—"}
+                    </td>
+                    <td>
+                      <Form method="post" action={here}>
+                        <input type="hidden" name="intent" value="redeliver" />
+                        <input type="hidden" name="deliveryId" value={delivery.id} />
+                        <button type="submit" className="button small" disabled={busy}>
+                          {t("webhooks.log.resend")}
+                          <span className="visually-hidden"> {shortId(delivery.id)}</span>
+                        </button>
+                      </Form>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pagination" aria-label={t("webhooks.log.pages")}>
+        {page > 1 ? <Link to={`?page=${page - 1}#deliveries`} rel="prev">{t("settings.previous")}</Link> : null}
+        <span>{t("settings.page", { page })}</span>
+        {loaderData.hasNext ? <Link to={`?page=${page + 1}#deliveries`} rel="next">{t("settings.next")}</Link> : null}
+      </nav>
+
+      <section className="people-danger" aria-labelledby="webhook-delete">
+        <h2 id="webhook-delete">{t("webhooks.delete")}</h2>
+        <p className="muted">{t("webhooks.deleteHint")}</p>
+        <Link to="?delete" className="button danger" preventScrollReset>
+          {t("webhooks.delete")}
+        </Link>
+      </section>
+
+      {loaderData.confirmDelete ? (
+        <ConfirmDialog
+          title={t("webhooks.deleteTitle")}
+          cancelTo={here}
+          confirm={
+            <Form method="post" action={here}>
+              <button type="submit" name="intent" value="delete" className="button danger">
+                {t("webhooks.deleteConfirm")}
+              </button>
+            </Form>
+          }
+        >
+          <p>{t("webhooks.deleteText", { url: webhook.url })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+import type { Logger } from "pino";
+import type { Db } from "../db/client";
+import { deliveryRetryDelayMs } from "./backoff";
+import { sendDelivery } from "./send";
+import { claimDeliveries, finishDelivery, pruneDeliveries, releaseDelivery, type ClaimedDelivery, type DeliveryOutcome } from "./store";
+
+/*
+ * The webhook dispatcher: every server runs one (started with the server, stopped before its database closes). It
+ * claims due deliveries from the outbox (webhook_deliveries) with FOR UPDATE SKIP LOCKED, so several servers on
+ * one PostgreSQL share the work without sending one twice, POSTs each, and records the outcome: delivered, due
+ * again after the backoff, or failed for good after the last attempt.
+ */
+
+export interface WebhookSettings {
+  allowPrivate: boolean;
+  retryBaseMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+}
+
+export interface WebhookDispatcherOptions {
+  db: Db;
+  logger: Logger;
+  settings: WebhookSettings;
+  userAgent: string;
+  /** How often the outbox is looked at. */
+  pollMs?: number;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+}
+
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+/** The body a receiver gets (docs/webhooks.md). */
+export function deliveryBody(delivery: Pick<ClaimedDelivery, "id" | "event" | "bucketSlug" | "contentId" | "versionId" | "occurredAt">): string {
+  return JSON.stringify({
+    event: delivery.event,
+    bucket: delivery.bucketSlug,
+    contentId: delivery.contentId,
+    versionId: delivery.versionId,
+    occurredAt: new Date(delivery.occurredAt).toISOString(),
+    deliveryId: delivery.id,
+  });
+}
+
+export class WebhookDispatcher {
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly wakeTimers = new Set<NodeJS.Timeout>();
+  private polling = false;
+  private started = false;
+  private lastPrune = 0;
+
+  constructor(private readonly options: WebhookDispatcherOptions) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.concurrency = options.concurrency ?? 4;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Looks at the outbox now. */
+  kick(): void {
+    if (this.polling || !this.started) return;
+    this.polling = true;
+    void this.fill()
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, "webhooks: claiming deliveries failed"))
+      .finally(() => (this.polling = false));
+  }
+
+  /**
+   * Stops claiming, interrupts the attempts in flight and gives their deliveries back (due at once, the attempt not
+   * counted), so that the next server to look sends them. Call it before the database closes.
+   */
+  async stop(): Promise<void> {
+    this.started = false;
+    clearInterval(this.timer);
+    for (const timer of this.wakeTimers) clearTimeout(timer);
+    this.wakeTimers.clear();
+    const running = [...this.inFlight.values()];
+    for (const attempt of running) attempt.controller.abort();
+    await Promise.all(running.map((attempt) => attempt.done));
+  }
+
+  private async fill(): Promise<void> {
+    const { db, settings } = this.options;
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await pruneDeliveries(db);
+    }
+    while (this.started && this.inFlight.size < this.concurrency) {
+      const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
+      const claimed = await claimDeliveries(db, this.concurrency - this.inFlight.size, leaseSeconds);
+      if (claimed.length === 0) return;
+      for (const delivery of claimed) {
+        const controller = new AbortController();
+        const done = this.attempt(delivery, controller.signal)
+          .catch((error: unknown) => this.options.logger.error({ err: error, deliveryId: delivery.id }, "webhooks: recording a delivery failed"))
+          .finally(() => {
+            this.inFlight.delete(delivery.id);
+            this.kick();
+          });
+        this.inFlight.set(delivery.id, { controller, done });
+      }
+    }
+  }
+
+  private async attempt(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+    const { db, settings, logger } = this.options;
+    const log = logger.child({ deliveryId: delivery.id, webhookId: delivery.webhookId, event: delivery.event, attempt: delivery.attempts });
+    const result = await sendDelivery(
+      { url: delivery.url, secret: delivery.secret, event: delivery.event, deliveryId: delivery.id, body: deliveryBody(delivery) },
+      { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate, userAgent: this.options.userAgent, signal },
+    );
+    if (signal.aborted) {
+      await releaseDelivery(db, delivery.id);
+      return;
+    }
+    let outcome: DeliveryOutcome;
+    if (result.ok) {
+      outcome = { status: "delivered", responseStatus: result.status, excerpt: result.excerpt };
+      log.info({ status: result.status }, "webhook delivered");
+    } else if (delivery.attempts < settings.maxAttempts) {
+      const retryAfterMs = deliveryRetryDelayMs(delivery.attempts, settings.retryBaseMs);
+      outcome = { status: "pending", retryAfterMs, responseStatus: result.status, excerpt: result.excerpt, error: result.error };
+      log.warn({ status: result.status, error: result.error, retryAfterMs }, "webhook delivery failed; it will be sent again");
+      this.wakeAfter(retryAfterMs);
+    } else {
+      outcome = { status: "failed", responseStatus: result.status, excerpt: result.excerpt, error: result.error };
+      log.warn({ status: result.status, error: result.error }, "webhook delivery failed for good");
+    }
+    await finishDelivery(db, delivery.id, outcome);
+  }
+
+  /** A retry due before the next poll is looked for when it is due. */
+  private wakeAfter(delayMs: number): void {
+    if (delayMs >= this.pollMs || !this.started) return;
+    const timer = setTimeout(() => {
+      this.wakeTimers.delete(timer);
+      this.kick();
+    }, delayMs + 5);
+    timer.unref();
+    this.wakeTimers.add(timer);
+  }
+}
