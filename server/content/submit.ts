@@ -22,6 +22,7 @@ import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
 import { applyTagIntent } from "../../core/form/tags";
 import { applyCasesPickerIntent, type CasesPickerState } from "../../core/form/cases-picker";
+import { applyTrendAdd } from "../../core/form/trend-add";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
@@ -46,6 +47,8 @@ export interface FormReply {
   result: SubmissionResult;
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
+  /** The version the post started from: a form that re-renders (an intent without JavaScript) keeps it as its base. */
+  baseVersionId?: string | null;
   pending: PendingFile[];
   /** The video-cases picker shown without JavaScript (core/form/cases-picker.ts). */
   casesPicker?: CasesPickerState | null;
@@ -124,6 +127,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   applyStepIntent(formData, schema);
   applyTagIntent(formData, schema);
   const casesPicker = applyCasesPickerIntent(formData, schema);
+  applyTrendAdd(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
   const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
@@ -141,7 +145,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const { fieldErrors: errors, ...rest } = extra;
     const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
     const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
+    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, baseVersionId: textField(formData, BASE_VERSION_FIELD) || null, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {

@@ -141,7 +141,7 @@ describe("the trend screen's page", () => {
     expect(html).toContain('class="bucket-edit trend-screen"');
     expect(shownRelated(html)).toEqual([ids.green, ids.craft]);
     // Without JavaScript the add select offers the other trends: never the trend itself, nor those already chosen.
-    const select = /<select[^>]*name="related\[2\]"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? "";
+    const select = /<select[^>]*name="__trend_add:related"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? "";
     expect(select).toContain("Pick an option");
     expect(select).toContain(`value="${ids.sea}">Stille zee</option>`);
     expect(select).not.toContain(ids.light);
@@ -173,7 +173,7 @@ describe("the trend screen's page", () => {
     const { status, html } = await page(server.url, `/trend/${trends.slug}/new`, editor);
     expect(status).toBe(200);
     expect(html).toContain("Once the trend is saved, this shows which sessions and documents use it.");
-    expect(html).toContain('name="related[0]"');
+    expect(html).toContain('name="__trend_add:related"');
   });
 });
 
@@ -212,19 +212,37 @@ describe("the trend screen's saves", () => {
     const own = await createContent(server.db, trends.id, { title: { nl: "Volgorde", en: "Order" }, related: [ids.craft] }, null);
     const path = `/trend/${trends.slug}/${own.contentId}/latest`;
     const base = { contentId: own.contentId, base: own.versionId };
-    // 'Add': the select is the list's next row; Conform's validate intent shows it in the list.
-    const added = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft, ids.light], base), __intent__: JSON.stringify({ type: "validate", payload: { name: "related" } }) }, editor);
+    // 'Add': the select's trend joins the end of the list; Conform's validate intent shows it there.
+    const validate = JSON.stringify({ type: "validate", payload: { name: "related" } });
+    const added = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": ids.light, __intent__: validate }, editor);
     expect(added.status).toBe(200);
-    expect(shownRelated(await added.text())).toEqual([ids.craft, ids.light]);
+    const addedHtml = await added.text();
+    expect(shownRelated(addedHtml)).toEqual([ids.craft, ids.light]);
+    expect(addedHtml).toContain('value="Volgorde"');
+    // Left on 'Pick an option', or naming a trend already chosen, it adds nothing.
+    const nothing = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": "", __intent__: validate }, editor);
+    expect(shownRelated(await nothing.text())).toEqual([ids.craft]);
+    const twice = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": ids.craft, __intent__: validate }, editor);
+    expect(shownRelated(await twice.text())).toEqual([ids.craft]);
     // ↑ on the second row.
     const moved = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft, ids.light], base), __intent__: JSON.stringify({ type: "reorder", payload: { name: "related", from: 1, to: 0 } }) }, editor);
     expect(moved.status).toBe(200);
     expect(shownRelated(await moved.text())).toEqual([ids.light, ids.craft]);
     expect(await versionCount(own.contentId)).toBe(1);
-    // Save: the order as shown.
-    const saved = await postForm(server.url, path, trendForm("Volgorde", [ids.light, ids.craft], base), editor);
+    // Save: the order as shown, with a trend chosen in the add select and not added first.
+    const saved = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.light, ids.craft], base), "__trend_add:related": ids.green }, editor);
     expect(saved.status).toBe(302);
-    expect((await latest(trends, own.contentId)).data.related).toEqual([ids.light, ids.craft]);
+    expect((await latest(trends, own.contentId)).data.related).toEqual([ids.light, ids.craft, ids.green]);
+  });
+
+  it("keeps the base version through a re-rendered post: a save after someone else's is still a conflict", async () => {
+    const own = await createContent(server.db, trends.id, { title: { nl: "Basis", en: "Base" } }, null);
+    const path = `/trend/${trends.slug}/${own.contentId}/latest`;
+    const base = { contentId: own.contentId, base: own.versionId };
+    expect((await postForm(server.url, path, trendForm("Iemand anders", [], base), editor)).status).toBe(302);
+    const moved = await postForm(server.url, path, { ...trendForm("Ik", [ids.craft, ids.green], base), __intent__: JSON.stringify({ type: "reorder", payload: { name: "related", from: 1, to: 0 } }) }, editor);
+    expect(moved.status).toBe(200);
+    expect(/<input type="hidden" name="__baseVersionId" value="([^"]*)"/.exec(await moved.text())?.[1]).toBe(own.versionId);
   });
 
   it("answers a second save on the same base with the conflict message, the input kept", async () => {

@@ -4,6 +4,7 @@ import { clearedValue, coerceFormValue, initialValue, storedFormValue } from "..
 import { checkSchemaDialect } from "../../core/schema/dialect";
 import { translateMessage } from "../../core/messages";
 import { otherTrends, selfReferencingField } from "../../core/content/trends";
+import { applyTrendAdd } from "../../core/form/trend-add";
 
 /* The trend select on a list (related trends, kind trendList): its kind, the dialect's check, its values, and the
  * one rule of the trend screen the server adds: a trend is never related to itself. */
@@ -56,5 +57,21 @@ describe("the trend list", () => {
     const options = [{ value: ID_A, label: "A" }, { value: ID_B, label: "B" }];
     expect(otherTrends(options, ID_A.toUpperCase())).toEqual([{ value: ID_B, label: "B" }]);
     expect(otherTrends(options, null)).toEqual(options);
+  });
+
+  it("adds the no-JavaScript select's trend at the end of its list, once, and drops anything else", () => {
+    const post = (entries: Array<[string, string]>) => {
+      const formData = new FormData();
+      for (const [name, value] of entries) formData.append(name, value);
+      applyTrendAdd(formData, schema);
+      return [...formData.entries()];
+    };
+    expect(post([["related[0]", ID_A], ["__trend_add:related", ID_B.toUpperCase()]])).toEqual([["related[0]", ID_A], ["related[1]", ID_B]]);
+    expect(post([["related[3]", ID_A], ["__trend_add:related", ID_B]])).toEqual([["related[3]", ID_A], ["related[4]", ID_B]]);
+    expect(post([["__trend_add:related", ID_B]])).toEqual([["related[0]", ID_B]]);
+    expect(post([["related[0]", ID_A], ["__trend_add:related", ""]])).toEqual([["related[0]", ID_A]]);
+    expect(post([["related[0]", ID_A], ["__trend_add:related", ID_A]])).toEqual([["related[0]", ID_A]]);
+    expect(post([["__trend_add:related", "not an id"]])).toEqual([]);
+    expect(post([["__trend_add:title", ID_B], ["__trend_add:main", ID_B], ["__trend_add:", ID_B]])).toEqual([]);
   });
 });

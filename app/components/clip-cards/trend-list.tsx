@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TrendOption } from "../../../core/content/cases";
 import { otherTrends } from "../../../core/content/trends";
+import { TREND_ADD_PREFIX } from "../../../core/form/trend-add";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "../form/context";
 import { fieldLabel, FieldShell, type FieldProps } from "../form/field-shell";
@@ -14,7 +15,8 @@ import "../../styles/trend-screen.css";
  * The trend select on a list (`renderer: "trend-select"`, items `_ref` a trends collection): related trends, each a
  * card with its image and title, reordered with ↑ ↓ (submit buttons: Conform's reorder intent) or by dragging, and
  * removed with ×. With JavaScript 'Add' opens a listbox of the other trends; without it a select of them and an
- * 'Add' button (Conform's validate intent: the page comes back with the chosen trend in the list, nothing saved).
+ * 'Add' button (core/form/trend-add.ts and Conform's validate intent: the page comes back with the chosen trend in
+ * the list, nothing saved).
  * The document being edited is never offered (a trend does not relate to itself; the server refuses it too).
  */
 export function TrendListField(props: FieldProps) {
@@ -87,8 +89,8 @@ export function TrendListField(props: FieldProps) {
         ) : (
           <div className="trend-list-add">
             <label htmlFor={addId}>{t("trendScreen.list.addLabel")}</label>
-            {/* The next row of the list: a save takes it as it is, 'Add' shows it in the list first. */}
-            <select id={addId} name={`${meta.name}[${rows.length}]`} defaultValue="" disabled={lock.disabled}>
+            {/* Its trend joins the end of the list on the server (core/form/trend-add.ts): 'Add' shows it, Save saves it. */}
+            <select id={addId} name={`${TREND_ADD_PREFIX}${meta.name}`} defaultValue="" disabled={lock.disabled}>
               <option value="">{t("form.pickAnOption")}</option>
               {addable.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
             </select>

@@ -148,7 +148,9 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
   // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
   // shown, with any changes made here) as the newest version; a save by someone else since is still a conflict.
   // A restored draft (back from a popup's own page) keeps the base version it was made with.
-  const baseVersionId = actionData?.latestVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
+  // A post that re-rendered (an intent without JavaScript) keeps the base it was made on: the loader ran again and
+  // may have read a newer version saved by someone else since, which must still be a conflict.
+  const baseVersionId = actionData?.latestVersionId ?? actionData?.baseVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
   const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
   const clipCards = useMemo(
