@@ -204,7 +204,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         },
       ];
       const images = await Promise.all(trends.map((trend) => seeding.image({ name: trend.title.en.toLowerCase().replaceAll(" ", "-"), from: trend.from, to: trend.to })));
-      return trends.map(({ from, to, ...trend }, index) => ({ ...trend, colour: from, ...(images[index] ? { image: images[index] } : {}) }));
+      return trends.map(({ from, to: _to, ...trend }, index) => ({ ...trend, colour: from, ...(images[index] ? { image: images[index] } : {}) }));
     },
   },
   {
