@@ -46,42 +46,44 @@ export function TrendListField(props: FieldProps) {
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
-      <ol className="trend-list" aria-label={label}>
-        {rows.map((row, index) => {
-          const value = values[index] ?? "";
-          const option = byId.get(value);
-          const title = option?.label ?? t("trendScreen.list.missing");
-          return (
-            <li
-              key={row.key ?? row.name}
-              className="trend-card"
-              data-trend={value}
-              draggable={hydrated && canSort}
-              onDragStart={(event) => {
-                dragFrom.current = index;
-                event.dataTransfer.effectAllowed = "move";
-              }}
-              onDragOver={(event) => canSort && event.preventDefault()}
-              onDrop={(event) => {
-                event.preventDefault();
-                if (dragFrom.current !== null && dragFrom.current !== index) form.reorder({ name: meta.name, from: dragFrom.current, to: index });
-                dragFrom.current = null;
-              }}
-            >
-              <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
-              {option?.image ? <img src={option.image} alt="" width={96} height={60} loading="lazy" /> : <span className="trend-card-no-image" aria-hidden="true" />}
-              <span className={option ? "trend-card-title" : "trend-card-title muted"}>{title}</span>
-              {lock.showEditButtons ? (
-                <span className="row-actions">
-                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={`${t("form.moveUp")}: ${title}`}>↑</button>
-                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={`${t("form.moveDown")}: ${title}`}>↓</button>
-                  <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" disabled={lock.disabled} aria-label={`${t("form.remove")}: ${title}`}>×</button>
-                </span>
-              ) : null}
-            </li>
-          );
-        })}
-      </ol>
+      {rows.length ? (
+        <ol className="trend-list" aria-label={label}>
+          {rows.map((row, index) => {
+            const value = values[index] ?? "";
+            const option = byId.get(value);
+            const title = option?.label ?? t("trendScreen.list.missing");
+            return (
+              <li
+                key={row.key ?? row.name}
+                className="trend-card"
+                data-trend={value}
+                draggable={hydrated && canSort}
+                onDragStart={(event) => {
+                  dragFrom.current = index;
+                  event.dataTransfer.effectAllowed = "move";
+                }}
+                onDragOver={(event) => canSort && event.preventDefault()}
+                onDrop={(event) => {
+                  event.preventDefault();
+                  if (dragFrom.current !== null && dragFrom.current !== index) form.reorder({ name: meta.name, from: dragFrom.current, to: index });
+                  dragFrom.current = null;
+                }}
+              >
+                <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
+                {option?.image ? <img src={option.image} alt="" width={96} height={60} loading="lazy" /> : <span className="trend-card-no-image" aria-hidden="true" />}
+                <span className={option ? "trend-card-title" : "trend-card-title muted"}>{title}</span>
+                {lock.showEditButtons ? (
+                  <span className="row-actions">
+                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={`${t("form.moveUp")}: ${title}`}>↑</button>
+                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={`${t("form.moveDown")}: ${title}`}>↓</button>
+                    <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" disabled={lock.disabled} aria-label={`${t("form.remove")}: ${title}`}>×</button>
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
       {canAdd && addable.length === 0 ? <p className="muted trend-list-none">{t("trendScreen.list.noneLeft")}</p> : null}
       {canAdd && addable.length > 0 ? (
         hydrated ? (
