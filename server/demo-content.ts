@@ -4,6 +4,8 @@ import type { Bucket } from "./content/buckets";
 export interface DemoSeeding {
   /** The contentIds of a bucket's documents, in their order (buckets with fixed documents are seeded first). */
   ids(slug: string): string[];
+  /** The contentIds this bucket's first `count` documents will get, so that they may name each other. */
+  ownIds(count: number): string[];
   /** A 960×600 image in this bucket (server/demo-media.ts). */
   image(image: { name: string; from: string; to: string }): Promise<string | null>;
   /** A short test video in this bucket with its jobs; null without ffmpeg. */
@@ -166,20 +168,43 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         type: "object",
         required: ["title"],
         properties: {
-          title: { type: "string", title: "Title" },
-          summary: { type: "string", title: "Summary", renderer: "textarea", maxLength: 300 },
-          image: { type: "string", title: "Image", _ref: "b-image", minWidth: 640, minHeight: 400 },
+          title: { type: "string", title: "Title", translate: true, maxLength: 60 },
+          summary: { type: "string", title: "Summary", renderer: "textarea", translate: true, maxLength: 300 },
+          image: { type: "string", title: "Image", _ref: "b-image", minWidth: 640, minHeight: 400, enableCrop: true },
+          related: {
+            type: "array", title: "Related trends", renderer: "trend-select", maxItems: 4, uniqueItems: true,
+            items: { type: "string", _ref: "trends" },
+          },
+          colour: { type: "string", title: "Colour on the exhibit screens", format: "color" },
         },
       },
     }),
     documents: async (seeding) => {
+      const [light, craft, green, slow] = seeding.ownIds(4);
       const trends = [
-        { title: "Light and water", summary: "Coastlines, reflections and the northern light.", from: "#1f4e79", to: "#8ec5e8" },
-        { title: "Craft revival", summary: "Makers return to glass, clay and wood.", from: "#7a3b12", to: "#f0b35e" },
-        { title: "Green cities", summary: "Parks, roofs and rivers in the city.", from: "#1d5c3a", to: "#b9e0a5" },
+        {
+          title: { nl: "Licht en water", en: "Light and water" },
+          summary: { nl: "Kustlijnen, weerspiegelingen en het noordelijke licht.", en: "Coastlines, reflections and the northern light." },
+          related: [green, slow], from: "#1f4e79", to: "#8ec5e8",
+        },
+        {
+          title: { nl: "Herwaardering van ambacht", en: "Craft revival" },
+          summary: { nl: "Makers keren terug naar glas, klei en hout.", en: "Makers return to glass, clay and wood." },
+          related: [slow], from: "#7a3b12", to: "#f0b35e",
+        },
+        {
+          title: { nl: "Groene steden", en: "Green cities" },
+          summary: { nl: "Parken, daken en rivieren in de stad.", en: "Parks, roofs and rivers in the city." },
+          related: [light], from: "#1d5c3a", to: "#b9e0a5",
+        },
+        {
+          title: { nl: "Langzaam kijken", en: "Slow looking" },
+          summary: { nl: "Eén werk, tien minuten: bezoekers nemen de tijd.", en: "One work, ten minutes: visitors take their time." },
+          related: [craft, light], from: "#4a3b6b", to: "#d8c8f0",
+        },
       ];
-      const images = await Promise.all(trends.map((trend) => seeding.image({ name: trend.title.toLowerCase().replaceAll(" ", "-"), from: trend.from, to: trend.to })));
-      return trends.map((trend, index) => ({ title: trend.title, summary: trend.summary, ...(images[index] ? { image: images[index] } : {}) }));
+      const images = await Promise.all(trends.map((trend) => seeding.image({ name: trend.title.en.toLowerCase().replaceAll(" ", "-"), from: trend.from, to: trend.to })));
+      return trends.map(({ from, to: _to, ...trend }, index) => ({ ...trend, colour: from, ...(images[index] ? { image: images[index] } : {}) }));
     },
   },
   {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "./db/client";
 import { createBucket, type Bucket } from "./content/buckets";
 import { createContent } from "./content/store";
@@ -40,9 +40,11 @@ export async function seedDemoContent(
     return bucket;
   };
   const ids = new Map<string, string[]>();
-  const seed = async (bucket: Bucket, documents: Record<string, unknown>[]) => {
+  const seed = async (bucket: Bucket, documents: Record<string, unknown>[], chosen: readonly string[] = []) => {
     const contentIds: string[] = [];
-    for (const document of documents) contentIds.push((await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton })).contentId);
+    for (const [index, document] of documents.entries()) {
+      contentIds.push((await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton, contentId: chosen[index] })).contentId);
+    }
     ids.set(bucket.slug, contentIds);
   };
   // Fixed documents first; then those that refer to them or hold media, in list order.
@@ -52,12 +54,17 @@ export async function seedDemoContent(
     const bucket = bucketOf(demo.bucket.slug);
     const owner = { bucketId: bucket.id, userId: admin.id };
     const media = options.media;
+    const ownIds: string[] = [];
     const seeding: DemoSeeding = {
       ids: (slug) => ids.get(slug) ?? [],
+      ownIds: (count) => {
+        while (ownIds.length < count) ownIds.push(randomUUID());
+        return ownIds.slice(0, count);
+      },
       image: async (image) => (media ? demoImage(db, media, owner, image) : null),
       video: async (video) => (media ? demoVideo(db, media, owner, video) : null),
     };
-    await seed(bucket, await demo.documents(seeding));
+    await seed(bucket, await demo.documents(seeding), ownIds);
   }
   return { adminEmail, generatedPassword };
 }

@@ -17,7 +17,7 @@ export function WhereUsedList({ whereUsed }: { whereUsed: WhereUsed }) {
         <ul className="where-used-list">
           {whereUsed.referrers.map((referrer) => (
             <li key={referrer.contentId}>
-              <Link to={`/b/${referrer.bucketSlug}/${referrer.contentId}/latest`}>{referrer.title || t("overview.untitled")}</Link>
+              <Link to={referrer.path}>{referrer.title || t("overview.untitled")}</Link>
               <span className="muted"> · {referrer.bucketName}</span>
             </li>
           ))}

@@ -105,6 +105,8 @@ export interface Referrer {
   bucketName: string;
   contentId: string;
   title: string;
+  /** The referring document's page on its bucket's screen (core/content/screens.ts). */
+  path: string;
 }
 
 export interface WhereUsed {

@@ -5,7 +5,7 @@ import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 export const FIELD_KINDS = [
   "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
   "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup", "inline",
-  "image", "video", "file", "videoCases", "trendSelect",
+  "image", "video", "file", "videoCases", "trendSelect", "trendList",
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -47,6 +47,8 @@ export function fieldKind(schema: JsonSchema): FieldKind | null {
   const { renderer } = schema;
   if (renderer !== undefined) {
     if (typeof renderer !== "string") return null;
+    // The trend select on a list: several trends (related trends), each shown with its image and title.
+    if (renderer === TREND_SELECT_RENDERER && schema.type === "array") return "trendList";
     if (Object.hasOwn(RENDERERS, renderer)) return RENDERERS[renderer] ?? null;
     if (!PASS_THROUGH_RENDERERS.has(renderer)) return null;
   }

@@ -120,6 +120,7 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   referenceList: list(0),
   videoCases: list(0),
   trendSelect: text,
+  trendList: list(0),
   object: container(),
   translateObject: container(),
   disableable: container((value) => ({ disabled: checked(value.disabled) })),

@@ -153,7 +153,12 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
   if (node.renderer === VIDEO_CASES_RENDERER && (node.type !== "array" || !isPlainObject(node.items) || !isCollectionRef(node.items._ref))) {
     add({ key: "cases.dialect.needsRefList", params: { renderer: VIDEO_CASES_RENDERER } });
   }
-  if (node.renderer === TREND_SELECT_RENDERER && !isCollectionRef(node._ref)) add({ key: "cases.dialect.needsRef", params: { renderer: TREND_SELECT_RENDERER } });
+  // The trend select picks one trend (a `_ref` string) or several (a list whose items have the `_ref`), never both.
+  if (node.renderer === TREND_SELECT_RENDERER) {
+    if (node.type === "array") {
+      if (!isPlainObject(node.items) || !isCollectionRef(node.items._ref) || "_ref" in node) add({ key: "cases.dialect.needsRefList", params: { renderer: TREND_SELECT_RENDERER } });
+    } else if (!isCollectionRef(node._ref) || "items" in node) add({ key: "cases.dialect.needsRef", params: { renderer: TREND_SELECT_RENDERER } });
+  }
 
   // Values of the structural keywords.
   if ("enum" in node && !(Array.isArray(node.enum) && node.enum.length > 0) && !isDataRef(node.enum)) add({ key: "adminBuckets.dialect.badEnum" });

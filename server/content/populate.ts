@@ -87,6 +87,8 @@ export async function loadClipCardData(context: AppLoadContext, user: User, sche
   for (const { node } of schemaNodes(schema)) {
     if (node.renderer === VIDEO_CASES_RENDERER && isPlainObject(node.items) && typeof node.items._ref === "string") caseCollections.add(node.items._ref);
     if (node.renderer === TREND_SELECT_RENDERER && typeof node._ref === "string") trendCollections.add(node._ref);
+    // The trend select on a list (related trends): its items name the collection.
+    if (node.renderer === TREND_SELECT_RENDERER && isPlainObject(node.items) && typeof node.items._ref === "string") trendCollections.add(node.items._ref);
   }
   const mayRead = bucketReader({ user, client: null });
   const load = async (collection: string) => {

@@ -8,6 +8,7 @@ import type { Queryable } from "../db/client";
 import { kickJobs, placeMedia, recordMedia, type StagedMedia } from "../media/intake";
 import { claimPending, PendingUploadTaken } from "../media/pending";
 import { changedTextIds, TEXT_IDS_MESSAGE } from "../../core/content/texts-rule";
+import { selfReferencingField } from "../../core/content/trends";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { isUuid } from "../../core/ids";
 import type { FieldErrors } from "../../core/schema/errors";
@@ -70,7 +71,7 @@ export interface SaveOptions {
  * validated: the ids (a malformed contentId is simply not found, as in URLs:
  * ContentNotFoundError; a missing or malformed _id is a bad request; neither
  * reaches the database as a uuid it cannot parse), who may change text ids,
- * and the one document of a singleton bucket.
+ * a trend related to itself, and the one document of a singleton bucket.
  */
 export async function checkSave(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
@@ -90,6 +91,9 @@ export async function checkSave(context: AppLoadContext, user: Author, bucket: B
   if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
   if (!input.baseVersionId) return refusal(locale, 400, "content.baseVersionMissing");
   if (!isUuid(input.baseVersionId)) return refusal(locale, 400, "content.baseVersionMalformed");
+  // A trend related to itself (a trend-select field of the document's own collection naming it).
+  const self = selfReferencingField(schema, bucket.collectionName, input.contentId, input.data);
+  if (self !== null) return refusal(locale, 422, "trendScreen.errors.selfReference", self);
   if (!mayEditTextIds) {
     const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
     return base ? textIdsRefusal(locale, schema, base.data, input.data) : null;

@@ -43,9 +43,9 @@ export async function createContent(
   bucketId: string,
   data: Record<string, unknown>,
   userId: string | null,
-  options: { singleton?: boolean; schemaVersionId?: string | null } = {},
+  options: { singleton?: boolean; schemaVersionId?: string | null; /** Chosen beforehand (the demo's trends name each other). */ contentId?: string } = {},
 ): Promise<ContentVersion> {
-  const contentId = randomUUID();
+  const contentId = options.contentId ?? randomUUID();
   const versionId = randomUUID();
   const { rows } = await db.query<{ createdAt: Date }>(
     `WITH new_content AS (

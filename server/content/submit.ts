@@ -22,6 +22,7 @@ import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
 import { applyTagIntent } from "../../core/form/tags";
 import { applyCasesPickerIntent, type CasesPickerState } from "../../core/form/cases-picker";
+import { applyTrendAdd } from "../../core/form/trend-add";
 import { schemaAtName } from "../../core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "../../core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "../../core/media/wire";
@@ -130,6 +131,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   applyStepIntent(formData, schema);
   applyTagIntent(formData, schema);
   const casesPicker = applyCasesPickerIntent(formData, schema);
+  applyTrendAdd(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
   const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];

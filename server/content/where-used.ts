@@ -5,6 +5,7 @@ import type { User } from "../accounts/users";
 import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed } from "../../core/content/references";
 import { documentTitle } from "../../core/content/title";
 import { schemaNodes } from "../../core/schema/walk";
+import { savedDocumentPath } from "../../core/content/screens";
 
 /*
  * Where a document is used (the delete confirmation): the latest versions of documents, in buckets whose schema
@@ -19,7 +20,7 @@ import { schemaNodes } from "../../core/schema/walk";
 export const WHERE_USED_LIMIT = 50;
 
 const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
-  json_schema AS "jsonSchema", locales, schema_version_id AS "schemaVersionId"`;
+  json_schema AS "jsonSchema", locales, screen, schema_version_id AS "schemaVersionId"`;
 
 /** The buckets whose schema has a reference field (select, list, popup, inline) to `collection`. */
 async function referringBuckets(db: Queryable, collection: string): Promise<Bucket[]> {
@@ -55,7 +56,12 @@ export async function findWhereUsed(
       if (!refers) continue;
       if (!visible) hidden += 1;
       else if (referrers.length >= WHERE_USED_LIMIT) more += 1;
-      else referrers.push({ bucketSlug: bucket.slug, bucketName: bucket.name, contentId: row.contentId, title: documentTitle(row.data, bucket.jsonSchema, bucket.locales) });
+      else {
+        referrers.push({
+          bucketSlug: bucket.slug, bucketName: bucket.name, contentId: row.contentId, title: documentTitle(row.data, bucket.jsonSchema, bucket.locales),
+          path: savedDocumentPath(bucket, row.contentId),
+        });
+      }
     }
   }
   return { referrers, hidden, more };

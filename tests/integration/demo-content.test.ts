@@ -45,7 +45,7 @@ describe("demo content", () => {
         if (typeof node.renderer === "string") renderers.add(node.renderer);
       }
     }
-    for (const kind of ["reference", "referenceList", "popup", "videoCases", "trendSelect", "image", "video", "file"]) expect(kinds, kind).toContain(kind);
+    for (const kind of ["reference", "referenceList", "popup", "videoCases", "trendSelect", "trendList", "image", "video", "file"]) expect(kinds, kind).toContain(kind);
     expect(renderers).toContain("inline");
   });
 
@@ -54,7 +54,7 @@ describe("demo content", () => {
     servers.push(server);
     expect(server.media.ffmpeg).not.toBeNull();
     const trends = await mediaOf(server, "trends", "image");
-    expect(trends).toHaveLength(3);
+    expect(trends).toHaveLength(4);
     for (const trend of trends) expect(trend).toMatchObject({ kind: "image", jobs: 0 });
     const cases = await mediaOf(server, "cases", "thumbnail");
     expect(cases).toHaveLength(4);
@@ -68,6 +68,17 @@ describe("demo content", () => {
     expect(html).toContain('class="clip-cards"');
     expect(html).toMatch(/class="clip-card" data-case="[0-9a-f-]{36}"/);
     expect(html).toContain("trend-select-plain");
+
+    // The demo trends name each other (their contentIds chosen before seeding) and show who uses them.
+    const related = await server.db.query<{ id: string; title: string; related: string[] }>(
+      `SELECT c.content_id AS id, v.data->'title'->>'en' AS title, v.data->'related' AS related
+       FROM contents c JOIN buckets b ON b.id = c.bucket_id JOIN versions v ON v.version_id = c.latest_version_id WHERE b.slug = 'trends'`,
+    );
+    const byTitle = Object.fromEntries(related.rows.map((row) => [row.title, row]));
+    expect(byTitle["Light and water"]!.related).toEqual([byTitle["Green cities"]!.id, byTitle["Slow looking"]!.id]);
+    const trendPage = await (await get(server.url, `/trend/trends/${byTitle["Light and water"]!.id}/latest`, cookie)).text();
+    expect(trendPage).toContain(`href="/trend/trends/${byTitle["Green cities"]!.id}/latest"`);
+    expect(trendPage).toMatch(/href="\/sessies\/sessions\/[0-9a-f-]{36}\/latest"/);
   });
 
   it("starts without ffmpeg: the cases have no video", async () => {

@@ -236,8 +236,20 @@ const learningEnvironments = (setup: TourSetup) =>
     return { slug: copy.slug, contentId: created.contentId, versionId: created.versionId };
   });
 
-/** A copy of the demo trends (images drawn by sharp). */
-const trends = (setup: TourSetup) => setup.once("trends", () => demoCopy(setup, "trends"));
+/**
+ * The trend screen (issue 13, trend): the seeded demo trends themselves, only looked at (never saved), because their
+ * related trends and the demo sessions that use them name the demo's own contentIds: 'Light and water' is related to
+ * two trends and chosen by a session, so its page shows every part (images, translated texts, where-used).
+ */
+const demoTrends = (setup: TourSetup) =>
+  setup.once("demo-trends", async () => {
+    const { rows } = await setup.db.query<{ contentId: string }>(
+      `SELECT c.content_id AS "contentId" FROM contents c JOIN buckets b ON b.id = c.bucket_id JOIN versions v ON v.version_id = c.latest_version_id
+       WHERE b.slug = 'trends' AND v.data->'title'->>'en' = 'Light and water'`,
+    );
+    if (!rows[0]) throw new Error("the demo trend 'Light and water' was not seeded");
+    return { slug: "trends", contentId: rows[0].contentId };
+  });
 
 /** A copy of the demo artworks (tags as chips). */
 const artworks = (setup: TourSetup) => setup.once("artworks", () => demoCopy(setup, "artworks"));
@@ -481,8 +493,21 @@ export const TOUR: TourEntry[] = [
   { name: "dle-content-version", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}` },
   // dle-content (issue 13): without JavaScript the preview shows every locale, one under the other.
   { name: "dle-content-edit-nojs", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit`, javaScriptEnabled: false, ready: ".dle-preview" },
-  { name: "trend-new", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/new` },
-  { name: "trend-edit", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest` },
+  // The trend screen (issue 13, trend): new, edit (with and without JavaScript), the related trends' add listbox.
+  { name: "trend-new", as: "editor", setup: demoTrends, path: (data) => `/trend/${data.slug}/new` },
+  { name: "trend-edit", as: "editor", setup: demoTrends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest`, ready: ".trend-card img" },
+  { name: "trend-edit-nojs", as: "editor", setup: demoTrends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    name: "trend-edit-add-related",
+    as: "editor",
+    setup: demoTrends,
+    path: (data) => `/trend/${data.slug}/${data.contentId}/latest`,
+    ready: ".trend-card img",
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="related"]').getByRole("button", { name: t("trendScreen.list.add") }).click();
+      await page.locator('[data-field="related"] [role="listbox"] li').first().waitFor();
+    },
+  },
 
   { name: "settings", as: "admin", path: "/settings" },
   { name: "settings-invite-user", as: "admin", path: "/settings/invite-user" },

@@ -291,6 +291,7 @@ const KIND_TABLE: Array<[string, JsonSchema, FieldKind | null]> = [
   ["renderer inline with a collection _ref", { type: "string", _ref: "artists", renderer: "inline" }, "inline"],
   ["renderer video-cases on a list of references", { type: "array", items: { type: "string", _ref: "cases" }, renderer: "video-cases" }, "videoCases"],
   ["renderer trend-select on a reference", { type: "string", _ref: "trends", renderer: "trend-select" }, "trendSelect"],
+  ["renderer trend-select on a list of references", { type: "array", items: { type: "string", _ref: "trends" }, renderer: "trend-select" }, "trendList"],
   ["_ref b-image", { type: "string", _ref: "b-image" }, "image"],
   ["_ref b-video", { type: "string", _ref: "b-video" }, "video"],
   ["_ref b-file", { type: "string", _ref: "b-file" }, "file"],

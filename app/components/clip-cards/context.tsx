@@ -7,6 +7,8 @@ export interface ClipCardSettings {
   data: ClipCardData;
   /** The picker a post without JavaScript asked for (core/form/cases-picker.ts), or null. */
   picker: CasesPickerState | null;
+  /** The document the form edits (null for a new one): a trend select does not offer it (core/content/trends.ts). */
+  documentId?: string | null;
 }
 
 export const ClipCardsContext = createContext<ClipCardSettings>({ data: { cases: {}, trends: {} }, picker: null });

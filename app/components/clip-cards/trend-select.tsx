@@ -2,6 +2,7 @@ import { getSelectProps, useField, useInputControl } from "@conform-to/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TrendOption } from "../../../core/content/cases";
+import { otherTrends } from "../../../core/content/trends";
 import { useBucketForm, useFieldLock } from "../form/context";
 import { FieldShell, type FieldProps } from "../form/field-shell";
 import { useClipCards } from "./context";
@@ -15,9 +16,10 @@ export function TrendSelectField(props: FieldProps) {
   const { t } = useTranslation();
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
-  const { data } = useClipCards();
+  const { data, documentId } = useClipCards();
   const [meta] = useField<string>(props.name);
-  const options = data.trends[String(props.schema._ref)]?.options ?? [];
+  // A trend's own select never offers the trend itself.
+  const options = otherTrends(data.trends[String(props.schema._ref)]?.options ?? [], documentId);
   if (!hydrated || lock.locked) {
     return (
       <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
@@ -137,7 +139,7 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
   );
 }
 
-function TrendOptionView(props: { option: TrendOption | null; empty: string }) {
+export function TrendOptionView(props: { option: TrendOption | null; empty: string }) {
   const { option } = props;
   return (
     <span className="trend-option">

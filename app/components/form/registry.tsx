@@ -7,6 +7,7 @@ import { InlineField } from "./inline-field";
 import { PopupField } from "./popup-field";
 import { VideoCasesField } from "../clip-cards/cases-field";
 import { TrendSelectField } from "../clip-cards/trend-select";
+import { TrendListField } from "../clip-cards/trend-list";
 import { ArrayField, TextsField } from "./list-fields";
 import { ReferenceField } from "./reference-field";
 import { ReferenceListField } from "./reference-list-field";
@@ -42,4 +43,5 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   file: FileField,
   videoCases: VideoCasesField,
   trendSelect: TrendSelectField,
+  trendList: TrendListField,
 };

@@ -227,5 +227,10 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       filled: "trend-light",
       invalid: "",
     },
+    trendList: {
+      property: { type: "array", title: t("trendScreen.styleGuide.relatedTitle"), renderer: "trend-select", items: { type: "string", _ref: FIXTURE_TRENDS_COLLECTION }, maxItems: 1 },
+      filled: ["trend-craft"],
+      invalid: ["trend-light", "trend-craft"],
+    },
   };
 }

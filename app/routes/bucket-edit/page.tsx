@@ -153,7 +153,10 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
   const baseVersionId = actionData?.latestVersionId ?? actionData?.baseVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
   const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
-  const clipCards = useMemo(() => ({ data: loaderData.clipCards, picker: actionData?.casesPicker ?? null }), [loaderData.clipCards, actionData?.casesPicker]);
+  const clipCards = useMemo(
+    () => ({ data: loaderData.clipCards, picker: actionData?.casesPicker ?? null, documentId: loaderData.contentId }),
+    [loaderData.clipCards, actionData?.casesPicker, loaderData.contentId],
+  );
   const mediaSettings = useMemo(
     () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],

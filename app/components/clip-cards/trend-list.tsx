@@ -1,0 +1,197 @@
+import { useField } from "@conform-to/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { TrendOption } from "../../../core/content/cases";
+import { otherTrends } from "../../../core/content/trends";
+import { TREND_ADD_PREFIX } from "../../../core/form/trend-add";
+import type { JsonSchema } from "../../../core/schema/normalize";
+import { useBucketForm, useFieldLock } from "../form/context";
+import { fieldLabel, FieldShell, type FieldProps } from "../form/field-shell";
+import { useClipCards } from "./context";
+import { TrendOptionView } from "./trend-select";
+import "../../styles/trend-screen.css";
+
+/**
+ * The trend select on a list (`renderer: "trend-select"`, items `_ref` a trends collection): related trends, each a
+ * card with its image and title, reordered with ↑ ↓ (submit buttons: Conform's reorder intent) or by dragging, and
+ * removed with ×. With JavaScript 'Add' opens a listbox of the other trends; without it a select of them and an
+ * 'Add' button (core/form/trend-add.ts and Conform's validate intent: the page comes back with the chosen trend in
+ * the list, nothing saved).
+ * The document being edited is never offered (a trend does not relate to itself; the server refuses it too).
+ */
+export function TrendListField(props: FieldProps) {
+  const { t } = useTranslation();
+  const { hydrated } = useBucketForm();
+  const lock = useFieldLock();
+  const { data, documentId } = useClipCards();
+  const [meta, form] = useField<string[]>(props.name);
+  const dragFrom = useRef<number | null>(null);
+  const addId = useId();
+  const items = (props.schema.items ?? {}) as JsonSchema;
+  const collection = typeof items._ref === "string" ? items._ref : "";
+  const known = data.trends[collection];
+  const byId = new Map((known?.options ?? []).map((option) => [option.value, option]));
+  const rows = meta.getFieldList();
+  const values = rows.map((row) => {
+    const value: unknown = lock.locked ? row.initialValue : (row.value ?? row.initialValue);
+    return typeof value === "string" ? value : "";
+  });
+  const addable = otherTrends(known?.options ?? [], documentId).filter((option) => !values.includes(option.value));
+  const maxItems = typeof props.schema.maxItems === "number" ? props.schema.maxItems : null;
+  const canAdd = lock.showEditButtons && !!known?.slug && (maxItems === null || rows.length < maxItems);
+  const canSort = lock.showEditButtons && !lock.disabled;
+  const label = fieldLabel(props);
+  const counter = maxItems !== null ? <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>{rows.length}/{maxItems}</span> : null;
+
+  return (
+    <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
+      {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
+      {rows.length ? (
+        <ol className="trend-list" aria-label={label}>
+          {rows.map((row, index) => {
+            const value = values[index] ?? "";
+            const option = byId.get(value);
+            const title = option?.label ?? t("trendScreen.list.missing");
+            return (
+              <li
+                key={row.key ?? row.name}
+                className="trend-card"
+                data-trend={value}
+                draggable={hydrated && canSort}
+                onDragStart={(event) => {
+                  dragFrom.current = index;
+                  event.dataTransfer.effectAllowed = "move";
+                }}
+                onDragOver={(event) => canSort && event.preventDefault()}
+                onDrop={(event) => {
+                  event.preventDefault();
+                  if (dragFrom.current !== null && dragFrom.current !== index) form.reorder({ name: meta.name, from: dragFrom.current, to: index });
+                  dragFrom.current = null;
+                }}
+              >
+                <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
+                {option?.image ? <img src={option.image} alt="" width={96} height={60} loading="lazy" /> : <span className="trend-card-no-image" aria-hidden="true" />}
+                <span className={option ? "trend-card-title" : "trend-card-title muted"}>{title}</span>
+                {lock.showEditButtons ? (
+                  <span className="row-actions">
+                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={`${t("form.moveUp")}: ${title}`}>↑</button>
+                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={`${t("form.moveDown")}: ${title}`}>↓</button>
+                    <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" disabled={lock.disabled} aria-label={`${t("form.remove")}: ${title}`}>×</button>
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+      {canAdd && addable.length === 0 ? <p className="muted trend-list-none">{t("trendScreen.list.noneLeft")}</p> : null}
+      {canAdd && addable.length > 0 ? (
+        hydrated ? (
+          <TrendAddListbox options={addable} label={t("trendScreen.list.add")} disabled={lock.disabled} onAdd={(value) => form.insert({ name: meta.name, defaultValue: value })} />
+        ) : (
+          <div className="trend-list-add">
+            <label htmlFor={addId}>{t("trendScreen.list.addLabel")}</label>
+            {/* Its trend joins the end of the list on the server (core/form/trend-add.ts): 'Add' shows it, Save saves it. */}
+            <select id={addId} name={`${TREND_ADD_PREFIX}${meta.name}`} defaultValue="" disabled={lock.disabled}>
+              <option value="">{t("form.pickAnOption")}</option>
+              {addable.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+            </select>
+            <button {...form.validate.getButtonProps({ name: meta.name })} className="button small" disabled={lock.disabled}>{t("form.add")}</button>
+          </div>
+        )
+      ) : null}
+    </FieldShell>
+  );
+}
+
+/** 'Add a trend' with JavaScript: a button opening a listbox of the trends not yet chosen, each with its image. */
+function TrendAddListbox(props: { options: TrendOption[]; label: string; disabled: boolean; onAdd: (value: string) => void }) {
+  const listId = useId();
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const { options } = props;
+
+  useEffect(() => {
+    if (open) list.current?.focus();
+  }, [open]);
+
+  const choose = (option: TrendOption | undefined) => {
+    setOpen(false);
+    button.current?.focus();
+    if (option) props.onAdd(option.value);
+  };
+  const onKey = (event: React.KeyboardEvent) => {
+    const last = options.length - 1;
+    const moves: Record<string, number> = { ArrowDown: Math.min(last, active + 1), ArrowUp: Math.max(0, active - 1), Home: 0, End: last };
+    const move = moves[event.key];
+    if (move !== undefined) {
+      event.preventDefault();
+      setActive(move);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      choose(options[active]);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    } else if (event.key === "Tab") {
+      setOpen(false);
+    } else if (event.key.length === 1) {
+      const letter = event.key.toLowerCase();
+      const found = options.findIndex((option, index) => index > active && option.label.toLowerCase().startsWith(letter));
+      const wrapped = found >= 0 ? found : options.findIndex((option) => option.label.toLowerCase().startsWith(letter));
+      if (wrapped >= 0) setActive(wrapped);
+    }
+  };
+
+  return (
+    <div className="trend-select trend-list-picker">
+      <button
+        ref={button}
+        type="button"
+        className="button small add"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={listId}
+        disabled={props.disabled}
+        onClick={() => {
+          setActive(0);
+          setOpen(!open);
+        }}
+      >
+        {props.label}
+      </button>
+      {open ? (
+        <ul
+          ref={list}
+          id={listId}
+          role="listbox"
+          tabIndex={-1}
+          className="trend-select-list"
+          aria-label={props.label}
+          aria-activedescendant={`${listId}-${active}`}
+          onKeyDown={onKey}
+          onBlur={(event) => {
+            if (!event.currentTarget.parentElement?.contains(event.relatedTarget)) setOpen(false);
+          }}
+        >
+          {options.map((option, index) => (
+            <li
+              key={option.value}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === active}
+              className={index === active ? "active" : undefined}
+              onMouseDown={(event) => event.preventDefault()}
+              onPointerUp={() => choose(option)}
+            >
+              <TrendOptionView option={option} empty="" />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
