@@ -292,7 +292,7 @@ describe("the order of learning sessions", () => {
     const bucket = await dleBucket();
     const names = ["A", "B", "C", "D", "E", "F"];
     const ids = await sessions(bucket, names);
-    const moves = [
+    const moves: Array<Record<string, string>> = [
       { contentId: ids.A!, before: ids.F! },
       { contentId: ids.B!, after: ids.E! },
       { contentId: ids.C!, before: ids.D! },
