@@ -109,7 +109,7 @@ describe.each(JS_MODES)("the session overviews $label", ({ javaScriptEnabled }) 
     const page = await ctx.newPage();
     await open(page, `/dle-sessies/${bucket.slug}`);
     expect(await shownTitles(page)).toEqual(["C", "B", "A"]);
-    await page.getByRole("button", { name: "Move “A” up" }).click();
+    await page.getByRole("button", { name: "Move up: A" }).click();
     await waitForOrder(page, ["C", "A", "B"]);
     await settle(page);
     expect(await storedOrder(bucket)).toEqual(["C", "A", "B"]);
@@ -122,16 +122,16 @@ describe.each(JS_MODES)("the session overviews $label", ({ javaScriptEnabled }) 
       expect(await storedOrder(bucket)).toEqual(["A", "C", "B"]);
       expect(new URL(page.url()).pathname).toBe(`/dle-sessies/${bucket.slug}`);
     } else {
-      await page.getByRole("button", { name: "Move “A” up" }).click();
+      await page.getByRole("button", { name: "Move up: A" }).click();
       await waitForOrder(page, ["A", "C", "B"]);
       expect(await storedOrder(bucket)).toEqual(["A", "C", "B"]);
     }
-    await page.getByRole("button", { name: "Move “C” down" }).click();
+    await page.getByRole("button", { name: "Move down: C" }).click();
     await waitForOrder(page, ["A", "B", "C"]);
     await settle(page);
     expect(await storedOrder(bucket)).toEqual(["A", "B", "C"]);
-    expect(await page.getByRole("button", { name: "Move “A” up" }).isDisabled()).toBe(true);
-    expect(await page.getByRole("button", { name: "Move “C” down" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Move up: A" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Move down: C" }).isDisabled()).toBe(true);
     ctx.expectNoErrors();
     await ctx.close();
   });
