@@ -26,6 +26,8 @@ afterAll(async () => {
   await server.stop();
 });
 
+let clock = 0;
+
 async function learningSessions(titles: string[]) {
   const bucket = await createTestBucket(server.db, {
     screen: "dle-sessies",
@@ -44,6 +46,8 @@ async function learningSessions(titles: string[]) {
   for (const title of titles) {
     const caseIds = title === first ? [(await createContent(server.db, cases.id, { title: `${title} case` }, null)).contentId] : [];
     ids[title] = (await createContent(server.db, bucket.id, { title, cases: caseIds, ...(title === first ? { availableFrom: "2999-01-01" } : {}) }, null)).contentId;
+    // Each saved a second after the one before (PGlite's clock counts milliseconds: quick saves could tie).
+    await server.db.query("UPDATE contents SET updated_at = '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => $2) WHERE content_id = $1", [ids[title], ++clock]);
   }
   return { bucket, ids };
 }

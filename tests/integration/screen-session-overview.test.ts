@@ -97,9 +97,20 @@ async function positions(bucket: Bucket): Promise<Array<[string, number | null]>
   return rows.map((row) => [row.title, row.position]);
 }
 
+/**
+ * A session saved after every one before it: its updated_at a second after the last (PGlite's clock counts
+ * milliseconds, so quick saves could tie and list in random order).
+ */
+let clock = 0;
+async function createSession(bucket: Bucket, data: Record<string, unknown>) {
+  const created = await createContent(server.db, bucket.id, data, null);
+  await server.db.query("UPDATE contents SET updated_at = '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => $2) WHERE content_id = $1", [created.contentId, ++clock]);
+  return created;
+}
+
 async function sessions(bucket: Bucket, names: string[]): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  for (const name of names) ids[name] = (await createContent(server.db, bucket.id, { title: name, cases: [] }, null)).contentId;
+  for (const name of names) ids[name] = (await createSession(bucket, { title: name, cases: [] })).contentId;
   return ids;
 }
 
@@ -168,11 +179,11 @@ describe("guards", () => {
 describe("the cards", () => {
   it("show the first case's still, the number of cases and their total duration ('—' when one is unknown), in grid and list", async () => {
     const bucket = await sessiesBucket();
-    await createContent(server.db, bucket.id, { title: "Coast", cases: caseIds("harbour", "tide") }, null);
-    await createContent(server.db, bucket.id, { title: "Mixed", cases: caseIds("silent", "glass") }, null);
-    await createContent(server.db, bucket.id, { title: "Empty", cases: [] }, null);
+    await createSession(bucket, { title: "Coast", cases: caseIds("harbour", "tide") });
+    await createSession(bucket, { title: "Mixed", cases: caseIds("silent", "glass") });
+    await createSession(bucket, { title: "Empty", cases: [] });
     const deletedCase = await createContent(server.db, cases.id, { title: "gone" }, null);
-    await createContent(server.db, bucket.id, { title: "With a deleted case", cases: [deletedCase.contentId, ...caseIds("glass")] }, null);
+    await createSession(bucket, { title: "With a deleted case", cases: [deletedCase.contentId, ...caseIds("glass")] });
     await deleteContent(server.db, cases.id, deletedCase.contentId, deletedCase.versionId);
 
     const grid = await page(server.url, `/sessies/${bucket.slug}`, await gridCookie());
@@ -199,7 +210,7 @@ describe("the cards", () => {
 
   it("show nothing of cases in a bucket the user may not see", async () => {
     const bucket = await sessiesBucket();
-    await createContent(server.db, bucket.id, { title: "Coast", cases: caseIds("harbour", "tide") }, null);
+    await createSession(bucket, { title: "Coast", cases: caseIds("harbour", "tide") });
     const restricted = (await signedInUser(server.url, server.db, { buckets: [bucket.slug] })).cookie;
     const { html } = await page(server.url, `/sessies/${bucket.slug}`, restricted);
     expect(titles(html)).toEqual(["Coast"]);
@@ -209,10 +220,10 @@ describe("the cards", () => {
 
   it("say when a learning session is available, in the interface language", async () => {
     const bucket = await dleBucket();
-    await createContent(server.db, bucket.id, { title: "Range", cases: [], availableFrom: "2026-09-01", availableUntil: "2027-06-30" }, null);
-    await createContent(server.db, bucket.id, { title: "Future", cases: [], availableFrom: "2999-01-01" }, null);
-    await createContent(server.db, bucket.id, { title: "Past", cases: [], availableUntil: "2001-01-31" }, null);
-    await createContent(server.db, bucket.id, { title: "Always", cases: [] }, null);
+    await createSession(bucket, { title: "Range", cases: [], availableFrom: "2026-09-01", availableUntil: "2027-06-30" });
+    await createSession(bucket, { title: "Future", cases: [], availableFrom: "2999-01-01" });
+    await createSession(bucket, { title: "Past", cases: [], availableUntil: "2001-01-31" });
+    await createSession(bucket, { title: "Always", cases: [] });
     const cookie = await gridCookie();
     const cards = cardTexts((await page(server.url, `/dle-sessies/${bucket.slug}`, cookie)).html);
     expect(cards.Range).toContain("Available from 1 Sep 2026 until 30 Jun 2027");
@@ -279,7 +290,7 @@ describe("the order of learning sessions", () => {
     await move(bucket, { contentId: ids.C!, after: ids.B! });
     expect((await positions(bucket)).map(([title]) => title)).toEqual(["D", "A", "B", "C"]);
     // The neighbour was deleted in the meantime: 409, the page says why, nothing changed.
-    const gone = await createContent(server.db, bucket.id, { title: "Gone", cases: [] }, null);
+    const gone = await createSession(bucket, { title: "Gone", cases: [] });
     await deleteContent(server.db, bucket.id, gone.contentId, gone.versionId);
     const before = await positions(bucket);
     const refused = await move(bucket, { contentId: ids.A!, before: gone.contentId });
