@@ -16,9 +16,38 @@ import type { Route } from "./+types/bucket-overview";
 
 export const PAGE_SIZE = 20;
 
-function pageFrom(value: string | null | undefined): number | null {
+export function pageFrom(value: string | null | undefined): number | null {
   const page = Number(value);
   return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : null;
+}
+
+type OverviewArgs = Pick<Route.LoaderArgs, "request" | "context" | "params">;
+
+/**
+ * An overview's search (?q=), page (?page=, else 1 while searching, else the page remembered for this bucket), view
+ * (list or grid, kept in the session) and the cookie that remembers the page. The session overviews share it.
+ */
+export async function overviewPage(request: Request, context: OverviewArgs["context"], bucketSlug: string) {
+  const url = new URL(request.url);
+  const { session } = await getRequestState(request, context);
+  const search = url.searchParams.get("q")?.trim() ?? "";
+  const remembered = session.get("lastVisitedBucket") === bucketSlug ? (session.get("lastVisitedPageNumber") ?? 1) : 1;
+  const page = pageFrom(url.searchParams.get("page")) ?? (search ? 1 : remembered);
+  // Signing a cookie costs more than the rest of the loader: only when the remembered page changes.
+  const headers = new Headers();
+  if (session.get("lastVisitedPageNumber") !== page || session.get("lastVisitedBucket") !== bucketSlug) {
+    session.set("lastVisitedPageNumber", page);
+    session.set("lastVisitedBucket", bucketSlug);
+    headers.set("Set-Cookie", await context.sessionStorage.commitSession(session));
+  }
+  const view: "list" | "grid" = session.get("indexView") ?? "list";
+  return { search, page, view, headers };
+}
+
+/** The document the delete confirmation asks about (?delete=). */
+export function deleteParam(url: URL): string | null {
+  const value = url.searchParams.get("delete");
+  return isUuid(value ?? undefined) ? value : null;
 }
 
 /**
@@ -40,26 +69,15 @@ function dateFormat(language: string): Intl.DateTimeFormat {
  * A bucket's overview on a screen: the generic one (/b/{bucket}) sends a bucket whose screen has its own overview
  * there; a screen's own overview answers 404 for a bucket of another screen (core/content/screens.ts).
  */
-export const overviewLoader = (screen: ScreenName) => pageRoute(async ({ request, context, params }: Pick<Route.LoaderArgs, "request" | "context" | "params">) => {
+export const overviewLoader = (screen: ScreenName) => pageRoute(async ({ request, context, params }: OverviewArgs) => {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
   if (bucket.singleton || (screen === "generic" && hasOwnOverview(bucket))) throw redirect(overviewPath(bucket));
   const url = new URL(request.url);
-  const { session } = await getRequestState(request, context);
-  const search = url.searchParams.get("q")?.trim() ?? "";
-  const remembered = session.get("lastVisitedBucket") === bucket.slug ? (session.get("lastVisitedPageNumber") ?? 1) : 1;
-  const page = pageFrom(url.searchParams.get("page")) ?? (search ? 1 : remembered);
+  const { search, page, view, headers } = await overviewPage(request, context, bucket.slug);
   const titleKey = titleProperty(bucket.jsonSchema);
   const { rows, total } = await listOverview(context.db, bucket.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, search, titleKey });
-  // Signing a cookie costs more than the rest of the loader: only when the remembered page changes.
-  const headers = new Headers();
-  if (session.get("lastVisitedPageNumber") !== page || session.get("lastVisitedBucket") !== bucket.slug) {
-    session.set("lastVisitedPageNumber", page);
-    session.set("lastVisitedBucket", bucket.slug);
-    headers.set("Set-Cookie", await context.sessionStorage.commitSession(session));
-  }
-  const deleteParam = url.searchParams.get("delete");
-  const confirmDelete = isUuid(deleteParam ?? undefined) ? deleteParam : null;
+  const confirmDelete = deleteParam(url);
   // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
   const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete }) : null;
   return data(
@@ -76,7 +94,7 @@ export const overviewLoader = (screen: ScreenName) => pageRoute(async ({ request
       pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
       total,
       search,
-      view: session.get("indexView") ?? "list",
+      view,
       confirmDelete,
       whereUsed,
       // After a delete (the action's redirect): the page says so.
@@ -122,7 +140,6 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   const location = useLocation();
   const { bucket, items, page, view } = loaderData;
   const here = location.pathname + location.search;
-  const pageLink = (target: number) => `?${new URLSearchParams({ ...(loaderData.search ? { q: loaderData.search } : {}), page: String(target) })}`;
   const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
   const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
@@ -132,18 +149,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
         <h1>{bucket.name}</h1>
         <Link to={newDocumentPath(bucket)} className="button primary">{t("overview.new")}</Link>
       </header>
-      <div className="overview-tools">
-        <Form method="get" role="search" className="search">
-          <label htmlFor="overview-search" className="visually-hidden">{t("overview.search")}</label>
-          <input id="overview-search" type="search" name="q" defaultValue={loaderData.search} placeholder={t("overview.search")} />
-          <button type="submit" className="button small">{t("overview.searchButton")}</button>
-        </Form>
-        <Form method="post" action="/session/index-view" className="view-switch">
-          <input type="hidden" name="redirect_to" value={here} />
-          <button type="submit" name="view" value="list" aria-pressed={view === "list"}>{t("overview.list")}</button>
-          <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>{t("overview.grid")}</button>
-        </Form>
-      </div>
+      <OverviewTools search={loaderData.search} view={view} />
       {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? <p className="form-error" role="alert">{t("overview.deleteConflict")}</p> : null}
       {items.length === 0 ? (
@@ -184,38 +190,73 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           </tbody>
         </table>
       )}
-      <nav className="pagination" aria-label={t("overview.pages")}>
-        {page > 1 ? <Link to={pageLink(page - 1)} rel="prev">{t("overview.previous")}</Link> : null}
-        <span>{loaderData.pages ? t("overview.pageOf", { page, pages: loaderData.pages }) : t("overview.page", { page })}</span>
-        {loaderData.hasNext ? <Link to={pageLink(page + 1)} rel="next">{t("overview.next")}</Link> : null}
-      </nav>
-      {toDelete ? (
-        <ConfirmDialog
-          title={t("overview.deleteTitle")}
-          cancelTo={location.pathname + location.search.replace(/[?&]delete=[^&]*/, "")}
-          confirm={
-            <Form method="post">
-              <input type="hidden" name="contentId" value={toDelete.contentId} />
-              <input type="hidden" name="versionId" value={toDelete.versionId} />
-              <button type="submit" name="intent" value="delete" className="button danger">{t("form.delete")}</button>
-            </Form>
-          }
-        >
-          <p>{t("overview.deleteText", { title: toDelete.title || t("overview.untitled") })}</p>
-          {loaderData.whereUsed ? <WhereUsedList whereUsed={loaderData.whereUsed} /> : null}
-        </ConfirmDialog>
-      ) : null}
+      <OverviewPagination page={page} pages={loaderData.pages} hasNext={loaderData.hasNext} search={loaderData.search} />
+      {toDelete ? <DeleteDialog document={toDelete} whereUsed={loaderData.whereUsed} /> : null}
     </section>
   );
 }
 
-interface RowLabels {
+/** The search box and the list/grid switch (kept in the session through /session/index-view). */
+export function OverviewTools({ search, view }: { search: string; view: "list" | "grid" }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <div className="overview-tools">
+      <Form method="get" role="search" className="search">
+        <label htmlFor="overview-search" className="visually-hidden">{t("overview.search")}</label>
+        <input id="overview-search" type="search" name="q" defaultValue={search} placeholder={t("overview.search")} />
+        <button type="submit" className="button small">{t("overview.searchButton")}</button>
+      </Form>
+      <Form method="post" action="/session/index-view" className="view-switch">
+        <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
+        <button type="submit" name="view" value="list" aria-pressed={view === "list"}>{t("overview.list")}</button>
+        <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>{t("overview.grid")}</button>
+      </Form>
+    </div>
+  );
+}
+
+export function OverviewPagination({ page, pages, hasNext, search }: { page: number; pages: number | null; hasNext: boolean; search: string }) {
+  const { t } = useTranslation();
+  const pageLink = (target: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(target) })}`;
+  return (
+    <nav className="pagination" aria-label={t("overview.pages")}>
+      {page > 1 ? <Link to={pageLink(page - 1)} rel="prev">{t("overview.previous")}</Link> : null}
+      <span>{pages ? t("overview.pageOf", { page, pages }) : t("overview.page", { page })}</span>
+      {hasNext ? <Link to={pageLink(page + 1)} rel="next">{t("overview.next")}</Link> : null}
+    </nav>
+  );
+}
+
+/** The delete confirmation (?delete=): the documents that refer to this one, then a form post. */
+export function DeleteDialog({ document, whereUsed }: { document: { contentId: string; versionId: string; title: string }; whereUsed: Parameters<typeof WhereUsedList>[0]["whereUsed"] | null }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <ConfirmDialog
+      title={t("overview.deleteTitle")}
+      cancelTo={location.pathname + location.search.replace(/[?&]delete=[^&]*/, "")}
+      confirm={
+        <Form method="post">
+          <input type="hidden" name="contentId" value={document.contentId} />
+          <input type="hidden" name="versionId" value={document.versionId} />
+          <button type="submit" name="intent" value="delete" className="button danger">{t("form.delete")}</button>
+        </Form>
+      }
+    >
+      <p>{t("overview.deleteText", { title: document.title || t("overview.untitled") })}</p>
+      {whereUsed ? <WhereUsedList whereUsed={whereUsed} /> : null}
+    </ConfirmDialog>
+  );
+}
+
+export interface RowLabels {
   duplicate: string;
   delete: string;
 }
 
 /** Its labels come from the page: useTranslation per row copied the i18n instance for every row. */
-function RowActions({ bucket, contentId, here, labels }: { bucket: ScreenBucket; contentId: string; here: string; labels: RowLabels }) {
+export function RowActions({ bucket, contentId, here, labels }: { bucket: ScreenBucket; contentId: string; here: string; labels: RowLabels }) {
   const separator = here.includes("?") ? "&" : "?";
   return (
     <span className="row-links">

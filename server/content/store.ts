@@ -171,7 +171,7 @@ export async function deleteContent(db: Db, bucketId: string, contentId: string,
 }
 
 /** An ILIKE pattern matching `text` anywhere, its wildcards taken literally. */
-function likePattern(text: string): string {
+export function likePattern(text: string): string {
   return `%${text.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

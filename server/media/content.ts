@@ -15,7 +15,7 @@ export function toMediaContent(media: MediaRow, jobs: JobRow[], locale: Locale =
     ...(customUrl ? [{ filename: "custom", isCustom: true as const, url: customUrl }] : []),
   ];
   const thumb = details.thumb ?? null;
-  const still = thumb ? ("isCustom" in thumb ? customUrl : (thumbs[thumb.index]?.url ?? null)) : null;
+  const still = chosenStillUrl(media);
   const customSize = details.customStillSize;
   /** The custom still (spec §5): smallerThanVideo asks the browser's 'Incorrect Size' confirmation. */
   const customStill =
@@ -48,3 +48,11 @@ export function toMediaContent(media: MediaRow, jobs: JobRow[], locale: Locale =
   };
 }
 
+
+/** The URL of a video's chosen still (spec §3 `thumb`), null while none is chosen or it is gone. */
+export function chosenStillUrl(media: Pick<MediaRow, "contentId" | "details">): string | null {
+  const { thumb, stillKeys } = media.details;
+  if (!thumb) return null;
+  if ("isCustom" in thumb) return customStillUrl(media);
+  return stillKeys?.[thumb.index] !== undefined ? `/api/v1/still/${media.contentId}/${thumb.index}` : null;
+}

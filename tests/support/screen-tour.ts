@@ -222,6 +222,13 @@ const dleSessions = (setup: TourSetup) =>
     return demoCopy(setup, "dle-sessions");
   });
 
+/** The session overviews' grid: the view switch (kept in the entry's own session), then the cards' stills. */
+async function showGrid({ page }: TourStep): Promise<void> {
+  await page.locator('.view-switch button[value="grid"]').click();
+  await page.locator('.view-switch button[value="grid"][aria-pressed="true"]').waitFor();
+  await page.locator("li.session-card img").first().waitFor();
+}
+
 /** A copy of the demo learning environment (dle-content, a singleton). */
 const learningEnvironment = (setup: TourSetup) => setup.once("learning-environment", () => demoCopy(setup, "learning-environment"));
 
@@ -466,11 +473,26 @@ export const TOUR: TourEntry[] = [
     },
   },
 
+  // The session overviews (issue 13, docs/screens-session-overview.md): list and grid, the learning sessions' order
+  // (moved without JavaScript by buttons), reorder off while searching, the delete confirmation.
+  { name: "sessies-overview", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}`, ready: ".session-still img" },
+  { name: "sessies-overview-grid", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}`, open: showGrid },
+  { name: "dle-sessies-overview", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}`, ready: ".session-still img" },
+  { name: "dle-sessies-overview-grid", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}`, open: showGrid },
+  { name: "dle-sessies-overview-nojs", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}`, ready: ".session-move", javaScriptEnabled: false },
+  { name: "dle-sessies-overview-search", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}?q=water`, ready: ".session-reorder-note" },
+  {
+    name: "dialog-delete-session",
+    as: "editor",
+    setup: dleSessions,
+    path: (data) => `/dle-sessies/${data.slug}?delete=${data.contentId}`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
+
   // The specialised screens (docs/screens.md) on copies of their demo buckets.
-  { name: "sessies-overview", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}` },
   { name: "sessies-new", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/new` },
   { name: "sessies-edit", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
-  { name: "dle-sessies-overview", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}` },
   { name: "dle-sessies-new", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/new` },
   { name: "dle-sessies-edit", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
   // The session editor (issue 13, sessies and dle-sessies): its preview player and its no-JavaScript page.

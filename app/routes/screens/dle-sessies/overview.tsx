@@ -1,8 +1,13 @@
-import BucketOverview, { meta as overviewMeta, overviewAction, overviewLoader } from "../../bucket-overview";
+import { SessionOverviewPage } from "../session-overview-page";
+import { sessionOverviewAction, sessionOverviewLoader } from "../session-overview.server";
+import type { Route } from "./+types/overview";
 
-// /dle-sessies/{bucket}: the sessions of a learning environment.
+// /dle-sessies/{bucket}: a learning environment's sessions as clip cards in their stored order (docs/screens-session-overview.md).
 
-export const loader = overviewLoader("dle-sessies");
-export const action = overviewAction("dle-sessies");
-export const meta = overviewMeta;
-export default BucketOverview;
+export const loader = sessionOverviewLoader("dle-sessies");
+export const action = sessionOverviewAction("dle-sessies");
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
+
+export default function DleSessiesOverview({ loaderData, actionData }: Route.ComponentProps) {
+  return <SessionOverviewPage loaderData={loaderData} actionData={actionData} />;
+}

@@ -1,8 +1,13 @@
-import BucketOverview, { meta as overviewMeta, overviewAction, overviewLoader } from "../../bucket-overview";
+import { SessionOverviewPage } from "../session-overview-page";
+import { sessionOverviewAction, sessionOverviewLoader } from "../session-overview.server";
+import type { Route } from "./+types/overview";
 
-// /sessies/{bucket}: the sessions of a sessies bucket.
+// /sessies/{bucket}: the sessions of a sessies bucket as clip cards (docs/screens-session-overview.md).
 
-export const loader = overviewLoader("sessies");
-export const action = overviewAction("sessies");
-export const meta = overviewMeta;
-export default BucketOverview;
+export const loader = sessionOverviewLoader("sessies");
+export const action = sessionOverviewAction("sessies");
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
+
+export default function SessiesOverview({ loaderData, actionData }: Route.ComponentProps) {
+  return <SessionOverviewPage loaderData={loaderData} actionData={actionData} />;
+}
