@@ -59,6 +59,8 @@ export function jsonAnswer(request: Request, value: unknown, headers: Record<str
 export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>) {
   return async (args: RouteArgs): Promise<Response> => {
     const { request, context } = args;
+    // React Router runs the loader for OPTIONS (only mutations go to the action).
+    if (request.method === "OPTIONS") return preflight(request, context);
     const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
     const origin = request.headers.get("origin");
     let cors: Record<string, string> = {};
@@ -92,25 +94,27 @@ export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>
 }
 
 /**
- * The other methods: a CORS preflight (OPTIONS) is answered for an origin that some live client allows (a
- * preflight carries no token, so the actual request is checked again against its own client's origins); anything
- * else is 405.
+ * A CORS preflight (OPTIONS) is answered for an origin that some live client allows: a preflight carries no token,
+ * so the actual request is checked again against its own client's origins.
  */
+export async function preflight(request: Request, context: AppLoadContext): Promise<Response> {
+  const origin = request.headers.get("origin");
+  const headers: Record<string, string> = { Allow: ALLOWED_METHODS, Vary: "Origin" };
+  if (origin && (await anyClientAllowsOrigin(context.db, origin))) {
+    Object.assign(headers, {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Allow-Methods": ALLOWED_METHODS,
+      "Access-Control-Allow-Headers": "Authorization, If-None-Match, Accept-Language",
+      "Access-Control-Max-Age": "600",
+    });
+  }
+  return new Response(null, { status: 204, headers });
+}
+
+/** Methods other than GET, HEAD and OPTIONS: 405. */
 export function deliveryAction() {
   return async ({ request, context }: RouteArgs): Promise<Response> => {
-    const origin = request.headers.get("origin");
-    if (request.method === "OPTIONS") {
-      const headers: Record<string, string> = { Allow: ALLOWED_METHODS, Vary: "Origin" };
-      if (origin && (await anyClientAllowsOrigin(context.db, origin))) {
-        Object.assign(headers, {
-          "Access-Control-Allow-Origin": origin,
-          "Access-Control-Allow-Methods": ALLOWED_METHODS,
-          "Access-Control-Allow-Headers": "Authorization, If-None-Match, Accept-Language",
-          "Access-Control-Max-Age": "600",
-        });
-      }
-      return new Response(null, { status: 204, headers });
-    }
+    if (request.method === "OPTIONS") return preflight(request, context);
     const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
     return problemResponse(new Problem(405, "method-not-allowed", "delivery.problems.methodNotAllowed.detail", { allow: "GET" }), locale, { Allow: ALLOWED_METHODS });
   };

@@ -11,6 +11,7 @@ import type { Route } from "./+types/media";
  * it; an expired or forged one is 403, an unknown media or file 404 (problem details). Byte ranges for video.
  */
 export const loader = async ({ request, context, params }: Route.LoaderArgs) => {
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Range", "Access-Control-Max-Age": "600" } });
   const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
   const url = new URL(request.url);
   const named = parseMediaPath(params.contentId, params.file);
