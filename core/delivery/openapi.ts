@@ -160,7 +160,7 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
         private: { type: "boolean" },
         collectionName: { type: "string" },
         locales: { type: "array", items: { type: "string" } },
-        schema: { type: "object", description: "The bucket's normalised JSON schema." },
+        schema: { type: "object", description: "The bucket's normalised JSON schema.", additionalProperties: true },
       },
     },
     BucketList: { type: "object", required: ["items"], properties: { items: { type: "array", items: ref("Bucket") } } },
