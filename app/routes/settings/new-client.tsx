@@ -69,7 +69,8 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   if (formData.get("intent") === "origins") {
     const submission = parseWithZod(formData, { schema: clientOriginsSchema });
     if (submission.status !== "success") {
-      return data({ intent: "origins" as const, clientId: String(formData.get("clientId") ?? ""), result: submission.reply() }, { status: 400 });
+      const clientId = formData.get("clientId");
+      return data({ intent: "origins" as const, clientId: typeof clientId === "string" ? clientId : "", result: submission.reply() }, { status: 400 });
     }
     if (!(await setClientOrigins(context.db, admin, submission.value.clientId, submission.value.origins))) {
       return data({ intent: "revoke" as const, revokeFailed: true }, { status: 404 });
@@ -277,7 +278,7 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
 }
 
 /** A client's allowed origins (the delivery API's CORS): a form of its own, open when its post was refused. */
-function ClientOrigins({ clientId, origins, result }: { clientId: string; origins: string[]; result?: SubmissionResult<string[]> }) {
+function ClientOrigins({ clientId, origins, result }: { clientId: string; origins: string[]; result?: SubmissionResult }) {
   const { t } = useTranslation();
   const [form, fields] = useForm({
     id: `client-origins-${clientId}`,
