@@ -93,6 +93,14 @@ export default [
   route("api/v1/media/:kind/upload", "routes/api/media-upload.ts"),
   route("api/v1/media/:kind/:contentId", "routes/api/media-file.ts"),
   route("api/v1/still/:contentId/:index", "routes/api/still.ts"),
+  // The delivery read API for exhibit apps (issue 14, docs/delivery.md).
+  route("api/v1/delivery/buckets", "routes/api/delivery/buckets.ts"),
+  route("api/v1/delivery/buckets/:slug/documents", "routes/api/delivery/documents.ts"),
+  route("api/v1/delivery/buckets/:slug/documents/:contentId", "routes/api/delivery/document.ts"),
+  route("api/v1/delivery/buckets/:slug/singleton", "routes/api/delivery/singleton.ts"),
+  route("api/v1/delivery/openapi.json", "routes/api/delivery/openapi.ts"),
+  route("api/v1/delivery/media/:contentId/:file", "routes/api/delivery/media.ts"),
+  route("api/v1/delivery/*", "routes/api/delivery/not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("*", "routes/not-found.tsx"),

@@ -57,6 +57,10 @@ const envSchema = z.object({
   SUPPORT_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   /** The first start's demo admin (server/seed.ts). */
   ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
+  /** The delivery API (docs/delivery.md): requests a minute per API client (in-process token bucket); 0: no limit. */
+  DELIVERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** The delivery API's signed media URLs stay valid at least this long (and at most twice as long). */
+  DELIVERY_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 60 * 60).default(3600),
   ADMIN_PASSWORD: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).optional(),
   /** Webhooks (docs/webhooks.md): private, loopback and link-local targets are refused unless this is true. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv.default(false),

@@ -17,6 +17,8 @@ export interface ApiClient {
   /** Slugs the client may read; every bucket it may write is in here too. */
   readBuckets: string[];
   writeBuckets: string[];
+  /** Web origins (scheme://host[:port]) whose pages may call the delivery API with this client's token (CORS). */
+  allowedOrigins: string[];
   expiresAt: Date | null;
   createdAt: Date;
   createdByName: string | null;
@@ -27,13 +29,14 @@ export interface ApiClient {
 /** last_used_at is written at most this often per client, not on every request. */
 export const LAST_USED_RESOLUTION_SECONDS = 60;
 
-const CLIENT_COLUMNS = `c.id, c.name, c.read_buckets AS "readBuckets", c.write_buckets AS "writeBuckets", c.expires_at AS "expiresAt",
+const CLIENT_COLUMNS = `c.id, c.name, c.read_buckets AS "readBuckets", c.write_buckets AS "writeBuckets", c.allowed_origins AS "allowedOrigins", c.expires_at AS "expiresAt",
   c.created_at AS "createdAt", u.name AS "createdByName", c.last_used_at AS "lastUsedAt", c.revoked_at AS "revokedAt"`;
 
 export interface NewApiClient {
   name: string;
   readBuckets: string[];
   writeBuckets: string[];
+  allowedOrigins?: string[];
   expiresAt: Date | null;
 }
 
@@ -42,11 +45,12 @@ export async function createApiClient(db: Db, actor: Pick<User, "id" | "name">, 
   const secret = randomToken(32);
   const writeBuckets = [...new Set(input.writeBuckets)];
   const readBuckets = [...new Set([...input.readBuckets, ...writeBuckets])];
+  const allowedOrigins = [...new Set(input.allowedOrigins ?? [])];
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO api_clients (name, secret_hash, read_buckets, write_buckets, expires_at, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [input.name, hashToken(secret), readBuckets, writeBuckets, input.expiresAt, actor.id],
+      `INSERT INTO api_clients (name, secret_hash, read_buckets, write_buckets, expires_at, created_by, allowed_origins)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [input.name, hashToken(secret), readBuckets, writeBuckets, input.expiresAt, actor.id, allowedOrigins],
     );
     const id = rows[0]?.id;
     if (!id) throw new Error("the API client was not created");
@@ -54,7 +58,7 @@ export async function createApiClient(db: Db, actor: Pick<User, "id" | "name">, 
       area: "client",
       action: "created",
       subject: input.name,
-      details: { id, readBuckets, writeBuckets, expiresAt: input.expiresAt?.toISOString() ?? null },
+      details: { id, readBuckets, writeBuckets, allowedOrigins, expiresAt: input.expiresAt?.toISOString() ?? null },
     });
     const client = await findApiClient(tx, id);
     if (!client) throw new Error("the API client was not created");
@@ -126,4 +130,24 @@ export async function authenticateApiClient(db: Db, token: string): Promise<ApiC
 /** Whether the client may read (or write) the bucket of this slug. */
 export function clientMay(client: Pick<ApiClient, "readBuckets" | "writeBuckets">, access: "read" | "write", slug: string): boolean {
   return (access === "write" ? client.writeBuckets : client.readBuckets).includes(slug);
+}
+
+/** Replaces a client's allowed origins (the delivery API's CORS); false when there is no such client. */
+export async function setClientOrigins(db: Db, actor: Pick<User, "id" | "name">, id: string, origins: string[]): Promise<boolean> {
+  const allowedOrigins = [...new Set(origins)];
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ name: string }>("UPDATE api_clients SET allowed_origins = $2 WHERE id = $1 RETURNING name", [id, allowedOrigins]);
+    if (!rows[0]) return false;
+    await recordActivity(tx, actor, { area: "client", action: "updated", subject: rows[0].name, details: { id, allowedOrigins } });
+    return true;
+  });
+}
+
+/** Whether any live client lets pages of this origin call the delivery API (a CORS preflight carries no token). */
+export async function anyClientAllowsOrigin(db: Queryable, origin: string): Promise<boolean> {
+  const { rows } = await db.query<{ allowed: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM api_clients WHERE $1 = ANY (allowed_origins) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS allowed`,
+    [origin],
+  );
+  return rows[0]?.allowed === true;
 }

@@ -14,6 +14,7 @@ import versionOrder from "./migrations/016_version_order.sql?raw";
 import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
 import webhooks from "./migrations/018_webhooks.sql?raw";
 import shareables from "./migrations/019_shareables.sql?raw";
+import clientOrigins from "./migrations/020_client_origins.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -32,6 +33,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 17, name: "bucket_screens", sql: bucketScreens },
   { version: 18, name: "webhooks", sql: webhooks },
   { version: 19, name: "shareables", sql: shareables },
+  { version: 20, name: "client_origins", sql: clientOrigins },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -1,0 +1,35 @@
+import { serveFile } from "../../../../server/media/serve";
+import { latestMedia } from "../../../../server/media/store";
+import { mediaFile, parseMediaPath, verifyMediaUrl } from "../../../../server/delivery/media";
+import { notFound, Problem, problemLocale, problemResponse } from "../../../../server/delivery/problem";
+import { deliveryAction } from "../../../../server/delivery/route";
+import type { Route } from "./+types/media";
+
+/*
+ * GET /api/v1/delivery/media/{contentId}/{file}?expires=…&signature=…: a media file by the signed URL a document
+ * answered (server/delivery/media.ts). No token: the signature is the credential, so <img> and <video> can load
+ * it; an expired or forged one is 403, an unknown media or file 404 (problem details). Byte ranges for video.
+ */
+export const loader = async ({ request, context, params }: Route.LoaderArgs) => {
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Range", "Access-Control-Max-Age": "600" } });
+  const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
+  const url = new URL(request.url);
+  const named = parseMediaPath(params.contentId, params.file);
+  if (!named) return problemResponse(notFound("delivery.problems.notFound.media"), locale);
+  if (!verifyMediaUrl(context.config, url)) return problemResponse(new Problem(403, "forbidden", "delivery.problems.forbidden.signature"), locale);
+  const media = await latestMedia(context.db, named.contentId);
+  const file = media ? mediaFile(media, named.file) : null;
+  if (!file) return problemResponse(notFound("delivery.problems.notFound.media"), locale);
+  const response = await serveFile(request, context.media.storage.pathOf(file.key), {
+    mimetype: file.mimetype,
+    etag: file.key,
+    disposition: named.file === "original" && media?.kind === "file" && !file.mimetype.startsWith("audio/") ? "attachment" : "inline",
+    filename: file.filename,
+  });
+  // The signed URL is the credential: any page may fetch it; it stays the same for a while, so a cache may keep it.
+  response.headers.set("Access-Control-Allow-Origin", "*");
+  response.headers.set("Cache-Control", "private, max-age=3600");
+  return response;
+};
+
+export const action = deliveryAction();

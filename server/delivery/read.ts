@@ -1,0 +1,258 @@
+import type { AppLoadContext } from "react-router";
+import { clientMay, type ApiClient } from "../accounts/api-clients";
+import { findBucketByCollection, resolveBucketSlug, type Bucket } from "../content/buckets";
+import type { Queryable } from "../db/client";
+import { normalizeSchema, TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../../core/schema/normalize";
+import { propertiesOf } from "../../core/schema/walk";
+import { isUuid } from "../../core/ids";
+import {
+  deliveryReferences,
+  emptyReferences,
+  shapeDocument,
+  type DeliveryDocument,
+  type DeliveryMedia,
+  type DeliverySource,
+  type LocaleRequest,
+  type ShapeOptions,
+  type StoredDocument,
+} from "../../core/delivery/shape";
+import { invalidParameter, notFound } from "./problem";
+import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
+import { documentJson, latestDocument, latestDocuments, type PageCursor, type PageQuery, type PageSort } from "./store";
+
+/*
+ * The delivery API's reads (docs/delivery.md): which buckets a client reads, its query parameters checked into a
+ * clear 400 each, and documents shaped by core/delivery/shape.ts with their references and media loaded first.
+ */
+
+export const MAX_POPULATE = 3;
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+export const MAX_QUERY_LENGTH = 200;
+
+/** A bucket as the delivery API uses it: its normalised schema is made once per schema version and locales. */
+export interface DeliveryBucket {
+  bucket: Bucket;
+  schema: JsonSchema;
+}
+
+const schemas = new Map<string, JsonSchema>();
+const MAX_SCHEMAS = 500;
+
+export function deliveryBucket(bucket: Bucket): DeliveryBucket {
+  const key = `${bucket.id}|${bucket.schemaVersionId ?? JSON.stringify(bucket.jsonSchema)}|${bucket.locales.join(",")}`;
+  let schema = schemas.get(key);
+  if (!schema) {
+    schema = normalizeSchema(bucket.jsonSchema, bucket.locales).schema;
+    if (schemas.size >= MAX_SCHEMAS) schemas.delete(schemas.keys().next().value as string);
+    schemas.set(key, schema);
+  }
+  return { bucket, schema };
+}
+
+const bucketColumns = (alias = "") => `${alias}id, ${alias}slug, ${alias}name, ${alias}singleton, ${alias}private,
+  ${alias}collection_name AS "collectionName", ${alias}json_schema AS "jsonSchema", ${alias}locales, ${alias}schema_version_id AS "schemaVersionId"`;
+
+/** The buckets the client may read, in the order of the navigation. */
+export async function readableBuckets(db: Queryable, client: ApiClient): Promise<Bucket[]> {
+  const { rows } = await db.query<Bucket>(`SELECT ${bucketColumns()} FROM buckets WHERE slug = ANY($1) ORDER BY position, name`, [client.readBuckets]);
+  return rows;
+}
+
+/** A bucket in the client's read scope (an old slug of a renamed one too); any other is 404, as if it did not exist. */
+export async function requireClientBucket(db: Queryable, client: ApiClient, slug: string | undefined): Promise<DeliveryBucket> {
+  const bucket = slug ? (await resolveBucketSlug(db, slug))?.bucket : undefined;
+  if (!bucket || !clientMay(client, "read", bucket.slug)) throw notFound();
+  return deliveryBucket(bucket);
+}
+
+/**
+ * A bucket in the client's read scope and one of its documents, in one query (the single-document path; an old
+ * slug of a renamed bucket takes a second): the bucket 404s as in requireClientBucket, the document is null when
+ * the bucket has no such one.
+ */
+export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined): Promise<{ bucket: DeliveryBucket; document: StoredDocument | null }> {
+  if (!slug) throw notFound();
+  const id = isUuid(contentId) ? contentId : null;
+  const { rows } = await db.query<Bucket & { document: StoredDocument | null }>(
+    `SELECT ${bucketColumns("b.")}, d.document
+     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid")}) d ON true
+     WHERE b.slug = $1`,
+    [slug, id],
+  );
+  const row = rows[0];
+  if (!row) {
+    const bucket = await requireClientBucket(db, client, slug);
+    return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id) : null };
+  }
+  const { document, ...bucket } = row;
+  if (!clientMay(client, "read", bucket.slug)) throw notFound();
+  return { bucket: deliveryBucket(bucket), document };
+}
+
+/** `locale` and `fallback`: null without a locale (every locale answered). */
+export function parseLocale(url: URL, bucket: Bucket): LocaleRequest | null {
+  const locale = url.searchParams.get("locale");
+  const fallbackText = url.searchParams.get("fallback");
+  const locales = bucket.locales.join(", ");
+  if (locale === null || locale === "") {
+    if (fallbackText !== null) throw invalidParameter("fallback", "delivery.problems.invalidParameter.fallback", { value: fallbackText, locales });
+    return null;
+  }
+  if (!bucket.locales.includes(locale)) throw invalidParameter("locale", "delivery.problems.invalidParameter.locale", { value: locale, locales });
+  if (fallbackText === null) return { locale, fallback: null };
+  if (fallbackText === "none" || fallbackText === "") return { locale, fallback: [] };
+  const fallback = fallbackText.split(",").map((part) => part.trim());
+  if (fallback.some((part) => !bucket.locales.includes(part))) throw invalidParameter("fallback", "delivery.problems.invalidParameter.fallback", { value: fallbackText, locales });
+  return { locale, fallback };
+}
+
+function wholeNumber(url: URL, name: string, min: number, max: number, fallback: number, key: Parameters<typeof invalidParameter>[1]): number {
+  const text = url.searchParams.get(name);
+  if (text === null) return fallback;
+  if (!/^\d{1,4}$/.test(text) || Number(text) < min || Number(text) > max) throw invalidParameter(name, key, { value: text, max });
+  return Number(text);
+}
+
+export const parsePopulate = (url: URL) => wholeNumber(url, "populate", 0, MAX_POPULATE, 0, "delivery.problems.invalidParameter.populate");
+
+/** Top-level properties a page may be sorted by: text, numbers and booleans, translated or not. */
+export function sortableProperties(schema: JsonSchema): Map<string, { translated: boolean }> {
+  const scalar = (node: JsonSchema) => ["string", "number", "integer", "boolean"].includes(node.type as string) && node._ref === undefined;
+  const out = new Map<string, { translated: boolean }>();
+  for (const [name, node] of Object.entries(propertiesOf(schema))) {
+    if (node.renderer === TRANSLATE_OBJECT_RENDERER) {
+      if (Object.values(propertiesOf(node)).every(scalar)) out.set(name, { translated: true });
+    } else if (scalar(node)) out.set(name, { translated: false });
+  }
+  return out;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** The cursor is opaque to clients: base64url of the sort it was made for and where the page ended. */
+interface CursorBody {
+  s: string;
+  v: unknown;
+  id: string;
+}
+
+const sortKey = (sort: PageSort) => (sort.by === "property" ? `${sort.property}|${sort.locale ?? ""}|${sort.order}` : `${sort.by}|${sort.order}`);
+
+export function encodeCursor(sort: PageSort, value: unknown, contentId: string): string {
+  return Buffer.from(JSON.stringify({ s: sortKey(sort), v: value, id: contentId } satisfies CursorBody)).toString("base64url");
+}
+
+function decodeCursor(text: string, sort: PageSort): PageCursor {
+  const bad = () => invalidParameter("cursor", "delivery.problems.invalidParameter.cursor");
+  if (!/^[A-Za-z0-9_-]{1,4000}$/.test(text)) throw bad();
+  let body: Partial<CursorBody> | null;
+  try {
+    body = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<CursorBody> | null;
+  } catch {
+    throw bad();
+  }
+  if (!body || typeof body !== "object" || body.s !== sortKey(sort) || typeof body.id !== "string" || !/^[0-9a-f-]{36}$/.test(body.id)) throw bad();
+  if (sort.by !== "property" && (typeof body.v !== "string" || !ISO_DATE_TIME.test(body.v))) throw bad();
+  return { value: body.v, contentId: body.id };
+}
+
+/** The list's query parameters: sort, order, limit, cursor, updatedSince, q. */
+export function parsePageQuery(url: URL, bucket: DeliveryBucket, locale: LocaleRequest | null): PageQuery {
+  const sortText = url.searchParams.get("sort") ?? "updatedAt";
+  const orderText = url.searchParams.get("order");
+  if (orderText !== null && orderText !== "asc" && orderText !== "desc") throw invalidParameter("order", "delivery.problems.invalidParameter.order", { value: orderText });
+  let sort: PageSort;
+  if (sortText === "updatedAt" || sortText === "createdAt") {
+    sort = { by: sortText, order: orderText ?? "desc" };
+  } else {
+    const sortable = sortableProperties(bucket.schema);
+    const property = sortable.get(sortText);
+    if (!property) {
+      throw invalidParameter("sort", "delivery.problems.invalidParameter.sort", { value: sortText, fields: ["updatedAt", "createdAt", ...sortable.keys()].join(", ") });
+    }
+    sort = {
+      by: "property",
+      property: sortText,
+      locale: property.translated ? (locale?.locale ?? bucket.bucket.locales[0] ?? null) : null,
+      order: orderText ?? "asc",
+    };
+  }
+  const limit = wholeNumber(url, "limit", 1, MAX_LIMIT, DEFAULT_LIMIT, "delivery.problems.invalidParameter.limit");
+  const cursorText = url.searchParams.get("cursor");
+  const after = cursorText === null || cursorText === "" ? null : decodeCursor(cursorText, sort);
+  const sinceText = url.searchParams.get("updatedSince");
+  let updatedSince: string | null = null;
+  if (sinceText !== null) {
+    if (!ISO_DATE_TIME.test(sinceText) || Number.isNaN(Date.parse(sinceText))) {
+      throw invalidParameter("updatedSince", "delivery.problems.invalidParameter.updatedSince", { value: sinceText });
+    }
+    updatedSince = sinceText;
+  }
+  const q = url.searchParams.get("q")?.trim() || null;
+  if (q && q.length > MAX_QUERY_LENGTH) throw invalidParameter("q", "delivery.problems.invalidParameter.q", { max: MAX_QUERY_LENGTH });
+  return { sort, limit, after, updatedSince, search: q };
+}
+
+/** What shaping needs from the request: who reads, and how media URLs are made. */
+export interface ReadContext {
+  db: Queryable;
+  client: ApiClient;
+  config: AppLoadContext["config"];
+  /** The origin media URLs start with (PUBLIC_URL, else the request's). */
+  base: string;
+}
+
+const sourceOf = (bucket: DeliveryBucket, document: StoredDocument): DeliverySource => ({
+  bucket: { slug: bucket.bucket.slug, locales: bucket.bucket.locales, schema: bucket.schema },
+  document,
+});
+
+/**
+ * These documents of one bucket shaped for the client: referenced documents loaded level by level up to
+ * `populate` (one query per referenced collection and level, only from buckets the client reads), then every
+ * loaded document's media in one query.
+ */
+export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, documents: readonly StoredDocument[], options: ShapeOptions): Promise<DeliveryDocument[]> {
+  const loaded = new Map<string, DeliverySource>(); // `${collection}|${contentId}`
+  const collections = new Map<string, DeliveryBucket | null>([[bucket.bucket.collectionName, bucket]]);
+  const roots = documents.map((document) => sourceOf(bucket, document));
+  const references = emptyReferences();
+  let level = roots;
+  for (const root of roots) loaded.set(`${bucket.bucket.collectionName}|${root.document.contentId.toLowerCase()}`, root);
+  for (let depth = 0; depth <= options.populate; depth += 1) {
+    const found = emptyReferences();
+    for (const source of level) deliveryReferences(source.bucket.schema, source.document.data, found);
+    for (const id of found.media) references.media.add(id);
+    if (depth === options.populate) break;
+    const next: DeliverySource[] = [];
+    for (const [collection, ids] of found.documents) {
+      if (!collections.has(collection)) {
+        const target = await findBucketByCollection(read.db, collection);
+        collections.set(collection, target && clientMay(read.client, "read", target.slug) ? deliveryBucket(target) : null);
+      }
+      const target = collections.get(collection);
+      if (!target) continue;
+      const wanted = [...ids].filter((id) => !loaded.has(`${collection}|${id}`));
+      for (const document of await latestDocuments(read.db, target.bucket.id, wanted)) {
+        const source = sourceOf(target, document);
+        loaded.set(`${collection}|${document.contentId.toLowerCase()}`, source);
+        next.push(source);
+      }
+    }
+    level = next;
+  }
+  const media = new Map<string, DeliveryMedia>();
+  if (references.media.size) {
+    const expires = urlExpiry(read.config);
+    for (const row of await latestMediaWithBucket(read.db, [...references.media])) {
+      if (!clientMay(read.client, "read", row.bucketSlug)) continue;
+      media.set(row.contentId.toLowerCase(), toDeliveryMedia(row, (file) => signedMediaUrl(read.config, read.base, row.contentId, file, expires)));
+    }
+  }
+  const lookup = {
+    document: (collection: string, contentId: string) => loaded.get(`${collection}|${contentId}`),
+    media: (contentId: string) => media.get(contentId),
+  };
+  return roots.map((root) => shapeDocument(root, options, lookup));
+}

@@ -1,0 +1,121 @@
+import { createHash } from "node:crypto";
+import type { AppLoadContext } from "react-router";
+import { anyClientAllowsOrigin, authenticateApiClient, type ApiClient } from "../accounts/api-clients";
+import { bearerToken } from "../security/bearer";
+import { Problem, problemLocale, problemResponse, unauthorized } from "./problem";
+import { limiterOf } from "./rate-limit";
+import type { ReadContext } from "./read";
+
+/*
+ * What every delivery route shares (docs/delivery.md): the bearer token of an API client (401 problem otherwise),
+ * the per-client rate limit (429 with Retry-After), CORS for the client's allowed origins, and the answer: JSON
+ * with an ETag (a hash of the body; 304 for a matching If-None-Match) and Cache-Control: private, no-cache (a
+ * cache keeps it, and asks again with the ETag before using it). Refusals are problem details.
+ */
+
+interface RouteArgs {
+  request: Request;
+  context: AppLoadContext;
+  params: Record<string, string | undefined>;
+}
+
+export interface DeliveryArgs extends RouteArgs {
+  url: URL;
+  client: ApiClient;
+  read: ReadContext;
+}
+
+const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+const CACHE_CONTROL = "private, no-cache";
+/** What a page's script may read of an answer, beyond the CORS-safelisted headers. */
+const EXPOSED_HEADERS = "ETag, Retry-After, Content-Language";
+
+function corsHeaders(origin: string): Record<string, string> {
+  return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: "Origin, Authorization" };
+}
+
+const baseOf = (request: Request, context: AppLoadContext) => (context.config.PUBLIC_URL ? new URL(context.config.PUBLIC_URL).origin : new URL(request.url).origin);
+
+/** A strong ETag of a body: its SHA-1, base64url. */
+export const etagOf = (body: string) => `"${createHash("sha1").update(body).digest("base64url")}"`;
+
+/** Whether If-None-Match names this ETag (or is *). */
+export function notModified(request: Request, etag: string): boolean {
+  const header = request.headers.get("if-none-match");
+  if (!header) return false;
+  return header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+/** A JSON answer with its ETag, or 304 when the client has it. */
+export function jsonAnswer(request: Request, value: unknown, headers: Record<string, string> = {}): Response {
+  const body = JSON.stringify(value);
+  const etag = etagOf(body);
+  const common = { ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Origin, Authorization", ...headers };
+  if (notModified(request, etag)) return new Response(null, { status: 304, headers: common });
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...common } });
+}
+
+/** A GET route of the delivery API: the handler answers a value (sent as JSON with an ETag) or a Response. */
+export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>) {
+  return async (args: RouteArgs): Promise<Response> => {
+    const { request, context } = args;
+    // React Router runs the loader for OPTIONS (only mutations go to the action).
+    if (request.method === "OPTIONS") return preflight(request, context);
+    const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
+    const origin = request.headers.get("origin");
+    let cors: Record<string, string> = {};
+    try {
+      const token = bearerToken(request);
+      const client = token ? await authenticateApiClient(context.db, token) : null;
+      if (!client) {
+        // A page of an allowed origin should be able to read the 401 (to ask for a new token).
+        if (origin && (await anyClientAllowsOrigin(context.db, origin))) cors = corsHeaders(origin);
+        throw unauthorized();
+      }
+      if (origin && client.allowedOrigins.includes(origin)) cors = corsHeaders(origin);
+      const retryAfter = limiterOf(context.config).take(client.id);
+      if (retryAfter > 0) {
+        const limit = context.config.DELIVERY_RATE_LIMIT_PER_MINUTE;
+        throw new Problem(429, "rate-limited", "delivery.problems.rateLimited.detail", { limit, seconds: retryAfter }, { headers: { "Retry-After": String(retryAfter) } });
+      }
+      const url = new URL(request.url);
+      const read: ReadContext = { db: context.db, client, config: context.config, base: baseOf(request, context) };
+      const result = await handler({ ...args, url, client, read });
+      if (result instanceof Response) {
+        for (const [name, value] of Object.entries(cors)) result.headers.set(name, value);
+        return result;
+      }
+      return jsonAnswer(request, result, cors);
+    } catch (error) {
+      if (error instanceof Problem) return problemResponse(error, locale, cors);
+      throw error;
+    }
+  };
+}
+
+/**
+ * A CORS preflight (OPTIONS) is answered for an origin that some live client allows: a preflight carries no token,
+ * so the actual request is checked again against its own client's origins.
+ */
+export async function preflight(request: Request, context: AppLoadContext): Promise<Response> {
+  const origin = request.headers.get("origin");
+  const headers: Record<string, string> = { Allow: ALLOWED_METHODS, Vary: "Origin" };
+  if (origin && (await anyClientAllowsOrigin(context.db, origin))) {
+    Object.assign(headers, {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Allow-Methods": ALLOWED_METHODS,
+      "Access-Control-Allow-Headers": "Authorization, If-None-Match, Accept-Language",
+      "Access-Control-Max-Age": "600",
+    });
+  }
+  return new Response(null, { status: 204, headers });
+}
+
+/** Methods other than GET, HEAD and OPTIONS: 405. */
+export function deliveryAction() {
+  return async ({ request, context }: RouteArgs): Promise<Response> => {
+    if (request.method === "OPTIONS") return preflight(request, context);
+    const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
+    return problemResponse(new Problem(405, "method-not-allowed", "delivery.problems.methodNotAllowed.detail", { allow: "GET" }), locale, { Allow: ALLOWED_METHODS });
+  };
+}

@@ -1,0 +1,106 @@
+import type { Queryable } from "../db/client";
+import type { StoredDocument } from "../../core/delivery/shape";
+
+/*
+ * SQL of the delivery API: the latest version of documents, with the times as ISO strings to the microsecond (the
+ * keyset cursor compares them exactly: a JavaScript Date keeps only milliseconds).
+ */
+
+const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const DOCUMENT_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
+  ${ISO("c.updated_at")} AS "updatedAt", v.data AS data`;
+
+/** A subquery answering one latest document as a JSON object (column `document`), for a join with its bucket. */
+export const documentJson = (bucketId: string, contentId: string) =>
+  `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
+     'updatedAt', ${ISO("c.updated_at")}, 'data', v.data) AS document
+   FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+   WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`;
+
+export async function latestDocument(db: Queryable, bucketId: string, contentId: string): Promise<StoredDocument | null> {
+  const { rows } = await db.query<StoredDocument>(
+    `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE c.content_id = $1 AND c.bucket_id = $2`,
+    [contentId, bucketId],
+  );
+  return rows[0] ?? null;
+}
+
+/** A singleton bucket's document: its first (and only) one. */
+export async function singletonDocument(db: Queryable, bucketId: string): Promise<StoredDocument | null> {
+  const { rows } = await db.query<StoredDocument>(
+    `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE c.bucket_id = $1 ORDER BY c.created_at, c.content_id LIMIT 1`,
+    [bucketId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Latest versions of these documents of one bucket (absent ones are left out). */
+export async function latestDocuments(db: Queryable, bucketId: string, contentIds: readonly string[]): Promise<StoredDocument[]> {
+  if (!contentIds.length) return [];
+  const { rows } = await db.query<StoredDocument>(
+    `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE c.bucket_id = $1 AND c.content_id = ANY($2::uuid[])`,
+    [bucketId, contentIds],
+  );
+  return rows;
+}
+
+/** How a page is ordered: by a time column, or by a property's JSON value (a translated one in one locale). */
+export type PageSort =
+  | { by: "updatedAt" | "createdAt"; order: "asc" | "desc" }
+  | { by: "property"; property: string; locale: string | null; order: "asc" | "desc" };
+
+/** Where the previous page ended: the sort value (an ISO time, or any JSON value) and the contentId. */
+export interface PageCursor {
+  value: unknown;
+  contentId: string;
+}
+
+export interface PageQuery {
+  sort: PageSort;
+  limit: number;
+  after: PageCursor | null;
+  updatedSince: string | null;
+  search: string | null;
+}
+
+/** An ILIKE pattern matching `text` anywhere, its wildcards taken literally. */
+const likePattern = (text: string) => `%${text.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of a bucket's documents (limit + 1 rows are read to know whether another page follows). */
+export async function documentPage(db: Queryable, bucketId: string, query: PageQuery): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
+  const params: unknown[] = [bucketId];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const { sort } = query;
+  let sortExpression: string;
+  let cursorCast: string;
+  if (sort.by === "property") {
+    sortExpression = sort.locale === null
+      ? `coalesce(v.data -> ${param(sort.property)}, 'null'::jsonb)`
+      : `coalesce(v.data -> ${param(sort.property)} -> ${param(sort.locale)}, 'null'::jsonb)`;
+    cursorCast = "jsonb";
+  } else {
+    sortExpression = sort.by === "updatedAt" ? "c.updated_at" : "c.created_at";
+    cursorCast = "timestamptz";
+  }
+  const where = ["c.bucket_id = $1"];
+  if (query.updatedSince) where.push(`c.updated_at >= ${param(query.updatedSince)}::timestamptz`);
+  if (query.search) where.push(`document_search_text(v.data) ILIKE ${param(likePattern(query.search))}`);
+  const direction = sort.order === "asc" ? "ASC" : "DESC";
+  if (query.after) {
+    const value = sort.by === "property" ? JSON.stringify(query.after.value) : query.after.value;
+    where.push(`(${sortExpression}, c.content_id) ${sort.order === "asc" ? ">" : "<"} (${param(value)}::${cursorCast}, ${param(query.after.contentId)}::uuid)`);
+  }
+  const sortValue = sort.by === "property" ? sortExpression : ISO(sortExpression);
+  const { rows } = await db.query<StoredDocument & { sortValue: unknown }>(
+    `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"
+     FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE ${where.join(" AND ")}
+     ORDER BY ${sortExpression} ${direction}, c.content_id ${direction}
+     LIMIT ${param(query.limit + 1)}`,
+    params,
+  );
+  return { documents: rows.slice(0, query.limit), more: rows.length > query.limit };
+}
