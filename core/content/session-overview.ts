@@ -19,7 +19,7 @@ export interface SessionCard {
   availability: Availability | null;
 }
 
-/** The availability fields of a learning session, found by name (docs/screens-session-overview.md). */
+/** The availability fields of a learning session, found by name (docs/screens.md). */
 export const AVAILABLE_FROM = "availableFrom";
 export const AVAILABLE_UNTIL = "availableUntil";
 

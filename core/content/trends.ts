@@ -3,7 +3,7 @@ import { isPlainObject } from "../plain-object";
 import type { JsonSchema } from "../schema/normalize";
 
 /*
- * Trends (the trend screen, docs/screens-trend.md): a trend document names other trends through its trend-select
+ * Trends (the trend screen, docs/screens.md): a trend document names other trends through its trend-select
  * fields (`renderer: "trend-select"`, one trend or a list of related trends). A trend related to itself means
  * nothing to a visitor, so the server refuses it (server/content/save.ts).
  */

@@ -13,7 +13,7 @@ import { propertiesOf } from "../../core/schema/walk";
 import type { JsonSchema } from "../../core/schema/normalize";
 
 /*
- * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens-session-overview.md): a page of
+ * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens.md): a page of
  * sessions as clip cards in a bounded number of queries (one for the page, one for the cases of all its sessions with
  * their videos' stills and durations), and the stored order of a learning environment's sessions (contents.position,
  * migration 017).

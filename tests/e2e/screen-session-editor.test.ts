@@ -11,7 +11,7 @@ import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * The session editor (docs/screens-session-editor.md) in Chromium, JavaScript on and off: a session made from
+ * The session editor (docs/screens.md) in Chromium, JavaScript on and off: a session made from
  * cases chosen in the picker, its cases reordered (drag and Move buttons in place with JavaScript, the buttons as
  * posts without), removed and saved; a version conflict between two pages; the preview that plays the cases in
  * order (the next case's video when one ends) or, without JavaScript, lists them with native players; a learning

@@ -8,7 +8,7 @@ import { createContent, getLatestVersion } from "../../server/content/store";
 import type { Bucket } from "../../server/content/buckets";
 
 /*
- * The session overviews in the browser (docs/screens-session-overview.md), with JavaScript and without: cards, search,
+ * The session overviews in the browser (docs/screens.md), with JavaScript and without: cards, search,
  * grid and list, reordering learning sessions by Move up / Move down (a form post, or a fetcher's) and by dragging
  * (JavaScript), deleting through the confirm dialog.
  */

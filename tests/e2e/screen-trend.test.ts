@@ -8,7 +8,7 @@ import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * The trend screen (docs/screens-trend.md) in Chromium, with JavaScript and without: the generic overview's links lead
+ * The trend screen (docs/screens.md) in Chromium, with JavaScript and without: the generic overview's links lead
  * to it; a trend is made with its translated title and related trends (added through the listbox, or the select and
  * 'Add'), reordered (buttons, or dragging) and saved; two pages on the same version: the second save gets the
  * conflict message with its input kept; the documents that use a trend are linked beside it.

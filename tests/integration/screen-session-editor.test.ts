@@ -8,7 +8,7 @@ import { fieldErrorText, formErrorText, get, inputValue, postForm, postJson } fr
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * The session editor (docs/screens-session-editor.md) of the sessies and dle-sessies screens: the generic editor's
+ * The session editor (docs/screens.md) of the sessies and dle-sessies screens: the generic editor's
  * guards and save pipeline (versions, conflicts, CSRF) on its own routes, the cases' Move buttons without
  * JavaScript (Conform's reorder intent: the page comes back with the new order and every input kept), the preview's
  * durations and videos, and a learning session's availability (an end before the start refused, in the form and

@@ -7,7 +7,7 @@ import { cookieFrom, postForm } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens-session-overview.md) without
+ * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens.md) without
  * JavaScript: guards, the cards' data (first case's still, case count, total duration), the stored order of learning
  * sessions and its moves (stale and racing ones included), search switching reorder off, paging.
  */

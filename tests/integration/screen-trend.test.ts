@@ -7,7 +7,7 @@ import { fieldErrorText, formErrorText, get, postForm } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * The trend screen (/trend/{bucket}/new, /trend/{bucket}/{contentId}/{latest|versionId}, docs/screens-trend.md): the
+ * The trend screen (/trend/{bucket}/new, /trend/{bucket}/{contentId}/{latest|versionId}, docs/screens.md): the
  * guards of the generic editor, related trends saved in order and validated, a trend never related to itself, the
  * no-JavaScript list buttons (reorder, add), a version conflict, and the documents that use the trend beside it,
  * linked on their own screens, those in buckets the user may not see only counted.

@@ -474,7 +474,7 @@ export const TOUR: TourEntry[] = [
     },
   },
 
-  // The session overviews (issue 13, docs/screens-session-overview.md): list and grid, the learning sessions' order
+  // The session overviews (issue 13, docs/screens.md): list and grid, the learning sessions' order
   // (moved without JavaScript by buttons), reorder off while searching, the delete confirmation.
   { name: "sessies-overview", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}`, ready: ".session-still img" },
   { name: "sessies-overview-grid", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}`, open: showGrid },

@@ -12,7 +12,7 @@ import { EntryState, SessionPlayer } from "./session-player";
 import { totalDuration, useSessionEntries, type SessionEntry } from "./session-entries";
 
 /*
- * The session editor (docs/screens-session-editor.md): the generic edit page with the session's cases as its main
+ * The session editor (docs/screens.md): the generic edit page with the session's cases as its main
  * area and, beside the other fields, an aside with the session's length and its preview; a learning-environment
  * session's aside starts with its availability.
  */

@@ -12,7 +12,7 @@ import { isUuid } from "../../../core/ids";
 import type { Route } from "./sessies/+types/overview";
 
 /*
- * The session overviews (docs/screens-session-overview.md): the generic overview's guards, search, paging, view and
+ * The session overviews (docs/screens.md): the generic overview's guards, search, paging, view and
  * delete, with sessions as clip cards; a learning environment's sessions (dle-sessies) in their stored order, moved
  * with buttons (a form post, then back to the same page) or, with JavaScript, by dragging (the same post by a fetcher).
  */

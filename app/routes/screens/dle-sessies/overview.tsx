@@ -2,7 +2,7 @@ import { SessionOverviewPage } from "../session-overview-page";
 import { sessionOverviewAction, sessionOverviewLoader } from "../session-overview.server";
 import type { Route } from "./+types/overview";
 
-// /dle-sessies/{bucket}: a learning environment's sessions as clip cards in their stored order (docs/screens-session-overview.md).
+// /dle-sessies/{bucket}: a learning environment's sessions as clip cards in their stored order (docs/screens.md).
 
 export const loader = sessionOverviewLoader("dle-sessies");
 export const action = sessionOverviewAction("dle-sessies");

@@ -2,7 +2,7 @@ import { SessionOverviewPage } from "../session-overview-page";
 import { sessionOverviewAction, sessionOverviewLoader } from "../session-overview.server";
 import type { Route } from "./+types/overview";
 
-// /sessies/{bucket}: the sessions of a sessies bucket as clip cards (docs/screens-session-overview.md).
+// /sessies/{bucket}: the sessions of a sessies bucket as clip cards (docs/screens.md).
 
 export const loader = sessionOverviewLoader("sessies");
 export const action = sessionOverviewAction("sessies");

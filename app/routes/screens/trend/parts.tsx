@@ -50,7 +50,7 @@ function TrendWhereUsed({ loaderData }: { loaderData: TrendEditData }) {
   );
 }
 
-/** The trend screen (docs/screens-trend.md): the generic edit page with the image and texts first, where-used beside. */
+/** The trend screen (docs/screens.md): the generic edit page with the image and texts first, where-used beside. */
 export const TREND_SCREEN: EditScreenParts<TrendEditData> = {
   className: "trend-screen",
   mainFields: trendMainFields,
