@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     locale,
     user: user ? publicUser(user) : null,
-    buckets: buckets.map(({ id, slug, name, singleton }) => ({ _id: id, slug, name, singleton })),
+    buckets: buckets.map(({ id, slug, name, singleton, screen }) => ({ _id: id, slug, name, singleton, screen })),
     config: {
       productName: context.config.PRODUCT_NAME,
       defaultLocale: context.config.DEFAULT_LOCALE,

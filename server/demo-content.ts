@@ -17,8 +17,8 @@ interface DemoBucket {
 }
 
 /** A public demo bucket in Dutch and English whose collection is named after its slug. */
-function demoBucket(slug: string, name: string, rest: Pick<Bucket, "singleton" | "jsonSchema">): Omit<Bucket, "id" | "schemaVersionId"> {
-  return { slug, name, private: false, collectionName: slug, locales: ["nl", "en"], ...rest };
+function demoBucket(slug: string, name: string, rest: Pick<Bucket, "singleton" | "jsonSchema"> & Partial<Pick<Bucket, "screen">>): Omit<Bucket, "id" | "schemaVersionId"> {
+  return { slug, name, private: false, collectionName: slug, locales: ["nl", "en"], screen: "generic", ...rest };
 }
 
 /** Demo exhibit content: what a museum team would put in on day one. */
@@ -162,7 +162,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("trends", "Trends", { singleton: false, jsonSchema: {
+    bucket: demoBucket("trends", "Trends", { singleton: false, screen: "trend", jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -205,7 +205,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("sessions", "Sessions", { singleton: false, jsonSchema: {
+    bucket: demoBucket("sessions", "Sessions", { singleton: false, screen: "sessies", jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -226,6 +226,64 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         { title: { nl: "Handwerk", en: "Handmade" }, date: "2026-11-14", trend: craft, cases: [glass], exhibition: glassAndFire },
       ]);
     },
+  },
+  {
+    bucket: demoBucket("dle-sessions", "Learning sessions", { singleton: false, screen: "dle-sessies", jsonSchema: {
+        type: "object",
+        required: ["title"],
+        properties: {
+          title: { type: "string", title: "Title", translate: true },
+          goal: { type: "string", title: "Learning goal", renderer: "textarea", translate: true, maxLength: 400 },
+          cases: { type: "array", title: "Video cases", renderer: "video-cases", maxItems: 8, items: { type: "string", _ref: "cases" } },
+          availableFrom: { type: "string", format: "date", title: "Available from" },
+          availableUntil: { type: "string", format: "date", title: "Available until" },
+        },
+      },
+    }),
+    documents: (seeding) => {
+      const [harbour, glass, tide, canvas] = seeding.ids("cases");
+      return Promise.resolve([
+        {
+          title: { nl: "Kijken naar water", en: "Looking at water" },
+          goal: { nl: "Leerlingen beschrijven hoe licht en getij een landschap veranderen.", en: "Pupils describe how light and tide change a landscape." },
+          cases: [harbour, tide], availableFrom: "2026-09-01", availableUntil: "2027-06-30",
+        },
+        {
+          title: { nl: "Vakmanschap", en: "Craftsmanship" },
+          goal: { nl: "Leerlingen volgen een maker van ruw materiaal tot object.", en: "Pupils follow a maker from raw material to object." },
+          cases: [glass, canvas], availableFrom: "2026-11-01",
+        },
+        {
+          title: { nl: "Zorgen voor een schilderij", en: "Caring for a painting" },
+          goal: { nl: "Wat doet een restaurator, en waarom?", en: "What does a conservator do, and why?" },
+          cases: [canvas], availableFrom: "2027-01-15", availableUntil: "2027-03-31",
+        },
+      ]);
+    },
+  },
+  {
+    bucket: demoBucket("learning-environment", "Learning environment", { singleton: true, screen: "dle-content", jsonSchema: {
+        type: "object",
+        required: ["title", "introduction"],
+        properties: {
+          title: { type: "string", title: "Title", translate: true, maxLength: 80 },
+          introduction: { type: "string", title: "Introduction", renderer: "textarea", translate: true, maxLength: 600 },
+          teacherNotes: { type: "string", title: "Notes for teachers", renderer: "textarea", translate: true },
+          ageGroup: { type: "string", title: "Age group", enum: ["6-9", "10-12", "12-15", "15-18"] },
+        },
+      },
+    }),
+    documents: [
+      {
+        title: { nl: "Het museum als leslokaal", en: "The museum as a classroom" },
+        introduction: {
+          nl: "Drie sessies met korte films uit de collectie, voor in de klas of in de zaal.",
+          en: "Three sessions with short films from the collection, for the classroom or the gallery.",
+        },
+        teacherNotes: { nl: "Elke sessie duurt ongeveer veertig minuten." },
+        ageGroup: "10-12",
+      },
+    ],
   },
   {
     bucket: demoBucket("site-settings", "Site settings", { singleton: true, jsonSchema: {

@@ -1,13 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useRootData } from "../lib/root-data";
+import { overviewPath } from "../../core/content/screens";
 
 /** More buckets than this collapse the top-bar links (spec §2). */
 export const MAX_TOP_BAR_BUCKETS = 7;
-
-export function bucketHref(bucket: { slug: string; singleton: boolean }): string {
-  return bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}`;
-}
 
 export function TopBar() {
   const data = useRootData();
@@ -24,7 +21,7 @@ export function TopBar() {
       {user && !collapsed && buckets.length > 0 ? (
         <nav aria-label={t("nav.mainNavigation")} className="bucket-links">
           {buckets.map((bucket) => (
-            <NavLink key={bucket.slug} to={bucketHref(bucket)} viewTransition>
+            <NavLink key={bucket.slug} to={overviewPath(bucket)} viewTransition>
               {bucket.name}
             </NavLink>
           ))}

@@ -11,6 +11,7 @@ import { isUuid } from "../../core/ids";
 import { getRequestState } from "../../server/web/request-state";
 import { HttpError } from "../../server/web/http-error";
 import { pageRoute } from "../../server/web/respond";
+import { documentPath, duplicatePath, hasOwnOverview, newDocumentPath, overviewPath, type ScreenBucket, type ScreenName } from "../../core/content/screens";
 import type { Route } from "./+types/bucket-overview";
 
 export const PAGE_SIZE = 20;
@@ -35,9 +36,14 @@ function dateFormat(language: string): Intl.DateTimeFormat {
   return format;
 }
 
-export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+/**
+ * A bucket's overview on a screen: the generic one (/b/{bucket}) sends a bucket whose screen has its own overview
+ * there; a screen's own overview answers 404 for a bucket of another screen (core/content/screens.ts).
+ */
+export const overviewLoader = (screen: ScreenName) => pageRoute(async ({ request, context, params }: Pick<Route.LoaderArgs, "request" | "context" | "params">) => {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
-  if (bucket.singleton) throw redirect(`/b/${bucket.slug}/edit`);
+  if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
+  if (bucket.singleton || (screen === "generic" && hasOwnOverview(bucket))) throw redirect(overviewPath(bucket));
   const url = new URL(request.url);
   const { session } = await getRequestState(request, context);
   const search = url.searchParams.get("q")?.trim() ?? "";
@@ -58,7 +64,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete }) : null;
   return data(
     {
-      bucket: { slug: bucket.slug, name: bucket.name },
+      bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, screen: bucket.screen },
       items: rows.slice(0, PAGE_SIZE).map((row) => ({
         contentId: row.contentId,
         versionId: row.versionId,
@@ -80,9 +86,12 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   );
 });
 
+export const loader = overviewLoader("generic");
+
 /** Deletes a document (after the confirm dialog); a stale version is refused, nothing lost. */
-export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
+export const overviewAction = (screen: ScreenName) => pageRoute(async ({ request, context, params }: Pick<Route.ActionArgs, "request" | "context" | "params">) => {
   const { bucket } = await requireBucketAccess(request, context, params.bucket);
+  if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
   const form = await request.formData();
   const text = (name: string) => {
     const value = form.get(name);
@@ -97,12 +106,14 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     await deleteContent(context.db, bucket.id, contentId, versionId);
   } catch (error) {
     // Gone already (deleted in another tab): what the editor wanted is done.
-    if (error instanceof ContentNotFoundError) return redirect(`/b/${bucket.slug}?deleted`);
+    if (error instanceof ContentNotFoundError) return redirect(`${overviewPath(bucket)}?deleted`);
     if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
     throw error;
   }
-  return redirect(`/b/${bucket.slug}?deleted`);
+  return redirect(`${overviewPath(bucket)}?deleted`);
 });
+
+export const action = overviewAction("generic");
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
 
@@ -119,7 +130,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
     <section className="overview">
       <header className="overview-header">
         <h1>{bucket.name}</h1>
-        <Link to={`/b/${bucket.slug}/new`} className="button primary">{t("overview.new")}</Link>
+        <Link to={newDocumentPath(bucket)} className="button primary">{t("overview.new")}</Link>
       </header>
       <div className="overview-tools">
         <Form method="get" role="search" className="search">
@@ -141,11 +152,11 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
         <ul className="content-grid">
           {items.map((item) => (
             <li key={item.contentId} className="content-card">
-              <Link to={`/b/${bucket.slug}/${item.contentId}/latest`} className="content-title">{item.title || t("overview.untitled")}</Link>
+              <Link to={documentPath(bucket, item.contentId)} className="content-title">{item.title || t("overview.untitled")}</Link>
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
-              <RowActions slug={bucket.slug} contentId={item.contentId} here={here} labels={rowLabels} />
+              <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
             </li>
           ))}
         </ul>
@@ -161,13 +172,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           <tbody>
             {items.map((item) => (
               <tr key={item.contentId}>
-                <td><Link to={`/b/${bucket.slug}/${item.contentId}/latest`}>{item.title || t("overview.untitled")}</Link></td>
+                <td><Link to={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</Link></td>
                 <td>
                   <time dateTime={item.updatedAt} suppressHydrationWarning>
                     {date(item.updatedAt)}
                   </time>
                 </td>
-                <td><RowActions slug={bucket.slug} contentId={item.contentId} here={here} labels={rowLabels} /></td>
+                <td><RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} /></td>
               </tr>
             ))}
           </tbody>
@@ -204,11 +215,11 @@ interface RowLabels {
 }
 
 /** Its labels come from the page: useTranslation per row copied the i18n instance for every row. */
-function RowActions({ slug, contentId, here, labels }: { slug: string; contentId: string; here: string; labels: RowLabels }) {
+function RowActions({ bucket, contentId, here, labels }: { bucket: ScreenBucket; contentId: string; here: string; labels: RowLabels }) {
   const separator = here.includes("?") ? "&" : "?";
   return (
     <span className="row-links">
-      <Link to={`/b/${slug}/duplicate/${contentId}/latest`}>{labels.duplicate}</Link>
+      <Link to={duplicatePath(bucket, contentId)}>{labels.duplicate}</Link>
       <Link to={`${here}${separator}delete=${contentId}`} preventScrollReset>{labels.delete}</Link>
     </span>
   );

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { bucketHref } from "../components/top-bar";
+import { overviewPath } from "../../core/content/screens";
 import { requireUser } from "../../server/web/guards";
 import { useRootData } from "../lib/root-data";
 import type { Route } from "./+types/home";
@@ -24,7 +24,7 @@ export default function Home() {
           <ul className="bucket-grid">
             {buckets.map((bucket) => (
               <li key={bucket.slug}>
-                <Link to={bucketHref(bucket)} className="bucket-card" viewTransition>
+                <Link to={overviewPath(bucket)} className="bucket-card" viewTransition>
                   <span className="bucket-name">{bucket.name}</span>
                   {bucket.singleton ? <span className="bucket-kind">{t("home.singleton")}</span> : null}
                 </Link>

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { SCREENS } from "./screens";
 
 /*
  * A bucket's definition as an admin writes it (the form on /settings/buckets/{slug}) and as it is exported and
- * imported: slug, name, singleton, private, collectionName, locales, jsonSchema. Shared by the form in the browser
+ * imported: slug, name, singleton, private, collectionName, locales, screen, jsonSchema. Shared by the form in the browser
  * and the server's checks; messages are catalogue keys.
  */
 
@@ -59,6 +60,7 @@ export const bucketFormSchema = z.object({
     .string({ message: "adminBuckets.errors.localesRequired" })
     .transform(parseLocaleList)
     .pipe(localeListSchema),
+  screen: z.enum(SCREENS, { message: "screens.errors.unknown" }).default("generic"),
   jsonSchema: z.string({ message: "adminBuckets.errors.schemaRequired" }).trim().min(1, "adminBuckets.errors.schemaRequired").max(SCHEMA_TEXT_MAX_LENGTH, "adminBuckets.errors.schemaTooLong"),
 });
 export type BucketFormValue = z.infer<typeof bucketFormSchema>;
@@ -71,14 +73,16 @@ export const bucketDefinitionSchema = z.object({
   private: z.boolean().default(false),
   collectionName: collectionSchema,
   locales: localeListSchema,
+  /** Older exports have no screen: the generic editor. */
+  screen: z.enum(SCREENS, { message: "screens.errors.unknown" }).default("generic"),
   jsonSchema: z.record(z.string(), z.unknown()),
 });
 export type BucketDefinition = z.infer<typeof bucketDefinitionSchema>;
 
 /** The export's JSON text: the definition's keys in a fixed order, pretty-printed. */
 export function definitionJson(definition: BucketDefinition): string {
-  const { slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema } = definition;
-  return `${JSON.stringify({ slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema }, null, 2)}\n`;
+  const { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
+  return `${JSON.stringify({ slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema }, null, 2)}\n`;
 }
 
 /** The schema as the editor shows it. */

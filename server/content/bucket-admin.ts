@@ -7,6 +7,7 @@ import { HttpError } from "../web/http-error";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { bucketDefinitionSchema, type BucketDefinition } from "../../core/content/bucket-definition";
 import { checkSchemaDialect, type DialectOptions } from "../../core/schema/dialect";
+import { screenRequirements } from "../../core/content/screens";
 import { inlineRefusals } from "./subforms";
 import { parseJsonText } from "../../core/schema/json-text";
 import type { Message } from "../../core/messages";
@@ -116,6 +117,9 @@ export async function checkBucketDefinition(db: Queryable, input: BucketInput, e
   const known = (await collectionNames(db)).filter((name) => name !== existing?.collectionName);
   const inlineRefused = await inlineRefusals(db, input.jsonSchemaText);
   const { schema, errors } = checkSchemaText(input.jsonSchemaText, input.locales, [...known, input.collectionName], inlineRefused);
+  // What the chosen screen needs of the definition (a video-cases field for sessions …), once the schema is sound.
+  const screenErrors = schema ? screenRequirements({ screen: input.screen, singleton: input.singleton, jsonSchema: schema }) : [];
+  if (screenErrors.length) fieldErrors.screen = screenErrors.map((error) => error.key);
   if (Object.keys(fieldErrors).length || !schema) return { ok: false, fieldErrors, schemaErrors: errors };
   const { jsonSchemaText: _text, ...fields } = input;
   return { ok: true, definition: { ...fields, jsonSchema: schema } };
@@ -142,21 +146,21 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  */
 export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, existing: Bucket | null, definition: BucketDefinition): Promise<SavedBucket> {
   return db.transaction(async (tx) => {
-    const { slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema } = definition;
+    const { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
     let bucketId: string;
     const schemaChanged = !existing || !sameJson(existing.jsonSchema, jsonSchema);
     if (existing) {
       bucketId = existing.id;
       await tx.query(
         `UPDATE buckets SET slug = $2, name = $3, singleton = $4, private = $5, collection_name = $6, locales = $7,
-           json_schema = $8, updated_at = now() WHERE id = $1`,
-        [bucketId, slug, name, singleton, isPrivate, collectionName, locales, JSON.stringify(jsonSchema)],
+           json_schema = $8, screen = $9, updated_at = now() WHERE id = $1`,
+        [bucketId, slug, name, singleton, isPrivate, collectionName, locales, JSON.stringify(jsonSchema), screen],
       );
     } else {
       const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT coalesce(max(position), 0) + 1 FROM buckets)) RETURNING id`,
-        [slug, name, singleton, isPrivate, collectionName, JSON.stringify(jsonSchema), locales],
+        `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, screen, position)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT coalesce(max(position), 0) + 1 FROM buckets)) RETURNING id`,
+        [slug, name, singleton, isPrivate, collectionName, JSON.stringify(jsonSchema), locales, screen],
       );
       const [row] = rows;
       if (!row) throw new Error("The bucket was not recorded");
@@ -194,7 +198,7 @@ export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, exist
     if (schemaChanged) await recordActivity(tx, actor, { area: "schema", action: existing ? "updated" : "created", subject: slug, details: { version: schemaVersion } });
     const { rows } = await tx.query<Bucket>(
       `SELECT id, slug, name, singleton, private, collection_name AS "collectionName", json_schema AS "jsonSchema", locales,
-         schema_version_id AS "schemaVersionId" FROM buckets WHERE id = $1`,
+         screen, schema_version_id AS "schemaVersionId" FROM buckets WHERE id = $1`,
       [bucketId],
     );
     const bucket = rows[0];
@@ -232,14 +236,15 @@ export function changedFields(bucket: Bucket, definition: BucketDefinition): Def
   if (bucket.private !== definition.private) fields.push("private");
   if (bucket.collectionName !== definition.collectionName) fields.push("collectionName");
   if (!sameJson(bucket.locales, definition.locales)) fields.push("locales");
+  if (bucket.screen !== definition.screen) fields.push("screen");
   if (!sameJson(bucket.jsonSchema, definition.jsonSchema)) fields.push("jsonSchema");
   return fields;
 }
 
 /** The export: the definition as the import reads it. */
 export function exportDefinition(bucket: Bucket): BucketDefinition {
-  const { slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema } = bucket;
-  return { slug, name, singleton, private: isPrivate, collectionName, locales, jsonSchema };
+  const { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = bucket;
+  return { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema };
 }
 
 /**

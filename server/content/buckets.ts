@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/client";
 import type { User } from "../accounts/users";
+import type { ScreenName } from "../../core/content/screens";
 
 export interface Bucket {
   id: string;
@@ -10,18 +11,21 @@ export interface Bucket {
   collectionName: string;
   jsonSchema: Record<string, unknown>;
   locales: string[];
+  /** The screen its documents are edited on (core/content/screens.ts). */
+  screen: ScreenName;
   /** The schema version the bucket's schema is (schema_versions): what a saved document version records. */
   schemaVersionId: string | null;
 }
 
 const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
-  json_schema AS "jsonSchema", locales, schema_version_id AS "schemaVersionId"`;
+  json_schema AS "jsonSchema", locales, screen, schema_version_id AS "schemaVersionId"`;
 
-export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private">;
+export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private" | "screen">;
 
 /** What navigation needs, without the schemas, as one JSON array: a subquery of the session lookup. */
 export const BUCKET_SUMMARIES_JSON = `SELECT coalesce(json_agg(json_build_object(
-    'id', b.id, 'slug', b.slug, 'name', b.name, 'singleton', b.singleton, 'private', b.private
+    'id', b.id, 'slug', b.slug, 'name', b.name, 'singleton', b.singleton, 'private', b.private,
+    'screen', b.screen
   ) ORDER BY b.position, b.name), '[]') FROM buckets b`;
 
 export async function findBucketByCollection(db: Queryable, collectionName: string): Promise<Bucket | null> {
@@ -71,12 +75,12 @@ export function visibleBuckets<B extends Pick<Bucket, "slug" | "private">>(bucke
 
 export async function createBucket(
   db: Queryable,
-  input: Omit<Bucket, "id" | "schemaVersionId"> & { position?: number },
+  input: Omit<Bucket, "id" | "schemaVersionId" | "screen"> & { screen?: ScreenName; position?: number },
 ): Promise<Bucket> {
   const { rows } = await db.query<Bucket>(
-    `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BUCKET_COLUMNS}`,
-    [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0],
+    `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position, screen)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${BUCKET_COLUMNS}`,
+    [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0, input.screen ?? "generic"],
   );
   const [row] = rows;
   if (!row) throw new Error("The bucket was not recorded");

@@ -11,6 +11,7 @@ import bucketAdmin from "./migrations/013_bucket_admin.sql?raw";
 import contentsKeyset from "./migrations/014_contents_keyset.sql?raw";
 import formDrafts from "./migrations/015_form_drafts.sql?raw";
 import versionOrder from "./migrations/016_version_order.sql?raw";
+import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
 import clientOrigins from "./migrations/020_client_origins.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
@@ -27,6 +28,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 14, name: "contents_keyset", sql: contentsKeyset },
   { version: 15, name: "form_drafts", sql: formDrafts },
   { version: 16, name: "version_order", sql: versionOrder },
+  { version: 17, name: "bucket_screens", sql: bucketScreens },
   { version: 20, name: "client_origins", sql: clientOrigins },
 ];
 

@@ -410,7 +410,7 @@ describe("export and import", () => {
     expect(exported.headers.get("content-disposition")).toBe(`attachment; filename="${fields.slug}.bucket.json"`);
     expect(exported.headers.get("content-type")).toMatch(/^application\/json/);
     const definition = (await exported.json()) as Record<string, unknown>;
-    expect(definition).toEqual({ slug: fields.slug, name: fields.name, singleton: false, private: false, collectionName: fields.slug, locales: ["en", "nl"], jsonSchema: SIMPLE_SCHEMA });
+    expect(definition).toEqual({ slug: fields.slug, name: fields.name, singleton: false, private: false, collectionName: fields.slug, locales: ["en", "nl"], screen: "generic", jsonSchema: SIMPLE_SCHEMA });
 
     const changed = { ...definition, name: "Imported name", jsonSchema: { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, extra: { type: "boolean" } } } };
     const upload = new FormData();
@@ -439,7 +439,8 @@ describe("export and import", () => {
     const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify(definition) }, admin);
     expect(response.status).toBe(302);
     const exported = (await (await get(server.url, `/settings/buckets/${slug}/export`, admin)).json()) as unknown;
-    expect(exported).toEqual(definition);
+    // An older export names no screen: the bucket gets the generic editor, and its export says so.
+    expect(exported).toEqual({ ...definition, screen: "generic" });
   });
 
   it("refuses a broken import with the same checks, naming line and column or the field", async () => {
@@ -566,5 +567,63 @@ describe("a schema change that breaks stored documents", () => {
     const saved = await postForm(server.url, "/settings/buckets/import", { intent: "confirm", definition, confirmBreaking: "on" }, admin);
     expect(saved.status).toBe(302);
     expect(await schemaVersions(fields.slug)).toBe(2);
+  });
+});
+
+describe("a bucket's screen (docs/screens.md)", () => {
+  const CASES_SCHEMA = {
+    type: "object",
+    properties: { title: { type: "string", title: "Title" }, cases: { type: "array", renderer: "video-cases", items: { type: "string", _ref: "cases-for-screens" } } },
+  };
+  beforeAll(async () => {
+    await createTestBucket(server.db, { slug: unique("cases"), collectionName: "cases-for-screens" });
+  });
+  const bucketScreen = async (slug: string) => (await server.db.query<{ screen: string }>("SELECT screen FROM buckets WHERE slug = $1", [slug])).rows[0]?.screen;
+
+  it("is chosen in the bucket editor, stored, and sends home, the top bar and the generic pages to the screen", async () => {
+    const fields = await createThroughForm({ screen: "sessies", schema: CASES_SCHEMA });
+    expect(await bucketScreen(fields.slug)).toBe("sessies");
+    const { html } = await page(server.url, `/settings/buckets/${fields.slug}`, admin);
+    expect(html).toMatch(/<option value="sessies" selected="">/);
+
+    const home = await page(server.url, "/", admin);
+    expect(home.html).toContain(`href="/sessies/${fields.slug}"`);
+    const overview = await get(server.url, `/b/${fields.slug}`, admin);
+    expect([overview.status, overview.headers.get("location")]).toEqual([302, `/sessies/${fields.slug}`]);
+    const create = await get(server.url, `/b/${fields.slug}/new`, admin);
+    expect([create.status, create.headers.get("location")]).toEqual([302, `/sessies/${fields.slug}/new`]);
+
+    // Back to the generic editor: the screen's routes answer 404, the generic pages serve the bucket.
+    await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, screen: "generic" }, admin);
+    expect(await bucketScreen(fields.slug)).toBe("generic");
+    expect((await page(server.url, `/sessies/${fields.slug}`, admin)).status).toBe(404);
+    expect((await page(server.url, `/b/${fields.slug}`, admin)).status).toBe(200);
+  });
+
+  it("refuses a screen the schema or the bucket cannot serve, with the reason under the field and the input kept", async () => {
+    const withoutCases = formFields({ screen: "dle-sessies" });
+    const missing = await refusal(withoutCases);
+    expect(missing.status).toBe(422);
+    expect(missing.text).toContain('This screen shows a session\'s video cases: the schema needs a top-level list with renderer "video-cases".');
+    expect(missing.html).toMatch(/<option value="dle-sessies" selected="">/);
+    expect(await bucketScreen(withoutCases.slug)).toBeUndefined();
+
+    const singleton = await refusal(formFields({ screen: "trend", singleton: "on" }));
+    expect(singleton.status).toBe(422);
+    expect(singleton.text).toContain("This screen edits a list of documents: it cannot be used for a singleton bucket.");
+
+    const unknown = await refusal(formFields({ screen: "kiosk" }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain("Choose one of the listed screens.");
+  });
+
+  it("travels with the export and the import", async () => {
+    const fields = await createThroughForm({ screen: "trend" });
+    const exported = (await (await get(server.url, `/settings/buckets/${fields.slug}/export`, admin)).json()) as Record<string, unknown>;
+    expect(exported.screen).toBe("trend");
+    const slug = unique("imported-screen");
+    const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify({ ...exported, slug, collectionName: slug }) }, admin);
+    expect(response.status).toBe(302);
+    expect(await bucketScreen(slug)).toBe("trend");
   });
 });

@@ -64,7 +64,7 @@ describe("demo content", () => {
     const { rows } = await server.db.query<{ id: string }>(
       "SELECT c.content_id AS id FROM contents c JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = 'sessions' LIMIT 1",
     );
-    const html = await (await get(server.url, `/b/sessions/${rows[0]!.id}/latest`, cookie)).text();
+    const html = await (await get(server.url, `/sessies/sessions/${rows[0]!.id}/latest`, cookie)).text();
     expect(html).toContain('class="clip-cards"');
     expect(html).toMatch(/class="clip-card" data-case="[0-9a-f-]{36}"/);
     expect(html).toContain("trend-select-plain");

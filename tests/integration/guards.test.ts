@@ -289,21 +289,7 @@ describe("bucket visibility (spec §6)", () => {
 });
 
 describe("every route of spec §2 answers a proper page", () => {
-  const SIGNED_IN_PLACEHOLDERS = [
-    "/shareables",
-    "/shareables/abc",
-    "/dle-content/artworks/new",
-    "/dle-content/artworks/edit",
-    "/dle-content/artworks/c1/v1",
-    "/dle-sessies/artworks",
-    "/dle-sessies/artworks/new",
-    "/dle-sessies/artworks/c1/v1",
-    "/sessies/artworks",
-    "/sessies/artworks/new",
-    "/sessies/artworks/c1/v1",
-    "/trend/artworks/new",
-    "/trend/artworks/c1/v1",
-  ];
+  const SIGNED_IN_PLACEHOLDERS = ["/shareables", "/shareables/abc"];
 
   it("placeholder screens answer 200 with the placeholder and the top bar, for a user and an admin", async () => {
     for (const cookie of [member, admin]) {
@@ -313,6 +299,31 @@ describe("every route of spec §2 answers a proper page", () => {
         expect(errorPage(html), path).toBeNull();
         expect(html, path).toContain("data-placeholder");
         expect(html, path).toContain('<header class="top-bar">');
+      }
+    }
+  });
+
+  it("a specialised screen's route for a bucket of another screen answers 404, never a placeholder", async () => {
+    const paths = [
+      "/dle-content/artworks/new",
+      "/dle-content/artworks/edit",
+      `/dle-content/artworks/${doc.contentId}/latest`,
+      `/dle-content/artworks/${doc.contentId}/${doc.versionId}`,
+      "/dle-sessies/artworks",
+      "/dle-sessies/artworks/new",
+      `/dle-sessies/artworks/${doc.contentId}/latest`,
+      "/sessies/artworks",
+      "/sessies/artworks/new",
+      `/sessies/artworks/${doc.contentId}/${doc.versionId}`,
+      "/trend/artworks/new",
+      `/trend/artworks/${doc.contentId}/latest`,
+    ];
+    for (const cookie of [member, admin]) {
+      for (const path of paths) {
+        const { status, html } = await page(server.url, path, cookie);
+        expect(status, path).toBe(404);
+        expect(errorPage(html), path).toEqual({ status: "404", message: NOT_FOUND });
+        expect(html, path).not.toContain("data-placeholder");
       }
     }
   });
@@ -388,11 +399,24 @@ describe("legacy optional-parameter routes (spec §2)", () => {
     for (const [from, to] of legacy()) expect(await probe(from, member), from).toEqual({ status: 301, location: to });
   });
 
-  it("lead to a page that answers 200", async () => {
+  it("lead to a page that answers 200 for a bucket of their screen, and 404 for a bucket of another screen", async () => {
     for (const [from, to] of legacy()) {
       const { status, html } = await page(server.url, to, member);
-      expect(status, `${from} → ${to}`).toBe(200);
-      expect(errorPage(html), to).toBeNull();
+      const specialised = !to.startsWith("/b/") && to !== "/";
+      expect(status, `${from} → ${to}`).toBe(specialised ? 404 : 200);
+      expect(errorPage(html), to).toEqual(specialised ? { status: "404", message: NOT_FOUND } : null);
+    }
+    const cases = { type: "array", renderer: "video-cases", items: { type: "string", _ref: "artworks" } };
+    const schema = { type: "object", properties: { title: { type: "string" }, cases } };
+    for (const screen of ["sessies", "dle-sessies", "dle-content", "trend"] as const) {
+      const bucket = await createTestBucket(server.db, { screen, jsonSchema: schema });
+      const { contentId, versionId } = await createContent(server.db, bucket.id, { title: "On its screen" }, null);
+      const forms = { sessies: "sessies-form", "dle-sessies": "dle-sessies-form", "dle-content": "dle-content-form", trend: "trend-form" };
+      for (const from of [`/${forms[screen]}/${bucket.slug}`, `/${forms[screen]}/${bucket.slug}/${contentId}/${versionId}`, `/b/${bucket.slug}/form/${contentId}`]) {
+        const response = await fetch(new URL(from, server.url), { headers: { cookie: member }, redirect: "follow" });
+        expect(response.status, from).toBe(200);
+        expect(new URL(response.url).pathname.startsWith(`/${screen}/${bucket.slug}/`), `${from} → ${response.url}`).toBe(true);
+      }
     }
   });
 

@@ -191,6 +191,30 @@ const sessions = (setup: TourSetup) =>
     return demoCopy(setup, "sessions");
   });
 
+/** A copy of the demo learning sessions (dle-sessies: cases, availability), the cases' stills made. */
+const dleSessions = (setup: TourSetup) =>
+  setup.once("dle-sessions", async () => {
+    await seededCases(setup);
+    return demoCopy(setup, "dle-sessions");
+  });
+
+/** A copy of the demo learning environment (dle-content, a singleton). */
+const learningEnvironment = (setup: TourSetup) => setup.once("learning-environment", () => demoCopy(setup, "learning-environment"));
+
+/** The demo learning environment's content in a bucket of several environments (dle-content new and version pages). */
+const learningEnvironments = (setup: TourSetup) =>
+  setup.once("learning-environments", async () => {
+    const { bucket } = demo("learning-environment");
+    const { collectionName: _collection, ...rest } = bucket;
+    const copy = await createTestBucket(setup.db, { ...rest, singleton: false, name: "Learning environments (tour)", slug: unique("learning-environments") });
+    const [document] = await demoDocuments(setup.db, "learning-environment");
+    const created = await createContent(setup.db, copy.id, document!, setup.admin.id, { singleton: false });
+    return { slug: copy.slug, contentId: created.contentId, versionId: created.versionId };
+  });
+
+/** A copy of the demo trends (images drawn by sharp). */
+const trends = (setup: TourSetup) => setup.once("trends", () => demoCopy(setup, "trends"));
+
 /** A copy of the demo artworks (tags as chips). */
 const artworks = (setup: TourSetup) => setup.once("artworks", () => demoCopy(setup, "artworks"));
 
@@ -350,7 +374,19 @@ export const TOUR: TourEntry[] = [
   { name: "style", as: "editor", path: "/style" },
   { name: "support", as: "editor", path: "/support" },
   { name: "shareables", as: "editor", path: "/shareables" },
-  { name: "specialised-placeholder", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/sessies/${data.slug}` },
+
+  // The specialised screens (docs/screens.md) on copies of their demo buckets.
+  { name: "sessies-overview", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}` },
+  { name: "sessies-new", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/new` },
+  { name: "sessies-edit", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
+  { name: "dle-sessies-overview", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}` },
+  { name: "dle-sessies-new", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/new` },
+  { name: "dle-sessies-edit", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
+  { name: "dle-content-edit", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit` },
+  { name: "dle-content-new", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/new` },
+  { name: "dle-content-version", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}` },
+  { name: "trend-new", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/new` },
+  { name: "trend-edit", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest` },
 
   { name: "settings", as: "admin", path: "/settings" },
   { name: "settings-invite-user", as: "admin", path: "/settings/invite-user" },

@@ -19,9 +19,11 @@ import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
 import { isUuid } from "../../../core/ids";
 import { SUBFORM_FIELD } from "../../../core/form/subforms";
+import { savedDocumentPath, screenPathFor, type DocumentMode, type ScreenName } from "../../../core/content/screens";
+import type { Bucket } from "../../../server/content/buckets";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
-export type EditMode = "new" | "singleton" | "latest" | "version" | "duplicate";
+export type EditMode = DocumentMode;
 
 const notFound = () => new HttpError(404, "errors.notFound");
 
@@ -53,10 +55,23 @@ async function loadVersion(args: EditArgs, bucket: { id: string; singleton: bool
   return { version, latestVersionId };
 }
 
+/**
+ * A bucket's pages live on its screen (core/content/screens.ts): a specialised screen's route answers 404 for a
+ * bucket of another screen, as for a bucket that does not exist; the generic editor sends a specialised bucket's
+ * page to its screen when that screen has one for this mode.
+ */
+export function requireScreen(bucket: Bucket, screen: ScreenName, mode: EditMode, params: EditArgs["params"]): void {
+  if (bucket.screen === screen) return;
+  if (screen !== "generic") throw notFound();
+  const target = screenPathFor(bucket, mode, params);
+  if (target) throw redirect(target);
+}
+
 /** The edit page's data in each mode: the bucket, its schema, the version shown (none for a new document). */
-async function loadBucketEdit(args: EditArgs, mode: EditMode) {
+async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName) {
   const { request, context, params } = args;
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  requireScreen(bucket, screen, mode, params);
   // Validation and media messages in the editor's interface language, like the rest of the page: the configured
   // default locale (spec §5) unless the editor chose another.
   const { locale: messageLocale } = await getRequestState(request, context);
@@ -81,7 +96,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode) {
   );
   return {
     mode,
-    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales },
+    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales, screen: bucket.screen },
     schema: compiled.schema,
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
@@ -126,20 +141,39 @@ async function restorableDraft(context: AppLoadContext, userId: string, bucketId
 
 export type BucketEditData = Awaited<ReturnType<typeof loadBucketEdit>>;
 
-/** The loader of the edit page in one mode (each mode is a route module of its own: app/routes.ts). */
-export const bucketEditLoader = (mode: EditMode) => pageRoute((args: EditArgs) => loadBucketEdit(args, mode));
+/** The mode of a page: fixed by its route module, or read from its URL (a screen's /{contentId}/{latest|versionId}). */
+type ModeOf = EditMode | ((params: EditArgs["params"]) => EditMode);
 
-/** A post of the edit form in any mode: the save pipeline, then the saved document's page or the form again. */
-export const submitBucketEdit = pageRoute(async ({ request, context, params }: EditArgs) => {
+/** /{screen}/{bucket}/{contentId}/latest is the latest version, any other last segment a version's id. */
+export const latestOrVersion = (params: EditArgs["params"]): EditMode => (params.versionId === "latest" ? "latest" : "version");
+
+/**
+ * The loader of the edit page in one mode (each mode is a route module of its own: app/routes.ts), on a screen.
+ * A specialised screen adds its own data with `extra`, read after the generic data (and its guards).
+ */
+export function bucketEditLoader(mode: ModeOf): (args: EditArgs) => Promise<BucketEditData>;
+export function bucketEditLoader<T>(mode: ModeOf, screen: ScreenName, extra?: (args: EditArgs, base: BucketEditData) => Promise<T>): (args: EditArgs) => Promise<BucketEditData & { screenData: T }>;
+export function bucketEditLoader<T>(mode: ModeOf, screen: ScreenName = "generic", extra?: (args: EditArgs, base: BucketEditData) => Promise<T>) {
+  return pageRoute(async (args: EditArgs) => {
+    const base = await loadBucketEdit(args, typeof mode === "function" ? mode(args.params) : mode, screen);
+    return { ...base, screenData: extra ? await extra(args, base) : undefined };
+  });
+}
+
+/** A post of the edit form in any mode, on a screen: the save pipeline, then the saved document's page or the form again. */
+export const bucketEditAction = (screen: ScreenName) => pageRoute(async ({ request, context, params }: EditArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
+  // A post to another screen's route is refused like its page; the generic route saves any bucket's documents.
+  if (screen !== "generic" && target.bucket.screen !== screen) throw notFound();
   try {
     const outcome = await submitBucketForm(request, context, target);
     if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
     if (outcome.returnTo) return redirect(outcome.returnTo);
-    const { bucket } = target;
-    return redirect(`${bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${outcome.version.contentId}/latest`}?saved`);
+    return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);
   } catch (error) {
     if (error instanceof ContentNotFoundError) throw notFound();
     throw error;
   }
 });
+
+export const submitBucketEdit = bucketEditAction("generic");

@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, parse, useForm, type DefaultValue } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "react-router";
 import { BucketFormContext } from "../../components/form/context";
@@ -19,11 +19,32 @@ import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import type { FormReply } from "../../../server/content/submit";
 import { loadBrowserValidator } from "../../lib/validator";
+import { documentPath, overviewPath } from "../../../core/content/screens";
 import type { BucketEditData } from "./edit.server";
 
-interface BucketEditProps {
-  loaderData: BucketEditData;
+/**
+ * What a specialised screen adds to the generic edit page (docs/screens.md): its layout class and parts placed
+ * around the generic form's fields. The parts render inside the form's providers, so they can read the live values
+ * (Conform's useFormMetadata) and the bucket's settings; buttons in them must be type="button" or submit the form.
+ */
+export interface EditScreenParts<D extends BucketEditData = BucketEditData> {
+  /** A class on the page's section: the screen's layout. */
+  className?: string;
+  /** The properties shown in the main column, in this order; the others follow in the fields column. */
+  mainFields?: (data: D) => string[];
+  /** Above the form (after the notices). */
+  Header?: ComponentType<{ loaderData: D }>;
+  /** Beside the fields, in the form's grid. */
+  Aside?: ComponentType<{ loaderData: D }>;
+  /** After the form, before the history panel. */
+  Footer?: ComponentType<{ loaderData: D }>;
+}
+
+interface BucketEditProps<D extends BucketEditData = BucketEditData> {
+  loaderData: D;
   actionData?: FormReply;
+  /** The specialised screen's parts; none on the generic editor. */
+  screen?: EditScreenParts<D>;
 }
 
 export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket" | "mode">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
@@ -44,12 +65,12 @@ const subscribeToNothing = () => () => undefined;
  * another, a save → the saved version) starts a fresh form with the loaded
  * values instead of keeping the previous page's inputs and Conform state.
  */
-export function BucketEditPage(props: BucketEditProps) {
+export function BucketEditPage<D extends BucketEditData>(props: BucketEditProps<D>) {
   const { pathname } = useLocation();
   return <BucketEditForm key={`${pathname}|${props.loaderData.versionId ?? ""}`} {...props} />;
 }
 
-function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
+function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, screen }: BucketEditProps<D>) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { bucket, schema } = loaderData;
@@ -136,10 +157,13 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
   );
 
+  const fieldNodes = Object.entries(properties).map(([name, property]) => [name, <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />] as const);
+  const { Header, Aside, Footer } = screen ?? {};
+
   return (
-    <section className="bucket-edit">
+    <section className={screen?.className ? `bucket-edit ${screen.className}` : "bucket-edit"}>
       <p className="eyebrow">
-        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+        {bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}
       </p>
       <h1>{heading}</h1>
       {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
@@ -155,14 +179,14 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
       ) : null}
       {loaderData.latestVersionId ? (
         <p className="notice-warning" role="status">
-          {t("form.olderVersion")} <Link to={`/b/${bucket.slug}/${loaderData.contentId}/latest`}>{t("form.openLatestVersion")}</Link>
+          {t("form.olderVersion")} <Link to={documentPath(bucket, loaderData.contentId ?? "")}>{t("form.openLatestVersion")}</Link>
         </p>
       ) : null}
       {actionData?.notice === "conflict" ? (
         <div className="form-error" role="alert">
           <p>{t("form.conflict")}</p>
           <p>
-            <a href={`/b/${bucket.slug}/${loaderData.contentId}/latest`} target="_blank" rel="noreferrer">{t("form.openLatest")}</a>
+            <a href={documentPath(bucket, loaderData.contentId ?? "")} target="_blank" rel="noreferrer">{t("form.openLatest")}</a>
           </p>
         </div>
       ) : null}
@@ -194,15 +218,15 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
                 {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
                 {pending?.map((file) => <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />)}
                 {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
-                {Object.entries(properties).map(([name, property]) => (
-                  <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
-                ))}
+                {Header ? <Header loaderData={loaderData} /> : null}
+                {screen ? <ScreenColumns fields={fieldNodes} main={screen.mainFields?.(loaderData) ?? []} aside={Aside ? <Aside loaderData={loaderData} /> : null} /> : fieldNodes.map(([, node]) => node)}
                 <div className="form-actions">
                   <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
                     {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
                   </button>
                 </div>
               </Form>
+              {Footer ? <Footer loaderData={loaderData} /> : null}
             </FormProvider>
             </InlineSubFormsContext.Provider>
             </ClipCardsContext.Provider>
@@ -213,5 +237,18 @@ function BucketEditForm({ loaderData, actionData }: BucketEditProps) {
         <HistoryPanel bucketSlug={bucket.slug} history={loaderData.history.page} schemaLink={loaderData.history.schemaLink} currentVersionId={loaderData.versionId} open={loaderData.latestVersionId !== null} />
       ) : null}
     </section>
+  );
+}
+
+/** A screen's columns: its main fields, the others, and its aside (styled by the screen's class). */
+function ScreenColumns({ fields, main, aside }: { fields: ReadonlyArray<readonly [string, ReactNode]>; main: readonly string[]; aside: ReactNode }) {
+  const byName = new Map(fields);
+  const rest = fields.filter(([name]) => !main.includes(name));
+  return (
+    <div className="screen-columns">
+      {main.length ? <div className="screen-main">{main.map((name) => byName.get(name))}</div> : null}
+      <div className="screen-fields">{rest.map(([, node]) => node)}</div>
+      {aside ? <aside className="screen-aside">{aside}</aside> : null}
+    </div>
   );
 }

@@ -8,6 +8,7 @@ import { historyPaths } from "../../../core/content/history";
 import { VersionCompare } from "../../components/history/version-compare";
 import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
+import { overviewPath } from "../../../core/content/screens";
 import type { Route } from "./+types/compare";
 
 /* /b/{bucket}/{contentId}/compare?a={versionId}&b={versionId}: two versions of a document, field by field, older first. */
@@ -30,7 +31,7 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
   return (
     <section className="bucket-compare">
       <p className="eyebrow">
-        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+        {bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}
       </p>
       <h1>{t("history.compareTitle", { from: comparison.before.number, to: comparison.after.number })}</h1>
       <p className="history-links">

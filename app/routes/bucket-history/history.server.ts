@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { User } from "../../../server/accounts/users";
 import type { Bucket } from "../../../server/content/buckets";
+import { savedDocumentPath } from "../../../core/content/screens";
 import { schemaLinkFor } from "../../../server/content/history";
 import { getLatestVersion } from "../../../server/content/store";
 import { HttpError } from "../../../server/web/http-error";
@@ -14,10 +15,10 @@ export async function historyHeader(context: AppLoadContext, target: { user: Use
   const latest = await getLatestVersion(context.db, bucket.id, contentId);
   if (!latest) throw new HttpError(404, "errors.notFound");
   return {
-    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton },
+    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, screen: bucket.screen },
     contentId,
     title: documentTitle(latest.data, bucket.jsonSchema, bucket.locales),
-    documentPath: bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${contentId}/latest`,
+    documentPath: savedDocumentPath(bucket, latest.contentId),
     schemaLink: schemaLinkFor(user, bucket),
   };
 }

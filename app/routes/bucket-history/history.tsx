@@ -8,6 +8,7 @@ import { pageRoute } from "../../../server/web/respond";
 import { HistoryList } from "../../components/history/history-list";
 import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
+import { documentPath, overviewPath, savedDocumentPath } from "../../../core/content/screens";
 import type { Route } from "./+types/history";
 
 /*
@@ -38,9 +39,9 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const versionId = field("versionId");
   try {
     const outcome = await restoreVersion(context, target, { contentId, versionId, baseVersionId: field("base") });
-    if (outcome.kind === "restored") return redirect(`${bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${contentId}/latest`}?saved`);
+    if (outcome.kind === "restored") return redirect(`${savedDocumentPath(bucket, contentId)}?saved`);
     // A version that no longer passes the checks opens on its own page, where its errors show and saving restores it.
-    if (outcome.kind === "invalid") return redirect(`/b/${bucket.slug}/${contentId}/${versionId}?restore=invalid`);
+    if (outcome.kind === "invalid") return redirect(`${documentPath(bucket, contentId, versionId)}?restore=invalid`);
     return data({ conflict: true }, { status: 409 });
   } catch (error) {
     if (error instanceof ContentNotFoundError) throw notFound();
@@ -56,7 +57,7 @@ export default function HistoryPageRoute({ loaderData, actionData }: Route.Compo
   return (
     <section className="bucket-history">
       <p className="eyebrow">
-        {bucket.singleton ? bucket.name : <Link to={`/b/${bucket.slug}`}>{bucket.name}</Link>}
+        {bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}
       </p>
       <h1>{t("history.pageTitle", { title: loaderData.title || bucket.name })}</h1>
       <p>

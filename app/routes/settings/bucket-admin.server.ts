@@ -53,7 +53,7 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
       title: translate(locale, "adminBuckets.edit.newTitle"),
       isNew: true as const,
       bucket: null,
-      defaultValue: { slug: "", name: "", singleton: "", private: "", collectionName: "", locales: "nl, en", jsonSchema: schemaText(NEW_BUCKET_SCHEMA) },
+      defaultValue: { slug: "", name: "", singleton: "", private: "", collectionName: "", locales: "nl, en", screen: "generic", jsonSchema: schemaText(NEW_BUCKET_SCHEMA) },
       collections,
       history: [],
       diff: null,
@@ -89,6 +89,7 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
       private: bucket.private ? "on" : "",
       collectionName: bucket.collectionName,
       locales: bucket.locales.join(", "),
+      screen: bucket.screen,
       jsonSchema: schemaText(bucket.jsonSchema),
     },
     collections,
@@ -167,7 +168,8 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
   const { jsonSchema: jsonSchemaText, singleton, private: isPrivate, ...fields } = submission.value;
   const checked = await checkBucketDefinition(context.db, { ...fields, singleton: singleton ?? false, private: isPrivate ?? false, jsonSchemaText }, existing);
   if (!checked.ok) {
-    const taken = Object.keys(checked.fieldErrors).length > 0;
+    // A slug or collection name in use is a conflict; what the chosen screen needs is an invalid definition.
+    const taken = Boolean(checked.fieldErrors.slug ?? checked.fieldErrors.collectionName);
     const preview = checked.schemaErrors.length ? null : { schema: JSON.parse(jsonSchemaText) as JsonSchema, locales: fields.locales };
     return data({ result: submission.reply({ fieldErrors: checked.fieldErrors }), schemaErrors: checked.schemaErrors, preview } satisfies BucketAdminReply, { status: taken ? 409 : 422 });
   }

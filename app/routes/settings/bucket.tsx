@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +12,7 @@ import { SchemaPreview } from "../../components/bucket-admin/schema-preview";
 import { messageText } from "../../lib/i18n";
 import type { SchemaEditorHandle } from "../../lib/schema-editor";
 import { bucketFormSchema, parseLocaleList } from "../../../core/content/bucket-definition";
+import { SCREENS } from "../../../core/content/screens";
 import type { Message } from "../../../core/messages";
 import { checkSchemaDialect } from "../../../core/schema/dialect";
 import { parseJsonText } from "../../../core/schema/json-text";
@@ -175,6 +176,16 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
             />
             <p id={fields.locales.descriptionId} className="field-note">{t("adminBuckets.fields.localesNote")}</p>
             <FieldError field={fields.locales} />
+          </div>
+          <div className="admin-field">
+            <label htmlFor={fields.screen.id}>{t("screens.field.label")}</label>
+            <select {...getSelectProps(fields.screen)} aria-describedby={`${fields.screen.descriptionId} ${fields.screen.errorId}`}>
+              {SCREENS.map((screen) => (
+                <option key={screen} value={screen}>{t(`screens.names.${screen}`)}</option>
+              ))}
+            </select>
+            <p id={fields.screen.descriptionId} className="field-note">{t("screens.field.note")}</p>
+            <FieldError field={fields.screen} />
           </div>
           <fieldset className="admin-checks">
             <legend className="visually-hidden">{t("adminBuckets.fields.options")}</legend>

@@ -1,0 +1,16 @@
+import type { RouteHandle } from "../../../../core/route-handle";
+import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
+import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import type { Route } from "./+types/edit";
+
+// /sessies/{bucket}/{contentId}/{latest|versionId}: a session.
+
+export const handle = { streamsBody: true } satisfies RouteHandle;
+
+export const loader = bucketEditLoader(latestOrVersion, "sessies");
+export const action = bucketEditAction("sessies");
+export const meta = bucketEditMeta;
+
+export default function Page({ loaderData, actionData }: Route.ComponentProps) {
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+}

@@ -1,0 +1,16 @@
+import type { RouteHandle } from "../../../../core/route-handle";
+import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
+import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import type { Route } from "./+types/new";
+
+// /trend/{bucket}/new: a new trend.
+
+export const handle = { streamsBody: true } satisfies RouteHandle;
+
+export const loader = bucketEditLoader("new", "trend");
+export const action = bucketEditAction("trend");
+export const meta = bucketEditMeta;
+
+export default function Page({ loaderData, actionData }: Route.ComponentProps) {
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+}
