@@ -13,6 +13,7 @@ import formDrafts from "./migrations/015_form_drafts.sql?raw";
 import versionOrder from "./migrations/016_version_order.sql?raw";
 import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
 import clientOrigins from "./migrations/020_client_origins.sql?raw";
+import deliveryBundles from "./migrations/025_delivery_bundles.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -30,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 16, name: "version_order", sql: versionOrder },
   { version: 17, name: "bucket_screens", sql: bucketScreens },
   { version: 20, name: "client_origins", sql: clientOrigins },
+  { version: 25, name: "delivery_bundles", sql: deliveryBundles },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server
