@@ -328,16 +328,17 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     const removed: RemovedList = { since: since.id, documents: [], media: [], files: [] };
     for (const [contentId, earlier] of Object.entries(since.documents)) {
       const now = state.documents[contentId];
-      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]);
+      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]).sort();
       if (!now) removed.documents.push({ contentId, bucket: earlier.bucket, files: gone });
       removed.files.push(...gone);
     }
     for (const [contentId, earlier] of Object.entries(since.media)) {
       const now = state.media[contentId];
-      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]);
+      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]).sort();
       if (!now) removed.media.push({ contentId, files: gone });
       removed.files.push(...gone);
     }
+    removed.files.sort();
     files.push(await addBuffer(pack, REMOVED_PATH, Buffer.from(JSON.stringify(removed, null, 2)), createdAt, signal));
   }
 
