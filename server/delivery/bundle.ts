@@ -122,9 +122,8 @@ export async function parseBundleRequest(db: Queryable, client: ApiClient, url: 
   }
   const locales = listParameter(url.searchParams.get("locales"));
   if (locales !== null) {
-    if (!locales.length) throw invalidParameter("locales", "bundles.problems.locales", { value: "", bucket: buckets[0]!.bucket.slug, locales: buckets[0]!.bucket.locales.join(", ") });
     for (const { bucket } of buckets) {
-      const unknown = locales.find((locale) => !bucket.locales.includes(locale));
+      const unknown = locales.length ? locales.find((locale) => !bucket.locales.includes(locale)) : "";
       if (unknown !== undefined) throw invalidParameter("locales", "bundles.problems.locales", { value: unknown, bucket: bucket.slug, locales: bucket.locales.join(", ") });
     }
   }
@@ -309,15 +308,15 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
       if (!stored) continue;
       const name = bundleMediaPath(row, file);
       entryFiles[file] = name;
-      keys[name] = stored.key;
-      if (since?.media[contentId]?.files[name] === stored.key) continue;
-      const location = context.storage.pathOf(stored.key);
-      const info = await stat(location).catch(() => null);
-      if (!info?.isFile()) {
-        // A file the store lost: the path stays in the document, the bundle goes on without it.
-        delete keys[name];
+      if (since?.media[contentId]?.files[name] === stored.key) {
+        keys[name] = stored.key;
         continue;
       }
+      const location = context.storage.pathOf(stored.key);
+      const info = await stat(location).catch(() => null);
+      // A file the store lost: the path stays in the document, the bundle goes on without it.
+      if (!info?.isFile()) continue;
+      keys[name] = stored.key;
       files.push(await addEntry(pack, name, info.size, row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt), createReadStream(location, { highWaterMark: READ_CHUNK }), signal));
     }
     state.media[contentId] = { id: row.id, files: keys };
@@ -381,9 +380,9 @@ export function packToWebStream(pack: Pack, onCancel: () => void): ReadableStrea
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { value, done } = (await iterator.next()) as IteratorResult<Buffer>;
-        if (done) controller.close();
-        else controller.enqueue(value);
+        const next = await iterator.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(next.value as Buffer);
       },
       cancel() {
         onCancel();

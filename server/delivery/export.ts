@@ -4,7 +4,6 @@ import { pipeline } from "node:stream/promises";
 import { findApiClient, type ApiClient } from "../accounts/api-clients";
 import type { Db } from "../db/client";
 import type { CommandContext } from "../cli";
-import { isUuid } from "../../core/ids";
 import { translate } from "../../core/messages";
 import { parseBundleRequest, startBundle } from "./bundle";
 import { Problem } from "./problem";
@@ -28,8 +27,10 @@ async function liveClient(db: Db, nameOrId: string): Promise<ApiClient> {
     `SELECT id FROM api_clients WHERE (id::text = lower($1) OR name = $1) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
     [nameOrId],
   );
-  if (rows.length > 1 && !isUuid(nameOrId)) throw new Error(`Several live API clients are named '${nameOrId}': name one by its id.`);
-  const client = rows[0] ? await findApiClient(db, rows[0].id) : null;
+  const byId = rows.find((row) => row.id === nameOrId.toLowerCase());
+  if (!byId && rows.length > 1) throw new Error(`Several live API clients are named '${nameOrId}': name one by its id.`);
+  const chosen = byId ?? rows[0];
+  const client = chosen ? await findApiClient(db, chosen.id) : null;
   if (!client) throw new Error(`No live API client '${nameOrId}' (an id or a name; revoked and expired clients make no bundles).`);
   return client;
 }

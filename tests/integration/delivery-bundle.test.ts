@@ -6,7 +6,6 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent, deleteContent, saveVersion } from "../../server/content/store";
-import type { RemovedList } from "../../server/delivery/bundle";
 import { insertMedia, type MediaRow } from "../../server/media/store";
 import type { DeliveryMedia } from "../../core/delivery/shape";
 import { readBundle, verifyManifest, type ReadBundle } from "../support/bundle";
@@ -36,7 +35,7 @@ let video: MediaRow;
 const ids: Record<string, string> = {};
 const files: Record<string, Buffer> = {};
 
-async function storedFile(bytes: Buffer, ext: string): Promise<string> {
+function storedFile(bytes: Buffer, ext: string): string {
   const key = `${randomUUID()}.${ext}`;
   writeFileSync(server.media.storage.pathOf(key), bytes);
   files[key] = bytes;
@@ -44,7 +43,7 @@ async function storedFile(bytes: Buffer, ext: string): Promise<string> {
 }
 
 async function storedMedia(target: Bucket, kind: "image" | "video", bytes: Buffer, details: Record<string, unknown> = {}) {
-  const storageKey = await storedFile(bytes, kind === "image" ? "png" : "mov");
+  const storageKey = storedFile(bytes, kind === "image" ? "png" : "mov");
   return insertMedia(server.db, {
     kind,
     bucketId: target.id,
@@ -84,8 +83,8 @@ beforeAll(async () => {
   });
   image = await storedMedia(exhibits, "image", await pngOfSize(64, 48));
   oldImage = await storedMedia(exhibits, "image", await pngOfSize(32, 32));
-  const stills = [await storedFile(Buffer.from("still zero"), "jpg"), await storedFile(Buffer.from("still one"), "jpg")];
-  const rendition = await storedFile(Buffer.from("an mp4 rendition's bytes"), "mp4");
+  const stills = [storedFile(Buffer.from("still zero"), "jpg"), storedFile(Buffer.from("still one"), "jpg")];
+  const rendition = storedFile(Buffer.from("an mp4 rendition's bytes"), "mp4");
   video = await storedMedia(exhibits, "video", Buffer.from("a video's original bytes"), { renditionKey: rendition, stillKeys: stills, thumb: { index: 1 }, duration: 2 });
   ids.artist = (await createContent(server.db, artists.id, { name: "Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } }, null)).contentId;
   ids.e1 = (await createContent(server.db, exhibits.id, { title: { nl: "Licht op het Noorden", en: "Light on the North" }, poster: image.contentId, clip: video.contentId, artist: ids.artist }, null)).contentId;
@@ -151,21 +150,21 @@ describe("a full bundle", () => {
   it("holds each document per locale exactly as the read API answers it with populate, media URLs made relative", async () => {
     for (const locale of ["nl", "en"]) {
       const fromApi = await json<Doc>(await deliver(server.url, `/api/v1/delivery/buckets/${exhibits.slug}/documents/${ids.e1}?locale=${locale}&populate=1`, token));
-      const inBundle = bundle.json<Doc>(`content/${exhibits.slug}/${locale}/${ids.e1}.json`);
+      const inBundle = bundle.document(`content/${exhibits.slug}/${locale}/${ids.e1}.json`);
       expect(inBundle).toEqual(asInBundle(fromApi, bundle));
     }
-    const dutch = bundle.json<Doc>(`content/${exhibits.slug}/nl/${ids.e1}.json`);
+    const dutch = bundle.document(`content/${exhibits.slug}/nl/${ids.e1}.json`);
     expect(dutch.data.title).toBe("Licht op het Noorden");
     // populate=1: the artist is the artist's document, in the same locale.
     expect(dutch.data.artist).toMatchObject({ contentId: ids.artist, data: { name: "Mesdag", bio: "Zeeschilder" } });
     // Fallbacks as the API reports them: e2 has no English title.
-    const english = bundle.json<Doc>(`content/${exhibits.slug}/en/${ids.e2}.json`);
+    const english = bundle.document(`content/${exhibits.slug}/en/${ids.e2}.json`);
     expect(english.data.title).toBe("Glas en Vuur");
     expect(english.fallbacks).toEqual({ title: "nl" });
   });
 
   it("carries the media files the documents name, at the relative paths their URLs give", () => {
-    const dutch = bundle.json<Doc>(`content/${exhibits.slug}/nl/${ids.e1}.json`);
+    const dutch = bundle.document(`content/${exhibits.slug}/nl/${ids.e1}.json`);
     const poster = dutch.data.poster as DeliveryMedia;
     const clip = dutch.data.clip as DeliveryMedia;
     expect(poster.url).toBe(`media/${image.contentId}/original.png`);
@@ -188,7 +187,7 @@ describe("a full bundle", () => {
     const all = await fetchBundle(`buckets=${exhibits.slug}`);
     expect(all.manifest.locales).toBeNull();
     expect(all.manifest.populate).toBe(0);
-    const document = all.json<Doc>(`content/${exhibits.slug}/${ids.e1}.json`);
+    const document = all.document(`content/${exhibits.slug}/${ids.e1}.json`);
     expect(document.locale).toBeNull();
     expect(document.data.title).toEqual({ nl: "Licht op het Noorden", en: "Light on the North" });
     expect(document.data.artist).toBe(ids.artist);
@@ -240,7 +239,7 @@ describe("an incremental bundle", () => {
     const same = await fetchBundle(`${query}&since=${first.manifest.id}`);
     expect(same.manifest.since).toBe(first.manifest.id);
     expect(same.entries.map((entry) => entry.path)).toEqual(["removed.json", "manifest.json"]);
-    expect(same.json<RemovedList>("removed.json")).toEqual({ since: first.manifest.id, documents: [], media: [], files: [] });
+    expect(same.removed()).toEqual({ since: first.manifest.id, documents: [], media: [], files: [] });
     // Its manifest still lists every document of the state.
     expect(same.manifest.buckets[0]!.documents.map((document) => document.contentId).sort()).toEqual([ids.e1, ids.e2].sort());
 
@@ -267,8 +266,8 @@ describe("an incremental bundle", () => {
         "manifest.json",
       ].sort(),
     );
-    expect(next.json<Doc>(`content/${exhibits.slug}/en/${ids.e1}.json`).data.artist).toMatchObject({ data: { name: "H. W. Mesdag" } });
-    const removed = next.json<RemovedList>("removed.json");
+    expect(next.document(`content/${exhibits.slug}/en/${ids.e1}.json`).data.artist).toMatchObject({ data: { name: "H. W. Mesdag" } });
+    const removed = next.removed();
     expect(removed.since).toBe(same.manifest.id);
     expect(removed.documents).toEqual([{ contentId: ids.e2, bucket: exhibits.slug, files: [`content/${exhibits.slug}/en/${ids.e2}.json`, `content/${exhibits.slug}/nl/${ids.e2}.json`] }]);
     expect(removed.media).toEqual([{ contentId: oldImage.contentId, files: [`media/${oldImage.contentId}/original.png`] }]);
@@ -328,7 +327,7 @@ describe("npm run vitrine -- export-bundle", () => {
       const bundle = await readBundle(createReadStream(out));
       verifyManifest(bundle);
       expect(bundle.manifest).toMatchObject({ client: { id: client.id }, locales: ["nl", "en"], populate: 1 });
-      expect(bundle.json<Doc>(`content/${exhibits.slug}/en/${ids.e1}.json`).data.title).toBe("Light on the North");
+      expect(bundle.document(`content/${exhibits.slug}/en/${ids.e1}.json`).data.title).toBe("Light on the North");
       expect(bundle.has(`media/${image.contentId}/original.png`)).toBe(true);
 
       // Incremental, the client named by id: nothing changed since.

@@ -4,7 +4,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
-import type { BundleManifest } from "../../server/delivery/bundle";
+import type { BundleManifest, RemovedList } from "../../server/delivery/bundle";
+import type { Doc } from "./delivery";
 
 /* Offline bundles in tests: an archive read entry by entry, each hashed as it streams (never held whole unless asked). */
 
@@ -20,7 +21,10 @@ export interface ReadBundle {
   entries: ReadEntry[];
   manifest: BundleManifest;
   /** A kept entry's JSON. */
-  json<T = unknown>(name: string): T;
+  json(name: string): unknown;
+  /** A document's file. */
+  document(name: string): Doc;
+  removed(): RemovedList;
   has(name: string): boolean;
 }
 
@@ -43,28 +47,31 @@ export async function readBundle(source: ReadableStream<Uint8Array> | NodeJS.Rea
       for await (const chunk of entry as AsyncIterable<Buffer>) {
         hash.update(chunk);
         size += chunk.length;
-        if ((entry.header.size ?? 0) <= keepUpTo) kept.push(chunk);
+        if (entry.header.size <= keepUpTo) kept.push(chunk);
         if (file && !file.write(chunk)) await new Promise<void>((resolve) => file.once("drain", () => resolve()));
       }
       if (file) await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
-      entries.push({ path: name, size, sha256: hash.digest("hex"), ...((entry.header.size ?? 0) <= keepUpTo ? { bytes: Buffer.concat(kept) } : {}) });
+      entries.push({ path: name, size, sha256: hash.digest("hex"), ...(entry.header.size <= keepUpTo ? { bytes: Buffer.concat(kept) } : {}) });
     }
   })();
-  const input = "getReader" in source ? Readable.fromWeb(source as import("node:stream/web").ReadableStream<Uint8Array>) : (source as NodeJS.ReadableStream);
+  const input = "getReader" in source ? Readable.fromWeb(source as import("node:stream/web").ReadableStream<Uint8Array>) : source;
   await Promise.all([pipeline(input, extract), reading]);
   const last = entries.at(-1);
   if (last?.path !== "manifest.json" || !last.bytes) throw new Error(`manifest.json is not the last entry (last: ${last?.path ?? "none"})`);
   const manifest = JSON.parse(last.bytes.toString("utf8")) as BundleManifest;
   const byName = new Map(entries.map((entry) => [entry.path, entry]));
+  const json = (name: string): unknown => {
+    const entry = byName.get(name);
+    if (!entry?.bytes) throw new Error(`no kept entry ${name} in the bundle`);
+    return JSON.parse(entry.bytes.toString("utf8"));
+  };
   return {
     entries,
     manifest,
     has: (name) => byName.has(name),
-    json<T>(name: string): T {
-      const entry = byName.get(name);
-      if (!entry?.bytes) throw new Error(`no kept entry ${name} in the bundle`);
-      return JSON.parse(entry.bytes.toString("utf8")) as T;
-    },
+    json,
+    document: (name) => json(name) as Doc,
+    removed: () => json("removed.json") as RemovedList,
   };
 }
 

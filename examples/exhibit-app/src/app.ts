@@ -13,7 +13,6 @@ type Media = components["schemas"]["Media"];
 type MissingMedia = components["schemas"]["MissingMedia"];
 type ListQuery = NonNullable<operations["listExhibitions"]["parameters"]["query"]>;
 type Locale = NonNullable<ListQuery["locale"]>;
-type Artist = components["schemas"]["ArtistsLocalizedDocument"];
 
 /** What this page reads of a bundle's manifest.json (docs/bundles.md in Vitrine). */
 interface BundleManifest {
@@ -154,7 +153,7 @@ function exhibitionCard(exhibition: Exhibition, locale: Locale, source: Source):
   const title = data.title ?? "";
   const poster = isMedia(data.poster) ? data.poster : null;
   const trailer = isMedia(data.trailer) ? data.trailer : null;
-  const artist = typeof data.artist === "object" ? (data.artist as Artist).data.name : null;
+  const artist = typeof data.artist === "object" ? data.artist.data.name : null;
   let video: HTMLVideoElement | null = null;
   if (trailer) {
     video = element("video", { controls: true, preload: "metadata", muted: true, playsInline: true });
