@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SUPPORTED_LOCALES } from "./locales";
 import { PASSWORD_MIN_LENGTH } from "./auth-schemas";
+import { originsField } from "./delivery/origins";
 
 /*
  * The forms of /profile, /password-reset and /settings/new-client, shared by the browser (Conform's onValidate)
@@ -63,6 +64,7 @@ export const apiClientSchema = z
       .optional()
       .refine((value) => value === undefined || isCalendarDate(value), "adminClients.errors.expiryInvalid")
       .refine((value) => value === undefined || !isCalendarDate(value) || value >= todayUtc(), "adminClients.errors.expiryPast"),
+    origins: originsField,
   })
   .refine((value) => value.read.length + value.write.length > 0, { message: "adminClients.errors.bucketsRequired", path: ["read"] });
 

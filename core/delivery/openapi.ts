@@ -32,7 +32,7 @@ export function componentNames(buckets: readonly Pick<OpenApiBucket, "slug">[]):
   const names = new Map<string, string>();
   const taken = new Set(["Media", "MissingMedia", "Problem", "Bucket", "BucketList", "Fallbacks"]);
   for (const { slug } of buckets) {
-    const base = slug.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part[0]!.toUpperCase() + part.slice(1)).join("") || "Bucket";
+    const base = slug.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("") || "Bucket";
     let name = /^[A-Za-z]/.test(base) ? base : `B${base}`;
     for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
     taken.add(name);
@@ -112,7 +112,8 @@ const notModified = { description: "Not modified (If-None-Match matched the ETag
 /** The OpenAPI document for the buckets a client reads. */
 export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title: string; version: string; serverUrl: string }): Record<string, unknown> {
   const names = componentNames(buckets);
-  const byCollection = new Map(buckets.map((bucket) => [bucket.collectionName, names.get(bucket.slug)!]));
+  const nameOf = (slug: string) => names.get(slug) ?? slug;
+  const byCollection = new Map(buckets.map((bucket) => [bucket.collectionName, nameOf(bucket.slug)]));
   const schemas: Record<string, unknown> = {
     Media: {
       type: "object",
@@ -160,7 +161,7 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
         private: { type: "boolean" },
         collectionName: { type: "string" },
         locales: { type: "array", items: { type: "string" } },
-        schema: { type: "object", description: "The bucket's normalised JSON schema." },
+        schema: { type: "object", description: "The bucket's normalised JSON schema.", additionalProperties: true },
       },
     },
     BucketList: { type: "object", required: ["items"], properties: { items: { type: "array", items: ref("Bucket") } } },
@@ -171,7 +172,7 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
     },
   };
   for (const bucket of buckets) {
-    const name = names.get(bucket.slug)!;
+    const name = nameOf(bucket.slug);
     const documentOf = (localized: boolean) => (collection: string) => {
       const target = byCollection.get(collection);
       return target ? `${target}${localized ? "Localized" : ""}Document` : null;

@@ -198,7 +198,7 @@ export function shapeDocument(source: DeliverySource, options: ShapeOptions, loo
     }
     if (isTranslated(node) && isPlainObject(value)) return project(node, value, at, depth);
     if (isTextsArray(node) && Array.isArray(value)) {
-      return value.map((item, index) => {
+      return value.map((item: unknown, index) => {
         if (!isPlainObject(item) || !chain) return item;
         const entry = { ...item };
         if (isPlainObject(item.text)) entry.text = project({ properties: Object.fromEntries(Object.keys(item.text).map((locale) => [locale, { type: "string" }])) }, item.text, `${at}[${index}].text`, depth + 1);

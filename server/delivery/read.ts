@@ -18,7 +18,7 @@ import {
 } from "../../core/delivery/shape";
 import { invalidParameter, notFound } from "./problem";
 import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
-import { documentPage, latestDocuments, type PageCursor, type PageQuery, type PageSort } from "./store";
+import { latestDocuments, type PageCursor, type PageQuery, type PageSort } from "./store";
 
 /*
  * The delivery API's reads (docs/delivery.md): which buckets a client reads, its query parameters checked into a
@@ -122,9 +122,9 @@ export function encodeCursor(sort: PageSort, value: unknown, contentId: string):
 function decodeCursor(text: string, sort: PageSort): PageCursor {
   const bad = () => invalidParameter("cursor", "delivery.problems.invalidParameter.cursor");
   if (!/^[A-Za-z0-9_-]{1,4000}$/.test(text)) throw bad();
-  let body: CursorBody;
+  let body: Partial<CursorBody> | null;
   try {
-    body = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as CursorBody;
+    body = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<CursorBody> | null;
   } catch {
     throw bad();
   }
@@ -140,7 +140,7 @@ export function parsePageQuery(url: URL, bucket: DeliveryBucket, locale: LocaleR
   if (orderText !== null && orderText !== "asc" && orderText !== "desc") throw invalidParameter("order", "delivery.problems.invalidParameter.order", { value: orderText });
   let sort: PageSort;
   if (sortText === "updatedAt" || sortText === "createdAt") {
-    sort = { by: sortText, order: (orderText ?? "desc") as "asc" | "desc" };
+    sort = { by: sortText, order: orderText ?? "desc" };
   } else {
     const sortable = sortableProperties(bucket.schema);
     const property = sortable.get(sortText);
@@ -151,7 +151,7 @@ export function parsePageQuery(url: URL, bucket: DeliveryBucket, locale: LocaleR
       by: "property",
       property: sortText,
       locale: property.translated ? (locale?.locale ?? bucket.bucket.locales[0] ?? null) : null,
-      order: (orderText ?? "asc") as "asc" | "desc",
+      order: orderText ?? "asc",
     };
   }
   const limit = wholeNumber(url, "limit", 1, MAX_LIMIT, DEFAULT_LIMIT, "delivery.problems.invalidParameter.limit");

@@ -46,7 +46,7 @@ async function storedMedia(target: Bucket, kind: "image" | "video", bytes: Buffe
   });
 }
 
-async function storedFile(bytes: Buffer, ext: string) {
+function storedFile(bytes: Buffer, ext: string) {
   const key = `${randomUUID()}.${ext}`;
   writeFileSync(server.media.storage.pathOf(key), bytes);
   files[key] = bytes;
@@ -70,8 +70,8 @@ beforeAll(async () => {
   });
   hidden = await createTestBucket(server.db);
   image = await storedMedia(bucket, "image", await pngOfSize(64, 48));
-  const stills = [await storedFile(await jpegOfSize(32, 18), "jpg"), await storedFile(await jpegOfSize(32, 18), "jpg")];
-  const rendition = await storedFile(Buffer.from("not really an mp4, but bytes to serve"), "mp4");
+  const stills = [storedFile(await jpegOfSize(32, 18), "jpg"), storedFile(await jpegOfSize(32, 18), "jpg")];
+  const rendition = storedFile(Buffer.from("not really an mp4, but bytes to serve"), "mp4");
   video = await storedMedia(bucket, "video", Buffer.from("a video's original bytes"), { renditionKey: rendition, stillKeys: stills, thumb: { index: 1 }, duration: 2 }, { width: 640, height: 360 });
   secretImage = await storedMedia(hidden, "image", await pngOfSize(10, 10));
   documentId = (

@@ -128,6 +128,26 @@ describe("scopes: a client reads its buckets only", () => {
   });
 });
 
+describe("the OpenAPI document", () => {
+  it("describes the client's buckets only, each as components, with references into unread buckets typed as ids", async () => {
+    const document = await json<{ openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }>(await get("/openapi.json"));
+    expect(document.openapi).toBe("3.1.0");
+    const names = Object.keys(document.components.schemas);
+    const exhibitsName = `Exhibits${unique[0]!.toUpperCase()}${unique.slice(1)}`;
+    for (const suffix of ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"]) expect(names).toContain(`${exhibitsName}${suffix}`);
+    expect(names.some((name) => name.startsWith("Vault") || name.startsWith("Other"))).toBe(false);
+    expect(Object.keys(document.paths)).toContain(`/api/v1/delivery/buckets/${home.slug}/singleton`);
+    expect(Object.keys(document.paths).some((path) => path.includes(vault.slug) || path.includes(other.slug))).toBe(false);
+    const properties = document.components.schemas[`${exhibitsName}Localized`]!.properties!;
+    expect(properties.secret).toEqual({ type: "string", format: "uuid" });
+    expect(properties.artist).toEqual({ anyOf: [{ type: "string", format: "uuid" }, { $ref: `#/components/schemas/Artists${unique[0]!.toUpperCase()}${unique.slice(1)}LocalizedDocument` }] });
+    expect(properties.title).toEqual({ title: "Title", anyOf: [{ type: "string" }, { type: "null" }] });
+    // Client B reads the private vault: it is described for B.
+    const forB = await json<{ components: { schemas: Record<string, unknown> } }>(await get("/openapi.json", tokenB));
+    expect(Object.keys(forB.components.schemas)).toContain(`Vault${unique[0]!.toUpperCase()}${unique.slice(1)}`);
+  });
+});
+
 describe("tokens", () => {
   it("refuses a missing, malformed, unknown, revoked or expired token with 401 and WWW-Authenticate: Bearer", async () => {
     const { client: revoked, token: revokedToken } = await deliveryClient(server.db, { read: [exhibits.slug] });

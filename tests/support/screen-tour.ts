@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { createApiClient } from "../../server/accounts/api-clients";
 import { createInvitation } from "../../server/accounts/invitations";
 import { createContent, deleteContent, getLatestVersion, listContents, saveVersion } from "../../server/content/store";
 import type { Db } from "../../server/db/client";
@@ -391,6 +392,27 @@ export const TOUR: TourEntry[] = [
   { name: "settings", as: "admin", path: "/settings" },
   { name: "settings-invite-user", as: "admin", path: "/settings/invite-user" },
   { name: "settings-new-client", as: "admin", path: "/settings/new-client" },
+  // Delivery read API (issue 14): an API client's allowed origins (CORS), its form opened.
+  {
+    name: "settings-client-origins",
+    as: "admin",
+    setup: (setup) =>
+      setup.once("client-origins", async () => {
+        const { client } = await createApiClient(setup.db, { id: setup.admin.id, name: "Tour admin" }, {
+          name: "Entrance kiosk (web page)",
+          readBuckets: ["exhibitions", "artworks"],
+          writeBuckets: [],
+          allowedOrigins: ["https://kiosk.example.org", "http://localhost:5173"],
+          expiresAt: null,
+        });
+        return { clientId: client.id };
+      }),
+    path: "/settings/new-client",
+    open: async ({ page, data }) => {
+      await page.locator(`[data-client="${data.clientId}"] .client-origins > summary`).click();
+      await page.locator(`[data-client="${data.clientId}"] .client-origins textarea`).waitFor();
+    },
+  },
   { name: "settings-buckets", as: "admin", path: "/settings/buckets" },
   { name: "settings-bucket-import", as: "admin", path: "/settings/buckets/import" },
   { name: "settings-bucket-new", as: "admin", path: "/settings/buckets/new" },

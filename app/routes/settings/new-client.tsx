@@ -1,20 +1,23 @@
-import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { createApiClient, listApiClients, revokeApiClient, type ApiClient } from "../../../server/accounts/api-clients";
+import { createApiClient, listApiClients, revokeApiClient, setClientOrigins, type ApiClient } from "../../../server/accounts/api-clients";
 import { requireAdmin } from "../../../server/web/guards";
 import { getRequestState } from "../../../server/web/request-state";
 import { pageRoute } from "../../../server/web/respond";
 import { apiClientSchema, clientExpiry, revokeClientSchema, todayUtc } from "../../../core/account-schemas";
+import { clientOriginsSchema } from "../../../core/delivery/origins";
 import { translate } from "../../../core/messages";
 import { FieldError, FormError } from "../../components/form-errors";
 import { formatWhen, When } from "../../components/when";
 import type { Route } from "./+types/new-client";
+import "../../styles/delivery.css";
 
 /*
  * /settings/new-client: create an API client for an exhibit app (the token is shown once, in the answer to the
- * POST: never in a URL), the list of clients with their last use, and revoke.
+ * POST: never in a URL), the list of clients with their last use, their allowed origins (the delivery API's
+ * CORS, editable), and revoke.
  */
 
 type ClientStatus = "active" | "expires" | "expired" | "revoked";
@@ -35,17 +38,21 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
     name: client.name,
     readBuckets: client.readBuckets,
     writeBuckets: client.writeBuckets,
+    allowedOrigins: client.allowedOrigins,
     createdAt: client.createdAt.toISOString(),
     createdByName: client.createdByName,
     lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
     ...statusOf(client, now),
   }));
-  const revokedId = new URL(request.url).searchParams.get("revoked");
+  const url = new URL(request.url);
+  const revokedId = url.searchParams.get("revoked");
+  const originsId = url.searchParams.get("origins");
   return {
     title: translate(locale, "adminClients.title"),
     clients,
     buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private })),
     revoked: clients.find((client) => client.id === revokedId && client.status === "revoked")?.name ?? null,
+    originsSaved: clients.find((client) => client.id === originsId)?.name ?? null,
     today: todayUtc(now),
   };
 });
@@ -59,6 +66,17 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     if (!revoked) return data({ intent: "revoke" as const, revokeFailed: true }, { status: 404 });
     throw redirect(`/settings/new-client?revoked=${encodeURIComponent(submission.value.clientId)}`);
   }
+  if (formData.get("intent") === "origins") {
+    const submission = parseWithZod(formData, { schema: clientOriginsSchema });
+    if (submission.status !== "success") {
+      const clientId = formData.get("clientId");
+      return data({ intent: "origins" as const, clientId: typeof clientId === "string" ? clientId : "", result: submission.reply() }, { status: 400 });
+    }
+    if (!(await setClientOrigins(context.db, admin, submission.value.clientId, submission.value.origins))) {
+      return data({ intent: "revoke" as const, revokeFailed: true }, { status: 404 });
+    }
+    throw redirect(`/settings/new-client?origins=${encodeURIComponent(submission.value.clientId)}`);
+  }
   const submission = parseWithZod(formData, { schema: apiClientSchema });
   if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply(), created: null, unknown: null }, { status: 400 });
   const { buckets } = await getRequestState(request, context);
@@ -71,6 +89,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     name: submission.value.name,
     readBuckets: submission.value.read,
     writeBuckets: submission.value.write,
+    allowedOrigins: submission.value.origins,
     expiresAt: submission.value.expiresOn ? clientExpiry(submission.value.expiresOn) : null,
   });
   context.logger.info({ clientId: client.id }, "API client created");
@@ -119,6 +138,9 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
       ) : null}
       {loaderData.revoked ? (
         <p className="notice-success" role="status">{t("adminClients.revoked", { name: loaderData.revoked })}</p>
+      ) : null}
+      {loaderData.originsSaved ? (
+        <p className="notice-success" role="status">{t("delivery.clients.originsSaved", { name: loaderData.originsSaved })}</p>
       ) : null}
       {actionData?.intent === "revoke" ? (
         <div className="form-error" role="alert"><p>{t("adminClients.errors.alreadyRevoked")}</p></div>
@@ -180,6 +202,19 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
         <p id={fields.expiresOn.descriptionId} className="field-hint">{t("adminClients.expiresHint")}</p>
         <FieldError field={fields.expiresOn} />
 
+        <label htmlFor={fields.origins.id}>{t("delivery.clients.origins")}</label>
+        <textarea
+          {...getTextareaProps(fields.origins)}
+          key={fields.origins.key}
+          rows={2}
+          className="client-origins-input"
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={`${fields.origins.descriptionId} ${fields.origins.errorId}`}
+        />
+        <p id={fields.origins.descriptionId} className="field-hint">{t("delivery.clients.originsHint")}</p>
+        <FieldError field={fields.origins} />
+
         <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
           {t("adminClients.submit")}
         </button>
@@ -202,6 +237,7 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
               <p className="client-access">
                 {client.readBuckets.length ? <span>{t("adminClients.reads", { buckets: names(client.readBuckets) })}</span> : null}
                 {client.writeBuckets.length ? <span>{t("adminClients.writes", { buckets: names(client.writeBuckets) })}</span> : null}
+                {client.allowedOrigins.length ? <span>{t("delivery.clients.originsList", { origins: client.allowedOrigins.join(", ") })}</span> : null}
               </p>
               <p className="muted client-meta">
                 <span>
@@ -213,6 +249,13 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
                     : t("adminClients.createdOnAnonymous", { date: formatWhen(i18n.language, client.createdAt) })}
                 </span>
               </p>
+              {client.status === "revoked" || client.status === "expired" ? null : (
+                <ClientOrigins
+                  clientId={client.id}
+                  origins={client.allowedOrigins}
+                  result={actionData?.intent === "origins" && actionData.clientId === client.id ? actionData.result : undefined}
+                />
+              )}
               {client.status === "revoked" || client.status === "expired" ? null : (
                 <details className="client-revoke">
                   <summary>{t("adminClients.revoke")}</summary>
@@ -231,5 +274,40 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
         </ul>
       )}
     </section>
+  );
+}
+
+/** A client's allowed origins (the delivery API's CORS): a form of its own, open when its post was refused. */
+function ClientOrigins({ clientId, origins, result }: { clientId: string; origins: string[]; result?: SubmissionResult }) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    id: `client-origins-${clientId}`,
+    lastResult: result,
+    defaultValue: { origins: origins.join("\n") },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: clientOriginsSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <details className="client-origins" open={result !== undefined}>
+      <summary>{t("delivery.clients.editOrigins")}</summary>
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="origins" />
+        <input type="hidden" name="clientId" value={clientId} />
+        <label htmlFor={fields.origins.id}>{t("delivery.clients.origins")}</label>
+        <textarea
+          {...getTextareaProps(fields.origins)}
+          key={fields.origins.key}
+          rows={Math.max(2, origins.length + 1)}
+          className="client-origins-input"
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={`${fields.origins.descriptionId} ${fields.origins.errorId}`}
+        />
+        <p id={fields.origins.descriptionId} className="field-hint">{t("delivery.clients.originsHint")}</p>
+        <FieldError field={fields.origins} />
+        <button type="submit" className="button small">{t("delivery.clients.saveOrigins")}</button>
+      </Form>
+    </details>
   );
 }
