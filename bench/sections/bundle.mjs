@@ -37,8 +37,8 @@ async function prepare(dataDir) {
       const storageKey = `${randomUUID()}.mp4`;
       await writeMediaFile(path.join(dataDir, "media", "files", storageKey), FILE_BYTES, block);
       const media = await query(
-        `INSERT INTO media (kind, bucket_id, storage_key, original_filename, mimetype, size, width, height, details)
-         VALUES ('video', $1, $2, $3, 'video/mp4', $4, 1920, 1080, '{}') RETURNING content_id`,
+        `INSERT INTO media (content_id, kind, bucket_id, storage_key, original_filename, mimetype, size, width, height, details)
+         VALUES (gen_random_uuid(), 'video', $1, $2, $3, 'video/mp4', $4, 1920, 1080, '{}') RETURNING content_id`,
         [bucket.id, storageKey, `trailer-${index}.mp4`, FILE_BYTES],
       );
       const data = { title: { nl: `Tentoonstelling ${index}`, en: `Exhibition ${index}` }, opensOn: "2027-01-01", trailer: media.rows[0].content_id };

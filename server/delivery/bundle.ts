@@ -167,21 +167,24 @@ function documentPath(slug: string, contentId: string, locale: string | null): s
   return locale === null ? `content/${slug}/${contentId}.json` : `content/${slug}/${locale}/${contentId}.json`;
 }
 
-/** Resolves once the stream wants more, rejects when it is closed or fails first. */
-function drained(stream: NodeJS.EventEmitter): Promise<void> {
+/** Resolves once the stream wants more; rejects when it is closed, fails or the bundle is aborted first. */
+function drained(stream: NodeJS.EventEmitter, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const done = (error?: Error) => {
+    const done = (error?: unknown) => {
       stream.off("drain", onDrain);
       stream.off("close", onClose);
       stream.off("error", done);
-      if (error) reject(error);
+      signal?.removeEventListener("abort", onAbort);
+      if (error) reject(error instanceof Error ? error : new Error("the bundle was aborted"));
       else resolve();
     };
     const onDrain = () => done();
     const onClose = () => done(new Error("the bundle's archive was closed"));
+    const onAbort = () => done(signal?.reason ?? new Error("the bundle was aborted"));
     stream.on("drain", onDrain);
     stream.on("close", onClose);
     stream.on("error", done);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -205,7 +208,7 @@ async function addEntry(pack: Pack, name: string, size: number, mtime: Date, chu
     hash.update(chunk);
     written += chunk.byteLength;
     if (written > size) throw new Error(`${name} grew while it was read`);
-    if (!sink.write(chunk)) await drained(sink);
+    if (!sink.write(chunk)) await drained(sink, signal);
   }
   if (written !== size) throw new Error(`${name} changed size while it was read (${written} of ${size} bytes)`);
   sink.end();
@@ -369,6 +372,7 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
 /** A pack whose writer runs now; errors destroy it (a reader sees a truncated archive, never a manifest). */
 export function startBundle(context: BundleContext, request: BundleRequest, signal?: AbortSignal): { pack: Pack; done: Promise<BundleResult> } {
   const pack = tar.pack();
+  signal?.addEventListener("abort", () => pack.destroy(signal.reason instanceof Error ? signal.reason : new Error("the bundle was aborted")), { once: true });
   const done = writeBundle(context, request, pack, signal);
   done.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
   return { pack, done };

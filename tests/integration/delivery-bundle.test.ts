@@ -277,6 +277,8 @@ describe("an incremental bundle", () => {
   });
 });
 
+let bigBundle: { slug: string; token: string; clientId: string } | undefined;
+
 describe("memory", () => {
   it("streams large media without holding them: RSS grows far less than the bytes sent", async () => {
     const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string" }, clip: { type: "string", _ref: "b-video" } } } });
@@ -291,7 +293,8 @@ describe("memory", () => {
       const media = await insertMedia(server.db, { kind: "video", bucketId: bucket.id, storageKey, originalFilename: `big-${index}.mp4`, mimetype: "video/mp4", size, width: 640, height: 360, details: {}, createdBy: null });
       await createContent(server.db, bucket.id, { title: `Big ${index}`, clip: media.contentId }, null);
     }
-    const { token: bigToken } = await deliveryClient(server.db, { read: [bucket.slug] });
+    const { token: bigToken, client: bigClient } = await deliveryClient(server.db, { read: [bucket.slug] });
+    bigBundle = { slug: bucket.slug, token: bigToken, clientId: bigClient.id };
     globalThis.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
@@ -311,6 +314,25 @@ describe("memory", () => {
     const growth = peak - before;
     // Server and client share this process: both sides together stay far below the 80 MB that went through.
     expect(growth, `RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB while ${(received / 1024 / 1024).toFixed(0)} MB streamed`).toBeLessThan(40 * 1024 * 1024);
+  });
+});
+
+describe("a client that goes away", () => {
+  it("stops the bundle: no record is made, and the next bundle streams whole", async () => {
+    if (!bigBundle) throw new Error("the memory test makes the large bucket first");
+    const { slug, token: bigToken, clientId: bigClientId } = bigBundle;
+    const records = async () => (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM delivery_bundles WHERE client_id = $1", [bigClientId])).rows[0]!.count;
+    const before = await records();
+    const abort = new AbortController();
+    const response = await fetch(`${server.url}/api/v1/delivery/bundle?buckets=${slug}`, { headers: { Authorization: `Bearer ${bigToken}` }, signal: abort.signal });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read();
+    abort.abort();
+    await reader.read().catch(() => undefined);
+    const whole = await fetchBundle(`buckets=${slug}`, bigToken);
+    expect(whole.manifest.files.filter((file) => file.path.startsWith("media/"))).toHaveLength(4);
+    expect(await records()).toBe(before + 1);
   });
 });
 
