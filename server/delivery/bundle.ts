@@ -203,6 +203,7 @@ async function addEntry(pack: Pack, name: string, size: number, mtime: Date, chu
     sink = pack.entry({ name, size, mtime, type: "file", mode: 0o644 }, (error) => (error ? reject(error) : resolve())) as unknown as EntrySink;
   });
   finished.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+  sink.on("error", () => undefined); // reported through `finished` and the pack, not as an uncaught error
   for await (const chunk of chunks) {
     signal?.throwIfAborted();
     hash.update(chunk);
@@ -372,6 +373,8 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
 /** A pack whose writer runs now; errors destroy it (a reader sees a truncated archive, never a manifest). */
 export function startBundle(context: BundleContext, request: BundleRequest, signal?: AbortSignal): { pack: Pack; done: Promise<BundleResult> } {
   const pack = tar.pack();
+  // A destroyed pack emits its error; the writer's promise (done) is where it is reported, never as an uncaught one.
+  pack.on("error", () => undefined);
   signal?.addEventListener("abort", () => pack.destroy(signal.reason instanceof Error ? signal.reason : new Error("the bundle was aborted")), { once: true });
   const done = writeBundle(context, request, pack, signal);
   done.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
