@@ -283,7 +283,7 @@ describe("memory", () => {
   it("streams large media without holding them: RSS grows far less than the bytes sent", async () => {
     const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string" }, clip: { type: "string", _ref: "b-video" } } } });
     const size = 20 * 1024 * 1024;
-    const count = 4;
+    const count = 8;
     for (let index = 0; index < count; index += 1) {
       const storageKey = `${randomUUID()}.mp4`;
       // Sparse files: the disk holds nothing, reading them gives zeros.
@@ -312,8 +312,8 @@ describe("memory", () => {
     }
     expect(received).toBeGreaterThan(count * size);
     const growth = peak - before;
-    // Server and client share this process: both sides together stay far below the 80 MB that went through.
-    expect(growth, `RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB while ${(received / 1024 / 1024).toFixed(0)} MB streamed`).toBeLessThan(40 * 1024 * 1024);
+    // Server and client share this process: both sides together stay far below the 160 MB that went through.
+    expect(growth, `RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB while ${(received / 1024 / 1024).toFixed(0)} MB streamed`).toBeLessThan(48 * 1024 * 1024);
   });
 });
 
@@ -331,7 +331,7 @@ describe("a client that goes away", () => {
     abort.abort();
     await reader.read().catch(() => undefined);
     const whole = await fetchBundle(`buckets=${slug}`, bigToken);
-    expect(whole.manifest.files.filter((file) => file.path.startsWith("media/"))).toHaveLength(4);
+    expect(whole.manifest.files.filter((file) => file.path.startsWith("media/"))).toHaveLength(8);
     expect(await records()).toBe(before + 1);
   });
 });
