@@ -238,7 +238,9 @@ export interface components {
             collectionName: string;
             locales: string[];
             /** @description The bucket's normalised JSON schema. */
-            schema: Record<string, never>;
+            schema: {
+                [key: string]: unknown;
+            };
         };
         BucketList: {
             items: components["schemas"]["Bucket"][];
