@@ -1,6 +1,6 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
-/** The whole map of the product (spec §2). Screens of later releases render a placeholder. */
+/** The whole map of the product (spec §2). */
 export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
@@ -12,7 +12,11 @@ export default [
   route("profile", "routes/profile.tsx"),
   route("style", "routes/style.tsx"),
   route("support", "routes/support.tsx"),
-  route("shareables/:id?", "routes/placeholder.tsx", { id: "shareables" }),
+  // Shareable previews: the links a user made (and the form posts), one link's read-only page and its media.
+  route("shareables", "routes/shareables/list.tsx"),
+  route("shareables/:token", "routes/shareables/view.tsx"),
+  route("shareables/:token/media/:contentId", "routes/shareables/media.ts"),
+  route("shareables/:token/media/:contentId/poster", "routes/shareables/poster.ts"),
 
   route("settings", "routes/settings.tsx", [
     index("routes/settings/index.tsx"),

@@ -37,7 +37,7 @@ export const passwordResetSchema = z
   .refine((value) => value.confirmPassword === value.password, confirmMismatch);
 
 /** A calendar date (YYYY-MM-DD) that exists. */
-function isCalendarDate(value: string): boolean {
+export function isCalendarDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`);
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }

@@ -9,4 +9,9 @@ export interface RouteHandle {
    * apply to it.
    */
   streamsBody?: true;
+  /**
+   * The page stands alone (a shareable link, opened by anyone): the top bar shows the brand and the language
+   * switch only: no bucket links, no user menu.
+   */
+  standalone?: true;
 }

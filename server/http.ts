@@ -85,7 +85,7 @@ const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.
 
 /** A path as the log keeps it: a password reset link's token is a credential, and never reaches the log. */
 export function loggedPath(pathname: string): string {
-  return pathname.replace(/^\/password-reset\/[^/]+/, "/password-reset/[token]");
+  return pathname.replace(/^\/password-reset\/[^/]+/, "/password-reset/[token]").replace(/^\/shareables\/[^/]+/, "/shareables/[token]");
 }
 
 function textResponse(status: number, message: string): Response {
@@ -214,7 +214,8 @@ export function createHttpApp(options: HttpAppOptions) {
     }
     response = new Response(response.body, response); // headers of some responses are immutable
     const headers = response.headers;
-    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) headers.set(name, value);
+    // A route may only make the Referrer-Policy stricter (a shareable link's pages: no-referrer).
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!(name === "Referrer-Policy" && headers.has(name))) headers.set(name, value);
     // Media responses bring their own, stricter policy (sandboxed).
     if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
     headers.set("X-Request-Id", requestId);

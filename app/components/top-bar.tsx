@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink, useLocation, useMatches, useRouteError } from "react-router";
+import type { RouteHandle } from "../../core/route-handle";
 import { useRootData } from "../lib/root-data";
 import { overviewPath } from "../../core/content/screens";
 
@@ -10,14 +11,22 @@ export function TopBar() {
   const data = useRootData();
   const { t } = useTranslation();
   const location = useLocation();
-  const user = data?.user;
+  const matches = useMatches();
+  const error = useRouteError();
+  // A page that stands alone (a shareable link) shows the brand, not a link into the product, and no user.
+  const standalone = !error && matches.some((match) => (match.handle as RouteHandle | undefined)?.standalone && match.loaderData !== undefined);
+  const user = standalone ? null : data?.user;
   const buckets = data?.buckets ?? [];
   const collapsed = buckets.length > MAX_TOP_BAR_BUCKETS;
   return (
     <header className="top-bar">
-      <Link to="/" className="brand" viewTransition>
-        {data?.config.productName ?? "Vitrine"}
-      </Link>
+      {standalone ? (
+        <span className="brand">{data?.config.productName ?? "Vitrine"}</span>
+      ) : (
+        <Link to="/" className="brand" viewTransition>
+          {data?.config.productName ?? "Vitrine"}
+        </Link>
+      )}
       {user && !collapsed && buckets.length > 0 ? (
         <nav aria-label={t("nav.mainNavigation")} className="bucket-links">
           {buckets.map((bucket) => (

@@ -3,6 +3,7 @@
 // To add one: write bench/sections/<name>.mjs and list it here.
 import { bundle } from "./bundle.mjs";
 import { contentApi } from "./content-api.mjs";
+import { delivery } from "./delivery.mjs";
 import { editJs } from "./edit-js.mjs";
 import { impact } from "./impact.mjs";
 import { media } from "./media.mjs";
@@ -14,6 +15,7 @@ export const sections = [
   { name: "startup", title: "Cold start and idle memory", run: startup },
   { name: "pages", title: "Pages under load", run: pages },
   { name: "content-api", title: "Content JSON API: save and read", run: contentApi },
+  { name: "delivery", title: "Delivery read API: documents, populate, 304 revalidation", run: delivery },
   { name: "overview", title: "Bucket overview with 10,000 and 100,000 documents", run: overview },
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },

@@ -105,8 +105,23 @@ export function diffVersions(schema: JsonSchema, before: unknown, after: unknown
   return out;
 }
 
+/** One filled value of a document: its form field name, its label along the schema and the value. */
+export interface DocumentRow {
+  name: string;
+  labels: DiffLabel[];
+  value: DiffValue;
+}
+
+/**
+ * A document's filled values, one row per leaf in the schema's order (a shareable preview): the same walk as a
+ * comparison with an empty document.
+ */
+export function documentRows(schema: JsonSchema, data: unknown): DocumentRow[] {
+  return diffVersions(schema, undefined, data).map(({ name, labels, after }) => ({ name, labels, value: after }));
+}
+
 /** The media and the referenced documents the rows show (to look up their thumbnails and titles). */
-export function diffTargets(rows: readonly DiffRow[]) {
+export function diffTargets(rows: ReadonlyArray<Pick<DiffRow, "before" | "after">>) {
   const media = new Set<string>();
   const references = new Map<string, Set<string>>();
   for (const row of rows) {

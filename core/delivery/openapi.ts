@@ -27,15 +27,21 @@ export interface OpenApiBucket {
 
 const KEPT = ["type", "title", "description", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "default", "const"] as const;
 
+/** The components of each bucket: its data, then the localized data, documents and pages. */
+const VARIANTS = ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"] as const;
+
 /** A bucket's component name: its slug in PascalCase (letters and digits), unique among the others. */
 export function componentNames(buckets: readonly Pick<OpenApiBucket, "slug">[]): Map<string, string> {
   const names = new Map<string, string>();
   const taken = new Set(["Media", "MissingMedia", "Problem", "Bucket", "BucketList", "Fallbacks"]);
+  // Each bucket takes its name and its variants' names: `guide-localized` must not become guide's GuideLocalized.
+  const variants = (name: string) => VARIANTS.map((suffix) => `${name}${suffix}`);
   for (const { slug } of buckets) {
-    const base = slug.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("") || "Bucket";
-    let name = /^[A-Za-z]/.test(base) ? base : `B${base}`;
-    for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
-    taken.add(name);
+    const pascal = slug.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("") || "Bucket";
+    const base = /^[A-Za-z]/.test(pascal) ? pascal : `B${pascal}`;
+    let name = base;
+    for (let n = 2; variants(name).some((variant) => taken.has(variant)); n += 1) name = `${base}${n}`;
+    for (const variant of variants(name)) taken.add(variant);
     names.set(slug, name);
   }
   return names;
@@ -207,7 +213,7 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
     const badRequest = problem("A query parameter cannot be used: `parameter` names it.");
     paths[`${base}/documents`] = {
       get: {
-        operationId: `list${name}`,
+        operationId: `list${name}Documents`,
         summary: `Documents of ${bucket.name}, newest first or by sort, a page at a time.`,
         parameters: [
           ...localeParameters(bucket.locales),
@@ -223,7 +229,7 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
     };
     paths[`${base}/documents/{contentId}`] = {
       get: {
-        operationId: `get${name}`,
+        operationId: `get${name}Document`,
         summary: `One document of ${bucket.name}.`,
         parameters: [{ name: "contentId", in: "path", required: true, schema: { type: "string", format: "uuid" } }, ...localeParameters(bucket.locales)],
         responses: { "200": answer("The document.", either("Document")), "304": notModified, "400": badRequest, ...COMMON_ERRORS, "404": notFound },
@@ -232,7 +238,7 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
     if (bucket.singleton) {
       paths[`${base}/singleton`] = {
         get: {
-          operationId: `getSingleton${name}`,
+          operationId: `get${name}Singleton`,
           summary: `The document of the singleton ${bucket.name}.`,
           parameters: localeParameters(bucket.locales),
           responses: { "200": answer("The document.", either("Document")), "304": notModified, "400": badRequest, ...COMMON_ERRORS, "404": notFound },

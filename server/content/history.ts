@@ -60,7 +60,7 @@ export async function historyPanel(db: Queryable, target: { user: User; bucket: 
 }
 
 /** The history entries of some versions of one document (with their numbers), in no particular order. */
-async function historyEntries(db: Queryable, bucketId: string, contentId: string, versionIds: readonly string[]): Promise<HistoryEntry[]> {
+export async function historyEntries(db: Queryable, bucketId: string, contentId: string, versionIds: readonly string[]): Promise<HistoryEntry[]> {
   const { rows } = await db.query<HistoryEntry & { createdAt: Date }>(
     `SELECT ${entryColumns},
        (SELECT count(*)::int FROM versions o WHERE o.content_id = v.content_id
@@ -73,7 +73,7 @@ async function historyEntries(db: Queryable, bucketId: string, contentId: string
 }
 
 /** The titles and pages of referenced documents, by collection: only buckets the user may see. */
-async function referenceTitles(context: AppLoadContext, user: User, targets: Map<string, Set<string>>): Promise<Record<string, DiffReference>> {
+export async function referenceTitles(context: AppLoadContext, user: User, targets: Map<string, Set<string>>): Promise<Record<string, DiffReference>> {
   const out: Record<string, DiffReference> = {};
   for (const [collection, ids] of targets) {
     const valid = [...ids].filter((id) => isUuid(id));

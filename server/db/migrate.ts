@@ -12,6 +12,7 @@ import contentsKeyset from "./migrations/014_contents_keyset.sql?raw";
 import formDrafts from "./migrations/015_form_drafts.sql?raw";
 import versionOrder from "./migrations/016_version_order.sql?raw";
 import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
+import shareables from "./migrations/019_shareables.sql?raw";
 import clientOrigins from "./migrations/020_client_origins.sql?raw";
 import deliveryBundles from "./migrations/025_delivery_bundles.sql?raw";
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 15, name: "form_drafts", sql: formDrafts },
   { version: 16, name: "version_order", sql: versionOrder },
   { version: 17, name: "bucket_screens", sql: bucketScreens },
+  { version: 19, name: "shareables", sql: shareables },
   { version: 20, name: "client_origins", sql: clientOrigins },
   { version: 25, name: "delivery_bundles", sql: deliveryBundles },
 ];

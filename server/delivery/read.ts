@@ -5,6 +5,7 @@ import type { Queryable } from "../db/client";
 import type { MediaRow } from "../media/store";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../../core/schema/normalize";
 import { propertiesOf } from "../../core/schema/walk";
+import { isUuid } from "../../core/ids";
 import {
   deliveryReferences,
   emptyReferences,
@@ -18,7 +19,7 @@ import {
 } from "../../core/delivery/shape";
 import { invalidParameter, notFound } from "./problem";
 import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
-import { latestDocuments, type PageCursor, type PageQuery, type PageSort } from "./store";
+import { documentJson, latestDocument, latestDocuments, type PageCursor, type PageQuery, type PageSort } from "./store";
 
 /*
  * The delivery API's reads (docs/delivery.md): which buckets a client reads, its query parameters checked into a
@@ -50,12 +51,12 @@ export function deliveryBucket(bucket: Bucket): DeliveryBucket {
   return { bucket, schema };
 }
 
-const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
-  json_schema AS "jsonSchema", locales, schema_version_id AS "schemaVersionId"`;
+const bucketColumns = (alias = "") => `${alias}id, ${alias}slug, ${alias}name, ${alias}singleton, ${alias}private,
+  ${alias}collection_name AS "collectionName", ${alias}json_schema AS "jsonSchema", ${alias}locales, ${alias}schema_version_id AS "schemaVersionId"`;
 
 /** The buckets the client may read, in the order of the navigation. */
 export async function readableBuckets(db: Queryable, client: ApiClient): Promise<Bucket[]> {
-  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE slug = ANY($1) ORDER BY position, name`, [client.readBuckets]);
+  const { rows } = await db.query<Bucket>(`SELECT ${bucketColumns()} FROM buckets WHERE slug = ANY($1) ORDER BY position, name`, [client.readBuckets]);
   return rows;
 }
 
@@ -64,6 +65,30 @@ export async function requireClientBucket(db: Queryable, client: ApiClient, slug
   const bucket = slug ? (await resolveBucketSlug(db, slug))?.bucket : undefined;
   if (!bucket || !clientMay(client, "read", bucket.slug)) throw notFound();
   return deliveryBucket(bucket);
+}
+
+/**
+ * A bucket in the client's read scope and one of its documents, in one query (the single-document path; an old
+ * slug of a renamed bucket takes a second): the bucket 404s as in requireClientBucket, the document is null when
+ * the bucket has no such one.
+ */
+export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined): Promise<{ bucket: DeliveryBucket; document: StoredDocument | null }> {
+  if (!slug) throw notFound();
+  const id = isUuid(contentId) ? contentId : null;
+  const { rows } = await db.query<Bucket & { document: StoredDocument | null }>(
+    `SELECT ${bucketColumns("b.")}, d.document
+     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid")}) d ON true
+     WHERE b.slug = $1`,
+    [slug, id],
+  );
+  const row = rows[0];
+  if (!row) {
+    const bucket = await requireClientBucket(db, client, slug);
+    return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id) : null };
+  }
+  const { document, ...bucket } = row;
+  if (!clientMay(client, "read", bucket.slug)) throw notFound();
+  return { bucket: deliveryBucket(bucket), document };
 }
 
 /** `locale` and `fallback`: null without a locale (every locale answered). */

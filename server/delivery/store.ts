@@ -10,6 +10,13 @@ const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 const DOCUMENT_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
   ${ISO("c.updated_at")} AS "updatedAt", v.data AS data`;
 
+/** A subquery answering one latest document as a JSON object (column `document`), for a join with its bucket. */
+export const documentJson = (bucketId: string, contentId: string) =>
+  `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
+     'updatedAt', ${ISO("c.updated_at")}, 'data', v.data) AS document
+   FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+   WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`;
+
 export async function latestDocument(db: Queryable, bucketId: string, contentId: string): Promise<StoredDocument | null> {
   const { rows } = await db.query<StoredDocument>(
     `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id

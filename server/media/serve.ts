@@ -1,6 +1,8 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
+import type { MediaStorage } from "./storage";
+import type { MediaRow } from "./store";
 
 export interface ServeOptions {
   mimetype: string;
@@ -66,4 +68,19 @@ export function parseRange(header: string | null, size: number): { start: number
   }
   if (start >= size || start > end) return "unsatisfiable";
   return { start, end };
+}
+
+/**
+ * A media version's file to view, play or download: a video plays its web rendition once it exists; a file (but
+ * audio) is always a download, so nothing (HTML, SVG) runs from our origin.
+ */
+export function serveMedia(request: Request, storage: MediaStorage, media: MediaRow, download: boolean): Promise<Response> {
+  const rendition = media.kind === "video" ? media.details.renditionKey : undefined;
+  const inline = media.kind !== "file" || media.mimetype.startsWith("audio/");
+  return serveFile(request, storage.pathOf(rendition ?? media.storageKey), {
+    mimetype: rendition ? "video/mp4" : media.mimetype,
+    etag: rendition ?? media.storageKey,
+    disposition: inline && !download ? "inline" : "attachment",
+    filename: rendition ? media.originalFilename.replace(/\.[^.]*$/, "") + ".mp4" : media.originalFilename,
+  });
 }

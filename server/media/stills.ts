@@ -101,3 +101,19 @@ export function customStillUrl(media: Pick<MediaRow, "contentId" | "details">): 
   // The key's start changes with every new custom still, so a cached image is never shown for a replaced one.
   return key ? `/api/v1/still/${media.contentId}/custom?v=${key.slice(0, 8)}` : null;
 }
+
+/** The storage key of a video's poster: its chosen still (custom or by index), else its first still; null without one. */
+export function posterKey(media: Pick<MediaRow, "details">): string | null {
+  const { thumb, stillKeys, customStillKey } = media.details;
+  if (thumb) {
+    const chosen = "isCustom" in thumb ? customStillKey : stillKeys?.[thumb.index];
+    if (chosen) return chosen;
+  }
+  return stillKeys?.[0] ?? customStillKey ?? null;
+}
+
+/** The image type of a still by its storage key's extension. */
+export function stillMimetype(key: string): string {
+  const ext = key.slice(key.lastIndexOf("."));
+  return ext === ".png" ? "image/png" : ext === ".webp" ? "image/webp" : "image/jpeg";
+}

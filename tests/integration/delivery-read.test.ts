@@ -121,6 +121,14 @@ describe("scopes: a client reads its buckets only", () => {
     await expectProblem(await get(`/buckets/${exhibits.slug}/documents/not-a-uuid`), 404);
   });
 
+  it("answers for an old slug of a renamed bucket, and still 404 for one not given to the client", async () => {
+    await server.db.query("INSERT INTO bucket_slug_redirects (old_slug, bucket_id) VALUES ($1, $2), ($3, $4)", [`old-home-${unique}`, home.id, `old-other-${unique}`, other.id]);
+    expect(await documentOf(`/buckets/old-home-${unique}/documents/${ids.home}`)).toMatchObject({ bucket: home.slug, data: { title: "Welcome" } });
+    expect((await json<{ items: Doc[] }>(await get(`/buckets/old-home-${unique}/documents`))).items).toHaveLength(1);
+    await expectProblem(await get(`/buckets/old-other-${unique}/documents/${ids.other}`), 404);
+    await expectProblem(await get(`/buckets/old-home-${unique}/documents/${ids.other}`), 404);
+  });
+
   it("answers the singleton's document, and 404 for a bucket that is no singleton", async () => {
     const doc = await documentOf(`/buckets/${home.slug}/singleton`);
     expect(doc).toMatchObject({ contentId: ids.home, bucket: home.slug, data: { title: "Welcome" } });

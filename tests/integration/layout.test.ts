@@ -79,7 +79,7 @@ describe("the top bar", () => {
 
 describe("the page head", () => {
   it("has the title Vitrine and the spec's description on pages without a title of their own", async () => {
-    for (const [path, cookie] of [["/", member], ["/shareables", member], ["/nope", member]] as const) {
+    for (const [path, cookie] of [["/", member], ["/nope", member]] as const) {
       const { html } = await page(server.url, path, cookie);
       expect(pageTitle(html), path).toBe("Vitrine");
       expect(metaContent(html, "description"), path).toBe(DESCRIPTION);

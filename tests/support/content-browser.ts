@@ -70,9 +70,9 @@ export function save(page: Page): Promise<number | null> {
   return submitWith(page, bucketForm(page).locator(".form-actions button[type=submit]"));
 }
 
-/** The contentId of the document the page edits, read from the URL /b/{slug}/{contentId}/latest. */
+/** The contentId of the document the page edits, read from the URL /{b or a screen}/{slug}/{contentId}/latest. */
 export function contentIdOf(page: Page): string {
-  const match = /\/b\/[^/]+\/([0-9a-f-]{36})\/latest/.exec(new URL(page.url()).pathname);
+  const match = /^\/[a-z-]+\/[^/]+\/([0-9a-f-]{36})\/latest/.exec(new URL(page.url()).pathname);
   if (!match) throw new Error(`not on a document page: ${page.url()}`);
   return match[1]!;
 }

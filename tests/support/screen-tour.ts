@@ -169,6 +169,30 @@ const media = (setup: TourSetup) =>
     return { slug: bucket.slug, contentId: document.contentId };
   });
 
+/**
+ * Shareable links made by the admin (rows written directly: a token's hash, as the form would): to the history
+ * document's latest version (every common field kind and an image), to the media document (a video), and an
+ * expired and a revoked one for the list.
+ */
+const shares = (setup: TourSetup) =>
+  setup.once("shares", async () => {
+    const [document, clip]: [TourData, TourData] = await Promise.all([history(setup), media(setup)]);
+    const link = async (slug: string, contentId: string, state: "active" | "expired" | "revoked" = "active") => {
+      const token = randomToken(32);
+      const { rows } = await setup.db.query<{ id: string }>(
+        `INSERT INTO shareables (token_hash, bucket_id, content_id, created_by, expires_at, revoked_at)
+         VALUES ($1, (SELECT id FROM buckets WHERE slug = $2), $3, $4, now() + $5::interval, $6) RETURNING id`,
+        [hashToken(token), slug, contentId, setup.admin.id, state === "expired" ? "-1 day" : "7 days", state === "revoked" ? new Date() : null],
+      );
+      return { token, id: rows[0]!.id };
+    };
+    await link(clip.slug!, clip.contentId!, "expired");
+    await link(document.slug!, document.contentId!, "revoked");
+    const mediaLink = await link(clip.slug!, clip.contentId!);
+    const documentLink = await link(document.slug!, document.contentId!);
+    return { documentToken: documentLink.token, mediaToken: mediaLink.token, activeId: documentLink.id };
+  });
+
 /** The id of a bucket by its slug. */
 async function bucketId(db: Db, slug: string): Promise<string> {
   const row = (await db.query<{ id: string }>("SELECT id FROM buckets WHERE slug = $1", [slug])).rows[0];
@@ -374,7 +398,37 @@ export const TOUR: TourEntry[] = [
   { name: "profile", as: "editor", path: "/profile" },
   { name: "style", as: "editor", path: "/style" },
   { name: "support", as: "editor", path: "/support" },
-  { name: "shareables", as: "editor", path: "/shareables" },
+  // Shareable previews (issue 14): the list (links of every state, the revoke confirmation), a shared document
+  // (every common field kind and an image; a video with its poster), the edit page's share panel and its answer.
+  { name: "shareables", as: "admin", setup: (setup) => shares(setup), path: "/shareables" },
+  { name: "shareables-empty", as: "editor", path: "/shareables" },
+  { name: "dialog-shareable-revoke", as: "admin", setup: (setup) => shares(setup), path: (data) => `/shareables?revoke=${data.activeId}`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
+  { name: "shareable-view", as: "anonymous", setup: (setup) => shares(setup), path: (data) => `/shareables/${data.documentToken}`, ready: "img.shared-image" },
+  { name: "shareable-view-video", as: "anonymous", setup: (setup) => shares(setup), path: (data) => `/shareables/${data.mediaToken}`, ready: "video.shared-video" },
+  { name: "shareable-unknown", as: "anonymous", path: "/shareables/bm90LWEtbGluay1vZi1vdXJzLW5vdC1hLWxpbmstb2Ytb3Vycw", status: 404 },
+  {
+    name: "bucket-edit-share",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator("details.share-panel > summary").click();
+      await page.locator("details.share-panel").getByRole("button", { name: t("shareables.panel.submit") }).click();
+      await page.locator("details.share-panel [data-shareable-link]").waitFor();
+    },
+  },
+  {
+    name: "shareables-created-no-js",
+    as: "editor",
+    javaScriptEnabled: false,
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator("details.share-panel > summary").click();
+      await page.locator("details.share-panel").getByRole("button", { name: t("shareables.panel.submit") }).click();
+      await page.locator("[data-shareable-link]").waitFor();
+    },
+  },
 
   // The specialised screens (docs/screens.md) on copies of their demo buckets.
   { name: "sessies-overview", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}` },
@@ -386,6 +440,8 @@ export const TOUR: TourEntry[] = [
   { name: "dle-content-edit", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit` },
   { name: "dle-content-new", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/new` },
   { name: "dle-content-version", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}` },
+  // dle-content (issue 13): without JavaScript the preview shows every locale, one under the other.
+  { name: "dle-content-edit-nojs", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit`, javaScriptEnabled: false, ready: ".dle-preview" },
   { name: "trend-new", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/new` },
   { name: "trend-edit", as: "editor", setup: trends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest` },
 

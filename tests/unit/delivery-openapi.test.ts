@@ -4,8 +4,15 @@ import { normalizeSchema } from "../../core/schema/normalize";
 
 describe("the delivery API's OpenAPI document", () => {
   it("names components after slugs in PascalCase, unique, never a shared component's name", () => {
-    const names = componentNames([{ slug: "audio-guide" }, { slug: "audio_guide" }, { slug: "2024-rooms" }, { slug: "media" }]);
-    expect([...names.values()]).toEqual(["AudioGuide", "AudioGuide2", "B2024Rooms", "Media2"]);
+    const names = componentNames([{ slug: "audio-guide" }, { slug: "audio_guide" }, { slug: "2024-rooms" }, { slug: "media" }, { slug: "audio-guide-localized" }, { slug: "bucket-list" }]);
+    expect([...names.values()]).toEqual(["AudioGuide", "AudioGuide2", "B2024Rooms", "Media2", "AudioGuideLocalized2", "BucketList2"]);
+  });
+
+  it("gives every operation a unique id, whatever the slugs", () => {
+    const bucket = (slug: string) => ({ slug, name: slug, singleton: true, collectionName: slug, locales: ["en"], schema: { type: "object", properties: {} } });
+    const document = deliveryOpenApi(["buckets", "media", "bucket"].map(bucket), { title: "t", version: "1", serverUrl: "https://cms.example" });
+    const ids = Object.values(document.paths as Record<string, { get: { operationId: string } }>).map((path) => path.get.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it("keeps the standard keywords of a schema and leaves out the form's own", () => {

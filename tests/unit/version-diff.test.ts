@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffTargets, diffVersions, type DiffRow } from "../../core/content/version-diff";
+import { diffTargets, diffVersions, documentRows, type DiffRow } from "../../core/content/version-diff";
 import { normalizeSchema } from "../../core/schema/normalize";
 
 /* The field-by-field difference of two document versions (core/content/version-diff.ts), walked along the schema. */
@@ -83,5 +83,22 @@ describe("diffVersions", () => {
   it("compares data the schema no longer describes by its keys, and a value whose type changed as a whole", () => {
     const rows = diffVersions(schema, { retired: "old", year: { odd: 1 } }, { year: 1999 });
     expect(lines(rows)).toEqual(['Year: {"odd":1} → 1999 [changed]', "retired: old → ∅ [removed]"]);
+  });
+});
+
+describe("documentRows", () => {
+  it("lists a document's filled values along the schema, as a comparison with an empty document would", () => {
+    const data = { year: 1911, title: { nl: "Wad", en: "" }, picture: IMAGE, rooms: [{ name: "East" }, {}], tags: [], featured: false };
+    const rows = documentRows(schema, data);
+    expect(rows.map((row) => row.name)).toEqual(["title.nl", "year", "featured", "picture", "rooms[0].name"]);
+    expect(rows.map((row) => row.value)).toEqual([
+      { kind: "text", text: "Wad" },
+      { kind: "text", text: "1911" },
+      { kind: "boolean", value: false },
+      { kind: "media", media: "image", contentId: IMAGE },
+      { kind: "text", text: "East" },
+    ]);
+    expect(rows[0]!.labels).toEqual([{ kind: "field", title: "Title" }, { kind: "field", title: "nl", locale: true }]);
+    expect(documentRows(schema, {})).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { useAuthorName, useVersionTime } from "./format";
  * referenced document's title.
  */
 
-function labelText(labels: readonly DiffLabel[], item: (index: number) => string): string {
+export function labelText(labels: readonly DiffLabel[], item: (index: number) => string): string {
   return labels.map((label) => (label.kind === "item" ? item(label.index) : label.locale ? label.title.toUpperCase() : label.title)).join(" › ");
 }
 

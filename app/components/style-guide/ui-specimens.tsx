@@ -2,7 +2,6 @@ import { useTranslation } from "react-i18next";
 import { ErrorPage, ErrorPageFailure } from "../error-page";
 import { FieldError, FormError } from "../form-errors";
 import { LoadingBar } from "../loading-bar";
-import { Placeholder } from "../placeholder";
 import { TopBar } from "../top-bar";
 
 /** Each button style, enabled and disabled. */
@@ -38,7 +37,6 @@ export function NoticeSpecimens() {
       <p className="notice-success" role="status">{t("form.saved")}</p>
       <p className="notice-warning" role="status">{t("form.olderVersion")}</p>
       <p className="empty">{t("overview.empty")}</p>
-      <Placeholder title={t("styleGuide.placeholderTitle")} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { serveFile } from "../../../server/media/serve";
+import { serveMedia } from "../../../server/media/serve";
 import { mediaKindOf, requireMediaAccess } from "../../../server/media/access";
 import { HttpError } from "../../../server/web/http-error";
 import { apiRoute } from "../../../server/web/respond";
@@ -15,12 +15,5 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const url = new URL(request.url);
   const version = url.searchParams.get("version") ?? undefined;
   const { media } = await requireMediaAccess(request, context, { contentId: params.contentId, versionId: version, kind });
-  const rendition = kind === "video" ? media.details.renditionKey : undefined;
-  const inline = kind !== "file" || media.mimetype.startsWith("audio/");
-  return serveFile(request, context.media.storage.pathOf(rendition ?? media.storageKey), {
-    mimetype: rendition ? "video/mp4" : media.mimetype,
-    etag: rendition ?? media.storageKey,
-    disposition: inline && url.searchParams.get("download") === null ? "inline" : "attachment",
-    filename: rendition ? media.originalFilename.replace(/\.[^.]*$/, "") + ".mp4" : media.originalFilename,
-  });
+  return serveMedia(request, context.media.storage, media, url.searchParams.get("download") !== null);
 });

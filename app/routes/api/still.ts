@@ -1,5 +1,6 @@
 import { serveFile } from "../../../server/media/serve";
 import { requireMediaAccess } from "../../../server/media/access";
+import { stillMimetype } from "../../../server/media/stills";
 import { HttpError } from "../../../server/web/http-error";
 import { apiRoute } from "../../../server/web/respond";
 import type { Route } from "./+types/still";
@@ -20,9 +21,8 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const key = custom ? media.details.customStillKey : media.details.stillKeys?.[Number(params.index)];
   if (!key) throw noSuchStill();
   const ext = key.slice(key.lastIndexOf("."));
-  const mimetype = ext === ".png" ? "image/png" : ext === ".webp" ? "image/webp" : "image/jpeg";
   return serveFile(request, context.media.storage.pathOf(key), {
-    mimetype,
+    mimetype: stillMimetype(key),
     etag: key,
     disposition: "inline",
     filename: custom ? `still-custom${ext}` : `still-${params.index}${ext}`,

@@ -1,16 +1,18 @@
 import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
+import { bucketEditAction } from "../../bucket-edit/edit.server";
 import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { dleContentLoader } from "./dle-content.server";
+import { DLE_CONTENT_SCREEN } from "./screen";
 import type { Route } from "./+types/new";
 
-// /dle-content/{bucket}/new: a learning environment's content.
+// /dle-content/{bucket}/new: a new learning environment's content (a singleton's: its edit page).
 
 export const handle = { streamsBody: true } satisfies RouteHandle;
 
-export const loader = bucketEditLoader("new", "dle-content");
+export const loader = dleContentLoader("new");
 export const action = bucketEditAction("dle-content");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
 }

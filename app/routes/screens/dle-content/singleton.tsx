@@ -1,16 +1,18 @@
 import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
+import { bucketEditAction } from "../../bucket-edit/edit.server";
 import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { dleContentLoader } from "./dle-content.server";
+import { DLE_CONTENT_SCREEN } from "./screen";
 import type { Route } from "./+types/singleton";
 
-// /dle-content/{bucket}/edit: the learning environment's content, a singleton.
+// /dle-content/{bucket}/edit: the learning environment's content, a singleton (created on its first save).
 
 export const handle = { streamsBody: true } satisfies RouteHandle;
 
-export const loader = bucketEditLoader("singleton", "dle-content");
+export const loader = dleContentLoader("singleton");
 export const action = bucketEditAction("dle-content");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
 }

@@ -1,16 +1,18 @@
 import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
+import { bucketEditAction, latestOrVersion } from "../../bucket-edit/edit.server";
 import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { dleContentLoader } from "./dle-content.server";
+import { DLE_CONTENT_SCREEN } from "./screen";
 import type { Route } from "./+types/version";
 
 // /dle-content/{bucket}/{contentId}/{latest|versionId}: one version of a learning environment's content.
 
 export const handle = { streamsBody: true } satisfies RouteHandle;
 
-export const loader = bucketEditLoader(latestOrVersion, "dle-content");
+export const loader = dleContentLoader(latestOrVersion);
 export const action = bucketEditAction("dle-content");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} />;
+  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
 }

@@ -1,0 +1,93 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { useFetcher, useLocation } from "react-router";
+import { createShareSchema, DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "../../../core/content/shareables";
+import { todayUtc } from "../../../core/account-schemas";
+import { FieldError, FormError } from "../form-errors";
+import { CreatedLink } from "./created-link";
+import "../../styles/shareables.css";
+
+/*
+ * The edit page's 'Share' action: a read-only link to the version shown or to whatever is the latest, with an
+ * expiry. A disclosure over a plain form posted to /shareables (without JavaScript the answer is that page, with
+ * the new link); with JavaScript the form is a fetcher's and the link shows here, with a copy button.
+ */
+
+interface CreateAnswer {
+  intent: "create";
+  result: SubmissionResult;
+  created: { id: string; url: string; expiresAt: string } | null;
+}
+
+export function SharePanel({ bucketSlug, contentId, versionId, versionNumber, latestVersionId }: {
+  bucketSlug: string;
+  contentId: string;
+  /** The version the page shows. */
+  versionId: string;
+  versionNumber: number | null;
+  latestVersionId: string;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const fetcher = useFetcher<CreateAnswer>();
+  const answer = fetcher.data?.intent === "create" ? fetcher.data : undefined;
+  const [form, fields] = useForm({
+    id: `share-${contentId}`,
+    lastResult: fetcher.state === "idle" ? answer?.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createShareSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const older = versionId !== latestVersionId;
+  const thisVersion = versionNumber === null ? t("shareables.panel.thisVersion") : t("shareables.panel.thisVersionNumber", { number: versionNumber });
+  return (
+    <details className="share-panel" open={answer ? true : undefined}>
+      <summary>{t("shareables.panel.title")}</summary>
+      <p className="muted">{t("shareables.panel.intro")}</p>
+      {answer?.created ? <CreatedLink url={answer.created.url} expiresAt={answer.created.expiresAt} /> : null}
+      <fetcher.Form method="post" action="/shareables" className="share-form" {...getFormProps(form)}>
+        <FormError errors={form.errors} />
+        <input type="hidden" name="intent" value="create" />
+        <input type="hidden" name="bucket" value={bucketSlug} />
+        <input type="hidden" name="contentId" value={contentId} />
+        <input type="hidden" name="back" value={location.pathname} />
+        <fieldset>
+          <legend>{t("shareables.panel.what")}</legend>
+          <label className="share-choice">
+            <input type="radio" name="version" value={versionId} defaultChecked={older} /> {thisVersion}
+          </label>
+          <label className="share-choice">
+            <input type="radio" name="version" value={LATEST} defaultChecked={!older} /> {t("shareables.panel.latest")}
+          </label>
+          <FieldError field={fields.version} />
+        </fieldset>
+        <div className="share-expiry">
+          <label htmlFor={`${form.id}-expiry`}>{t("shareables.panel.expiry")}</label>
+          <select id={`${form.id}-expiry`} name="expiry" defaultValue={DEFAULT_SHARE_EXPIRY}>
+            {SHARE_EXPIRY_DAYS.map((days) => (
+              <option key={days} value={days}>{t("shareables.panel.days", { count: Number(days) })}</option>
+            ))}
+            <option value="date">{t("shareables.panel.onDate")}</option>
+          </select>
+          <FieldError field={fields.expiry} />
+          <label htmlFor={fields.expiresOn.id}>{t("shareables.panel.date")}</label>
+          <input
+            type="date"
+            id={fields.expiresOn.id}
+            name="expiresOn"
+            min={todayUtc()}
+            max={lastShareDay()}
+            aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`}
+            aria-invalid={fields.expiresOn.errors?.length ? true : undefined}
+          />
+          <p id={fields.expiresOn.descriptionId} className="field-hint">{t("shareables.panel.dateHint", { days: MAX_SHARE_DAYS })}</p>
+          <FieldError field={fields.expiresOn} />
+        </div>
+        <button type="submit" className="button primary" disabled={fetcher.state !== "idle"}>
+          {t("shareables.panel.submit")}
+        </button>
+      </fetcher.Form>
+    </details>
+  );
+}

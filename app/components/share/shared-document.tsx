@@ -1,0 +1,81 @@
+import { useTranslation } from "react-i18next";
+import type { SharedDocument } from "../../../core/content/shareables";
+import type { DiffValue } from "../../../core/content/version-diff";
+import { labelText } from "../history/version-compare";
+import { When } from "../when";
+import "../../styles/shareables.css";
+
+/*
+ * A shared document, read-only: each filled value under its label along the schema (a translated field once per
+ * locale, list items numbered), images shown, videos playable with their poster, files to download, references by
+ * the referenced document's title. Media come through the link's own routes.
+ */
+
+function Value({ value, shared }: { value: DiffValue; shared: SharedDocument }) {
+  const { t } = useTranslation();
+  switch (value.kind) {
+    case "empty":
+      return <span className="muted">{t("history.empty")}</span>;
+    case "text":
+      return <span className="shared-text">{value.text}</span>;
+    case "boolean":
+      return <span>{value.value ? t("history.yes") : t("history.no")}</span>;
+    case "reference": {
+      const title = shared.references[value.contentId];
+      return title ? <span>{title}</span> : <span className="muted">{t("history.referenceGone")}</span>;
+    }
+    case "media": {
+      const media = shared.media[value.contentId];
+      if (!media) return <span className="muted">{t("history.mediaGone")}</span>;
+      const size = media.width && media.height ? { width: media.width, height: media.height } : {};
+      if (media.kind === "image") return <img src={media.url} alt={media.filename} className="shared-image" {...size} />;
+      if (media.kind === "video") {
+        return (
+          // eslint-disable-next-line jsx-a11y/media-has-caption -- plays an uploaded video, which comes with no captions to offer
+          <video src={media.url} poster={media.poster ?? undefined} controls preload="metadata" className="shared-video" {...size}>
+            <a href={media.download}>{t("shareables.view.download", { filename: media.filename })}</a>
+          </video>
+        );
+      }
+      return (
+        <span className="shared-file">
+          {/* eslint-disable-next-line jsx-a11y/media-has-caption -- an uploaded sound file comes without captions */}
+          {media.mimetype.startsWith("audio/") ? <audio src={media.url} controls preload="none" /> : null}
+          <a href={media.download} download={media.filename}>{t("shareables.view.download", { filename: media.filename })}</a>
+        </span>
+      );
+    }
+  }
+}
+
+export function SharedDocumentView({ shared }: { shared: SharedDocument }) {
+  const { t } = useTranslation();
+  const item = (index: number) => t("history.item", { number: index + 1 });
+  return (
+    <article className="shared-document">
+      <p className="eyebrow">{shared.bucketName}</p>
+      <h1>{shared.title}</h1>
+      <p className="shared-about muted">
+        {shared.latest ? t("shareables.view.latest", { number: shared.version.number }) : t("shareables.view.version", { number: shared.version.number })}
+        {" · "}
+        <When iso={shared.version.createdAt} />
+        {" · "}
+        {t("shareables.view.expires")} <When iso={shared.expiresAt} />
+      </p>
+      {shared.rows.length ? (
+        <dl className="shared-fields">
+          {shared.rows.map((row) => (
+            <div key={row.name} className="shared-field" data-field={row.name}>
+              <dt>{labelText(row.labels, item)}</dt>
+              <dd>
+                <Value value={row.value} shared={shared} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="muted">{t("shareables.view.empty")}</p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,39 @@
+import { data } from "react-router";
+import { sharedDocument } from "../../../server/content/shareables";
+import { HttpError } from "../../../server/web/http-error";
+import { pageRoute } from "../../../server/web/respond";
+import { SHARE_HEADERS } from "../../../core/content/shareables";
+import type { RouteHandle } from "../../../core/route-handle";
+import { ErrorPage } from "../../components/error-page";
+import { SharedDocumentView } from "../../components/share/shared-document";
+import type { Route } from "./+types/view";
+
+/*
+ * /shareables/{token}: a shared document, read-only, for anyone holding the link: no session needed, and nothing
+ * else of the product shown (the top bar keeps only the brand and the language switch). The token is the guard: an
+ * unknown, expired or revoked link, or a deleted document, is the 404 page of any unknown route.
+ */
+
+export const handle = { standalone: true } satisfies RouteHandle;
+
+export const loader = pageRoute(async ({ context, params }: Route.LoaderArgs) => {
+  const shared = await sharedDocument(context, params.token);
+  if (!shared) throw new HttpError(404, "errors.notFound", {}, { headers: SHARE_HEADERS });
+  return data(shared, { headers: SHARE_HEADERS });
+});
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const product = matches[0].loaderData.config.productName;
+  return [{ title: loaderData ? `${loaderData.title} · ${product}` : product }, { name: "robots", content: "noindex, nofollow" }];
+};
+
+export default function SharedPage({ loaderData }: Route.ComponentProps) {
+  return <SharedDocumentView shared={loaderData} />;
+}
+
+/** The refusal's page, as any route's; its own boundary, so that the 404 keeps the link's headers (no referrer). */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
+}

@@ -1,0 +1,219 @@
+import type { AppLoadContext } from "react-router";
+import { findBucketById, isBucketVisible, type Bucket } from "./buckets";
+import { historyEntries, referenceTitles } from "./history";
+import { getLatestVersion, getVersion, type ContentVersion } from "./store";
+import { compileBucketSchema } from "./validator";
+import { hasPermission, USER_COLUMNS, type User } from "../accounts/users";
+import type { Queryable } from "../db/client";
+import { mediaReferences } from "../media/form-upload";
+import { latestMedia, type MediaRow } from "../media/store";
+import { posterKey } from "../media/stills";
+import { hashToken, randomToken } from "../security/tokens";
+import { documentTitle } from "../../core/content/title";
+import { diffTargets, documentRows } from "../../core/content/version-diff";
+import {
+  LATEST,
+  shareExpiry,
+  sharePaths,
+  shareState,
+  type CreateShareInput,
+  type ShareListItem,
+  type SharedDocument,
+  type SharedMedia,
+} from "../../core/content/shareables";
+import { isUuid } from "../../core/ids";
+
+/*
+ * Shareable previews: an editor's read-only link to one version of a document (or its latest), opened without
+ * signing in. The token is 32 random bytes in the URL; the table keeps its SHA-256 only. A link shows no more than
+ * its maker may see: it stops working when the maker's account goes, loses the user permission or no longer sees
+ * the bucket, as well as when it expires, is revoked or its document (or version) is deleted.
+ */
+
+interface ShareRow {
+  id: string;
+  bucketId: string;
+  contentId: string;
+  versionId: string | null;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+const SHARE_COLUMNS = `s.id, s.bucket_id AS "bucketId", s.content_id AS "contentId", s.version_id AS "versionId",
+  s.created_by AS "createdBy", s.created_at AS "createdAt", s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt"`;
+
+/**
+ * Makes a link to a document of a bucket the user may see (the caller's guard): one version of it, or `latest`.
+ * Null when the bucket holds no such document or version. The token is answered once, here.
+ */
+export async function createShareable(
+  db: Queryable,
+  user: User,
+  bucket: Bucket,
+  input: Pick<CreateShareInput, "contentId" | "version" | "expiry" | "expiresOn">,
+): Promise<{ id: string; token: string; expiresAt: Date } | null> {
+  const versionId = input.version === LATEST ? null : input.version;
+  const version = versionId ? await getVersion(db, bucket.id, input.contentId, versionId) : await getLatestVersion(db, bucket.id, input.contentId);
+  if (!version) return null;
+  const token = randomToken(32);
+  const expiresAt = shareExpiry(input);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO shareables (token_hash, bucket_id, content_id, version_id, created_by, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [hashToken(token), bucket.id, input.contentId, versionId, user.id, expiresAt],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error("the shareable link was not stored");
+  return { id, token, expiresAt };
+}
+
+/**
+ * The links on /shareables: the user's own, every one for an admin; newest first. A link to a bucket the user may
+ * no longer see is left out.
+ */
+export async function listShareables(db: Queryable, user: User, now = new Date()): Promise<ShareListItem[]> {
+  const admin = hasPermission(user, "admin");
+  const { rows } = await db.query<ShareRow & { data: Record<string, unknown>; creatorName: string; versionNumber: number | null }>(
+    `SELECT ${SHARE_COLUMNS}, u.name AS "creatorName", lv.data,
+       (SELECT count(*)::int FROM versions o JOIN versions sv ON sv.version_id = s.version_id
+          WHERE o.content_id = sv.content_id AND (o.created_at < sv.created_at OR (o.created_at = sv.created_at AND o.seq <= sv.seq))) AS "versionNumber"
+     FROM shareables s JOIN users u ON u.id = s.created_by
+       JOIN contents c ON c.content_id = s.content_id JOIN versions lv ON lv.version_id = c.latest_version_id
+     WHERE $1::boolean OR s.created_by = $2
+     ORDER BY s.created_at DESC, s.id LIMIT 500`,
+    [admin, user.id],
+  );
+  const buckets = new Map<string, Bucket | null>();
+  const out: ShareListItem[] = [];
+  for (const row of rows) {
+    if (!buckets.has(row.bucketId)) buckets.set(row.bucketId, await findBucketById(db, row.bucketId));
+    const bucket = buckets.get(row.bucketId);
+    if (!bucket || !isBucketVisible(bucket, user)) continue;
+    out.push({
+      id: row.id,
+      title: documentTitle(row.data, bucket.jsonSchema, bucket.locales) || (bucket.singleton ? bucket.name : row.contentId),
+      bucketName: bucket.name,
+      bucketSlug: bucket.slug,
+      documentPath: bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${row.contentId}/latest`,
+      versionNumber: row.versionId ? row.versionNumber : null,
+      createdAt: row.createdAt.toISOString(),
+      expiresAt: row.expiresAt.toISOString(),
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+      state: shareState(row, now),
+      createdByName: row.creatorName,
+      mine: row.createdBy === user.id,
+    });
+  }
+  return out;
+}
+
+/**
+ * Revokes a live link: the user's own, or any for an admin, of a bucket the user may see. At once: the next request
+ * with its token answers 404. False when there is no such link for this user (or it was revoked already).
+ */
+export async function revokeShareable(db: Queryable, user: User, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const { rows } = await db.query<{ bucketId: string; createdBy: string; revokedAt: Date | null }>(
+    `SELECT bucket_id AS "bucketId", created_by AS "createdBy", revoked_at AS "revokedAt" FROM shareables WHERE id = $1`,
+    [id],
+  );
+  const share = rows[0];
+  if (!share || share.revokedAt) return false;
+  if (share.createdBy !== user.id && !hasPermission(user, "admin")) return false;
+  const bucket = await findBucketById(db, share.bucketId);
+  if (!bucket || !isBucketVisible(bucket, user)) return false;
+  const { rowCount } = await db.query("UPDATE shareables SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", [id]);
+  return rowCount > 0;
+}
+
+interface OpenShare {
+  share: ShareRow;
+  bucket: Bucket;
+  version: ContentVersion;
+  creator: User;
+}
+
+/** The live link a token names, with what it shows; null for an unknown, expired or revoked one, or one that may no longer show it. */
+async function openShareable(db: Queryable, token: string | undefined): Promise<OpenShare | null> {
+  if (!token || token.length < 40 || token.length > 100 || !/^[A-Za-z0-9_-]+$/.test(token)) return null;
+  const { rows } = await db.query<ShareRow>(
+    `SELECT ${SHARE_COLUMNS} FROM shareables s WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+    [hashToken(token)],
+  );
+  const share = rows[0];
+  if (!share) return null;
+  const { rows: creators } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1 AND u.deactivated_at IS NULL`, [share.createdBy]);
+  const creator = creators[0];
+  const bucket = await findBucketById(db, share.bucketId);
+  if (!creator || !hasPermission(creator, "user") || !bucket || !isBucketVisible(bucket, creator)) return null;
+  const version = share.versionId
+    ? await getVersion(db, bucket.id, share.contentId, share.versionId)
+    : await getLatestVersion(db, bucket.id, share.contentId);
+  return version ? { share, bucket, version, creator } : null;
+}
+
+/** A media row as the shared page shows it, when its bucket is the link maker's to see. */
+async function visibleMedia(db: Queryable, creator: User, contentId: string, buckets: Map<string, boolean>): Promise<MediaRow | null> {
+  const media = await latestMedia(db, contentId);
+  if (!media) return null;
+  if (!buckets.has(media.bucketId)) {
+    const bucket = await findBucketById(db, media.bucketId);
+    buckets.set(media.bucketId, !!bucket && isBucketVisible(bucket, creator));
+  }
+  return buckets.get(media.bucketId) ? media : null;
+}
+
+/** What /shareables/{token} shows; null answers 404. */
+export async function sharedDocument(context: AppLoadContext, token: string | undefined): Promise<SharedDocument | null> {
+  const open = await openShareable(context.db, token);
+  if (!open || !token) return null;
+  const { bucket, version, creator, share } = open;
+  const { schema } = compileBucketSchema(bucket);
+  const rows = documentRows(schema, version.data);
+  const targets = diffTargets(rows.map((row) => ({ before: row.value, after: row.value })));
+  const paths = sharePaths(token);
+  const media: Record<string, SharedMedia> = {};
+  const buckets = new Map<string, boolean>();
+  for (const id of targets.media) {
+    const row = await visibleMedia(context.db, creator, id, buckets);
+    if (!row) continue;
+    media[id] = {
+      kind: row.kind,
+      url: paths.media(id),
+      download: paths.media(id, true),
+      poster: row.kind === "video" && posterKey(row) ? paths.poster(id) : null,
+      filename: row.originalFilename,
+      mimetype: row.mimetype,
+      width: row.width,
+      height: row.height,
+    };
+  }
+  const titles = await referenceTitles(context, creator, targets.references);
+  const references = Object.fromEntries(Object.entries(titles).map(([id, reference]) => [id, reference?.title ?? null]));
+  const [entry] = await historyEntries(context.db, bucket.id, version.contentId, [version.versionId]);
+  return {
+    title: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || bucket.name,
+    bucketName: bucket.name,
+    version: { number: entry?.number ?? 1, createdAt: new Date(version.createdAt).toISOString() },
+    latest: share.versionId === null,
+    expiresAt: share.expiresAt.toISOString(),
+    rows,
+    media,
+    references,
+  };
+}
+
+/**
+ * A media file the link shows: the media content must be one the shared version names (in a field of the schema)
+ * and in a bucket the link's maker may see. Null answers 404.
+ */
+export async function sharedMedia(db: Queryable, token: string | undefined, mediaContentId: string | undefined): Promise<MediaRow | null> {
+  if (!isUuid(mediaContentId)) return null;
+  const open = await openShareable(db, token);
+  if (!open) return null;
+  const { schema } = compileBucketSchema(open.bucket);
+  if (!mediaReferences(schema, open.version.data).some((reference) => reference.contentId === mediaContentId)) return null;
+  return visibleMedia(db, open.creator, mediaContentId, new Map());
+}
