@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Documents of Exhibitions, newest first or by sort, a page at a time. */
-        get: operations["listExhibitions"];
+        get: operations["listExhibitionsDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** One document of Exhibitions. */
-        get: operations["getExhibitions"];
+        get: operations["getExhibitionsDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** Documents of Artworks, newest first or by sort, a page at a time. */
-        get: operations["listArtworks"];
+        get: operations["listArtworksDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -80,7 +80,7 @@ export interface paths {
             cookie?: never;
         };
         /** One document of Artworks. */
-        get: operations["getArtworks"];
+        get: operations["getArtworksDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -97,7 +97,7 @@ export interface paths {
             cookie?: never;
         };
         /** Documents of Artists, newest first or by sort, a page at a time. */
-        get: operations["listArtists"];
+        get: operations["listArtistsDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
             cookie?: never;
         };
         /** One document of Artists. */
-        get: operations["getArtists"];
+        get: operations["getArtistsDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
             cookie?: never;
         };
         /** Documents of Rooms, newest first or by sort, a page at a time. */
-        get: operations["listRooms"];
+        get: operations["listRoomsDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -148,7 +148,7 @@ export interface paths {
             cookie?: never;
         };
         /** One document of Rooms. */
-        get: operations["getRooms"];
+        get: operations["getRoomsDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -722,7 +722,7 @@ export interface operations {
             };
         };
     };
-    listExhibitions: {
+    listExhibitionsDocuments: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -804,7 +804,7 @@ export interface operations {
             };
         };
     };
-    getExhibitions: {
+    getExhibitionsDocument: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -878,7 +878,7 @@ export interface operations {
             };
         };
     };
-    listArtworks: {
+    listArtworksDocuments: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -960,7 +960,7 @@ export interface operations {
             };
         };
     };
-    getArtworks: {
+    getArtworksDocument: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -1034,7 +1034,7 @@ export interface operations {
             };
         };
     };
-    listArtists: {
+    listArtistsDocuments: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -1116,7 +1116,7 @@ export interface operations {
             };
         };
     };
-    getArtists: {
+    getArtistsDocument: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -1190,7 +1190,7 @@ export interface operations {
             };
         };
     };
-    listRooms: {
+    listRoomsDocuments: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
@@ -1272,7 +1272,7 @@ export interface operations {
             };
         };
     };
-    getRooms: {
+    getRoomsDocument: {
         parameters: {
             query?: {
                 /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
