@@ -205,6 +205,16 @@ describe("refusals", () => {
     await expectProblem(await bundleResponse(`buckets=no-such-bucket-${unique}`), 404);
   });
 
+  it("answers HEAD after checking the parameters, without making a bundle", async () => {
+    const records = async () => (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM delivery_bundles WHERE client_id = $1", [clientId])).rows[0]!.count;
+    const before = await records();
+    const head = await deliver(server.url, `/api/v1/delivery/bundle?buckets=${exhibits.slug}`, token, {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("application/x-tar");
+    expect((await deliver(server.url, `/api/v1/delivery/bundle?buckets=${other.slug}`, token, {}, "HEAD")).status).toBe(404);
+    expect(await records()).toBe(before);
+  });
+
   it("answers 401 without a token", async () => {
     await expectProblem(await bundleResponse(`buckets=${exhibits.slug}`, null as unknown as string), 401);
   });

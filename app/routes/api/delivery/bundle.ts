@@ -9,6 +9,13 @@ import { deliveryAction, deliveryLoader } from "../../../../server/delivery/rout
  */
 export const loader = deliveryLoader(async ({ read, url, request, context }) => {
   const bundle = await parseBundleRequest(read.db, read.client, url);
+  const headers = {
+    "Content-Type": "application/x-tar",
+    "Content-Disposition": contentDisposition("attachment", `vitrine-bundle-${new Date().toISOString().slice(0, 10)}.tar`),
+    "Cache-Control": "no-store",
+  };
+  // HEAD checks the parameters and makes no bundle (a bundle is recorded when it is whole).
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers });
   const abort = new AbortController();
   const stop = () => abort.abort(new Error("the client went away"));
   request.signal.addEventListener("abort", stop, { once: true });
@@ -19,15 +26,7 @@ export const loader = deliveryLoader(async ({ read, url, request, context }) => 
       if (!abort.signal.aborted) context.logger.error({ err: error, client: read.client.id }, "offline bundle failed");
     },
   ).finally(() => request.signal.removeEventListener("abort", stop));
-  return new Response(packToWebStream(pack, stop), {
-    status: 200,
-    headers: {
-      "Content-Type": "application/x-tar",
-      "Content-Disposition": contentDisposition("attachment", `vitrine-bundle-${new Date().toISOString().slice(0, 10)}.tar`),
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return new Response(packToWebStream(pack, stop), { status: 200, headers });
 });
 
 export const action = deliveryAction();
