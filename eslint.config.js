@@ -8,7 +8,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  { ignores: ["build/", "build-*/", ".react-router/", "data/", "coverage/", "test-results/"] },
+  { ignores: ["build/", "build-*/", ".react-router/", "data/", "coverage/", "test-results/", "examples/exhibit-app/dist/"] },
   // A disable comment that no longer silences anything is itself a finding.
   { linterOptions: { reportUnusedDisableDirectives: "error" } },
   js.configs.recommended,
@@ -20,7 +20,7 @@ export default defineConfig(
     },
   },
   {
-    files: ["app/**/*.{ts,tsx}", "tests/e2e/**/*.ts", "tests/support/**/*.ts"],
+    files: ["app/**/*.{ts,tsx}", "tests/e2e/**/*.ts", "tests/support/**/*.ts", "examples/exhibit-app/src/**/*.ts"],
     languageOptions: { globals: globals.browser },
   },
   {

@@ -100,6 +100,7 @@ export default [
   route("api/v1/delivery/buckets/:slug/singleton", "routes/api/delivery/singleton.ts"),
   route("api/v1/delivery/openapi.json", "routes/api/delivery/openapi.ts"),
   route("api/v1/delivery/media/:contentId/:file", "routes/api/delivery/media.ts"),
+  route("api/v1/delivery/bundle", "routes/api/delivery/bundle.ts"), // offline bundles (issue 14, docs/bundles.md)
   route("api/v1/delivery/*", "routes/api/delivery/not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -121,7 +121,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // `npm run vitrine -- <command>` while this server holds the embedded database runs here, on the live data.
   db.dataDirLock?.setCommandHandler(async (argv, print) => {
     logger.info({ command: argv[0] }, "running a command-line command");
-    return runCommand(db, argv, print);
+    return runCommand(db, argv, print, { config, storage: media.storage });
   });
   const maintain = async () => {
     await deleteExpiredSessions(db);

@@ -1,7 +1,10 @@
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { loadConfig } from "./config";
+import { loadConfig, type Config } from "./config";
+import { exportBundle } from "./delivery/export";
+import { MediaStorage } from "./media/storage";
+import { mediaDirOf } from "./media/start";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { DataDirInUseError, sendCommand, type OutputStream } from "./db/data-dir-lock";
@@ -14,7 +17,10 @@ Commands:
   migrate                                   apply pending database migrations
   create-user --email E --name N [--password P] [--permissions user,admin,dev]
   reset-password --email E [--password P]   (ends the user's sessions)
-  create-invitation [--email E] [--permissions user] [--days 7]`;
+  create-invitation [--email E] [--permissions user] [--days 7]
+  export-bundle --client C --buckets a,b [--locales nl,en] [--populate 1] [--since BUNDLE_ID] --out FILE.tar
+                                            an offline bundle for an API client (id or name), as
+                                            GET /api/v1/delivery/bundle answers it (docs/bundles.md)`;
 
 function parsePermissions(value: string | undefined): Permission[] {
   const list = (value ?? "user").split(",").map((p) => p.trim()).filter(Boolean);
@@ -41,13 +47,25 @@ function parseOptions(rest: string[]) {
       password: { type: "string" },
       permissions: { type: "string" },
       days: { type: "string" },
+      client: { type: "string" },
+      buckets: { type: "string" },
+      locales: { type: "string" },
+      populate: { type: "string" },
+      since: { type: "string" },
+      out: { type: "string" },
     },
     strict: true,
   }).values;
 }
 
+/** What a command may need beside the database: the configuration and the media files (export-bundle). */
+export interface CommandContext {
+  config: Config;
+  storage: MediaStorage;
+}
+
 /** Runs one command on an open database: here, or inside the server that holds the embedded database. */
-export async function runCommand(db: Db, argv: string[], print: Print): Promise<number> {
+export async function runCommand(db: Db, argv: string[], print: Print, context?: CommandContext): Promise<number> {
   const [command, ...rest] = argv;
   const values = parseOptions(rest);
   const out = (text: string) => print("stdout", `${text}\n`);
@@ -84,6 +102,19 @@ export async function runCommand(db: Db, argv: string[], print: Print): Promise<
       out(`Invitation code: ${code} (valid until ${expiresAt.toISOString()})`);
       return 0;
     }
+    case "export-bundle": {
+      if (!context) throw new Error("export-bundle needs the media files: run it through npm run vitrine");
+      const result = await exportBundle(db, context, {
+        client: require(values.client, "client"),
+        buckets: require(values.buckets, "buckets"),
+        locales: values.locales,
+        populate: values.populate,
+        since: values.since,
+        out: require(values.out, "out"),
+      });
+      out(`Bundle ${result.id}: ${result.files} files, ${result.bytes} bytes, written to ${result.out}`);
+      return 0;
+    }
     default:
       print("stderr", `Unknown command: ${command}\n\n${USAGE}\n`);
       return 1;
@@ -96,7 +127,9 @@ export async function runCommand(db: Db, argv: string[], print: Print): Promise<
  */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, print: Print = printToConsole): Promise<number> {
   const [command, ...rest] = argv;
-  parseOptions(rest); // refuses unknown options before anything is opened
+  const options = parseOptions(rest); // refuses unknown options before anything is opened
+  // The file is written by whichever process runs the command (maybe the server): name it from here.
+  if (options.out !== undefined) argv = argv.map((arg, index) => (index > 0 && argv[index - 1] === "--out" ? path.resolve(arg) : arg.startsWith("--out=") ? `--out=${path.resolve(arg.slice(6))}` : arg));
   if (!command || command === "help" || command === "--help") {
     print("stdout", `${USAGE}\n`);
     return command ? 0 : 1;
@@ -114,7 +147,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   try {
     if (command !== "migrate") await migrate(db);
-    return await runCommand(db, argv, print);
+    return await runCommand(db, argv, print, { config, storage: new MediaStorage(mediaDirOf(config)) });
   } finally {
     await db.close();
   }

@@ -1,6 +1,7 @@
 // The benchmark's sections, run in this order. Each is an async function
 // (ctx) => rows; see bench/run.mjs for what ctx offers and lib/report.mjs for rows.
 // To add one: write bench/sections/<name>.mjs and list it here.
+import { bundle } from "./bundle.mjs";
 import { contentApi } from "./content-api.mjs";
 import { delivery } from "./delivery.mjs";
 import { editJs } from "./edit-js.mjs";
@@ -19,4 +20,5 @@ export const sections = [
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
+  { name: "bundle", title: "Offline bundle: memory while 2 GB of media stream", run: bundle },
 ];

@@ -15,6 +15,7 @@ import bucketScreens from "./migrations/017_bucket_screens.sql?raw";
 import webhooks from "./migrations/018_webhooks.sql?raw";
 import shareables from "./migrations/019_shareables.sql?raw";
 import clientOrigins from "./migrations/020_client_origins.sql?raw";
+import deliveryBundles from "./migrations/025_delivery_bundles.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -34,6 +35,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 18, name: "webhooks", sql: webhooks },
   { version: 19, name: "shareables", sql: shareables },
   { version: 20, name: "client_origins", sql: clientOrigins },
+  { version: 25, name: "delivery_bundles", sql: deliveryBundles },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "react-router";
 import { clientMay, type ApiClient } from "../accounts/api-clients";
 import { findBucketByCollection, resolveBucketSlug, type Bucket } from "../content/buckets";
 import type { Queryable } from "../db/client";
+import type { MediaRow } from "../media/store";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../../core/schema/normalize";
 import { propertiesOf } from "../../core/schema/walk";
 import { isUuid } from "../../core/ids";
@@ -201,6 +202,8 @@ export interface ReadContext {
   config: AppLoadContext["config"];
   /** The origin media URLs start with (PUBLIC_URL, else the request's). */
   base: string;
+  /** How a media file's URL is made; default: a signed URL. An offline bundle answers paths inside the bundle. */
+  mediaUrl?: (media: MediaRow, file: string) => string;
 }
 
 const sourceOf = (bucket: DeliveryBucket, document: StoredDocument): DeliverySource => ({
@@ -245,9 +248,10 @@ export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, 
   const media = new Map<string, DeliveryMedia>();
   if (references.media.size) {
     const expires = urlExpiry(read.config);
+    const urlOf = read.mediaUrl ?? ((row: MediaRow, file: string) => signedMediaUrl(read.config, read.base, row.contentId, file, expires));
     for (const row of await latestMediaWithBucket(read.db, [...references.media])) {
       if (!clientMay(read.client, "read", row.bucketSlug)) continue;
-      media.set(row.contentId.toLowerCase(), toDeliveryMedia(row, (file) => signedMediaUrl(read.config, read.base, row.contentId, file, expires)));
+      media.set(row.contentId.toLowerCase(), toDeliveryMedia(row, (file) => urlOf(row, file)));
     }
   }
   const lookup = {

@@ -13,6 +13,9 @@ import { MediaStorage } from "./storage";
 /** Temporary files idle this long were left by a killed upload or job. */
 export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
+/** Where the media files live: MEDIA_DIR, else DATA_DIR/media. */
+export const mediaDirOf = (config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">) => path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media"));
+
 /**
  * The media store, the ffmpeg found on this machine (findFfmpeg, looked up
  * while the database opens) and the job runner with its worker processes;
@@ -26,7 +29,7 @@ export function startMedia(
   found: { tools: FfmpegTools | null; rejected: string[] },
 ): MediaContext & { stop(): Promise<void> } {
   const ffmpeg = found.tools;
-  const storage = new MediaStorage(path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media")));
+  const storage = new MediaStorage(mediaDirOf(config));
   if (found.rejected.length) logger.warn({ rejected: found.rejected }, "FFMPEG_PATH/FFPROBE_PATH do not name working binaries: ignored");
   if (ffmpeg) logger.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version }, "video processing with ffmpeg");
   else logger.warn("video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work");

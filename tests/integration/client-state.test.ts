@@ -51,8 +51,8 @@ describe("client state in the first render (spec §4)", () => {
     const state = await clientState(html);
     expect(state.user).toEqual({ id: user.id, name: "State Stella", email: user.email, permissions: ["user"], buckets: null });
     expect(state.buckets).toEqual([
-      { _id: expect.any(String), slug: "artworks", name: "Artworks", singleton: false },
-      { _id: expect.any(String), slug: "site", name: "Site", singleton: true },
+      { _id: expect.any(String), slug: "artworks", name: "Artworks", singleton: false, screen: "generic" },
+      { _id: expect.any(String), slug: "site", name: "Site", singleton: true, screen: "generic" },
     ]);
     expect(state.config).toEqual({ productName: "Vitrine", defaultLocale: "en", auth: { web: { allowSignup: false } } });
     expect(state).toMatchObject({ hideIEWarning: false, indexView: "list", lastVisitedPageNumber: 1, locale: "en" });

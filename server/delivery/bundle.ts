@@ -1,0 +1,401 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import tar, { type Pack } from "tar-stream";
+import type { ApiClient } from "../accounts/api-clients";
+import type { Config } from "../config";
+import type { Queryable } from "../db/client";
+import type { MediaStorage } from "../media/storage";
+import type { MediaRow } from "../media/store";
+import { isUuid } from "../../core/ids";
+import { invalidParameter, Problem } from "./problem";
+import { mediaFile } from "./media";
+import { parsePopulate, requireClientBucket, shapeDocuments, type DeliveryBucket, type ReadContext } from "./read";
+import { documentPage, type PageCursor } from "./store";
+
+/*
+ * Offline bundles (docs/bundles.md): one tar archive, written as it is sent, of the chosen buckets' documents
+ * exactly as the read API answers them (shapeDocuments: locales, fallbacks, populate), one JSON file per document
+ * and locale, and the media files they name, whose URLs in the documents are paths inside the bundle. Every entry
+ * is hashed (SHA-256) while it streams; manifest.json comes last and lists every other entry's path, size and hash.
+ * Each bundle is recorded (delivery_bundles) with the state an app has after unpacking it, so that `since={id}`
+ * holds only what changed: documents whose files differ, media files not in that state, and removed.json.
+ * Memory stays flat: documents are read and shaped a batch at a time, files are read in 64 KiB chunks, and every
+ * write waits for the archive's reader (the HTTP response or a file).
+ */
+
+export const BUNDLE_FORMAT = "vitrine-bundle";
+export const BUNDLE_FORMAT_VERSION = 1;
+export const MANIFEST_PATH = "manifest.json";
+export const REMOVED_PATH = "removed.json";
+export const MAX_BUNDLE_BUCKETS = 50;
+const BATCH = 100;
+const READ_CHUNK = 64 * 1024;
+
+/** What a bundle holds, as asked. */
+export interface BundleRequest {
+  buckets: DeliveryBucket[];
+  /** null: every locale, the stored per-locale objects (one file per document). */
+  locales: string[] | null;
+  populate: number;
+  since: BundleRecord | null;
+}
+
+/** The state an app has after unpacking a bundle (and those it was made since). */
+export interface BundleState {
+  documents: Record<string, { bucket: string; versionId: string; files: Record<string, string> }>;
+  media: Record<string, { id: string; files: Record<string, string> }>;
+}
+
+export interface BundleRecord extends BundleState {
+  id: string;
+  clientId: string;
+  buckets: string[];
+  locales: string[] | null;
+  populate: number;
+}
+
+export interface ManifestFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface BundleManifest {
+  format: typeof BUNDLE_FORMAT;
+  formatVersion: typeof BUNDLE_FORMAT_VERSION;
+  id: string;
+  createdAt: string;
+  client: { id: string; name: string };
+  since: string | null;
+  locales: string[] | null;
+  populate: number;
+  /** Every document of the state (also those an incremental bundle does not carry again), per bucket. */
+  buckets: Array<{
+    slug: string;
+    name: string;
+    collectionName: string;
+    singleton: boolean;
+    locales: string[];
+    schemaVersionId: string | null;
+    documents: Array<{ contentId: string; versionId: string; updatedAt: string; files: Record<string, string> }>;
+  }>;
+  /** Every media content of the state: its files by name (`original`, `web`, `still-0` …) and path. */
+  media: Array<{ contentId: string; kind: string; mimetype: string; files: Record<string, string> }>;
+  /** removed.json in an incremental bundle, else null. */
+  removed: string | null;
+  /** Every entry of the archive but manifest.json itself, in archive order. */
+  files: ManifestFile[];
+}
+
+export interface RemovedList {
+  since: string;
+  documents: Array<{ contentId: string; bucket: string; files: string[] }>;
+  media: Array<{ contentId: string; files: string[] }>;
+  /** Every path of the earlier state that is gone: delete these after unpacking. */
+  files: string[];
+}
+
+const listParameter = (text: string | null) => (text === null ? null : [...new Set(text.split(",").map((part) => part.trim()).filter(Boolean))]);
+
+const BUNDLE_COLUMNS = `id, client_id AS "clientId", buckets, locales, populate, documents, media`;
+
+export async function findBundle(db: Queryable, id: string): Promise<BundleRecord | null> {
+  const { rows } = await db.query<BundleRecord>(`SELECT ${BUNDLE_COLUMNS} FROM delivery_bundles WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+const sameSet = (a: readonly string[] | null, b: readonly string[] | null) =>
+  a === null || b === null ? a === b : a.length === b.length && [...a].sort().join(",") === [...b].sort().join(",");
+
+/** The bundle's query parameters (buckets, locales, populate, since), each refused with a clear problem. */
+export async function parseBundleRequest(db: Queryable, client: ApiClient, url: URL): Promise<BundleRequest> {
+  const slugs = listParameter(url.searchParams.get("buckets"));
+  if (!slugs?.length || slugs.length > MAX_BUNDLE_BUCKETS) {
+    throw invalidParameter("buckets", "bundles.problems.buckets", { value: url.searchParams.get("buckets") ?? "", max: MAX_BUNDLE_BUCKETS });
+  }
+  const buckets: DeliveryBucket[] = [];
+  for (const slug of slugs) {
+    const bucket = await requireClientBucket(db, client, slug);
+    if (!buckets.some((other) => other.bucket.id === bucket.bucket.id)) buckets.push(bucket);
+  }
+  const locales = listParameter(url.searchParams.get("locales"));
+  if (locales !== null) {
+    for (const { bucket } of buckets) {
+      const unknown = locales.length ? locales.find((locale) => !bucket.locales.includes(locale)) : "";
+      if (unknown !== undefined) throw invalidParameter("locales", "bundles.problems.locales", { value: unknown, bucket: bucket.slug, locales: bucket.locales.join(", ") });
+    }
+  }
+  const populate = parsePopulate(url);
+  const sinceText = url.searchParams.get("since");
+  let since: BundleRecord | null = null;
+  if (sinceText !== null) {
+    if (!isUuid(sinceText)) throw invalidParameter("since", "bundles.problems.sinceMalformed", { value: sinceText });
+    since = await findBundle(db, sinceText.toLowerCase());
+    // Another client's bundle is as unknown as one that never existed.
+    if (!since || since.clientId !== client.id) throw new Problem(404, "not-found", "bundles.problems.sinceUnknown", { value: sinceText }, { parameter: "since" });
+    const slugsNow = buckets.map(({ bucket }) => bucket.slug);
+    if (!sameSet(since.buckets, slugsNow) || !sameSet(since.locales, locales) || since.populate !== populate) {
+      throw invalidParameter("since", "bundles.problems.sinceMismatch", {
+        value: sinceText,
+        buckets: since.buckets.join(","),
+        locales: since.locales?.join(",") ?? "",
+        populate: since.populate,
+      });
+    }
+  }
+  return { buckets, locales, populate, since };
+}
+
+/** Where a bundle's files are read and who reads. */
+export interface BundleContext {
+  db: Queryable;
+  client: ApiClient;
+  config: Config;
+  storage: MediaStorage;
+}
+
+/** A media file's path inside the bundle: media/{contentId}/{file}{extension of the stored file}. */
+export function bundleMediaPath(media: MediaRow, file: string): string {
+  const stored = mediaFile(media, file);
+  const ext = stored ? path.extname(stored.key).toLowerCase() : "";
+  return `media/${media.contentId.toLowerCase()}/${file}${/^\.[a-z0-9]{1,10}$/.test(ext) ? ext : ""}`;
+}
+
+function documentPath(slug: string, contentId: string, locale: string | null): string {
+  return locale === null ? `content/${slug}/${contentId}.json` : `content/${slug}/${locale}/${contentId}.json`;
+}
+
+/** Resolves once the stream wants more; rejects when it is closed, fails or the bundle is aborted first. */
+function drained(stream: NodeJS.EventEmitter, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: unknown) => {
+      stream.off("drain", onDrain);
+      stream.off("close", onClose);
+      stream.off("error", done);
+      signal?.removeEventListener("abort", onAbort);
+      if (error) reject(error instanceof Error ? error : new Error("the bundle was aborted"));
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onClose = () => done(new Error("the bundle's archive was closed"));
+    const onAbort = () => done(signal?.reason ?? new Error("the bundle was aborted"));
+    stream.on("drain", onDrain);
+    stream.on("close", onClose);
+    stream.on("error", done);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** What an entry of tar-stream (a streamx Writable) is used as here. */
+interface EntrySink extends NodeJS.EventEmitter {
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+}
+
+/** One entry of `size` bytes from these chunks, hashed as it goes, each write waiting for the reader. */
+async function addEntry(pack: Pack, name: string, size: number, mtime: Date, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, signal?: AbortSignal): Promise<ManifestFile> {
+  const hash = createHash("sha256");
+  let written = 0;
+  let sink!: EntrySink;
+  const finished = new Promise<void>((resolve, reject) => {
+    sink = pack.entry({ name, size, mtime, type: "file", mode: 0o644 }, (error) => (error ? reject(error) : resolve())) as unknown as EntrySink;
+  });
+  finished.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+  sink.on("error", () => undefined); // reported through `finished` and the pack, not as an uncaught error
+  for await (const chunk of chunks) {
+    signal?.throwIfAborted();
+    hash.update(chunk);
+    written += chunk.byteLength;
+    if (written > size) throw new Error(`${name} grew while it was read`);
+    if (!sink.write(chunk)) await drained(sink, signal);
+  }
+  if (written !== size) throw new Error(`${name} changed size while it was read (${written} of ${size} bytes)`);
+  sink.end();
+  await finished;
+  return { path: name, size, sha256: hash.digest("hex") };
+}
+
+/** A small in-memory entry (a document's JSON), in slices so each write waits for the reader. */
+function slices(buffer: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let start = 0; start < buffer.length; start += READ_CHUNK) out.push(buffer.subarray(start, start + READ_CHUNK));
+  return out;
+}
+
+const addBuffer = (pack: Pack, name: string, buffer: Buffer, mtime: Date, signal?: AbortSignal) => addEntry(pack, name, buffer.length, mtime, slices(buffer), signal);
+
+export interface BundleResult {
+  manifest: BundleManifest;
+  /** Bytes of the archive's entries (without tar headers). */
+  bytes: number;
+}
+
+/**
+ * Writes the bundle into `pack` and finalizes it; the caller reads the pack (an HTTP body, a file). Records the
+ * bundle just before manifest.json, so the id the manifest names can be used as `since` at once.
+ */
+export async function writeBundle(context: BundleContext, request: BundleRequest, pack: Pack, signal?: AbortSignal): Promise<BundleResult> {
+  const id = randomUUID();
+  const createdAt = new Date();
+  const files: ManifestFile[] = [];
+  const state: BundleState = { documents: {}, media: {} };
+  const since = request.since;
+  const needed = new Map<string, { row: MediaRow; files: Set<string> }>();
+  const read: ReadContext = {
+    db: context.db,
+    client: context.client,
+    config: context.config,
+    base: "",
+    mediaUrl: (row, file) => {
+      const key = row.contentId.toLowerCase();
+      const entry = needed.get(key) ?? { row, files: new Set<string>() };
+      entry.files.add(file);
+      needed.set(key, entry);
+      return bundleMediaPath(row, file);
+    },
+  };
+  const manifestBuckets: BundleManifest["buckets"] = [];
+  const locales: Array<string | null> = request.locales ?? [null];
+
+  for (const bucket of request.buckets) {
+    const { bucket: row } = bucket;
+    const listed: BundleManifest["buckets"][number] = {
+      slug: row.slug,
+      name: row.name,
+      collectionName: row.collectionName,
+      singleton: row.singleton,
+      locales: row.locales,
+      schemaVersionId: row.schemaVersionId ?? null,
+      documents: [],
+    };
+    manifestBuckets.push(listed);
+    let after: PageCursor | null = null;
+    for (;;) {
+      signal?.throwIfAborted();
+      const page = await documentPage(context.db, row.id, { sort: { by: "createdAt", order: "asc" }, limit: BATCH, after, updatedSince: null, search: null });
+      const shapedByLocale = new Map<string | null, Awaited<ReturnType<typeof shapeDocuments>>>();
+      for (const locale of locales) {
+        shapedByLocale.set(locale, await shapeDocuments(read, bucket, page.documents, { locale: locale === null ? null : { locale, fallback: null }, populate: request.populate }));
+      }
+      for (const [index, stored] of page.documents.entries()) {
+        const contentId = stored.contentId.toLowerCase();
+        const documentFiles: Record<string, string> = {};
+        const hashes: Record<string, string> = {};
+        for (const locale of locales) {
+          const shaped = shapedByLocale.get(locale)?.[index];
+          if (!shaped) continue;
+          const name = documentPath(row.slug, contentId, locale);
+          const body = Buffer.from(JSON.stringify(shaped));
+          const sha256 = createHash("sha256").update(body).digest("hex");
+          documentFiles[locale ?? "all"] = name;
+          hashes[name] = sha256;
+          if (since?.documents[contentId]?.files[name] === sha256) continue;
+          files.push(await addBuffer(pack, name, body, new Date(stored.updatedAt), signal));
+        }
+        state.documents[contentId] = { bucket: row.slug, versionId: stored.versionId, files: hashes };
+        listed.documents.push({ contentId, versionId: stored.versionId, updatedAt: stored.updatedAt, files: documentFiles });
+      }
+      const last = page.documents.at(-1);
+      if (!page.more || !last) break;
+      after = { value: last.sortValue, contentId: last.contentId };
+    }
+  }
+
+  const manifestMedia: BundleManifest["media"] = [];
+  for (const [contentId, { row, files: names }] of [...needed].sort(([a], [b]) => a.localeCompare(b))) {
+    const entryFiles: Record<string, string> = {};
+    const keys: Record<string, string> = {};
+    for (const file of [...names].sort()) {
+      const stored = mediaFile(row, file);
+      if (!stored) continue;
+      const name = bundleMediaPath(row, file);
+      entryFiles[file] = name;
+      if (since?.media[contentId]?.files[name] === stored.key) {
+        keys[name] = stored.key;
+        continue;
+      }
+      const location = context.storage.pathOf(stored.key);
+      const info = await stat(location).catch(() => null);
+      // A file the store lost: the path stays in the document, the bundle goes on without it.
+      if (!info?.isFile()) continue;
+      keys[name] = stored.key;
+      files.push(await addEntry(pack, name, info.size, row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt), createReadStream(location, { highWaterMark: READ_CHUNK }), signal));
+    }
+    state.media[contentId] = { id: row.id, files: keys };
+    manifestMedia.push({ contentId, kind: row.kind, mimetype: row.mimetype, files: entryFiles });
+  }
+
+  if (since) {
+    const removed: RemovedList = { since: since.id, documents: [], media: [], files: [] };
+    for (const [contentId, earlier] of Object.entries(since.documents)) {
+      const now = state.documents[contentId];
+      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]).sort();
+      if (!now) removed.documents.push({ contentId, bucket: earlier.bucket, files: gone });
+      removed.files.push(...gone);
+    }
+    for (const [contentId, earlier] of Object.entries(since.media)) {
+      const now = state.media[contentId];
+      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]).sort();
+      if (!now) removed.media.push({ contentId, files: gone });
+      removed.files.push(...gone);
+    }
+    removed.files.sort();
+    files.push(await addBuffer(pack, REMOVED_PATH, Buffer.from(JSON.stringify(removed, null, 2)), createdAt, signal));
+  }
+
+  signal?.throwIfAborted();
+  await context.db.query(
+    `INSERT INTO delivery_bundles (id, client_id, buckets, locales, populate, since_id, created_at, documents, media)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [id, context.client.id, request.buckets.map(({ bucket }) => bucket.slug), request.locales, request.populate, since?.id ?? null, createdAt, JSON.stringify(state.documents), JSON.stringify(state.media)],
+  );
+  const manifest: BundleManifest = {
+    format: BUNDLE_FORMAT,
+    formatVersion: BUNDLE_FORMAT_VERSION,
+    id,
+    createdAt: createdAt.toISOString(),
+    client: { id: context.client.id, name: context.client.name },
+    since: since?.id ?? null,
+    locales: request.locales,
+    populate: request.populate,
+    buckets: manifestBuckets,
+    media: manifestMedia,
+    removed: since ? REMOVED_PATH : null,
+    files,
+  };
+  await addBuffer(pack, MANIFEST_PATH, Buffer.from(JSON.stringify(manifest, null, 2)), createdAt, signal);
+  pack.finalize();
+  return { manifest, bytes: files.reduce((sum, file) => sum + file.size, 0) };
+}
+
+/** A pack whose writer runs now; errors destroy it (a reader sees a truncated archive, never a manifest). */
+export function startBundle(context: BundleContext, request: BundleRequest, signal?: AbortSignal): { pack: Pack; done: Promise<BundleResult> } {
+  const pack = tar.pack();
+  // A destroyed pack emits its error; the writer's promise (done) is where it is reported, never as an uncaught one.
+  pack.on("error", () => undefined);
+  signal?.addEventListener("abort", () => pack.destroy(signal.reason instanceof Error ? signal.reason : new Error("the bundle was aborted")), { once: true });
+  const done = writeBundle(context, request, pack, signal);
+  done.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
+  return { pack, done };
+}
+
+/** The pack as a web stream for a Response body: a chunk is read from the pack only when the response wants one. */
+export function packToWebStream(pack: Pack, onCancel: () => void): ReadableStream<Uint8Array> {
+  const iterator = pack[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(next.value as Buffer);
+      },
+      cancel() {
+        onCancel();
+        pack.destroy();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
