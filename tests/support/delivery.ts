@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { createApiClient } from "../../server/accounts/api-clients";
 import type { Db } from "../../server/db/client";
 import { createTestUser } from "./http";
+import type { DeliveryDocument } from "../../core/delivery/shape";
 
 /* The delivery API's tests: clients made directly, calls with their bearer token, problem answers checked. */
 
@@ -51,13 +52,5 @@ export async function json<T = Record<string, unknown>>(response: Response): Pro
   return (await response.json()) as T;
 }
 
-export interface Doc {
-  contentId: string;
-  versionId: string;
-  bucket: string;
-  createdAt: string;
-  updatedAt: string;
-  locale: string | null;
-  fallbacks: Record<string, string | null>;
-  data: Record<string, unknown>;
-}
+/** A document as the delivery API answers it. */
+export type Doc = DeliveryDocument;

@@ -8,7 +8,7 @@ import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "../form/context";
 import { fieldLabel, FieldShell, type FieldProps } from "../form/field-shell";
 import { useClipCards } from "./context";
-import { TrendOptionView } from "./trend-select";
+import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
 import "../../styles/trend-screen.css";
 
 /**
@@ -123,26 +123,14 @@ function TrendAddListbox(props: { options: TrendOption[]; label: string; disable
     if (option) props.onAdd(option.value);
   };
   const onKey = (event: React.KeyboardEvent) => {
-    const last = options.length - 1;
-    const moves: Record<string, number> = { ArrowDown: Math.min(last, active + 1), ArrowUp: Math.max(0, active - 1), Home: 0, End: last };
-    const move = moves[event.key];
-    if (move !== undefined) {
-      event.preventDefault();
-      setActive(move);
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      choose(options[active]);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
+    const action = listboxKey(event.key, active, options.map((option) => option.label));
+    if (!action) return;
+    if (action.kind !== "tab") event.preventDefault();
+    if (action.kind === "move") setActive(action.to);
+    else if (action.kind === "choose") choose(options[active]);
+    else {
       setOpen(false);
-      button.current?.focus();
-    } else if (event.key === "Tab") {
-      setOpen(false);
-    } else if (event.key.length === 1) {
-      const letter = event.key.toLowerCase();
-      const found = options.findIndex((option, index) => index > active && option.label.toLowerCase().startsWith(letter));
-      const wrapped = found >= 0 ? found : options.findIndex((option) => option.label.toLowerCase().startsWith(letter));
-      if (wrapped >= 0) setActive(wrapped);
+      if (action.kind === "escape") button.current?.focus();
     }
   };
 
@@ -164,33 +152,18 @@ function TrendAddListbox(props: { options: TrendOption[]; label: string; disable
         {props.label}
       </button>
       {open ? (
-        <ul
-          ref={list}
+        <TrendOptionList
           id={listId}
-          role="listbox"
-          tabIndex={-1}
-          className="trend-select-list"
-          aria-label={props.label}
-          aria-activedescendant={`${listId}-${active}`}
+          listRef={list}
+          options={options}
+          active={active}
+          isSelected={(_option, index) => index === active}
+          label={props.label}
+          empty=""
           onKeyDown={onKey}
-          onBlur={(event) => {
-            if (!event.currentTarget.parentElement?.contains(event.relatedTarget)) setOpen(false);
-          }}
-        >
-          {options.map((option, index) => (
-            <li
-              key={option.value}
-              id={`${listId}-${index}`}
-              role="option"
-              aria-selected={index === active}
-              className={index === active ? "active" : undefined}
-              onMouseDown={(event) => event.preventDefault()}
-              onPointerUp={() => choose(option)}
-            >
-              <TrendOptionView option={option} empty="" />
-            </li>
-          ))}
-        </ul>
+          onChoose={(option) => choose(option ?? undefined)}
+          onLeave={() => setOpen(false)}
+        />
       ) : null}
     </div>
   );

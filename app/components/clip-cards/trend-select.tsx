@@ -6,6 +6,7 @@ import { otherTrends } from "../../../core/content/trends";
 import { useBucketForm, useFieldLock } from "../form/context";
 import { FieldShell, type FieldProps } from "../form/field-shell";
 import { useClipCards } from "./context";
+import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
 
 /**
  * The trend reference select (`renderer: "trend-select"` with `_ref` a trends collection): each option shows its
@@ -60,24 +61,14 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
     setOpen(true);
   };
   const onKey = (event: React.KeyboardEvent) => {
-    const last = choices.length - 1;
-    const moves: Record<string, number> = { ArrowDown: Math.min(last, active + 1), ArrowUp: Math.max(0, active - 1), Home: 0, End: last };
-    const move = moves[event.key];
-    if (move !== undefined) {
-      event.preventDefault();
-      setActive(move);
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      choose(choices[active] ?? null);
-    } else if (event.key === "Escape" || event.key === "Tab") {
-      if (event.key === "Escape") event.preventDefault();
+    const action = listboxKey(event.key, active, choices.map((option) => option?.label ?? ""));
+    if (!action) return;
+    if (action.kind !== "tab") event.preventDefault();
+    if (action.kind === "move") setActive(action.to);
+    else if (action.kind === "choose") choose(choices[active] ?? null);
+    else {
       setOpen(false);
-      if (event.key === "Escape") button.current?.focus();
-    } else if (event.key.length === 1) {
-      const letter = event.key.toLowerCase();
-      const found = choices.findIndex((option, index) => index > active && option?.label.toLowerCase().startsWith(letter));
-      const wrapped = found >= 0 ? found : choices.findIndex((option) => option?.label.toLowerCase().startsWith(letter));
-      if (wrapped >= 0) setActive(wrapped);
+      if (action.kind === "escape") button.current?.focus();
     }
   };
 
@@ -106,45 +97,20 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
           <span aria-hidden="true" className="trend-select-caret">▾</span>
         </button>
         {open ? (
-          <ul
-            ref={list}
+          <TrendOptionList
             id={listId}
-            role="listbox"
-            tabIndex={-1}
-            className="trend-select-list"
-            aria-labelledby={meta.id}
-            aria-activedescendant={`${listId}-${active}`}
+            listRef={list}
+            options={choices}
+            active={active}
+            isSelected={(option) => (option?.value ?? "") === value}
+            labelledBy={meta.id}
+            empty={t("form.pickAnOption")}
             onKeyDown={onKey}
-            onBlur={(event) => {
-              if (!event.currentTarget.parentElement?.contains(event.relatedTarget)) setOpen(false);
-            }}
-          >
-            {choices.map((option, index) => (
-              <li
-                key={option?.value ?? ""}
-                id={`${listId}-${index}`}
-                role="option"
-                aria-selected={(option?.value ?? "") === value}
-                className={index === active ? "active" : undefined}
-                onMouseDown={(event) => event.preventDefault()}
-                onPointerUp={() => choose(option)}
-              >
-                <TrendOptionView option={option} empty={t("form.pickAnOption")} />
-              </li>
-            ))}
-          </ul>
+            onChoose={choose}
+            onLeave={() => setOpen(false)}
+          />
         ) : null}
       </div>
     </FieldShell>
-  );
-}
-
-export function TrendOptionView(props: { option: TrendOption | null; empty: string }) {
-  const { option } = props;
-  return (
-    <span className="trend-option">
-      {option?.image ? <img src={option.image} alt="" width={48} height={32} /> : <span className="trend-option-no-image" aria-hidden="true" />}
-      <span>{option ? option.label : props.empty}</span>
-    </span>
   );
 }
