@@ -8,7 +8,7 @@ import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "../form/context";
 import { fieldLabel, FieldShell, type FieldProps } from "../form/field-shell";
 import { useClipCards } from "./context";
-import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
+import { listboxKey, TrendOptionList } from "./trend-listbox";
 import "../../styles/trend-screen.css";
 
 /**
@@ -154,7 +154,7 @@ function TrendAddListbox(props: { options: TrendOption[]; label: string; disable
       {open ? (
         <TrendOptionList
           id={listId}
-          listRef={list}
+          ref={list}
           options={options}
           active={active}
           isSelected={(_option, index) => index === active}

@@ -38,7 +38,7 @@ export function TrendOptionView(props: { option: TrendOption | null; empty: stri
 
 interface TrendOptionListProps {
   id: string;
-  listRef: RefObject<HTMLUListElement | null>;
+  ref: RefObject<HTMLUListElement | null>;
   /** The options in order; null is the empty choice ('Pick an option'). */
   options: ReadonlyArray<TrendOption | null>;
   active: number;
@@ -55,33 +55,33 @@ interface TrendOptionListProps {
 }
 
 /** The open listbox: focusable, its active option named by aria-activedescendant. */
-export function TrendOptionList(props: TrendOptionListProps) {
+export function TrendOptionList({ id, ref, options, active, isSelected, labelledBy, label, empty, onKeyDown, onChoose, onLeave }: TrendOptionListProps) {
   return (
     <ul
-      ref={props.listRef}
-      id={props.id}
+      ref={ref}
+      id={id}
       role="listbox"
       tabIndex={-1}
       className="trend-select-list"
-      aria-labelledby={props.labelledBy}
-      aria-label={props.label}
-      aria-activedescendant={`${props.id}-${props.active}`}
-      onKeyDown={props.onKeyDown}
+      aria-labelledby={labelledBy}
+      aria-label={label}
+      aria-activedescendant={`${id}-${active}`}
+      onKeyDown={onKeyDown}
       onBlur={(event) => {
-        if (!event.currentTarget.parentElement?.contains(event.relatedTarget)) props.onLeave();
+        if (!event.currentTarget.parentElement?.contains(event.relatedTarget)) onLeave();
       }}
     >
-      {props.options.map((option, index) => (
+      {options.map((option, index) => (
         <li
           key={option?.value ?? ""}
-          id={`${props.id}-${index}`}
+          id={`${id}-${index}`}
           role="option"
-          aria-selected={props.isSelected(option, index)}
-          className={index === props.active ? "active" : undefined}
+          aria-selected={isSelected(option, index)}
+          className={index === active ? "active" : undefined}
           onMouseDown={(event) => event.preventDefault()}
-          onPointerUp={() => props.onChoose(option)}
+          onPointerUp={() => onChoose(option)}
         >
-          <TrendOptionView option={option} empty={props.empty} />
+          <TrendOptionView option={option} empty={empty} />
         </li>
       ))}
     </ul>

@@ -99,7 +99,7 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
         {open ? (
           <TrendOptionList
             id={listId}
-            listRef={list}
+            ref={list}
             options={choices}
             active={active}
             isSelected={(option) => (option?.value ?? "") === value}
