@@ -260,6 +260,24 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
       responses: { "200": { description: "The file." }, "206": { description: "A byte range of the file." }, "403": problem("Expired or forged signature."), "404": problem("No such media or file.") },
     },
   };
+  paths["/api/v1/delivery/bundle"] = {
+    get: {
+      operationId: "getBundle",
+      summary: "An offline bundle: one streamed tar of the chosen buckets' documents (as this API answers them) and their media, manifest.json last (docs/bundles.md).",
+      parameters: [
+        { name: "buckets", in: "query", required: true, description: "Comma-separated slugs of buckets this client reads.", schema: { type: "string" } },
+        { name: "locales", in: "query", description: "Comma-separated locales: one file per document and locale (default: one file with every locale).", schema: { type: "string" } },
+        { name: "populate", in: "query", schema: { type: "integer", minimum: 0, maximum: 3, default: 0 } },
+        { name: "since", in: "query", description: "The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json.", schema: { type: "string", format: "uuid" } },
+      ],
+      responses: {
+        "200": { description: "The bundle.", content: { "application/x-tar": { schema: { type: "string", contentMediaType: "application/x-tar" } } } },
+        "400": problem("A query parameter cannot be used: `parameter` names it."),
+        ...COMMON_ERRORS,
+        "404": problem("No such bucket, or no such earlier bundle."),
+      },
+    },
+  };
   return {
     openapi: "3.1.0",
     info: { title: info.title, version: info.version, description: "The delivery API of Vitrine for exhibit apps (docs/delivery.md)." },
