@@ -61,14 +61,18 @@ export async function newContext(
 
 /**
  * With JavaScript on, waits until React has hydrated the document (the top
- * bar carries React's internal keys), so that clicks take the client-side
- * path rather than the plain-HTML one. Without JavaScript it returns at once.
+ * bar and every form of the page carry React's internal keys), so that clicks
+ * take the client-side path rather than the plain-HTML one, and typing lands in
+ * hydrated fields: React hydrates a page's parts one by one, and a field typed
+ * into before its form is hydrated is read by the form as its starting value.
+ * Without JavaScript it returns at once.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   if (!scriptsEnabled.get(page.context())) return;
   await page.waitForFunction(() => {
+    const hydrated = (element: Element) => Object.keys(element).some((key) => key.startsWith("__react"));
     const header = document.querySelector("header.top-bar");
-    return header !== null && Object.keys(header).some((key) => key.startsWith("__react"));
+    return header !== null && hydrated(header) && Array.from(document.querySelectorAll("main form")).every(hydrated);
   });
 }
 
