@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
+import type { i18n as I18n } from "i18next";
 import { createI18n } from "./lib/i18n";
 import { normalizeLocale, type Locale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
@@ -12,11 +13,17 @@ import { errorPageFailureHtml } from "../server/web/error-page-failure";
 
 export const streamTimeout = 5_000;
 
-const i18nByLocale = new Map<Locale, ReturnType<typeof createI18n>>();
-function i18nFor(locale: Locale) {
-  let instance = i18nByLocale.get(locale);
-  if (!instance) i18nByLocale.set(locale, (instance = createI18n(locale)));
-  return instance;
+/**
+ * One i18next instance per locale for the whole process, handed to React as a view that inherits from it.
+ * useTranslation copies every own property of the instance it gets into a new wrapper, and a server render calls it
+ * once per component: the instance has about forty (i18next binds its methods to it), the view none, while its
+ * methods are still the instance's, bound to the instance.
+ */
+const i18nByLocale = new Map<Locale, I18n>();
+function i18nFor(locale: Locale): I18n {
+  let view = i18nByLocale.get(locale);
+  if (!view) i18nByLocale.set(locale, (view = Object.create(createI18n(locale)) as I18n));
+  return view;
 }
 
 export default function handleRequest(

@@ -7,6 +7,7 @@ import { version } from "../package.json";
 import { loadConfig, type Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
+import { refreshPlannerStatistics } from "./db/statistics";
 import { createHttpApp } from "./http";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
@@ -69,6 +70,19 @@ async function jobsSettled(db: Db, deadlineMs: number): Promise<void> {
   }
 }
 
+/** How often PGlite's tables are checked for missing or stale planner statistics (a cheap query; rarely an ANALYZE). */
+const STATISTICS_CHECK_MS = 60_000;
+
+async function analyseStaleTables(db: Db, logger: Logger): Promise<void> {
+  try {
+    const started = performance.now();
+    const analysed = await refreshPlannerStatistics(db);
+    if (analysed.length) logger.info({ tables: analysed, ms: Math.round(performance.now() - started) }, "planner statistics refreshed");
+  } catch (error) {
+    logger.warn({ err: error }, "refreshing planner statistics failed");
+  }
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = options.config ?? loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
@@ -83,6 +97,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     : null;
   // The demo's videos wait as jobs (transcode, stills): the runner takes them now.
   if (seeded) media.jobs.kick();
+  // PGlite keeps no statistics by itself: a database that was filled while no server ran gets them before the first
+  // request, not at the hourly maintenance (server/db/statistics.ts).
+  if (db.kind === "pglite") await analyseStaleTables(db, logger);
   const webhooks = new WebhookDispatcher({
     db,
     logger,
@@ -131,6 +148,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const sweep = setInterval(() => void maintain().catch((error: unknown) => logger.warn({ err: error }, "hourly maintenance failed")), 60 * 60 * 1000);
   sweep.unref();
+  // A bucket that grew by thousands of documents (an import, a script) is searched with fresh statistics within a minute.
+  const statistics = db.kind === "pglite" ? setInterval(() => void analyseStaleTables(db, logger), STATISTICS_CHECK_MS) : null;
+  statistics?.unref();
   return {
     url: `http://${shownHost}:${port}`,
     port,
@@ -144,6 +164,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
       clearInterval(sweep);
+      if (statistics) clearInterval(statistics);
       await webhooks.stop();
       await media.stop();
       server.closeAllConnections();

@@ -203,6 +203,29 @@ export interface OverviewRow {
   title: unknown;
 }
 
+/** The overview's one statement (listOverview), for its callers and for EXPLAIN in tests. */
+export function overviewStatement(
+  bucketId: string,
+  options: { limit: number; offset?: number; search?: string; titleKey: string | null },
+): { text: string; values: unknown[] } {
+  const search = options.search?.trim();
+  // An empty page still answers one row, for the count, with null document columns.
+  const text = `SELECT b.content_count AS total, page."contentId", page."versionId", page."createdAt", page.title
+     FROM buckets b
+     LEFT JOIN LATERAL (
+       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
+              v.data -> $4::text AS title, c.updated_at
+       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+       WHERE c.bucket_id = b.id ${search ? "AND document_search_text(v.data) ILIKE $5" : ""}
+       ORDER BY c.updated_at DESC, c.content_id DESC
+       LIMIT $2 OFFSET $3
+     ) page ON true
+     WHERE b.id = $1
+     ORDER BY page.updated_at DESC, page."contentId" DESC`;
+  const values = [bucketId, options.limit, options.offset ?? 0, options.titleKey];
+  return { text, values: search ? [...values, likePattern(search)] : values };
+}
+
 /**
  * A page of the bucket overview in one query: newest first, only the title
  * property of each document's data (not all of it), and the bucket's
@@ -215,24 +238,8 @@ export async function listOverview(
   options: { limit: number; offset?: number; search?: string; titleKey: string | null },
 ): Promise<{ rows: OverviewRow[]; total: number | null }> {
   const search = options.search?.trim();
-  // An empty page still answers one row, for the count, with null document columns.
-  const { rows } = await db.query<{ [K in keyof OverviewRow]: OverviewRow[K] | null } & { total: number }>(
-    `SELECT b.content_count AS total, page."contentId", page."versionId", page."createdAt", page.title
-     FROM buckets b
-     LEFT JOIN LATERAL (
-       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
-              v.data -> $4::text AS title, c.updated_at
-       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = b.id ${search ? "AND document_search_text(v.data) ILIKE $5" : ""}
-       ORDER BY c.updated_at DESC, c.content_id DESC
-       LIMIT $2 OFFSET $3
-     ) page ON true
-     WHERE b.id = $1
-     ORDER BY page.updated_at DESC, page."contentId" DESC`,
-    search
-      ? [bucketId, options.limit, options.offset ?? 0, options.titleKey, likePattern(search)]
-      : [bucketId, options.limit, options.offset ?? 0, options.titleKey],
-  );
+  const { text, values } = overviewStatement(bucketId, options);
+  const { rows } = await db.query<{ [K in keyof OverviewRow]: OverviewRow[K] | null } & { total: number }>(text, values);
   const page = rows.flatMap(({ contentId, versionId, createdAt, title }) =>
     contentId !== null && versionId !== null && createdAt !== null ? [{ contentId, versionId, createdAt, title: title ?? undefined }] : [],
   );
