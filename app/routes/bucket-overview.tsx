@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
@@ -12,6 +13,7 @@ import { getRequestState } from "../../server/web/request-state";
 import { HttpError } from "../../server/web/http-error";
 import { pageRoute } from "../../server/web/respond";
 import { documentPath, duplicatePath, hasOwnOverview, newDocumentPath, overviewPath, type ScreenBucket, type ScreenName } from "../../core/content/screens";
+import { useClientLinks } from "../lib/client-links";
 import type { Route } from "./+types/bucket-overview";
 
 export const PAGE_SIZE = 20;
@@ -143,8 +145,10 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
   const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
+  const list = useRef<HTMLElement>(null);
+  useClientLinks(list);
   return (
-    <section className="overview">
+    <section className="overview" ref={list}>
       <header className="overview-header">
         <h1>{bucket.name}</h1>
         <Link to={newDocumentPath(bucket)} className="button primary">{t("overview.new")}</Link>
@@ -158,7 +162,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
         <ul className="content-grid">
           {items.map((item) => (
             <li key={item.contentId} className="content-card">
-              <Link to={documentPath(bucket, item.contentId)} className="content-title">{item.title || t("overview.untitled")}</Link>
+              <a href={documentPath(bucket, item.contentId)} className="content-title">{item.title || t("overview.untitled")}</a>
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
@@ -178,7 +182,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           <tbody>
             {items.map((item) => (
               <tr key={item.contentId}>
-                <td><Link to={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</Link></td>
+                <td><a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a></td>
                 <td>
                   <time dateTime={item.updatedAt} suppressHydrationWarning>
                     {date(item.updatedAt)}
@@ -255,13 +259,16 @@ export interface RowLabels {
   delete: string;
 }
 
-/** Its labels come from the page: useTranslation per row copied the i18n instance for every row. */
+/**
+ * Its labels come from the page: useTranslation per row copied the i18n instance for every row. Plain links, which
+ * the page's useClientLinks navigates: a <Link> per row cost more than the rest of the row.
+ */
 export function RowActions({ bucket, contentId, here, labels }: { bucket: ScreenBucket; contentId: string; here: string; labels: RowLabels }) {
   const separator = here.includes("?") ? "&" : "?";
   return (
     <span className="row-links">
-      <Link to={duplicatePath(bucket, contentId)}>{labels.duplicate}</Link>
-      <Link to={`${here}${separator}delete=${contentId}`} preventScrollReset>{labels.delete}</Link>
+      <a href={duplicatePath(bucket, contentId)}>{labels.duplicate}</a>
+      <a href={`${here}${separator}delete=${contentId}`} data-prevent-scroll-reset>{labels.delete}</a>
     </span>
   );
 }

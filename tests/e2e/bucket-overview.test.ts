@@ -51,3 +51,39 @@ describe("the overview's confirm dialog (JavaScript)", () => {
     await ctx.close();
   });
 });
+
+describe("the overview's row links (JavaScript)", () => {
+  it("navigate in the page, without loading a new document, and a modified click is left to the browser", async () => {
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const doc = await createContent(server.db, bucket.id, { name: "Walked to" }, null);
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}`);
+    // A full page load would forget this.
+    await page.evaluate(() => Object.assign(window, { stayedInPage: true }));
+    const row = page.locator("tr", { hasText: "Walked to" });
+
+    await row.getByRole("link", { name: "Delete" }).click();
+    await page.getByRole("alertdialog", { name: "Delete document" }).waitFor({ state: "visible" });
+    await page.goBack();
+    await settle(page);
+
+    await row.getByRole("link", { name: "Walked to" }).click();
+    await page.waitForURL((url) => url.pathname === `/b/${bucket.slug}/${doc.contentId}/latest`);
+    await page.locator('form [name="name"]').waitFor({ state: "visible" });
+    await settle(page);
+    expect(await page.evaluate(() => (window as unknown as { stayedInPage?: boolean }).stayedInPage)).toBe(true);
+
+    await page.goBack();
+    await settle(page);
+    const opened = page.context().waitForEvent("page");
+    await page.locator("tr", { hasText: "Walked to" }).getByRole("link", { name: "Duplicate" }).click({ modifiers: ["ControlOrMeta"] });
+    const tab = await opened;
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).toContain(`/b/${bucket.slug}/`);
+    expect(new URL(page.url()).pathname).toBe(`/b/${bucket.slug}`);
+    await tab.close();
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+});

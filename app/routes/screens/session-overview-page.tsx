@@ -6,6 +6,7 @@ import { FlashNotice } from "../../components/flash-notice";
 import type { WhereUsed } from "../../../core/content/references";
 import { documentPath, newDocumentPath, type ScreenBucket } from "../../../core/content/screens";
 import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "../../../core/content/session-overview";
+import { useClientLinks } from "../../lib/client-links";
 import "../../styles/session-overview.css";
 
 /*
@@ -120,6 +121,9 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
   const routerLocation = useLocation();
   const here = routerLocation.pathname + routerLocation.search;
+  // RowActions' plain links navigate through it.
+  const list = useRef<HTMLElement>(null);
+  useClientLinks(list);
 
   const dragProps = (card: SessionCard) => {
     if (!canReorder || !hydrated) return {};
@@ -213,7 +217,7 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
   const hereLink = (card: SessionCard) => <RowActions bucket={bucket} contentId={card.contentId} here={here} labels={rowLabels} />;
 
   return (
-    <section className={`overview session-overview${reorder ? " ordered" : ""}`}>
+    <section className={`overview session-overview${reorder ? " ordered" : ""}`} ref={list}>
       <header className="overview-header">
         <h1>{bucket.name}</h1>
         <Link to={newDocumentPath(bucket)} className="button primary">{t("overview.new")}</Link>
