@@ -19,6 +19,7 @@ import { otherLoadNow } from "./lib/machine.mjs";
 import { printRow, printTable } from "./lib/report.mjs";
 import { ServerStartError, startServer } from "./lib/server.mjs";
 import { sections } from "./sections/index.mjs";
+import { buildProduction } from "../scripts/production-build.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILD_DIR = "build-bench";
@@ -40,19 +41,14 @@ function build() {
     log(`Build: reusing ${BUILD_DIR}/ (--skip-build)`);
     return;
   }
-  log(`Build: npx react-router build into ${BUILD_DIR}/ …`);
-  const started = performance.now();
-  const result = spawnSync("npx", ["react-router", "build"], {
-    cwd: ROOT,
-    env: { ...process.env, VITRINE_BUILD_DIR: BUILD_DIR },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) {
-    console.error(`${result.stdout ?? ""}${result.stderr ?? ""}`.trim());
-    throw new ServerStartError(`the production build failed (exit ${result.status})`);
+  // The production build as `npm run build` makes it: precompressed assets included (what a browser is sent).
+  log(`Build: the production build into ${BUILD_DIR}/ …`);
+  const result = buildProduction(path.join(ROOT, BUILD_DIR), ROOT);
+  if (!result.ok) {
+    console.error(result.output.trim());
+    throw new ServerStartError(`the production build failed: ${result.summary}`);
   }
-  log(`Build: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(`Build: ${result.summary}`);
 }
 
 /** The environment of every server the benchmark starts. */
@@ -107,6 +103,7 @@ async function main() {
    *   env(overrides)                 the environment servers start with
    *   startServer({ env, dataDir, nodeArgs, profileName })  a new server (stopped at the end if the section
    *                                  does not); with --profile its CPU profile is written on stop
+   *   startProcess({ script, env })  a baseline server (bench/baselines/), measured like ours
    *   sharedServer()                 one long-lived server on the prepared data dir, started on first use
    *   signIn(server)                 the admin's session cookie ("name=value")
    *   measureLoad(options)           autocannon: { requestsPerSecond, p50, p99, non2xx, … }
@@ -117,6 +114,7 @@ async function main() {
     buildDir: BUILD_DIR,
     dataDir,
     tmpDir: tmp,
+    skipBuild,
     adminEmail: ADMIN_EMAIL,
     adminPassword: ADMIN_PASSWORD,
     env: (overrides) => serverEnv(dataDir, overrides),
@@ -132,6 +130,13 @@ async function main() {
           console.error(`  ! the server on port ${server.port} exited unexpectedly (code ${code}, signal ${signal}):\n${server.output().trim()}`);
         }
       });
+      return server;
+    },
+    /** A baseline server (bench/baselines/): `script` is node's arguments, `env` the whole environment. */
+    async startProcess({ script, env }) {
+      const server = await startServer({ root: ROOT, env, script });
+      running.add(server);
+      server.child.once("exit", () => running.delete(server));
       return server;
     },
     async sharedServer() {

@@ -17,14 +17,14 @@ const MIN_NOT_MODIFIED = { PostgreSQL: 2000 };
 const WORKS = 200;
 const MAKERS = 20;
 
-const MAKERS_BUCKET = {
+export const MAKERS_BUCKET = {
   slug: "bench-delivery-makers",
   name: "Bench makers",
   collectionName: "bench-delivery-makers",
   locales: ["nl", "en"],
   jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, biography: { type: "string", translate: true } } },
 };
-const WORKS_BUCKET = {
+export const WORKS_BUCKET = {
   slug: "bench-delivery-works",
   name: "Bench works",
   collectionName: "bench-delivery-works",
@@ -36,7 +36,7 @@ const WORKS_BUCKET = {
 };
 
 /** The buckets, 20 makers, 200 works (each naming a maker) and an API client reading both: its token and a work's id. */
-async function seed(query) {
+export async function seed(query) {
   const bucket = async (definition) => {
     const id = await insertBucket(query, definition);
     // A schema version, as the bucket administration writes one: the API caches the normalised schema by it.
@@ -71,7 +71,7 @@ async function seed(query) {
   return { token: `${rows[0].id}.${secret}`, work };
 }
 
-const ENV = { DELIVERY_RATE_LIMIT_PER_MINUTE: "0" };
+export const ENV = { DELIVERY_RATE_LIMIT_PER_MINUTE: "0" };
 
 async function onPglite(ctx) {
   const dataDir = copyDataDir(ctx, "delivery-pglite");
