@@ -36,5 +36,5 @@ export async function startBareDbServer(ctx, { databaseUrl, name }) {
     env.BARE_SHARED_BUFFERS = settings.sharedBuffers;
     ctx.log(`bare node:http + PGlite server (pg_trgm, shared_buffers=${settings.sharedBuffers}; openPglite passes ${settings.pgliteOptions})`);
   }
-  return ctx.startProcess({ script: [path.join(ctx.root, "bench", "baselines", "bare-db-server.mjs")], env });
+  return ctx.startProcess({ script: [path.join(ctx.benchRoot, "bench", "baselines", "bare-db-server.mjs")], env });
 }

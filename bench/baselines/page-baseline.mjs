@@ -5,18 +5,21 @@ import path from "node:path";
 
 export const BASELINE_BUILD_DIR = "build-bench-baseline";
 
-/** `react-router build` of the baseline app into its own folder (reused with --skip-build when it exists). */
+let builtThisRun = false;
+
+/** `react-router build` of the baseline app into its own folder: once a run, or not at all with --skip-build. */
 export function buildBaselineApp(ctx) {
-  const buildDir = path.join(ctx.root, BASELINE_BUILD_DIR);
-  if (ctx.skipBuild && existsSync(path.join(buildDir, "server", "index.js"))) return buildDir;
+  const buildDir = path.join(ctx.benchRoot, BASELINE_BUILD_DIR);
+  if ((builtThisRun || ctx.skipBuild) && existsSync(path.join(buildDir, "server", "index.js"))) return buildDir;
   const started = performance.now();
-  const result = spawnSync(process.execPath, [path.join(ctx.root, "scripts", "react-router.mjs"), "build"], {
-    cwd: path.join(ctx.root, "bench", "baseline-app"),
+  const result = spawnSync(process.execPath, [path.join(ctx.benchRoot, "scripts", "react-router.mjs"), "build"], {
+    cwd: path.join(ctx.benchRoot, "bench", "baseline-app"),
     env: { ...process.env, NODE_ENV: "production", BASELINE_BUILD_DIR: buildDir },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.status !== 0) throw new Error(`the baseline app's build failed:\n${result.stdout}${result.stderr}`);
+  builtThisRun = true;
   ctx.log(`bare React Router app built into ${BASELINE_BUILD_DIR}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return buildDir;
 }
@@ -24,7 +27,7 @@ export function buildBaselineApp(ctx) {
 export async function startBarePageServer(ctx) {
   const buildDir = buildBaselineApp(ctx);
   return ctx.startProcess({
-    script: [path.join(ctx.root, "bench", "baselines", "bare-page-server.mjs")],
+    script: [path.join(ctx.benchRoot, "bench", "baselines", "bare-page-server.mjs")],
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", BASELINE_BUILD_DIR: buildDir },
   });
 }

@@ -59,14 +59,28 @@ export function printRow(row) {
   if (row.note) console.log(`    note: ${row.note}`);
 }
 
-/** The final table: one line per row, grouped by section. */
-export function printTable(results) {
-  const lines = [];
-  for (const { section, rows, error } of results) {
-    if (error) lines.push([section, "section failed", String(error.message ?? error).split("\n")[0], "", "ERROR"]);
-    for (const row of rows) lines.push([section, row.name, formatRowValue(row), row.budget ?? "", verdict(row)]);
+/** With --compare: each row of the after build next to the same row of the before build. */
+export function printComparison(before, after) {
+  const earlier = new Map(before.map((row) => [row.name, row]));
+  console.log("  -- before → after --");
+  for (const row of after) {
+    const old = earlier.get(row.name);
+    console.log(`  ${row.name}: ${old ? formatRowValue(old) : "n/a"} → ${formatRowValue(row)}${row.pass === true || row.pass === false ? `  ${verdict(row)}` : ""}`);
   }
-  const header = ["Section", "Measure", "Value", "Budget", "Result"];
+}
+
+/** The final table: one line per row, grouped by section; with `compare` ({ before: rev }) a column for it. */
+export function printTable(results, compare) {
+  const lines = [];
+  for (const { section, rows, before, error } of results) {
+    const earlier = new Map((before ?? []).map((row) => [row.name, row]));
+    if (error) lines.push([section, "section failed", ...(compare ? [""] : []), String(error.message ?? error).split("\n")[0], "", "ERROR"]);
+    for (const row of rows) {
+      const old = earlier.get(row.name);
+      lines.push([section, row.name, ...(compare ? [old ? formatRowValue(old) : "n/a"] : []), formatRowValue(row), row.budget ?? "", verdict(row)]);
+    }
+  }
+  const header = ["Section", "Measure", ...(compare ? [`Before (${compare.before})`, "After"] : ["Value"]), "Budget", "Result"];
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
   const format = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
   console.log(format(header));

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { copyDataDir, createPostgresDatabase, insertBucket, postgresAdminUrl, withPglite, withPostgres } from "../lib/database.mjs";
 import { BENCH_BUCKET, benchDocument } from "../lib/document.mjs";
-import { loadNotes, throughputRows } from "../lib/load-rows.mjs";
+import { cpuRow, loadNotes, throughputRows } from "../lib/load-rows.mjs";
 
 const CONNECTIONS = 10;
 const DURATION_S = 8;
@@ -139,7 +139,7 @@ async function measure(ctx, database, bench) {
     { name: `${label} req/s`, value: result.requestsPerSecond, unit: "req/s", budget: minRps === undefined ? undefined : `>= ${minRps} req/s`, pass, note: failed ? `${note} (here: answers that were not 304)` : note },
     { name: `${label} p50`, value: result.p50, unit: "ms" },
     { name: `${label} p99`, value: result.p99, unit: "ms" },
-    { name: `${label} server CPU per request`, value: result.serverCpuMsPerRequest, unit: "ms" },
+    cpuRow(label, result),
   );
   return rows;
 }
