@@ -51,6 +51,7 @@ export function rowsOf(label, result, { unit = "req/s", minRps, minFraction, bas
       baseline: baseline ? { label: baseline.label, value: baseline.result.requestsPerSecond } : undefined,
       budget: budgetText || undefined,
       pass: verdict ? verdict.pass : null,
+      passBy: verdict?.by,
       note: [verdict ? `${verdict.pass ? "PASS" : "MISS"}: ${verdict.how}` : undefined, note, verdict?.pass === false ? missNote : undefined].filter(Boolean).join("; ") || undefined,
     },
     { name: `${label} p50`, value: result.p50, unit: "ms", baseline: baseline ? { label: baseline.label, value: baseline.result.p50, as: "times" } : undefined },

@@ -40,14 +40,15 @@ export function eitherBudget({ value, atLeast, baseline, fraction, failed = 0 })
   if (value === null || value === undefined || failed) return { pass: false, how: failed ? "failed answers" : "no figure" };
   const absolute = atLeast !== undefined && value >= atLeast;
   const relative = fraction !== undefined && typeof baseline === "number" && baseline > 0 && value / baseline >= fraction;
-  if (absolute && relative) return { pass: true, how: "absolute and fraction both hold" };
-  if (absolute) return { pass: true, how: "the absolute budget holds" };
-  if (relative) return { pass: true, how: "the fraction of the baseline holds" };
+  if (absolute && relative) return { pass: true, by: "both", how: "absolute and fraction both hold" };
+  if (absolute) return { pass: true, by: "absolute", how: "the absolute budget holds" };
+  if (relative) return { pass: true, by: "fraction", how: "the fraction of the baseline holds" };
   return { pass: false, how: "neither the absolute nor the fraction budget holds" };
 }
 
 export function verdict(row) {
-  if (row.pass === true) return "PASS";
+  // `passBy`: which of an absolute-or-fraction budget held (eitherBudget).
+  if (row.pass === true) return row.passBy ? `PASS (${row.passBy})` : "PASS";
   if (row.pass === false) return "MISS";
   return "-";
 }

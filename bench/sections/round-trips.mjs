@@ -1,19 +1,19 @@
 // Database round trips per request on PostgreSQL: the server talks to PostgreSQL through a counting proxy
 // (lib/pg-proxy.mjs), and after a warm-up each kind of request runs N times one after another. Printed per request:
 // round trips (batches the server waited for), statements parsed (near zero when prepared statements are reused),
-// statements run, and Sync + Query messages. What the server does in the background (its job runner, webhooks) is
-// measured over an idle while first and taken off pro rata.
+// statements run, and Sync + Query messages: each the median over the requests, counted from just before a request
+// to its answer's last byte, so what the server does in the background now and then (its job runner's polls)
+// does not count. Work a request leaves for after its answer lands in the next one's count, as in steady use.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { createPostgresDatabase, insertBucket, postgresAdminUrl, seedDocuments, withPostgres } from "../lib/database.mjs";
 import { BENCH_BUCKET, benchDocument } from "../lib/document.mjs";
 import { startPgProxy } from "../lib/pg-proxy.mjs";
+import { median } from "../lib/report.mjs";
 import { ENV as DELIVERY_ENV, WORKS_BUCKET, seed as seedDelivery } from "./delivery.mjs";
 
 const REQUESTS = 50;
 const WARMUP = 10;
-const IDLE_MS = 3000;
 const OVERVIEW_DOCUMENTS = 1000;
 
 async function send({ url, method = "GET", headers = {}, body }, expected) {
@@ -22,9 +22,10 @@ async function send({ url, method = "GET", headers = {}, body }, expected) {
   if (response.status !== expected) throw new Error(`${method} ${url} answered ${response.status}, not ${expected}`);
 }
 
-function perRequest(counts, background, elapsedMs, requests) {
-  const less = (key) => Math.max(0, counts[key] - (background[key] * elapsedMs) / IDLE_MS) / requests;
-  return { roundTrips: less("roundTrips"), parses: less("parses"), executes: less("executes"), syncs: less("syncs") };
+/** The median of each count over the requests' counts. */
+function medians(samples) {
+  const of = (key) => median(samples.map((counts) => counts[key]));
+  return { roundTrips: of("roundTrips"), parses: of("parses"), executes: of("executes"), syncs: of("syncs") };
 }
 
 export async function roundTrips(ctx) {
@@ -66,28 +67,28 @@ export async function roundTrips(ctx) {
       },
     ];
 
-    proxy.reset();
-    await sleep(IDLE_MS);
-    const background = proxy.counts();
-    ctx.log(`background while idle for ${IDLE_MS / 1000} s: ${background.roundTrips} round trips, ${background.executes} statements`);
-
     const rows = [];
     for (const kind of kinds) {
       for (let i = 0; i < WARMUP; i++) await send(kind.request, kind.status);
-      proxy.reset();
+      const samples = [];
       const started = performance.now();
-      for (let i = 0; i < REQUESTS; i++) await send(kind.request, kind.status);
+      for (let i = 0; i < REQUESTS; i++) {
+        proxy.reset();
+        await send(kind.request, kind.status);
+        samples.push(proxy.counts());
+      }
       const elapsed = performance.now() - started;
-      const each = perRequest(proxy.counts(), background, elapsed, REQUESTS);
+      const each = medians(samples);
+      const mean = samples.reduce((sum, counts) => sum + counts.roundTrips, 0) / REQUESTS;
       ctx.log(`${kind.label}: ${REQUESTS} requests in ${(elapsed / 1000).toFixed(1)} s`);
       rows.push(
         {
           name: `round trips per request, ${kind.label} (PostgreSQL)`,
           value: each.roundTrips,
           unit: "",
-          note: `statements run ${each.executes.toFixed(2)}, Sync + Query messages ${each.syncs.toFixed(2)}`,
+          note: `median of ${REQUESTS}; statements run ${each.executes}, Sync + Query messages ${each.syncs}; mean round trips ${mean.toFixed(2)} (background work included)`,
         },
-        { name: `statements parsed per request, ${kind.label} (PostgreSQL)`, value: each.parses, unit: "" },
+        { name: `statements parsed per request, ${kind.label} (PostgreSQL)`, value: each.parses, unit: "", note: `median of ${REQUESTS}` },
       );
     }
     return rows;
