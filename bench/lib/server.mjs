@@ -69,7 +69,7 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
  * pid is the one to measure) and resolves once /healthz answers 200.
  * `readyMs` is the time from spawn to that first 200.
  */
-export async function startServer({ root, env, nodeArgs = [], timeoutMs = 60_000, pollMs = 5, script = ["scripts/start.mjs", "--no-build"] }) {
+export async function startServer({ root, env, nodeArgs = [], timeoutMs = 120_000, pollMs = 5, script = ["scripts/start.mjs", "--no-build"] }) {
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   let output = "";

@@ -136,7 +136,7 @@ async function measure(ctx, database, bench) {
   const minRps = MIN_NOT_MODIFIED[database];
   const pass = minRps === undefined ? null : result.requestsPerSecond >= minRps && !failed;
   rows.push(
-    { name: `${label} req/s`, value: result.requestsPerSecond, unit: "req/s", budget: minRps === undefined ? undefined : `>= ${minRps} req/s`, pass, note: failed ? `${note} (here: answers that were not 304)` : note },
+    { name: `${label} req/s`, value: result.requestsPerSecond, unit: "req/s", budget: minRps === undefined ? undefined : `>= ${minRps.toLocaleString("en")} req/s`, pass, note: failed ? `${note} (here: answers that were not 304)` : note },
     { name: `${label} p50`, value: result.p50, unit: "ms" },
     { name: `${label} p99`, value: result.p99, unit: "ms" },
     cpuRow(label, result),
