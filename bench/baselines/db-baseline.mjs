@@ -3,6 +3,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
+// openPglite's options when bare-db-server.mjs was written to match them; a change there must be copied here.
+const MATCHED_PGLITE_OPTIONS =
+  '{ extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${options.sharedBuffers ?? PGLITE_SHARED_BUFFERS_DEFAULT}`], }';
+
 /** { sharedBuffers, poolMax, pgliteOptions } as server/db/client.ts has them now (the defaults when unreadable). */
 export function serverDatabaseSettings(root, env = process.env) {
   let source = "";
@@ -34,7 +38,10 @@ export async function startBareDbServer(ctx, { databaseUrl, name }) {
     mkdirSync(dataDir, { recursive: true });
     env.BARE_DATA_DIR = dataDir;
     env.BARE_SHARED_BUFFERS = settings.sharedBuffers;
-    ctx.log(`bare node:http + PGlite server (pg_trgm, shared_buffers=${settings.sharedBuffers}; openPglite passes ${settings.pgliteOptions})`);
+    ctx.log(`bare node:http + PGlite server (pg_trgm, shared_buffers=${settings.sharedBuffers})`);
+    if (settings.pgliteOptions !== MATCHED_PGLITE_OPTIONS) {
+      ctx.log(`! openPglite (server/db/client.ts) now passes ${settings.pgliteOptions}: the bare PGlite server does not match it (bench/baselines/bare-db-server.mjs)`);
+    }
   }
   return ctx.startProcess({ script: [path.join(ctx.benchRoot, "bench", "baselines", "bare-db-server.mjs")], env });
 }
