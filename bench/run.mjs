@@ -9,16 +9,19 @@
 //   npm run bench -- --only=pages       only the named sections (comma-separated)
 //   npm run bench -- --profile          every server runs with --cpu-prof; profiles land in
 //                                       build-bench/profiles/ (read them with bench/profile-top.mjs)
+//   npm run bench -- --compare=REV      also builds REV (a commit, branch or tag) and runs each section on it
+//                                       right before this tree's build, printing before → after per row
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureLoad } from "./lib/load.mjs";
 import { otherLoadNow } from "./lib/machine.mjs";
-import { printRow, printTable } from "./lib/report.mjs";
+import { printComparison, printRow, printTable } from "./lib/report.mjs";
 import { ServerStartError, startServer } from "./lib/server.mjs";
 import { sections } from "./sections/index.mjs";
+import { buildProduction } from "../scripts/production-build.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILD_DIR = "build-bench";
@@ -29,6 +32,7 @@ const args = process.argv.slice(2);
 const skipBuild = args.includes("--skip-build");
 const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
 const profileDir = args.includes("--profile") ? path.join(ROOT, BUILD_DIR, "profiles") : null;
+const compareRev = args.find((arg) => arg.startsWith("--compare="))?.slice("--compare=".length) || null;
 
 function log(message) {
   console.log(message);
@@ -40,19 +44,14 @@ function build() {
     log(`Build: reusing ${BUILD_DIR}/ (--skip-build)`);
     return;
   }
-  log(`Build: npx react-router build into ${BUILD_DIR}/ …`);
-  const started = performance.now();
-  const result = spawnSync("npx", ["react-router", "build"], {
-    cwd: ROOT,
-    env: { ...process.env, VITRINE_BUILD_DIR: BUILD_DIR },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) {
-    console.error(`${result.stdout ?? ""}${result.stderr ?? ""}`.trim());
-    throw new ServerStartError(`the production build failed (exit ${result.status})`);
+  // The production build as `npm run build` makes it: precompressed assets included (what a browser is sent).
+  log(`Build: the production build into ${BUILD_DIR}/ …`);
+  const result = buildProduction(path.join(ROOT, BUILD_DIR), ROOT);
+  if (!result.ok) {
+    console.error(result.output.trim());
+    throw new ServerStartError(`the production build failed: ${result.summary}`);
   }
-  log(`Build: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(`Build: ${result.summary}`);
 }
 
 /** The environment of every server the benchmark starts. */
@@ -92,67 +91,115 @@ async function warnWhenBusy() {
 }
 let busyWarnings = 0;
 
+/**
+ * --compare=REV: REV's sources (git archive, so the repository's worktrees and branches are left alone) in a
+ * temporary folder beside node_modules, built like ours. Answers its root.
+ */
+function prepareComparison(rev, tmp) {
+  const root = path.join(tmp, "compare-src");
+  mkdirSync(root, { recursive: true });
+  const archive = spawnSync("sh", ["-c", `git archive --format=tar "$1" | tar -x -C "$2"`, "sh", rev, root], { cwd: ROOT, encoding: "utf8" });
+  if (archive.status !== 0) throw new ServerStartError(`git archive ${rev} failed: ${archive.stderr}`);
+  symlinkSync(realpathSync(path.join(ROOT, "node_modules")), path.join(root, "node_modules"));
+  log(`Build of ${rev}: the production build into ${path.relative(ROOT, path.join(root, BUILD_DIR))} …`);
+  const result = buildProduction(path.join(root, BUILD_DIR), root);
+  if (!result.ok) {
+    console.error(result.output.trim());
+    throw new ServerStartError(`the production build of ${rev} failed: ${result.summary}`);
+  }
+  log(`Build of ${rev}: ${result.summary}`);
+  return root;
+}
+
 async function main() {
   log(`Vitrine benchmark — ${machineLine()}`);
   build();
 
   const tmp = mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-"));
-  const dataDir = path.join(tmp, "data");
   const running = new Set();
-  let shared = null;
+  // What is measured: this tree's build, and with --compare=REV that revision's first ("before").
+  const builds = [{ label: compareRev ? "after" : null, root: ROOT }];
+  if (compareRev) builds.unshift({ label: "before", root: prepareComparison(compareRev, tmp) });
 
   /**
-   * What a section gets:
-   *   root, buildDir, dataDir, adminEmail, adminPassword, tmpDir
+   * What a section gets (one per build measured):
+   *   root, buildDir                 the server's sources and build (REV's with --compare)
+   *   benchRoot                      this tree: bench/ and its baselines
+   *   dataDir, adminEmail, adminPassword, tmpDir, skipBuild
    *   env(overrides)                 the environment servers start with
    *   startServer({ env, dataDir, nodeArgs, profileName })  a new server (stopped at the end if the section
    *                                  does not); with --profile its CPU profile is written on stop
+   *   startProcess({ script, env })  a baseline server (bench/baselines/), measured like ours
    *   sharedServer()                 one long-lived server on the prepared data dir, started on first use
+   *                                  and stopped after the section
    *   signIn(server)                 the admin's session cookie ("name=value")
    *   measureLoad(options)           autocannon: { requestsPerSecond, p50, p99, non2xx, … }
    *   log(message)
    */
-  const ctx = {
-    root: ROOT,
-    buildDir: BUILD_DIR,
-    dataDir,
-    tmpDir: tmp,
-    adminEmail: ADMIN_EMAIL,
-    adminPassword: ADMIN_PASSWORD,
-    env: (overrides) => serverEnv(dataDir, overrides),
-    async startServer({ env = {}, dataDir: dir = dataDir, nodeArgs = [], profileName } = {}) {
-      const profileArgs = profileDir
-        ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName ?? "server"}-${Date.now()}.cpuprofile`]
-        : [];
-      const server = await startServer({ root: ROOT, env: serverEnv(dir, env), nodeArgs: [...profileArgs, ...nodeArgs] });
-      running.add(server);
-      server.child.once("exit", (code, signal) => {
-        running.delete(server);
-        if (!server.stopping) {
-          console.error(`  ! the server on port ${server.port} exited unexpectedly (code ${code}, signal ${signal}):\n${server.output().trim()}`);
-        }
-      });
-      return server;
-    },
-    async sharedServer() {
-      shared ??= ctx.startServer();
-      return shared;
-    },
-    async signIn(server) {
-      const response = await fetch(`${server.url}/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-      });
-      if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-      const cookie = response.headers.get("set-cookie")?.split(";")[0];
-      if (!cookie) throw new Error("sign-in answered no session cookie");
-      return cookie;
-    },
-    measureLoad,
-    profiling: profileDir !== null,
-    log: (message) => log(`  · ${message}`),
+  const makeContext = ({ label, root }) => {
+    const tmpDir = label ? path.join(tmp, label) : tmp;
+    const dataDir = path.join(tmpDir, "data");
+    mkdirSync(tmpDir, { recursive: true });
+    let shared = null;
+    const ctx = {
+      label,
+      root,
+      benchRoot: ROOT,
+      buildDir: BUILD_DIR,
+      dataDir,
+      tmpDir,
+      skipBuild,
+      adminEmail: ADMIN_EMAIL,
+      adminPassword: ADMIN_PASSWORD,
+      env: (overrides) => serverEnv(dataDir, overrides),
+      async startServer({ env = {}, dataDir: dir = dataDir, nodeArgs = [], profileName } = {}) {
+        const profileArgs = profileDir
+          ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label ? `${label}-` : ""}${profileName ?? "server"}-${Date.now()}.cpuprofile`]
+          : [];
+        const server = await startServer({ root, env: serverEnv(dir, env), nodeArgs: [...profileArgs, ...nodeArgs] });
+        running.add(server);
+        server.child.once("exit", (code, signal) => {
+          running.delete(server);
+          if (!server.stopping) {
+            console.error(`  ! the server on port ${server.port} exited unexpectedly (code ${code}, signal ${signal}):\n${server.output().trim()}`);
+          }
+        });
+        return server;
+      },
+      /** A baseline server (bench/baselines/): `script` is node's arguments, `env` the whole environment. */
+      async startProcess({ script, env }) {
+        const server = await startServer({ root: ROOT, env, script });
+        running.add(server);
+        server.child.once("exit", () => running.delete(server));
+        return server;
+      },
+      async sharedServer() {
+        shared ??= ctx.startServer();
+        return shared;
+      },
+      async stopSharedServer() {
+        const server = await shared?.catch(() => null);
+        shared = null;
+        await server?.stop();
+      },
+      async signIn(server) {
+        const response = await fetch(`${server.url}/auth/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+        });
+        if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+        const cookie = response.headers.get("set-cookie")?.split(";")[0];
+        if (!cookie) throw new Error("sign-in answered no session cookie");
+        return cookie;
+      },
+      measureLoad,
+      profiling: profileDir !== null,
+      log: (message) => log(`  · ${label ? `[${label}] ` : ""}${message}`),
+    };
+    return ctx;
   };
+  const contexts = builds.map(makeContext);
 
   const cleanup = async () => {
     await Promise.all([...running].map((server) => server.stop()));
@@ -160,34 +207,51 @@ async function main() {
   };
 
   const results = [];
+  const benchStarted = performance.now();
   try {
-    // The data dir every section starts from: migrated and seeded (admin and demo buckets) once.
-    log("\nPreparing a data dir (first start: migrations and demo content) …");
-    const first = await ctx.startServer();
-    log(`  · first start on an empty data dir: ${(first.readyMs / 1000).toFixed(2)} s`);
-    await first.stop();
+    // The data dir every section starts from: migrated and seeded (admin and demo buckets) once per build.
+    for (const ctx of contexts) {
+      log(`\nPreparing a data dir${ctx.label ? ` for ${ctx.label}` : ""} (first start: migrations and demo content) …`);
+      const first = await ctx.startServer();
+      log(`  · first start on an empty data dir: ${(first.readyMs / 1000).toFixed(2)} s`);
+      await first.stop();
+    }
 
     for (const section of sections) {
       if (only && !only.includes(section.name)) continue;
       log(`\n== ${section.title} ==`);
       await warnWhenBusy();
-      const entry = { section: section.name, rows: [], error: null };
+      const entry = { section: section.name, rows: [], before: null, error: null, seconds: 0 };
       results.push(entry);
-      try {
-        entry.rows = await section.run(ctx);
-      } catch (error) {
-        if (error instanceof ServerStartError) throw error;
-        entry.error = error;
-        console.error(`  section ${section.name} failed: ${error instanceof Error ? error.stack : error}`);
+      const started = performance.now();
+      // With --compare, each section runs on the before build, then on the after build (interleaved by section).
+      for (const ctx of contexts) {
+        let rows = [];
+        try {
+          rows = await section.run(ctx);
+        } catch (error) {
+          if (error instanceof ServerStartError) throw error;
+          entry.error = error;
+          console.error(`  section ${section.name}${ctx.label ? ` (${ctx.label})` : ""} failed: ${error instanceof Error ? error.stack : error}`);
+        } finally {
+          await ctx.stopSharedServer();
+        }
+        if (ctx.label === "before") entry.before = rows;
+        else entry.rows = rows;
+        if (ctx.label) log(`  -- ${ctx.label} --`);
+        for (const row of rows) printRow(row);
       }
-      for (const row of entry.rows) printRow(row);
+      entry.seconds = (performance.now() - started) / 1000;
+      if (entry.before) printComparison(entry.before, entry.rows);
+      log(`  (section ${section.name}: ${entry.seconds.toFixed(0)} s)`);
     }
   } finally {
     await cleanup();
   }
 
   log("\n== Summary ==");
-  printTable(results);
+  printTable(results, compareRev ? { before: compareRev } : undefined);
+  log(`\nTime per section: ${results.map((result) => `${result.section} ${result.seconds.toFixed(0)} s`).join(", ")}; whole run ${((performance.now() - benchStarted) / 60_000).toFixed(1)} min.`);
   const rows = results.flatMap((result) => result.rows);
   const missed = rows.filter((row) => row.pass === false).length;
   const met = rows.filter((row) => row.pass === true).length;

@@ -1,6 +1,7 @@
 // How busy the machine is with work other than the benchmark (Linux /proc).
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { samplePostgresCpu } from "./postgres-cpu.mjs";
 import { readCpuMs } from "./server.mjs";
 
 const TICK_MS = 10; // USER_HZ 100
@@ -23,19 +24,23 @@ function ownCpuMs() {
 
 /**
  * Starts a sample; stop() answers how many cores, on average, processes other
- * than this one and the given pids kept busy meanwhile (null when unknown).
+ * than this one, the given pids and the postgres processes working for the
+ * given databases (lib/postgres-cpu.mjs: part of the system under test) kept
+ * busy meanwhile (null when unknown).
  */
-export function sampleOtherLoad(pids = []) {
+export function sampleOtherLoad(pids = [], postgresDatabases = []) {
   const start = performance.now();
   const machine = machineBusyMs();
   const own = ownCpuMs();
   const theirs = pids.map((pid) => readCpuMs(pid));
+  const postgres = samplePostgresCpu(postgresDatabases);
   return {
     stop() {
+      const postgresMs = postgres.stop() ?? 0;
       const elapsed = performance.now() - start;
       const machineNow = machineBusyMs();
       if (machine === null || machineNow === null || elapsed <= 0) return null;
-      let ours = ownCpuMs() - own;
+      let ours = ownCpuMs() - own + postgresMs;
       pids.forEach((pid, i) => {
         const now = readCpuMs(pid);
         if (now !== null && theirs[i] !== null) ours += now - theirs[i];

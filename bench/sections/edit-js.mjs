@@ -3,10 +3,29 @@
 // those import statically; each file gzipped on its own (zlib's default level,
 // as a compressing proxy would send it) and summed. The bucket's validator
 // module, which the page imports after hydration, is shown on its own row.
+// On the wire: the bytes the server sends for the same files to a browser that asks with
+// `Accept-Encoding: gzip, deflate, br` (the build's precompressed copies), response bodies summed.
+import { request } from "node:http";
 import { gzipSync } from "node:zlib";
 
 const BUCKET = "exhibitions"; // the demo bucket that uses every field kind
-const MAX_GZIP_KB = 150;
+const MAX_GZIP_KB = 120;
+const MAX_WIRE_KB = 130;
+const BROWSER_ENCODINGS = "gzip, deflate, br";
+
+/** The body bytes a browser receives for `url` (not decoded) and the Content-Encoding they came with. */
+function wireBytes(url, headers) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { ...headers, "Accept-Encoding": BROWSER_ENCODINGS } }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk) => (bytes += chunk.length));
+      res.on("end", () => resolve({ status: res.statusCode, bytes, encoding: res.headers["content-encoding"] ?? "identity" }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
 
 /** Script URLs of the page: modulepreload links, module script src, and imports in inline module scripts. */
 function scriptUrls(html) {
@@ -53,7 +72,9 @@ export async function editJs(ctx) {
     const path = queue.shift();
     if (files.has(path)) continue;
     const code = await fetchText(`${server.url}${path}`, headers);
-    files.set(path, { raw: Buffer.byteLength(code), gzip: gzipSync(code).length });
+    const wire = await wireBytes(`${server.url}${path}`, headers);
+    if (wire.status !== 200) throw new Error(`GET ${path} with Accept-Encoding answered ${wire.status}`);
+    files.set(path, { raw: Buffer.byteLength(code), gzip: gzipSync(code).length, wire: wire.bytes, encoding: wire.encoding });
     queue.push(...staticImports(code, path));
   }
 
@@ -64,14 +85,27 @@ export async function editJs(ctx) {
     .map(([path, file]) => `${path.replace(/^\/assets\//, "")} ${(file.gzip / 1000).toFixed(1)}`)
     .join(", ");
   ctx.log(`${files.size} files, ${(sum("raw") / 1000).toFixed(0)} kB before gzip; gzipped (kB), largest first: ${largest}`);
+  const wireKb = sum("wire") / 1000;
+  const encodings = new Map();
+  for (const file of files.values()) encodings.set(file.encoding, (encodings.get(file.encoding) ?? 0) + 1);
+  const encodingNote = [...encodings].map(([encoding, count]) => `${count} ${encoding}`).join(", ");
 
   const rows = [
     {
       name: `/b/${BUCKET}/new JavaScript, gzipped (${files.size} files)`,
       value: gzipKb,
       unit: "kB",
-      budget: `< ${MAX_GZIP_KB} kB`,
-      pass: gzipKb < MAX_GZIP_KB,
+      budget: `<= ${MAX_GZIP_KB} kB`,
+      pass: gzipKb <= MAX_GZIP_KB,
+      note: `${(sum("raw") / 1000).toFixed(0)} kB before compression`,
+    },
+    {
+      name: `/b/${BUCKET}/new JavaScript on the wire (Accept-Encoding: ${BROWSER_ENCODINGS})`,
+      value: wireKb,
+      unit: "kB",
+      budget: `<= ${MAX_WIRE_KB} kB`,
+      pass: wireKb <= MAX_WIRE_KB,
+      note: `files sent as: ${encodingNote}`,
     },
   ];
 

@@ -9,12 +9,14 @@ import { impact } from "./impact.mjs";
 import { media } from "./media.mjs";
 import { overview } from "./overview.mjs";
 import { pages } from "./pages.mjs";
+import { roundTrips } from "./round-trips.mjs";
 import { startup } from "./startup.mjs";
 
 export const sections = [
   { name: "startup", title: "Cold start and idle memory", run: startup },
   { name: "pages", title: "Pages under load", run: pages },
   { name: "content-api", title: "Content JSON API: save and read", run: contentApi },
+  { name: "round-trips", title: "Database round trips per request (PostgreSQL, through a counting proxy)", run: roundTrips },
   { name: "delivery", title: "Delivery read API: documents, populate, 304 revalidation", run: delivery },
   { name: "overview", title: "Bucket overview with 10,000 and 100,000 documents", run: overview },
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },

@@ -1,50 +1,26 @@
-// Throughput and latency of server-rendered pages under a bounded local load.
+// Throughput and latency of server-rendered pages under a bounded local load (PGlite). The signed-in home page is
+// measured right after a bare React Router page of the same HTML size (bench/baseline-app/, served the same way,
+// bench/baselines/bare-page-server.mjs) with the same load settings. Compression is off for both: the load
+// generator sends no Accept-Encoding.
+import { htmlBytes, sizedPageUrl, startBarePageServer } from "../baselines/page-baseline.mjs";
+import { baselineRun, throughputRows } from "../lib/load-rows.mjs";
 import { probe } from "../lib/server.mjs";
 
 const CONNECTIONS = 10;
 const DURATION_S = 10;
 const WARMUP_S = 2;
-const HOME_MIN_RPS = 250;
-const HOME_MAX_P99_MS = 100;
-
-async function loadRows(ctx, server, label, url, headers, budgets = {}) {
-  ctx.log(`${label}: ${WARMUP_S} s warm-up, then ${DURATION_S} s at ${CONNECTIONS} connections`);
-  const result = await ctx.measureLoad({ url, headers, connections: CONNECTIONS, duration: DURATION_S, warmup: WARMUP_S, server });
-  const failed = result.non2xx + result.errors + result.timeouts;
-  const notes = [];
-  if (failed) notes.push(`${failed} of ${result.total} answers were not 2xx (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
-  if (result.otherCores !== null && result.otherCores > 0.2) notes.push(`other processes kept ${result.otherCores.toFixed(1)} of the cores busy meanwhile`);
-  const note = notes.length ? notes.join("; ") : undefined;
-  const rpsPass = budgets.minRps === undefined ? null : result.requestsPerSecond >= budgets.minRps && !failed;
-  const p99Pass = budgets.maxP99 === undefined ? null : result.p99 < budgets.maxP99 && !failed;
-  return [
-    {
-      name: `${label} requests/s`,
-      value: result.requestsPerSecond,
-      unit: "req/s",
-      budget: budgets.minRps === undefined ? undefined : `>= ${budgets.minRps} req/s`,
-      pass: rpsPass,
-      note,
-    },
-    { name: `${label} p50`, value: result.p50, unit: "ms" },
-    {
-      name: `${label} p99`,
-      value: result.p99,
-      unit: "ms",
-      budget: budgets.maxP99 === undefined ? undefined : `< ${budgets.maxP99} ms`,
-      pass: p99Pass,
-    },
-    { name: `${label} server CPU per request`, value: result.serverCpuMsPerRequest, unit: "ms" },
-  ];
-}
+const HOME_MIN_RPS = 500;
+const HOME_MAX_P99_MS = 40;
+const HOME_MIN_FRACTION = 0.7;
 
 export async function pages(ctx) {
   const server = await ctx.sharedServer();
+  const load = { connections: CONNECTIONS, duration: DURATION_S, warmup: WARMUP_S };
   const rows = [];
 
   const loginStatus = await probe(`${server.url}/login`);
   if (loginStatus !== 200) throw new Error(`GET /login answered ${loginStatus}, expected 200`);
-  rows.push(...(await loadRows(ctx, server, "GET /login", `${server.url}/login`, {})));
+  rows.push(...(await throughputRows(ctx, server, { ...load, label: "GET /login", url: `${server.url}/login` })));
 
   const cookie = await ctx.signIn(server);
   const home = await fetch(`${server.url}/`, { headers: { Cookie: cookie }, redirect: "manual" });
@@ -52,8 +28,28 @@ export async function pages(ctx) {
   if (home.status !== 200 || !html.includes("bucket-card")) {
     throw new Error(`GET / with the session cookie answered ${home.status}${home.status === 200 ? " without the bucket list" : ""}, expected the signed-in home page`);
   }
+  const homeBytes = await htmlBytes(`${server.url}/`, { Cookie: cookie });
+
+  const bare = await startBarePageServer(ctx);
+  let baseline;
+  try {
+    const sized = await sizedPageUrl(bare, homeBytes);
+    ctx.log(`our home page: ${homeBytes} bytes of HTML; the bare page with ${sized.items} cards: ${sized.bytes} bytes`);
+    baseline = await baselineRun(ctx, bare, "bare page", { ...load, url: sized.url });
+  } finally {
+    await bare.stop();
+  }
   rows.push(
-    ...(await loadRows(ctx, server, "GET / (signed in)", `${server.url}/`, { Cookie: cookie }, { minRps: HOME_MIN_RPS, maxP99: HOME_MAX_P99_MS })),
+    ...(await throughputRows(ctx, server, {
+      ...load,
+      label: "GET / (signed in)",
+      url: `${server.url}/`,
+      headers: { Cookie: cookie },
+      minRps: HOME_MIN_RPS,
+      minFraction: HOME_MIN_FRACTION,
+      baseline,
+      maxP99: HOME_MAX_P99_MS,
+    })),
   );
 
   const rss = server.rss();
