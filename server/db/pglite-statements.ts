@@ -88,7 +88,7 @@ export class PgliteStatements {
   #serialize(value: unknown, type: number | undefined): string | null {
     if (value === null || value === undefined) return null;
     const serializer = type === undefined ? undefined : this.#db.serializers[type];
-    return serializer ? (serializer(value) as string) : String(value);
+    return serializer ? serializer(value) : (value as { toString(): string }).toString();
   }
 }
 
