@@ -5,6 +5,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
+import { PgliteStatements } from "./pglite-statements";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -86,11 +87,13 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
     rows: result.rows,
     rowCount: result.affectedRows ?? result.rows.length,
   });
+  const statements = new PgliteStatements(db);
   return {
     kind: "pglite",
     dataDirLock: lock,
     async query<T>(sql: string, params?: unknown[]) {
-      return toResult(await db.query<T>(sql, params));
+      // PGlite's locks, as its own `query` takes them: no statement runs inside another caller's transaction.
+      return toResult(await db._runExclusiveTransaction(() => db.runExclusive(() => statements.run<T>(sql, params))));
     },
     async exec(sql: string) {
       await db.exec(sql);
@@ -98,7 +101,8 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
     transaction(fn) {
       return db.transaction((tx) =>
         fn({
-          query: async <T>(sql: string, params?: unknown[]) => toResult(await tx.query<T>(sql, params)),
+          // The transaction's lock is held by this callback: only the query lock is taken per statement.
+          query: async <T>(sql: string, params?: unknown[]) => toResult(await db.runExclusive(() => statements.run<T>(sql, params))),
           exec: async (sql: string) => {
             await tx.exec(sql);
           },
