@@ -18,6 +18,8 @@ import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers
 import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
+import { routeMatcher } from "./web/route-match";
+import { resourceDispatch } from "./web/resource-route";
 import { compressResponse } from "./web/compress";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
@@ -92,6 +94,16 @@ function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
+/** The response itself, or a copy when its headers are immutable (Response.redirect, Response.error, fetch's). */
+function withMutableHeaders(response: Response): Response {
+  try {
+    response.headers.delete("x-vitrine-mutable");
+    return response;
+  } catch {
+    return new Response(response.body, response);
+  }
+}
+
 /** How long a client may go on sending a body we answered without reading (e.g. a 413) before we hang up. */
 const UNREAD_BODY_GRACE_MS = 5_000;
 
@@ -138,12 +150,20 @@ export function createHttpApp(options: HttpAppOptions) {
     return translate(locale, key, params);
   }
   // A build object (production) is looked up once; a build function (the dev server) per request, by build.
-  const handlesByBuild = new WeakMap<ServerBuild, ReturnType<typeof routeHandles>>();
-  async function routeHandleOf(pathname: string) {
+  const routingByBuild = new WeakMap<ServerBuild, ReturnType<typeof routingOf>>();
+  const routingOf = (build: ServerBuild) => ({
+    handles: routeHandles(build),
+    match: routeMatcher(build),
+    dispatch: resourceDispatch(build, mode),
+  });
+  async function currentRouting() {
     const build = typeof options.build === "function" ? await options.build() : options.build;
-    let handles = handlesByBuild.get(build);
-    if (!handles) handlesByBuild.set(build, (handles = routeHandles(build)));
-    return handles(pathname);
+    let routing = routingByBuild.get(build);
+    if (!routing) routingByBuild.set(build, (routing = routingOf(build)));
+    return routing;
+  }
+  async function routeHandleOf(pathname: string) {
+    return (await currentRouting()).handles(pathname);
   }
 
   /**
@@ -186,10 +206,14 @@ export function createHttpApp(options: HttpAppOptions) {
         request = limited;
       }
     }
+    let requestLogger: Logger | undefined;
     const context: AppLoadContext = {
       db: contextDb,
       config,
-      logger: logger.child({ requestId }),
+      // Made on first use: most requests log nothing of their own.
+      get logger() {
+        return (requestLogger ??= logger.child({ requestId }));
+      },
       requestId,
       nonce,
       clientAddress: clientAddressOf(request, client.address, config.TRUST_PROXY),
@@ -198,7 +222,9 @@ export function createHttpApp(options: HttpAppOptions) {
       version: options.version,
       media: options.media,
     };
-    return handleDocument(request, context);
+    // A resource route (the JSON and delivery APIs, media…) is called directly; pages go to React Router.
+    const routing = await currentRouting();
+    return routing.dispatch(request, url, url.pathname.endsWith(".data") ? null : routing.match(url.pathname), context) ?? handleDocument(request, context);
   }
 
   async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {
@@ -212,7 +238,7 @@ export function createHttpApp(options: HttpAppOptions) {
       logger.error({ err: error, requestId }, "request failed");
       response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
-    response = new Response(response.body, response); // headers of some responses are immutable
+    response = withMutableHeaders(response);
     const headers = response.headers;
     // A route may only make the Referrer-Policy stricter (a shareable link's pages: no-referrer).
     for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!(name === "Referrer-Policy" && headers.has(name))) headers.set(name, value);
@@ -226,10 +252,12 @@ export function createHttpApp(options: HttpAppOptions) {
       logger.error({ err: error, requestId }, "response failed before it was sent");
       response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
-    logger.info(
-      { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
-      "request",
-    );
+    if (logger.isLevelEnabled("info")) {
+      logger.info(
+        { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+    }
     return response;
   }
 
