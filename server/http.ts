@@ -18,8 +18,6 @@ import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from "./security/headers
 import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/sessions";
 import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
-import { routeMatcher } from "./web/route-match";
-import { resourceDispatch } from "./web/resource-route";
 import { compressResponse } from "./web/compress";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
@@ -150,20 +148,12 @@ export function createHttpApp(options: HttpAppOptions) {
     return translate(locale, key, params);
   }
   // A build object (production) is looked up once; a build function (the dev server) per request, by build.
-  const routingByBuild = new WeakMap<ServerBuild, ReturnType<typeof routingOf>>();
-  const routingOf = (build: ServerBuild) => ({
-    handles: routeHandles(build),
-    match: routeMatcher(build),
-    dispatch: resourceDispatch(build, mode),
-  });
-  async function currentRouting() {
-    const build = typeof options.build === "function" ? await options.build() : options.build;
-    let routing = routingByBuild.get(build);
-    if (!routing) routingByBuild.set(build, (routing = routingOf(build)));
-    return routing;
-  }
+  const handlesByBuild = new WeakMap<ServerBuild, ReturnType<typeof routeHandles>>();
   async function routeHandleOf(pathname: string) {
-    return (await currentRouting()).handles(pathname);
+    const build = typeof options.build === "function" ? await options.build() : options.build;
+    let handles = handlesByBuild.get(build);
+    if (!handles) handlesByBuild.set(build, (handles = routeHandles(build)));
+    return handles(pathname);
   }
 
   /**
@@ -222,9 +212,7 @@ export function createHttpApp(options: HttpAppOptions) {
       version: options.version,
       media: options.media,
     };
-    // A resource route (the JSON and delivery APIs, media…) is called directly; pages go to React Router.
-    const routing = await currentRouting();
-    return routing.dispatch(request, url, url.pathname.endsWith(".data") ? null : routing.match(url.pathname), context) ?? handleDocument(request, context);
+    return handleDocument(request, context);
   }
 
   async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {
