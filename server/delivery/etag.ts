@@ -1,4 +1,6 @@
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { deliveryReferences, type ShapeOptions, type StoredDocument } from "../../core/delivery/shape";
 import { schemaKeyOf, shapeDocuments, type DeliveryBucket, type ReadContext, type ShapeDependencies } from "./read";
 import { jsonAnswer, notModified, notModifiedAnswer } from "./route";
@@ -7,7 +9,7 @@ import type { DocumentState } from "./store";
 /*
  * The ETag of one document's answer (the document and singleton calls), made from what the answer is made of
  * instead of its bytes, so that a revalidation can answer 304 without reading and shaping the document
- * (docs/delivery.md, "Caching"). The inputs: the server's version (the shaping code), the bucket (slug, schema
+ * (docs/delivery.md, "Caching"). The inputs: the server's version and build (the shaping code), the bucket (slug, schema
  * version, locales), the document's version and times, the locale request and populate, the client's read scope,
  * and every dependency the shaping read (server/delivery/read.ts ShapeDependencies: referenced documents'
  * versions, their buckets, media as answered with their signed URLs). Shaping is deterministic, so the same inputs
@@ -46,6 +48,22 @@ function standsAlone(bucket: DeliveryBucket, versionId: string, options: ShapeOp
   return known !== undefined && !known.media && (options.populate === 0 || !known.documents);
 }
 
+let codeFingerprint: string | undefined;
+/**
+ * The code that shapes answers: a hash of the file this module runs from (in production the server build, which
+ * holds all of it), read once. A new build, even under the same version number, gives new tags.
+ */
+function codeVersion(): string {
+  if (codeFingerprint === undefined) {
+    try {
+      codeFingerprint = createHash("sha1").update(readFileSync(fileURLToPath(import.meta.url))).digest("base64url");
+    } catch {
+      codeFingerprint = `started ${Date.now()}`; // unreadable: tags of this process only
+    }
+  }
+  return codeFingerprint;
+}
+
 const keys = new WeakMap<object, Buffer>();
 function keyOf(config: { SESSION_SECRET: string }): Buffer {
   let key = keys.get(config);
@@ -57,6 +75,7 @@ function keyOf(config: { SESSION_SECRET: string }): Buffer {
 export function documentEtag(read: ReadContext, version: string, bucket: DeliveryBucket, document: DocumentState, options: ShapeOptions, dependencies: readonly string[]): string {
   const inputs = [
     version,
+    codeVersion(),
     bucket.bucket.slug,
     schemaKeyOf(bucket.bucket),
     document.contentId,
