@@ -92,6 +92,16 @@ function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
+/** The response itself, or a copy when its headers are immutable (Response.redirect, Response.error, fetch's). */
+function withMutableHeaders(response: Response): Response {
+  try {
+    response.headers.delete("x-vitrine-mutable");
+    return response;
+  } catch {
+    return new Response(response.body, response);
+  }
+}
+
 /** How long a client may go on sending a body we answered without reading (e.g. a 413) before we hang up. */
 const UNREAD_BODY_GRACE_MS = 5_000;
 
@@ -186,10 +196,14 @@ export function createHttpApp(options: HttpAppOptions) {
         request = limited;
       }
     }
+    let requestLogger: Logger | undefined;
     const context: AppLoadContext = {
       db: contextDb,
       config,
-      logger: logger.child({ requestId }),
+      // Made on first use: most requests log nothing of their own.
+      get logger() {
+        return (requestLogger ??= logger.child({ requestId }));
+      },
       requestId,
       nonce,
       clientAddress: clientAddressOf(request, client.address, config.TRUST_PROXY),
@@ -212,7 +226,7 @@ export function createHttpApp(options: HttpAppOptions) {
       logger.error({ err: error, requestId }, "request failed");
       response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
-    response = new Response(response.body, response); // headers of some responses are immutable
+    response = withMutableHeaders(response);
     const headers = response.headers;
     // A route may only make the Referrer-Policy stricter (a shareable link's pages: no-referrer).
     for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!(name === "Referrer-Policy" && headers.has(name))) headers.set(name, value);
@@ -226,10 +240,12 @@ export function createHttpApp(options: HttpAppOptions) {
       logger.error({ err: error, requestId }, "response failed before it was sent");
       response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
-    logger.info(
-      { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
-      "request",
-    );
+    if (logger.isLevelEnabled("info")) {
+      logger.info(
+        { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+    }
     return response;
   }
 

@@ -19,7 +19,7 @@ import {
 } from "../../core/delivery/shape";
 import { invalidParameter, notFound } from "./problem";
 import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
-import { documentJson, latestDocument, latestDocuments, type PageCursor, type PageQuery, type PageSort } from "./store";
+import { documentJson, latestDocument, latestDocuments, type DocumentState, type PageCursor, type PageQuery, type PageSort } from "./store";
 
 /*
  * The delivery API's reads (docs/delivery.md): which buckets a client reads, its query parameters checked into a
@@ -40,8 +40,12 @@ export interface DeliveryBucket {
 const schemas = new Map<string, JsonSchema>();
 const MAX_SCHEMAS = 500;
 
+/** What names a bucket's schema as shaping uses it: its schema version, else the schema itself. */
+export const schemaKeyOf = (bucket: Pick<Bucket, "id" | "schemaVersionId" | "jsonSchema" | "locales">) =>
+  `${bucket.id}|${bucket.schemaVersionId ?? JSON.stringify(bucket.jsonSchema)}|${bucket.locales.join(",")}`;
+
 export function deliveryBucket(bucket: Bucket): DeliveryBucket {
-  const key = `${bucket.id}|${bucket.schemaVersionId ?? JSON.stringify(bucket.jsonSchema)}|${bucket.locales.join(",")}`;
+  const key = schemaKeyOf(bucket);
   let schema = schemas.get(key);
   if (!schema) {
     schema = normalizeSchema(bucket.jsonSchema, bucket.locales).schema;
@@ -70,14 +74,16 @@ export async function requireClientBucket(db: Queryable, client: ApiClient, slug
 /**
  * A bucket in the client's read scope and one of its documents, in one query (the single-document path; an old
  * slug of a renamed bucket takes a second): the bucket 404s as in requireClientBucket, the document is null when
- * the bucket has no such one.
+ * the bucket has no such one. Without `withData` the document's state only (a revalidation: server/delivery/etag.ts).
  */
-export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined): Promise<{ bucket: DeliveryBucket; document: StoredDocument | null }> {
+export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined): Promise<{ bucket: DeliveryBucket; document: StoredDocument | null }>;
+export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined, withData: boolean): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }>;
+export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined, withData = true): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }> {
   if (!slug) throw notFound();
   const id = isUuid(contentId) ? contentId : null;
-  const { rows } = await db.query<Bucket & { document: StoredDocument | null }>(
+  const { rows } = await db.query<Bucket & { document: StoredDocument | DocumentState | null }>(
     `SELECT ${bucketColumns("b.")}, d.document
-     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid")}) d ON true
+     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid", withData)}) d ON true
      WHERE b.slug = $1`,
     [slug, id],
   );
@@ -212,15 +218,26 @@ const sourceOf = (bucket: DeliveryBucket, document: StoredDocument): DeliverySou
 });
 
 /**
+ * What a shaped answer read beyond its own documents, each as a line: the referenced documents (their versions, or
+ * absent), the buckets of the referenced collections (or none readable) and the media (their rows, or missing).
+ * A media line holds the media object as answered, its signed URLs included (so the signing window too). The same
+ * lines mean the same answer (server/delivery/etag.ts).
+ */
+export interface ShapeDependencies {
+  lines: string[];
+}
+
+/**
  * These documents of one bucket shaped for the client: referenced documents loaded level by level up to
  * `populate` (one query per referenced collection and level, only from buckets the client reads), then every
- * loaded document's media in one query.
+ * loaded document's media in one query. `dependencies`, when given, receives what the answer read beyond them.
  */
-export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, documents: readonly StoredDocument[], options: ShapeOptions): Promise<DeliveryDocument[]> {
+export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, documents: readonly StoredDocument[], options: ShapeOptions, dependencies?: ShapeDependencies): Promise<DeliveryDocument[]> {
   const loaded = new Map<string, DeliverySource>(); // `${collection}|${contentId}`
   const collections = new Map<string, DeliveryBucket | null>([[bucket.bucket.collectionName, bucket]]);
   const roots = documents.map((document) => sourceOf(bucket, document));
   const references = emptyReferences();
+  const depend = (line: string) => dependencies?.lines.push(line);
   let level = roots;
   for (const root of roots) loaded.set(`${bucket.bucket.collectionName}|${root.document.contentId.toLowerCase()}`, root);
   for (let depth = 0; depth <= options.populate; depth += 1) {
@@ -232,16 +249,23 @@ export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, 
     for (const [collection, ids] of found.documents) {
       if (!collections.has(collection)) {
         const target = await findBucketByCollection(read.db, collection);
-        collections.set(collection, target && clientMay(read.client, "read", target.slug) ? deliveryBucket(target) : null);
+        const readable = target && clientMay(read.client, "read", target.slug) ? deliveryBucket(target) : null;
+        collections.set(collection, readable);
+        depend(readable ? `bucket ${collection} ${readable.bucket.slug} ${schemaKeyOf(readable.bucket)}` : `bucket ${collection} -`);
       }
       const target = collections.get(collection);
       if (!target) continue;
       const wanted = [...ids].filter((id) => !loaded.has(`${collection}|${id}`));
+      const absent = new Set(wanted);
       for (const document of await latestDocuments(read.db, target.bucket.id, wanted)) {
         const source = sourceOf(target, document);
-        loaded.set(`${collection}|${document.contentId.toLowerCase()}`, source);
+        const id = document.contentId.toLowerCase();
+        absent.delete(id);
+        loaded.set(`${collection}|${id}`, source);
         next.push(source);
+        depend(`document ${collection} ${id} ${document.versionId} ${document.createdAt} ${document.updatedAt}`);
       }
+      for (const id of absent) depend(`document ${collection} ${id} -`);
     }
     level = next;
   }
@@ -252,6 +276,10 @@ export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, 
     for (const row of await latestMediaWithBucket(read.db, [...references.media])) {
       if (!clientMay(read.client, "read", row.bucketSlug)) continue;
       media.set(row.contentId.toLowerCase(), toDeliveryMedia(row, (file) => urlOf(row, file)));
+    }
+    for (const id of [...references.media].sort()) {
+      const shown = media.get(id);
+      depend(shown ? `media ${id} ${JSON.stringify(shown)}` : `media ${id} -`);
     }
   }
   const lookup = {

@@ -39,20 +39,28 @@ const baseOf = (request: Request, context: AppLoadContext) => (context.config.PU
 /** A strong ETag of a body: its SHA-1, base64url. */
 export const etagOf = (body: string) => `"${createHash("sha1").update(body).digest("base64url")}"`;
 
-/** Whether If-None-Match names this ETag (or is *). */
+const opaqueTag = (tag: string) => tag.trim().replace(/^W\//, "");
+
+/** Whether If-None-Match names this ETag (or is *); compared weakly, as RFC 9110 says for If-None-Match. */
 export function notModified(request: Request, etag: string): boolean {
   const header = request.headers.get("if-none-match");
   if (!header) return false;
-  return header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  const wanted = opaqueTag(etag);
+  return header.trim() === "*" || header.split(",").some((tag) => opaqueTag(tag) === wanted);
 }
 
-/** A JSON answer with its ETag, or 304 when the client has it. */
-export function jsonAnswer(request: Request, value: unknown, headers: Record<string, string> = {}): Response {
+const cacheHeaders = (etag: string, headers: Record<string, string>) => ({ ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Origin, Authorization", ...headers });
+
+/** 304: the client's copy with this ETag is the answer. */
+export const notModifiedAnswer = (etag: string, headers: Record<string, string> = {}) => new Response(null, { status: 304, headers: cacheHeaders(etag, headers) });
+
+/** A JSON answer with its ETag (default: the hash of the body), or 304 when the client has it. */
+export function jsonAnswer(request: Request, value: unknown, headers: Record<string, string> = {}, knownEtag?: string): Response {
+  if (knownEtag !== undefined && notModified(request, knownEtag)) return notModifiedAnswer(knownEtag, headers);
   const body = JSON.stringify(value);
-  const etag = etagOf(body);
-  const common = { ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Origin, Authorization", ...headers };
-  if (notModified(request, etag)) return new Response(null, { status: 304, headers: common });
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...common } });
+  const etag = knownEtag ?? etagOf(body);
+  if (notModified(request, etag)) return notModifiedAnswer(etag, headers);
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...cacheHeaders(etag, headers) } });
 }
 
 /** A GET route of the delivery API: the handler answers a value (sent as JSON with an ETag) or a Response. */

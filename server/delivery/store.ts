@@ -9,13 +9,25 @@ import type { StoredDocument } from "../../core/delivery/shape";
 const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const DOCUMENT_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
   ${ISO("c.updated_at")} AS "updatedAt", v.data AS data`;
+const STATE_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
+  ${ISO("c.updated_at")} AS "updatedAt"`;
 
-/** A subquery answering one latest document as a JSON object (column `document`), for a join with its bucket. */
-export const documentJson = (bucketId: string, contentId: string) =>
-  `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
-     'updatedAt', ${ISO("c.updated_at")}, 'data', v.data) AS document
-   FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-   WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`;
+/**
+ * A subquery answering one latest document as a JSON object (column `document`), for a join with its bucket;
+ * without `data` (withData false) it reads no version, only the document's state: what a revalidation needs first.
+ */
+export const documentJson = (bucketId: string, contentId: string, withData = true) =>
+  withData
+    ? `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
+         'updatedAt', ${ISO("c.updated_at")}, 'data', v.data) AS document
+       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+       WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`
+    : `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
+         'updatedAt', ${ISO("c.updated_at")}) AS document
+       FROM contents c WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`;
+
+/** A document's state without its data: enough to name its version, and so its answer, without reading it. */
+export type DocumentState = Omit<StoredDocument, "data">;
 
 export async function latestDocument(db: Queryable, bucketId: string, contentId: string): Promise<StoredDocument | null> {
   const { rows } = await db.query<StoredDocument>(
@@ -26,11 +38,15 @@ export async function latestDocument(db: Queryable, bucketId: string, contentId:
   return rows[0] ?? null;
 }
 
-/** A singleton bucket's document: its first (and only) one. */
-export async function singletonDocument(db: Queryable, bucketId: string): Promise<StoredDocument | null> {
+/** A singleton bucket's document: its first (and only) one; without withData only its state. */
+export async function singletonDocument(db: Queryable, bucketId: string): Promise<StoredDocument | null>;
+export async function singletonDocument(db: Queryable, bucketId: string, withData: boolean): Promise<StoredDocument | DocumentState | null>;
+export async function singletonDocument(db: Queryable, bucketId: string, withData = true): Promise<StoredDocument | DocumentState | null> {
   const { rows } = await db.query<StoredDocument>(
-    `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-     WHERE c.bucket_id = $1 ORDER BY c.created_at, c.content_id LIMIT 1`,
+    withData
+      ? `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+         WHERE c.bucket_id = $1 ORDER BY c.created_at, c.content_id LIMIT 1`
+      : `SELECT ${STATE_COLUMNS} FROM contents c WHERE c.bucket_id = $1 ORDER BY c.created_at, c.content_id LIMIT 1`,
     [bucketId],
   );
   return rows[0] ?? null;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent } from "../../server/content/store";
 import { signedMediaUrl, urlExpiry } from "../../server/delivery/media";
@@ -117,6 +117,36 @@ describe("media objects", () => {
     const doc = await readDocument();
     expect(doc.data.secret).toEqual({ contentId: secretImage.contentId, missing: true });
     expect((doc.data.gone as { missing: boolean }).missing).toBe(true);
+  });
+
+  it("answers a new ETag when a media's state changes, and in the next signing window", async () => {
+    const path = `/api/v1/delivery/buckets/${bucket.slug}/documents/${documentId}`;
+    const held = async () => {
+      const etag = (await deliver(server.url, path, token)).headers.get("etag")!;
+      expect((await deliver(server.url, path, token, { "If-None-Match": etag })).status).toBe(304);
+      return etag;
+    };
+    // The video's thumb chosen anew (a media row changes in place, unlike a document's version).
+    const before = await held();
+    await server.db.query(`UPDATE media SET details = jsonb_set(details, '{thumb}', '{"index": 0}') WHERE id = $1`, [video.id]);
+    try {
+      const changed = await deliver(server.url, path, token, { "If-None-Match": before });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get("etag")).not.toBe(before);
+      expect((((await changed.json()) as Doc).data.clip as DeliveryMedia).thumb?.index).toBe(0);
+    } finally {
+      await server.db.query(`UPDATE media SET details = jsonb_set(details, '{thumb}', '{"index": 1}') WHERE id = $1`, [video.id]);
+    }
+    // The next window signs the URLs with a new expiry: a new answer and ETag.
+    const inWindow = await held();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * server.config.DELIVERY_MEDIA_URL_TTL_SECONDS * 1000 });
+    try {
+      const later = await deliver(server.url, path, token, { "If-None-Match": inWindow });
+      expect(later.status).toBe(200);
+      expect(later.headers.get("etag")).not.toBe(inWindow);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers the same URLs (and ETag) on the next request within the window", async () => {

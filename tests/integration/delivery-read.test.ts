@@ -351,6 +351,72 @@ describe("caching and CORS", () => {
     }
   });
 
+  it("answers a revalidation of one document from its state: 304 without reading its version", async () => {
+    const bucket = await createTestBucket(server.db, { singleton: true });
+    const { token } = await deliveryClient(server.db, { read: [bucket.slug] });
+    const saved = await createContent(server.db, bucket.id, { title: "Kept" }, null);
+    const paths = [`/buckets/${bucket.slug}/documents/${saved.contentId}?locale=${bucket.locales[0]}`, `/buckets/${bucket.slug}/singleton`];
+    const etags: string[] = [];
+    for (const path of paths) {
+      const etag = (await get(path, token)).headers.get("etag")!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect((await get(path, token, { "If-None-Match": etag })).status).toBe(304);
+      etags.push(etag);
+    }
+    // A version never changes (no statement updates one): a revalidation names the answer by the version and
+    // does not read it. Changed here behind the server's back, the revalidation still answers 304.
+    await server.db.query(`UPDATE versions SET data = '{"title":"Changed in place"}' WHERE version_id = $1`, [saved.versionId]);
+    for (const [index, path] of paths.entries()) expect((await get(path, token, { "If-None-Match": etags[index]! })).status).toBe(304);
+  });
+
+  it("answers a new ETag when anything the answer shows changes: a referenced document, the client's scope, the schema", async () => {
+    const makers = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const works = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string" }, maker: { type: "string", _ref: makers.collectionName } } },
+    });
+    const { client, token } = await deliveryClient(server.db, { read: [works.slug, makers.slug] });
+    const maker = await createContent(server.db, makers.id, { name: "First name" }, null);
+    const work = await createContent(server.db, works.id, { title: "A work", maker: maker.contentId }, null);
+    const populated = `/buckets/${works.slug}/documents/${work.contentId}?populate=1`;
+    const plain = `/buckets/${works.slug}/documents/${work.contentId}`;
+    /** The ETag the client holds, checked to revalidate as 304 (so the next revalidation starts from the state). */
+    const held = async (path: string) => {
+      const etag = (await get(path, token)).headers.get("etag")!;
+      expect((await get(path, token, { "If-None-Match": etag })).status).toBe(304);
+      return etag;
+    };
+    const revalidated = (path: string, etag: string) => get(path, token, { "If-None-Match": etag });
+
+    // A referenced document saved: new with populate; the same without (the reference stays an id).
+    const before = { populated: await held(populated), plain: await held(plain) };
+    await saveVersion(server.db, { bucketId: makers.id, contentId: maker.contentId, baseVersionId: maker.versionId, data: { name: "Second name" }, userId: null });
+    const changed = await revalidated(populated, before.populated);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(before.populated);
+    expect((((await changed.json()) as Doc).data.maker as Doc).data.name).toBe("Second name");
+    expect((await revalidated(plain, before.plain)).status).toBe(304);
+
+    // The client's read scope changed: the referenced bucket is no longer read (the reference stays an id).
+    const scoped = { populated: await held(populated), plain: await held(plain) };
+    await server.db.query("UPDATE api_clients SET read_buckets = $2 WHERE id = $1", [client.id, [works.slug]]);
+    const narrowed = await revalidated(populated, scoped.populated);
+    expect(narrowed.status).toBe(200);
+    expect(((await narrowed.json()) as Doc).data.maker).toBe(maker.contentId);
+    expect((await revalidated(plain, scoped.plain)).status).toBe(200);
+
+    // A new schema version of the bucket (its answer is shaped along it).
+    const schemaBefore = await held(plain);
+    await server.db.query(
+      `WITH s AS (INSERT INTO schema_versions (bucket_id, number, json_schema)
+                  VALUES ($1, (SELECT coalesce(max(number), 0) + 1 FROM schema_versions WHERE bucket_id = $1), $2::json) RETURNING id)
+       UPDATE buckets SET schema_version_id = (SELECT id FROM s), json_schema = $2::json WHERE id = $1`,
+      [works.id, JSON.stringify({ type: "object", properties: { title: { type: "string", translate: true }, maker: { type: "string" } } })],
+    );
+    const reshaped = await revalidated(plain, schemaBefore);
+    expect(reshaped.status).toBe(200);
+    expect(reshaped.headers.get("etag")).not.toBe(schemaBefore);
+  });
+
   it("allows the client's origins only: Access-Control-Allow-Origin for them, none for another origin", async () => {
     const allowed = await get(`/buckets/${exhibits.slug}/documents`, tokenA, { Origin: "https://kiosk.example" });
     expect(allowed.status).toBe(200);
