@@ -5,6 +5,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
+import type { ReadCache } from "./read-cache";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -23,6 +24,13 @@ export interface Db extends Queryable {
   readonly dataDirLock?: DataDirLock;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * PGlite only: calls `onPayload` with each notice (pg_notify) on `channel`, before the statement that sent it
+   * settles; answers the way to stop.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PGlite only, set by the server: what every request reads, kept true by the database's notices (read-cache.ts). */
+  readonly readCache?: ReadCache;
 }
 
 /** Thrown when the database cannot be reached; the web layer answers 503. */
@@ -95,6 +103,7 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
     async exec(sql: string) {
       await db.exec(sql);
     },
+    listen: (channel, onPayload) => db.listen(channel, onPayload),
     transaction(fn) {
       return db.transaction((tx) =>
         fn({
