@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../db/client";
+import { prepared, type Db, type Queryable } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
 import {
   BUCKET_SUMMARIES_JSON, RESOLVED_BUCKET_JSON, resolveBucketSlugCached, type BucketSummary, type ResolvedBucket,
@@ -72,15 +72,28 @@ export async function findSessionUser(db: Db, token: string, options: SessionLoo
     return { user: session.user, buckets: buckets ?? [], ...(bucket === undefined ? {} : { bucket }) };
   }
   const { rows } = await db.query<User & { bucketList?: BucketSummary[]; bucket?: ResolvedBucket | null }>(
-    `SELECT ${USER_COLUMNS}
-       ${navigation ? `, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"` : ""}
-       ${bucketSlug === undefined ? "" : `, (${RESOLVED_BUCKET_JSON("$2")}) AS bucket`}
-     ${LIVE_SESSION}`,
+    sessionLookupSql(navigation, bucketSlug !== undefined),
     bucketSlug === undefined ? [idHash] : [idHash, bucketSlug],
   );
   if (!rows[0]) return null;
   const { bucketList = [], bucket, ...user } = rows[0];
   return { user, buckets: bucketList, ...(bucketSlug === undefined ? {} : { bucket: bucket ?? null }) };
+}
+
+const sessionLookups = new Map<string, string>();
+
+/** The session lookup's statement with what is asked for: one fixed, prepared text for each of the four. */
+function sessionLookupSql(navigation: boolean, withBucket: boolean): string {
+  const key = `${navigation}:${withBucket}`;
+  let sql = sessionLookups.get(key);
+  if (sql === undefined) {
+    sql = prepared(`SELECT ${USER_COLUMNS}
+       ${navigation ? `, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"` : ""}
+       ${withBucket ? `, (${RESOLVED_BUCKET_JSON("$2")}) AS bucket` : ""}
+     ${LIVE_SESSION}`);
+    sessionLookups.set(key, sql);
+  }
+  return sql;
 }
 
 async function readSessionUser(db: Db, idHash: string): Promise<SessionUser | null> {

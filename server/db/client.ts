@@ -124,6 +124,24 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
   };
 }
 
+const preparedNames = new Map<string, string>();
+
+/**
+ * Marks a hot statement (one of every request's): on PostgreSQL each pooled connection parses and plans it once,
+ * as a named prepared statement, and then only binds and runs it. Answers the text unchanged. Only for fixed texts
+ * (each distinct text is one prepared statement per connection) whose plan does not depend on the values.
+ */
+export function prepared(sql: string): string {
+  if (!preparedNames.has(sql)) preparedNames.set(sql, `vitrine_${preparedNames.size + 1}`);
+  return sql;
+}
+
+/** node-postgres's query config: a prepared statement's name with its text, else the text. */
+function pgQuery(sql: string, params: unknown[] | undefined): pg.QueryConfig {
+  const name = preparedNames.get(sql);
+  return name ? { name, text: sql, values: params } : { text: sql, values: params };
+}
+
 export function openPostgres(connectionString: string, logger?: Logger): Db {
   const pool = new pg.Pool({
     connectionString,
@@ -140,7 +158,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   return {
     kind: "postgres",
     query: <T>(sql: string, params?: unknown[]) =>
-      wrapConnectionErrors(pool.query(sql, params)).then((result) => asResult<T>(result)),
+      wrapConnectionErrors(pool.query(pgQuery(sql, params))).then((result) => asResult<T>(result)),
     exec: (sql: string) => wrapConnectionErrors(pool.query(sql)).then(() => undefined),
     async transaction(fn) {
       const client = await wrapConnectionErrors(pool.connect());
@@ -151,7 +169,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
       try {
         await client.query("BEGIN");
         const result = await fn({
-          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(sql, params)),
+          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(pgQuery(sql, params))),
           exec: async (sql: string) => {
             await client.query(sql);
           },
