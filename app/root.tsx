@@ -27,8 +27,9 @@ import "./styles/session-editor.css";
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 /** Client state of spec §4, served with the first render. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { session, user, buckets: allBuckets, locale } = await getRequestState(request, context);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  // A bucket's pages (`:bucket`): its row is read in the session's statement, for the route's guard.
+  const { session, user, buckets: allBuckets, locale } = await getRequestState(request, context, { bucketSlug: params.bucket });
   // Spec §6: seeing bucket links takes the user permission (without it a signed-in person only gets /no-access).
   const buckets = user && hasPermission(user, "user") ? visibleBuckets(allBuckets, user) : [];
   return {

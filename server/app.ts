@@ -8,6 +8,7 @@ import { loadConfig, type Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { refreshPlannerStatistics } from "./db/statistics";
+import { withReadCache } from "./db/read-cache";
 import { createHttpApp } from "./http";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
@@ -88,8 +89,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   // Asks the binaries their version while the database opens.
   const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
-  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
-  await migrate(db);
+  const opened = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
+  await migrate(opened);
+  // PGlite: what every request reads, kept in this process (server/db/read-cache.ts).
+  const cached = await withReadCache(opened);
+  const { db } = cached;
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
   const seeded = (options.seed ?? true)
@@ -169,6 +173,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await media.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cached.stop();
       if (!options.db) await db.close();
     },
   };

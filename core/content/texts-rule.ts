@@ -33,3 +33,18 @@ export function changedTextIds(schema: JsonSchema, before: unknown, after: unkno
   }
   return null;
 }
+
+const textIdsIn = new WeakMap<JsonSchema, boolean>();
+
+/** Whether the schema has a text array at all (else changedTextIds is null whatever the values): remembered per schema. */
+export function schemaHasTextIds(schema: JsonSchema): boolean {
+  let found = textIdsIn.get(schema);
+  if (found === undefined) {
+    found =
+      schema.renderer === "texts" ||
+      (isPlainObject(schema.properties) && Object.values(schema.properties as Record<string, JsonSchema>).some((child) => isPlainObject(child) && schemaHasTextIds(child))) ||
+      (isPlainObject(schema.items) && schemaHasTextIds(schema.items));
+    textIdsIn.set(schema, found);
+  }
+  return found;
+}

@@ -1,6 +1,8 @@
-import type { Db, Queryable } from "../db/client";
+import { prepared, type Db, type Queryable } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
-import { BUCKET_SUMMARIES_JSON, type BucketSummary } from "../content/buckets";
+import {
+  BUCKET_SUMMARIES_JSON, RESOLVED_BUCKET_JSON, resolveBucketSlugCached, type BucketSummary, type ResolvedBucket,
+} from "../content/buckets";
 import { USER_COLUMNS, type User } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
@@ -26,20 +28,84 @@ export async function createSession(db: Queryable, userId: string, origin: Sessi
   return token;
 }
 
+/** The live session's user, and when the session ends (what the read cache needs to stop using it). */
+interface SessionUser {
+  user: User;
+  expiresAtMs: number;
+}
+
+/** What every signed-in request reads: the session's user, the navigation's buckets, and the bucket it names. */
+export interface SessionLookup {
+  user: User;
+  /** Every bucket's summary; empty when asked without `navigation` (a JSON call shows none). */
+  buckets: BucketSummary[];
+  /** Asked with `bucketSlug`: the bucket of that slug (current or old), or null. */
+  bucket?: ResolvedBucket | null;
+}
+
+export interface SessionLookupOptions {
+  /** The bucket the request names (a route's `:bucket`, a JSON call's slug), read with the session. */
+  bucketSlug?: string;
+  /** Whether the navigation's bucket list is needed (pages; default), or not (JSON calls). */
+  navigation?: boolean;
+}
+
+const LIVE_SESSION = `FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id_hash = $1 AND s.expires_at > now() AND u.deactivated_at IS NULL`;
+
 /**
- * One query for what every signed-in page needs: the live session's user and
- * the bucket list the navigation shows (null when the session has ended).
+ * The live session's user (null when the session has ended) with what the request needs with it. PGlite: from the
+ * process's read cache (server/db/read-cache.ts), kept true by the database's notices. PostgreSQL: one statement,
+ * the session, its user, the bucket list and the bucket the request names.
  */
-export async function findSessionUser(db: Db, token: string): Promise<{ user: User; buckets: BucketSummary[] } | null> {
-  const { rows } = await db.query<User & { bucketList: BucketSummary[] }>(
-    `SELECT ${USER_COLUMNS}, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"
-     FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.id_hash = $1 AND s.expires_at > now() AND u.deactivated_at IS NULL`,
-    [hashToken(token)],
+export async function findSessionUser(db: Db, token: string, options: SessionLookupOptions = {}): Promise<SessionLookup | null> {
+  const idHash = hashToken(token);
+  const { bucketSlug, navigation = true } = options;
+  const cache = db.readCache;
+  if (cache) {
+    const [session, buckets, bucket] = await Promise.all([
+      cache.read("sessions", idHash, () => readSessionUser(db, idHash), (found) => found.expiresAtMs > Date.now()),
+      navigation ? cache.read("buckets", "summaries", () => readBucketSummaries(db)) : [],
+      bucketSlug === undefined ? undefined : resolveBucketSlugCached(db, bucketSlug),
+    ]);
+    if (!session) return null;
+    return { user: session.user, buckets: buckets ?? [], ...(bucket === undefined ? {} : { bucket }) };
+  }
+  const { rows } = await db.query<User & { bucketList?: BucketSummary[]; bucket?: ResolvedBucket | null }>(
+    sessionLookupSql(navigation, bucketSlug !== undefined),
+    bucketSlug === undefined ? [idHash] : [idHash, bucketSlug],
   );
   if (!rows[0]) return null;
-  const { bucketList, ...user } = rows[0];
-  return { user, buckets: bucketList };
+  const { bucketList = [], bucket, ...user } = rows[0];
+  return { user, buckets: bucketList, ...(bucketSlug === undefined ? {} : { bucket: bucket ?? null }) };
+}
+
+const sessionLookups = new Map<string, string>();
+
+/** The session lookup's statement with what is asked for: one fixed, prepared text for each of the four. */
+function sessionLookupSql(navigation: boolean, withBucket: boolean): string {
+  const key = `${navigation}:${withBucket}`;
+  let sql = sessionLookups.get(key);
+  if (sql === undefined) {
+    sql = prepared(`SELECT ${USER_COLUMNS}
+       ${navigation ? `, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"` : ""}
+       ${withBucket ? `, (${RESOLVED_BUCKET_JSON("$2")}) AS bucket` : ""}
+     ${LIVE_SESSION}`);
+    sessionLookups.set(key, sql);
+  }
+  return sql;
+}
+
+async function readSessionUser(db: Db, idHash: string): Promise<SessionUser | null> {
+  const { rows } = await db.query<User & { expiresAt: Date }>(`SELECT ${USER_COLUMNS}, s.expires_at AS "expiresAt" ${LIVE_SESSION}`, [idHash]);
+  if (!rows[0]) return null;
+  const { expiresAt, ...user } = rows[0];
+  return { user, expiresAtMs: expiresAt.getTime() };
+}
+
+async function readBucketSummaries(db: Db): Promise<BucketSummary[]> {
+  const { rows } = await db.query<{ list: BucketSummary[] }>(`SELECT (${BUCKET_SUMMARIES_JSON}) AS list`);
+  return rows[0]?.list ?? [];
 }
 
 export async function deleteSession(db: Queryable, token: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import type { User } from "../accounts/users";
 import type { ScreenName } from "../../core/content/screens";
 
@@ -46,11 +46,17 @@ export async function findBucketBySlug(db: Queryable, slug: string): Promise<Buc
   return rows[0] ?? null;
 }
 
+/** The bucket a slug names; `renamedFrom` holds the slug asked for when it is an old one. */
+export interface ResolvedBucket {
+  bucket: Bucket;
+  renamedFrom: string | null;
+}
+
 /**
  * The bucket a slug names: its current slug, or an old one it was renamed from (bucket_slug_redirects), in which
  * case `renamedFrom` holds the slug asked for, so that pages can redirect to the new one.
  */
-export async function resolveBucketSlug(db: Queryable, slug: string): Promise<{ bucket: Bucket; renamedFrom: string | null } | null> {
+export async function resolveBucketSlug(db: Queryable, slug: string): Promise<ResolvedBucket | null> {
   const current = await findBucketBySlug(db, slug);
   if (current) return { bucket: current, renamedFrom: null };
   const { rows } = await db.query<Bucket>(
@@ -58,6 +64,33 @@ export async function resolveBucketSlug(db: Queryable, slug: string): Promise<{ 
     [slug],
   );
   return rows[0] ? { bucket: rows[0], renamedFrom: slug } : null;
+}
+
+/**
+ * resolveBucketSlug as a subquery answering one JSON value (null when no bucket has the slug `param`): to read it
+ * in the statement of the session lookup.
+ */
+export const RESOLVED_BUCKET_JSON = (param: string) => `SELECT json_build_object('bucket', row_to_json(named),
+    'renamedFrom', CASE WHEN named.slug = ${param}::text THEN NULL ELSE ${param}::text END)
+  FROM (
+    (SELECT ${BUCKET_COLUMNS} FROM buckets WHERE slug = ${param}::text)
+    UNION ALL
+    (SELECT ${BUCKET_COLUMNS} FROM buckets WHERE id = (SELECT bucket_id FROM bucket_slug_redirects WHERE old_slug = ${param}::text))
+    LIMIT 1
+  ) named`;
+
+/** resolveBucketSlug through the process's read cache where there is one (PGlite: server/db/read-cache.ts). */
+export function resolveBucketSlugCached(db: Db, slug: string): Promise<ResolvedBucket | null> {
+  const cache = db.readCache;
+  return cache ? cache.read("buckets", `slug:${slug}`, () => resolveBucketSlug(db, slug)) : resolveBucketSlug(db, slug);
+}
+
+/** findBucketByCollection through the process's read cache where there is one. */
+export function findBucketByCollectionCached(db: Db, collectionName: string): Promise<Bucket | null> {
+  const cache = db.readCache;
+  return cache
+    ? cache.read("buckets", `collection:${collectionName}`, () => findBucketByCollection(db, collectionName))
+    : findBucketByCollection(db, collectionName);
 }
 
 /**

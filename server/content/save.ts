@@ -7,7 +7,7 @@ import { hasPermission, type Author } from "../accounts/users";
 import type { Queryable } from "../db/client";
 import { kickJobs, placeMedia, recordMedia, type StagedMedia } from "../media/intake";
 import { claimPending, PendingUploadTaken } from "../media/pending";
-import { changedTextIds, TEXT_IDS_MESSAGE } from "../../core/content/texts-rule";
+import { changedTextIds, schemaHasTextIds, TEXT_IDS_MESSAGE } from "../../core/content/texts-rule";
 import { selfReferencingField } from "../../core/content/trends";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { isUuid } from "../../core/ids";
@@ -94,7 +94,8 @@ export async function checkSave(context: AppLoadContext, user: Author, bucket: B
   // A trend related to itself (a trend-select field of the document's own collection naming it).
   const self = selfReferencingField(schema, bucket.collectionName, input.contentId, input.data);
   if (self !== null) return refusal(locale, 422, "trendScreen.errors.selfReference", self);
-  if (!mayEditTextIds) {
+  // The base version is read only when the schema has text ids to compare.
+  if (!mayEditTextIds && schemaHasTextIds(schema)) {
     const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
     return base ? textIdsRefusal(locale, schema, base.data, input.data) : null;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Db, Queryable } from "../db/client";
+import { prepared, type Db, type Queryable } from "../db/client";
 import { enqueueDeliveriesSql } from "../webhooks/outbox";
 
 export interface ContentVersion {
@@ -30,6 +30,19 @@ const versionColumns = (alias = "") =>
   `${alias}content_id AS "contentId", ${alias}version_id AS "versionId", ${alias}base_version_id AS "baseVersionId",
    ${alias}data AS data, ${alias}created_at AS "createdAt"`;
 
+const CREATE_CONTENT_SQL = prepared(
+  `WITH new_content AS (
+     INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)
+   ), counted AS (
+     UPDATE buckets SET content_count = content_count + 1 WHERE id = $2
+   ), hooks AS (
+     ${enqueueDeliveriesSql("document.saved", { bucket: "$2::uuid", contentId: "$1::uuid", versionId: "$3::uuid" })}
+   )
+   INSERT INTO versions (version_id, content_id, data, created_by, schema_version_id)
+   VALUES ($3, $1, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $2)))
+   RETURNING created_at AS "createdAt"`,
+);
+
 /**
  * Creates a document with its first version. A singleton bucket may hold only one.
  * One statement rather than a transaction of three: its data-modifying CTEs
@@ -48,16 +61,7 @@ export async function createContent(
   const contentId = options.contentId ?? randomUUID();
   const versionId = randomUUID();
   const { rows } = await db.query<{ createdAt: Date }>(
-    `WITH new_content AS (
-       INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)
-     ), counted AS (
-       UPDATE buckets SET content_count = content_count + 1 WHERE id = $2
-     ), hooks AS (
-       ${enqueueDeliveriesSql("document.saved", { bucket: "$2::uuid", contentId: "$1::uuid", versionId: "$3::uuid" })}
-     )
-     INSERT INTO versions (version_id, content_id, data, created_by, schema_version_id)
-     VALUES ($3, $1, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $2)))
-     RETURNING created_at AS "createdAt"`,
+    CREATE_CONTENT_SQL,
     [contentId, bucketId, versionId, options.singleton ?? false, data, userId, options.schemaVersionId ?? null],
   );
   // The data just written, not read back: parsing it again would only cost time.
@@ -65,6 +69,19 @@ export async function createContent(
   if (!row) throw new Error("The document was not recorded");
   return { contentId, versionId, baseVersionId: null, data, createdAt: row.createdAt };
 }
+
+const SAVE_VERSION_SQL = prepared(
+  `WITH moved AS (
+     UPDATE contents SET latest_version_id = $1, updated_at = now()
+     WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
+     RETURNING content_id
+   ), hooks AS (
+     ${enqueueDeliveriesSql("document.saved", { bucket: "$3::uuid", contentId: "moved.content_id", versionId: "$1::uuid", from: "moved" })}
+   )
+   INSERT INTO versions (version_id, content_id, base_version_id, data, created_by, schema_version_id)
+   SELECT $1, content_id, $4, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $3)) FROM moved
+   RETURNING created_at AS "createdAt"`,
+);
 
 /**
  * Saves a new version on top of `baseVersionId`: a compare-and-set in one
@@ -86,16 +103,7 @@ export async function saveVersion(
 ): Promise<ContentVersion> {
   const versionId = randomUUID();
   const { rows } = await db.query<{ createdAt: Date }>(
-    `WITH moved AS (
-       UPDATE contents SET latest_version_id = $1, updated_at = now()
-       WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
-       RETURNING content_id
-     ), hooks AS (
-       ${enqueueDeliveriesSql("document.saved", { bucket: "$3::uuid", contentId: "moved.content_id", versionId: "$1::uuid", from: "moved" })}
-     )
-     INSERT INTO versions (version_id, content_id, base_version_id, data, created_by, schema_version_id)
-     SELECT $1, content_id, $4, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $3)) FROM moved
-     RETURNING created_at AS "createdAt"`,
+    SAVE_VERSION_SQL,
     [versionId, input.contentId, input.bucketId, input.baseVersionId, input.data, input.userId, input.schemaVersionId ?? null],
   );
   if (rows[0]) {
@@ -115,15 +123,18 @@ async function findLatestVersionId(db: Queryable, bucketId: string, contentId: s
   return rows[0]?.latest ?? null;
 }
 
+const LATEST_VERSION_SQL = prepared(`SELECT ${versionColumns("v.")}
+   FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+   WHERE c.content_id = $1 AND c.bucket_id = $2`);
+
 export async function getLatestVersion(db: Queryable, bucketId: string, contentId: string): Promise<ContentVersion | null> {
-  const { rows } = await db.query<ContentVersion>(
-    `SELECT ${versionColumns("v.")}
-     FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-     WHERE c.content_id = $1 AND c.bucket_id = $2`,
-    [contentId, bucketId],
-  );
+  const { rows } = await db.query<ContentVersion>(LATEST_VERSION_SQL, [contentId, bucketId]);
   return rows[0] ?? null;
 }
+
+const VERSION_SQL = prepared(`SELECT ${versionColumns("v.")}
+   FROM versions v JOIN contents c ON c.content_id = v.content_id
+   WHERE v.version_id = $1 AND v.content_id = $2 AND c.bucket_id = $3`);
 
 export async function getVersion(
   db: Queryable,
@@ -131,12 +142,7 @@ export async function getVersion(
   contentId: string,
   versionId: string,
 ): Promise<ContentVersion | null> {
-  const { rows } = await db.query<ContentVersion>(
-    `SELECT ${versionColumns("v.")}
-     FROM versions v JOIN contents c ON c.content_id = v.content_id
-     WHERE v.version_id = $1 AND v.content_id = $2 AND c.bucket_id = $3`,
-    [versionId, contentId, bucketId],
-  );
+  const { rows } = await db.query<ContentVersion>(VERSION_SQL, [versionId, contentId, bucketId]);
   return rows[0] ?? null;
 }
 

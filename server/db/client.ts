@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
 import { PgliteStatements } from "./pglite-statements";
+import type { ReadCache } from "./read-cache";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -24,6 +25,13 @@ export interface Db extends Queryable {
   readonly dataDirLock?: DataDirLock;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * PGlite only: calls `onPayload` with each notice (pg_notify) on `channel`, before the statement that sent it
+   * settles; answers the way to stop.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PGlite only, set by the server: what every request reads, kept true by the database's notices (read-cache.ts). */
+  readonly readCache?: ReadCache;
 }
 
 /** Thrown when the database cannot be reached; the web layer answers 503. */
@@ -98,6 +106,7 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
     async exec(sql: string) {
       await db.exec(sql);
     },
+    listen: (channel, onPayload) => db.listen(channel, onPayload),
     transaction(fn) {
       return db.transaction((tx) =>
         fn({
@@ -119,6 +128,24 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
   };
 }
 
+const preparedNames = new Map<string, string>();
+
+/**
+ * Marks a hot statement (one of every request's): on PostgreSQL each pooled connection parses and plans it once,
+ * as a named prepared statement, and then only binds and runs it. Answers the text unchanged. Only for fixed texts
+ * (each distinct text is one prepared statement per connection) whose plan does not depend on the values.
+ */
+export function prepared(sql: string): string {
+  if (!preparedNames.has(sql)) preparedNames.set(sql, `vitrine_${preparedNames.size + 1}`);
+  return sql;
+}
+
+/** node-postgres's query config: a prepared statement's name with its text, else the text. */
+function pgQuery(sql: string, params: unknown[] | undefined): pg.QueryConfig {
+  const name = preparedNames.get(sql);
+  return name ? { name, text: sql, values: params } : { text: sql, values: params };
+}
+
 export function openPostgres(connectionString: string, logger?: Logger): Db {
   const pool = new pg.Pool({
     connectionString,
@@ -135,7 +162,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   return {
     kind: "postgres",
     query: <T>(sql: string, params?: unknown[]) =>
-      wrapConnectionErrors(pool.query(sql, params)).then((result) => asResult<T>(result)),
+      wrapConnectionErrors(pool.query(pgQuery(sql, params))).then((result) => asResult<T>(result)),
     exec: (sql: string) => wrapConnectionErrors(pool.query(sql)).then(() => undefined),
     async transaction(fn) {
       const client = await wrapConnectionErrors(pool.connect());
@@ -146,7 +173,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
       try {
         await client.query("BEGIN");
         const result = await fn({
-          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(sql, params)),
+          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(pgQuery(sql, params))),
           exec: async (sql: string) => {
             await client.query(sql);
           },

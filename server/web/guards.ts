@@ -1,5 +1,7 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { findBucketByCollection, isBucketVisible, resolveBucketSlug, type Bucket } from "../content/buckets";
+import {
+  findBucketByCollectionCached, isBucketVisible, resolveBucketSlugCached, type Bucket, type ResolvedBucket,
+} from "../content/buckets";
 import { hasPermission, type Author, type User } from "../accounts/users";
 import { authenticateApiClient, clientMay, type ApiClient } from "../accounts/api-clients";
 import { isInvitationOpen } from "../accounts/invitations";
@@ -57,6 +59,28 @@ export function renamedBucketPath(request: Request, from: string, to: string): s
   return segments.join("/") + url.search;
 }
 
+const bucketLookups = new WeakMap<AppLoadContext, Map<string, Promise<ResolvedBucket | null>>>();
+
+/**
+ * The bucket a slug names, looked up once per request (a page's loaders run in parallel and each guards itself):
+ * read with the session when the request state was (a JSON call), else from the read cache (PGlite) or one query.
+ */
+export function requestBucket(request: Request, context: AppLoadContext, slug: string): Promise<ResolvedBucket | null> {
+  let lookups = bucketLookups.get(context);
+  if (!lookups) {
+    lookups = new Map();
+    bucketLookups.set(context, lookups);
+  }
+  let found = lookups.get(slug);
+  if (!found) {
+    found = getRequestState(request, context).then(({ namedBucket }) =>
+      namedBucket?.slug === slug ? namedBucket.found : resolveBucketSlugCached(context.db, slug),
+    );
+    lookups.set(slug, found);
+  }
+  return found;
+}
+
 /**
  * A bucket the user may not see is answered as if it did not exist. A page asked for by an old slug of a renamed
  * bucket redirects to the same path with the new slug: 301 for a GET or HEAD, 308 (the method and body kept) for a
@@ -67,8 +91,10 @@ export async function requireBucketAccess(
   context: AppLoadContext,
   slug: string | undefined,
 ): Promise<{ user: User; bucket: Bucket }> {
+  // An action runs before the loaders: its session is read with the bucket (the root loader names it for pages).
+  if (slug !== undefined) void getRequestState(request, context, { bucketSlug: slug });
   const user = await requireUser(request, context);
-  const found = slug ? await resolveBucketSlug(context.db, slug) : null;
+  const found = slug ? await requestBucket(request, context, slug) : null;
   const bucket = found?.bucket;
   if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "errors.notFound");
   if (found.renamedFrom !== null) {
@@ -126,13 +152,15 @@ export async function requireApiBucketAccess(
   access: "read" | "write" = "read",
 ): Promise<ApiBucketAccess> {
   const client = await requestClient(request, context);
+  // A user's session is read with the bucket in one statement (PostgreSQL; PGlite reads both from its cache).
+  if (!client && find.slug !== undefined) await getRequestState(request, context, { bucketSlug: find.slug, navigation: false });
   const user = client ? null : await requireApiUser(request, context);
   // The JSON API answers an old slug of a renamed bucket for the bucket itself, without a redirect: exhibit apps
   // and scripts that post to it keep working whatever their HTTP client does with redirects.
   const bucket = find.slug
-    ? ((await resolveBucketSlug(context.db, find.slug))?.bucket ?? null)
+    ? ((await requestBucket(request, context, find.slug))?.bucket ?? null)
     : find.collectionName
-      ? await findBucketByCollection(context.db, find.collectionName)
+      ? await findBucketByCollectionCached(context.db, find.collectionName)
       : null;
   if (!bucket) throw new HttpError(404, "api.noSuchBucket");
   if (client) {

@@ -1,6 +1,6 @@
 import type { AppLoadContext, Session } from "react-router";
-import { findSessionUser } from "../accounts/sessions";
-import type { BucketSummary } from "../content/buckets";
+import { findSessionUser, type SessionLookupOptions } from "../accounts/sessions";
+import type { BucketSummary, ResolvedBucket } from "../content/buckets";
 import type { User } from "../accounts/users";
 import type { SessionData } from "./context";
 import { bearerToken } from "../security/bearer";
@@ -9,24 +9,34 @@ import { normalizeLocale, type Locale } from "../../core/locales";
 export interface RequestState {
   session: Session<SessionData>;
   user: User | null;
-  /** Every bucket (summaries), read with the session: filter with visibleBuckets. */
+  /**
+   * Every bucket (summaries), read with the session: filter with visibleBuckets. Empty when the state was first
+   * asked for without navigation (a JSON call).
+   */
   buckets: BucketSummary[];
+  /** The bucket of the slug the state was first asked for with, read with the session (undefined: not read). */
+  namedBucket?: { slug: string; found: ResolvedBucket | null };
   locale: Locale;
 }
 
-/** The request's cookie session, signed-in user and locale; read once per request. */
-export function getRequestState(request: Request, context: AppLoadContext): Promise<RequestState> {
-  context.requestState ??= loadRequestState(request, context);
+/**
+ * The request's cookie session, signed-in user and locale; read once per request, with what the first caller asks
+ * for: the bucket the request names (`bucketSlug`, then guards.ts requestBucket needs no statement of its own), the
+ * navigation's bucket list unless `navigation: false` (a JSON call).
+ */
+export function getRequestState(request: Request, context: AppLoadContext, options: SessionLookupOptions = {}): Promise<RequestState> {
+  context.requestState ??= loadRequestState(request, context, options);
   return context.requestState as Promise<RequestState>;
 }
 
-async function loadRequestState(request: Request, context: AppLoadContext): Promise<RequestState> {
+async function loadRequestState(request: Request, context: AppLoadContext, options: SessionLookupOptions): Promise<RequestState> {
+  const { bucketSlug } = options;
   // A request with a bearer token is authenticated by it alone (an API client): its cookies count for nothing,
   // so the cross-site checks it skips (server/http.ts) can never lend it a session's authority.
   const cookie = bearerToken(request) === null ? request.headers.get("Cookie") : null;
   const session = await context.sessionStorage.getSession(cookie);
   const token = session.get("token");
-  const found = token ? await findSessionUser(context.db, token) : null;
+  const found = token ? await findSessionUser(context.db, token, options) : null;
   const user = found?.user ?? null;
   if (token && !user) session.unset("token"); // ended elsewhere: sign-out, password or permission change
   const locale =
@@ -34,7 +44,8 @@ async function loadRequestState(request: Request, context: AppLoadContext): Prom
     normalizeLocale(user?.locale) ??
     normalizeLocale(await context.languageDetector.getLocale(request)) ??
     context.config.DEFAULT_LOCALE;
-  return { session, user, buckets: found?.buckets ?? [], locale };
+  const namedBucket = bucketSlug !== undefined && found?.bucket !== undefined ? { slug: bucketSlug, found: found.bucket } : undefined;
+  return { session, user, buckets: found?.buckets ?? [], ...(namedBucket ? { namedBucket } : {}), locale };
 }
 
 export async function commitSession(context: AppLoadContext, session: Session<SessionData>): Promise<HeadersInit> {
