@@ -57,6 +57,13 @@ export interface RunningServer {
 
 const DEMO_MEDIA_POLL_MS = 200;
 
+/**
+ * How long after listening the background work begins: the job runner's and the webhook dispatcher's first look
+ * at what a previous run left, and the sweep of stale temporary files. The first requests do not queue behind it:
+ * the embedded database answers one query at a time, in this process, and a first query of each table is slow.
+ */
+export const BACKGROUND_WORK_DELAY_MS = 1000;
+
 // Milliseconds since the process started, when this bundle and its dependencies had been imported.
 const IMPORTED_AT = performance.now();
 
@@ -96,8 +103,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media })
     : null;
   mark("seedChecked");
-  // The demo's videos wait as jobs (transcode, stills): the runner takes them now.
-  if (seeded) media.jobs.kick();
   const webhooks = new WebhookDispatcher({
     db,
     logger,
@@ -109,8 +114,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
   });
-  webhooks.start();
-  mark("webhooks");
   const app = createHttpApp({
     build: options.build ?? serverBuild,
     db,
@@ -137,6 +140,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   mark("listening");
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
   logger.debug({ msSinceProcessStart: Object.fromEntries(Object.entries(at).map(([step, ms]) => [step, Math.round(ms)])) }, "start-up steps");
+  const startBackgroundWork = () => {
+    media.startBackgroundWork();
+    webhooks.start();
+  };
+  // A first start's demo videos wait as jobs (transcode, stills): the runner takes them at once.
+  const backgroundStart = seeded ? undefined : setTimeout(startBackgroundWork, BACKGROUND_WORK_DELAY_MS);
+  if (seeded) startBackgroundWork();
   // `npm run vitrine -- <command>` while this server holds the embedded database runs here, on the live data.
   db.dataDirLock?.setCommandHandler(async (argv, print) => {
     logger.info({ command: argv[0] }, "running a command-line command");
@@ -163,6 +173,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger,
     demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
+      clearTimeout(backgroundStart);
       clearInterval(sweep);
       await webhooks.stop();
       await media.stop();
