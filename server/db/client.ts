@@ -1,8 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import pg from "pg";
+import type * as Pg from "pg";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
 
@@ -115,8 +116,12 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
   };
 }
 
+let pgModule: typeof Pg | undefined;
+/** The PostgreSQL driver, loaded by the first pool: a server on the embedded database never needs it. */
+const loadPg = (): typeof Pg => (pgModule ??= createRequire(import.meta.url)("pg") as typeof Pg);
+
 export function openPostgres(connectionString: string, logger?: Logger): Db {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString,
     max: 10,
     connectionTimeoutMillis: 5000,
@@ -124,7 +129,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => logger?.warn({ err: error }, "idle database connection lost"));
-  const asResult = <T>(result: pg.QueryResult): QueryResult<T> => ({
+  const asResult = <T>(result: Pg.QueryResult): QueryResult<T> => ({
     rows: result.rows as T[],
     rowCount: result.rowCount ?? 0,
   });
