@@ -2,26 +2,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
-import * as serverBuild from "virtual:react-router/server-build";
 import { version } from "../package.json";
+import type { OutputStream } from "./db/data-dir-lock";
 import { loadConfig, type Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { refreshPlannerStatistics } from "./db/statistics";
 import { withReadCache } from "./db/read-cache";
-import { createHttpApp } from "./http";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
-import { startMedia } from "./media/start";
 import type { MediaContext } from "./web/context";
-import { seedDemoContent, type SeedResult } from "./seed";
-import { deleteExpiredSessions } from "./accounts/sessions";
-import { WebhookDispatcher } from "./webhooks/dispatcher";
+import type { SeedResult } from "./seed";
+import type { WebhookDispatcher } from "./webhooks/dispatcher";
 
-import { runCommand } from "./cli";
-
-export { runCli } from "./cli";
 export { loadConfig } from "./config";
+
+/** `npm run vitrine -- <command>` (server/cli.ts), which needs neither the web layer nor React Router's build. */
+export async function runCli(argv: string[], env?: NodeJS.ProcessEnv, print?: (stream: OutputStream, text: string) => void): Promise<number> {
+  const cli = await import("./cli");
+  return cli.runCli(argv, env, print);
+}
 
 export interface StartOptions {
   config?: Config;
@@ -59,6 +59,16 @@ export interface RunningServer {
 
 const DEMO_MEDIA_POLL_MS = 200;
 
+/**
+ * How long after listening the background work begins: the job runner's and the webhook dispatcher's first look
+ * at what a previous run left, and the sweep of stale temporary files. The first requests do not queue behind it:
+ * the embedded database answers one query at a time, in this process, and a first query of each table is slow.
+ */
+export const BACKGROUND_WORK_DELAY_MS = 1000;
+
+// Milliseconds since the process started, when this bundle and its dependencies had been imported.
+const IMPORTED_AT = performance.now();
+
 /** Waits while a job the runner may take now is queued or running; a job waiting out a retry's backoff does not count. */
 async function jobsSettled(db: Db, deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;
@@ -85,22 +95,32 @@ async function analyseStaleTables(db: Db, logger: Logger): Promise<void> {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const at: Record<string, number> = { imported: IMPORTED_AT, called: performance.now() };
+  const mark = (step: string) => (at[step] = performance.now());
   const config = options.config ?? loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  // Asks the binaries their version while the database opens.
+  mark("configured");
+  // The rest of the server (React Router's build with every route, the web layer, media, webhooks) is imported
+  // while the database opens and migrates and ffmpeg tells its version: none of them waits for the others.
+  const serving = import("./serving");
+  serving.catch(() => undefined); // awaited below; a failure to open the database must not leave it unhandled
   const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
   const opened = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
+  mark("opened");
   await migrate(opened);
+  mark("migrated");
   // PGlite: what every request reads, kept in this process (server/db/read-cache.ts).
   const cached = await withReadCache(opened);
   const { db } = cached;
+  const { createHttpApp, deleteExpiredSessions, seedDemoContent, serverBuild, startMedia, WebhookDispatcher } = await serving;
+  mark("servingImported");
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
+  mark("media");
   const seeded = (options.seed ?? true)
     ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media })
     : null;
-  // The demo's videos wait as jobs (transcode, stills): the runner takes them now.
-  if (seeded) media.jobs.kick();
+  mark("seedChecked");
   // PGlite keeps no statistics by itself: a database that was filled while no server ran gets them before the first
   // request, not at the hourly maintenance (server/db/statistics.ts).
   if (db.kind === "pglite") await analyseStaleTables(db, logger);
@@ -115,7 +135,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
   });
-  webhooks.start();
   const app = createHttpApp({
     build: options.build ?? serverBuild,
     db,
@@ -126,6 +145,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
     mode: options.mode,
   });
+  mark("app");
   const devMiddleware = options.devMiddleware;
   const server = createServer(
     devMiddleware ? (req, res) => devMiddleware(req, res, () => app.listener(req, res)) : app.listener,
@@ -138,10 +158,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
   const url = config.PUBLIC_URL ?? `http://${shownHost}:${port}`;
+  mark("listening");
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
+  logger.debug({ msSinceProcessStart: Object.fromEntries(Object.entries(at).map(([step, ms]) => [step, Math.round(ms)])) }, "start-up steps");
+  const startBackgroundWork = () => {
+    media.startBackgroundWork();
+    webhooks.start();
+  };
+  // A first start's demo videos wait as jobs (transcode, stills): the runner takes them at once.
+  const backgroundStart = seeded ? undefined : setTimeout(startBackgroundWork, BACKGROUND_WORK_DELAY_MS);
+  if (seeded) startBackgroundWork();
   // `npm run vitrine -- <command>` while this server holds the embedded database runs here, on the live data.
   db.dataDirLock?.setCommandHandler(async (argv, print) => {
     logger.info({ command: argv[0] }, "running a command-line command");
+    const { runCommand } = await import("./cli");
     return runCommand(db, argv, print, { config, storage: media.storage });
   });
   const maintain = async () => {
@@ -167,6 +197,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     logger,
     demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
+      clearTimeout(backgroundStart);
       clearInterval(sweep);
       if (statistics) clearInterval(statistics);
       await webhooks.stop();

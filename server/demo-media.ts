@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { stat, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import sharp from "sharp";
 import type { Queryable } from "./db/client";
 import type { FfmpegTools } from "./media/ffmpeg";
 import { jobNamesFor } from "./media/intake";
@@ -34,6 +33,8 @@ export async function demoImage(db: Queryable, deps: DemoMediaDeps, owner: Owner
     <rect width="960" height="600" fill="url(#g)"/>
     <circle cx="690" cy="210" r="150" fill="#fff" fill-opacity="0.22"/><circle cx="260" cy="430" r="90" fill="#fff" fill-opacity="0.15"/>
   </svg>`;
+  // Only a first start draws them: sharp (and libvips) is not loaded by every start.
+  const { default: sharp } = await import("sharp");
   const buffer = await sharp(Buffer.from(svg)).jpeg({ quality: 78 }).toBuffer();
   const key = deps.storage.newKey("jpg");
   await writeFile(deps.storage.pathOf(key), buffer);

@@ -1,11 +1,10 @@
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+import type * as Pg from "pg";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
-import { PgliteStatements } from "./pglite-statements";
 import type { ReadCache } from "./read-cache";
 
 export interface QueryResult<T> {
@@ -81,6 +80,12 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
   const dir = path.resolve(dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
   const lock = await claimDataDir(path.resolve(dataDir), dir);
+  // Loaded here, not at the top: a server on PostgreSQL never needs the embedded database.
+  const [{ PGlite }, { pg_trgm }, { PgliteStatements }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("./pglite-statements"),
+  ]);
   let db: PGlite;
   try {
     db = await PGlite.create(dir, {
@@ -141,13 +146,17 @@ export function prepared(sql: string): string {
 }
 
 /** node-postgres's query config: a prepared statement's name with its text, else the text. */
-function pgQuery(sql: string, params: unknown[] | undefined): pg.QueryConfig {
+function pgQuery(sql: string, params: unknown[] | undefined): Pg.QueryConfig {
   const name = preparedNames.get(sql);
   return name ? { name, text: sql, values: params } : { text: sql, values: params };
 }
 
+let pgModule: typeof Pg | undefined;
+/** The PostgreSQL driver, loaded by the first pool: a server on the embedded database never needs it. */
+const loadPg = (): typeof Pg => (pgModule ??= createRequire(import.meta.url)("pg") as typeof Pg);
+
 export function openPostgres(connectionString: string, logger?: Logger): Db {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString,
     max: 10,
     connectionTimeoutMillis: 5000,
@@ -155,7 +164,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on("error", (error) => logger?.warn({ err: error }, "idle database connection lost"));
-  const asResult = <T>(result: pg.QueryResult): QueryResult<T> => ({
+  const asResult = <T>(result: Pg.QueryResult): QueryResult<T> => ({
     rows: result.rows as T[],
     rowCount: result.rowCount ?? 0,
   });

@@ -48,6 +48,9 @@ const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server
  * nothing left to do.
  */
 export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]> {
+  // Nearly every start has nothing to apply: one read says so, without a transaction, a lock or a CREATE TABLE.
+  // A migration that another server is applying is not committed yet, so it counts as missing here.
+  if (await allApplied(db, migrations)) return [];
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -69,4 +72,19 @@ export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]
     }
     return applied;
   });
+}
+
+const UNDEFINED_TABLE = "42P01";
+
+async function allApplied(db: Db, migrations: ReadonlyArray<{ version: number }>): Promise<boolean> {
+  try {
+    const { rows } = await db.query<{ applied: number }>("SELECT count(*)::int AS applied FROM schema_migrations WHERE version = ANY($1::int[])", [
+      migrations.map((migration) => migration.version),
+    ]);
+    return rows[0]?.applied === migrations.length;
+  } catch (error) {
+    // A new database has no schema_migrations yet: the locked path creates it.
+    if ((error as { code?: string }).code === UNDEFINED_TABLE) return false;
+    throw error;
+  }
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import tar, { type Pack } from "tar-stream";
+import type { Pack } from "tar-stream";
 import type { ApiClient } from "../accounts/api-clients";
 import type { Config } from "../config";
 import type { Queryable } from "../db/client";
@@ -371,7 +371,9 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
 }
 
 /** A pack whose writer runs now; errors destroy it (a reader sees a truncated archive, never a manifest). */
-export function startBundle(context: BundleContext, request: BundleRequest, signal?: AbortSignal): { pack: Pack; done: Promise<BundleResult> } {
+export async function startBundle(context: BundleContext, request: BundleRequest, signal?: AbortSignal): Promise<{ pack: Pack; done: Promise<BundleResult> }> {
+  // Loaded by the first bundle, not by every start.
+  const { default: tar } = await import("tar-stream");
   const pack = tar.pack();
   // A destroyed pack emits its error; the writer's promise (done) is where it is reported, never as an uncaught one.
   pack.on("error", () => undefined);

@@ -50,7 +50,7 @@ export async function exportBundle(db: Db, context: CommandContext, options: Exp
     throw error;
   }
   const partial = `${options.out}.part`;
-  const { pack, done } = startBundle({ db, client, config: context.config, storage: context.storage }, request);
+  const { pack, done } = await startBundle({ db, client, config: context.config, storage: context.storage }, request);
   try {
     await Promise.all([pipeline(pack, createWriteStream(partial)), done]);
     await rename(partial, options.out);

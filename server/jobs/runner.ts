@@ -61,6 +61,7 @@ export class JobRunner {
   }
 
   start(): void {
+    if (this.started) return;
     this.started = true;
     this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
     this.timer.unref();

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config } from "../config";
 
 export interface MailMessage {
@@ -9,10 +9,12 @@ export interface MailMessage {
 
 const transports = new Map<string, Transporter>();
 
-function transportFor(smtpUrl: string): Transporter {
+async function transportFor(smtpUrl: string): Promise<Transporter> {
   let transport = transports.get(smtpUrl);
   if (!transport) {
-    transport = nodemailer.createTransport(smtpUrl);
+    // Loaded by the first mail sent, not by every start (most installations send none).
+    const { default: nodemailer } = await import("nodemailer");
+    transport = transports.get(smtpUrl) ?? nodemailer.createTransport(smtpUrl);
     transports.set(smtpUrl, transport);
   }
   return transport;
@@ -26,5 +28,5 @@ export function canSendMail(config: Pick<Config, "SMTP_URL" | "MAIL_FROM">): boo
 /** Sends one plain-text mail; throws when SMTP is not configured or the server refuses it. */
 export async function sendMail(config: Pick<Config, "SMTP_URL" | "MAIL_FROM">, message: MailMessage): Promise<void> {
   if (!config.SMTP_URL || !config.MAIL_FROM) throw new Error("Mail is not configured (SMTP_URL, MAIL_FROM)");
-  await transportFor(config.SMTP_URL).sendMail({ from: config.MAIL_FROM, ...message });
+  await (await transportFor(config.SMTP_URL)).sendMail({ from: config.MAIL_FROM, ...message });
 }

@@ -19,7 +19,8 @@ export const mediaDirOf = (config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">) => pa
 /**
  * The media store, the ffmpeg found on this machine (findFfmpeg, looked up
  * while the database opens) and the job runner with its worker processes;
- * logs which ffmpeg it uses, or that video is off.
+ * logs which ffmpeg it uses, or that video is off. The runner and the sweeps
+ * begin with startBackgroundWork().
  */
 export function startMedia(
   config: Config,
@@ -27,7 +28,7 @@ export function startMedia(
   logger: Logger,
   workerPath: string,
   found: { tools: FfmpegTools | null; rejected: string[] },
-): MediaContext & { stop(): Promise<void> } {
+): MediaContext & { startBackgroundWork(): void; stop(): Promise<void> } {
   const ffmpeg = found.tools;
   const storage = new MediaStorage(mediaDirOf(config));
   if (found.rejected.length) logger.warn({ rejected: found.rejected }, "FFMPEG_PATH/FFPROBE_PATH do not name working binaries: ignored");
@@ -44,20 +45,25 @@ export function startMedia(
     timeLimitMs: config.VITRINE_JOB_TIME_LIMIT_MS,
     concurrency: Math.max(1, config.MEDIA_WORKERS),
   });
-  if (config.MEDIA_WORKERS > 0) jobs.start();
   const sweepStale = () => {
     void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));
     void sweepPendingUploads(db, storage).catch((error: unknown) => logger.warn({ err: error }, "sweeping pending uploads failed"));
     // Files of deleted buckets whose removal did not finish right after the delete (server/media/removals.ts).
     void removeScheduledMedia(db, storage, logger).catch((error: unknown) => logger.warn({ err: error }, "removing media of deleted buckets failed"));
   };
-  sweepStale();
-  const sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);
-  sweeper.unref();
+  let sweeper: NodeJS.Timeout | undefined;
   return {
     storage,
     jobs,
     ffmpeg,
+    /** The runner's first look for jobs (those a previous run left too) and the first sweep; both go on by timer. */
+    startBackgroundWork() {
+      if (sweeper) return;
+      if (config.MEDIA_WORKERS > 0) jobs.start();
+      sweepStale();
+      sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);
+      sweeper.unref();
+    },
     async stop() {
       clearInterval(sweeper);
       await jobs.stop();

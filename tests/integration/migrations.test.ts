@@ -120,6 +120,22 @@ describe("migrations", () => {
     expect(after.rows).toEqual(before.rows);
   });
 
+  it("on a database with nothing to apply, are checked with one statement: no transaction, no lock, no CREATE TABLE", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(db);
+    const statements: string[] = [];
+    let transactions = 0;
+    const counting: Db = {
+      ...db,
+      query: (sql, params) => (statements.push(sql), db.query(sql, params)),
+      exec: (sql) => (statements.push(sql), db.exec(sql)),
+      transaction: (fn) => (transactions++, db.transaction(fn)),
+    };
+    expect(await migrate(counting)).toEqual([]);
+    expect(statements).toHaveLength(1);
+    expect(transactions).toBe(0);
+  });
+
   it("apply only the new ones when the list grows", async () => {
     const db = await (await freshDatabase()).open();
     await migrate(db);

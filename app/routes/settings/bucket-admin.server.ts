@@ -72,11 +72,11 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
   const search = new URL(request.url).searchParams;
   const from = positiveInt(search.get("from"));
   const to = positiveInt(search.get("to"));
-  let diff: { from: number; to: number; lines: ReturnType<typeof schemaDiff> } | null = null;
+  let diff: { from: number; to: number; lines: Awaited<ReturnType<typeof schemaDiff>> } | null = null;
   if (from !== null && to !== null) {
     const [older, newer] = await Promise.all([schemaVersionByNumber(context.db, bucket.id, from), schemaVersionByNumber(context.db, bucket.id, to)]);
     if (!older || !newer) throw new HttpError(404, "errors.notFound");
-    diff = { from, to, lines: schemaDiff(older.jsonSchema, newer.jsonSchema) };
+    diff = { from, to, lines: await schemaDiff(older.jsonSchema, newer.jsonSchema) };
   }
   return {
     title: translate(locale, "adminBuckets.edit.title", { name: bucket.name }),

@@ -1,0 +1,11 @@
+/*
+ * What answering requests needs beyond the database: React Router's build (every route module and what it
+ * imports), the web layer, media, webhooks and the first start's demo content. server/app.ts imports this while the
+ * database opens; the command line (server/cli.ts) never does.
+ */
+export * as serverBuild from "virtual:react-router/server-build";
+export { deleteExpiredSessions } from "./accounts/sessions";
+export { createHttpApp } from "./http";
+export { startMedia } from "./media/start";
+export { seedDemoContent } from "./seed";
+export { WebhookDispatcher } from "./webhooks/dispatcher";
