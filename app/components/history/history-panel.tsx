@@ -1,13 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { HistoryList, type HistoryListProps } from "./history-list";
-import { deferredComponent } from "../../lib/deferred-component";
-// The share form's validation brings zod: loaded on demand (a new document's page has no history and never needs it).
-import "../../styles/shareables.css";
-
-const SharePanel = deferredComponent(
-  import.meta.env.SSR ? (await import("../share/share-panel")).SharePanel : undefined,
-  () => import("../share/share-panel").then((module) => module.SharePanel),
-);
+import { SharePanel } from "../share/share-panel";
 
 /**
  * The edit page's history panel: a disclosure (a <details>, so it opens without JavaScript) over the first page of
