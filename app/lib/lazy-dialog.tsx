@@ -16,6 +16,13 @@ export function lazyDialog<Props extends object>(load: () => Promise<ComponentTy
   };
 }
 
+/**
+ * The server's stand-in for a dialog's import (`import.meta.env.SSR ? opensInBrowserOnly : () => import(…)`): a
+ * dialog never opens there, and without the import the server build keeps no chunk for it (chunks of dynamic
+ * imports made the server's entry a facade of a chunk, whose paths relative to itself no longer held).
+ */
+export const opensInBrowserOnly = (): Promise<never> => Promise.reject(new Error("A dialog opens in the browser only."));
+
 function DialogLoading() {
   const { t } = useTranslation();
   return (

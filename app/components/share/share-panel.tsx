@@ -6,6 +6,7 @@ import { createShareSchema, DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHAR
 import { todayUtc } from "../../../core/account-schemas";
 import { FieldError, FormError } from "../form-errors";
 import { CreatedLink } from "./created-link";
+import "../../styles/shareables.css";
 
 /*
  * The edit page's 'Share' action: a read-only link to the version shown or to whatever is the latest, with an

@@ -7,6 +7,7 @@ import { BucketFormContext } from "../../components/form/context";
 import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
+import { HistoryPanel } from "../../components/history/history-panel";
 import { DefaultSubmit } from "../../components/form/default-submit";
 import { UnsavedChangesGuard } from "../../components/form/unsaved-changes";
 import { FlashNotice } from "../../components/flash-notice";
@@ -20,16 +21,6 @@ import type { FormReply } from "../../../server/content/submit";
 import { loadBrowserValidator } from "../../lib/validator";
 import { documentPath, overviewPath } from "../../../core/content/screens";
 import type { BucketEditData } from "./edit.server";
-import { deferredComponent } from "../../lib/deferred-component";
-// The share panel's styles, with the first load: a page without JavaScript gets only those (deferredComponent).
-import "../../styles/shareables.css";
-
-// The history and share panels (the share form's validation brings zod) load on demand: a new document has neither.
-const historyPanel = () => import("../../components/history/history-panel");
-const HistoryPanel = deferredComponent(
-  import.meta.env.SSR ? (await historyPanel()).HistoryPanel : undefined,
-  () => historyPanel().then((module) => module.HistoryPanel),
-);
 
 /**
  * What a specialised screen adds to the generic edit page (docs/screens.md): its layout class and parts placed

@@ -13,13 +13,13 @@ import { DropZone } from "./drop-zone";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
 import { CropFallback, ThumbFallback } from "./no-script-edits";
-import { lazyDialog } from "../../../lib/lazy-dialog";
+import { lazyDialog, opensInBrowserOnly } from "../../../lib/lazy-dialog";
 
 // The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
-const CropModal = lazyDialog(() => import("./crop-modal").then((module) => module.CropModal));
-const ThumbModal = lazyDialog(() => import("./thumb-modal").then((module) => module.ThumbModal));
-const ImagePreviewModal = lazyDialog(() => import("./media-modal").then((module) => module.ImagePreviewModal));
-const VideoPlayerModal = lazyDialog(() => import("./media-modal").then((module) => module.VideoPlayerModal));
+const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));
+const ThumbModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./thumb-modal").then((module) => module.ThumbModal));
+const ImagePreviewModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.ImagePreviewModal));
+const VideoPlayerModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.VideoPlayerModal));
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
 
