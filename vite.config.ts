@@ -1,5 +1,6 @@
 import { renameSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
 
@@ -12,6 +13,22 @@ const namedWorkerEntry: Plugin = {
         renameSync(path.join(options.dir, chunk.fileName), path.join(options.dir, "media-worker.js"));
       }
     }
+  },
+};
+
+/**
+ * The browser's message catalogues: core/catalogues.ts imports every language; the client build takes
+ * app/lib/browser-catalogues.ts instead, which fetches the page's language only (the server keeps them all).
+ */
+const SERVER_CATALOGUES = fileURLToPath(new URL("core/catalogues.ts", import.meta.url));
+const BROWSER_CATALOGUES = fileURLToPath(new URL("app/lib/browser-catalogues.ts", import.meta.url));
+const browserCatalogues: Plugin = {
+  name: "vitrine-browser-catalogues",
+  enforce: "pre",
+  async resolveId(source, importer, options) {
+    if (this.environment.name !== "client" || !importer || !/(^|\/)catalogues(\.ts)?$/.test(source)) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved?.id === SERVER_CATALOGUES ? BROWSER_CATALOGUES : resolved;
   },
 };
 
@@ -37,5 +54,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [reactRouter(), namedWorkerEntry],
+  plugins: [browserCatalogues, reactRouter(), namedWorkerEntry],
 });

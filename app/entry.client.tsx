@@ -3,21 +3,31 @@ import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { createI18n } from "./lib/i18n";
+import { loadCatalogue } from "../core/catalogues";
 import { normalizeLocale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
 
-const i18n = createI18n(normalizeLocale(document.documentElement.lang) ?? "en");
+const locale = normalizeLocale(document.documentElement.lang) ?? "en";
 const requestId = document.querySelector<HTMLMetaElement>('meta[name="request-id"]')?.content;
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <RequestContext.Provider value={{ requestId }}>
-        <I18nextProvider i18n={i18n}>
-          <HydratedRouter />
-        </I18nextProvider>
-      </RequestContext.Provider>
-    </StrictMode>,
-  );
-});
+function hydrate() {
+  const i18n = createI18n(locale);
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <RequestContext.Provider value={{ requestId }}>
+          <I18nextProvider i18n={i18n}>
+            <HydratedRouter />
+          </I18nextProvider>
+        </RequestContext.Provider>
+      </StrictMode>,
+    );
+  });
+}
+
+// The page's messages first (preloaded by its <head>); should they not arrive, the page stays as the server
+// rendered it, which works without JavaScript, rather than hydrating with message keys for text.
+const messages = loadCatalogue(locale);
+if (messages) messages.then(hydrate, (error: unknown) => console.error(error));
+else hydrate();

@@ -18,6 +18,9 @@ import { LoadingBar } from "./components/loading-bar";
 import { TopBar } from "./components/top-bar";
 import { internetExplorerVersion } from "../core/browser";
 import { useNonce, useRequestId } from "./lib/nonce";
+import { CATALOGUE_URLS } from "./lib/catalogue-urls";
+import { useInterfaceLanguage } from "./lib/i18n";
+import { normalizeLocale } from "../core/locales";
 import { getRequestState } from "../server/web/request-state";
 import { useRootData } from "./lib/root-data";
 import "./styles/app.css";
@@ -59,13 +62,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const requestId = useRequestId();
   const { i18n } = useTranslation();
   const error = useRouteError();
+  const locale = data?.locale ?? normalizeLocale(i18n.language) ?? "en";
   return (
-    <html lang={data?.locale ?? i18n.language} dir="ltr">
+    <html lang={locale} dir="ltr">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {requestId ? <meta name="request-id" content={requestId} /> : null}
         <meta name="description" content={PAGE_DESCRIPTION} />
+        {/* The page's messages, which the browser fetches before hydrating (entry.client.tsx). */}
+        <link rel="preload" href={CATALOGUE_URLS[locale]} as="fetch" crossOrigin="anonymous" />
         <Meta />
         <Links />
       </head>
@@ -84,7 +90,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
-  if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
+  useInterfaceLanguage(i18n, loaderData.locale);
   return <Outlet />;
 }
 

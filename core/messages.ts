@@ -1,12 +1,11 @@
-import en from "../locales/en/common.json";
-import nl from "../locales/nl/common.json";
+import { catalogues, type Catalogue } from "./catalogues";
 import type { Locale } from "./locales";
 
 /*
- * The one message catalogue (locales/en, locales/nl), for code that runs
+ * The one message catalogue (locales/en, locales/nl, through core/catalogues.ts), for code that runs
  * outside React: validation, media checks, server answers. React components
  * read the same files through i18next (app/lib/i18n.ts); both fill
- * {{param}} placeholders the same way.
+ * {{param}} placeholders the same way. In the browser only the page's language is there.
  */
 
 type Leaves<T, Prefix extends string = ""> = {
@@ -14,7 +13,7 @@ type Leaves<T, Prefix extends string = ""> = {
 }[keyof T & string];
 
 /** Every key of the English catalogue; the Dutch one has the same keys (tests/unit/messages.test.ts). */
-export type MessageKey = Leaves<typeof en>;
+export type MessageKey = Leaves<Catalogue>;
 /** Values of {{param}} placeholders; a Message as a value is put into words in the same language. */
 export type MessageParams = Readonly<Record<string, string | number | boolean | Message>>;
 
@@ -23,8 +22,6 @@ export interface Message {
   key: MessageKey;
   params?: MessageParams;
 }
-
-const CATALOGUES: Record<Locale, unknown> = { en, nl };
 
 function lookup(catalogue: unknown, key: string): string | undefined {
   let node = catalogue;
@@ -42,7 +39,7 @@ export function formatMessage(template: string, params: Readonly<Record<string, 
 
 /** The message in `locale`, falling back to English for a key only English has. */
 export function translate(locale: Locale, key: MessageKey, params: MessageParams = {}): string {
-  const template = lookup(CATALOGUES[locale], key) ?? lookup(en, key) ?? key;
+  const template = lookup(catalogues[locale], key) ?? lookup(catalogues.en, key) ?? key;
   const values = Object.fromEntries(
     Object.entries(params).map(([name, value]) => [name, typeof value === "object" ? translateMessage(locale, value) : value]),
   );
@@ -53,5 +50,5 @@ export const translateMessage = (locale: Locale, message: Message) => translate(
 
 /** Whether a string names a catalogue entry (for keys that arrive as data, e.g. AJV keywords). */
 export function isMessageKey(key: string): key is MessageKey {
-  return lookup(en, key) !== undefined;
+  return Object.values(catalogues).some((catalogue) => lookup(catalogue, key) !== undefined);
 }

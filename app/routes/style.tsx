@@ -1,6 +1,6 @@
 import { StyleGuidePage } from "../components/style-guide/style-guide-page";
 import { fieldSpecimens } from "../components/style-guide/field-specimens.server";
-import { resources } from "../lib/i18n";
+import { translate } from "../../core/messages";
 import { compileBucketSchema } from "../../server/content/validator";
 import { requireUser } from "../../server/web/guards";
 import { getRequestState } from "../../server/web/request-state";
@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const product = (matches[0].loaderData as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
-  return [{ title: `${resources[loaderData.locale].common.styleGuide.title} · ${product}` }];
+  return [{ title: `${translate(loaderData.locale, "styleGuide.title")} · ${product}` }];
 };
 
 export default function StyleGuide({ loaderData }: Route.ComponentProps) {

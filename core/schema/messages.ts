@@ -1,9 +1,9 @@
-import en from "../../locales/en/common.json";
+import { validation } from "../../locales/en/common.json";
 import type { Locale } from "../locales";
 import { isMessageKey, translate } from "../messages";
 
 /** AJV keywords with a message of their own (spec §5); any other keyword says validation.default. */
-export const VALIDATION_KEYWORDS = Object.keys(en.validation).filter((keyword) => keyword !== "formats");
+export const VALIDATION_KEYWORDS = Object.keys(validation).filter((keyword) => keyword !== "formats");
 
 /**
  * The message of one AJV error in `locale`, its {{param}} placeholders

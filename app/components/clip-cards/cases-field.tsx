@@ -9,8 +9,10 @@ import { useBucketForm, useFieldLock } from "../form/context";
 import { FieldShell, type FieldProps } from "../form/field-shell";
 import { AddCard, ClipCard } from "./clip-card";
 import { useClipCards } from "./context";
-import { CasesPickerModal } from "./picker-modal";
+import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
 import { CasesPickerSection } from "./picker-section";
+
+const CasesPickerModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./picker-modal").then((module) => module.CasesPickerModal));
 
 /**
  * A list of video cases (`renderer: "video-cases"`, items `_ref` a cases collection): the chosen cases as clip cards

@@ -6,9 +6,11 @@ import type { JsonSchema } from "../../../core/schema/normalize";
 import { requestJson } from "../../lib/api-client";
 import { useRootData } from "../../lib/root-data";
 import { ConfirmDialog } from "../confirm-dialog";
-import { BucketFormModal } from "../form/bucket-form-modal";
+import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
 import { useBucketForm } from "../form/context";
 import { ClipCard } from "./clip-card";
+
+const BucketFormModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("../form/bucket-form-modal").then((module) => module.BucketFormModal));
 
 interface CasesBucket {
   slug: string;

@@ -5,10 +5,12 @@ import { useRevalidator } from "react-router";
 import { useRootData } from "../../lib/root-data";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { OPEN_SUBFORM_FIELD } from "../../../core/form/subforms";
-import { BucketFormModal } from "./bucket-form-modal";
+import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { useReferenceCollection } from "./reference-data";
+
+const BucketFormModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./bucket-form-modal").then((module) => module.BucketFormModal));
 
 interface LoadedBucket {
   slug: string;

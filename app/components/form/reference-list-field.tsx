@@ -7,7 +7,9 @@ import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { useReferenceCollection } from "./reference-data";
 import { ReferenceField } from "./reference-field";
-import { ReferencePicker } from "./reference-picker";
+import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
+
+const ReferencePicker = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker));
 
 const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
 

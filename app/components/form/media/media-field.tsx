@@ -9,13 +9,17 @@ import { newUploadUid, uploadMedia } from "../../../lib/media-client";
 import { useBucketForm, useFieldLock } from "../context";
 import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
 import { MEDIA_API, useMediaForm } from "./context";
-import { CropModal } from "./crop-modal";
 import { DropZone } from "./drop-zone";
-import { ImagePreviewModal, VideoPlayerModal } from "./media-modal";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
 import { CropFallback, ThumbFallback } from "./no-script-edits";
-import { ThumbModal } from "./thumb-modal";
+import { lazyDialog, opensInBrowserOnly } from "../../../lib/lazy-dialog";
+
+// The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
+const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));
+const ThumbModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./thumb-modal").then((module) => module.ThumbModal));
+const ImagePreviewModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.ImagePreviewModal));
+const VideoPlayerModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.VideoPlayerModal));
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
 

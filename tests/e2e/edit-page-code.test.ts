@@ -1,0 +1,83 @@
+import type { Browser, Page, Response } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
+import { createTestBucket } from "../support/fixtures";
+import { createTestUser } from "../support/http";
+import { startTestServer, type TestServer } from "../support/server";
+
+/*
+ * What the browser loads (issue 15): the messages of the page's language only (the other when the editor
+ * switches); the dialogs' code when one opens, not with the page.
+ */
+
+const EN_INTRO = "Choose a bucket to manage its content.";
+const NL_INTRO = "Kies een bucket om de content te beheren.";
+/** Message keys only the dialogs' code names: the crop modal, the thumbnail dialog, the reference picker. */
+const DIALOG_MARKS = ["media.cropResize", "media.useThisStill", "references.pickTitle"];
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  await createTestBucket(server.db, { slug: "code-loaded", name: "Code loaded" });
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+/** Every script and JSON asset the page fetches from now on, with its text. */
+function recordAssets(page: Page): Map<string, Promise<string>> {
+  const assets = new Map<string, Promise<string>>();
+  page.on("response", (response: Response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith("/assets/") && /\.(js|json)$/.test(url.pathname)) assets.set(url.pathname, response.text());
+  });
+  return assets;
+}
+
+async function texts(assets: Map<string, Promise<string>>): Promise<Array<[string, string]>> {
+  return Promise.all([...assets].map(async ([path, text]) => [path, await text] as [string, string]));
+}
+
+describe("the code an editor's browser loads", () => {
+  it("brings the messages of the page's language only, and the other language's when the editor switches", async () => {
+    const user = await createTestUser(server.db);
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    const assets = recordAssets(page);
+    await signInTo(page, user.email, user.password);
+    await expectTextSoon(page.locator("main p"), EN_INTRO);
+
+    const english = await texts(assets);
+    expect(english.filter(([path]) => path.endsWith(".json"))).toHaveLength(1);
+    expect(english.some(([, text]) => text.includes(EN_INTRO))).toBe(true);
+    expect(english.filter(([, text]) => text.includes(NL_INTRO)).map(([path]) => path)).toEqual([]);
+
+    assets.clear();
+    await submitAndWait(page, page.locator("header").getByRole("button", { name: /Nederlands$/ }));
+    await expectTextSoon(page.locator("main p"), NL_INTRO);
+    const dutch = await texts(assets);
+    expect(dutch.filter(([path, text]) => path.endsWith(".json") && text.includes(NL_INTRO))).toHaveLength(1);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("loads no dialog's code with an edit page", async () => {
+    const bucket = await createTestBucket(server.db);
+    const user = await createTestUser(server.db);
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    await signInTo(page, user.email, user.password);
+    const assets = recordAssets(page);
+    await open(page, `/b/${bucket.slug}/new`);
+    await page.getByLabel("Title").fill("Typed after hydration");
+    await page.waitForLoadState("networkidle");
+    const loaded = (await texts(assets)).filter(([path]) => path.endsWith(".js"));
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter(([, text]) => DIALOG_MARKS.some((mark) => text.includes(mark))).map(([path]) => path)).toEqual([]);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+});
