@@ -54,6 +54,8 @@ export interface RunningServer {
    * demo shows its stills at once and `npm start` prints its sign-in block after their logs.
    */
   demoMediaSettled(deadlineMs: number): Promise<void>;
+  /** Resolves once the job runner, the webhook dispatcher and the stale-file sweep have begun (1 s after listening). */
+  backgroundWorkStarted: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -161,9 +163,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   mark("listening");
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
   logger.debug({ msSinceProcessStart: Object.fromEntries(Object.entries(at).map(([step, ms]) => [step, Math.round(ms)])) }, "start-up steps");
+  let backgroundWorkBegun = () => {};
+  const backgroundWorkStarted = new Promise<void>((resolve) => (backgroundWorkBegun = resolve));
   const startBackgroundWork = () => {
     media.startBackgroundWork();
     webhooks.start();
+    backgroundWorkBegun();
   };
   // A first start's demo videos wait as jobs (transcode, stills): the runner takes them at once.
   const backgroundStart = seeded ? undefined : setTimeout(startBackgroundWork, BACKGROUND_WORK_DELAY_MS);
@@ -195,6 +200,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     webhooks,
     seeded,
     logger,
+    backgroundWorkStarted,
     demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
       clearTimeout(backgroundStart);

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Db, Queryable } from "../db/client";
+import { prepared, type Db, type Queryable } from "../db/client";
 import { recordActivity } from "../admin/activity";
 import { parseClientToken } from "../security/bearer";
 import { hashToken, randomToken } from "../security/tokens";
@@ -99,6 +99,12 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** Every delivery request's first statement: prepared once per connection on PostgreSQL. */
+const AUTHENTICATE_CLIENT_SQL = prepared(`SELECT ${CLIENT_COLUMNS}, c.secret_hash AS "secretHash",
+            (c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())) AS live,
+            (c.last_used_at IS NULL OR c.last_used_at <= now() - make_interval(secs => $2)) AS stale
+     FROM api_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = $1`);
+
 /**
  * The live client a bearer token belongs to, or null: malformed, unknown, a wrong secret, revoked or expired
  * (all alike to the caller). Notes the use, at most once a minute per client.
@@ -106,13 +112,10 @@ function sameHash(a: string, b: string): boolean {
 export async function authenticateApiClient(db: Db, token: string): Promise<ApiClient | null> {
   const parsed = parseClientToken(token);
   if (!parsed) return null;
-  const { rows } = await db.query<ApiClient & { secretHash: string; live: boolean; stale: boolean }>(
-    `SELECT ${CLIENT_COLUMNS}, c.secret_hash AS "secretHash",
-            (c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())) AS live,
-            (c.last_used_at IS NULL OR c.last_used_at <= now() - make_interval(secs => $2)) AS stale
-     FROM api_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = $1`,
-    [parsed.clientId, LAST_USED_RESOLUTION_SECONDS],
-  );
+  const { rows } = await db.query<ApiClient & { secretHash: string; live: boolean; stale: boolean }>(AUTHENTICATE_CLIENT_SQL, [
+    parsed.clientId,
+    LAST_USED_RESOLUTION_SECONDS,
+  ]);
   const row = rows[0];
   if (!row || !sameHash(row.secretHash, hashToken(parsed.secret)) || !row.live) return null;
   if (row.stale) {

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { clientMay, type ApiClient } from "../accounts/api-clients";
 import { findBucketByCollection, resolveBucketSlug, type Bucket } from "../content/buckets";
-import type { Queryable } from "../db/client";
+import { prepared, type Queryable } from "../db/client";
 import type { MediaRow } from "../media/store";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../../core/schema/normalize";
 import { propertiesOf } from "../../core/schema/walk";
@@ -71,6 +71,13 @@ export async function requireClientBucket(db: Queryable, client: ApiClient, slug
   return deliveryBucket(bucket);
 }
 
+const clientDocumentSql = (withData: boolean) =>
+  prepared(`SELECT ${bucketColumns("b.")}, d.document
+     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid", withData)}) d ON true
+     WHERE b.slug = $1`);
+const CLIENT_DOCUMENT_SQL = clientDocumentSql(true);
+const CLIENT_DOCUMENT_STATE_SQL = clientDocumentSql(false);
+
 /**
  * A bucket in the client's read scope and one of its documents, in one query (the single-document path; an old
  * slug of a renamed bucket takes a second): the bucket 404s as in requireClientBucket, the document is null when
@@ -82,9 +89,7 @@ export async function requireClientDocument(db: Queryable, client: ApiClient, sl
   if (!slug) throw notFound();
   const id = isUuid(contentId) ? contentId : null;
   const { rows } = await db.query<Bucket & { document: StoredDocument | DocumentState | null }>(
-    `SELECT ${bucketColumns("b.")}, d.document
-     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid", withData)}) d ON true
-     WHERE b.slug = $1`,
+    withData ? CLIENT_DOCUMENT_SQL : CLIENT_DOCUMENT_STATE_SQL,
     [slug, id],
   );
   const row = rows[0];

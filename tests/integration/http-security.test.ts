@@ -461,7 +461,12 @@ describe("error pages", () => {
   });
 
   describe("an unexpected error (the sessions table gone mid-way)", () => {
-    const breakSessions = () => server.db.exec("ALTER TABLE sessions RENAME TO sessions_gone");
+    const breakSessions = async () => {
+      await server.db.exec("ALTER TABLE sessions RENAME TO sessions_gone");
+      // A renamed table changes no row, so no notice empties PGlite's read cache (server/db/read-cache.ts): the
+      // next request must reach the database to meet the error.
+      server.db.readCache?.invalidateAll();
+    };
     const restoreSessions = () => server.db.exec("ALTER TABLE sessions_gone RENAME TO sessions");
 
     it("shows a big 500, a generic message and the request id as reference, never a stack trace or SQL", async () => {
