@@ -2,6 +2,7 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
+  // The browser loads the whole manifest at once; app/entry.server.tsx renders with the matched routes alone.
   routeDiscovery: { mode: "initial" },
   // A separate build folder lets parallel runs (developers' helpers, benchmarks) not clobber each other.
   buildDirectory: process.env.VITRINE_BUILD_DIR ?? "build",

@@ -4,6 +4,7 @@ import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { createI18n } from "./lib/i18n";
 import { loadCatalogue } from "../core/catalogues";
+import { cataloguePartsOf } from "../core/catalogue-parts";
 import { normalizeLocale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
 
@@ -26,8 +27,9 @@ function hydrate() {
   });
 }
 
-// The page's messages first (preloaded by its <head>); should they not arrive, the page stays as the server
+// The page's messages first (the parts its <head> preloads); should they not arrive, the page stays as the server
 // rendered it, which works without JavaScript, rather than hydrating with message keys for text.
-const messages = loadCatalogue(locale);
+const parts = cataloguePartsOf([{ messages: [...document.querySelectorAll<HTMLLinkElement>("link[data-catalogue-part]")].map((link) => link.dataset.cataloguePart) }]);
+const messages = loadCatalogue(locale, parts);
 if (messages) messages.then(hydrate, (error: unknown) => console.error(error));
 else hydrate();

@@ -10,6 +10,8 @@ import { createI18n } from "./lib/i18n";
 import { normalizeLocale, type Locale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
 import { errorPageFailureHtml } from "../server/web/error-page-failure";
+import { matchedRoutesOnly } from "./server-render-context";
+import { withRememberedMessages } from "./server-i18n";
 
 export const streamTimeout = 5_000;
 
@@ -22,7 +24,7 @@ export const streamTimeout = 5_000;
 const i18nByLocale = new Map<Locale, I18n>();
 function i18nFor(locale: Locale): I18n {
   let view = i18nByLocale.get(locale);
-  if (!view) i18nByLocale.set(locale, (view = Object.create(createI18n(locale)) as I18n));
+  if (!view) i18nByLocale.set(locale, (view = withRememberedMessages(Object.create(createI18n(locale)) as I18n)));
   return view;
 }
 
@@ -42,7 +44,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <RequestContext.Provider value={{ nonce: loadContext.nonce, requestId: loadContext.requestId }}>
         <I18nextProvider i18n={i18nFor(locale)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
+          <ServerRouter context={matchedRoutesOnly(routerContext)} url={request.url} nonce={loadContext.nonce} />
         </I18nextProvider>
       </RequestContext.Provider>,
       {

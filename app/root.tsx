@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
 } from "react-router";
 import { hasPermission, publicUser } from "../server/accounts/users";
@@ -19,6 +20,7 @@ import { TopBar } from "./components/top-bar";
 import { internetExplorerVersion } from "../core/browser";
 import { useNonce, useRequestId } from "./lib/nonce";
 import { CATALOGUE_URLS } from "./lib/catalogue-urls";
+import { cataloguePartsOf } from "../core/catalogue-parts";
 import { useInterfaceLanguage } from "./lib/i18n";
 import { normalizeLocale } from "../core/locales";
 import { getRequestState } from "../server/web/request-state";
@@ -63,6 +65,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { i18n } = useTranslation();
   const error = useRouteError();
   const locale = data?.locale ?? normalizeLocale(i18n.language) ?? "en";
+  const parts = cataloguePartsOf(useMatches().map((match) => match.handle));
   return (
     <html lang={locale} dir="ltr">
       <head>
@@ -70,8 +73,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {requestId ? <meta name="request-id" content={requestId} /> : null}
         <meta name="description" content={PAGE_DESCRIPTION} />
-        {/* The page's messages, which the browser fetches before hydrating (entry.client.tsx). */}
-        <link rel="preload" href={CATALOGUE_URLS[locale]} as="fetch" crossOrigin="anonymous" />
+        {/* The page's messages, the parts its routes need, which the browser fetches before hydrating (entry.client.tsx). */}
+        {parts.map((part) => (
+          <link key={part} rel="preload" href={CATALOGUE_URLS[locale][part]} as="fetch" crossOrigin="anonymous" data-catalogue-part={part} />
+        ))}
         <Meta />
         <Links />
       </head>
@@ -90,7 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
-  useInterfaceLanguage(i18n, loaderData.locale);
+  useInterfaceLanguage(i18n, loaderData.locale, cataloguePartsOf(useMatches().map((match) => match.handle)));
   return <Outlet />;
 }
 

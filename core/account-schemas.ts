@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { isCalendarDate, todayUtc } from "./calendar-date";
 import { SUPPORTED_LOCALES } from "./locales";
 import { PASSWORD_MIN_LENGTH } from "./auth-schemas";
 import { originsField } from "./delivery/origins";
+
+export { isCalendarDate, todayUtc };
 
 /*
  * The forms of /profile, /password-reset and /settings/new-client, shared by the browser (Conform's onValidate)
@@ -35,15 +38,6 @@ export const passwordResetRequestSchema = z.object({ email });
 export const passwordResetSchema = z
   .object({ password: newPassword, confirmPassword })
   .refine((value) => value.confirmPassword === value.password, confirmMismatch);
-
-/** A calendar date (YYYY-MM-DD) that exists. */
-export function isCalendarDate(value: string): boolean {
-  const date = new Date(`${value}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-/** Today's date in UTC (YYYY-MM-DD): an expiry date may be today or later. */
-export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
 
 /** An API client stops working at the end of its expiry date (UTC). */
 export function clientExpiry(date: string): Date {

@@ -1,18 +1,22 @@
-import en from "../locales/en/common.json";
-import nl from "../locales/nl/common.json";
+import enAdmin from "../locales/en/admin.json";
+import enCommon from "../locales/en/common.json";
+import nlAdmin from "../locales/nl/admin.json";
+import nlCommon from "../locales/nl/common.json";
+import type { CataloguePart } from "./catalogue-parts";
 import type { Locale } from "./locales";
 
 /*
- * The message catalogues by language, all of them at once. The browser build replaces this module with
- * app/lib/browser-catalogues.ts (vite.config.ts), which holds only the languages it fetched, so a page ships the
- * messages of its own language only; both modules export the same names.
+ * The message catalogues by language, all of them and all their parts (core/catalogue-parts.ts) at once. The
+ * browser build replaces this module with app/lib/browser-catalogues.ts (vite.config.ts), which holds only the
+ * languages and parts it fetched, so a page ships the messages of its own language and pages only; both modules
+ * export the same names.
  */
 
-export type Catalogue = typeof en;
+export type Catalogue = typeof enCommon & typeof enAdmin;
 
-export const catalogues: Partial<Record<Locale, Catalogue>> = { en, nl };
+export const catalogues: Partial<Record<Locale, Catalogue>> = { en: { ...enCommon, ...enAdmin }, nl: { ...nlCommon, ...nlAdmin } };
 
-/** Fetches a language's catalogue when it is not there yet (the browser's); null when it is (always, here). */
-export function loadCatalogue(_locale: Locale): Promise<void> | null {
+/** Fetches the parts of a language's catalogue not there yet (the browser's); null when all are (always, here). */
+export function loadCatalogue(_locale: Locale, _parts?: readonly CataloguePart[]): Promise<void> | null {
   return null;
 }

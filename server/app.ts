@@ -9,6 +9,7 @@ import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { refreshPlannerStatistics } from "./db/statistics";
 import { withReadCache } from "./db/read-cache";
+import { holdEventLoop } from "./event-loop-hold";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
 import type { MediaContext } from "./web/context";
@@ -97,6 +98,16 @@ async function analyseStaleTables(db: Db, logger: Logger): Promise<void> {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  // Until the server listens (its socket then keeps the loop): see event-loop-hold.ts.
+  const releaseEventLoop = holdEventLoop();
+  try {
+    return await start(options);
+  } finally {
+    releaseEventLoop();
+  }
+}
+
+async function start(options: StartOptions): Promise<RunningServer> {
   const at: Record<string, number> = { imported: IMPORTED_AT, called: performance.now() };
   const mark = (step: string) => (at[step] = performance.now());
   const config = options.config ?? loadConfig(options.env);
@@ -126,6 +137,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // PGlite keeps no statistics by itself: a database that was filled while no server ran gets them before the first
   // request, not at the hourly maintenance (server/db/statistics.ts).
   if (db.kind === "pglite") await analyseStaleTables(db, logger);
+  mark("statisticsChecked");
   const webhooks = new WebhookDispatcher({
     db,
     logger,

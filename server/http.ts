@@ -19,6 +19,7 @@ import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/session
 import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
 import { compressResponse } from "./web/compress";
+import { hotCall } from "./web/hot-api";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -212,7 +213,10 @@ export function createHttpApp(options: HttpAppOptions) {
       version: options.version,
       media: options.media,
     };
-    return handleDocument(request, context);
+    // The hottest JSON calls (the content API's read and save, the delivery API's GETs) skip React Router's
+    // request handling (server/web/hot-api.ts); in development React Router serves them, so edited modules reload.
+    const hot = mode === "production" ? hotCall(request.method, url.pathname) : null;
+    return hot ? hot(request, context) : handleDocument(request, context);
   }
 
   async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {

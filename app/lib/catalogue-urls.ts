@@ -1,9 +1,16 @@
+import type { CataloguePart } from "../../core/catalogue-parts";
 import type { Locale } from "../../core/locales";
-import en from "../../locales/en/common.json?url";
-import nl from "../../locales/nl/common.json?url";
+import enAdmin from "../../locales/en/admin.json?url";
+import enCommon from "../../locales/en/common.json?url";
+import nlAdmin from "../../locales/nl/admin.json?url";
+import nlCommon from "../../locales/nl/common.json?url";
 
 /**
- * Where the browser fetches each language's messages: the catalogue files as built assets (hashed names, cached for
- * good). The page's <head> preloads its own language's (root.tsx), so the fetch is under way before the scripts run.
+ * Where the browser fetches each language's messages, part by part (core/catalogue-parts.ts): the catalogue files as
+ * built assets (hashed names, cached for good). The page's <head> preloads the parts of its own language it needs
+ * (root.tsx), so the fetch is under way before the scripts run.
  */
-export const CATALOGUE_URLS: Record<Locale, string> = { en, nl };
+export const CATALOGUE_URLS: Record<Locale, Record<CataloguePart, string>> = {
+  en: { common: enCommon, admin: enAdmin },
+  nl: { common: nlCommon, admin: nlAdmin },
+};

@@ -5,7 +5,8 @@ import { useNavigate } from "react-router";
  * Client-side navigation for the plain links of a long list (an overview's rows). A <Link> per row resolves its
  * path against the route matches and builds its click handler on every render: on the server that was a twentieth
  * of an overview page's CPU time. One listener on the list does what their clicks did: React Router navigates
- * (no document reload, the loading bar, scroll kept for `data-prevent-scroll-reset`), while a modified click, a
+ * (no document reload, the loading bar, scroll kept for `data-prevent-scroll-reset`, a view transition for
+ * `data-view-transition`), while a modified click, a
  * middle click or another target opens the link as the browser would. Without JavaScript they are links as before.
  */
 export function useClientLinks(container: RefObject<HTMLElement | null>): void {
@@ -19,7 +20,10 @@ export function useClientLinks(container: RefObject<HTMLElement | null>): void {
       if (!(anchor instanceof HTMLAnchorElement) || !element.contains(anchor)) return;
       if ((anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download") || anchor.origin !== window.location.origin) return;
       event.preventDefault();
-      void navigate(anchor.pathname + anchor.search + anchor.hash, { preventScrollReset: anchor.hasAttribute("data-prevent-scroll-reset") });
+      void navigate(anchor.pathname + anchor.search + anchor.hash, {
+        preventScrollReset: anchor.hasAttribute("data-prevent-scroll-reset"),
+        viewTransition: anchor.hasAttribute("data-view-transition"),
+      });
     };
     element.addEventListener("click", onClick);
     return () => element.removeEventListener("click", onClick);

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "../../core/route-handle";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { passRetryAfter } from "../lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -15,6 +16,9 @@ import { translate } from "../../core/messages";
 import { FieldError, FormError } from "../components/form-errors";
 import { formatWhen } from "../components/when";
 import type { Route } from "./+types/profile";
+
+/** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
+export const handle = { messages: ["admin"] } satisfies RouteHandle;
 
 /*
  * /profile: the user's name and interface language, a password change (the current password first; other

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "../../core/route-handle";
 import { StyleGuidePage } from "../components/style-guide/style-guide-page";
 import { fieldSpecimens } from "../components/style-guide/field-specimens.server";
 import { translate } from "../../core/messages";
@@ -5,6 +6,9 @@ import { compileBucketSchema } from "../../server/content/validator";
 import { requireUser } from "../../server/web/guards";
 import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/style";
+
+/** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
+export const handle = { messages: ["admin"] } satisfies RouteHandle;
 
 /** The living style guide (/style): every field kind in every state and the shared UI pieces, in the user's language. */
 export async function loader({ request, context }: Route.LoaderArgs) {

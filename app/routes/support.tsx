@@ -1,9 +1,13 @@
+import type { RouteHandle } from "../../core/route-handle";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { getRequestState } from "../../server/web/request-state";
 import { pageRoute } from "../../server/web/respond";
 import { translate } from "../../core/messages";
 import type { Route } from "./+types/support";
+
+/** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
+export const handle = { messages: ["admin"] } satisfies RouteHandle;
 
 /*
  * /support: who to contact (SUPPORT_EMAIL, SUPPORT_URL), the version, and the documentation that comes with the

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isCalendarDate, todayUtc } from "../account-schemas";
+import { isCalendarDate, todayUtc } from "../calendar-date";
+import { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_CHOICES, SHARE_EXPIRY_DAYS } from "./share-choices";
 import type { DocumentRow } from "./version-diff";
 import { isUuid } from "../ids";
 
@@ -9,19 +10,9 @@ import { isUuid } from "../ids";
  * form (the edit page's share panel, posted to /shareables) and the list's revoke, shared by browser and server.
  */
 
-/** The longest a link may live. */
-export const MAX_SHARE_DAYS = 90;
-/** The expiry choices of the form, in days; `date` chooses a date (UTC, the link works to the end of that day). */
-export const SHARE_EXPIRY_DAYS = ["1", "7", "30"] as const;
-export const SHARE_EXPIRY_CHOICES = [...SHARE_EXPIRY_DAYS, "date"] as const;
-export const DEFAULT_SHARE_EXPIRY = "7";
-/** The form's version value for "always the latest". */
-export const LATEST = "latest";
+export { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_CHOICES, SHARE_EXPIRY_DAYS };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The last day a link may be valid to: today + MAX_SHARE_DAYS (UTC). */
-export const lastShareDay = (now = new Date()) => todayUtc(new Date(now.getTime() + MAX_SHARE_DAYS * DAY_MS));
 
 export const createShareSchema = z
   .object({

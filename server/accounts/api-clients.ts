@@ -99,11 +99,52 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/**
+ * What authenticates a client, for a statement that reads it (and possibly more, in the same round trip: the
+ * delivery API's single-document read, server/delivery/read.ts): `c` is the client, `$1` its id, `$2`
+ * LAST_USED_RESOLUTION_SECONDS. Its row goes to acceptClient.
+ */
+export const CLIENT_AUTH_COLUMNS = `${CLIENT_COLUMNS}, c.secret_hash AS "secretHash",
+  (c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())) AS live,
+  (c.last_used_at IS NULL OR c.last_used_at <= now() - make_interval(secs => $2)) AS stale`;
+export const CLIENT_AUTH_FROM = "api_clients c LEFT JOIN users u ON u.id = c.created_by";
+
+/** A row of CLIENT_AUTH_COLUMNS. */
+export type ClientAuthRow = ApiClient & { secretHash: string; live: boolean; stale: boolean };
+
 /** Every delivery request's first statement: prepared once per connection on PostgreSQL. */
-const AUTHENTICATE_CLIENT_SQL = prepared(`SELECT ${CLIENT_COLUMNS}, c.secret_hash AS "secretHash",
-            (c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())) AS live,
-            (c.last_used_at IS NULL OR c.last_used_at <= now() - make_interval(secs => $2)) AS stale
-     FROM api_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = $1`);
+const AUTHENTICATE_CLIENT_SQL = prepared(`SELECT ${CLIENT_AUTH_COLUMNS} FROM ${CLIENT_AUTH_FROM} WHERE c.id = $1`);
+
+/** The parameters of a statement made with CLIENT_AUTH_COLUMNS: the token's client id, then the resolution. */
+export const clientAuthParams = (token: ClientToken): [string, number] => [token.clientId, LAST_USED_RESOLUTION_SECONDS];
+
+export type ClientToken = NonNullable<ReturnType<typeof parseClientToken>>;
+
+/** Clients whose last_used_at this process is writing now: of many requests at once, one writes. */
+const noting = new Set<string>();
+
+/**
+ * The client of a row read by its token's id, or null: none, a wrong secret, revoked or expired (all alike to
+ * the caller). Notes the use, at most once a minute per client (`stale`), never per request.
+ */
+export async function acceptClient(db: Queryable, row: ClientAuthRow | undefined, token: ClientToken): Promise<ApiClient | null> {
+  if (!row || !sameHash(row.secretHash, hashToken(token.secret)) || !row.live) return null;
+  if (row.stale && !noting.has(row.id)) {
+    noting.add(row.id);
+    try {
+      // The condition again: other servers may have written it meanwhile.
+      await db.query(
+        `UPDATE api_clients SET last_used_at = now()
+         WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= now() - make_interval(secs => $2))`,
+        [row.id, LAST_USED_RESOLUTION_SECONDS],
+      );
+    } finally {
+      noting.delete(row.id);
+    }
+  }
+  const { secretHash: _hash, live: _live, stale: _stale, ...client } = row;
+  return client;
+}
 
 /**
  * The live client a bearer token belongs to, or null: malformed, unknown, a wrong secret, revoked or expired
@@ -112,22 +153,8 @@ const AUTHENTICATE_CLIENT_SQL = prepared(`SELECT ${CLIENT_COLUMNS}, c.secret_has
 export async function authenticateApiClient(db: Db, token: string): Promise<ApiClient | null> {
   const parsed = parseClientToken(token);
   if (!parsed) return null;
-  const { rows } = await db.query<ApiClient & { secretHash: string; live: boolean; stale: boolean }>(AUTHENTICATE_CLIENT_SQL, [
-    parsed.clientId,
-    LAST_USED_RESOLUTION_SECONDS,
-  ]);
-  const row = rows[0];
-  if (!row || !sameHash(row.secretHash, hashToken(parsed.secret)) || !row.live) return null;
-  if (row.stale) {
-    // The condition again: of several requests at once, one writes.
-    await db.query(
-      `UPDATE api_clients SET last_used_at = now()
-       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= now() - make_interval(secs => $2))`,
-      [row.id, LAST_USED_RESOLUTION_SECONDS],
-    );
-  }
-  const { secretHash: _hash, live: _live, stale: _stale, ...client } = row;
-  return client;
+  const { rows } = await db.query<ClientAuthRow>(AUTHENTICATE_CLIENT_SQL, clientAuthParams(parsed));
+  return acceptClient(db, rows[0], parsed);
 }
 
 /** Whether the client may read (or write) the bucket of this slug. */

@@ -9,6 +9,7 @@ import type { Locale } from "../../core/locales";
 import { translate } from "../../core/messages";
 import { mapValidationErrors } from "../../core/schema/errors";
 import type { JsonSchema } from "../../core/schema/normalize";
+import { BoundedMap } from "../../core/bounded-map";
 import {
   compareSchemaProperties,
   generalizeFieldName,
@@ -108,7 +109,7 @@ const MAX_REMEMBERED_ERRORS = 10_000;
  * remembered by keyword, path and params, since 100,000 documents mostly repeat a few errors.
  */
 function errorGroups(schema: JsonSchema, messageLocale: Locale): (error: ErrorObject) => ErrorGroup[] {
-  const remembered = new Map<string, ErrorGroup[]>();
+  const remembered = new BoundedMap<string, ErrorGroup[]>(MAX_REMEMBERED_ERRORS);
   return (error) => {
     const id = `${error.keyword}\u0000${error.instancePath}\u0000${JSON.stringify(error.params)}`;
     let found = remembered.get(id);
@@ -118,7 +119,6 @@ function errorGroups(schema: JsonSchema, messageLocale: Locale): (error: ErrorOb
         const property = generalizeFieldName(name);
         return messages.map((message) => ({ key: JSON.stringify([property, message]), property, message }));
       });
-      if (remembered.size >= MAX_REMEMBERED_ERRORS) remembered.clear();
       remembered.set(id, found);
     }
     return found;

@@ -3,6 +3,7 @@ import type { ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { createAjv } from "../../core/schema/ajv";
 import { normalizeSchema, type NormalizedSchema } from "../../core/schema/normalize";
+import { BoundedMap } from "../../core/bounded-map";
 
 export interface CompiledBucketSchema extends NormalizedSchema {
   hash: string;
@@ -15,17 +16,22 @@ interface CacheEntry {
 }
 
 const MAX_CACHED = 500;
-const cache = new Map<string, CacheEntry>();
+/** By the schema's JSON text (with the locales): the SHA-256 is computed once per schema, not per save. */
+const cache = new BoundedMap<string, CacheEntry>(MAX_CACHED);
+
+const hashOf = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 16);
 
 export function schemaHash(jsonSchema: unknown, locales: readonly string[]): string {
-  return createHash("sha256").update(JSON.stringify([jsonSchema, locales])).digest("base64url").slice(0, 16);
+  return hashOf(JSON.stringify([jsonSchema, locales]));
 }
 
 function entryFor(bucket: { jsonSchema: unknown; locales: readonly string[] }): CacheEntry {
-  const hash = schemaHash(bucket.jsonSchema, bucket.locales);
-  let entry = cache.get(hash);
+  const { jsonSchema, locales } = bucket;
+  const key = JSON.stringify([jsonSchema, locales]);
+  let entry = cache.get(key);
   if (!entry) {
-    const normalized = normalizeSchema(bucket.jsonSchema, bucket.locales);
+    const hash = hashOf(key);
+    const normalized = normalizeSchema(jsonSchema, locales);
     let validate: ValidateFunction | null = null;
     if (normalized.problems.length === 0) {
       try {
@@ -35,11 +41,7 @@ function entryFor(bucket: { jsonSchema: unknown; locales: readonly string[] }): 
       }
     }
     entry = { compiled: { ...normalized, hash, validate } };
-    if (cache.size >= MAX_CACHED) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
-    }
-    cache.set(hash, entry);
+    cache.set(key, entry);
   }
   return entry;
 }

@@ -6,6 +6,8 @@ import { createRequire } from "node:module";
 import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
 import type { ReadCache } from "./read-cache";
+import { limitWasmCompilationTasks } from "./wasm-compilation";
+import { holdEventLoop } from "../event-loop-hold";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -80,6 +82,7 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
   const dir = path.resolve(dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
   const lock = await claimDataDir(path.resolve(dataDir), dir);
+  limitWasmCompilationTasks();
   // Loaded here, not at the top: a server on PostgreSQL never needs the embedded database.
   const [{ PGlite }, { pg_trgm }, { PgliteStatements }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -87,6 +90,8 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
     import("./pglite-statements"),
   ]);
   let db: PGlite;
+  // The command line opens it with nothing else in the loop (event-loop-hold.ts).
+  const releaseEventLoop = holdEventLoop();
   try {
     db = await PGlite.create(dir, {
       extensions: { pg_trgm },
@@ -95,6 +100,8 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
   } catch (error) {
     await lock.release();
     throw error;
+  } finally {
+    releaseEventLoop();
   }
   const toResult = <T>(result: { rows: T[]; affectedRows?: number }): QueryResult<T> => ({
     rows: result.rows,

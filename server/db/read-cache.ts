@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { BoundedMap } from "../../core/bounded-map";
 
 /**
  * What every request reads, kept per process on PGlite: the session's user and the buckets. Only PGlite: one
@@ -28,7 +29,7 @@ export class ReadCache {
   #topic(topic: ReadCacheTopic): TopicState {
     let state = this.#topics.get(topic);
     if (!state) {
-      state = { generation: 0, entries: new Map() };
+      state = { generation: 0, entries: new BoundedMap(MAX_ENTRIES_PER_TOPIC) };
       this.#topics.set(topic, state);
     }
     return state;
@@ -50,7 +51,6 @@ export class ReadCache {
     const generation = state.generation;
     const value = await load();
     if (value === null || state.generation !== generation) return value;
-    if (state.entries.size >= MAX_ENTRIES_PER_TOPIC) state.entries.clear();
     state.entries.set(key, deepFreeze(value));
     return value;
   }

@@ -5,6 +5,7 @@ import { deliveryReferences, type ShapeOptions, type StoredDocument } from "../.
 import { schemaKeyOf, shapeDocuments, type DeliveryBucket, type ReadContext, type ShapeDependencies } from "./read";
 import { jsonAnswer, notModified, notModifiedAnswer } from "./route";
 import type { DocumentState } from "./store";
+import { BoundedMap } from "../../core/bounded-map";
 
 /*
  * The ETag of one document's answer (the document and singleton calls), made from what the answer is made of
@@ -30,7 +31,7 @@ interface VersionReferences {
 }
 
 const MAX_VERSIONS = 10_000;
-const versionReferences = new Map<string, VersionReferences>();
+const versionReferences = new BoundedMap<string, VersionReferences>(MAX_VERSIONS);
 
 const versionKey = (bucket: DeliveryBucket, versionId: string) => `${schemaKeyOf(bucket.bucket)}|${versionId}`;
 
@@ -38,7 +39,6 @@ function rememberReferences(bucket: DeliveryBucket, document: StoredDocument) {
   const key = versionKey(bucket, document.versionId);
   if (versionReferences.has(key)) return;
   const found = deliveryReferences(bucket.schema, document.data);
-  if (versionReferences.size >= MAX_VERSIONS) versionReferences.delete(versionReferences.keys().next().value as string);
   versionReferences.set(key, { media: found.media.size > 0, documents: found.documents.size > 0 });
 }
 

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "react-router";
-import { clientMay, type ApiClient } from "../accounts/api-clients";
+import { acceptClient, CLIENT_AUTH_COLUMNS, CLIENT_AUTH_FROM, clientAuthParams, clientMay, type ApiClient, type ClientAuthRow } from "../accounts/api-clients";
+import { parseClientToken } from "../security/bearer";
 import { findBucketByCollection, resolveBucketSlug, type Bucket } from "../content/buckets";
 import { prepared, type Queryable } from "../db/client";
 import type { MediaRow } from "../media/store";
@@ -20,6 +21,7 @@ import {
 import { invalidParameter, notFound } from "./problem";
 import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
 import { documentJson, latestDocument, latestDocuments, type DocumentState, type PageCursor, type PageQuery, type PageSort } from "./store";
+import { BoundedMap } from "../../core/bounded-map";
 
 /*
  * The delivery API's reads (docs/delivery.md): which buckets a client reads, its query parameters checked into a
@@ -37,8 +39,8 @@ export interface DeliveryBucket {
   schema: JsonSchema;
 }
 
-const schemas = new Map<string, JsonSchema>();
 const MAX_SCHEMAS = 500;
+const schemas = new BoundedMap<string, JsonSchema>(MAX_SCHEMAS);
 
 /** What names a bucket's schema as shaping uses it: its schema version, else the schema itself. */
 export const schemaKeyOf = (bucket: Pick<Bucket, "id" | "schemaVersionId" | "jsonSchema" | "locales">) =>
@@ -49,7 +51,6 @@ export function deliveryBucket(bucket: Bucket): DeliveryBucket {
   let schema = schemas.get(key);
   if (!schema) {
     schema = normalizeSchema(bucket.jsonSchema, bucket.locales).schema;
-    if (schemas.size >= MAX_SCHEMAS) schemas.delete(schemas.keys().next().value as string);
     schemas.set(key, schema);
   }
   return { bucket, schema };
@@ -71,35 +72,72 @@ export async function requireClientBucket(db: Queryable, client: ApiClient, slug
   return deliveryBucket(bucket);
 }
 
+/** The client's bucket (only one in its read scope) as one JSON value, for a statement that also reads the client. */
+const SCOPED_BUCKET_JSON = `json_build_object('id', b.id, 'slug', b.slug, 'name', b.name, 'singleton', b.singleton, 'private', b.private,
+  'collectionName', b.collection_name, 'jsonSchema', b.json_schema, 'locales', b.locales, 'schemaVersionId', b.schema_version_id)`;
+
+/**
+ * The client by its token's id ($1, $2: CLIENT_AUTH_COLUMNS), the bucket of slug $3 when it is in the client's read
+ * scope, and its document $4: one statement, so one round trip. Nothing of a bucket outside the scope is read.
+ */
 const clientDocumentSql = (withData: boolean) =>
-  prepared(`SELECT ${bucketColumns("b.")}, d.document
-     FROM buckets b LEFT JOIN LATERAL (${documentJson("b.id", "$2::uuid", withData)}) d ON true
-     WHERE b.slug = $1`);
+  prepared(`SELECT ${CLIENT_AUTH_COLUMNS}, b.bucket, d.document
+     FROM ${CLIENT_AUTH_FROM}
+     LEFT JOIN LATERAL (SELECT b.id, ${SCOPED_BUCKET_JSON} AS bucket FROM buckets b WHERE b.slug = $3 AND b.slug = ANY (c.read_buckets)) b ON true
+     LEFT JOIN LATERAL (${documentJson("b.id", "$4::uuid", withData)}) d ON true
+     WHERE c.id = $1`);
 const CLIENT_DOCUMENT_SQL = clientDocumentSql(true);
 const CLIENT_DOCUMENT_STATE_SQL = clientDocumentSql(false);
 
+/** What the single-document statement found beside the client: null when the slug names no bucket in its scope. */
+export interface FoundDocument {
+  bucket: Bucket | null;
+  /** The document, or its state only (a revalidation: server/delivery/etag.ts); null when the bucket has none such. */
+  document: StoredDocument | DocumentState | null;
+}
+
 /**
- * A bucket in the client's read scope and one of its documents, in one query (the single-document path; an old
- * slug of a renamed bucket takes a second): the bucket 404s as in requireClientBucket, the document is null when
- * the bucket has no such one. Without `withData` the document's state only (a revalidation: server/delivery/etag.ts).
+ * The API client of a bearer token together with the bucket and document a single-document call names: one
+ * statement for the client check, the read scope, the bucket and the document (or only its state, `withData` false).
+ * Null as authenticateApiClient answers it (401).
  */
-export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined): Promise<{ bucket: DeliveryBucket; document: StoredDocument | null }>;
-export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined, withData: boolean): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }>;
-export async function requireClientDocument(db: Queryable, client: ApiClient, slug: string | undefined, contentId: string | undefined, withData = true): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }> {
-  if (!slug) throw notFound();
+export async function authenticateWithDocument(
+  db: Queryable,
+  token: string,
+  slug: string | undefined,
+  contentId: string | undefined,
+  withData: boolean,
+): Promise<{ client: ApiClient; found: FoundDocument } | null> {
+  const parsed = parseClientToken(token);
+  if (!parsed) return null;
   const id = isUuid(contentId) ? contentId : null;
-  const { rows } = await db.query<Bucket & { document: StoredDocument | DocumentState | null }>(
-    withData ? CLIENT_DOCUMENT_SQL : CLIENT_DOCUMENT_STATE_SQL,
-    [slug, id],
-  );
+  const { rows } = await db.query<ClientAuthRow & FoundDocument>(withData ? CLIENT_DOCUMENT_SQL : CLIENT_DOCUMENT_STATE_SQL, [
+    ...clientAuthParams(parsed),
+    slug ?? "",
+    id,
+  ]);
   const row = rows[0];
-  if (!row) {
-    const bucket = await requireClientBucket(db, client, slug);
-    return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id) : null };
-  }
-  const { document, ...bucket } = row;
-  if (!clientMay(client, "read", bucket.slug)) throw notFound();
-  return { bucket: deliveryBucket(bucket), document };
+  const { bucket = null, document = null, ...clientRow } = row ?? {};
+  const client = await acceptClient(db, row ? (clientRow as ClientAuthRow) : undefined, parsed);
+  return client ? { client, found: { bucket, document } } : null;
+}
+
+/**
+ * The bucket and document a single-document call names, from what authenticateWithDocument found: a bucket outside
+ * the client's read scope 404s as in requireClientBucket (an old slug of a renamed bucket is looked up here); the
+ * document is null when the bucket has no such one.
+ */
+export async function requireClientDocument(
+  db: Queryable,
+  client: ApiClient,
+  slug: string | undefined,
+  contentId: string | undefined,
+  found: FoundDocument,
+): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }> {
+  if (found.bucket && clientMay(client, "read", found.bucket.slug)) return { bucket: deliveryBucket(found.bucket), document: found.document };
+  const bucket = await requireClientBucket(db, client, slug);
+  const id = isUuid(contentId) ? contentId : null;
+  return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id) : null };
 }
 
 /** `locale` and `fallback`: null without a locale (every locale answered). */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AppLoadContext } from "react-router";
+import type { Db } from "../db/client";
 import { anyClientAllowsOrigin, authenticateApiClient, type ApiClient } from "../accounts/api-clients";
 import { bearerToken } from "../security/bearer";
 import { Problem, problemLocale, problemResponse, unauthorized } from "./problem";
@@ -13,17 +14,30 @@ import type { ReadContext } from "./read";
  * cache keeps it, and asks again with the ETag before using it). Refusals are problem details.
  */
 
-interface RouteArgs {
+export interface RouteArgs {
   request: Request;
   context: AppLoadContext;
   params: Record<string, string | undefined>;
 }
 
-export interface DeliveryArgs extends RouteArgs {
+export interface DeliveryArgs<Found = undefined> extends RouteArgs {
   url: URL;
   client: ApiClient;
   read: ReadContext;
+  /** What the route's own authentication read with the client (see Authenticate). */
+  found: Found;
 }
+
+/**
+ * How a route finds the client of a bearer token (null: 401). By default by the token alone; a route may read what
+ * it needs in the same statement (one round trip: the single-document call).
+ */
+export type Authenticate<Found> = (db: Db, token: string, args: RouteArgs) => Promise<{ client: ApiClient; found: Found } | null>;
+
+const byTokenAlone: Authenticate<undefined> = async (db, token) => {
+  const client = await authenticateApiClient(db, token);
+  return client && { client, found: undefined };
+};
 
 const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const CACHE_CONTROL = "private, no-cache";
@@ -34,7 +48,14 @@ function corsHeaders(origin: string): Record<string, string> {
   return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: "Origin, Authorization" };
 }
 
-const baseOf = (request: Request, context: AppLoadContext) => (context.config.PUBLIC_URL ? new URL(context.config.PUBLIC_URL).origin : new URL(request.url).origin);
+const publicOrigins = new WeakMap<object, string>();
+/** The origin media URLs start with: PUBLIC_URL's (parsed once per configuration), else the request's. */
+function baseOf(url: URL, config: AppLoadContext["config"]): string {
+  if (!config.PUBLIC_URL) return url.origin;
+  let origin = publicOrigins.get(config);
+  if (origin === undefined) publicOrigins.set(config, (origin = new URL(config.PUBLIC_URL).origin));
+  return origin;
+}
 
 /** A strong ETag of a body: its SHA-1, base64url. */
 export const etagOf = (body: string) => `"${createHash("sha1").update(body).digest("base64url")}"`;
@@ -63,23 +84,28 @@ export function jsonAnswer(request: Request, value: unknown, headers: Record<str
   return new Response(body, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...cacheHeaders(etag, headers) } });
 }
 
+export type DeliveryLoader = (args: RouteArgs) => Promise<Response>;
+
 /** A GET route of the delivery API: the handler answers a value (sent as JSON with an ETag) or a Response. */
-export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>) {
+export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>): DeliveryLoader;
+export function deliveryLoader<Found>(handler: (args: DeliveryArgs<Found>) => Promise<unknown>, authenticate: Authenticate<Found>): DeliveryLoader;
+export function deliveryLoader<Found>(handler: (args: DeliveryArgs<Found>) => Promise<unknown>, authenticate?: Authenticate<Found>): DeliveryLoader {
+  const authenticated = (authenticate ?? byTokenAlone) as Authenticate<Found>;
   return async (args: RouteArgs): Promise<Response> => {
     const { request, context } = args;
     // React Router runs the loader for OPTIONS (only mutations go to the action).
     if (request.method === "OPTIONS") return preflight(request, context);
-    const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
     const origin = request.headers.get("origin");
     let cors: Record<string, string> = {};
     try {
       const token = bearerToken(request);
-      const client = token ? await authenticateApiClient(context.db, token) : null;
-      if (!client) {
+      const found = token ? await authenticated(context.db, token, args) : null;
+      if (!found) {
         // A page of an allowed origin should be able to read the 401 (to ask for a new token).
         if (origin && (await anyClientAllowsOrigin(context.db, origin))) cors = corsHeaders(origin);
         throw unauthorized();
       }
+      const { client } = found;
       if (origin && client.allowedOrigins.includes(origin)) cors = corsHeaders(origin);
       const retryAfter = limiterOf(context.config).take(client.id);
       if (retryAfter > 0) {
@@ -87,15 +113,15 @@ export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>
         throw new Problem(429, "rate-limited", "delivery.problems.rateLimited.detail", { limit, seconds: retryAfter }, { headers: { "Retry-After": String(retryAfter) } });
       }
       const url = new URL(request.url);
-      const read: ReadContext = { db: context.db, client, config: context.config, base: baseOf(request, context) };
-      const result = await handler({ ...args, url, client, read });
+      const read: ReadContext = { db: context.db, client, config: context.config, base: baseOf(url, context.config) };
+      const result = await handler({ ...args, url, client, read, found: found.found });
       if (result instanceof Response) {
         for (const [name, value] of Object.entries(cors)) result.headers.set(name, value);
         return result;
       }
       return jsonAnswer(request, result, cors);
     } catch (error) {
-      if (error instanceof Problem) return problemResponse(error, locale, cors);
+      if (error instanceof Problem) return problemResponse(error, problemLocale(request, context.config.DEFAULT_LOCALE), cors);
       throw error;
     }
   };

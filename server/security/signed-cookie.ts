@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { parse, serialize, type SerializeOptions } from "cookie";
 import type { Cookie } from "react-router";
+import { BoundedMap } from "../../core/bounded-map";
 
 /*
  * React Router's signed cookie, in the same format (base64 of the JSON, a dot, the unpadded base64 HMAC-SHA256),
@@ -10,6 +11,25 @@ import type { Cookie } from "react-router";
 
 function signature(value: string, secret: string): string {
   return createHmac("sha256", secret).update(value).digest("base64").replace(/=+$/, "");
+}
+
+/**
+ * Signed values already verified, so a session cookie sent again costs no HMAC. Only a string that passed the check
+ * is kept, whole: a changed byte misses and is checked (and refused) as before.
+ */
+const VERIFIED_LIMIT = 1000;
+
+function verifiedCache(secrets: readonly string[]) {
+  const verified = new BoundedMap<string, string>(VERIFIED_LIMIT);
+  return (signed: string): string | null => {
+    const known = verified.get(signed);
+    if (known !== undefined) return known;
+    const value = unsign(signed, secrets);
+    if (value !== null) {
+      verified.set(signed, value);
+    }
+    return value;
+  };
 }
 
 function unsign(signed: string, secrets: readonly string[]): string | null {
@@ -41,6 +61,7 @@ export function createSignedCookie(name: string, { secrets, ...options }: Signed
   const [current] = secrets;
   if (!current) throw new Error("A signed cookie needs a secret");
   const defaults: SerializeOptions = { path: "/", sameSite: "lax", ...options };
+  const verify = verifiedCache(secrets);
   return {
     name,
     isSigned: true,
@@ -52,7 +73,7 @@ export function createSignedCookie(name: string, { secrets, ...options }: Signed
       const value = parse(header)[name];
       if (value === undefined) return Promise.resolve(null);
       if (value === "") return Promise.resolve("");
-      const unsigned = unsign(value, secrets);
+      const unsigned = verify(value);
       return Promise.resolve(unsigned === null ? null : decode(unsigned));
     },
     serialize(value, overrides) {

@@ -5,6 +5,7 @@ import type { User } from "../accounts/users";
 import type { SessionData } from "./context";
 import { bearerToken } from "../security/bearer";
 import { normalizeLocale, type Locale } from "../../core/locales";
+import { BoundedMap } from "../../core/bounded-map";
 
 export interface RequestState {
   session: Session<SessionData>;
@@ -42,10 +43,27 @@ async function loadRequestState(request: Request, context: AppLoadContext, optio
   const locale =
     normalizeLocale(session.get("locale")) ??
     normalizeLocale(user?.locale) ??
-    normalizeLocale(await context.languageDetector.getLocale(request)) ??
+    (await browserLocale(request, context)) ??
     context.config.DEFAULT_LOCALE;
   const namedBucket = bucketSlug !== undefined && found?.bucket !== undefined ? { slug: bucketSlug, found: found.bucket } : undefined;
   return { session, user, buckets: found?.buckets ?? [], ...(namedBucket ? { namedBucket } : {}), locale };
+}
+
+/** Accept-Language values seen (per detector: its fallback is the server's default locale) → the locale they ask for. */
+const browserLocales = new WeakMap<AppLoadContext["languageDetector"], Map<string, Locale | null>>();
+const BROWSER_LOCALES_KEPT = 200;
+const LONGEST_REMEMBERED_HEADER = 256;
+
+/** The supported locale the browser asks for: parsing Accept-Language per request is remembered by its value. */
+async function browserLocale(request: Request, context: AppLoadContext): Promise<Locale | null> {
+  const header = request.headers.get("Accept-Language") ?? "";
+  let known = browserLocales.get(context.languageDetector);
+  if (!known) browserLocales.set(context.languageDetector, (known = new BoundedMap<string, Locale | null>(BROWSER_LOCALES_KEPT)));
+  const remembered = known.get(header);
+  if (remembered !== undefined) return remembered;
+  const locale = normalizeLocale(await context.languageDetector.getLocale(request)) ?? null;
+  if (header.length <= LONGEST_REMEMBERED_HEADER) known.set(header, locale);
+  return locale;
 }
 
 export async function commitSession(context: AppLoadContext, session: Session<SessionData>): Promise<HeadersInit> {

@@ -1,6 +1,7 @@
 import type { Browser, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
+import { catalogues } from "../../core/catalogues";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -12,6 +13,8 @@ import { startTestServer, type TestServer } from "../support/server";
 
 const EN_INTRO = "Choose a bucket to manage its content.";
 const NL_INTRO = "Kies een bucket om de content te beheren.";
+/** A message of the catalogue's admin part: the webhooks page's introduction. */
+const EN_ADMIN = catalogues.en!.webhooks.intro;
 /** Message keys only the dialogs' code names: the crop modal, the thumbnail dialog, the reference picker. */
 const DIALOG_MARKS = ["media.cropResize", "media.useThisStill", "references.pickTitle"];
 
@@ -52,6 +55,8 @@ describe("the code an editor's browser loads", () => {
 
     const english = await texts(assets);
     expect(english.filter(([path]) => path.endsWith(".json"))).toHaveLength(1);
+    // The catalogue's admin part (settings, profile…) is not among them (core/catalogue-parts.ts).
+    expect(english.filter(([, text]) => text.includes(EN_ADMIN)).map(([path]) => path)).toEqual([]);
     expect(english.some(([, text]) => text.includes(EN_INTRO))).toBe(true);
     expect(english.filter(([, text]) => text.includes(NL_INTRO)).map(([path]) => path)).toEqual([]);
 
@@ -77,6 +82,25 @@ describe("the code an editor's browser loads", () => {
     const loaded = (await texts(assets)).filter(([path]) => path.endsWith(".js"));
     expect(loaded.length).toBeGreaterThan(0);
     expect(loaded.filter(([, text]) => DIALOG_MARKS.some((mark) => text.includes(mark))).map(([path]) => path)).toEqual([]);
+    // No zod either: the share panel's check loads when the panel is opened (app/components/share/share-validation.ts).
+    expect(loaded.filter(([, text]) => text.includes("_zod")).map(([path]) => path)).toEqual([]);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("fetches the admin part of the messages when an admin goes to the settings in the page", async () => {
+    const user = await createTestUser(server.db, { permissions: ["user", "admin"] });
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    await signInTo(page, user.email, user.password);
+    await expectTextSoon(page.locator("main p"), EN_INTRO);
+    const assets = recordAssets(page);
+    await page.locator("header details.user-menu summary").click();
+    await page.locator("header").getByRole("menuitem", { name: catalogues.en!.nav.settings }).click();
+    await expectTextSoon(page.locator("main h1"), catalogues.en!.settings.title);
+    expect(page.url()).toMatch(/\/settings$/);
+    const fetched = (await texts(assets)).filter(([path]) => path.endsWith(".json"));
+    expect(fetched.filter(([, text]) => text.includes(EN_ADMIN))).toHaveLength(1);
     ctx.expectNoErrors();
     await ctx.close();
   });

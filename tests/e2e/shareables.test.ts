@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContent } from "../../server/content/store";
-import { JS_MODES, launchBrowser, newContext, open, textOf, waitForPath } from "../support/browser";
+import { expectTextSoon, JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration, waitForPath } from "../support/browser";
 import { signedInContext } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { pngOfSize, upload } from "../support/media-fixtures";
@@ -101,6 +101,33 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     ctx.expectNoErrors();
     visitor.expectNoErrors();
     await visitor.close();
+    await ctx.close();
+  });
+});
+
+describe("the share panel's check in the browser", () => {
+  it("loads with the panel's first opening and then answers without asking the server", async () => {
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled: true });
+    const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
+    const document = await createContent(server.db, bucket.id, { title: "Checked here", year: 1912 }, ctx.user.id);
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}/${document.contentId}/latest`);
+    await waitForHydration(page);
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    const panel = page.locator("details.share-panel");
+    const check = page.waitForResponse((response) => /\/share-validation-[^/]+\.js$/.test(new URL(response.url()).pathname));
+    await panel.locator("summary").click();
+    expect((await check).status()).toBe(200);
+    // The module has loaded: wait for the browser to have run it before submitting.
+    await page.waitForLoadState("networkidle");
+    await panel.getByLabel("Expires after").selectOption("date");
+    await panel.getByRole("button", { name: "Make link" }).click();
+    await expectTextSoon(panel.locator(".field-error"), "Choose a date.");
+    expect(posts).toEqual([]);
+    ctx.expectNoErrors();
     await ctx.close();
   });
 });

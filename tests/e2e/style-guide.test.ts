@@ -3,11 +3,14 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELD_KINDS } from "../../core/form/field-kind";
-import en from "../../locales/en/common.json";
-import nl from "../../locales/nl/common.json";
+import { catalogues } from "../../core/catalogues";
 import { JS_MODES, expectTextSoon, launchBrowser, open, pathOf, textOf, waitForHydration } from "../support/browser";
 import { signedInContext } from "../support/content-browser";
 import { startTestServer, type TestServer } from "../support/server";
+
+/** Every message, all the catalogue's parts (core/catalogue-parts.ts). */
+const en = catalogues.en!;
+const nl = catalogues.nl!;
 
 /*
  * The living style guide at /style: every field kind of FIELD_KINDS in every state (empty, filled, error,

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from "../support/server";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { get } from "../support/http";
 import { createTestBucket, errorPage, page, signedInUser, startBuiltServer } from "../support/fixtures";
+import { deliver, deliveryClient } from "../support/delivery";
 
 /*
  * A lost PostgreSQL connection (spec: the pg pool handles connection errors
@@ -23,6 +24,8 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
   let db: Db;
   let server: RunningServer;
   let cookie: string;
+  /** An API client's token: the delivery API's GET calls are answered ahead of React Router (server/delivery/fast-path.ts). */
+  let token: string;
   const crashes: unknown[] = [];
   const onCrash = (error: unknown) => crashes.push(error);
   /** What setup started, to stop last first: all of it, or as far as a failed setup got. */
@@ -44,6 +47,7 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
     stops.push(() => server.close());
     await createTestBucket(db, { slug: "artworks", name: "Artworks" });
     cookie = (await signedInUser(server.url, db, { name: "Patient Pat" })).cookie;
+    token = (await deliveryClient(db, { read: ["artworks"] })).token;
   });
   afterAll(async () => {
     for (const stop of stops.reverse()) await stop();
@@ -83,8 +87,12 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
     const api = await get(server.url, "/api/v1/buckets/artworks/schema", cookie);
     expect(api.status).toBe(503);
     await api.body?.cancel();
+    const delivery = await deliver(server.url, "/api/v1/delivery/buckets", token);
+    expect(delivery.status).toBe(503);
+    await delivery.body?.cancel();
     await proxy.restore();
     await expectAvailable();
+    expect((await deliver(server.url, "/api/v1/delivery/buckets", token)).status).toBe(200);
   });
 
   it("answers 503 while the database refuses connections, and recovers without a restart", async () => {

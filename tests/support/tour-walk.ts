@@ -1,10 +1,13 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import en from "../../locales/en/common.json";
-import nl from "../../locales/nl/common.json";
+import { catalogues } from "../../core/catalogues";
 import { newContext, waitForHydration } from "./browser";
 import { createTestUser, signIn } from "./http";
 import type { TourData, TourEntry, TourLanguage, TourRole, TourSetup, TourStep } from "./screen-tour";
 import { startTestServer, type TestServer } from "./server";
+
+/** Every message, all the catalogue's parts (core/catalogue-parts.ts). */
+const en = catalogues.en!;
+const nl = catalogues.nl!;
 
 /*
  * Walks the tour (tests/support/screen-tour.ts): one browser context per entry and language (so no entry sees

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
-import en from "../../locales/en/common.json";
-import nl from "../../locales/nl/common.json";
-import { createI18n } from "../../app/lib/i18n";
+import { describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { CATALOGUE_PARTS } from "../../core/catalogue-parts";
+import { catalogues } from "../../core/catalogues";
+import { createI18n, useInterfaceLanguage } from "../../app/lib/i18n";
 import { normalizeLocale } from "../../core/locales";
 
 function keys(value: unknown, prefix = ""): string[] {
@@ -9,9 +10,21 @@ function keys(value: unknown, prefix = ""): string[] {
   return Object.entries(value).flatMap(([key, child]) => keys(child, prefix ? `${prefix}.${key}` : key));
 }
 
+const en = catalogues.en!;
+const part = (locale: string, name: string): unknown => JSON.parse(readFileSync(new URL(`../../locales/${locale}/${name}.json`, import.meta.url), "utf8"));
+
 describe("message sets", () => {
-  it("have the same keys in English and Dutch, none empty", () => {
-    expect(keys(nl).sort()).toEqual(keys(en).sort());
+  it("have the same keys in English and Dutch, part by part, none empty", () => {
+    const seen = new Set<string>();
+    for (const name of CATALOGUE_PARTS) {
+      expect(keys(part("nl", name)).sort()).toEqual(keys(part("en", name)).sort());
+      // A group lives in one part only: the browser merges the parts it fetched.
+      for (const group of Object.keys(part("en", name) as object)) {
+        expect(seen.has(group), `${group} in two parts`).toBe(false);
+        seen.add(group);
+      }
+    }
+    expect(keys(catalogues.nl).sort()).toEqual(keys(en).sort());
     for (const key of keys(en)) expect(key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en)).not.toBe("");
   });
 
@@ -32,5 +45,15 @@ describe("message sets", () => {
     ["en", "en"], ["en_US", "en"], ["nl-NL", "nl"], ["NL", "nl"], ["de", null], ["", null],
   ])("normalizes %s to %s", (input, expected) => {
     expect(normalizeLocale(input)).toBe(expected);
+  });
+});
+
+describe("useInterfaceLanguage on the server", () => {
+  it("adds no catalogue to an instance that has it, whichever wrapper of it useTranslation hands out", () => {
+    const instance = createI18n("en");
+    const added = vi.spyOn(instance.store as unknown as { addResourceBundle: () => void }, "addResourceBundle");
+    // react-i18next's useTranslation answers a new object over the instance on every call: each render is a stranger.
+    for (const locale of ["en", "nl", "en"] as const) useInterfaceLanguage(Object.create(instance) as typeof instance, locale);
+    expect(added).not.toHaveBeenCalled();
   });
 });

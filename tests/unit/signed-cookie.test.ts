@@ -29,6 +29,18 @@ describe("the signed session cookie (node:crypto, React Router's format)", () =>
     expect(await rotated.parse(cookie)).toEqual(value);
   });
 
+  it("reads a cookie verified before again as a fresh value, and still refuses its changed forms", async () => {
+    const ours = createSignedCookie("s", { secrets: [SECRET] });
+    const cookie = headerOf(await ours.serialize(value));
+    const first = (await ours.parse(cookie)) as Record<string, unknown>;
+    first.token = "changed by its reader";
+    expect(await ours.parse(cookie)).toEqual(value);
+    const [data, signature] = cookie.slice(2).split(".") as [string, string];
+    expect(await ours.parse(`s=${data}.${signature.slice(0, -1)}A`)).toBeNull();
+    expect(await ours.parse(`s=${data}x.${signature}`)).toBeNull();
+    expect(await createSignedCookie("s", { secrets: ["another-secret-of-at-least-32-characters!"] }).parse(cookie)).toBeNull();
+  });
+
   it("answers null without the cookie, and keeps the attributes it was given", async () => {
     const ours = createSignedCookie("s", { secrets: [SECRET], httpOnly: true, secure: true, maxAge: 60 });
     expect(await ours.parse(null)).toBeNull();

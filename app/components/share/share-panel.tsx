@@ -1,9 +1,9 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { useFetcher, useLocation } from "react-router";
-import { createShareSchema, DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "../../../core/content/shareables";
-import { todayUtc } from "../../../core/account-schemas";
+import { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "../../../core/content/share-choices";
+import { todayUtc } from "../../../core/calendar-date";
+import type { CreateShareInput } from "../../../core/content/shareables";
 import { FieldError, FormError } from "../form-errors";
 import { CreatedLink } from "./created-link";
 import "../../styles/shareables.css";
@@ -13,6 +13,19 @@ import "../../styles/shareables.css";
  * expiry. A disclosure over a plain form posted to /shareables (without JavaScript the answer is that page, with
  * the new link); with JavaScript the form is a fetcher's and the link shows here, with a copy button.
  */
+
+type ValidateShare = typeof import("./share-validation").validateShare;
+
+/**
+ * The form's check in the browser (createShareSchema, with zod) loads when the panel is first opened, so zod is
+ * not part of the edit page's first load. Until it is here, the form goes to /shareables, which checks it the same.
+ */
+let validateShare: ValidateShare | null = null;
+function loadShareValidation() {
+  if (validateShare) return;
+  import("./share-validation").then((module) => (validateShare = module.validateShare), () => undefined);
+}
+const uncheckedSubmission = (formData: FormData) => parse<CreateShareInput, string[]>(formData, { resolve: (value) => ({ value: value as CreateShareInput }) });
 
 interface CreateAnswer {
   intent: "create";
@@ -32,17 +45,17 @@ export function SharePanel({ bucketSlug, contentId, versionId, versionNumber, la
   const location = useLocation();
   const fetcher = useFetcher<CreateAnswer>();
   const answer = fetcher.data?.intent === "create" ? fetcher.data : undefined;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<CreateShareInput>({
     id: `share-${contentId}`,
     lastResult: fetcher.state === "idle" ? answer?.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createShareSchema }),
+    onValidate: ({ formData }) => (validateShare ?? uncheckedSubmission)(formData),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const older = versionId !== latestVersionId;
   const thisVersion = versionNumber === null ? t("shareables.panel.thisVersion") : t("shareables.panel.thisVersionNumber", { number: versionNumber });
   return (
-    <details className="share-panel" open={answer ? true : undefined}>
+    <details className="share-panel" open={answer ? true : undefined} onToggle={loadShareValidation}>
       <summary>{t("shareables.panel.title")}</summary>
       <p className="muted">{t("shareables.panel.intro")}</p>
       {answer?.created ? <CreatedLink url={answer.created.url} expiresAt={answer.created.expiresAt} /> : null}

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "../../../core/route-handle";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { passRetryAfter } from "../../lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -11,6 +12,9 @@ import { passwordResetRequestSchema } from "../../../core/account-schemas";
 import { translate } from "../../../core/messages";
 import { FieldError, FormError } from "../../components/form-errors";
 import type { Route } from "./+types/request";
+
+/** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
+export const handle = { messages: ["admin"] } satisfies RouteHandle;
 
 /*
  * /password-reset: asks for the email address. Every request that passes the rate limits gets the same answer

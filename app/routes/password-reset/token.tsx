@@ -1,3 +1,4 @@
+import type { RouteHandle } from "../../../core/route-handle";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
@@ -10,6 +11,9 @@ import { PASSWORD_MIN_LENGTH } from "../../../core/auth-schemas";
 import { translate } from "../../../core/messages";
 import { FieldError, FormError } from "../../components/form-errors";
 import type { Route } from "./+types/token";
+
+/** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
+export const handle = { messages: ["admin"] } satisfies RouteHandle;
 
 /*
  * /password-reset/{id}: the mailed link. A valid token sets a new password once (signup's rules, twice), which

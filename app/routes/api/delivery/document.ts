@@ -1,23 +1,7 @@
-import { deliveryAction, deliveryLoader } from "../../../../server/delivery/route";
-import { documentAnswer } from "../../../../server/delivery/etag";
-import { notFound } from "../../../../server/delivery/problem";
-import { parseLocale, parsePopulate, requireClientDocument } from "../../../../server/delivery/read";
-import { latestDocument } from "../../../../server/delivery/store";
+import { deliveryAction } from "../../../../server/delivery/route";
+import { documentLoader } from "../../../../server/delivery/loaders";
 
-/** GET /api/v1/delivery/buckets/{slug}/documents/{contentId}: one document's latest version. */
-export const loader = deliveryLoader(async ({ read, url, params, request, context }) => {
-  // A revalidation reads the document's state first: its ETag may be known from it (server/delivery/etag.ts).
-  const revalidation = request.headers.has("if-none-match");
-  // The bucket and the document in one query: the bucket is refused (404) first, then a bad parameter, then no document.
-  const { bucket, document } = await requireClientDocument(read.db, read.client, params.slug, params.contentId, !revalidation);
-  const locale = parseLocale(url, bucket.bucket);
-  const populate = parsePopulate(url);
-  if (!document) throw notFound("delivery.problems.notFound.document");
-  const answer = await documentAnswer(request, read, context.version, bucket, document, { locale, populate }, () =>
-    latestDocument(read.db, bucket.bucket.id, document.contentId),
-  );
-  if (!answer) throw notFound("delivery.problems.notFound.document");
-  return answer;
-});
+/** GET /api/v1/delivery/buckets/{slug}/documents/{contentId} (server/delivery/loaders.ts; served ahead of React Router by server/delivery/fast-path.ts). */
+export const loader = documentLoader;
 
 export const action = deliveryAction();

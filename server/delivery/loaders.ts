@@ -1,0 +1,102 @@
+import { deliveryOpenApi } from "../../core/delivery/openapi";
+import { documentAnswer } from "./etag";
+import { notFound } from "./problem";
+import {
+  authenticateWithDocument,
+  deliveryBucket,
+  encodeCursor,
+  type FoundDocument,
+  parseLocale,
+  parsePageQuery,
+  parsePopulate,
+  readableBuckets,
+  requireClientBucket,
+  requireClientDocument,
+  shapeDocuments,
+} from "./read";
+import { deliveryLoader } from "./route";
+import { documentPage, latestDocument, singletonDocument } from "./store";
+
+/*
+ * The loaders of the delivery API's JSON calls (docs/delivery.md). Their route modules (app/routes/api/delivery/)
+ * export them, and server/delivery/fast-path.ts calls the same ones ahead of React Router.
+ */
+
+/** GET /api/v1/delivery/buckets: the buckets the client reads, with their normalised schemas. */
+export const bucketsLoader = deliveryLoader(async ({ read }) => {
+  const buckets = await readableBuckets(read.db, read.client);
+  return {
+    items: buckets.map((bucket) => ({
+      slug: bucket.slug,
+      name: bucket.name,
+      singleton: bucket.singleton,
+      private: bucket.private,
+      collectionName: bucket.collectionName,
+      locales: bucket.locales,
+      schema: deliveryBucket(bucket).schema,
+    })),
+  };
+});
+
+/** GET /api/v1/delivery/buckets/{slug}/documents: a page of documents, {items, nextCursor}. */
+export const documentsLoader = deliveryLoader(async ({ read, url, params }) => {
+  const bucket = await requireClientBucket(read.db, read.client, params.slug);
+  const locale = parseLocale(url, bucket.bucket);
+  const populate = parsePopulate(url);
+  const query = parsePageQuery(url, bucket, locale);
+  const { documents, more } = await documentPage(read.db, bucket.bucket.id, query);
+  const items = await shapeDocuments(read, bucket, documents, { locale, populate });
+  const last = documents.at(-1);
+  return { items, nextCursor: more && last ? encodeCursor(query.sort, last.sortValue, last.contentId) : null };
+});
+
+/**
+ * GET /api/v1/delivery/buckets/{slug}/documents/{contentId}: one document's latest version. The client, its
+ * scope, the bucket and the document are one statement; a revalidation (If-None-Match) reads the document's state
+ * only, as its ETag may be known from it (server/delivery/etag.ts).
+ */
+export const documentLoader = deliveryLoader<FoundDocument>(
+  async ({ read, url, params, request, context, found }) => {
+    // The bucket is refused (404) first, then a bad parameter, then no document.
+    const { bucket, document } = await requireClientDocument(read.db, read.client, params.slug, params.contentId, found);
+    const locale = parseLocale(url, bucket.bucket);
+    const populate = parsePopulate(url);
+    if (!document) throw notFound("delivery.problems.notFound.document");
+    const answer = await documentAnswer(request, read, context.version, bucket, document, { locale, populate }, () =>
+      latestDocument(read.db, bucket.bucket.id, document.contentId),
+    );
+    if (!answer) throw notFound("delivery.problems.notFound.document");
+    return answer;
+  },
+  (db, token, { request, params }) => authenticateWithDocument(db, token, params.slug, params.contentId, !request.headers.has("if-none-match")),
+);
+
+/** GET /api/v1/delivery/buckets/{slug}/singleton: the document of a singleton bucket. */
+export const singletonLoader = deliveryLoader(async ({ read, url, params, request, context }) => {
+  const bucket = await requireClientBucket(read.db, read.client, params.slug);
+  if (!bucket.bucket.singleton) throw notFound("delivery.problems.notFound.notSingleton");
+  const locale = parseLocale(url, bucket.bucket);
+  const populate = parsePopulate(url);
+  // A revalidation reads the document's state first: its ETag may be known from it (server/delivery/etag.ts).
+  const document = await singletonDocument(read.db, bucket.bucket.id, !request.headers.has("if-none-match"));
+  if (!document) throw notFound("delivery.problems.notFound.emptySingleton");
+  const answer = await documentAnswer(request, read, context.version, bucket, document, { locale, populate }, () => singletonDocument(read.db, bucket.bucket.id));
+  if (!answer) throw notFound("delivery.problems.notFound.emptySingleton");
+  return answer;
+});
+
+/** GET /api/v1/delivery/openapi.json: the OpenAPI 3.1 document of what this client reads. */
+export const openApiLoader = deliveryLoader(async ({ read, context }) => {
+  const buckets = await readableBuckets(read.db, read.client);
+  return deliveryOpenApi(
+    buckets.map((bucket) => ({
+      slug: bucket.slug,
+      name: bucket.name,
+      singleton: bucket.singleton,
+      collectionName: bucket.collectionName,
+      locales: bucket.locales,
+      schema: deliveryBucket(bucket).schema,
+    })),
+    { title: `${context.config.PRODUCT_NAME} delivery API`, version: context.version, serverUrl: read.base },
+  );
+});
