@@ -3,6 +3,7 @@ import { hashToken, randomToken } from "../security/tokens";
 import {
   BUCKET_SUMMARIES_JSON, RESOLVED_BUCKET_JSON, resolveBucketSlugCached, type BucketSummary, type ResolvedBucket,
 } from "../content/buckets";
+import { NAMED_VERSION_JSON, versionFromJson, type ContentVersion } from "../content/store";
 import { USER_COLUMNS, type User } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
@@ -41,6 +42,14 @@ export interface SessionLookup {
   buckets: BucketSummary[];
   /** Asked with `bucketSlug`: the bucket of that slug (current or old), or null. */
   bucket?: ResolvedBucket | null;
+  /** Asked with `document` (PostgreSQL): that version of the document in the named bucket, or null. */
+  document?: ContentVersion | null;
+}
+
+/** A document a JSON read names: its version, or null for the latest. */
+export interface NamedDocument {
+  contentId: string;
+  versionId: string | null;
 }
 
 export interface SessionLookupOptions {
@@ -48,6 +57,8 @@ export interface SessionLookupOptions {
   bucketSlug?: string;
   /** Whether the navigation's bucket list is needed (pages; default), or not (JSON calls). */
   navigation?: boolean;
+  /** The document a JSON read names, in the bucket of `bucketSlug`: read with the session where no cache serves it. */
+  document?: NamedDocument;
 }
 
 const LIVE_SESSION = `FROM sessions s JOIN users u ON u.id = s.user_id
@@ -56,7 +67,7 @@ const LIVE_SESSION = `FROM sessions s JOIN users u ON u.id = s.user_id
 /**
  * The live session's user (null when the session has ended) with what the request needs with it. PGlite: from the
  * process's read cache (server/db/read-cache.ts), kept true by the database's notices. PostgreSQL: one statement,
- * the session, its user, the bucket list and the bucket the request names.
+ * the session, its user, the bucket list, the bucket the request names and the document a JSON read names.
  */
 export async function findSessionUser(db: Db, token: string, options: SessionLookupOptions = {}): Promise<SessionLookup | null> {
   const idHash = hashToken(token);
@@ -71,25 +82,32 @@ export async function findSessionUser(db: Db, token: string, options: SessionLoo
     if (!session) return null;
     return { user: session.user, buckets: buckets ?? [], ...(bucket === undefined ? {} : { bucket }) };
   }
-  const { rows } = await db.query<User & { bucketList?: BucketSummary[]; bucket?: ResolvedBucket | null }>(
-    sessionLookupSql(navigation, bucketSlug !== undefined),
-    bucketSlug === undefined ? [idHash] : [idHash, bucketSlug],
+  const document = bucketSlug === undefined ? undefined : options.document;
+  const { rows } = await db.query<User & { bucketList?: BucketSummary[]; bucket?: ResolvedBucket | null; document?: Parameters<typeof versionFromJson>[0] }>(
+    sessionLookupSql(navigation, bucketSlug !== undefined, document !== undefined),
+    bucketSlug === undefined ? [idHash] : document === undefined ? [idHash, bucketSlug] : [idHash, bucketSlug, document.contentId, document.versionId],
   );
   if (!rows[0]) return null;
-  const { bucketList = [], bucket, ...user } = rows[0];
-  return { user, buckets: bucketList, ...(bucketSlug === undefined ? {} : { bucket: bucket ?? null }) };
+  const { bucketList = [], bucket, document: version, ...user } = rows[0];
+  return {
+    user,
+    buckets: bucketList,
+    ...(bucketSlug === undefined ? {} : { bucket: bucket ?? null }),
+    ...(document === undefined ? {} : { document: versionFromJson(version ?? null) }),
+  };
 }
 
 const sessionLookups = new Map<string, string>();
 
-/** The session lookup's statement with what is asked for: one fixed, prepared text for each of the four. */
-function sessionLookupSql(navigation: boolean, withBucket: boolean): string {
-  const key = `${navigation}:${withBucket}`;
+/** The session lookup's statement with what is asked for: one fixed, prepared text for each combination. */
+function sessionLookupSql(navigation: boolean, withBucket: boolean, withDocument: boolean): string {
+  const key = `${navigation}:${withBucket}:${withDocument}`;
   let sql = sessionLookups.get(key);
   if (sql === undefined) {
     sql = prepared(`SELECT ${USER_COLUMNS}
        ${navigation ? `, (${BUCKET_SUMMARIES_JSON}) AS "bucketList"` : ""}
        ${withBucket ? `, (${RESOLVED_BUCKET_JSON("$2")}) AS bucket` : ""}
+       ${withDocument ? `, (${NAMED_VERSION_JSON("$2", "$3", "$4")}) AS document` : ""}
      ${LIVE_SESSION}`);
     sessionLookups.set(key, sql);
   }

@@ -127,6 +127,25 @@ const LATEST_VERSION_SQL = prepared(`SELECT ${versionColumns("v.")}
    FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
    WHERE c.content_id = $1 AND c.bucket_id = $2`);
 
+/**
+ * A document's version (`versionParam`; null: the latest) in the bucket of a slug (current or old), as one JSON
+ * value for a subquery: the session lookup reads it in its statement (a JSON API read: one round trip).
+ */
+export const NAMED_VERSION_JSON = (slugParam: string, contentParam: string, versionParam: string) => `SELECT row_to_json(found) FROM (
+    SELECT ${versionColumns("v.")}
+    FROM contents c JOIN versions v ON v.version_id = COALESCE(${versionParam}::uuid, c.latest_version_id) AND v.content_id = c.content_id
+    WHERE c.content_id = ${contentParam}::uuid AND c.bucket_id = (
+      (SELECT id FROM buckets WHERE slug = ${slugParam}::text)
+      UNION ALL
+      (SELECT bucket_id FROM bucket_slug_redirects WHERE old_slug = ${slugParam}::text)
+      LIMIT 1)
+  ) found`;
+
+/** A version read as NAMED_VERSION_JSON (its timestamp arrives as text). */
+export function versionFromJson(json: (Omit<ContentVersion, "createdAt"> & { createdAt: string }) | null): ContentVersion | null {
+  return json ? { ...json, createdAt: new Date(json.createdAt) } : null;
+}
+
 export async function getLatestVersion(db: Queryable, bucketId: string, contentId: string): Promise<ContentVersion | null> {
   const { rows } = await db.query<ContentVersion>(LATEST_VERSION_SQL, [contentId, bucketId]);
   return rows[0] ?? null;

@@ -1,8 +1,10 @@
 import type { AppLoadContext } from "react-router";
-import { deleteContent, getLatestVersion, getVersion } from "../content/store";
+import { deleteContent, getLatestVersion, getVersion, type ContentVersion } from "../content/store";
+import type { NamedDocument } from "../accounts/sessions";
 import { toDocument } from "../content/save";
 import { submitJsonDocument } from "../content/submit-json";
 import { requireApiBucketAccess } from "./guards";
+import { getRequestState } from "./request-state";
 import { HttpError } from "./http-error";
 import { methodNotAllowed } from "./respond";
 import { isUuid } from "../../core/ids";
@@ -20,15 +22,23 @@ export async function readDocumentCall(
   context: AppLoadContext,
   params: { slug?: string; contentId?: string; versionId?: string },
 ): Promise<Response> {
-  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug });
   const { contentId, versionId } = params;
-  if (!isUuid(contentId) || (versionId !== "latest" && !isUuid(versionId))) throw noSuchDocument();
-  const version =
-    versionId === "latest"
-      ? await getLatestVersion(context.db, bucket.id, contentId)
-      : await getVersion(context.db, bucket.id, contentId, versionId);
+  const named = isUuid(contentId) && (versionId === "latest" || isUuid(versionId)) ? { contentId, versionId: versionId === "latest" ? null : versionId } : undefined;
+  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug, ...(named ? { document: named } : {}) });
+  if (!named) throw noSuchDocument();
+  const version = (await documentReadWithSession(request, context, named)) ?? (named.versionId === null
+    ? await getLatestVersion(context.db, bucket.id, named.contentId)
+    : await getVersion(context.db, bucket.id, named.contentId, named.versionId));
   if (!version) throw noSuchDocument();
   return Response.json(toDocument(version));
+}
+
+/** The document the session lookup read with the session (PostgreSQL, a signed-in user's read); else undefined. */
+async function documentReadWithSession(request: Request, context: AppLoadContext, named: NamedDocument): Promise<ContentVersion | null | undefined> {
+  if (!context.requestState) return undefined; // an API client's call: no session was read
+  const { namedDocument } = await getRequestState(request, context);
+  if (!namedDocument || namedDocument.contentId !== named.contentId || namedDocument.versionId !== named.versionId) return undefined;
+  return namedDocument.found;
 }
 
 /** DELETE /api/v1/buckets/{slug}/content/{contentId}/{_id}: only while _id is the latest version. */

@@ -5,6 +5,7 @@ import {
 import { hasPermission, type Author, type User } from "../accounts/users";
 import { authenticateApiClient, clientMay, type ApiClient } from "../accounts/api-clients";
 import { isInvitationOpen } from "../accounts/invitations";
+import type { NamedDocument } from "../accounts/sessions";
 import { bearerToken } from "../security/bearer";
 import { HttpError } from "./http-error";
 import { getRequestState } from "./request-state";
@@ -148,12 +149,15 @@ export interface ApiBucketAccess {
 export async function requireApiBucketAccess(
   request: Request,
   context: AppLoadContext,
-  find: { slug?: string; collectionName?: string },
+  find: { slug?: string; collectionName?: string; document?: NamedDocument },
   access: "read" | "write" = "read",
 ): Promise<ApiBucketAccess> {
   const client = await requestClient(request, context);
-  // A user's session is read with the bucket in one statement (PostgreSQL; PGlite reads both from its cache).
-  if (!client && find.slug !== undefined) await getRequestState(request, context, { bucketSlug: find.slug, navigation: false });
+  // A user's session is read with the bucket, and the document a read names, in one statement (PostgreSQL; PGlite
+  // reads the session and bucket from its cache).
+  if (!client && find.slug !== undefined) {
+    await getRequestState(request, context, { bucketSlug: find.slug, navigation: false, ...(find.document ? { document: find.document } : {}) });
+  }
   const user = client ? null : await requireApiUser(request, context);
   // The JSON API answers an old slug of a renamed bucket for the bucket itself, without a redirect: exhibit apps
   // and scripts that post to it keep working whatever their HTTP client does with redirects.

@@ -1,5 +1,6 @@
 import type { AppLoadContext, Session } from "react-router";
-import { findSessionUser, type SessionLookupOptions } from "../accounts/sessions";
+import { findSessionUser, type NamedDocument, type SessionLookupOptions } from "../accounts/sessions";
+import type { ContentVersion } from "../content/store";
 import type { BucketSummary, ResolvedBucket } from "../content/buckets";
 import type { User } from "../accounts/users";
 import type { SessionData } from "./context";
@@ -17,13 +18,16 @@ export interface RequestState {
   buckets: BucketSummary[];
   /** The bucket of the slug the state was first asked for with, read with the session (undefined: not read). */
   namedBucket?: { slug: string; found: ResolvedBucket | null };
+  /** The document the state was first asked for with, read with the session (undefined: not read). */
+  namedDocument?: NamedDocument & { found: ContentVersion | null };
   locale: Locale;
 }
 
 /**
  * The request's cookie session, signed-in user and locale; read once per request, with what the first caller asks
  * for: the bucket the request names (`bucketSlug`, then guards.ts requestBucket needs no statement of its own), the
- * navigation's bucket list unless `navigation: false` (a JSON call).
+ * document a JSON read names (`document`, where no read cache serves the session), the navigation's bucket list
+ * unless `navigation: false` (a JSON call).
  */
 export function getRequestState(request: Request, context: AppLoadContext, options: SessionLookupOptions = {}): Promise<RequestState> {
   context.requestState ??= loadRequestState(request, context, options);
@@ -46,7 +50,9 @@ async function loadRequestState(request: Request, context: AppLoadContext, optio
     (await browserLocale(request, context)) ??
     context.config.DEFAULT_LOCALE;
   const namedBucket = bucketSlug !== undefined && found?.bucket !== undefined ? { slug: bucketSlug, found: found.bucket } : undefined;
-  return { session, user, buckets: found?.buckets ?? [], ...(namedBucket ? { namedBucket } : {}), locale };
+  const { document } = options;
+  const namedDocument = namedBucket && document && found?.document !== undefined ? { ...document, found: found.document } : undefined;
+  return { session, user, buckets: found?.buckets ?? [], ...(namedBucket ? { namedBucket } : {}), ...(namedDocument ? { namedDocument } : {}), locale };
 }
 
 /** Accept-Language values seen (per detector: its fallback is the server's default locale) → the locale they ask for. */
