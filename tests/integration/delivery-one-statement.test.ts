@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiClient } from "../../server/accounts/api-clients";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent } from "../../server/content/store";
-import type { Db } from "../../server/db/client";
 import { authenticateWithDocument } from "../../server/delivery/read";
-import { createTestBucket } from "../support/fixtures";
+import { countingStatements, createTestBucket } from "../support/fixtures";
 import { deliveryClient } from "../support/delivery";
 import { createTestUser } from "../support/http";
 import { createTestDatabase, type TestDatabase } from "../support/server";
@@ -22,15 +21,6 @@ let shownDoc: string;
 let hiddenDoc: string;
 const unique = Date.now().toString(36);
 
-/** The database, counting the statements sent through it. */
-function counting(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  return {
-    statements,
-    db: { ...db, query: (sql, params) => (statements.push(sql), db.query(sql, params)), transaction: (fn) => db.transaction(fn), close: () => db.close() },
-  };
-}
-
 beforeAll(async () => {
   database = await createTestDatabase();
   shown = await createTestBucket(database.db, { slug: `shown-${unique}`, collectionName: `shown-${unique}` });
@@ -45,7 +35,7 @@ describe("the single-document lookup", () => {
     const { token, client } = await deliveryClient(database.db, { read: [shown.slug] });
     // The first use notes last_used_at (a second statement, once a minute); the one after is one statement.
     await authenticateWithDocument(database.db, token, shown.slug, shownDoc, true);
-    const probe = counting(database.db);
+    const probe = countingStatements(database.db);
     const full = await authenticateWithDocument(probe.db, token, shown.slug, shownDoc, true);
     expect(probe.statements).toHaveLength(1);
     expect(full?.client.id).toBe(client.id);
@@ -77,7 +67,7 @@ describe("the single-document lookup", () => {
 
   it("writes last_used_at once for many requests at once, not per request", async () => {
     const { token, client } = await deliveryClient(database.db, { read: [shown.slug] });
-    const probe = counting(database.db);
+    const probe = countingStatements(database.db);
     await Promise.all(Array.from({ length: 10 }, () => authenticateWithDocument(probe.db, token, shown.slug, shownDoc, false)));
     await authenticateWithDocument(probe.db, token, shown.slug, shownDoc, false);
     // One while it is being written; on PostgreSQL a read that overtook the write may see the old value too.

@@ -3,7 +3,7 @@ import { createSession, findSessionUser } from "../../server/accounts/sessions";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent, saveVersion, type ContentVersion } from "../../server/content/store";
 import type { Db } from "../../server/db/client";
-import { createTestBucket } from "../support/fixtures";
+import { countingStatements, createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { createTestDatabase, type TestDatabase } from "../support/server";
 
@@ -22,15 +22,6 @@ let second: ContentVersion;
 let elsewhere: ContentVersion;
 const unique = Date.now().toString(36);
 
-/** The database, counting the statements sent through it. */
-function counting(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  return {
-    statements,
-    db: { ...db, query: (sql, params) => (statements.push(sql), db.query(sql, params)), transaction: (fn) => db.transaction(fn), close: () => db.close() },
-  };
-}
-
 beforeAll(async () => {
   database = await createTestDatabase();
   bucket = await createTestBucket(database.db, { slug: `named-${unique}`, collectionName: `named-${unique}` });
@@ -48,7 +39,7 @@ const lookup = (db: Db, slug: string, contentId: string, versionId: string | nul
 
 describe("the session lookup with the document a JSON read names", () => {
   it("reads the latest version with the session and the bucket in one statement", async () => {
-    const probe = counting(database.db);
+    const probe = countingStatements(database.db);
     const found = await lookup(probe.db, bucket.slug, first.contentId, null);
     expect(probe.statements).toHaveLength(1);
     expect(found?.bucket?.bucket.id).toBe(bucket.id);

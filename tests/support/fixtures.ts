@@ -189,3 +189,12 @@ export async function startBuiltServer(env: Record<string, string>, options: { s
   });
   return built.startServer({ config, seed: options.seed ?? false });
 }
+
+/** The database, counting the statements sent through it (a test of how many round trips a lookup takes). */
+export function countingStatements(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    db: { ...db, query: (sql, params) => (statements.push(sql), db.query(sql, params)), transaction: (fn) => db.transaction(fn), close: () => db.close() },
+  };
+}
