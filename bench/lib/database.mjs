@@ -91,27 +91,32 @@ export async function insertBucket(query, bucket) {
  * second older per number so the newest is number 1; and the bucket's
  * content_count, which the overview reads instead of count(*).
  */
+/** Whether the database keeps a document's search text with its contents row: a build before migration 027 (--compare) does not. */
+export async function storesSearchText(query) {
+  const { rows } = await query("SELECT 1 FROM information_schema.columns WHERE table_name = 'contents' AND column_name = 'search_text'");
+  return rows.length > 0;
+}
+
 export async function seedDocuments(query, bucketId, { from, to }) {
   const template = benchDocument(0);
   delete template.title;
   delete template.inventoryNumber;
+  const storedText = await storesSearchText(query);
   await query(
     `WITH numbered AS MATERIALIZED (
        SELECT n, gen_random_uuid() AS content_id, gen_random_uuid() AS version_id,
-              now() - n * interval '1 second' AS at
+              now() - n * interval '1 second' AS at,
+              $4::jsonb || jsonb_build_object(
+                'title', jsonb_build_object('nl', 'Licht op het wad ' || n, 'en', 'Light on the mudflats ' || n),
+                'inventoryNumber', 'SM-' || n,
+                'year', 1880 + n % 100) AS data
        FROM generate_series($2::int, $3::int) AS n
      ), new_contents AS (
-       INSERT INTO contents (content_id, bucket_id, latest_version_id, created_at, updated_at)
-       SELECT content_id, $1, version_id, at, at FROM numbered
+       INSERT INTO contents (content_id, bucket_id, latest_version_id, created_at, updated_at${storedText ? ", search_text" : ""})
+       SELECT content_id, $1, version_id, at, at${storedText ? ", document_search_text(data)" : ""} FROM numbered
      )
      INSERT INTO versions (version_id, content_id, data, created_at)
-     SELECT version_id, content_id,
-            $4::jsonb || jsonb_build_object(
-              'title', jsonb_build_object('nl', 'Licht op het wad ' || n, 'en', 'Light on the mudflats ' || n),
-              'inventoryNumber', 'SM-' || n,
-              'year', 1880 + n % 100),
-            at
-     FROM numbered`,
+     SELECT version_id, content_id, data, at FROM numbered`,
     [bucketId, from, to, JSON.stringify(template)],
   );
   await query("UPDATE buckets SET content_count = content_count + $2 WHERE id = $1", [bucketId, to - from + 1]);

@@ -7,7 +7,7 @@ import { open, rm } from "node:fs/promises";
 import { request } from "node:http";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { copyDataDir, withPglite } from "../lib/database.mjs";
+import { copyDataDir, storesSearchText, withPglite } from "../lib/database.mjs";
 
 const FILES = 20;
 const FILE_BYTES = 100 * 2 ** 20;
@@ -32,6 +32,7 @@ async function prepare(dataDir) {
   const secret = randomBytes(32).toString("base64url");
   return withPglite(dataDir, async (query) => {
     const bucket = (await query("SELECT id FROM buckets WHERE slug = 'exhibitions'")).rows[0];
+    const storedText = await storesSearchText(query);
     if (!bucket) throw new Error("the prepared data dir has no demo exhibitions bucket");
     for (let index = 0; index < FILES; index++) {
       const storageKey = `${randomUUID()}.mp4`;
@@ -43,9 +44,14 @@ async function prepare(dataDir) {
       );
       const data = { title: { nl: `Tentoonstelling ${index}`, en: `Exhibition ${index}` }, opensOn: "2027-01-01", trailer: media.rows[0].content_id };
       await query(
-        `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
-           INSERT INTO contents (content_id, bucket_id, latest_version_id) SELECT content_id, $1, version_id FROM ids
-         ) INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, $2::jsonb FROM ids`,
+        storedText
+          ? `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
+               INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text)
+               SELECT content_id, $1, version_id, document_search_text($2::jsonb) FROM ids
+             ) INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, $2::jsonb FROM ids`
+          : `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
+               INSERT INTO contents (content_id, bucket_id, latest_version_id) SELECT content_id, $1, version_id FROM ids
+             ) INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, $2::jsonb FROM ids`,
         [bucket.id, JSON.stringify(data)],
       );
     }

@@ -5,7 +5,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { copyDataDir, createPostgresDatabase, insertBucket, postgresAdminUrl, withPglite, withPostgres } from "../lib/database.mjs";
+import { copyDataDir, createPostgresDatabase, insertBucket, postgresAdminUrl, storesSearchText, withPglite, withPostgres } from "../lib/database.mjs";
 import { BENCH_BUCKET, benchDocument } from "../lib/document.mjs";
 import { cpuRow, loadNotes, throughputRows } from "../lib/load-rows.mjs";
 
@@ -49,12 +49,16 @@ export async function seed(query) {
   };
   const makersId = await bucket(MAKERS_BUCKET);
   const worksId = await bucket(WORKS_BUCKET);
+  const storedText = await storesSearchText(query);
   const insert = async (bucketId, data) => {
     const contentId = randomUUID();
     const versionId = randomUUID();
     await query(
-      `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3))
-       INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, $4::jsonb)`,
+      storedText
+        ? `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text) VALUES ($1, $2, $3, document_search_text($4::jsonb)))
+           INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, $4::jsonb)`
+        : `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3))
+           INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, $4::jsonb)`,
       [contentId, bucketId, versionId, JSON.stringify(data)],
     );
     return contentId;

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "../db/client";
+import { likePattern } from "../db/like-pattern";
 import type { MessageKey } from "../../core/messages";
 import type { UserEdit } from "../../core/people-forms";
 import { recordActivity } from "../admin/activity";
@@ -35,7 +36,6 @@ export class UserAdminRefusal extends Error {
   }
 }
 
-const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /** A page of users, by name then email; `search` matches a part of the name or the email, in any case. */
 export async function listUsers(

@@ -1,5 +1,6 @@
 import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
-import { likePattern } from "./store";
+import { likePattern } from "../db/like-pattern";
+import { searchCondition } from "./search";
 import type { User } from "../accounts/users";
 import type { Db, Queryable } from "../db/client";
 import { chosenStillUrl } from "../media/content";
@@ -42,7 +43,7 @@ export async function listSessions(
      LEFT JOIN LATERAL (
        SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = b.id ${search ? "AND document_search_text(v.data) ILIKE $4" : ""}
+       WHERE c.bucket_id = b.id ${search ? `AND ${searchCondition("$4")}` : ""}
        ORDER BY ${placed("c")}c.updated_at DESC, c.content_id DESC
        LIMIT $2 OFFSET $3
      ) page ON true

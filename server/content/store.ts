@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { prepared, type Db, type Queryable } from "../db/client";
 import { enqueueDeliveriesSql } from "../webhooks/outbox";
+import { likePattern } from "../db/like-pattern";
+import { searchCondition } from "./search";
 
 export interface ContentVersion {
   contentId: string;
@@ -32,7 +34,8 @@ const versionColumns = (alias = "") =>
 
 const CREATE_CONTENT_SQL = prepared(
   `WITH new_content AS (
-     INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton) VALUES ($1, $2, $3, $4)
+     INSERT INTO contents (content_id, bucket_id, latest_version_id, singleton, search_text)
+     VALUES ($1, $2, $3, $4, document_search_text($5::jsonb))
    ), counted AS (
      UPDATE buckets SET content_count = content_count + 1 WHERE id = $2
    ), hooks AS (
@@ -72,7 +75,7 @@ export async function createContent(
 
 const SAVE_VERSION_SQL = prepared(
   `WITH moved AS (
-     UPDATE contents SET latest_version_id = $1, updated_at = now()
+     UPDATE contents SET latest_version_id = $1, updated_at = now(), search_text = document_search_text($5::jsonb)
      WHERE content_id = $2 AND bucket_id = $3 AND latest_version_id = $4
      RETURNING content_id
    ), hooks AS (
@@ -195,11 +198,6 @@ export async function deleteContent(db: Db, bucketId: string, contentId: string,
   });
 }
 
-/** An ILIKE pattern matching `text` anywhere, its wildcards taken literally. */
-export function likePattern(text: string): string {
-  return `%${text.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Newest first, a page at a time; `search` matches any text in the data. */
 export async function listContents(
   db: Queryable,
@@ -210,7 +208,7 @@ export async function listContents(
   const { rows } = await db.query<ContentVersion>(
     `SELECT ${versionColumns("v.")}
      FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-     WHERE c.bucket_id = $1 ${search ? "AND document_search_text(v.data) ILIKE $4" : ""}
+     WHERE c.bucket_id = $1 ${search ? `AND ${searchCondition("$4")}` : ""}
      ORDER BY c.updated_at DESC, c.content_id DESC
      LIMIT $2 OFFSET $3`,
     search
@@ -241,7 +239,7 @@ export function overviewStatement(
        SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
               v.data -> $4::text AS title, c.updated_at
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = b.id ${search ? "AND document_search_text(v.data) ILIKE $5" : ""}
+       WHERE c.bucket_id = b.id ${search ? `AND ${searchCondition("$5")}` : ""}
        ORDER BY c.updated_at DESC, c.content_id DESC
        LIMIT $2 OFFSET $3
      ) page ON true

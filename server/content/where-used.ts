@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/client";
 import { isBucketVisible, type Bucket } from "./buckets";
+import { searchCondition } from "./search";
 import { compileBucketSchema } from "./validator";
 import type { User } from "../accounts/users";
 import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed } from "../../core/content/references";
@@ -10,7 +11,7 @@ import { savedDocumentPath } from "../../core/content/screens";
 /*
  * Where a document is used (the delete confirmation): the latest versions of documents, in buckets whose schema
  * has a `_ref` to the document's collection, that hold its contentId in such a field. The candidates come from
- * the overview's trigram index over a document's text (document_search_text, migration 008): a contentId is a
+ * the overview's trigram index over a document's stored text (contents.search_text, migration 027): a contentId is a
  * string value of the data, so `ILIKE '%<contentId>%'` finds them without reading the buckets whole; each
  * candidate is then checked along its bucket's schema (the id in a reference field to this collection, not in
  * a text).
@@ -44,7 +45,7 @@ export async function findWhereUsed(
     const { rows } = await db.query<{ contentId: string; data: Record<string, unknown> }>(
       `SELECT c.content_id AS "contentId", v.data
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = $1 AND c.content_id <> $2::uuid AND document_search_text(v.data) ILIKE $3`,
+       WHERE c.bucket_id = $1 AND c.content_id <> $2::uuid AND ${searchCondition("$3")}`,
       [bucket.id, contentId, `%${contentId}%`],
     );
     const { schema } = compileBucketSchema(bucket);

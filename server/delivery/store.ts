@@ -1,4 +1,6 @@
 import type { Queryable } from "../db/client";
+import { searchCondition } from "../content/search";
+import { likePattern } from "../db/like-pattern";
 import type { StoredDocument } from "../../core/delivery/shape";
 
 /*
@@ -82,9 +84,6 @@ export interface PageQuery {
   search: string | null;
 }
 
-/** An ILIKE pattern matching `text` anywhere, its wildcards taken literally. */
-const likePattern = (text: string) => `%${text.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** One page of a bucket's documents (limit + 1 rows are read to know whether another page follows). */
 export async function documentPage(db: Queryable, bucketId: string, query: PageQuery): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
   const params: unknown[] = [bucketId];
@@ -103,7 +102,7 @@ export async function documentPage(db: Queryable, bucketId: string, query: PageQ
   }
   const where = ["c.bucket_id = $1"];
   if (query.updatedSince) where.push(`c.updated_at >= ${param(query.updatedSince)}::timestamptz`);
-  if (query.search) where.push(`document_search_text(v.data) ILIKE ${param(likePattern(query.search))}`);
+  if (query.search) where.push(searchCondition(param(likePattern(query.search))));
   const direction = sort.order === "asc" ? "ASC" : "DESC";
   if (query.after) {
     const value = sort.by === "property" ? JSON.stringify(query.after.value) : query.after.value;

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +8,7 @@ import { openPglite, openPostgres, type Db } from "../../server/db/client";
 import { MIGRATIONS, migrate } from "../../server/db/migrate";
 import { createUser } from "../../server/accounts/users";
 import { withDatabase } from "../support/global-setup";
-import { startBuiltServer } from "../support/fixtures";
+import { createTestBucket, startBuiltServer } from "../support/fixtures";
 
 /*
  * Numbered migrations (server/db/migrate.ts): recorded in schema_migrations,
@@ -93,8 +93,8 @@ async function recorded(db: Db): Promise<Array<{ version: number; name: string }
   return rows;
 }
 
-async function tableExists(db: Db, table: string): Promise<boolean> {
-  const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`public.${table}`]);
+async function relationExists(db: Db, name: string): Promise<boolean> {
+  const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`public.${name}`]);
   return rows[0]!.exists;
 }
 
@@ -107,7 +107,7 @@ describe("migrations", () => {
     const { rows } = await db.query<{ applied: boolean }>("SELECT bool_and(applied_at IS NOT NULL) AS applied FROM schema_migrations");
     expect(rows[0]!.applied).toBe(true);
     for (const table of ["users", "sessions", "invitations", "rate_limits", "buckets", "contents", "versions"]) {
-      expect(await tableExists(db, table), table).toBe(true);
+      expect(await relationExists(db, table), table).toBe(true);
     }
   });
 
@@ -141,7 +141,7 @@ describe("migrations", () => {
     await migrate(db);
     const next = { version: 10_000, name: "later_feature", sql: "CREATE TABLE later_feature (id integer PRIMARY KEY);" };
     expect(await migrate(db, [...MIGRATIONS, next])).toEqual([10_000]);
-    expect(await tableExists(db, "later_feature")).toBe(true);
+    expect(await relationExists(db, "later_feature")).toBe(true);
     expect((await recorded(db)).at(-1)).toEqual({ version: 10_000, name: "later_feature" });
   });
 
@@ -149,10 +149,30 @@ describe("migrations", () => {
     const db = await (await freshDatabase()).open();
     const broken = { version: 10_000, name: "broken", sql: "CREATE TABLE half_done (id integer); SELECT * FROM no_such_table;" };
     await expect(migrate(db, [...MIGRATIONS, broken])).rejects.toThrow(/no_such_table/);
-    expect(await tableExists(db, "users")).toBe(false);
-    expect(await tableExists(db, "half_done")).toBe(false);
-    expect(await tableExists(db, "schema_migrations")).toBe(false);
+    expect(await relationExists(db, "users")).toBe(false);
+    expect(await relationExists(db, "half_done")).toBe(false);
+    expect(await relationExists(db, "schema_migrations")).toBe(false);
     expect(await migrate(db)).toEqual(ALL_VERSIONS);
+  });
+
+  it("027 stores the search text of every document saved before it, from its latest version only, and drops the index over all versions", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 27));
+    const bucket = await createTestBucket(db, { jsonSchema: { type: "object", properties: { name: { type: "string" }, year: { type: "integer" } } } });
+    await db.query(
+      `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $4))
+       INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, '{"name": "Zandvoort"}'), ($4, $1, '{"name": "Mesdag", "year": 1881}')`,
+      [randomUUID(), bucket.id, randomUUID(), randomUUID()],
+    );
+    expect(await migrate(db)).toEqual([27]);
+    const { rows } = await db.query<{ text: string }>("SELECT search_text AS text FROM contents WHERE bucket_id = $1", [bucket.id]);
+    expect(rows).toEqual([{ text: "Mesdag 1881" }]);
+    expect(await relationExists(db, "versions_search_trgm_idx")).toBe(false);
+    expect(await relationExists(db, "contents_search_trgm_idx")).toBe(true);
+    // Nothing may write a contents row without its text: a search would never find it.
+    await expect(
+      db.query("INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3)", [randomUUID(), bucket.id, randomUUID()]),
+    ).rejects.toThrow(/search_text/);
   });
 
   it("applied at once by two callers on one database run once", async () => {

@@ -112,13 +112,14 @@ async function storedState() {
 async function seedDocuments(bucketId: string, count: number) {
   await server.db.query(
     `WITH numbered AS MATERIALIZED (
-       SELECT n, gen_random_uuid() AS content_id, gen_random_uuid() AS version_id FROM generate_series(1, $2::int) AS n
+       SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id,
+              jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END) AS data
+       FROM generate_series(1, $2::int) AS n
      ), new_contents AS (
-       INSERT INTO contents (content_id, bucket_id, latest_version_id) SELECT content_id, $1, version_id FROM numbered
+       INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text)
+       SELECT content_id, $1, version_id, document_search_text(data) FROM numbered
      )
-     INSERT INTO versions (version_id, content_id, data)
-     SELECT version_id, content_id, jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END)
-     FROM numbered`,
+     INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, data FROM numbered`,
     [bucketId, count],
   );
   await server.db.query("UPDATE buckets SET content_count = content_count + $2 WHERE id = $1", [bucketId, count]);

@@ -1,25 +1,64 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/server";
+import { createTestBucket } from "../support/fixtures";
+import { createContent, saveVersion, VersionConflictError } from "../../server/content/store";
+import { searchCondition } from "../../server/content/search";
+import { likePattern } from "../../server/db/like-pattern";
 
 /*
- * The overview's search (server/services/content.ts: `document_search_text(v.data) ILIKE '%…%'`, over values only)
- * goes through the trigram index of migration 008, not through every document.
- * With sequential scans priced out, the planner must be able to answer the
- * expression from the index: without the index (or pg_trgm) it cannot.
+ * The overview's search (`searchCondition`: as `c.search_text ILIKE '%…%'` would, over values only) reads the text stored with each document's
+ * contents row (migration 027) through its trigram index, not through every document. The text is written by the
+ * statement that makes a version the latest, so it always belongs to the latest version.
  */
 let database: TestDatabase;
+let bucketId: string;
 beforeAll(async () => {
   database = await createTestDatabase();
+  bucketId = (await createTestBucket(database.db, { slug: "search-index-bucket" })).id;
 });
 afterAll(() => database.drop());
 
+/** The stored text's words, sorted: jsonb keeps its keys in its own order. */
+async function storedWords(contentId: string): Promise<string[]> {
+  const { rows } = await database.db.query<{ text: string }>("SELECT search_text AS text FROM contents WHERE content_id = $1", [contentId]);
+  return rows[0]!.text.split(" ").sort();
+}
+
 describe("search index", () => {
-  it("answers the overview's ILIKE over a document's data from versions_search_trgm_idx", async () => {
+  it("answers the search condition from contents_search_trgm_idx: the condition is the index's expression", async () => {
     const plan = await database.db.transaction(async (tx) => {
       await tx.query("SET LOCAL enable_seqscan = off");
-      const { rows } = await tx.query<{ "QUERY PLAN": string }>("EXPLAIN SELECT version_id FROM versions v WHERE document_search_text(v.data) ILIKE '%wad 4242%'");
+      const { rows } = await tx.query<{ "QUERY PLAN": string }>(`EXPLAIN SELECT c.content_id FROM contents c WHERE ${searchCondition("$1")}`, [likePattern("Wad 4242")]);
       return rows.map((row) => row["QUERY PLAN"]).join("\n");
     });
-    expect(plan).toContain("versions_search_trgm_idx");
+    expect(plan).toContain("contents_search_trgm_idx");
+  });
+
+  it("matches as ILIKE does: any case, the wildcards literal", async () => {
+    const { contentId } = await createContent(database.db, bucketId, { title: "Zonsondergang bij Scheveningen", code: "50%_off" }, null);
+    const matches = async (text: string) => {
+      const { rows } = await database.db.query(`SELECT 1 FROM contents c WHERE c.content_id = $1 AND ${searchCondition("$2")}`, [contentId, likePattern(text)]);
+      return rows.length === 1;
+    };
+    expect(await matches("BIJ scheveningen")).toBe(true);
+    expect(await matches("50%_OFF")).toBe(true);
+    expect(await matches("50%_of")).toBe(true);
+    expect(await matches("5_%")).toBe(false);
+    expect(await matches("bij  Scheveningen")).toBe(false);
+  });
+
+  it("stores the values of the latest version: a create, a save, and not a save that lost to another", async () => {
+    const created = await createContent(database.db, bucketId, { title: { nl: "Zeegezicht", en: "Seascape" }, year: 1881, tags: ["Mesdag"] }, null);
+    expect(await storedWords(created.contentId)).toEqual(["1881", "Mesdag", "Seascape", "Zeegezicht"]);
+
+    const saved = await saveVersion(database.db, { bucketId, contentId: created.contentId, baseVersionId: created.versionId, data: { title: { nl: "Panorama" } }, userId: null });
+    expect(await storedWords(created.contentId)).toEqual(["Panorama"]);
+
+    // A save from the older version is refused, and the text stays the winner's.
+    await expect(
+      saveVersion(database.db, { bucketId, contentId: created.contentId, baseVersionId: created.versionId, data: { title: { nl: "Verloren" } }, userId: null }),
+    ).rejects.toBeInstanceOf(VersionConflictError);
+    expect(await storedWords(created.contentId)).toEqual(["Panorama"]);
+    expect(saved.versionId).not.toBe(created.versionId);
   });
 });
