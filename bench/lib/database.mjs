@@ -85,18 +85,18 @@ export async function insertBucket(query, bucket) {
   return rows[0].id;
 }
 
-/**
- * Documents `from`..`to` (inclusive) of the bench bucket in one statement: a
- * contents row pointing at one version each, like createContent writes, one
- * second older per number so the newest is number 1; and the bucket's
- * content_count, which the overview reads instead of count(*).
- */
 /** Whether the database keeps a document's search text with its contents row: a build before migration 027 (--compare) does not. */
 export async function storesSearchText(query) {
   const { rows } = await query("SELECT 1 FROM information_schema.columns WHERE table_name = 'contents' AND column_name = 'search_text'");
   return rows.length > 0;
 }
 
+/**
+ * Documents `from`..`to` (inclusive) of the bench bucket in one statement: a
+ * contents row pointing at one version each, like createContent writes, one
+ * second older per number so the newest is number 1; and the bucket's
+ * content_count, which the overview reads instead of count(*).
+ */
 export async function seedDocuments(query, bucketId, { from, to }) {
   const template = benchDocument(0);
   delete template.title;

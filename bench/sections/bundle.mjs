@@ -32,8 +32,8 @@ async function prepare(dataDir) {
   const secret = randomBytes(32).toString("base64url");
   return withPglite(dataDir, async (query) => {
     const bucket = (await query("SELECT id FROM buckets WHERE slug = 'exhibitions'")).rows[0];
-    const storedText = await storesSearchText(query);
     if (!bucket) throw new Error("the prepared data dir has no demo exhibitions bucket");
+    const storedText = await storesSearchText(query);
     for (let index = 0; index < FILES; index++) {
       const storageKey = `${randomUUID()}.mp4`;
       await writeMediaFile(path.join(dataDir, "media", "files", storageKey), FILE_BYTES, block);
@@ -44,14 +44,10 @@ async function prepare(dataDir) {
       );
       const data = { title: { nl: `Tentoonstelling ${index}`, en: `Exhibition ${index}` }, opensOn: "2027-01-01", trailer: media.rows[0].content_id };
       await query(
-        storedText
-          ? `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
-               INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text)
-               SELECT content_id, $1, version_id, document_search_text($2::jsonb) FROM ids
-             ) INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, $2::jsonb FROM ids`
-          : `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
-               INSERT INTO contents (content_id, bucket_id, latest_version_id) SELECT content_id, $1, version_id FROM ids
-             ) INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, $2::jsonb FROM ids`,
+        `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
+           INSERT INTO contents (content_id, bucket_id, latest_version_id${storedText ? ", search_text" : ""})
+           SELECT content_id, $1, version_id${storedText ? ", document_search_text($2::jsonb)" : ""} FROM ids
+         ) INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, $2::jsonb FROM ids`,
         [bucket.id, JSON.stringify(data)],
       );
     }

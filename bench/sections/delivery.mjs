@@ -54,11 +54,10 @@ export async function seed(query) {
     const contentId = randomUUID();
     const versionId = randomUUID();
     await query(
-      storedText
-        ? `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text) VALUES ($1, $2, $3, document_search_text($4::jsonb)))
-           INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, $4::jsonb)`
-        : `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3))
-           INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, $4::jsonb)`,
+      `WITH c AS (
+         INSERT INTO contents (content_id, bucket_id, latest_version_id${storedText ? ", search_text" : ""})
+         VALUES ($1, $2, $3${storedText ? ", document_search_text($4::jsonb)" : ""})
+       ) INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, $4::jsonb)`,
       [contentId, bucketId, versionId, JSON.stringify(data)],
     );
     return contentId;

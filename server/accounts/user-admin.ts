@@ -36,7 +36,6 @@ export class UserAdminRefusal extends Error {
   }
 }
 
-
 /** A page of users, by name then email; `search` matches a part of the name or the email, in any case. */
 export async function listUsers(
   db: Queryable,
