@@ -91,11 +91,17 @@ export async function storesSearchText(query) {
   return rows.length > 0;
 }
 
+/** Whether a bucket's document count is kept in slots: a build before migration 028 (--compare) keeps it in buckets.content_count. */
+async function countsInSlots(query) {
+  const { rows } = await query("SELECT to_regclass('bucket_document_counts') IS NOT NULL AS slots");
+  return rows[0].slots;
+}
+
 /**
  * Documents `from`..`to` (inclusive) of the bench bucket in one statement: a
  * contents row pointing at one version each, like createContent writes, one
  * second older per number so the newest is number 1; and the bucket's
- * content_count, which the overview reads instead of count(*).
+ * document count, which the overview reads instead of count(*).
  */
 export async function seedDocuments(query, bucketId, { from, to }) {
   const template = benchDocument(0);
@@ -119,5 +125,14 @@ export async function seedDocuments(query, bucketId, { from, to }) {
      SELECT version_id, content_id, data, at FROM numbered`,
     [bucketId, from, to, JSON.stringify(template)],
   );
-  await query("UPDATE buckets SET content_count = content_count + $2 WHERE id = $1", [bucketId, to - from + 1]);
+  const added = to - from + 1;
+  if (await countsInSlots(query)) {
+    await query(
+      `INSERT INTO bucket_document_counts AS counts (bucket_id, slot, documents) VALUES ($1, 0, $2)
+       ON CONFLICT (bucket_id, slot) DO UPDATE SET documents = counts.documents + excluded.documents`,
+      [bucketId, added],
+    );
+  } else {
+    await query("UPDATE buckets SET content_count = content_count + $2 WHERE id = $1", [bucketId, added]);
+  }
 }

@@ -17,7 +17,10 @@ const MAX_P50_MS = 15;
 const MAX_CPU_MS = 3;
 const MAX_SEARCH_MS = { PGlite: 30 };
 const DURATION_S = 5;
-const WARMUP_S = 1;
+// The page's CPU settles once V8 has optimised the render: on a just-started server (PGlite's 100,000 are measured on
+// one) it fell from 5.6 ms in the first second to 3.1 in the third and 2.0–2.1 from the seventh on, the compiler's
+// threads counting as the server's CPU meanwhile. The budget is about the steady state.
+const WARMUP_S = 6;
 const SEARCH = "wad 4242"; // a title: one document in 10,000, eleven in 100,000
 const SEARCH_SAMPLES = 5;
 const SEARCH_MAX_MS = 8_000;

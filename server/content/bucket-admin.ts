@@ -5,6 +5,7 @@ import { recordActivity } from "../admin/activity";
 import { removeScheduledMedia, scheduleBucketMediaRemoval } from "../media/removals";
 import { HttpError } from "../web/http-error";
 import { findBucketBySlug, type Bucket } from "./buckets";
+import { documentCountSql } from "./document-counts";
 import { bucketDefinitionSchema, type BucketDefinition } from "../../core/content/bucket-definition";
 import { checkSchemaDialect, type DialectOptions } from "../../core/schema/dialect";
 import { screenRequirements } from "../../core/content/screens";
@@ -32,7 +33,7 @@ export interface AdminBucketRow {
 /** Every bucket, private ones too, with its document count and its last change (a document's or its own). */
 export async function listAdminBuckets(db: Queryable): Promise<AdminBucketRow[]> {
   const { rows } = await db.query<AdminBucketRow>(
-    `SELECT b.id, b.slug, b.name, b.singleton, b.private, b.locales, b.content_count AS "contentCount",
+    `SELECT b.id, b.slug, b.name, b.singleton, b.private, b.locales, ${documentCountSql("b.id")} AS "contentCount",
        greatest(b.updated_at, (SELECT max(c.updated_at) FROM contents c WHERE c.bucket_id = b.id)) AS "lastChange"
      FROM buckets b ORDER BY b.position, b.name`,
   );
@@ -46,7 +47,7 @@ export interface AdminBucket extends Bucket {
 export async function findAdminBucket(db: Queryable, slug: string): Promise<AdminBucket | null> {
   const bucket = await findBucketBySlug(db, slug);
   if (!bucket) return null;
-  const { rows } = await db.query<{ count: number }>(`SELECT content_count AS count FROM buckets WHERE id = $1`, [bucket.id]);
+  const { rows } = await db.query<{ count: number }>(`SELECT ${documentCountSql("$1::uuid")} AS count`, [bucket.id]);
   return { ...bucket, contentCount: rows[0]?.count ?? 0 };
 }
 
@@ -285,9 +286,13 @@ export async function checkImport(db: Queryable, text: string): Promise<
  */
 export async function deleteBucket(context: AppLoadContext, actor: Pick<User, "id" | "name">, slug: string, confirmSlug: string): Promise<{ documents: number; media: number }> {
   const outcome = await context.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string; count: number }>(`SELECT id, content_count AS count FROM buckets WHERE slug = $1 FOR UPDATE`, [slug]);
-    const row = rows[0];
-    if (!row) throw new HttpError(404, "errors.notFound");
+    const { rows } = await tx.query<{ id: string }>(`SELECT id FROM buckets WHERE slug = $1 FOR UPDATE`, [slug]);
+    const locked = rows[0];
+    if (!locked) throw new HttpError(404, "errors.notFound");
+    // Counted by a statement of its own, after the lock: a document created meanwhile held the bucket's row (its key)
+    // until its commit, and only a new statement sees that commit.
+    const { rows: counted } = await tx.query<{ count: number }>(`SELECT ${documentCountSql("$1::uuid")} AS count`, [locked.id]);
+    const row = { id: locked.id, count: counted[0]?.count ?? 0 };
     if (row.count > 0 && confirmSlug.trim() !== slug) throw new HttpError(409, "adminBuckets.delete.confirmRequired", { count: row.count, slug });
     const media = await scheduleBucketMediaRemoval(tx, row.id);
     await tx.query(`DELETE FROM buckets WHERE id = $1`, [row.id]);

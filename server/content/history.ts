@@ -6,6 +6,7 @@ import { checkMediaReferences } from "./submit-media";
 import { compileBucketSchema } from "./validator";
 import { hasPermission, type User } from "../accounts/users";
 import type { Queryable } from "../db/client";
+import { pageClause } from "../db/page-clause";
 import { loadMediaContents } from "../media/form-upload";
 import { documentTitle } from "../../core/content/title";
 import { HISTORY_PAGE_SIZE, type DiffMedia, type DiffReference, type HistoryEntry, type HistoryPage, type VersionComparison } from "../../core/content/history";
@@ -42,8 +43,8 @@ export async function listHistory(db: Queryable, bucketId: string, contentId: st
   const { rows } = await db.query<Omit<HistoryEntry, "number">>(
     `SELECT ${entryColumns} ${entryJoins}
      WHERE v.content_id = $1 AND c.bucket_id = $2
-     ORDER BY v.created_at DESC, v.seq DESC LIMIT $3 OFFSET $4`,
-    [contentId, bucketId, HISTORY_PAGE_SIZE, offset],
+     ORDER BY v.created_at DESC, v.seq DESC ${pageClause(HISTORY_PAGE_SIZE, offset)}`,
+    [contentId, bucketId],
   );
   const entries = rows.map((row, index) => ({ ...row, number: head.total - offset - index }));
   return { contentId, latestVersionId: head.latestVersionId, entries, total: head.total, page: current, pages };

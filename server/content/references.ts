@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { Queryable } from "../db/client";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
+import { documentCountSql } from "./document-counts";
 import { listContents, type ContentVersion } from "./store";
 import type { User } from "../accounts/users";
 import type { JsonSchema } from "../../core/schema/normalize";
@@ -40,7 +41,7 @@ function referencedCollections(schema: JsonSchema): Set<string> {
 }
 
 async function contentCount(db: Queryable, bucketId: string): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(`SELECT content_count AS count FROM buckets WHERE id = $1`, [bucketId]);
+  const { rows } = await db.query<{ count: number }>(`SELECT ${documentCountSql("$1::uuid")} AS count`, [bucketId]);
   return rows[0]?.count ?? 0;
 }
 

@@ -3,6 +3,7 @@ import type { ErrorObject } from "ajv";
 import type { Db, Queryable } from "../db/client";
 import type { Logger } from "../logger";
 import type { Bucket } from "./buckets";
+import { documentCountSql } from "./document-counts";
 import { compileBucketSchema, schemaHash } from "./validator";
 import { documentTitle } from "../../core/content/title";
 import type { Locale } from "../../core/locales";
@@ -65,9 +66,9 @@ interface Tally {
 const documentHref = (bucket: ImpactBucket, contentId: string) =>
   bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${contentId}/latest`;
 
-/** The number of documents in the bucket, for the progress (content_count is kept with every create and delete). */
+/** The number of documents in the bucket, for the progress (kept with every create and delete). */
 async function countDocuments(db: Queryable, bucketId: string): Promise<number> {
-  const { rows } = await db.query<{ total: number }>("SELECT content_count AS total FROM buckets WHERE id = $1", [bucketId]);
+  const { rows } = await db.query<{ total: number }>(`SELECT ${documentCountSql("$1::uuid")} AS total`, [bucketId]);
   return rows[0]?.total ?? 0;
 }
 

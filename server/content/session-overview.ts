@@ -1,5 +1,7 @@
 import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
 import { likePattern } from "../db/like-pattern";
+import { pageClause } from "../db/page-clause";
+import { documentCountSql } from "./document-counts";
 import { searchCondition } from "./search";
 import type { User } from "../accounts/users";
 import type { Db, Queryable } from "../db/client";
@@ -38,18 +40,18 @@ export async function listSessions(
   const search = options.search?.trim();
   const placed = (table: string) => (options.ordered ? `${table}.position ASC NULLS LAST, ` : "");
   const { rows } = await db.query<{ total: number; contentId: string | null; versionId: string | null; data: Record<string, unknown> | null }>(
-    `SELECT b.content_count AS total, page."contentId", page."versionId", page.data
+    `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page.data
      FROM buckets b
      LEFT JOIN LATERAL (
        SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = b.id ${search ? `AND ${searchCondition("$4")}` : ""}
+       WHERE c.bucket_id = b.id ${search ? `AND ${searchCondition("$2")}` : ""}
        ORDER BY ${placed("c")}c.updated_at DESC, c.content_id DESC
-       LIMIT $2 OFFSET $3
+       ${pageClause(options.limit, options.offset)}
      ) page ON true
      WHERE b.id = $1
      ORDER BY ${placed("page")}page.updated_at DESC, page."contentId" DESC`,
-    search ? [bucketId, options.limit, options.offset, likePattern(search)] : [bucketId, options.limit, options.offset],
+    search ? [bucketId, likePattern(search)] : [bucketId],
   );
   const page = rows.flatMap(({ contentId, versionId, data }) => (contentId && versionId ? [{ contentId, versionId, data: data ?? {} }] : []));
   return { rows: page, total: search ? null : (rows[0]?.total ?? 0) };

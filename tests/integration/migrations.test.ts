@@ -164,7 +164,7 @@ describe("migrations", () => {
        INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, '{"name": "Zandvoort"}'), ($4, $1, '{"name": "Mesdag", "year": 1881}')`,
       [randomUUID(), bucket.id, randomUUID(), randomUUID()],
     );
-    expect(await migrate(db)).toEqual([27]);
+    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 27))).toEqual([27]);
     const { rows } = await db.query<{ text: string }>("SELECT search_text AS text FROM contents WHERE bucket_id = $1", [bucket.id]);
     expect(rows).toEqual([{ text: "Mesdag 1881" }]);
     expect(await relationExists(db, "versions_search_trgm_idx")).toBe(false);
@@ -173,6 +173,28 @@ describe("migrations", () => {
     await expect(
       db.query("INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3)", [randomUUID(), bucket.id, randomUUID()]),
     ).rejects.toThrow(/search_text/);
+  });
+
+  it("028 moves each bucket's document count into its count slots and drops the column", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 28));
+    const [full, empty] = [await createTestBucket(db), await createTestBucket(db)];
+    for (const name of ["Mesdag", "Israëls"]) {
+      const [contentId, versionId] = [randomUUID(), randomUUID()];
+      await db.query(
+        `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text) VALUES ($1, $2, $3, $4))
+         INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, jsonb_build_object('name', $4::text))`,
+        [contentId, full.id, versionId, name],
+      );
+    }
+    expect(await migrate(db)).toEqual([28]);
+    const { rows } = await db.query<{ bucketId: string; documents: number }>(
+      `SELECT bucket_id AS "bucketId", sum(documents)::int AS documents FROM bucket_document_counts WHERE bucket_id = ANY ($1::uuid[]) GROUP BY bucket_id`,
+      [[full.id, empty.id]],
+    );
+    expect(rows).toEqual([{ bucketId: full.id, documents: 2 }]);
+    const { rows: columns } = await db.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'buckets' AND column_name = 'content_count'");
+    expect(columns).toEqual([]);
   });
 
   it("applied at once by two callers on one database run once", async () => {

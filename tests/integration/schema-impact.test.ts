@@ -5,7 +5,7 @@ import { createContent, saveVersion } from "../../server/content/store";
 import { impactNeedsConfirmation, type ImpactProgress, type ImpactReport, type ImpactStreamLine } from "../../core/schema/impact";
 import { startTestServer, type TestServer } from "../support/server";
 import { get, postForm } from "../support/http";
-import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
+import { createTestBucket, decode, errorPage, page, signedInUser, seedDocuments } from "../support/fixtures";
 
 /*
  * The impact preview of a schema change (issue 11): the engine (server/content/schema-impact.ts), its NDJSON stream
@@ -108,22 +108,9 @@ async function storedState() {
   return { versions, buckets };
 }
 
-/** `count` documents in one statement, a third of them over the new schema's maximum year (n % 3 = 0). */
-async function seedDocuments(bucketId: string, count: number) {
-  await server.db.query(
-    `WITH numbered AS MATERIALIZED (
-       SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id,
-              jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END) AS data
-       FROM generate_series(1, $2::int) AS n
-     ), new_contents AS (
-       INSERT INTO contents (content_id, bucket_id, latest_version_id, search_text)
-       SELECT content_id, $1, version_id, document_search_text(data) FROM numbered
-     )
-     INSERT INTO versions (version_id, content_id, data) SELECT version_id, content_id, data FROM numbered`,
-    [bucketId, count],
-  );
-  await server.db.query("UPDATE buckets SET content_count = content_count + $2 WHERE id = $1", [bucketId, count]);
-}
+/** `count` documents, a third of them over the new schema's maximum year (n % 3 = 0). */
+const seedYears = (bucketId: string, count: number) =>
+  seedDocuments(server.db, bucketId, count, "jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END)");
 
 /** The lines of an NDJSON answer, parsed. */
 async function streamLines(response: Response): Promise<ImpactStreamLine[]> {
@@ -205,7 +192,7 @@ describe("POST /settings/buckets/{slug}/impact/stream", () => {
 
   it("sends its progress while it reads, before the report, over several batches", async () => {
     const large = await createTestBucket(server.db, { jsonSchema: CURRENT_SCHEMA });
-    await seedDocuments(large.id, 6_001);
+    await seedYears(large.id, 6_001);
     const response = await postForm(server.url, `/settings/buckets/${large.slug}/impact/stream`, { jsonSchema: JSON.stringify(NEW_SCHEMA) }, admin, origin);
     expect(response.status).toBe(200);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
