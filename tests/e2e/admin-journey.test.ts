@@ -218,6 +218,8 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     // ── 5. The editor signs out, forgets the password, resets it through the mailed link and signs in with it. ───
     await signOutThroughMenu(editor);
     await clickTo(editor, editor.getByRole("link", { name: "Forgot your password?" }), "/password-reset");
+    // With JavaScript the URL changes while the sign-in page, which has an Email field too, is still shown.
+    await expectTextSoon(editor.locator("main h1"), "Reset your password");
     await editor.getByLabel("Email", { exact: true }).fill(editorEmail);
     await submitAndWait(editor, editor.getByRole("button", { name: "Send the link" }));
     await expect.poll(() => textOf(editor.locator("[data-reset-answer]"))).toMatch(/^If that address belongs to an account, a link/);

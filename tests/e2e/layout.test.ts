@@ -107,7 +107,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect((await menu.getByRole("menuitem").allInnerTexts()).map((text) => text.trim())).toEqual(["Profile", "Settings", "Signout"]);
 
     await clickTo(page, signout, "/login");
-    expect(await textOf(page.locator("main h1"))).toBe("Sign in");
+    await expectTextSoon(page.locator("main h1"), "Sign in");
     expect(await page.locator("header").getByText("Mira Menu").count()).toBe(0);
     await open(page, "/profile");
     expect(pathOf(page)).toBe(`/login?from_url=${encodeURIComponent("/profile")}`);

@@ -154,7 +154,7 @@ describe.each(JS_MODES)("the trend screen $label", ({ javaScriptEnabled }) => {
     expect(await aside.textContent()).toContain("…and 1 document in a bucket you cannot see.");
     expect(await aside.textContent()).not.toContain("Board meeting");
     await clickTo(page, aside.getByRole("link", { name: "Morning talk" }), `/b/${talks.slug}/${ids.talk}/latest`);
-    expect(await control(page, "title").inputValue()).toBe("Morning talk");
+    await expect.poll(() => control(page, "title").inputValue()).toBe("Morning talk");
     ctx.expectNoErrors();
     await ctx.close();
   });

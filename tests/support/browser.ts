@@ -193,7 +193,11 @@ export function topBarBucketNav(page: Page): Locator {
   return page.locator("header").getByRole("navigation", { name: "Buckets" });
 }
 
-/** Clicks `target` and waits until the page's path (and query) is `path`, then for hydration. */
+/**
+ * Clicks `target` and waits until the page's path (and query) is `path`, then for hydration. With JavaScript the
+ * URL changes before the new page is shown (it may still be fetching its messages), so wait for something of the
+ * new page, such as its heading, before typing into it.
+ */
 export async function clickTo(page: Page, target: Locator, path: string, timeout = 10_000): Promise<void> {
   await Promise.all([waitForPath(page, path, timeout), target.click()]);
   await waitForHydration(page);
