@@ -1,4 +1,4 @@
-import { renameSync } from "node:fs";
+import { readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
@@ -17,19 +17,66 @@ const namedWorkerEntry: Plugin = {
 };
 
 /**
- * The browser's message catalogues: core/catalogues.ts imports every language; the client build takes
- * app/lib/browser-catalogues.ts instead, which fetches the page's language only (the server keeps them all).
+ * Modules the browser build takes another file for. The message catalogues: core/catalogues.ts imports every
+ * language, app/lib/browser-catalogues.ts fetches the page's language only. The field kinds most forms do not use:
+ * the server imports them all, the browser fetches each kind's code when a form first renders it.
  */
-const SERVER_CATALOGUES = fileURLToPath(new URL("core/catalogues.ts", import.meta.url));
-const BROWSER_CATALOGUES = fileURLToPath(new URL("app/lib/browser-catalogues.ts", import.meta.url));
-const browserCatalogues: Plugin = {
-  name: "vitrine-browser-catalogues",
+const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const BROWSER_VARIANTS = new Map([
+  [fromRoot("core/catalogues.ts"), fromRoot("app/lib/browser-catalogues.ts")],
+  [fromRoot("app/components/form/on-demand-fields.tsx"), fromRoot("app/components/form/on-demand-fields.browser.tsx")],
+]);
+const VARIANT_SOURCE = /(^|\/)(catalogues|on-demand-fields)(\.tsx?)?$/;
+const browserVariants: Plugin = {
+  name: "vitrine-browser-variants",
   enforce: "pre",
   async resolveId(source, importer, options) {
-    if (this.environment.name !== "client" || !importer || !/(^|\/)catalogues(\.ts)?$/.test(source)) return null;
+    if (this.environment.name !== "client" || !importer || !VARIANT_SOURCE.test(source)) return null;
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    return resolved?.id === SERVER_CATALOGUES ? BROWSER_CATALOGUES : resolved;
+    const variant = resolved && BROWSER_VARIANTS.get(resolved.id);
+    return variant ?? resolved;
   },
+};
+
+/**
+ * virtual:vitrine/on-demand-chunks: for each on-demand field kind, the client build's chunk holding the module
+ * on-demand-fields.browser.tsx imports for it, and the chunks that one imports, so that the server can have a page
+ * preload them. The client is built before the server (React Router's buildApp), which reads what it found.
+ */
+const ON_DEMAND_BROWSER = fromRoot("app/components/form/on-demand-fields.browser.tsx");
+const ON_DEMAND_CHUNKS = "virtual:vitrine/on-demand-chunks";
+let onDemandChunks: Record<string, string[]> = {};
+const onDemandFieldChunks: Plugin = {
+  name: "vitrine-on-demand-field-chunks",
+  generateBundle(_options, bundle) {
+    if (this.environment.name !== "client") return;
+    const chunks = Object.values(bundle).filter((file) => file.type === "chunk");
+    const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const withoutExtension = (id: string) => id.replace(/\.tsx?$/, "");
+    // The chunk that holds the module: of its own, or shared with a page that imports it statically (the style guide).
+    const byModule = new Map(chunks.flatMap((chunk) => chunk.moduleIds.map((id) => [withoutExtension(id), chunk] as const)));
+    const found: Record<string, string[]> = {};
+    const source = readFileSync(ON_DEMAND_BROWSER, "utf8");
+    const entries = [...source.matchAll(/^\s*(\w+): onDemand\(\(\) => import\("([^"]+)"\)/gm)];
+    if (!entries.length || entries.length !== source.match(/^\s*\w+: onDemand\(/gm)?.length) {
+      this.error(`Each kind in ${ON_DEMAND_BROWSER} should read \`kind: onDemand(() => import("./module")…)\`.`);
+    }
+    for (const [, kind = "", specifier = ""] of entries) {
+      const chunk = byModule.get(path.resolve(path.dirname(ON_DEMAND_BROWSER), specifier));
+      if (!chunk) this.error(`The client build has no chunk holding the field kind ${kind} (${specifier}).`);
+      const files = new Set<string>();
+      const add = (fileName: string) => {
+        if (files.has(fileName)) return;
+        files.add(fileName);
+        for (const imported of byFile.get(fileName)?.imports ?? []) add(imported);
+      };
+      add(chunk.fileName);
+      found[kind] = [...files].map((file) => `${this.environment.config.base}${file}`);
+    }
+    onDemandChunks = found;
+  },
+  resolveId: (source) => (source === ON_DEMAND_CHUNKS ? `\0${ON_DEMAND_CHUNKS}` : null),
+  load: (id) => (id === `\0${ON_DEMAND_CHUNKS}` ? `export default ${JSON.stringify(onDemandChunks)};` : null),
 };
 
 // The server build's entry is our own HTTP server (server/app.ts), which
@@ -56,5 +103,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [browserCatalogues, reactRouter(), namedWorkerEntry],
+  plugins: [browserVariants, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
 });

@@ -4,12 +4,15 @@
 // page's message catalogue, JSON); each file gzipped on its own (zlib's default
 // level, as a compressing proxy would send it) and summed. "On the wire" is what
 // the server sends a browser that accepts brotli (the build's precompressed
-// copies; a file under 1 kB goes as it is). The bucket's validator module,
-// which the page imports after hydration, is shown on its own row.
+// copies; a file under 1 kB goes as it is). The field kinds' chunks the form
+// needs are among the head's modulepreloads (app/components/form/on-demand-fields.tsx).
+// The bucket's validator module, which the page imports after hydration, is
+// shown on its own row, and so is a form of text fields alone.
 import http from "node:http";
 import { gzipSync } from "node:zlib";
 
 const BUCKET = "exhibitions"; // the demo bucket that uses every field kind
+const TEXT_BUCKET = "artists"; // a demo bucket of text, date and colour fields: no media, references or tags
 const MAX_GZIP_KB = 120;
 const MAX_WIRE_KB = 130;
 
@@ -58,15 +61,12 @@ async function fetchText(url, headers) {
   return response.text();
 }
 
-export async function editJs(ctx) {
-  const server = await ctx.sharedServer();
-  const cookie = await ctx.signIn(server);
-  const headers = { Cookie: cookie };
-  const html = await fetchText(`${server.url}/b/${BUCKET}/new`, headers);
-
+/** Every script the edit page of a new document in `bucket` loads with it, and its catalogue: path → sizes. */
+async function pageFiles(server, headers, bucket) {
+  const html = await fetchText(`${server.url}/b/${bucket}/new`, headers);
   const files = new Map(); // path → { raw, gzip, wire }
   const queue = [...scriptUrls(html)].map((url) => new URL(url, server.url).pathname);
-  if (!queue.some((path) => path.includes("manifest"))) throw new Error(`/b/${BUCKET}/new names no route manifest`);
+  if (!queue.some((path) => path.includes("manifest"))) throw new Error(`/b/${bucket}/new names no route manifest`);
   while (queue.length) {
     const path = queue.shift();
     if (files.has(path)) continue;
@@ -75,6 +75,14 @@ export async function editJs(ctx) {
     files.set(path, { raw: Buffer.byteLength(code), gzip: gzipSync(code).length, wire });
     if (path.endsWith(".js")) queue.push(...staticImports(code, path));
   }
+  return { html, files };
+}
+
+export async function editJs(ctx) {
+  const server = await ctx.sharedServer();
+  const cookie = await ctx.signIn(server);
+  const headers = { Cookie: cookie };
+  const { html, files } = await pageFiles(server, headers, BUCKET);
 
   const sum = (key) => [...files.values()].reduce((total, file) => total + file[key], 0);
   const gzipKb = sum("gzip") / 1000;
@@ -106,6 +114,14 @@ export async function editJs(ctx) {
       pass: wireKb <= MAX_WIRE_KB,
     },
   ];
+
+  // A form without media, references or tags fetches none of their code (app/components/form/on-demand-fields.tsx).
+  const { files: textFiles } = await pageFiles(server, headers, TEXT_BUCKET);
+  const textSum = (key) => [...textFiles.values()].reduce((total, file) => total + file[key], 0) / 1000;
+  rows.push(
+    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), gzipped (${textFiles.size} files)`, value: textSum("gzip"), unit: "kB" },
+    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), on the wire (brotli)`, value: textSum("wire"), unit: "kB" },
+  );
 
   const validatorUrl = /\/validators\/[^"\\]+/.exec(html)?.[0];
   if (validatorUrl) {

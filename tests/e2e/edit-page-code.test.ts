@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "../support/server";
 
 /*
  * What the browser loads (issue 15): the messages of the page's language only (the other when the editor
- * switches); the dialogs' code when one opens, not with the page.
+ * switches); the dialogs' code when one opens, not with the page; a field kind's code with a form that has one.
  */
 
 const EN_INTRO = "Choose a bucket to manage its content.";
@@ -17,6 +17,8 @@ const NL_INTRO = "Kies een bucket om de content te beheren.";
 const EN_ADMIN = catalogues.en!.webhooks.intro;
 /** Message keys only the dialogs' code names: the crop modal, the thumbnail dialog, the reference picker. */
 const DIALOG_MARKS = ["media.cropResize", "media.useThisStill", "references.pickTitle"];
+/** Message keys only one on-demand field kind's code names (app/components/form/on-demand-fields.tsx). */
+const FIELD_MARKS = { media: "media.uploadButton", reference: "references.searchButton", tags: "form.tagInput", cases: "cases.chosen" };
 
 let server: TestServer;
 let browser: Browser;
@@ -84,6 +86,50 @@ describe("the code an editor's browser loads", () => {
     expect(loaded.filter(([, text]) => DIALOG_MARKS.some((mark) => text.includes(mark))).map(([path]) => path)).toEqual([]);
     // No zod either: the share panel's check loads when the panel is opened (app/components/share/share-validation.ts).
     expect(loaded.filter(([, text]) => text.includes("_zod")).map(([path]) => path)).toEqual([]);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("brings a field kind's code with a form that has such a field, preloaded by the page's head, and not with any other", async () => {
+    const textOnly = await createTestBucket(server.db);
+    const withMedia = await createTestBucket(server.db, {
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          picture: { type: "string", title: "Picture", _ref: "b-image" },
+          tags: { type: "array", title: "Tags", renderer: "tags", items: { type: "string" } },
+        },
+      },
+    });
+    const user = await createTestUser(server.db);
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    await signInTo(page, user.email, user.password);
+    const marked = (loaded: Array<[string, string]>) =>
+      Object.entries(FIELD_MARKS).filter(([, mark]) => loaded.some(([path, text]) => path.endsWith(".js") && text.includes(mark))).map(([kind]) => kind);
+
+    const assets = recordAssets(page);
+    await open(page, `/b/${textOnly.slug}/new`);
+    await page.getByLabel("Title").fill("Typed after hydration");
+    await page.waitForLoadState("networkidle");
+    expect(marked(await texts(assets))).toEqual([]);
+
+    assets.clear();
+    const response = await open(page, `/b/${withMedia.slug}/new`);
+    const html = (await response?.text()) ?? "";
+    const tags = page.locator('[data-field="tags"]');
+    await tags.getByRole("textbox", { name: "New tag for Tags" }).fill("grey");
+    await tags.getByRole("button", { name: "+ New Tag" }).click();
+    await expect.poll(() => tags.locator(".tag-text").allTextContents()).toEqual(["grey"]);
+    await page.waitForLoadState("networkidle");
+    const loaded = await texts(assets);
+    expect(marked(loaded)).toEqual(["media", "tags"]);
+    // The head preloads the chunks, so the browser fetches them with the page's own rather than after hydration asks.
+    const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map(([, href]) => href));
+    const fieldChunks = loaded.filter(([, text]) => text.includes(FIELD_MARKS.media) || text.includes(FIELD_MARKS.tags)).map(([path]) => path);
+    expect(fieldChunks.filter((path) => !preloaded.has(path))).toEqual([]);
+    await page.getByLabel("Picture").waitFor();
     ctx.expectNoErrors();
     await ctx.close();
   });

@@ -91,7 +91,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(dialog)).toContain(title);
     await dialog.getByRole("button", { name: "Revoke link" }).click();
     await page.waitForURL((url) => url.pathname === "/shareables" && url.searchParams.has("revoked"));
-    expect(await textOf(page.locator("tr[data-shareable]", { hasText: title }))).toContain("Revoked");
+    await expect.poll(() => textOf(page.locator("tr[data-shareable]", { hasText: title }))).toContain("Revoked");
 
     const gone = await seen.goto(link);
     expect(gone?.status()).toBe(404);

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBucket } from "../../server/content/buckets";
 import {
-  JS_MODES, failLogin, launchBrowser, newContext, open, openUserMenu, pathOf, signInThroughForm, signOutThroughMenu,
+  JS_MODES, expectTextSoon, failLogin, launchBrowser, newContext, open, openUserMenu, pathOf, signInThroughForm, signOutThroughMenu,
   submitLogin, textOf, waitForPath,
 } from "../support/browser";
 import { createTestUser } from "../support/http";
@@ -34,7 +34,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(page.locator("h1"))).toBe("Sign in");
     await submitLogin(page, user.email, user.password);
     await waitForPath(page, "/");
-    expect(await textOf(page.locator("h1"))).toBe("Content");
+    await expectTextSoon(page.locator("h1"), "Content");
     expect(await textOf(page.locator("details.user-menu summary"))).toBe("Ada Lovelace");
     // The session holds: a fresh load of /login sends a signed-in user on.
     await page.goto("/login");

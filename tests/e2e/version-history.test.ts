@@ -57,7 +57,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(panel(page).locator("summary"))).toBe("Version history (2)");
     expect(await panel(page).locator("li.history-entry").count()).toBe(2);
     await clickTo(page, entry(page, first.versionId).getByRole("link", { name: "Version 1" }), `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
-    expect(await control(page, "name").inputValue()).toBe("Old");
+    await expect.poll(() => control(page, "name").inputValue()).toBe("Old");
     const button = page.locator("form.bucket-form .form-actions button[type=submit]");
     expect(await textOf(button)).toBe("Restore this version");
     await control(page, "name").fill("Old, restored");
@@ -130,7 +130,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await cells(page.locator("main"))).toEqual(changes);
     // From the comparison back to a version.
     await clickTo(page, page.locator("thead").getByRole("link", { name: "Version 1" }), `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
-    expect(await control(page, "name").inputValue()).toBe("Old");
+    await expect.poll(() => control(page, "name").inputValue()).toBe("Old");
     ctx.expectNoErrors();
     await ctx.close();
   });

@@ -1,5 +1,5 @@
 import { useField } from "@conform-to/react";
-import { createContext, useContext, useMemo } from "react";
+import { useContext, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
 import { subFormFieldName, type InlineSubFormData } from "../../../core/form/subforms";
@@ -8,9 +8,7 @@ import { BucketFormContext, useBucketForm } from "./context";
 import { FieldShell, fieldLabel, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 import { ReferenceField } from "./reference-field";
-
-/** The page's inline sub-forms by field (the loader's data); none inside a sub-form (one level only). */
-export const InlineSubFormsContext = createContext<Readonly<Record<string, InlineSubFormData>>>({});
+import { InlineSubFormsContext } from "./inline-subforms";
 
 /**
  * An inline sub-form (`renderer: "inline"` with `_ref`): the referenced document's form inside the parent form

@@ -2,21 +2,16 @@ import type { ComponentType } from "react";
 import type { FieldKind } from "../../../core/form/field-kind";
 import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
-import { FileField, ImageField, VideoField } from "./media/media-field";
-import { InlineField } from "./inline-field";
-import { PopupField } from "./popup-field";
-import { VideoCasesField } from "../clip-cards/cases-field";
-import { TrendSelectField } from "../clip-cards/trend-select";
-import { TrendListField } from "../clip-cards/trend-list";
 import { ArrayField, TextsField } from "./list-fields";
-import { ReferenceField } from "./reference-field";
-import { ReferenceListField } from "./reference-list-field";
-import { TagsField } from "./tags-field";
+import { ON_DEMAND_FIELDS } from "./on-demand-fields";
 import {
   BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, TextareaField, TextField, TimeField,
 } from "./simple-fields";
 
-/** One entry per field kind: a kind without a component does not compile. */
+/**
+ * One entry per field kind: a kind without a component does not compile. The kinds most forms use come with the
+ * page; the others (on-demand-fields.tsx) only with a form that renders them.
+ */
 export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   text: TextField,
   textarea: TextareaField,
@@ -28,20 +23,10 @@ export const FIELD_COMPONENTS: Record<FieldKind, ComponentType<FieldProps>> = {
   color: ColorField,
   enum: EnumField,
   enumData: EnumDataField,
-  reference: ReferenceField,
-  tags: TagsField,
   array: ArrayField,
-  referenceList: ReferenceListField,
   texts: TextsField,
   object: ObjectField,
   translateObject: TranslateObjectField,
   disableable: DisableableField,
-  popup: PopupField,
-  inline: InlineField,
-  image: ImageField,
-  video: VideoField,
-  file: FileField,
-  videoCases: VideoCasesField,
-  trendSelect: TrendSelectField,
-  trendList: TrendListField,
+  ...ON_DEMAND_FIELDS,
 };

@@ -12,7 +12,7 @@ import { DefaultSubmit } from "../../components/form/default-submit";
 import { UnsavedChangesGuard } from "../../components/form/unsaved-changes";
 import { FlashNotice } from "../../components/flash-notice";
 import { removeHostileEntries } from "../../../core/form/hostile";
-import { InlineSubFormsContext } from "../../components/form/inline-field";
+import { InlineSubFormsContext } from "../../components/form/inline-subforms";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
 import { RETURN_FIELD, subFormResolver, type SubFormCheck } from "../../../core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "../../../core/media/pending";
