@@ -81,7 +81,7 @@ const onDemandFieldChunks: Plugin = {
 
 // The server build's entry is our own HTTP server (server/app.ts), which
 // imports React Router's build: one bundle, one copy of every module.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   resolve: { tsconfigPaths: true },
   environments: {
     client: { build: { target: "es2022" } },
@@ -89,8 +89,9 @@ export default defineConfig({
       // Packages of many small ES modules cost the server's start-up far more as separate files (each resolved,
       // read and compiled on its own) than bundled: zod alone is 97 files. Each group is bundled whole, so that no
       // package keeps a second copy of another (the @conform-to packages share zod's classes; react-i18next and
-      // remix-i18next share i18next's instance).
-      resolve: { noExternal: ["zod", /^@conform-to\//, "i18next", "react-i18next", "remix-i18next", "ajv"] },
+      // remix-i18next share i18next's instance). Not in `npm run dev`: its module runner cannot run ajv's CommonJS
+      // inline, and there Node loads each package once anyway.
+      resolve: { noExternal: command === "build" ? ["zod", /^@conform-to\//, "i18next", "react-i18next", "remix-i18next", "ajv"] : [] },
       build: {
         // The media worker is a second entry: forked by the job runner from beside index.js.
         rollupOptions: {
@@ -104,4 +105,4 @@ export default defineConfig({
     },
   },
   plugins: [browserVariants, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
-});
+}));
