@@ -39,6 +39,23 @@ const browserVariants: Plugin = {
 };
 
 /**
+ * React Router's package exports name its development build alone, which keeps its developer warnings (a constant
+ * the minifier cannot see through). The browser takes the production build, the same code with them switched off.
+ */
+const REACT_ROUTER_PRODUCTION = new Map([
+  ["react-router", fromRoot("node_modules/react-router/dist/production/index.mjs")],
+  ["react-router/dom", fromRoot("node_modules/react-router/dist/production/dom-export.mjs")],
+]);
+const reactRouterProduction: Plugin = {
+  name: "vitrine-react-router-production",
+  enforce: "pre",
+  apply: "build",
+  resolveId(source) {
+    return this.environment.name === "client" ? (REACT_ROUTER_PRODUCTION.get(source) ?? null) : null;
+  },
+};
+
+/**
  * virtual:vitrine/on-demand-chunks: for each on-demand field kind, the client build's chunk holding the module
  * on-demand-fields.browser.tsx imports for it, and the chunks that one imports, so that the server can have a page
  * preload them. The client is built before the server (React Router's buildApp), which reads what it found.
@@ -57,9 +74,9 @@ const onDemandFieldChunks: Plugin = {
     const byModule = new Map(chunks.flatMap((chunk) => chunk.moduleIds.map((id) => [withoutExtension(id), chunk] as const)));
     const found: Record<string, string[]> = {};
     const source = readFileSync(ON_DEMAND_BROWSER, "utf8");
-    const entries = [...source.matchAll(/^\s*(\w+): onDemand\(\(\) => import\("([^"]+)"\)/gm)];
-    if (!entries.length || entries.length !== source.match(/^\s*\w+: onDemand\(/gm)?.length) {
-      this.error(`Each kind in ${ON_DEMAND_BROWSER} should read \`kind: onDemand(() => import("./module")…)\`.`);
+    const entries = [...source.matchAll(/^\s*(\w+): \(\) => import\("([^"]+)"\)/gm)];
+    if (!entries.length || entries.length !== source.match(/^\s*\w+: \(\) =>/gm)?.length) {
+      this.error(`Each kind in ${ON_DEMAND_BROWSER} should read \`kind: () => import("./module")…\`.`);
     }
     for (const [, kind = "", specifier = ""] of entries) {
       const chunk = byModule.get(path.resolve(path.dirname(ON_DEMAND_BROWSER), specifier));
@@ -104,5 +121,5 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-  plugins: [browserVariants, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
+  plugins: [browserVariants, reactRouterProduction, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
 }));

@@ -4,8 +4,9 @@ import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { createI18n } from "./lib/i18n";
 import { loadCatalogue } from "../core/catalogues";
-import { cataloguePartsOf } from "../core/catalogue-parts";
+import { CATALOGUE_PARTS } from "../core/catalogue-parts";
 import { normalizeLocale } from "../core/locales";
+import { CATALOGUE_URLS } from "./lib/catalogue-urls";
 import { RequestContext } from "./lib/nonce";
 
 const locale = normalizeLocale(document.documentElement.lang) ?? "en";
@@ -27,9 +28,11 @@ function hydrate() {
   });
 }
 
-// The page's messages first (the parts its <head> preloads); should they not arrive, the page stays as the server
-// rendered it, which works without JavaScript, rather than hydrating with message keys for text.
-const parts = cataloguePartsOf([{ messages: [...document.querySelectorAll<HTMLLinkElement>("link[data-catalogue-part]")].map((link) => link.dataset.cataloguePart) }]);
+// The page's messages first: the parts its <head> preloads (root.tsx for its routes, on-demand-fields.tsx for a
+// media field). Should they not arrive, the page stays as the server rendered it, which works without JavaScript,
+// rather than hydrating with message keys for text.
+const preloaded = new Set([...document.querySelectorAll('link[rel="preload"][as="fetch"]')].map((link) => link.getAttribute("href")));
+const parts = CATALOGUE_PARTS.filter((part) => part === "common" || preloaded.has(CATALOGUE_URLS[locale][part]));
 const messages = loadCatalogue(locale, parts);
 if (messages) messages.then(hydrate, (error: unknown) => console.error(error));
 else hydrate();

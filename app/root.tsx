@@ -75,7 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="description" content={PAGE_DESCRIPTION} />
         {/* The page's messages, the parts its routes need, which the browser fetches before hydrating (entry.client.tsx). */}
         {parts.map((part) => (
-          <link key={part} rel="preload" href={CATALOGUE_URLS[locale][part]} as="fetch" crossOrigin="anonymous" data-catalogue-part={part} />
+          <link key={part} rel="preload" href={CATALOGUE_URLS[locale][part]} as="fetch" crossOrigin="anonymous" />
         ))}
         <Meta />
         <Links />

@@ -1,11 +1,13 @@
 /*
  * The message catalogue comes in parts (locales/{language}/{part}.json): `common` for every page, `admin` for the
- * pages that alone use its groups (settings, profile, password reset, support, the style guide). A route whose page
- * needs more than `common` says so in its handle (`messages`, core/route-handle.ts); the browser fetches only the
- * parts of the pages it shows. The server has them all.
+ * pages that alone use its groups (settings, profile, password reset, support, the style guide), `media` for the
+ * image, video and file fields. A route whose page needs more than `common` says so in its handle (`messages`,
+ * core/route-handle.ts); a media field fetches its part itself, so that a form without one does not pay for it
+ * (app/components/form/on-demand-fields.tsx). The browser fetches only the parts of what it shows; the server has
+ * them all.
  */
 
-export const CATALOGUE_PARTS = ["common", "admin"] as const;
+export const CATALOGUE_PARTS = ["common", "admin", "media"] as const;
 export type CataloguePart = (typeof CATALOGUE_PARTS)[number];
 
 /** The parts a page needs: `common`, and those its matched routes' handles name. */

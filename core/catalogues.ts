@@ -1,7 +1,9 @@
 import enAdmin from "../locales/en/admin.json";
 import enCommon from "../locales/en/common.json";
+import enMedia from "../locales/en/media.json";
 import nlAdmin from "../locales/nl/admin.json";
 import nlCommon from "../locales/nl/common.json";
+import nlMedia from "../locales/nl/media.json";
 import type { CataloguePart } from "./catalogue-parts";
 import type { Locale } from "./locales";
 
@@ -12,9 +14,12 @@ import type { Locale } from "./locales";
  * export the same names.
  */
 
-export type Catalogue = typeof enCommon & typeof enAdmin;
+export type Catalogue = typeof enCommon & typeof enAdmin & typeof enMedia;
 
-export const catalogues: Partial<Record<Locale, Catalogue>> = { en: { ...enCommon, ...enAdmin }, nl: { ...nlCommon, ...nlAdmin } };
+export const catalogues: Partial<Record<Locale, Catalogue>> = {
+  en: { ...enCommon, ...enAdmin, ...enMedia },
+  nl: { ...nlCommon, ...nlAdmin, ...nlMedia },
+};
 
 /** Fetches the parts of a language's catalogue not there yet (the browser's); null when all are (always, here). */
 export function loadCatalogue(_locale: Locale, _parts?: readonly CataloguePart[]): Promise<void> | null {

@@ -8,7 +8,7 @@ import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/style";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
-export const handle = { messages: ["admin"] } satisfies RouteHandle;
+export const handle = { messages: ["admin", "media"] } satisfies RouteHandle;
 
 /** The living style guide (/style): every field kind in every state and the shared UI pieces, in the user's language. */
 export async function loader({ request, context }: Route.LoaderArgs) {

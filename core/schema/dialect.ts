@@ -1,7 +1,7 @@
 import type { Message, MessageKey, MessageParams } from "../messages";
 import { isPlainObject } from "../plain-object";
 import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "../form/field-kind";
-import { parseDimension } from "../media/bounds";
+import { parseDimension } from "../media/dimension";
 import { createAjv, DIALECT_KEYWORDS } from "./ajv";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
 import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";

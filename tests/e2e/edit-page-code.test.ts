@@ -1,6 +1,6 @@
 import type { Browser, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
+import { clickTo, expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
 import { catalogues } from "../../core/catalogues";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
@@ -8,7 +8,8 @@ import { startTestServer, type TestServer } from "../support/server";
 
 /*
  * What the browser loads (issue 15): the messages of the page's language only (the other when the editor
- * switches); the dialogs' code when one opens, not with the page; a field kind's code with a form that has one.
+ * switches); the dialogs' code when one opens, not with the page; a field kind's code with a form that has one, and
+ * the media fields' messages (the catalogue's media part) with a form that has a media field.
  */
 
 const EN_INTRO = "Choose a bucket to manage its content.";
@@ -19,6 +20,10 @@ const EN_ADMIN = catalogues.en!.webhooks.intro;
 const DIALOG_MARKS = ["media.cropResize", "media.useThisStill", "references.pickTitle"];
 /** Message keys only one on-demand field kind's code names (app/components/form/on-demand-fields.tsx). */
 const FIELD_MARKS = { media: "media.uploadButton", reference: "references.searchButton", tags: "form.tagInput", cases: "cases.chosen" };
+
+/** The media part of each language, told apart by a message its drop zone shows once hydrated. */
+const DROP_HERE = { en: catalogues.en!.media.dropHere, nl: catalogues.nl!.media.dropHere };
+const dropHereText = (language: "en" | "nl") => DROP_HERE[language].replace("{{type}}", catalogues[language]!.media.types.image);
 
 let server: TestServer;
 let browser: Browser;
@@ -134,6 +139,52 @@ describe("the code an editor's browser loads", () => {
     const fieldChunks = loaded.filter(([, text]) => text.includes(FIELD_MARKS.media) || text.includes(FIELD_MARKS.tags)).map(([path]) => path);
     expect(fieldChunks.filter((path) => !preloaded.has(path))).toEqual([]);
     await page.getByLabel("Picture").waitFor();
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("brings the media fields' messages with a form that has one, loaded or navigated to, in each language, and not with any other", async () => {
+    const textOnly = await createTestBucket(server.db);
+    const withMedia = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, picture: { type: "string", title: "Picture", _ref: "b-image" } } },
+    });
+    const user = await createTestUser(server.db);
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    await signInTo(page, user.email, user.password);
+    const mediaParts = async (assets: Map<string, Promise<string>>) =>
+      (await texts(assets)).filter(([path]) => path.endsWith(".json")).flatMap(([, text]) =>
+        Object.entries(DROP_HERE).filter(([, message]) => text.includes(JSON.stringify(message))).map(([language]) => language));
+    const dropHere = (language: "en" | "nl") => page.locator('[data-field="picture"]').getByText(dropHereText(language), { exact: true }).waitFor();
+
+    const assets = recordAssets(page);
+    await open(page, `/b/${textOnly.slug}/new`);
+    await page.getByLabel("Title").fill("Typed after hydration");
+    await page.waitForLoadState("networkidle");
+    expect(await mediaParts(assets)).toEqual([]);
+
+    // A client navigation to a form with an image field: the field's code and messages come then, side by side.
+    await open(page, `/b/${withMedia.slug}`);
+    await clickTo(page, page.locator("main").getByRole("link", { name: catalogues.en!.overview.new, exact: true }), `/b/${withMedia.slug}/new`);
+    await dropHere("en");
+    expect(await mediaParts(assets)).toEqual(["en"]);
+
+    // The editor switches language on that form: the Dutch media messages come with the Dutch common ones.
+    assets.clear();
+    await submitAndWait(page, page.locator("header").getByRole("button", { name: /Nederlands$/ }));
+    await dropHere("nl");
+    expect(await mediaParts(assets)).toEqual(["nl"]);
+
+    // Loaded whole, the page's head preloads the part, and the browser fetches it once.
+    assets.clear();
+    const response = await open(page, `/b/${withMedia.slug}/new`);
+    const html = (await response?.text()) ?? "";
+    await dropHere("nl");
+    await page.waitForLoadState("networkidle");
+    expect(await mediaParts(assets)).toEqual(["nl"]);
+    const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="fetch"/g)].map(([, href]) => href);
+    expect(preloads.filter((href) => [...assets.keys()].includes(href!) && href!.includes("media"))).toHaveLength(1);
+    expect(await page.locator("main").innerText()).not.toMatch(/\bmedia\.[a-z]/);
     ctx.expectNoErrors();
     await ctx.close();
   });

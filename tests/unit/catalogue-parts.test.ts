@@ -2,23 +2,27 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { cataloguePartsOf } from "../../core/catalogue-parts";
+import { CATALOGUE_PARTS, cataloguePartsOf, type CataloguePart } from "../../core/catalogue-parts";
+import { ON_DEMAND_KINDS, ON_DEMAND_MESSAGES, type OnDemandKind } from "../../app/components/form/on-demand-kinds";
 
 /*
- * The browser fetches the catalogue's `admin` part only for pages whose routes ask for it (handle.messages,
- * core/catalogue-parts.ts). This holds every page to that: no code a route (with its parents) can load, statically or
- * by a dynamic import, names a message group of the admin part unless a route of the chain asks for it; else the
- * page would show a message key.
+ * The browser fetches the catalogue's `admin` part only for pages whose routes ask for it, and its `media` part only
+ * for those pages and for the field kinds that ask for it (handle.messages and on-demand-kinds.ts,
+ * core/catalogue-parts.ts). This holds every page and kind to that: no code a route (with its parents) or an
+ * on-demand field kind can load, statically or by a dynamic import, names a message group of such a part unless that
+ * route or kind asks for it; else the page would show a message key. The field kinds are walked on their own: a page
+ * reaches their code through on-demand-fields.tsx only when its form renders them.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
-const ADMIN_GROUPS = Object.keys(JSON.parse(read("locales/en/admin.json")) as object);
+const groupsOf = (part: CataloguePart) => Object.keys(JSON.parse(read(`locales/en/${part}.json`)) as object);
+const ON_DEMAND_FIELDS = "app/components/form/on-demand-fields.tsx";
 /**
  * Named where it cannot reach a page without the admin part: normalize.ts words its two schema problems in English
  * when it loads, and only the server's and the bucket admin's problems are shown.
  */
-const ALLOWED = new Set(["core/schema/normalize.ts"]);
+const ALLOWED: Partial<Record<CataloguePart, ReadonlySet<string>>> = { admin: new Set(["core/schema/normalize.ts"]) };
 
 interface RouteNode {
   file: string;
@@ -33,10 +37,11 @@ function resolve(from: string, specifier: string): string | null {
   return null;
 }
 
-/** Files of app/ and core/ a module reaches through relative imports (static, dynamic, type-only left out). */
+/** Files of app/ and core/ a module reaches through relative imports (static, dynamic, type-only left out), up to the on-demand field kinds. */
 function reach(start: string, seen = new Set<string>()): Set<string> {
   if (seen.has(start)) return seen;
   seen.add(start);
+  if (start === ON_DEMAND_FIELDS) return seen;
   const code = read(start);
   const specifiers = [
     ...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"(\.[^"]+)"/gm),
@@ -50,23 +55,30 @@ function reach(start: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-const namesAdminGroup = (file: string) =>
-  ADMIN_GROUPS.filter((group) => new RegExp(`["'\`]${group}\\.`).test(read(file)));
+/** What the files name of the part's groups, unless allowed: "file names group". */
+function namedGroups(part: CataloguePart, files: Iterable<string>): string[] {
+  const groups = groupsOf(part);
+  const named: string[] = [];
+  for (const file of files) {
+    if (ALLOWED[part]?.has(file)) continue;
+    for (const group of groups) if (new RegExp(`["'\`]${group}\\.`).test(read(file))) named.push(`${file} names ${group}`);
+  }
+  return named;
+}
 
-describe("the catalogue's admin part", () => {
+const PARTS_BESIDES_COMMON = CATALOGUE_PARTS.filter((part) => part !== "common");
+
+describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
   it("is asked for by every page whose code names its messages", async () => {
     const routes: RouteNode[] = (await import("../../app/routes")).default;
     const missing: string[] = [];
-    const asks = (file: string) => /export const handle\s*=\s*\{[^}]*messages:\s*\[[^\]]*"admin"/.test(read(`app/${file}`));
+    const asks = (file: string) => new RegExp(`export const handle\\s*=\\s*\\{[^}]*messages:\\s*\\[[^\\]]*"${part}"`).test(read(`app/${file}`));
     const walk = (nodes: RouteNode[], chain: string[]) => {
       for (const node of nodes) {
         const files = [...chain, node.file];
         // A resource route (.ts: JSON, files, redirects) renders no page; the server words its messages.
         if (node.file.endsWith(".tsx") && !files.some(asks)) {
-          for (const file of reach(`app/${node.file}`)) {
-            if (ALLOWED.has(file)) continue;
-            for (const group of namesAdminGroup(file)) missing.push(`${node.file}: ${file} names ${group}`);
-          }
+          for (const named of namedGroups(part, reach(`app/${node.file}`))) missing.push(`${node.file}: ${named}`);
         }
         if (node.children) walk(node.children, files);
       }
@@ -75,6 +87,20 @@ describe("the catalogue's admin part", () => {
     expect(missing).toEqual([]);
   });
 
+  it("comes with every on-demand field kind whose code names its messages", () => {
+    const browser = read("app/components/form/on-demand-fields.browser.tsx");
+    const kinds = [...browser.matchAll(/^\s*(\w+): \(\) => import\("([^"]+)"\)/gm)].map(([, kind, specifier]) => ({ kind: kind as OnDemandKind, specifier: specifier! }));
+    expect(kinds.map(({ kind }) => kind).sort()).toEqual([...ON_DEMAND_KINDS].sort());
+    const missing = kinds.flatMap(({ kind, specifier }) => {
+      if (ON_DEMAND_MESSAGES[kind] === part) return [];
+      const module = resolve("app/components/form/on-demand-fields.browser.tsx", specifier);
+      return module ? namedGroups(part, reach(module)).map((named) => `${kind}: ${named}`) : [`${kind}: ${specifier} not found`];
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("cataloguePartsOf", () => {
   it("is what a page's routes name in their handles, with `common` always", () => {
     expect(cataloguePartsOf([])).toEqual(["common"]);
     expect(cataloguePartsOf([undefined, { streamsBody: true }, { messages: ["admin"] }])).toEqual(["common", "admin"]);

@@ -1,16 +1,13 @@
 import { createContext, useContext } from "react";
 import type { PendingFile } from "../../../../core/media/pending";
 import type { MediaContent } from "../../../../core/media/wire";
-import { fetchLatestMedia, pollMedia } from "../../../lib/media-client";
+import type { fetchLatestMedia, pollMedia } from "../../../lib/media-client";
 
 /** Where media fields load a content and follow its jobs. */
 export interface MediaSource {
   fetchLatest: typeof fetchLatestMedia;
   poll: typeof pollMedia;
 }
-
-/** The media API (GET …/latest, polled while jobs run). */
-export const MEDIA_API: MediaSource = { fetchLatest: fetchLatestMedia, poll: pollMedia };
 
 export interface MediaFormSettings {
   /** The bucket that owns uploads of this form; null: the page's bucket (from the URL). */
@@ -21,7 +18,7 @@ export interface MediaFormSettings {
   pending?: readonly PendingFile[];
   /** False when the server has no ffmpeg: video fields say so. */
   videoProcessing: boolean;
-  /** Default: the media API; a page of fixtures (the style guide) brings its own. */
+  /** Default: the media API (media-field.tsx); a page of fixtures (the style guide) brings its own. */
   source?: MediaSource;
 }
 

@@ -5,10 +5,10 @@ import { useParams } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "../../../../core/media/bounds";
 import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "../../../../core/media/wire";
 import { messageText } from "../../../lib/i18n";
-import { newUploadUid, uploadMedia } from "../../../lib/media-client";
+import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "../../../lib/media-client";
 import { useBucketForm, useFieldLock } from "../context";
 import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
-import { MEDIA_API, useMediaForm } from "./context";
+import { useMediaForm, type MediaSource } from "./context";
 import { DropZone } from "./drop-zone";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
@@ -20,6 +20,9 @@ const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => im
 const ThumbModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./thumb-modal").then((module) => module.ThumbModal));
 const ImagePreviewModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.ImagePreviewModal));
 const VideoPlayerModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.VideoPlayerModal));
+
+/** The media API (GET …/latest, polled while jobs run): where a form's media fields load their contents by default. */
+const MEDIA_API: MediaSource = { fetchLatest: fetchLatestMedia, poll: pollMedia };
 
 const ACCEPT: Record<MediaKind, string | undefined> = { image: "image/*", video: "video/*", file: undefined };
 
