@@ -45,7 +45,7 @@ export async function listSessions(
      LEFT JOIN LATERAL (
        SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = b.id ${search ? `AND ${searchCondition("$2")}` : ""}
+       WHERE c.bucket_id = $1::uuid ${search ? `AND ${searchCondition("$2")}` : ""}
        ORDER BY ${placed("c")}c.updated_at DESC, c.content_id DESC
        ${pageClause(options.limit, options.offset)}
      ) page ON true

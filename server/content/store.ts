@@ -244,7 +244,7 @@ export function overviewStatement(
        FROM (
          SELECT c.content_id, c.latest_version_id, c.updated_at
          FROM contents c
-         WHERE c.bucket_id = b.id ${search ? `AND ${searchCondition("$3")}` : ""}
+         WHERE c.bucket_id = $1::uuid ${search ? `AND ${searchCondition("$3")}` : ""}
            -- A page past the last (an old link, a remembered page after deletes) reads nothing: OFFSET would walk
            -- every document of the bucket to find none.
            AND ${offset} < ${documentCountSql("$1::uuid")}

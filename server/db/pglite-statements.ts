@@ -1,4 +1,5 @@
 import { parse, protocol, type ExecProtocolResult, type PGlite, type Results } from "@electric-sql/pglite";
+import { isPlannedWithValues } from "./planned-with-values";
 
 type BackendMessage = ExecProtocolResult["messages"][number];
 
@@ -7,6 +8,8 @@ type BackendMessage = ExecProtocolResult["messages"][number];
  * WebAssembly: most of a simple read's cost. This keeps one named prepared statement per SQL text (Postgres then
  * plans it once, as a generic plan when that is as good) and runs it in one pass: Bind, Execute and Sync.
  * Serialisation and parsing are PGlite's own, by the types Postgres reported when the statement was prepared.
+ * A statement planned with its values (planned-with-values.ts) is the unnamed statement instead, parsed again in the
+ * same pass: Postgres plans the unnamed statement with the values it is bound to.
  *
  * Callers must hold PGlite's query lock (and, outside a transaction, its transaction lock).
  */
@@ -50,22 +53,26 @@ export class PgliteStatements {
     this.#statements.delete(sql);
     this.#statements.set(sql, statement);
     const values = params.map((value, index) => this.#serialize(value, statement.paramTypes[index]));
+    const unnamed = statement.name === UNNAMED;
+    const bind = protocol.serialize.bind({ statement: statement.name, values });
+    // The unnamed statement is parsed again and describes its rows afresh: no older shape is kept for it.
+    const parts = unnamed
+      ? [protocol.serialize.parse({ name: UNNAMED, text: sql, types: statement.paramTypes }), bind, protocol.serialize.describe({ type: "P" })]
+      : [bind];
     // Written through to the data directory before the answer, as PGlite's `query` does.
-    const { messages } = await this.#db.execProtocol(
-      concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
-    );
-    const described: BackendMessage[] = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+    const { messages } = await this.#db.execProtocol(concat([...parts, protocol.serialize.execute({}), protocol.serialize.sync()]));
+    const described: BackendMessage[] = statement.rowDescription && !unnamed ? [statement.rowDescription, ...messages] : messages;
     return parse.parseResults(described, this.#db.parsers)[0] as Results<T>;
   }
 
   async #prepare(sql: string): Promise<PreparedStatement> {
-    const name = `vitrine_${++this.#nextId}`;
+    const name = isPlannedWithValues(sql) ? UNNAMED : `vitrine_${++this.#nextId}`;
     const parts = [protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: "S", name })];
     const evicted = this.#statements.size >= this.#capacity ? this.#statements.keys().next().value : undefined;
     const evictedStatement = evicted === undefined ? undefined : this.#statements.get(evicted);
     if (evicted !== undefined && evictedStatement) {
       this.#statements.delete(evicted);
-      parts.unshift(protocol.serialize.close({ type: "S", name: evictedStatement.name }));
+      if (evictedStatement.name !== UNNAMED) parts.unshift(protocol.serialize.close({ type: "S", name: evictedStatement.name }));
     }
     const { messages } = await this.#db.execProtocol(concat([...parts, protocol.serialize.sync()]), { syncToFs: false });
     const paramTypes = messages.find((message) => message.name === "parameterDescription") as { dataTypeIDs: number[] } | undefined;
@@ -79,6 +86,7 @@ export class PgliteStatements {
     const statement = this.#statements.get(sql);
     if (!statement) return;
     this.#statements.delete(sql);
+    if (statement.name === UNNAMED) return;
     await this.#db.execProtocol(concat([protocol.serialize.close({ type: "S", name: statement.name }), protocol.serialize.sync()]), {
       syncToFs: false,
     });
@@ -92,7 +100,11 @@ export class PgliteStatements {
   }
 }
 
+/** Postgres's unnamed statement: planned when bound, with the values it is bound to. */
+const UNNAMED = "";
+
 interface PreparedStatement {
+  /** UNNAMED for a statement planned with its values: only its parameters' types are kept. */
   name: string;
   paramTypes: number[];
   /** Absent for statements that answer no rows. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/server";
-import { createTestBucket } from "../support/fixtures";
-import { createContent, saveVersion, VersionConflictError } from "../../server/content/store";
+import { createTestBucket, seedDocuments } from "../support/fixtures";
+import { createContent, listOverview, overviewStatement, saveVersion, VersionConflictError } from "../../server/content/store";
 import { searchCondition } from "../../server/content/search";
 import { likePattern } from "../../server/db/like-pattern";
 
@@ -60,5 +60,31 @@ describe("search index", () => {
     ).rejects.toBeInstanceOf(VersionConflictError);
     expect(await storedWords(created.contentId)).toEqual(["Panorama"]);
     expect(saved.versionId).not.toBe(created.versionId);
+  });
+
+  it("searches a bucket of thousands through the index on every call, beside many small buckets", async () => {
+    // Planned through a join on the bucket, or by a generic plan, the bucket's size is guessed as the average of all
+    // buckets': the planner then filtered each of the 2,000 documents (13 ms on PostgreSQL, 40 ms on PGlite) where
+    // the index answers in under 1 ms. PGlite switched to the generic plan at the sixth search.
+    for (let small = 0; small < 20; small++) {
+      const bucket = await createTestBucket(database.db, { slug: `search-plan-small-${small}` });
+      await seedDocuments(database.db, bucket.id, 5, "jsonb_build_object('title', 'Klein ' || n)");
+    }
+    const large = await createTestBucket(database.db, { slug: "search-plan-large" });
+    await seedDocuments(database.db, large.id, 2000, "jsonb_build_object('title', 'Licht op het wad ' || n, 'maker', 'Hendrik Willem Mesdag')");
+    await database.db.query("ANALYZE contents, versions");
+
+    const options = { limit: 20, search: "Wad 1234", titleKey: "title" };
+    for (let call = 0; call < 8; call++) {
+      const { rows } = await listOverview(database.db, large.id, options);
+      expect(rows.map((row) => row.title)).toEqual(["Licht op het wad 1234"]);
+    }
+    const { text, values } = overviewStatement(large.id, options);
+    const { rows: plan } = await database.db.query<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, values);
+    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toContain("contents_search_trgm_idx");
+    const { rows: generic } = await database.db.query<{ statement: string }>(
+      "SELECT statement FROM pg_prepared_statements WHERE generic_plans > 0 AND statement LIKE '%search_key(%' AND statement NOT LIKE '%pg_prepared_statements%'",
+    );
+    expect(generic).toEqual([]);
   });
 });
