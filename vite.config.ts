@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
+import { reactRouterProductionInBrowser } from "./scripts/vite-react-router-production.ts";
 
 /** React Router names every server entry index.js (then index2.js, …): give the worker its own name. */
 const namedWorkerEntry: Plugin = {
@@ -35,23 +36,6 @@ const browserVariants: Plugin = {
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
     const variant = resolved && BROWSER_VARIANTS.get(resolved.id);
     return variant ?? resolved;
-  },
-};
-
-/**
- * React Router's package exports name its development build alone, which keeps its developer warnings (a constant
- * the minifier cannot see through). The browser takes the production build, the same code with them switched off.
- */
-const REACT_ROUTER_PRODUCTION = new Map([
-  ["react-router", fromRoot("node_modules/react-router/dist/production/index.mjs")],
-  ["react-router/dom", fromRoot("node_modules/react-router/dist/production/dom-export.mjs")],
-]);
-const reactRouterProduction: Plugin = {
-  name: "vitrine-react-router-production",
-  enforce: "pre",
-  apply: "build",
-  resolveId(source) {
-    return this.environment.name === "client" ? (REACT_ROUTER_PRODUCTION.get(source) ?? null) : null;
   },
 };
 
@@ -121,5 +105,5 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-  plugins: [browserVariants, reactRouterProduction, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
+  plugins: [browserVariants, reactRouterProductionInBrowser, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
 }));

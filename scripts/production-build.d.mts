@@ -7,3 +7,4 @@ export declare function buildStatus(buildDir: string, root?: string): { current:
 export declare function readStoredFingerprint(buildDir: string): string | null;
 export declare function writeStoredFingerprint(buildDir: string, fingerprint: string): void;
 export declare function buildProduction(buildDir: string, root?: string): { ok: boolean; output: string; summary: string };
+export declare function precompress(clientDir: string): string;

@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** What the build reads: a change to any of these calls for a new build. Tests are not part of the build. */
 export const BUILD_INPUTS = {
   directories: ["app", "core", "server", "workers", "locales", "public"],
-  files: ["package.json", "package-lock.json", "react-router.config.ts", "vite.config.ts", "tsconfig.json"],
+  files: ["package.json", "package-lock.json", "react-router.config.ts", "vite.config.ts", "scripts/vite-react-router-production.ts", "tsconfig.json"],
   ignored: /\.test\.tsx?$/,
 };
 
@@ -96,7 +96,7 @@ const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|html|webmanifest)$/;
  * Writes a brotli (.br) and a gzip (.gz) copy beside every text asset over 1 kB, once per build, at the highest
  * levels: the static server (sirv) sends them to browsers that accept them, so no request pays for compression.
  */
-function precompress(clientDir) {
+export function precompress(clientDir) {
   let original = 0;
   let brotli = 0;
   for (const file of filesUnder(clientDir, ".")) {

@@ -1,7 +1,9 @@
-// The bare React Router page (bench/baseline-app/) built and served like ours (bare-page-server.mjs).
+// The bare React Router page (bench/baseline-app/) built and served like ours (bare-page-server.mjs): the baseline
+// of the pages, the overview and the edit page's JavaScript.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { precompress } from "../../scripts/production-build.mjs";
 
 export const BASELINE_BUILD_DIR = "build-bench-baseline";
 
@@ -19,6 +21,8 @@ export function buildBaselineApp(ctx) {
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.status !== 0) throw new Error(`the baseline app's build failed:\n${result.stdout}${result.stderr}`);
+  // Its assets precompressed as ours are, so that a browser is sent the same kind of bytes by both.
+  precompress(path.join(buildDir, "client"));
   builtThisRun = true;
   ctx.log(`bare React Router app built into ${BASELINE_BUILD_DIR}/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return buildDir;

@@ -7,9 +7,12 @@
 // copies; a file under 1 kB goes as it is). The field kinds' chunks the form
 // needs are among the head's modulepreloads (app/components/form/on-demand-fields.tsx).
 // The bucket's validator module, which the page imports after hydration, is
-// shown on its own row, and so is a form of text fields alone.
+// shown on its own row, and so is a form of text fields alone. The baseline is
+// a bare React Router page (bench/baseline-app/, React and React Router alone),
+// measured the same way: what any page of this stack loads before its own code.
 import http from "node:http";
 import { gzipSync } from "node:zlib";
+import { startBarePageServer } from "../baselines/page-baseline.mjs";
 
 const BUCKET = "exhibitions"; // the demo bucket that uses every field kind
 const TEXT_BUCKET = "artists"; // a demo bucket of text, date and colour fields: no media, references or tags
@@ -61,12 +64,12 @@ async function fetchText(url, headers) {
   return response.text();
 }
 
-/** Every script the edit page of a new document in `bucket` loads with it, and its catalogue: path → sizes. */
-async function pageFiles(server, headers, bucket) {
-  const html = await fetchText(`${server.url}/b/${bucket}/new`, headers);
+/** Every script the page at `pagePath` loads with it, and its catalogue: path → sizes. */
+async function pageFiles(server, headers, pagePath) {
+  const html = await fetchText(`${server.url}${pagePath}`, headers);
   const files = new Map(); // path → { raw, gzip, wire }
   const queue = [...scriptUrls(html)].map((url) => new URL(url, server.url).pathname);
-  if (!queue.some((path) => path.includes("manifest"))) throw new Error(`/b/${bucket}/new names no route manifest`);
+  if (!queue.some((path) => path.includes("manifest"))) throw new Error(`${pagePath} names no route manifest`);
   while (queue.length) {
     const path = queue.shift();
     if (files.has(path)) continue;
@@ -78,20 +81,39 @@ async function pageFiles(server, headers, bucket) {
   return { html, files };
 }
 
+/** Summed sizes in kB: { raw, gzip, wire }. */
+function totals(files) {
+  const sum = (key) => [...files.values()].reduce((total, file) => total + file[key], 0) / 1000;
+  return { raw: sum("raw"), gzip: sum("gzip"), wire: sum("wire") };
+}
+
+/** The bare React Router page's JavaScript (React, React DOM, React Router, the route manifest): totals. */
+async function bareBaseline(ctx) {
+  const bare = await startBarePageServer(ctx);
+  try {
+    const { files } = await pageFiles(bare, {}, "/");
+    const sizes = totals(files);
+    ctx.log(`bare React Router page: ${files.size} files, ${sizes.gzip.toFixed(1)} kB gzipped, ${sizes.wire.toFixed(1)} kB on the wire`);
+    return sizes;
+  } finally {
+    await bare.stop();
+  }
+}
+
 export async function editJs(ctx) {
   const server = await ctx.sharedServer();
   const cookie = await ctx.signIn(server);
   const headers = { Cookie: cookie };
-  const { html, files } = await pageFiles(server, headers, BUCKET);
+  const bare = await bareBaseline(ctx);
+  const baseline = (key) => ({ label: "bare page", value: bare[key], as: "times" });
+  const { html, files } = await pageFiles(server, headers, `/b/${BUCKET}/new`);
 
-  const sum = (key) => [...files.values()].reduce((total, file) => total + file[key], 0);
-  const gzipKb = sum("gzip") / 1000;
-  const wireKb = sum("wire") / 1000;
+  const { raw, gzip: gzipKb, wire: wireKb } = totals(files);
   const largest = [...files]
     .sort((a, b) => b[1].gzip - a[1].gzip)
     .map(([path, file]) => `${path.replace(/^\/assets\//, "")} ${(file.gzip / 1000).toFixed(1)}`)
     .join(", ");
-  ctx.log(`${files.size} files, ${(sum("raw") / 1000).toFixed(0)} kB before gzip; gzipped (kB), largest first: ${largest}`);
+  ctx.log(`${files.size} files, ${raw.toFixed(0)} kB before gzip; gzipped (kB), largest first: ${largest}`);
   const largestOnWire = [...files]
     .sort((a, b) => b[1].wire - a[1].wire)
     .map(([path, file]) => `${path.replace(/^\/assets\//, "")} ${(file.wire / 1000).toFixed(1)}`)
@@ -103,6 +125,7 @@ export async function editJs(ctx) {
       name: `/b/${BUCKET}/new JavaScript, gzipped (${files.size} files)`,
       value: gzipKb,
       unit: "kB",
+      baseline: baseline("gzip"),
       budget: `≤ ${MAX_GZIP_KB} kB`,
       pass: gzipKb <= MAX_GZIP_KB,
     },
@@ -110,17 +133,18 @@ export async function editJs(ctx) {
       name: `/b/${BUCKET}/new JavaScript, on the wire (brotli)`,
       value: wireKb,
       unit: "kB",
+      baseline: baseline("wire"),
       budget: `≤ ${MAX_WIRE_KB} kB`,
       pass: wireKb <= MAX_WIRE_KB,
     },
   ];
 
   // A form without media, references or tags fetches none of their code (app/components/form/on-demand-fields.tsx).
-  const { files: textFiles } = await pageFiles(server, headers, TEXT_BUCKET);
-  const textSum = (key) => [...textFiles.values()].reduce((total, file) => total + file[key], 0) / 1000;
+  const { files: textFiles } = await pageFiles(server, headers, `/b/${TEXT_BUCKET}/new`);
+  const text = totals(textFiles);
   rows.push(
-    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), gzipped (${textFiles.size} files)`, value: textSum("gzip"), unit: "kB" },
-    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), on the wire (brotli)`, value: textSum("wire"), unit: "kB" },
+    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), gzipped (${textFiles.size} files)`, value: text.gzip, unit: "kB", baseline: baseline("gzip") },
+    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), on the wire (brotli)`, value: text.wire, unit: "kB", baseline: baseline("wire") },
   );
 
   const validatorUrl = /\/validators\/[^"\\]+/.exec(html)?.[0];

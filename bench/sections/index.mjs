@@ -18,7 +18,7 @@ export const sections = [
   { name: "content-api", title: "Content JSON API: save and read", run: contentApi },
   { name: "round-trips", title: "Database round trips per request (PostgreSQL, through a counting proxy)", run: roundTrips },
   { name: "delivery", title: "Delivery read API: documents, populate, 304 revalidation", run: delivery },
-  { name: "overview", title: "Bucket overview with 10,000 and 100,000 documents", run: overview },
+  { name: "overview", title: "Bucket overview with 2,000, 10,000 and 100,000 documents", run: overview },
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
