@@ -95,17 +95,25 @@ async function measure(ctx, server, cookie, label, size, database, section) {
     cpu,
   ];
 
-  const statuses = search.statuses.filter((status) => status !== 200);
   const maxSearch = MAX_SEARCH_MS[database];
-  rows.push({
-    name: `${label} ?q=… p50`,
-    value: search.p50,
-    unit: "ms",
-    baseline: { label: "the page without ?q=", value: unsearched.p50, as: "times" },
-    budget: maxSearch === undefined ? undefined : `<= ${maxSearch} ms`,
-    pass: maxSearch === undefined ? null : search.p50 <= maxSearch && statuses.length === 0,
-    note: `first request ${search.first.toFixed(0)} ms, then median of ${search.samples}, slowest ${search.max.toFixed(0)} ms, server CPU ${search.serverCpuMsPerRequest?.toFixed(1) ?? "n/a"} ms per request${statuses.length ? `; answered ${statuses.join(", ")}` : ""}`,
-  });
+  const searchRow = (name, sample) => {
+    const statuses = sample.statuses.filter((status) => status !== 200);
+    return {
+      name,
+      value: sample.p50,
+      unit: "ms",
+      baseline: { label: "the page without ?q=", value: unsearched.p50, as: "times" },
+      budget: maxSearch === undefined ? undefined : `<= ${maxSearch} ms`,
+      pass: maxSearch === undefined ? null : sample.p50 <= maxSearch && statuses.length === 0,
+      note: `first request ${sample.first.toFixed(0)} ms, then median of ${sample.samples}, slowest ${sample.max.toFixed(0)} ms, server CPU ${sample.serverCpuMsPerRequest?.toFixed(1) ?? "n/a"} ms per request${statuses.length ? `; answered ${statuses.join(", ")}` : ""}`,
+    };
+  };
+  // The same search once the server has rendered pages for a while, still in its first minute and with only the
+  // statistics its start gave the planner: the first searches after a start also pay for V8 compiling the page and
+  // PGlite reading the index into its buffers (on an idle machine at 100,000: 96 ms, then 17–27 ms, 4.4 ms from the
+  // third second on).
+  const warmSearch = await sampleSequential({ url: searchUrl, headers, count: SEARCH_SAMPLES, maxMs: SEARCH_MAX_MS, server });
+  rows.push(searchRow(`${label} ?q=… p50`, search), searchRow(`${label} ?q=… p50, warm (after the page's load)`, warmSearch));
   return rows;
 }
 
