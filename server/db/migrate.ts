@@ -19,6 +19,7 @@ import deliveryBundles from "./migrations/025_delivery_bundles.sql?raw";
 import readCacheNotices from "./migrations/026_read_cache_notices.sql?raw";
 import storedSearchText from "./migrations/027_stored_search_text.sql?raw";
 import documentCountSlots from "./migrations/028_document_count_slots.sql?raw";
+import searchTextLowered from "./migrations/029_search_text_lowered.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -42,6 +43,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 26, name: "read_cache_notices", sql: readCacheNotices },
   { version: 27, name: "stored_search_text", sql: storedSearchText },
   { version: 28, name: "document_count_slots", sql: documentCountSlots },
+  { version: 29, name: "search_text_lowered", sql: searchTextLowered },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/server";
 import { createTestBucket, seedDocuments } from "../support/fixtures";
 import { createContent, listOverview, overviewStatement, saveVersion, VersionConflictError } from "../../server/content/store";
-import { searchCondition } from "../../server/content/search";
+import { COMMON_SEARCH_MATCHES, searchCondition } from "../../server/content/search";
 import { likePattern } from "../../server/db/like-pattern";
 
 /*
@@ -49,16 +49,16 @@ describe("search index", () => {
 
   it("stores the values of the latest version: a create, a save, and not a save that lost to another", async () => {
     const created = await createContent(database.db, bucketId, { title: { nl: "Zeegezicht", en: "Seascape" }, year: 1881, tags: ["Mesdag"] }, null);
-    expect(await storedWords(created.contentId)).toEqual(["1881", "Mesdag", "Seascape", "Zeegezicht"]);
+    expect(await storedWords(created.contentId)).toEqual(["1881", "mesdag", "seascape", "zeegezicht"]);
 
     const saved = await saveVersion(database.db, { bucketId, contentId: created.contentId, baseVersionId: created.versionId, data: { title: { nl: "Panorama" } }, userId: null });
-    expect(await storedWords(created.contentId)).toEqual(["Panorama"]);
+    expect(await storedWords(created.contentId)).toEqual(["panorama"]);
 
     // A save from the older version is refused, and the text stays the winner's.
     await expect(
       saveVersion(database.db, { bucketId, contentId: created.contentId, baseVersionId: created.versionId, data: { title: { nl: "Verloren" } }, userId: null }),
     ).rejects.toBeInstanceOf(VersionConflictError);
-    expect(await storedWords(created.contentId)).toEqual(["Panorama"]);
+    expect(await storedWords(created.contentId)).toEqual(["panorama"]);
     expect(saved.versionId).not.toBe(created.versionId);
   });
 
@@ -86,5 +86,30 @@ describe("search index", () => {
       "SELECT statement FROM pg_prepared_statements WHERE generic_plans > 0 AND statement LIKE '%search_key(%' AND statement NOT LIKE '%pg_prepared_statements%'",
     );
     expect(generic).toEqual([]);
+  });
+
+  it("finds a word most documents hold by walking the newest, not by testing every match the index hands over", async () => {
+    // 3,000 documents that all name their maker, a second newer than the next: the index would hand over all 3,000
+    // to be tested and sorted for a page of 21 (1.35 s at 100,000 on PGlite).
+    const bucket = await createTestBucket(database.db, { slug: "search-common-word" });
+    await seedDocuments(database.db, bucket.id, 3000, "jsonb_build_object('title', 'Zeegezicht ' || n, 'maker', 'Hendrik Willem Mesdag')");
+    await database.db.query("UPDATE contents SET updated_at = now() - (substring(search_text from 'zeegezicht (\\d+)')::int * interval '1 second') WHERE bucket_id = $1", [bucket.id]);
+    await database.db.query("ANALYZE contents, versions");
+
+    for (const [search, offset, first] of [["MESDAG", 0, 1], ["mesdag", 40, 41], ["Zeegezicht 12", 0, 12]] as const) {
+      const options = { limit: 21, offset, search, titleKey: "title" };
+      const { rows } = await listOverview(database.db, bucket.id, options);
+      const expected = search === "Zeegezicht 12" ? [12, ...Array.from({ length: 10 }, (_, i) => 120 + i), ...Array.from({ length: 10 }, (_, i) => 1200 + i)] : Array.from({ length: 21 }, (_, i) => first + i);
+      expect(rows.map((row) => row.title), `${search} from ${offset}`).toEqual(expected.map((n) => `Zeegezicht ${n}`));
+    }
+
+    const { text, values } = overviewStatement(bucket.id, { limit: 21, search: "Mesdag", titleKey: "title" });
+    const { rows: plan } = await database.db.query<{ "QUERY PLAN": string }>(`EXPLAIN ANALYZE ${text}`, values);
+    const contentsRead = plan
+      .map((row) => row["QUERY PLAN"])
+      .filter((line) => / on contents\b/.test(line))
+      .map((line) => Number(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(line)?.[1] ?? Number.NaN));
+    expect(contentsRead.length).toBeGreaterThan(0);
+    for (const rows of contentsRead) expect(rows).toBeLessThanOrEqual(COMMON_SEARCH_MATCHES);
   });
 });
