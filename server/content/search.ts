@@ -21,34 +21,49 @@ export function searchCondition(parameter: string): string {
  */
 export const COMMON_SEARCH_MATCHES = 1000;
 
+/** The contents columns a search's matches carry (all but the stored text), so that either branch reads them as `c`. */
+const MATCH_COLUMNS = "c.content_id, c.bucket_id, c.latest_version_id, c.created_at, c.updated_at, c.position";
+
 /**
- * A page of the bucket's documents that match a search, newest first: a query answering the contents columns
- * `content_id`, `latest_version_id` and `updated_at`. `bucket` names the bucket's parameter, `pattern` the
- * likePattern's and `text` the searched text's (the same words, unescaped); `page` is the page's clause
- * (server/db/page-clause.ts); `walkCondition` is added to the walk in the bucket's order.
+ * A search of one bucket as two branches of which one answers. `branch(from, test)` writes a branch's SELECT: it reads
+ * its contents rows `FROM ${from}` (as `c`, with every contents column but the stored text) and adds `AND ${test}` to
+ * its WHERE. `bucket` names the bucket's parameter, `pattern` the likePattern's and `text` the searched text's (the
+ * same words, unescaped).
  *
- * The index's matches are taken up to COMMON_SEARCH_MATCHES: fewer, and they are all there are, sorted here. As many,
- * and the walk answers instead, testing documents newest first until the page is full. The walk's test is the same
- * match written so the index cannot serve it (`strpos`), and so the planner guesses it true of a third of the rows
- * and walks in order rather than testing every document and sorting.
+ * The index's matches are taken up to COMMON_SEARCH_MATCHES: fewer, and they are all there are, and the first branch
+ * reads them. As many, and the second reads the bucket's contents, testing each: in the branch's order, as far as
+ * its LIMIT needs when an index serves that order. Its test is the same match written so the trigram index cannot
+ * serve it (`strpos`), and so the planner guesses it true of a third of the rows and walks in order rather than
+ * testing every document and sorting.
  */
-export function searchedPageSql(options: { bucket: string; pattern: string; text: string; page: string; walkCondition?: string }): string {
-  const { bucket, pattern, text, page, walkCondition } = options;
+export function searchedSql(options: { bucket: string; pattern: string; text: string; branch: (from: string, test: string) => string }): string {
+  const { bucket, pattern, text, branch } = options;
+  const common = `(SELECT count(*) FROM matches) >= ${COMMON_SEARCH_MATCHES}`;
   return `WITH matches AS MATERIALIZED (
-      SELECT c.content_id, c.latest_version_id, c.updated_at
+      SELECT ${MATCH_COLUMNS}
       FROM contents c
       WHERE c.bucket_id = ${bucket} AND ${searchCondition(pattern)}
       LIMIT ${COMMON_SEARCH_MATCHES}
     )
-    (SELECT content_id, latest_version_id, updated_at FROM matches
-     WHERE (SELECT count(*) FROM matches) < ${COMMON_SEARCH_MATCHES}
-     ORDER BY updated_at DESC, content_id DESC
-     ${page})
+    (${branch("matches c", `NOT ${common}`)})
     UNION ALL
-    (SELECT c.content_id, c.latest_version_id, c.updated_at
-     FROM contents c
-     WHERE (SELECT count(*) FROM matches) >= ${COMMON_SEARCH_MATCHES} AND c.bucket_id = ${bucket}
-       AND strpos(search_key(c.search_text), lower(${text})) > 0 ${walkCondition ? `AND ${walkCondition}` : ""}
-     ORDER BY c.updated_at DESC, c.content_id DESC
-     ${page})`;
+    (${branch("contents c", `${common} AND c.bucket_id = ${bucket} AND strpos(search_key(c.search_text), lower(${text})) > 0`)})`;
+}
+
+/**
+ * A page of the bucket's documents that match a search (searchedSql): a query answering the contents columns
+ * `content_id`, `latest_version_id`, `updated_at` and `position`, newest first or in `order` (over `c`; an index
+ * should serve it, as contents_bucket_updated_idx and contents_bucket_position_idx do). `page` is the page's clause
+ * (server/db/page-clause.ts); `condition`, over `c`, is added to both branches.
+ */
+export function searchedPageSql(options: { bucket: string; pattern: string; text: string; page: string; condition?: string; order?: string }): string {
+  const { page, condition, order = "c.updated_at DESC, c.content_id DESC" } = options;
+  return searchedSql({
+    ...options,
+    branch: (from, test) => `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position
+       FROM ${from}
+       WHERE ${test}${condition ? ` AND ${condition}` : ""}
+       ORDER BY ${order}
+       ${page}`,
+  });
 }

@@ -2,7 +2,7 @@ import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } 
 import { likePattern } from "../db/like-pattern";
 import { pageClause } from "../db/page-clause";
 import { documentCountSql } from "./document-counts";
-import { searchCondition } from "./search";
+import { searchedPageSql } from "./search";
 import type { User } from "../accounts/users";
 import type { Db, Queryable } from "../db/client";
 import { chosenStillUrl } from "../media/content";
@@ -28,6 +28,27 @@ export interface SessionRow {
   data: Record<string, unknown>;
 }
 
+/** The statement of listSessions, for it and for EXPLAIN in tests. */
+export function sessionsStatement(bucketId: string, options: { limit: number; offset: number; search?: string; ordered: boolean }): { text: string; values: unknown[] } {
+  const search = options.search?.trim();
+  const placed = (table: string) => (options.ordered ? `${table}.position ASC NULLS LAST, ` : "");
+  const order = `${placed("c")}c.updated_at DESC, c.content_id DESC`;
+  const page = pageClause(options.limit, options.offset);
+  // The page is chosen from contents alone (an index serves either order), and only its documents' versions are read.
+  const listed = search
+    ? searchedPageSql({ bucket: "$1::uuid", pattern: "$2", text: "$3", page, order })
+    : `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position FROM contents c WHERE c.bucket_id = $1::uuid ORDER BY ${order} ${page}`;
+  const text = `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page.data
+     FROM buckets b
+     LEFT JOIN LATERAL (
+       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at
+       FROM (${listed}) c JOIN versions v ON v.version_id = c.latest_version_id
+     ) page ON true
+     WHERE b.id = $1
+     ORDER BY ${placed("page")}page.updated_at DESC, page."contentId" DESC`;
+  return { text, values: search ? [bucketId, likePattern(search), search] : [bucketId] };
+}
+
 /**
  * A page of a bucket's sessions: newest first, or (`ordered`) in their stored order with the never-placed ones after,
  * newest first. Total is null while searching (as the generic overview).
@@ -37,24 +58,10 @@ export async function listSessions(
   bucketId: string,
   options: { limit: number; offset: number; search?: string; ordered: boolean },
 ): Promise<{ rows: SessionRow[]; total: number | null }> {
-  const search = options.search?.trim();
-  const placed = (table: string) => (options.ordered ? `${table}.position ASC NULLS LAST, ` : "");
-  const { rows } = await db.query<{ total: number; contentId: string | null; versionId: string | null; data: Record<string, unknown> | null }>(
-    `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page.data
-     FROM buckets b
-     LEFT JOIN LATERAL (
-       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at
-       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = $1::uuid ${search ? `AND ${searchCondition("$2")}` : ""}
-       ORDER BY ${placed("c")}c.updated_at DESC, c.content_id DESC
-       ${pageClause(options.limit, options.offset)}
-     ) page ON true
-     WHERE b.id = $1
-     ORDER BY ${placed("page")}page.updated_at DESC, page."contentId" DESC`,
-    search ? [bucketId, likePattern(search)] : [bucketId],
-  );
+  const { text, values } = sessionsStatement(bucketId, options);
+  const { rows } = await db.query<{ total: number; contentId: string | null; versionId: string | null; data: Record<string, unknown> | null }>(text, values);
   const page = rows.flatMap(({ contentId, versionId, data }) => (contentId && versionId ? [{ contentId, versionId, data: data ?? {} }] : []));
-  return { rows: page, total: search ? null : (rows[0]?.total ?? 0) };
+  return { rows: page, total: options.search?.trim() ? null : (rows[0]?.total ?? 0) };
 }
 
 /** The property of a case document that holds its video: `thumbnail` (spec §3 Case item), else its first video field. */

@@ -261,7 +261,7 @@ export function overviewStatement(
      LEFT JOIN LATERAL (
        SELECT listed.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
               v.data -> $2::text AS title, listed.updated_at
-       FROM (${search ? searchedPageSql({ bucket: "$1::uuid", pattern: "$3", text: "$4", page, walkCondition: pastTheLast }) : unsearched}) listed
+       FROM (${search ? searchedPageSql({ bucket: "$1::uuid", pattern: "$3", text: "$4", page, condition: pastTheLast }) : unsearched}) listed
        JOIN versions v ON v.version_id = listed.latest_version_id
      ) page ON true
      WHERE b.id = $1

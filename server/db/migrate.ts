@@ -20,6 +20,7 @@ import readCacheNotices from "./migrations/026_read_cache_notices.sql?raw";
 import storedSearchText from "./migrations/027_stored_search_text.sql?raw";
 import documentCountSlots from "./migrations/028_document_count_slots.sql?raw";
 import searchTextLowered from "./migrations/029_search_text_lowered.sql?raw";
+import contentsCreatedOrder from "./migrations/030_contents_created_order.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -44,6 +45,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 27, name: "stored_search_text", sql: storedSearchText },
   { version: 28, name: "document_count_slots", sql: documentCountSlots },
   { version: 29, name: "search_text_lowered", sql: searchTextLowered },
+  { version: 30, name: "contents_created_order", sql: contentsCreatedOrder },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/client";
-import { searchCondition } from "../content/search";
+import { searchCondition, searchedSql } from "../content/search";
 import { likePattern } from "../db/like-pattern";
 import type { StoredDocument } from "../../core/delivery/shape";
 
@@ -84,8 +84,8 @@ export interface PageQuery {
   search: string | null;
 }
 
-/** One page of a bucket's documents (limit + 1 rows are read to know whether another page follows). */
-export async function documentPage(db: Queryable, bucketId: string, query: PageQuery): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
+/** The statement of documentPage, for it and for EXPLAIN in tests: limit + 1 rows, to know whether another page follows. */
+export function documentPageStatement(bucketId: string, query: PageQuery): { text: string; values: unknown[] } {
   const params: unknown[] = [bucketId];
   const param = (value: unknown) => `$${params.push(value)}`;
   const { sort } = query;
@@ -102,20 +102,34 @@ export async function documentPage(db: Queryable, bucketId: string, query: PageQ
   }
   const where = ["c.bucket_id = $1"];
   if (query.updatedSince) where.push(`c.updated_at >= ${param(query.updatedSince)}::timestamptz`);
-  if (query.search) where.push(searchCondition(param(likePattern(query.search))));
   const direction = sort.order === "asc" ? "ASC" : "DESC";
   if (query.after) {
     const value = sort.by === "property" ? JSON.stringify(query.after.value) : query.after.value;
     where.push(`(${sortExpression}, c.content_id) ${sort.order === "asc" ? ">" : "<"} (${param(value)}::${cursorCast}, ${param(query.after.contentId)}::uuid)`);
   }
   const sortValue = sort.by === "property" ? sortExpression : ISO(sortExpression);
-  const { rows } = await db.query<StoredDocument & { sortValue: unknown }>(
-    `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"
-     FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-     WHERE ${where.join(" AND ")}
+  const limit = param(query.limit + 1);
+  const select = (from: string, conditions: readonly string[] = [], sortKey = false) => `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"${sortKey ? `, ${sortExpression} AS sort_key` : ""}
+     FROM ${from} JOIN versions v ON v.version_id = c.latest_version_id
+     WHERE ${[...where, ...conditions].join(" AND ")}
      ORDER BY ${sortExpression} ${direction}, c.content_id ${direction}
-     LIMIT ${param(query.limit + 1)}`,
-    params,
-  );
+     LIMIT ${limit}`;
+  // A search in time order reads either its few matches or, for a word most documents hold, the bucket in the page's
+  // order from its index (server/content/search.ts); both branches are ordered alike, and only one answers. No index
+  // serves a property's order, so there every match is read and sorted, as the whole bucket is without a search.
+  let text = select("contents c");
+  if (query.search && sort.by === "property") text = select("contents c", [searchCondition(param(likePattern(query.search)))]);
+  else if (query.search) {
+    const searched = searchedSql({ bucket: "$1", pattern: param(likePattern(query.search)), text: param(query.search), branch: (from, test) => select(from, [test], true) });
+    text = `SELECT "contentId", "versionId", "createdAt", "updatedAt", data, "sortValue" FROM (${searched}) page
+       ORDER BY sort_key ${direction}, "contentId" ${direction}`;
+  }
+  return { text, values: params };
+}
+
+/** One page of a bucket's documents. */
+export async function documentPage(db: Queryable, bucketId: string, query: PageQuery): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
+  const { text, values } = documentPageStatement(bucketId, query);
+  const { rows } = await db.query<StoredDocument & { sortValue: unknown }>(text, values);
   return { documents: rows.slice(0, query.limit), more: rows.length > query.limit };
 }

@@ -208,7 +208,7 @@ describe("migrations", () => {
       return rows[0]!.text.split(" ").sort();
     };
     expect(await storedWords()).toEqual(["MESDAG", "Scheveningen", "Zeegezicht", "bij"]);
-    expect(await migrate(db)).toEqual([29]);
+    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 29))).toEqual([29]);
     expect(await storedWords()).toEqual(["bij", "mesdag", "scheveningen", "zeegezicht"]);
     for (const search of ["Mesdag", "ZEEGEZICHT bij"]) {
       expect((await listContents(db, bucket.id, { limit: 20, search })).map((version) => version.contentId)).toEqual([contentId]);
