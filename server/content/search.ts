@@ -21,12 +21,12 @@ export function searchCondition(parameter: string): string {
  */
 export const COMMON_SEARCH_MATCHES = 1000;
 
-/** The contents columns a search's matches carry (all but the stored text), so that either branch reads them as `c`. */
+/** The contents columns a search's matches carry (all but the stored text and `singleton`), so that either branch reads them as `c`. */
 const MATCH_COLUMNS = "c.content_id, c.bucket_id, c.latest_version_id, c.created_at, c.updated_at, c.position";
 
 /**
  * A search of one bucket as two branches of which one answers. `branch(from, test)` writes a branch's SELECT: it reads
- * its contents rows `FROM ${from}` (as `c`, with every contents column but the stored text) and adds `AND ${test}` to
+ * its contents rows `FROM ${from}` (as `c`, with the columns of MATCH_COLUMNS) and adds `AND ${test}` to
  * its WHERE. `bucket` names the bucket's parameter, `pattern` the likePattern's and `text` the searched text's (the
  * same words, unescaped).
  *
