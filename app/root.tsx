@@ -66,6 +66,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const error = useRouteError();
   const locale = data?.locale ?? normalizeLocale(i18n.language) ?? "en";
   const parts = cataloguePartsOf(useMatches().map((match) => match.handle));
+  // The location this page shows, once React has rendered it: a navigation's router state is ahead of the page
+  // until its transition commits (tests wait on the two agreeing; tests/support/content-browser.ts).
+  const { key: locationKey } = useLocation();
   return (
     <html lang={locale} dir="ltr">
       <head>
@@ -83,7 +86,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <LoadingBar failed={Boolean(error)} />
         <TopBar />
-        <main className="page">{children}</main>
+        <main className="page" data-location-key={locationKey}>{children}</main>
         <footer className="footer" />
         {data && data.ieVersion && !data.hideIEWarning ? <IEWarning version={data.ieVersion} /> : null}
         <ScrollRestoration nonce={nonce} />

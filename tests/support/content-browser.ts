@@ -55,13 +55,20 @@ export async function submitWith(page: Page, button: Locator): Promise<number | 
   return answered.status();
 }
 
-/** Waits for hydration and, with scripts, until React Router has no navigation in flight. */
+/**
+ * Waits for hydration and, with scripts, until React Router has no navigation in flight and the page shows the
+ * router's location: the router goes idle before React commits the navigation's render (a transition), and a busy
+ * machine can keep the previous page on screen for a while after that.
+ */
 export async function settle(page: Page): Promise<void> {
   await waitForHydration(page);
   if (!scripted.get(page.context())) return;
   await page.waitForFunction(() => {
-    const router = (window as unknown as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } }).__reactRouterDataRouter;
-    return !router || router.state.navigation.state === "idle";
+    type Router = { state: { navigation: { state: string }; location: { key: string } } };
+    const router = (window as unknown as { __reactRouterDataRouter?: Router }).__reactRouterDataRouter;
+    if (!router) return true;
+    const shown = document.querySelector<HTMLElement>("main.page")?.dataset.locationKey;
+    return router.state.navigation.state === "idle" && shown === router.state.location.key;
   });
 }
 
