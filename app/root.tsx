@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import {
   Links,
@@ -66,9 +66,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const error = useRouteError();
   const locale = data?.locale ?? normalizeLocale(i18n.language) ?? "en";
   const parts = cataloguePartsOf(useMatches().map((match) => match.handle));
-  // The location this page shows, once React has rendered it: a navigation's router state is ahead of the page
-  // until its transition commits (tests wait on the two agreeing; tests/support/content-browser.ts).
+  // Marks <main> with the location React has committed: a navigation's router state is ahead of the page until its
+  // transition commits (tests wait on the two agreeing; tests/support/content-browser.ts). Set after the commit, not
+  // rendered: the server knows no key, and after a reload the browser's history entry carries the last one.
+  const main = useRef<HTMLElement>(null);
   const { key: locationKey } = useLocation();
+  useLayoutEffect(() => {
+    if (main.current) main.current.dataset.locationKey = locationKey;
+  }, [locationKey]);
   return (
     <html lang={locale} dir="ltr">
       <head>
@@ -86,7 +91,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <LoadingBar failed={Boolean(error)} />
         <TopBar />
-        <main className="page" data-location-key={locationKey}>{children}</main>
+        <main className="page" ref={main}>{children}</main>
         <footer className="footer" />
         {data && data.ieVersion && !data.hideIEWarning ? <IEWarning version={data.ieVersion} /> : null}
         <ScrollRestoration nonce={nonce} />
