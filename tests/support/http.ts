@@ -1,7 +1,19 @@
 import type { Db } from "../../server/db/client";
 import { createUser, type Permission, type User } from "../../server/accounts/users";
+import { hashPassword } from "../../server/security/password";
 
 const TEST_PASSWORD = "correct horse battery";
+
+/**
+ * Test users' password hashes, one per password and test process: a real scrypt hash with the server's parameters,
+ * sharing its salt. Each hash costs about 0.2 s of CPU, and a run of the suite creates hundreds of test users.
+ */
+const fixtureHashes = new Map<string, Promise<string>>();
+function fixtureHash(password: string): Promise<string> {
+  let hash = fixtureHashes.get(password);
+  if (!hash) fixtureHashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
 
 let counter = 0;
 export async function createTestUser(
@@ -13,7 +25,7 @@ export async function createTestUser(
   const user = await createUser(db, {
     name: overrides.name ?? `Test User ${counter}`,
     email: overrides.email ?? `user${counter}-${Date.now()}@example.test`,
-    password,
+    passwordHash: await fixtureHash(password),
     permissions: overrides.permissions ?? ["user"],
     buckets: overrides.buckets ?? null,
   });
