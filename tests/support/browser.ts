@@ -65,6 +65,10 @@ export async function newContext(
  * take the client-side path rather than the plain-HTML one, and typing lands in
  * hydrated fields: React hydrates a page's parts one by one, and a field typed
  * into before its form is hydrated is read by the form as its starting value.
+ * It also waits until React Router has no navigation in flight and <main> shows
+ * the router's location (app/root.tsx marks it after each commit): the router
+ * goes idle and the URL changes before React commits the new page (a
+ * transition), and a busy machine can keep the previous page on screen a while.
  * Without JavaScript it returns at once.
  */
 export async function waitForHydration(page: Page): Promise<void> {
@@ -72,7 +76,12 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const hydrated = (element: Element) => Object.keys(element).some((key) => key.startsWith("__react"));
     const header = document.querySelector("header.top-bar");
-    return header !== null && hydrated(header) && Array.from(document.querySelectorAll("main form")).every(hydrated);
+    if (header === null || !hydrated(header) || !Array.from(document.querySelectorAll("main form")).every(hydrated)) return false;
+    type Router = { state: { navigation: { state: string }; location: { key: string } } };
+    const router = (window as unknown as { __reactRouterDataRouter?: Router }).__reactRouterDataRouter;
+    if (!router) return true;
+    const shown = document.querySelector<HTMLElement>("main.page")?.dataset.locationKey;
+    return router.state.navigation.state === "idle" && shown === router.state.location.key;
   });
 }
 

@@ -1,12 +1,10 @@
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import type { Permission } from "../../server/accounts/users";
 import { newContext, waitForHydration } from "./browser";
 import { createTestUser, get, signIn } from "./http";
 import type { TestServer } from "./server";
 
 /* Helpers for the browser tests of the generic content form (tests/e2e/content-*.test.ts). */
-
-const scripted = new WeakMap<BrowserContext, boolean>();
 
 /**
  * A browser context (JavaScript on or off) with a fresh user already signed in:
@@ -20,7 +18,6 @@ export async function signedInContext(
   const user = await createTestUser(server.db, { permissions: options.permissions ?? ["user"] });
   const cookie = await signIn(server.url, user.email, user.password);
   const ctx = await newContext(browser, server.url, { javaScriptEnabled: options.javaScriptEnabled, locale: options.locale });
-  scripted.set(ctx.context, ctx.javaScriptEnabled);
   const [name, ...value] = cookie.split("=");
   await ctx.context.addCookies([{ name: name!, value: value.join("="), url: server.url }]);
   return { ...ctx, user, cookie };
@@ -55,22 +52,8 @@ export async function submitWith(page: Page, button: Locator): Promise<number | 
   return answered.status();
 }
 
-/**
- * Waits for hydration and, with scripts, until React Router has no navigation in flight and the page shows the
- * router's location: the router goes idle before React commits the navigation's render (a transition), and a busy
- * machine can keep the previous page on screen for a while after that.
- */
-export async function settle(page: Page): Promise<void> {
-  await waitForHydration(page);
-  if (!scripted.get(page.context())) return;
-  await page.waitForFunction(() => {
-    type Router = { state: { navigation: { state: string }; location: { key: string } } };
-    const router = (window as unknown as { __reactRouterDataRouter?: Router }).__reactRouterDataRouter;
-    if (!router) return true;
-    const shown = document.querySelector<HTMLElement>("main.page")?.dataset.locationKey;
-    return router.state.navigation.state === "idle" && shown === router.state.location.key;
-  });
-}
+/** Waits until the page has hydrated and shows the router's location (see waitForHydration). */
+export const settle = waitForHydration;
 
 /** Clicks Save (or its Dutch 'Opslaan') and waits for the outcome; returns the POST's status. */
 export function save(page: Page): Promise<number | null> {
