@@ -2,9 +2,9 @@ import { defineConfig } from "vitest/config";
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-// Unit and integration files mostly wait on servers, child processes and the database, so two run at once; the
-// browser files keep the machine's CPU busy and run one at a time, after them (a group of their own).
-const fileGroups = { waiting: { groupOrder: 0, maxWorkers: 2 }, browser: { groupOrder: 1, maxWorkers: 1 } };
+// Two files at a time in each group: unit and integration files first, then the browser files (docs/testing.md,
+// "How the suite runs", has the measurements).
+const fileGroups = { waiting: { groupOrder: 0, maxWorkers: 2 }, browser: { groupOrder: 1, maxWorkers: 2 } };
 
 const integration = (database: "pglite" | "postgres") => ({
   extends: true as const,
