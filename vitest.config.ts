@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongFilesFirst } from "./tests/support/sequencer";
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -24,6 +25,7 @@ export default defineConfig({
   test: {
     globalSetup: ["tests/support/global-setup.ts"],
     reporters: ["default", "./tests/support/summary-reporter.ts"],
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         extends: true,
