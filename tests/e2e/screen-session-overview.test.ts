@@ -54,13 +54,20 @@ async function learningSessions(titles: string[]) {
 
 const shownTitles = (page: Page) => page.locator(".session-title").allTextContents();
 
-/** Waits until the page shows the sessions in this order (a fetcher's move shows without a navigation). */
+/** Waits until the page shows the sessions in this order (a fetcher's move shows without a navigation); a timeout names what it showed. */
 async function waitForOrder(page: Page, expected: string[]): Promise<void> {
-  await page.waitForFunction(
-    (titles) => [...document.querySelectorAll(".session-title")].map((link) => link.textContent).join("|") === titles.join("|"),
-    expected,
-    { timeout: 10_000 },
-  );
+  await expect.poll(() => shownTitles(page), { timeout: 10_000 }).toEqual(expected);
+}
+
+/**
+ * Clicks a Move button (or presses a key on one) and waits until the server has answered the move: a redirect
+ * without JavaScript, the fetcher's data with it. A refused move (409) fails here, with its status.
+ */
+async function move(page: Page, act: () => Promise<void>): Promise<void> {
+  const answered = page.waitForResponse((response) => response.request().method() === "POST", { timeout: 15_000 });
+  answered.catch(() => undefined);
+  await act();
+  expect((await answered).status(), "the move's answer").toBeLessThan(400);
 }
 
 async function storedOrder(bucket: Bucket): Promise<string[]> {
@@ -113,24 +120,24 @@ describe.each(JS_MODES)("the session overviews $label", ({ javaScriptEnabled }) 
     const page = await ctx.newPage();
     await open(page, `/dle-sessies/${bucket.slug}`);
     expect(await shownTitles(page)).toEqual(["C", "B", "A"]);
-    await page.getByRole("button", { name: "Move up: A" }).click();
+    await move(page, () => page.getByRole("button", { name: "Move up: A" }).click());
     await waitForOrder(page, ["C", "A", "B"]);
     await settle(page);
     expect(await storedOrder(bucket)).toEqual(["C", "A", "B"]);
     if (javaScriptEnabled) {
       // The moved session's button keeps the focus: Enter moves it again.
       await page.waitForFunction(() => document.activeElement?.getAttribute("data-move") === "up");
-      await page.keyboard.press("Enter");
+      await move(page, () => page.keyboard.press("Enter"));
       await waitForOrder(page, ["A", "C", "B"]);
       await settle(page);
       expect(await storedOrder(bucket)).toEqual(["A", "C", "B"]);
       expect(new URL(page.url()).pathname).toBe(`/dle-sessies/${bucket.slug}`);
     } else {
-      await page.getByRole("button", { name: "Move up: A" }).click();
+      await move(page, () => page.getByRole("button", { name: "Move up: A" }).click());
       await waitForOrder(page, ["A", "C", "B"]);
       expect(await storedOrder(bucket)).toEqual(["A", "C", "B"]);
     }
-    await page.getByRole("button", { name: "Move down: C" }).click();
+    await move(page, () => page.getByRole("button", { name: "Move down: C" }).click());
     await waitForOrder(page, ["A", "B", "C"]);
     await settle(page);
     expect(await storedOrder(bucket)).toEqual(["A", "B", "C"]);
