@@ -69,9 +69,11 @@ export async function newContext(
  * the router's location (app/root.tsx marks it after each commit): the router
  * goes idle and the URL changes before React commits the new page (a
  * transition), and a busy machine can keep the previous page on screen a while.
- * Without JavaScript it returns at once.
+ * First, with or without JavaScript, the document has loaded: pages are streamed, and a check made as soon as a
+ * new page's first elements appear could read a document whose rest is still arriving.
  */
 export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForLoadState("load");
   if (!scriptsEnabled.get(page.context())) return;
   await page.waitForFunction(() => {
     const hydrated = (element: Element) => Object.keys(element).some((key) => key.startsWith("__react"));
