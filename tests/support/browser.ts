@@ -60,17 +60,15 @@ export async function newContext(
 }
 
 /**
- * With JavaScript on, waits until React has hydrated the document (the top
- * bar and every form of the page carry React's internal keys), so that clicks
- * take the client-side path rather than the plain-HTML one, and typing lands in
- * hydrated fields: React hydrates a page's parts one by one, and a field typed
- * into before its form is hydrated is read by the form as its starting value.
- * It also waits until React Router has no navigation in flight and <main> shows
- * the router's location (app/root.tsx marks it after each commit): the router
- * goes idle and the URL changes before React commits the new page (a
- * transition), and a busy machine can keep the previous page on screen a while.
- * First, with or without JavaScript, the document has loaded: pages are streamed, and a check made as soon as a
- * new page's first elements appear could read a document whose rest is still arriving.
+ * Waits until the page a navigation led to is the one on screen and ready:
+ * - the document has loaded, with or without JavaScript (pages are streamed, and a check made as soon as a new
+ *   page's first elements appear could read a document whose rest is still arriving);
+ * - with JavaScript, React has hydrated it (the top bar and every form of the page carry React's internal keys), so
+ *   clicks take the client-side path and typing lands in hydrated fields (a field typed into before its form is
+ *   hydrated is read by the form as its starting value);
+ * - with JavaScript, React Router has no navigation in flight and <main> shows the router's location (app/root.tsx
+ *   marks it after each commit): the router goes idle and the URL changes before React commits the new page (a
+ *   transition), and a busy machine can keep the previous page on screen a while.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForLoadState("load");

@@ -52,7 +52,7 @@ export async function submitWith(page: Page, button: Locator): Promise<number | 
   return answered.status();
 }
 
-/** Waits until the page has hydrated and shows the router's location (see waitForHydration). */
+/** Waits until the page has loaded, hydrated and shows the router's location (see waitForHydration). */
 export const settle = waitForHydration;
 
 /** Clicks Save (or its Dutch 'Opslaan') and waits for the outcome; returns the POST's status. */
