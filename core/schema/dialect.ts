@@ -4,6 +4,8 @@ import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "../form
 import { parseDimension } from "../media/dimension";
 import { createAjv, DIALECT_KEYWORDS } from "./ajv";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
+import { MAX_SCHEMA_NESTING, nestsDeeperThan } from "./nesting";
+import { REF_TARGETS, refMessages, type Refs } from "./refs";
 import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 
 /*
@@ -89,7 +91,7 @@ const isDataRef = (value: unknown) =>
   isPlainObject(value) && Object.keys(value).length === 1 && (typeof value.$data === "string" || typeof value._data === "string");
 
 /** The problems of a schema node and everything below it. */
-function checkNode(node: unknown, path: string, options: DialectOptions, state: { insideTranslate: boolean; depth: number; root: boolean; topProperty?: boolean }, issues: Message[]): void {
+function checkNode(node: unknown, path: string, options: DialectOptions, state: { insideTranslate: boolean; depth: number; root: boolean; topProperty?: boolean }, issues: Message[], refs: Refs): void {
   const add = (problem: Problem, where = path) => issues.push(at(where, problem));
   if (!isPlainObject(node)) {
     add({ key: "adminBuckets.dialect.notAnObject" });
@@ -101,6 +103,15 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
   }
   const media = mediaKindOfSchema(node);
   for (const [keyword, value] of Object.entries(node)) {
+    // `$ref` and the root's definitions: one message for the whole schema, after the walk (refMessages).
+    if (keyword === "$ref") {
+      refs.refs.add(typeof value === "string" ? value : String(JSON.stringify(value)));
+      continue;
+    }
+    if (REF_TARGETS.has(keyword) && state.root) {
+      refs.containers.push(keyword);
+      continue;
+    }
     if (UNRENDERED_KEYWORDS.has(keyword)) {
       add({ key: "adminBuckets.dialect.notRendered", params: { keyword } });
       continue;
@@ -229,7 +240,7 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
         if (isPlainObject(child) && fieldKind(child) === null && !hasUnrenderedKeyword(child)) {
           issues.push(at(childPath, { key: "adminBuckets.dialect.noField" }));
         }
-        checkNode(child, childPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false, topProperty: state.root }, issues);
+        checkNode(child, childPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false, topProperty: state.root }, issues, refs);
       }
     }
   }
@@ -244,7 +255,7 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     else if (node.renderer !== "texts") {
       // A translated text array's items are the engine's own (normalisation replaces them).
       if (isPlainObject(node.items) && fieldKind(node.items) === null && !hasUnrenderedKeyword(node.items)) issues.push(at(itemsPath, { key: "adminBuckets.dialect.noField" }));
-      checkNode(node.items, itemsPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false }, issues);
+      checkNode(node.items, itemsPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false }, issues, refs);
     }
   }
 }
@@ -262,9 +273,13 @@ function hasUnrenderedKeyword(node: Record<string, unknown>): boolean {
  */
 export function checkSchemaDialect(raw: unknown, options: DialectOptions): Message[] {
   if (!isPlainObject(raw)) return [at("", { key: "adminBuckets.dialect.notAnObject" })];
+  // First, before anything below recurses through the schema: how deep it nests.
+  if (nestsDeeperThan(raw, MAX_SCHEMA_NESTING)) return [at("", { key: "adminBuckets.dialect.nestedTooDeep", params: { limit: MAX_SCHEMA_NESTING } })];
   const issues: Message[] = [];
+  const refs: Refs = { refs: new Set(), containers: [] };
   if (raw.type !== "object") issues.push(at("", { key: "adminBuckets.dialect.rootType" }));
-  checkNode(raw, "", options, { insideTranslate: false, depth: 0, root: true }, issues);
+  checkNode(raw, "", options, { insideTranslate: false, depth: 0, root: true }, issues, refs);
+  issues.unshift(...refMessages(refs, (problem) => at("", problem)));
   if (issues.length) return issues;
   const normalized = normalizeSchema(raw, options.locales.length ? options.locales : ["en"]);
   // The walk above refuses what normalisation would; this is the safety net should the two ever differ.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Message } from "../messages";
 import { isPlainObject } from "../plain-object";
 import type { JsonSchema } from "./normalize";
+import { MAX_SCHEMA_NESTING, nestingOffset } from "./nesting";
 import { schemaNodes } from "./walk";
 
 /*
@@ -226,6 +227,8 @@ export function holdsValueAt(data: unknown, path: PropertyPath, from = 0): boole
 /** The proposed schema of a form post, or the message that refuses it (the bucket page's editor checks it further). */
 export function readSchemaText(text: unknown): { ok: true; schema: Record<string, unknown> } | { ok: false; error: Message } {
   if (typeof text !== "string" || text.trim() === "") return { ok: false, error: { key: "schemaImpact.errors.schemaRequired" } };
+  // Before JSON.parse, and before the check of documents walks the schema.
+  if (nestingOffset(text) !== null) return { ok: false, error: { key: "schemaImpact.errors.tooDeep", params: { limit: MAX_SCHEMA_NESTING } } };
   let schema: unknown;
   try {
     schema = JSON.parse(text);

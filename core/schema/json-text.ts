@@ -1,9 +1,12 @@
 import type { Message } from "../messages";
+import { MAX_SCHEMA_NESTING, nestingOffset } from "./nesting";
 
 /*
  * JSON typed by a person (the schema editor, an imported bucket definition): parsed with JSON.parse, and when
  * that fails, scanned once more by a small grammar walk that finds where the text goes wrong, so that the message
  * names a line and a column in every browser and on the server alike (JSON.parse's own messages differ per engine).
+ * Text that nests deeper than a schema may (./nesting.ts) is refused first, at the bracket that goes too deep: the
+ * grammar walk below recurses, and whatever reads the parsed value later may too.
  */
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; error: Message; line: number; column: number; offset: number };
@@ -162,8 +165,16 @@ function shownCharacter(text: string, offset: number): string {
   return String.fromCodePoint(code);
 }
 
-/** Parses JSON typed by a person; a syntax error is a catalogue message naming its line and column. */
-export function parseJsonText(text: string): JsonTextResult {
+/**
+ * Parses JSON typed by a person; a syntax error, or nesting deeper than MAX_SCHEMA_NESTING, is a catalogue message
+ * naming its line and column. `outerLevels`: levels around the schema in the text (an imported definition: 1).
+ */
+export function parseJsonText(text: string, options: { outerLevels?: number } = {}): JsonTextResult {
+  const tooDeep = nestingOffset(text, MAX_SCHEMA_NESTING + (options.outerLevels ?? 0));
+  if (tooDeep !== null) {
+    const { line, column } = lineAndColumn(text, tooDeep);
+    return { ok: false, error: { key: "adminBuckets.json.tooDeep", params: { line, column, limit: MAX_SCHEMA_NESTING } }, line, column, offset: tooDeep };
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {

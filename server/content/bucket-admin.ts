@@ -256,7 +256,8 @@ export async function checkImport(db: Queryable, text: string): Promise<
   | { ok: true; definition: BucketDefinition; existing: Bucket | null; changes: DefinitionField[] }
   | { ok: false; errors: Message[] }
 > {
-  const parsed = parseJsonText(text);
+  // The schema sits one level inside the definition: the text may nest one level more than a schema.
+  const parsed = parseJsonText(text, { outerLevels: 1 });
   if (!parsed.ok) return { ok: false, errors: [parsed.error] };
   const shaped = bucketDefinitionSchema.safeParse(parsed.value);
   if (!shaped.success) {

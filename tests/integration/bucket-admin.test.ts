@@ -261,7 +261,7 @@ describe("the schema check (docs/schema-dialect.md)", () => {
     ["an unknown keyword", root({ title: { type: "string", colour: "red" } }), "properties.title: unknown keyword colour"],
     ["oneOf", root({ rooms: { type: "array", items: { type: "object", properties: { photo: { oneOf: [{ type: "string" }] } } } } }), "properties.rooms.items.properties.photo: the keyword oneOf is not supported: the form can't render it"],
     ["if/then/else", root({ a: { type: "string", if: { minLength: 1 }, then: {}, else: {} } }), "properties.a: the keyword if is not supported"],
-    ["$ref to definitions", { type: "object", definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/definitions/x" } } }, "the schema: the keyword definitions is not supported"],
+    ["$ref to definitions", { type: "object", definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/definitions/x" } } }, 'The keyword $ref is not supported: inline the definition "x" where it is used, then remove definitions.'],
     ["an unknown renderer", root({ a: { type: "string", renderer: "wysiwyg" } }), "properties.a: unknown renderer wysiwyg"],
     ["a _ref to a collection that no bucket has", root({ artist: { type: "string", _ref: "no-such-collection" } }), "properties.artist: _ref names the collection no-such-collection, which no bucket has"],
     ["an unknown media kind", root({ photo: { type: "string", _ref: "b-audio" } }), "properties.photo: unknown media kind b-audio"],

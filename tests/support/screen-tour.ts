@@ -65,6 +65,19 @@ export interface TourEntry {
   userAgent?: string;
 }
 
+/** A schema whose `default` nests 70 lists: over the limit of 64 levels (issue 36). */
+const TOO_DEEP_SCHEMA = `{\n  "type": "object",\n  "properties": {\n    "a": { "type": "array", "default": ${"[".repeat(70)}${"]".repeat(70)} }\n  }\n}`;
+/** Written for rjsf: shared parts under definitions, a $ref in each field that uses one. */
+const RJSF_SCHEMA = JSON.stringify(
+  {
+    type: "object",
+    definitions: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+    properties: { billing_address: { title: "Billing address", $ref: "#/definitions/address" }, shipping_address: { title: "Shipping address", $ref: "#/definitions/address" } },
+  },
+  null,
+  2,
+);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Setups: each makes its own bucket and documents with unique slugs, so entries never see each other's changes.
 
@@ -559,6 +572,42 @@ export const TOUR: TourEntry[] = [
   { name: "settings-buckets", as: "admin", path: "/settings/buckets" },
   { name: "settings-bucket-import", as: "admin", path: "/settings/buckets/import" },
   { name: "settings-bucket-new", as: "admin", path: "/settings/buckets/new" },
+  // Issue 36: a schema nested too deep (the editor's live check), an rjsf schema with $ref (the server's answer to
+  // the no-JavaScript post) and an import whose schema nests too deep, each with its one message.
+  {
+    name: "settings-bucket-schema-too-deep",
+    as: "admin",
+    path: "/settings/buckets/new",
+    ready: ".schema-editor-cm .cm-content",
+    open: async ({ page }) => {
+      await page.locator(".schema-editor-cm .cm-content").fill(TOO_DEEP_SCHEMA);
+      await page.locator("#json-schema-status .schema-errors").waitFor();
+    },
+  },
+  {
+    name: "settings-bucket-schema-ref",
+    as: "admin",
+    path: "/settings/buckets/new",
+    javaScriptEnabled: false,
+    open: async ({ page }) => {
+      const slug = unique("addresses");
+      for (const [field, value] of [["name", "Addresses"], ["slug", slug], ["collectionName", slug]]) await page.locator(`input[name="${field}"]`).fill(value);
+      await page.locator('textarea[name="jsonSchema"]').fill(RJSF_SCHEMA);
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator('form.bucket-admin-form button[value="save"]').click()]);
+      await page.locator("#json-schema-status .schema-errors").waitFor();
+    },
+  },
+  {
+    name: "settings-bucket-import-too-deep",
+    as: "admin",
+    path: "/settings/buckets/import",
+    javaScriptEnabled: false,
+    open: async ({ page }) => {
+      await page.locator('textarea[name="definition"]').fill(`{"slug":"too-deep","name":"Too deep","collectionName":"too-deep","locales":["en"],"jsonSchema":${TOO_DEEP_SCHEMA}}`);
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator('button[name="intent"][value="check"]').click()]);
+      await page.locator("main .form-error").waitFor();
+    },
+  },
   { name: "settings-bucket-edit", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}`, ready: ".schema-editor-cm .cm-content" },
   { name: "settings-bucket-impact", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}/impact` },
   {

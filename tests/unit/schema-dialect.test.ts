@@ -82,7 +82,7 @@ describe("checkSchemaDialect", () => {
   it.each<[string, unknown, string]>([
     ["unknown keyword", root({ a: { type: "string", widget: "x" } }), "properties.a: unknown keyword widget"],
     ["anyOf", root({ a: { anyOf: [] } }), "properties.a: the keyword anyOf is not supported: the form can't render it"],
-    ["$ref", root({ a: { $ref: "#/definitions/a" } }), "properties.a: the keyword $ref is not supported: the form can't render it"],
+    ["$ref", root({ a: { $ref: "#/definitions/a" } }), 'The keyword $ref is not supported: inline the definition "a" where it is used.'],
     ["patternProperties", { type: "object", patternProperties: {} }, "the schema: the keyword patternProperties is not supported: the form can't render it"],
     ["a list of types", root({ a: { type: ["string", "null"] } }), "properties.a: a list of types is not supported: give one type"],
     ["unknown renderer", root({ a: { type: "string", renderer: "rich" } }), "properties.a: unknown renderer rich (use one of textarea, tags, texts, translate-object, popup, inline, video-cases, trend-select)"],

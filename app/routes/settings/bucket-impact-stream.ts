@@ -29,7 +29,7 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
     throw new HttpError(400, "errors.badRequest");
   });
   const proposed = readSchemaText(form.get(SCHEMA_FIELD));
-  if (!proposed.ok) throw new HttpError(400, proposed.error.key);
+  if (!proposed.ok) throw new HttpError(400, proposed.error.key, proposed.error.params);
   const { locale } = await getRequestState(request, context);
   return impactStreamResponse(context.db, bucket, proposed.schema, {
     messageLocale: locale,

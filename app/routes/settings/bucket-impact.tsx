@@ -9,6 +9,7 @@ import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
 import { readSchemaText, SCHEMA_FIELD } from "../../../core/schema/impact";
 import { SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "../../components/schema-impact";
+import { messageText } from "../../lib/i18n";
 import type { Route } from "./+types/bucket-impact";
 
 /*
@@ -35,7 +36,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const text = (await request.formData()).get(SCHEMA_FIELD);
   const schemaText = typeof text === "string" ? text : "";
   const proposed = readSchemaText(text);
-  if (!proposed.ok) return data({ schemaText, error: proposed.error.key, report: null }, { status: 400 });
+  if (!proposed.ok) return data({ schemaText, error: proposed.error, report: null }, { status: 400 });
   const report = await assessSchemaChange(context.db, bucket, proposed.schema, { messageLocale: (await getRequestState(request, context)).locale, signal: request.signal });
   return { schemaText, error: null, report };
 });
@@ -52,7 +53,7 @@ export default function BucketImpact({ loaderData, actionData }: Route.Component
   // The streamed check (JavaScript) replaces the posted one (no JavaScript) once it starts.
   const report = state.status === "done" ? state.report : state.status === "idle" ? actionData?.report : null;
   const running = state.status === "running" || navigation.state === "submitting";
-  const error = state.status === "error" ? (state.key ? t(state.key, { reason: state.message }) : state.message) : state.status === "idle" && actionData?.error ? t(actionData.error) : null;
+  const error = state.status === "error" ? (state.key ? t(state.key, { reason: state.message }) : state.message) : state.status === "idle" && actionData?.error ? messageText(t, actionData.error) : null;
 
   return (
     <section className="bucket-impact">
