@@ -92,7 +92,9 @@ export async function createResetToken(db: Queryable, userId: string): Promise<{
      RETURNING expires_at AS "expiresAt"`,
     [hashToken(token), userId, RESET_TOKEN_TTL_SECONDS],
   );
-  return { token, expiresAt: rows[0]!.expiresAt };
+  const [row] = rows;
+  if (!row) throw new Error("the reset token was not stored");
+  return { token, expiresAt: row.expiresAt };
 }
 
 /** Handles a reset request for `email`; the outcome never depends on whether the account exists. */

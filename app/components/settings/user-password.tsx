@@ -88,7 +88,7 @@ export function PasswordSection(props: { user: PasswordUser; requestedAt: string
 }
 
 /** The new password, typed twice (signup's rules); posts to ?password so that a refusal shows in the dialog. */
-export function SetPasswordDialog({ user, lastResult }: { user: PasswordUser; lastResult: SubmissionResult<string[]> | null }) {
+export function SetPasswordDialog({ user, lastResult }: { user: PasswordUser; lastResult: SubmissionResult | null }) {
   const { t } = useTranslation();
   const here = `/settings/users/${user.id}`;
   const [form, fields] = useForm({

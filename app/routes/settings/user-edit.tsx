@@ -72,9 +72,9 @@ const NOTICES: Record<string, MessageKey> = {
 
 /** What an action answers with the page: a form's reply, a refusal, or the reset link made (shown this once). */
 interface Answer {
-  result: SubmissionResult<string[]> | null;
+  result: SubmissionResult | null;
   refusal: MessageKey | null;
-  password: SubmissionResult<string[]> | null;
+  password: SubmissionResult | null;
   resetLink: MadeResetLink | null;
 }
 const answer = (part: Partial<Answer>): Answer => ({ result: null, refusal: null, password: null, resetLink: null, ...part });
