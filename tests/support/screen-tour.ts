@@ -608,7 +608,7 @@ export const TOUR: TourEntry[] = [
     setup: resetLinkUser,
     path: (data) => `/settings/users/${data.userId}`,
     open: async ({ page }) => {
-      await Promise.all([page.waitForURL(() => true), page.locator('button[value="resetLink"]').click()]);
+      await page.locator('button[value="resetLink"]').click();
       await page.locator("[data-reset-link]").waitFor();
     },
   },
