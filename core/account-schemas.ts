@@ -7,8 +7,9 @@ import { originsField } from "./delivery/origins";
 export { isCalendarDate, todayUtc };
 
 /*
- * The forms of /profile, /password-reset and /settings/new-client, shared by the browser (Conform's onValidate)
- * and the actions. Messages are catalogue keys; a new password follows signup's rules (PASSWORD_MIN_LENGTH).
+ * The forms of /profile, /password-reset, a user's password on /settings/users/{id} and /settings/new-client, shared
+ * by the browser (Conform's onValidate) and the actions. Messages are catalogue keys; a new password follows
+ * signup's rules (PASSWORD_MIN_LENGTH).
  */
 
 const email = z.string({ message: "login.errors.emailRequired" }).trim().min(1, "login.errors.emailRequired").check(z.email("login.errors.emailInvalid"));
@@ -37,6 +38,11 @@ export const passwordResetRequestSchema = z.object({ email });
 
 export const passwordResetSchema = z
   .object({ password: newPassword, confirmPassword })
+  .refine((value) => value.confirmPassword === value.password, confirmMismatch);
+
+/** The password an admin sets for a user (/settings/users/{id}): the same rules, typed twice. */
+export const adminPasswordSchema = z
+  .object({ intent: z.literal("setPassword"), password: newPassword, confirmPassword })
   .refine((value) => value.confirmPassword === value.password, confirmMismatch);
 
 /** An API client stops working at the end of its expiry date (UTC). */

@@ -9,7 +9,8 @@ import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { DataDirInUseError, sendCommand, type OutputStream } from "./db/data-dir-lock";
 import { createInvitation } from "./accounts/invitations";
-import { createUser, findUserByEmail, PERMISSIONS, setPassword, type Permission } from "./accounts/users";
+import { setUserPassword } from "./accounts/password-admin";
+import { createUser, findUserByEmail, PERMISSIONS, type Permission } from "./accounts/users";
 
 const USAGE = `Usage: npm run vitrine -- <command> [options]
 
@@ -89,7 +90,7 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
       const user = await findUserByEmail(db, require(values.email, "email"));
       if (!user) throw new Error(`No user with email ${values.email}`);
       const password = values.password ?? randomBytes(12).toString("base64url");
-      await setPassword(db, user.id, password);
+      await setUserPassword(db, user.id, password, null);
       out(`Password of ${user.email} reset.${values.password ? "" : ` New password: ${password}`}`);
       return 0;
     }

@@ -12,13 +12,15 @@ import { translate } from "../../core/messages";
  * Password reset: a single-use token, valid for an hour, mailed as a link. The request answers the same whether
  * or not the address has an account (the mail goes out after the answer, so the time it takes does not tell
  * either); using the token sets the password, ends every session of the user and closes every open token.
+ * Without mail, a request for an active account is kept (password_reset_requests) for the admins, who answer it on
+ * the user's screen (server/accounts/password-admin.ts).
  */
 
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 
 export type ResetRequestOutcome =
   | { status: "sent" }
-  /** No mail can be sent (SMTP_URL/MAIL_FROM unset): the page says to ask an admin; the log has the request. */
+  /** No mail can be sent (SMTP_URL/MAIL_FROM unset): the request of an active account is listed for the admins. */
   | { status: "noMail" }
   | { status: "rateLimited"; retryAfter: number };
 
@@ -43,6 +45,58 @@ export function resetLink(request: Request, publicUrl: string | undefined, token
   return new URL(`/password-reset/${token}`, publicUrl ?? new URL(request.url).origin).toString();
 }
 
+/**
+ * Keeps the request of an active account for the admins (one statement, whatever the address: an unknown one takes
+ * as long). One request stays open per user; a repeat moves its time. Answers whether one was kept.
+ */
+async function noteResetRequest(db: Queryable, email: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `INSERT INTO password_reset_requests (user_id)
+     SELECT id FROM users WHERE lower(email) = lower($1) AND deactivated_at IS NULL
+     ON CONFLICT (user_id) WHERE closed_at IS NULL DO UPDATE SET requested_at = now()
+     RETURNING id`,
+    [email.trim()],
+  );
+  return rows.length > 0;
+}
+
+/** Closes the user's open reset request, if any: answered by a new password or a reset link. */
+export async function closeResetRequests(db: Queryable, userId: string): Promise<void> {
+  await db.query("UPDATE password_reset_requests SET closed_at = now() WHERE user_id = $1 AND closed_at IS NULL", [userId]);
+}
+
+export interface OpenResetRequest {
+  userId: string;
+  name: string;
+  email: string;
+  requestedAt: Date;
+}
+
+/** The open reset requests of active accounts (of one user, when given), oldest first. */
+export async function listOpenResetRequests(db: Queryable, userId?: string): Promise<OpenResetRequest[]> {
+  const { rows } = await db.query<OpenResetRequest>(
+    `SELECT r.user_id AS "userId", u.name, u.email, r.requested_at AS "requestedAt"
+     FROM password_reset_requests r JOIN users u ON u.id = r.user_id
+     WHERE r.closed_at IS NULL AND u.deactivated_at IS NULL ${userId ? "AND r.user_id = $1" : ""}
+     ORDER BY r.requested_at, u.email LIMIT 100`,
+    userId ? [userId] : [],
+  );
+  return rows;
+}
+
+/** A new single-use reset token of the user, valid for RESET_TOKEN_TTL_SECONDS; only its hash is stored. */
+export async function createResetToken(db: Queryable, userId: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken(32);
+  const { rows } = await db.query<{ expiresAt: Date }>(
+    `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
+     RETURNING expires_at AS "expiresAt"`,
+    [hashToken(token), userId, RESET_TOKEN_TTL_SECONDS],
+  );
+  const [row] = rows;
+  if (!row) throw new Error("the reset token was not stored");
+  return { token, expiresAt: row.expiresAt };
+}
+
 /** Handles a reset request for `email`; the outcome never depends on whether the account exists. */
 export async function requestPasswordReset(
   request: Request,
@@ -59,17 +113,14 @@ export async function requestPasswordReset(
   if (wait > 0) return { status: "rateLimited", retryAfter: wait };
   for (const [key, rule] of keys) await recordFailure(db, key, rule);
 
-  const account = await findAccount(db, email);
   if (!canSendMail(config)) {
-    logger.warn({ email, accountExists: account !== null }, "password reset requested, but no mail can be sent (SMTP_URL): an admin must set the password");
+    const listed = await noteResetRequest(db, email);
+    logger.warn({ email, listed }, "password reset requested, but no mail can be sent (SMTP_URL): listed for the admins under Settings → Users when the account is active");
     return { status: "noMail" };
   }
+  const account = await findAccount(db, email);
   if (!account || account.deactivated) return { status: "sent" };
-  const token = randomToken(32);
-  await db.query(
-    `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
-    [hashToken(token), account.id, RESET_TOKEN_TTL_SECONDS],
-  );
+  const { token } = await createResetToken(db, account.id);
   const locale = normalizeLocale(account.locale) ?? requestLocale;
   const params = {
     name: account.name,
@@ -106,8 +157,8 @@ export async function findResetToken(db: Queryable, token: string): Promise<{ st
 
 /**
  * Sets the new password with a valid token, at most once: the token and every other open token of the user are
- * closed, every session of the user ends, and the sign-in limit of the account is lifted. Answers the token's
- * state ("valid" when the password was set).
+ * closed, every session of the user ends, its open request to the admins is closed, and the sign-in limit of the
+ * account is lifted. Answers the token's state ("valid" when the password was set).
  */
 export async function completePasswordReset(context: AppLoadContext, token: string, password: string): Promise<ResetTokenState> {
   const passwordHash = await hashPassword(password);
@@ -124,6 +175,7 @@ export async function completePasswordReset(context: AppLoadContext, token: stri
     );
     await tx.query("UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL", [userId]);
     await tx.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
+    await closeResetRequests(tx, userId);
     return users[0]?.email ?? null;
   });
   if (email === null) return (await findResetToken(context.db, token)).state;

@@ -62,13 +62,6 @@ export async function createUser(
   return rows[0];
 }
 
-/** A new password ends every session of the user at once. */
-export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
-  const passwordHash = await hashPassword(password);
-  await db.query("UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1", [userId, passwordHash]);
-  await db.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
-}
-
 /** Changed permissions end every session of the user at once. */
 export async function setPermissions(db: Queryable, userId: string, permissions: Permission[]): Promise<void> {
   await db.query("UPDATE users SET permissions = $2, updated_at = now() WHERE id = $1", [userId, permissions]);

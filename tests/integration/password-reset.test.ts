@@ -11,7 +11,8 @@ import { startMailServer, type TestMailServer } from "../support/smtp";
 /*
  * /password-reset and /password-reset/{id}: the same answer whether or not the account exists, rate limits per
  * address and per client address, a single-use token valid for an hour mailed through a real SMTP server (or,
- * without mail, 'ask an admin' and a log line), and a reset that ends every session of the user.
+ * without mail, a request for the admins and a log line: tests/integration/password-admin.test.ts), and a reset
+ * that ends every session of the user.
  */
 
 const NEW_PASSWORD = "reset and renewed";
@@ -246,7 +247,7 @@ describe("without mail (no SMTP_URL)", () => {
   });
   afterAll(() => noMail.stop());
 
-  it("says to ask an admin, the same for every address; the log notes the request with the address; no token is made", async () => {
+  it("says the admins see the request under Settings, the same for every address; the log notes it with the address; no token is made", async () => {
     const user = await createTestUser(noMail.db);
     for (const email of [user.email, `unknown-${Date.now()}@example.test`]) {
       const response = await requestReset(email, "127.0.0.1", noMail);
@@ -254,7 +255,9 @@ describe("without mail (no SMTP_URL)", () => {
       expect(response.headers.get("location")).toBe("/password-reset?requested=1");
     }
     const shown = await page(noMail.url, "/password-reset?requested=1");
-    expect(decode(shown.html)).toContain("This installation cannot send mail. Ask an admin of Vitrine to set a new password for you");
+    expect(decode(shown.html)).toContain(
+      "This installation cannot send mail, so no link is on its way. If that address belongs to an account, the admins of Vitrine now see your request under Settings: one of them can set a new password for you or give you a link to choose one.",
+    );
     const noted = quiet.lines.filter((line) => line.msg.startsWith("password reset requested"));
     expect(noted.map((line) => [line.level, line.email])).toEqual([
       [40, user.email],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setPassword, setPermissions } from "../../server/accounts/users";
+import { setUserPassword } from "../../server/accounts/password-admin";
+import { setPermissions } from "../../server/accounts/users";
 import { createCookie } from "react-router";
 import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
 import { cookieAttributes, cookieFrom, createTestUser, get, homeWith, postForm, postJson, signIn } from "../support/http";
@@ -150,7 +151,7 @@ describe("account changes end existing sessions at once", () => {
     const phone = await signIn(server.url, member.email, member.password);
     const bystanderCookie = await signIn(server.url, bystander.email, bystander.password);
 
-    await setPassword(server.db, member.id, "a brand new password");
+    await setUserPassword(server.db, member.id, "a brand new password", null);
 
     expect(await homeWith(server.url, laptop)).toBe("/login");
     expect(await homeWith(server.url, phone)).toBe("/login");

@@ -410,6 +410,18 @@ const resetToken = (setup: TourSetup) =>
     return { token };
   });
 
+/** A user who asked for a new password while the installation cannot mail (the tour's server has no SMTP). */
+const askedForPassword = (setup: TourSetup) =>
+  setup.once("asked-for-password", async () => {
+    const user = await createTestUser(setup.db, { name: "Jan-Willem Vergeetachtig", email: `jan-willem.${Date.now()}@museum.example` });
+    await setup.db.query("INSERT INTO password_reset_requests (user_id) VALUES ($1)", [user.id]);
+    return { userId: user.id };
+  });
+
+/** A user of its own for the reset link the tour makes (making one answers any request, so not askedForPassword's). */
+const resetLinkUser = (setup: TourSetup) =>
+  setup.once("reset-link-user", async () => ({ userId: (await createTestUser(setup.db, { name: "Femke de Vries", email: `femke.${Date.now()}@museum.example` })).id }));
+
 /** A schema that breaks the exhibitions' documents (title becomes a number, subtitle is removed). */
 const BREAKING_SCHEMA = JSON.stringify(
   { type: "object", required: ["title"], properties: { title: { type: "number", title: "Title" }, opensOn: { type: "string", format: "date", title: "Opens on" } } },
@@ -452,6 +464,8 @@ export const TOUR: TourEntry[] = [
   { name: "no-access", as: "anonymous", path: "/no-access" },
   { name: "password-reset", as: "anonymous", path: "/password-reset" },
   { name: "password-reset-token", as: "anonymous", setup: resetToken, path: (data) => `/password-reset/${data.token}` },
+  // Without mail (the tour's server has none), the answer says where the request goes (issue 36).
+  { name: "password-reset-requested", as: "anonymous", path: "/password-reset?requested=1", ready: "[data-reset-answer]" },
   { name: "profile", as: "editor", path: "/profile" },
   { name: "style", as: "editor", path: "/style" },
   { name: "support", as: "editor", path: "/support" },
@@ -623,6 +637,30 @@ export const TOUR: TourEntry[] = [
   },
   { name: "settings-users", as: "admin", setup: colleague, path: "/settings/users" },
   { name: "settings-user-edit", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}` },
+  // A forgotten password without mail (issue 36): the open requests, a user's request, the reset link made (once).
+  { name: "settings-users-reset-requests", as: "admin", setup: askedForPassword, path: "/settings/users", ready: "section.reset-requests" },
+  { name: "settings-user-reset-request", as: "admin", setup: askedForPassword, path: (data) => `/settings/users/${data.userId}`, ready: "[data-reset-request]" },
+  {
+    name: "settings-user-reset-link",
+    as: "admin",
+    setup: resetLinkUser,
+    path: (data) => `/settings/users/${data.userId}`,
+    open: async ({ page }) => {
+      await page.locator('button[value="resetLink"]').click();
+      await page.locator("[data-reset-link]").waitFor();
+    },
+  },
+  {
+    name: "settings-user-reset-link-no-js",
+    as: "admin",
+    javaScriptEnabled: false,
+    setup: resetLinkUser,
+    path: (data) => `/settings/users/${data.userId}`,
+    open: async ({ page }) => {
+      await page.locator('button[value="resetLink"]').click();
+      await page.locator("[data-reset-link]").waitFor();
+    },
+  },
 
   // Webhooks (issue 14): the list, a new one (and its secret shown once), one with its delivery log, the delete dialog.
   { name: "settings-webhooks", as: "admin", setup: webhookWithLog, path: "/settings/webhooks" },
@@ -788,6 +826,7 @@ export const TOUR: TourEntry[] = [
   },
   { name: "dialog-ie-warning", as: "editor", path: "/", userAgent: IE11_UA, ready: ".modal", dialog: ".modal" },
   { name: "dialog-delete-document", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?delete=${data.contentId}`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
+  { name: "dialog-set-password", as: "admin", setup: askedForPassword, path: (data) => `/settings/users/${data.userId}?password`, ready: "[role=dialog]", dialog: "[role=dialog]" },
   { name: "dialog-delete-user", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}?delete`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
   {
     name: "dialog-popup-sub-form",

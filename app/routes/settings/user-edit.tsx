@@ -1,18 +1,23 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation, type AppLoadContext } from "react-router";
+import { makeResetLink, setUserPassword } from "../../../server/accounts/password-admin";
+import { listOpenResetRequests, RESET_TOKEN_TTL_SECONDS, resetLink } from "../../../server/accounts/password-reset";
 import { deleteUser, findAdminUser, setDeactivated, updateUser, UserAdminRefusal } from "../../../server/accounts/user-admin";
+import { canSendMail } from "../../../server/mail/mailer";
 import { requireAdmin } from "../../../server/web/guards";
 import { HttpError } from "../../../server/web/http-error";
 import { getRequestState } from "../../../server/web/request-state";
 import { pageRoute } from "../../../server/web/respond";
+import { adminPasswordSchema } from "../../../core/account-schemas";
 import { isUuid } from "../../../core/ids";
 import { translate, type MessageKey } from "../../../core/messages";
 import { bucketsOrAll, userEditSchema } from "../../../core/people-forms";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { FieldError, FormError } from "../../components/form-errors";
 import { BucketCheckboxes, DateTime, PermissionCheckboxes } from "../../components/settings/people";
+import { PasswordSection, SetPasswordDialog, type MadeResetLink } from "../../components/settings/user-password";
 import type { Route } from "./+types/user-edit";
 
 async function userFor(context: AppLoadContext, id: string | undefined) {
@@ -26,6 +31,9 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   const user = await userFor(context, params.id);
   const { locale, buckets } = await getRequestState(request, context);
   const url = new URL(request.url);
+  // Requests are kept, and listed, only while no mail can be sent (server/accounts/password-reset.ts).
+  const [passwordRequest] = canSendMail(context.config) ? [] : await listOpenResetRequests(context.db, user.id);
+  const mayResetPassword = user.id !== admin.id && !user.deactivatedAt;
   return {
     title: translate(locale, "adminUsers.edit.title", { name: user.name }),
     user: {
@@ -47,6 +55,9 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
     ],
     notice: NOTICES[url.searchParams.get("done") ?? ""] ?? null,
     confirmDelete: url.searchParams.has("delete"),
+    passwordRequestedAt: passwordRequest?.requestedAt.toISOString() ?? null,
+    setPassword: url.searchParams.has("password") && mayResetPassword,
+    linkMinutes: RESET_TOKEN_TTL_SECONDS / 60,
   };
 });
 
@@ -56,7 +67,17 @@ const NOTICES: Record<string, MessageKey> = {
   signedOut: "adminUsers.edit.savedSignedOut",
   deactivated: "adminUsers.edit.deactivatedDone",
   reactivated: "adminUsers.edit.reactivatedDone",
+  passwordSet: "adminUsers.edit.passwordSetDone",
 };
+
+/** What an action answers with the page: a form's reply, a refusal, or the reset link made (shown this once). */
+interface Answer {
+  result: SubmissionResult | null;
+  refusal: MessageKey | null;
+  password: SubmissionResult | null;
+  resetLink: MadeResetLink | null;
+}
+const answer = (part: Partial<Answer>): Answer => ({ result: null, refusal: null, password: null, resetLink: null, ...part });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const admin = await requireAdmin(request, context);
@@ -73,15 +94,27 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
       await deleteUser(context.db, admin, user.id);
       return redirect(`/settings/users?${new URLSearchParams({ deleted: user.email }).toString()}`);
     }
+    if (intent === "setPassword") {
+      const submission = parseWithZod(formData, { schema: adminPasswordSchema });
+      if (submission.status !== "success") {
+        return data(answer({ password: submission.reply({ hideFields: ["password", "confirmPassword"] }) }), { status: 400 });
+      }
+      await setUserPassword(context.db, user.id, submission.value.password, admin);
+      return redirect(`${here}?done=passwordSet`);
+    }
+    if (intent === "resetLink") {
+      const made = await makeResetLink(context.db, user.id, admin);
+      return data(answer({ resetLink: { url: resetLink(request, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() } }));
+    }
   } catch (error) {
     if (!(error instanceof UserAdminRefusal)) throw error;
     if (error.status === 404) throw new HttpError(404, error.key);
-    return data({ result: null, refusal: error.key }, { status: error.status });
+    return data(answer({ refusal: error.key }), { status: error.status });
   }
   if (intent !== null && intent !== "save") throw new HttpError(400, "errors.badRequest");
 
   const submission = parseWithZod(formData, { schema: userEditSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), refusal: null }, { status: 400 });
+  if (submission.status !== "success") return data(answer({ result: submission.reply() }), { status: 400 });
   try {
     const { sessionsEnded } = await updateUser(context.db, admin, user.id, { ...submission.value, buckets: bucketsOrAll(submission.value.buckets) });
     return redirect(`${here}?done=${sessionsEnded ? "signedOut" : "saved"}`);
@@ -89,7 +122,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     if (!(error instanceof UserAdminRefusal)) throw error;
     if (error.status === 404) throw new HttpError(404, error.key);
     const reply = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.key] } }) : submission.reply({ formErrors: [error.key] });
-    return data({ result: reply, refusal: null }, { status: error.status });
+    return data(answer({ result: reply }), { status: error.status });
   }
 });
 
@@ -147,6 +180,14 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
         </button>
       </Form>
 
+      <PasswordSection
+        user={user}
+        requestedAt={loaderData.passwordRequestedAt}
+        made={actionData?.resetLink ?? null}
+        linkMinutes={loaderData.linkMinutes}
+        busy={busy}
+      />
+
       <section className="people-danger" aria-labelledby="account-status">
         <h2 id="account-status">{t("adminUsers.edit.status")}</h2>
         {user.deactivatedAt ? (
@@ -189,6 +230,7 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
           <p>{t(user.isYou ? "adminUsers.edit.deleteTextSelf" : "adminUsers.edit.deleteText", { name: user.name, email: user.email })}</p>
         </ConfirmDialog>
       ) : null}
+      {loaderData.setPassword && !actionData?.refusal ? <SetPasswordDialog user={user} lastResult={actionData?.password ?? null} /> : null}
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { listOpenResetRequests } from "../../../server/accounts/password-reset";
 import { listUsers } from "../../../server/accounts/user-admin";
+import { canSendMail } from "../../../server/mail/mailer";
 import { requireAdmin } from "../../../server/web/guards";
 import { getRequestState } from "../../../server/web/request-state";
 import { pageRoute } from "../../../server/web/respond";
@@ -17,7 +19,11 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   const url = new URL(request.url);
   const search = url.searchParams.get("q")?.trim().slice(0, 200) ?? "";
   const page = pageNumber(url.searchParams.get("page"));
-  const { rows, total } = await listUsers(context.db, { search, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE });
+  const [{ rows, total }, requests] = await Promise.all([
+    listUsers(context.db, { search, limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE }),
+    // Kept, and listed, only while no mail can be sent (server/accounts/password-reset.ts).
+    canSendMail(context.config) ? [] : listOpenResetRequests(context.db),
+  ]);
   return {
     title: translate(locale, "adminUsers.title"),
     search,
@@ -25,6 +31,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
     pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)),
     total,
     deleted: url.searchParams.get("deleted")?.slice(0, 320) ?? null,
+    requests: requests.map((request) => ({ userId: request.userId, name: request.name, email: request.email, requestedAt: request.requestedAt.toISOString() })),
     users: rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -51,6 +58,23 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         <Link to="/settings/invite-user" className="button primary">{t("adminUsers.invite")}</Link>
       </header>
       {loaderData.deleted ? <p className="notice-success" role="status">{t("adminUsers.deleted", { email: loaderData.deleted })}</p> : null}
+      {loaderData.requests.length ? (
+        <section className="notice-warning reset-requests" aria-labelledby="reset-requests">
+          <h2 id="reset-requests">{t("adminUsers.requests.title")}</h2>
+          <p>{t("adminUsers.requests.intro")}</p>
+          <ul>
+            {loaderData.requests.map((request) => (
+              <li key={request.userId} data-reset-request={request.userId}>
+                <strong>{request.name}</strong> <span className="people-email">{request.email}</span>,{" "}
+                {t("adminUsers.requests.askedOn")} <DateTime iso={request.requestedAt} />{" "}
+                <Link to={`/settings/users/${request.userId}#password`} className="button small" aria-label={t("adminUsers.requests.answerLabel", { name: request.name })}>
+                  {t("adminUsers.requests.answer")}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="overview-tools">
         <Form method="get" role="search" className="search">
           <label htmlFor="users-search" className="visually-hidden">{t("adminUsers.search")}</label>
