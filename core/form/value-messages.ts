@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { Locale } from "../locales";
-import { translate } from "../messages";
+import { translate, translateMessage, type Message } from "../messages";
 import { fieldPointer } from "../schema/errors";
 import { validationMessage } from "../schema/messages";
 import type { JsonSchema } from "../schema/normalize";
@@ -27,9 +27,9 @@ function valueAt(document: unknown, segments: ReadonlyArray<string | number>): u
   return node;
 }
 
-/** The message for text a number or integer field cannot read (spec §5: sign, digits, a comma or a dot). */
-export function unreadableNumberMessage(locale: Locale, text: string, type: "integer" | "number"): string {
-  return translate(locale, type === "integer" ? "content.notWholeNumber" : "content.notNumber", { text: shortened(text) });
+/** What is wrong with text a number or integer field cannot read (spec §5: sign, digits, a comma or a dot). */
+export function unreadableNumber(text: string, type: "integer" | "number"): Message {
+  return { key: type === "integer" ? "content.notWholeNumber" : "content.notNumber", params: { text: shortened(text) } };
 }
 
 /**
@@ -47,7 +47,7 @@ export function withUnreadableText(byField: Record<string, string[]>, value: unk
     if (typeof typed !== "string") continue;
     // A JSON document can hold readable text ("12", or "2" of an enum [1, 2]): that is a text, not a number, as the validator says.
     if ((kind === "number" || kind === "integer") && parseNumberInput(typed, kind).kind === "invalid") {
-      byField[name] = [unreadableNumberMessage(locale, typed, kind)];
+      byField[name] = [translateMessage(locale, unreadableNumber(typed, kind))];
     } else if (kind === "enum" && Array.isArray(field?.enum) && !field.enum.some((member) => String(member) === typed)) {
       byField[name] = [validationMessage(locale, "enum", {})];
     }
