@@ -10,8 +10,7 @@ export function ErrorLines({ messages }: { messages: readonly string[] }) {
     <>
       {messages.map((message, index) => (
         <span key={index} className="error-line">
-          {index ? " " : null}
-          {message}
+          {index ? ` ${message}` : message}
         </span>
       ))}
     </>
