@@ -410,8 +410,9 @@ describe("form action: unknown properties and wrong types (400, messages under t
   });
 
   it.each([
-    ["a string for an integer", { year: "nineteen" }, "year", "This field is required"],
-    ["a fraction for an integer", { year: "19.5" }, "year", "This field is required"],
+    // Typed text that is no whole number says so (issue 36), rather than the type's 'This field is required'.
+    ["a string for an integer", { year: "nineteen" }, "year", "“nineteen” is not a whole number"],
+    ["a fraction for an integer", { year: "19.5" }, "year", "“19.5” is not a whole number"],
     ["two values for one integer", "year=1911&year=1912", "year", "This field is required"],
     ["a number below its minimum", { year: "12" }, "year", "This value should be at least 1000"],
     ["spaces only where isNotEmpty", { "title.nl": "   " }, "title.nl", "This field is required"],
