@@ -40,8 +40,12 @@ export function unreadableNumber(text: string, type: "integer" | "number"): Mess
  * does the same, so that the form and the API agree.
  */
 export function withUnreadableText(byField: Record<string, string[]>, value: unknown, schema: JsonSchema, locale: Locale): Record<string, string[]> {
-  for (const name of Object.keys(byField)) {
-    const field = name ? schemaAtName(schema, name) : null;
+  const typeMessage = validationMessage(locale, "type", {});
+  const enumMessage = validationMessage(locale, "enum", {});
+  for (const [name, messages] of Object.entries(byField)) {
+    // Most errors are neither (a document can have 80,000 unknown properties): no walk through the schema for those.
+    if (!name || !(messages.includes(typeMessage) || messages.includes(enumMessage))) continue;
+    const field = schemaAtName(schema, name);
     const kind = field ? fieldKind(field) : null;
     const typed = valueAt(value, nameToSegments(name));
     if (typeof typed !== "string") continue;
@@ -49,7 +53,7 @@ export function withUnreadableText(byField: Record<string, string[]>, value: unk
     if ((kind === "number" || kind === "integer") && parseNumberInput(typed, kind).kind === "invalid") {
       byField[name] = [translateMessage(locale, unreadableNumber(typed, kind))];
     } else if (kind === "enum" && Array.isArray(field?.enum) && !field.enum.some((member) => String(member) === typed)) {
-      byField[name] = [validationMessage(locale, "enum", {})];
+      byField[name] = [enumMessage];
     }
   }
   return byField;
