@@ -48,6 +48,20 @@ const numeric = (type: "number" | "integer"): KindBehaviour => ({
   }),
 });
 
+/**
+ * A select posts its option's text; the value is the enum member that text names: 2, not "2", in a number or
+ * integer enum (spec §3). Text no member names is kept as sent, so validation reports it.
+ */
+const choice: KindBehaviour = {
+  ...text,
+  coerce: unlessEmpty((value, schema) => {
+    const members: unknown[] = Array.isArray(schema.enum) ? schema.enum : [];
+    if (typeof value !== "string" || members.includes(value)) return value;
+    const named = members.find((member) => ["number", "boolean"].includes(typeof member) && String(member) === value);
+    return named ?? value;
+  }),
+};
+
 const list = (emptyRows: number): KindBehaviour => ({
   coerce: unlessEmpty((value, schema) => {
     const items = itemsOf(schema);
@@ -105,7 +119,7 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   date: text,
   time: withInitial("00:00:00", unlessEmpty((value) => (typeof value === "string" && /^\d\d:\d\d$/.test(value) ? `${value}:00` : value))),
   color: withInitial("#000000"),
-  enum: text,
+  enum: choice,
   enumData: text,
   reference: text,
   popup: text,

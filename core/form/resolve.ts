@@ -9,6 +9,7 @@ import { nameToSegments } from "../schema/path";
 import { coerceFormValue } from "./kinds";
 import { schemaAtName } from "../schema/walk";
 import { isPlainObject } from "../plain-object";
+import { withStoredValues, withUnreadableText } from "./value-messages";
 
 /** Hidden form fields that carry the save's bookkeeping, not document data. */
 export const CONTENT_ID_FIELD = "__contentId";
@@ -59,7 +60,9 @@ export function checkDocument(value: unknown, schema: JsonSchema, validate: Vali
     return { ok: false, status: problem.status, message, errors: { byField: { [problem.field]: [message] }, locales: [] } };
   }
   const errors = schemaErrors(value, schema, validate, messageLocale);
-  return errors ? { ok: false, status: 422, message: translateMessage(messageLocale, INVALID_CONTENT), errors } : { ok: true, value };
+  if (!errors) return { ok: true, value };
+  withUnreadableText(errors.byField, value, schema, messageLocale);
+  return { ok: false, status: 422, message: translateMessage(messageLocale, INVALID_CONTENT), errors };
 }
 
 /**
@@ -112,7 +115,7 @@ export function resolveDocument(
   const value = (coerceFormValue(fields, schema) ?? {}) as Record<string, unknown>;
   const errors = validate ? schemaErrors(value, schema, validate, messageLocale, only) : null;
   if (!errors) return { value };
-  return { error: withFormErrors(errors.byField, schema) };
+  return { error: withFormErrors(withUnreadableText(errors.byField, value, schema, messageLocale), schema) };
 }
 
 /** Errors of names the form does not render (unknown properties) repeated as form errors (""), so the user sees them. */
@@ -126,7 +129,8 @@ function withFormErrors(error: Record<string, string[]>, schema: JsonSchema): Re
 /**
  * The errors of a stored document under the bucket's current schema, as the form shows them (null when it
  * validates). A schema change never changes stored documents, so the edit page shows these when it opens a
- * document that no longer fits, and the editor can fix them.
+ * document that no longer fits, and the editor can fix them; a value the schema refuses as a whole is shown with
+ * its message ("Stored value: …", core/form/value-messages.ts).
  */
 export function storedDocumentErrors(
   data: Record<string, unknown>,
@@ -135,7 +139,8 @@ export function storedDocumentErrors(
   messageLocale: Locale,
 ): Record<string, string[]> | null {
   const errors = validate ? schemaErrors(data, schema, validate, messageLocale) : null;
-  return errors ? withFormErrors(errors.byField, schema) : null;
+  // validate.errors are still those of `data`: the stored values go under the fields that refuse them.
+  return errors ? withFormErrors(withStoredValues(errors.byField, validate?.errors, data, schema, messageLocale), schema) : null;
 }
 
 /**

@@ -132,7 +132,9 @@ describe("JSON API: unknown properties and wrong types (422, under each field)",
     ["an unknown property", { ...valid, colour: "red" }, "colour", "Unknown field: colour"],
     ["an unknown property inside a list row", { ...valid, rooms: [{ name: "A", colour: "red" }] }, "rooms[0].colour", "Unknown field: colour"],
     ["an unknown locale of a translated field", { title: { nl: "Wad", en: "Mudflats", de: "Watt" } }, "title.de", "Unknown field: de"],
-    ["a string for an integer", { ...valid, year: "nineteen" }, "year", "This field is required"],
+    // Text that is no number says so (as the form does: issue 36); text that is one is still the wrong type.
+    ["a string for an integer", { ...valid, year: "nineteen" }, "year", "“nineteen” is not a whole number"],
+    ["a number as text for an integer", { ...valid, year: "1911" }, "year", "This field is required"],
     ["a fraction for an integer", { ...valid, year: 1911.5 }, "year", "This field is required"],
     ["a number below its minimum", { ...valid, year: 12 }, "year", "This value should be at least 1000"],
     ["a string for a translated object", { title: "Wad" }, "title", "This field is required"],
@@ -408,8 +410,9 @@ describe("form action: unknown properties and wrong types (400, messages under t
   });
 
   it.each([
-    ["a string for an integer", { year: "nineteen" }, "year", "This field is required"],
-    ["a fraction for an integer", { year: "19.5" }, "year", "This field is required"],
+    // Typed text that is no whole number says so (issue 36), rather than the type's 'This field is required'.
+    ["a string for an integer", { year: "nineteen" }, "year", "“nineteen” is not a whole number"],
+    ["a fraction for an integer", { year: "19.5" }, "year", "“19.5” is not a whole number"],
     ["two values for one integer", "year=1911&year=1912", "year", "This field is required"],
     ["a number below its minimum", { year: "12" }, "year", "This value should be at least 1000"],
     ["spaces only where isNotEmpty", { "title.nl": "   " }, "title.nl", "This field is required"],

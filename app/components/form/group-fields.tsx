@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { clearedValue } from "../../../core/form/kinds";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
+import { ErrorLines } from "../form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 
@@ -31,7 +32,7 @@ export function ObjectField(props: FieldProps) {
         <summary>{fieldLabel(props)}</summary>
         {children}
         {clear}
-        {meta.errors?.length ? <p className="field-error" role="alert">{meta.errors.join(" ")}</p> : null}
+        {meta.errors?.length ? <p className="field-error" role="alert"><ErrorLines messages={meta.errors} /></p> : null}
       </details>
     );
   }

@@ -5,6 +5,7 @@ import { titleText } from "../../../core/content/title";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { useDebouncedInput } from "./debounce";
+import { ErrorLines } from "../form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 
@@ -133,7 +134,7 @@ export function TextsField(props: FieldProps) {
               <tr key={row.key ?? row.name}>
                 <td>
                   <input {...getInputProps(entry.id, { type: "text" })} readOnly={!canEditTextIds} disabled={lock.disabled} aria-label={`id ${index + 1}`} />
-                  {entry.id.errors?.length ? <p className="field-error">{entry.id.errors.join(" ")}</p> : null}
+                  {entry.id.errors?.length ? <p className="field-error"><ErrorLines messages={entry.id.errors} /></p> : null}
                 </td>
                 {locales.map((locale) => {
                   // Conform's fieldset has a field for every name: never undefined.

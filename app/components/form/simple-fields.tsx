@@ -2,7 +2,9 @@ import { getInputProps, getSelectProps, getTextareaProps, useField } from "@conf
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { STEP_FIELD, stepButtonValue } from "../../../core/form/step";
-import { acceptNumberInput, defaultStep, stepValue } from "../../../core/schema/number";
+import { unreadableNumber } from "../../../core/form/value-messages";
+import { acceptNumberInput, defaultStep, parseNumberInput, stepValue } from "../../../core/schema/number";
+import { messageText } from "../../lib/i18n";
 import { useBucketForm, useFieldLock } from "./context";
 import { FieldShell, type FieldProps } from "./field-shell";
 
@@ -36,11 +38,14 @@ export const TextareaField = (props: FieldProps) => <TextField {...props} multil
 
 /**
  * Number and integer (spec §5): sign, digits, comma or dot; invalid input
- * reverts to the last valid value on leaving the field; empty clears. The
- * plus and minus buttons are Conform update intents, so they work without
- * JavaScript too.
+ * reverts to the last valid value on leaving the field, and a note next to it
+ * says why; empty clears. The last valid value is the field's when the editor
+ * entered it (typed, stepped or stored). The plus and minus buttons are Conform
+ * update intents, so they work without JavaScript too (without it, the server
+ * refuses unreadable text under the field: core/form/value-messages.ts).
  */
 export function NumberField(props: FieldProps) {
+  const { t } = useTranslation();
   const type = props.schema.type === "integer" ? "integer" : "number";
   const [meta, form] = useField<string>(props.name);
   const step = typeof props.schema.step === "number" ? props.schema.step : defaultStep(type);
@@ -48,6 +53,7 @@ export function NumberField(props: FieldProps) {
   const submitted: unknown = meta.value ?? meta.initialValue ?? "";
   const current = acceptNumberInput(String(submitted), type, undefined);
   const [lastValid, setLastValid] = useState<number | undefined>(current);
+  const [reverted, setReverted] = useState<string | null>(null);
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
   // Without JavaScript the action steps from the submitted value (app/lib/form/step.ts); with it, an update intent.
@@ -55,19 +61,35 @@ export function NumberField(props: FieldProps) {
     hydrated
       ? form.update.getButtonProps({ name: meta.name, value: String(stepValue(current ?? lastValid, step, direction)) })
       : { type: "submit" as const, name: STEP_FIELD, value: stepButtonValue(meta.name, direction), form: form.id, formNoValidate: true };
+  const leave = (input: HTMLInputElement) => {
+    const typed = input.value;
+    const next = acceptNumberInput(typed, type, lastValid);
+    const shown = next === undefined ? "" : String(next);
+    setLastValid(next);
+    if (shown === typed) return;
+    input.value = shown;
+    // Conform reads the field's value from its input events: it validates the restored value, not the typed one.
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    if (parseNumberInput(typed, type).kind !== "invalid") return;
+    const problem = messageText(t, unreadableNumber(typed, type));
+    setReverted(next === undefined ? t("form.numberEmptied", { problem }) : t("form.numberReverted", { problem, value: shown }));
+  };
+  const notice = (
+    <p className="number-reverted" role="status">
+      {reverted}
+    </p>
+  );
   return (
-    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
+    <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={notice}>
       <div className="number-input">
         {lock.showEditButtons ? <button {...bump(-1)} className="step-button" aria-label={`− ${step}`} disabled={lock.disabled}>−</button> : null}
         <input
           {...getInputProps(meta, { type: "text" })}
           {...lock.input}
           inputMode={type === "integer" ? "numeric" : "decimal"}
-          onBlur={(event) => {
-            const next = acceptNumberInput(event.currentTarget.value, type, lastValid);
-            event.currentTarget.value = next === undefined ? "" : String(next);
-            setLastValid(next);
-          }}
+          onFocus={(event) => setLastValid(acceptNumberInput(event.currentTarget.value, type, lastValid))}
+          onInput={() => setReverted(null)}
+          onBlur={(event) => leave(event.currentTarget)}
         />
         {lock.showEditButtons ? <button {...bump(1)} className="step-button" aria-label={`+ ${step}`} disabled={lock.disabled}>+</button> : null}
       </div>
