@@ -15,7 +15,7 @@ const MAX_SHOWN = 60;
 
 /** The default as the admin wrote it, cut short. */
 function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value); // a value parsed from JSON: never undefined
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
