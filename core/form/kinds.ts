@@ -152,6 +152,9 @@ export const coerceFormValue = (value: unknown, schema: JsonSchema): unknown => 
 export const initialValue = (schema: JsonSchema, required = false): unknown =>
   schema.default !== undefined ? structuredClone(schema.default) : behaviourOf(schema).initial(schema, required);
 
+/** Whether a coerced value holds nothing the user entered (see untouched): a new inline sub-form left so creates nothing. */
+export const isUntouched = (value: unknown, schema: JsonSchema): boolean => untouched(value, schema, initialValue(schema));
+
 const CONTAINERS: ReadonlySet<FieldKind | null> = new Set(["object", "translateObject", "disableable"]);
 const isContainer = (schema: JsonSchema) => CONTAINERS.has(fieldKind(schema));
 
