@@ -13,8 +13,8 @@ import { isPlainObject } from "../plain-object";
 export interface KindBehaviour {
   /** Form strings → the value the schema describes; undefined leaves it out (so `required` reports it). */
   coerce: (value: unknown, schema: JsonSchema) => unknown;
-  /** A new document's value (spec §3, §5), or undefined for none. */
-  initial: (schema: JsonSchema) => unknown;
+  /** A new document's value (spec §3, §5), or undefined for none; `required`: its object lists it in `required`. */
+  initial: (schema: JsonSchema, required: boolean) => unknown;
   /** What clearing an object writes: a string for every control (Conform rewrites only strings), no list rows. */
   cleared: (schema: JsonSchema) => unknown;
   /** An empty row before a filled one keeps its place, so every row keeps its index and its errors. */
@@ -23,6 +23,7 @@ export interface KindBehaviour {
 
 const propertiesOf = (schema: JsonSchema) => (isPlainObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {});
 const itemsOf = (schema: JsonSchema): JsonSchema => (isPlainObject(schema.items) ? schema.items : {});
+const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : []);
 const isEmpty = (value: unknown) => value === undefined || value === null || value === "";
 
 /** A kind whose empty input is no value. */
@@ -67,14 +68,15 @@ const list = (emptyRows: number): KindBehaviour => ({
     const items = itemsOf(schema);
     const coerced = (Array.isArray(value) ? value : [value]).map((item) => coerceFormValue(item, items));
     // Empty rows at the end are the form's spare rows, not items.
+    // A row of fields nobody touched is empty too, whatever its switches show; a row before a filled one keeps its values.
+    const spare = (item: unknown) => item === undefined || (isContainer(items) && untouched(item, items, initialValue(items)));
     let end = coerced.length;
-    while (end > 0 && coerced[end - 1] === undefined) end--;
+    while (end > 0 && spare(coerced[end - 1])) end--;
     return coerced.slice(0, end).map((item) => (item === undefined ? behaviourOf(items).emptyItem : item));
   }),
   initial(schema) {
     const rows = typeof schema.fixedItems === "number" ? schema.fixedItems : typeof schema.minItems === "number" ? schema.minItems : emptyRows;
-    const item = initialValue(itemsOf(schema));
-    return Array.from({ length: rows }, () => item ?? "");
+    return Array.from({ length: rows }, () => initialValue(itemsOf(schema)) ?? "");
   },
   cleared: () => [],
   emptyItem: "",
@@ -98,8 +100,9 @@ const container = (extra: (value: Record<string, unknown>) => Record<string, unk
   }),
   initial(schema) {
     const out: Record<string, unknown> = {};
+    const required = requiredOf(schema);
     for (const [name, child] of Object.entries(propertiesOf(schema))) {
-      const value = initialValue(child);
+      const value = initialValue(child, required.includes(name));
       if (value !== undefined) out[name] = value;
     }
     return out;
@@ -118,7 +121,8 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   boolean: { ...text, coerce: checked, initial: () => false },
   date: text,
   time: withInitial("00:00:00", unlessEmpty((value) => (typeof value === "string" && /^\d\d:\d\d$/.test(value) ? `${value}:00` : value))),
-  color: withInitial("#000000"),
+  // The picker starts at #000000 (spec §3), but only a required colour is set before anyone picks one.
+  color: { ...text, initial: (_schema, required) => (required ? "#000000" : undefined) },
   enum: choice,
   enumData: text,
   reference: text,
@@ -154,8 +158,47 @@ export function behaviourOf(schema: JsonSchema): KindBehaviour {
  */
 export const coerceFormValue = (value: unknown, schema: JsonSchema): unknown => behaviourOf(schema).coerce(value, schema);
 
-/** The starting value of a new document: lists start with minItems rows (fixedItems overrides), time 00:00:00, colour #000000. */
-export const initialValue = (schema: JsonSchema): unknown => behaviourOf(schema).initial(schema);
+/**
+ * The starting value of a new document (and of a new row): the property's `default` where it has one (the bucket
+ * admin checked it against the property), else its kind's: lists start with minItems rows (fixedItems overrides),
+ * time 00:00:00, a required colour #000000, a switch false, an object its properties' starting values.
+ */
+export const initialValue = (schema: JsonSchema, required = false): unknown =>
+  schema.default !== undefined ? structuredClone(schema.default) : behaviourOf(schema).initial(schema, required);
+
+/** Whether a coerced value holds nothing the user entered (see untouched): a new inline sub-form left so creates nothing. */
+export const isUntouched = (value: unknown, schema: JsonSchema): boolean => untouched(value, schema, initialValue(schema));
+
+const CONTAINERS: ReadonlySet<FieldKind | null> = new Set(["object", "translateObject", "disableable"]);
+const isContainer = (schema: JsonSchema) => CONTAINERS.has(fieldKind(schema));
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((key) => sameValue(a[key], b[key]));
+  }
+  return false;
+}
+
+/**
+ * Whether a coerced value holds nothing the user entered: no value, its starting value (`initial`), an empty list,
+ * or an object whose every value is untouched (a switch still at false, a time still 00:00:00 …).
+ */
+function untouched(value: unknown, schema: JsonSchema, initial: unknown): boolean {
+  if (value === undefined || sameValue(value, initial)) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (!isPlainObject(value) || !isContainer(schema)) return false;
+  const properties = propertiesOf(schema);
+  const required = requiredOf(schema);
+  return Object.entries(value).every(([name, child]) => {
+    const property = properties[name];
+    if (!property) return false;
+    const expected = isPlainObject(initial) && name in initial ? initial[name] : initialValue(property, required.includes(name));
+    return untouched(child, property, expected);
+  });
+}
 
 /** What 'Velden leegmaken' writes into an object, down to the deepest field. */
 export const clearedValue = (schema: JsonSchema): unknown => behaviourOf(schema).cleared(schema);

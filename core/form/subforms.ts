@@ -4,7 +4,7 @@ import { translateMessage, type Message } from "../messages";
 import type { JsonSchema } from "../schema/normalize";
 import { isPlainObject } from "../plain-object";
 import { fieldKind, SUBFORM_FIELD } from "./field-kind";
-import { coerceFormValue, initialValue } from "./kinds";
+import { coerceFormValue, isUntouched } from "./kinds";
 import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve";
 import { screenFieldErrors } from "../content/availability";
@@ -70,21 +70,11 @@ export const NEW_SUBDOCUMENT = "00000000-0000-4000-8000-000000000000";
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((key) => sameValue(a[key], b[key]));
-  }
-  return false;
-}
-
 /** A new sub-form nobody filled in: its fields hold their initial values (a hostile shape is never untouched). */
 function untouched(sub: Record<string, unknown>, schema: JsonSchema): boolean {
   const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, ...fields } = sub;
   if (inspectPayload(fields, { maxListLength: MAX_FORM_LIST_LENGTH })) return false;
-  return sameValue(coerceFormValue(fields, schema) ?? {}, initialValue(schema) ?? {});
+  return isUntouched(coerceFormValue(fields, schema) ?? {}, schema);
 }
 
 /**

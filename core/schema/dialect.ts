@@ -3,6 +3,7 @@ import { isPlainObject } from "../plain-object";
 import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "../form/field-kind";
 import { parseDimension } from "../media/dimension";
 import { createAjv, DIALECT_KEYWORDS } from "./ajv";
+import { defaultProblems } from "./defaults";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
 import { MAX_SCHEMA_NESTING, nestsDeeperThan } from "./nesting";
 import { REF_TARGETS, refMessages, type Refs } from "./refs";
@@ -285,10 +286,12 @@ export function checkSchemaDialect(raw: unknown, options: DialectOptions): Messa
   // The walk above refuses what normalisation would; this is the safety net should the two ever differ.
   for (const problem of normalized.problems) issues.push(at("", { key: "adminBuckets.dialect.normalization", params: { detail: problem } }));
   if (issues.length || options.compile === false) return issues;
+  const ajv = createAjv();
   try {
-    createAjv().compile(normalized.schema);
+    ajv.compile(normalized.schema);
   } catch (error) {
     issues.push(at("", { key: "adminBuckets.dialect.ajv", params: { detail: error instanceof Error ? error.message : String(error) } }));
+    return issues;
   }
-  return issues;
+  return defaultProblems(normalized.schema, ajv, at);
 }

@@ -1,23 +1,27 @@
 import { validation } from "../../locales/en/common.json";
 import type { Locale } from "../locales";
-import { isMessageKey, translate } from "../messages";
+import { isMessageKey, translateMessage, type Message } from "../messages";
 
 /** AJV keywords with a message of their own (spec §5); any other keyword says validation.default. */
 export const VALIDATION_KEYWORDS = Object.keys(validation).filter((keyword) => keyword !== "formats");
 
 /**
- * The message of one AJV error in `locale`, its {{param}} placeholders
- * filled; a format's name is translated too ('geen geldige datum').
+ * The message of one AJV error, its {{param}} placeholders filled; a format's name is a message too ('geen geldige
+ * datum').
  */
-export function validationMessage(locale: Locale, keyword: string, params: Readonly<Record<string, unknown>>): string {
+export function validationProblem(keyword: string, params: Readonly<Record<string, unknown>>): Message {
   const key = `validation.${keyword}`;
-  const filled: Record<string, string | number | boolean> = {};
+  const filled: Record<string, string | number | boolean | Message> = {};
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") filled[name] = value;
   }
   if (keyword === "format" && typeof params.format === "string") {
     const formatKey = `validation.formats.${params.format}`;
-    if (isMessageKey(formatKey)) filled.format = translate(locale, formatKey);
+    if (isMessageKey(formatKey)) filled.format = { key: formatKey };
   }
-  return translate(locale, keyword !== "formats" && isMessageKey(key) ? key : "validation.default", filled);
+  return { key: keyword !== "formats" && isMessageKey(key) ? key : "validation.default", params: filled };
 }
+
+/** The message of one AJV error in `locale` (validationProblem put into words). */
+export const validationMessage = (locale: Locale, keyword: string, params: Readonly<Record<string, unknown>>): string =>
+  translateMessage(locale, validationProblem(keyword, params));

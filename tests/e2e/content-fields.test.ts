@@ -72,10 +72,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await open(page, `/b/${bucket.slug}/new`);
     expect(await textOf(page.locator("h1"))).toBe("New document");
 
-    // Initial values (spec §3, §5): time 00:00:00, colour #000000, a list starts with minItems rows, a fixed list
+    // Initial values (spec §3, §5): time 00:00:00, a colour that is not required none, a list starts with minItems rows, a fixed list
     // with fixedItems rows, a tag list with no chips, any other list with one row; the switch is off; selects ask to 'Pick an option'.
     expect(await control(page, "at").inputValue()).toBe("00:00:00");
-    expect(await control(page, "accent").inputValue()).toBe("#000000");
+    expect(await textOf(fieldBox(page, "accent").locator(".color-none"))).toBe("No colour");
     expect(await bucketForm(page).locator('[name^="rooms["]').count()).toBe(2);
     expect(await bucketForm(page).locator('[name^="slots["]').count()).toBe(2);
     expect(await bucketForm(page).locator('[name^="notes["]').count()).toBe(1);
@@ -108,6 +108,8 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     if (javaScriptEnabled) expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Active");
     await control(page, "opens").fill("2026-09-12");
     await control(page, "at").fill("10:30:15");
+    await press(page, javaScriptEnabled, fieldBox(page, "accent").getByRole("button", { name: "Choose colour" }));
+    expect(await control(page, "accent").inputValue()).toBe("#000000");
     await control(page, "accent").fill("#336699");
     await control(page, "room").selectOption({ label: "East wing" });
 

@@ -273,6 +273,7 @@ describe("the schema check (docs/schema-dialect.md)", () => {
     ["a property no field renders", root({ a: { description: "nothing" } }), "properties.a: no field can render this property"],
     ["a required name that is no property", { ...root({ a: { type: "string" } }), required: ["b"] }, "the schema: required names b, which is not one of the properties"],
     ["what AJV cannot compile", root({ a: { type: "string", enum: { $data: "not a pointer" } } }), "the validator can't compile this schema"],
+    ["a default its property does not accept", root({ seats: { type: "integer", maximum: 5, default: 7 } }), "properties.seats: the default 7 does not fit this property: This value can't be more than 5"],
   ])("refuses %s, with a message naming the place, and keeps the input (422, never a 500)", async (_label, schema, message) => {
     const fields = formFields({ schema: typeof schema === "string" ? schema : JSON.stringify(schema, null, 2) });
     const { status, html, text } = await refusal(fields);

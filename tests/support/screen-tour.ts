@@ -134,6 +134,9 @@ const exhibitions = (setup: TourSetup) =>
 
 const singleton = (setup: TourSetup) => setup.once("singleton", () => demoCopy(setup, "site-settings"));
 
+/** The demo artists: each has a colour that is not required, so its field shows the picker and 'Clear colour'. */
+const artists = (setup: TourSetup) => setup.once("artists", () => demoCopy(setup, "artists"));
+
 /** A bucket with 30 documents, some with long titles: the overview's list, grid and pages. */
 const manyDocuments = (setup: TourSetup) =>
   setup.once("many", async () => {
@@ -721,6 +724,8 @@ export const TOUR: TourEntry[] = [
   { name: "bucket-new", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/new` },
   { name: "bucket-latest", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
   { name: "bucket-latest-nojs", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  // A colour that is not required: chosen (picker and 'Clear colour') here; none ('No colour', 'Choose colour') on bucket-new.
+  { name: "bucket-colour-chosen", as: "editor", setup: artists, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
   { name: "bucket-version", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/${data.firstVersionId}` },
   { name: "bucket-duplicate", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
   { name: "bucket-singleton", as: "editor", setup: singleton, path: (data) => `/b/${data.slug}/edit` },

@@ -160,9 +160,10 @@ describe("initial rows (spec §5)", () => {
     expect((initialValue(schema) as unknown[]).length).toBe(rows);
   });
 
-  it("starts time at 00:00:00 and colour at #000000", () => {
+  it("starts time at 00:00:00 and a required colour at #000000; a colour that is not required starts empty", () => {
     expect(initialValue({ type: "string", format: "time" })).toBe("00:00:00");
-    expect(initialValue({ type: "string", format: "color" })).toBe("#000000");
+    expect(initialValue({ type: "string", format: "color" }, true)).toBe("#000000");
+    expect(initialValue({ type: "string", format: "color" })).toBeUndefined();
   });
 });
 

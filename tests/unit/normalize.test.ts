@@ -340,7 +340,7 @@ describe("starting values of a normalised schema (spec §3, §5)", () => {
     ["a number", { type: "number" }, undefined],
     ["a switch", { type: "boolean" }, false],
     ["a time", { type: "string", format: "time" }, "00:00:00"],
-    ["a colour", { type: "string", format: "color" }, "#000000"],
+    ["a colour (not required)", { type: "string", format: "color" }, undefined],
     ["a translated text", { type: "string", translate: true }, {}],
     ["a translated time", { type: "string", format: "time", translate: true }, { nl: "00:00:00", en: "00:00:00" }],
     ["a list", { type: "array", items: { type: "string" } }, [""]],

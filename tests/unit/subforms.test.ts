@@ -60,6 +60,15 @@ describe("inline sub-forms", () => {
     expect(resolve({ title: "Spring", room: "", __subforms: { room: { __contentId: "", name: "", capacity: "" } } })).toEqual({ error: { room: ["This field is required"] } });
   });
 
+  it("creates nothing for a new sub-form whose list rows nobody touched, whatever their switches show", () => {
+    const hall = compileBucketSchema({
+      jsonSchema: { type: "object", properties: { doors: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" }, open: { type: "boolean" } } } } } },
+      locales: ["en"],
+    });
+    const withHall = subFormResolver({ schema: parent.schema, validate: parent.validate, messageLocale: "en", subForms: { room: { schema: hall.schema, validate: hall.validate } } });
+    expect(withHall({ title: "Spring", room: "", __subforms: { room: { __contentId: "", doors: [{ name: "" }] } } })).toEqual({ error: { room: ["This field is required"] } });
+  });
+
   it("leaves sub-form entries of unknown fields out of the document and out of the payload Conform echoes", () => {
     const payload = { title: "Spring", room: "", __subforms: { other: { deep: [[[["x"]]]] }, room: { name: "East" } } };
     const resolved = resolve(payload);

@@ -2,6 +2,7 @@ import { getInputProps, useField } from "@conform-to/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { titleText } from "../../../core/content/title";
+import { initialValue } from "../../../core/form/kinds";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { useDebouncedInput } from "./debounce";
@@ -86,7 +87,9 @@ export function ArrayField(props: FieldProps) {
         ))}
       </ol>
       {canAdd ? (
-        <button {...form.insert.getButtonProps({ name: meta.name })} className="button small add" disabled={lock.disabled}>
+        // A new row starts as the list's first rows do (a default, a switch at false …); Conform types the row of an
+        // unknown[] as a string, but serialises any JSON value.
+        <button {...form.insert.getButtonProps({ name: meta.name, defaultValue: initialValue(itemsOf(schema)) as string | undefined })} className="button small add" disabled={lock.disabled}>
           {addText}
         </button>
       ) : null}

@@ -134,12 +134,33 @@ export function TimeField(props: FieldProps) {
   );
 }
 
+/**
+ * A colour (#rrggbb). A colour input always holds a colour, so a colour nobody chose has no input: 'No colour' and
+ * 'Choose colour', which shows the picker at #000000 (spec §3). A colour that is not required can be cleared again.
+ * Both buttons are Conform update intents, so they work without JavaScript.
+ */
 export function ColorField(props: FieldProps) {
-  const [meta] = useField<string>(props.name);
+  const { t } = useTranslation();
+  const [meta, form] = useField<string>(props.name);
   const lock = useFieldLock();
+  const value = lock.locked ? meta.initialValue : meta.value;
+  const chosen = typeof value === "string" && value !== "";
+  const set = (next: string) => form.update.getButtonProps({ name: meta.name, value: next });
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <input {...getInputProps(meta, { type: "color" })} {...lock.choice} />
+      <span className="color-field">
+        {chosen ? (
+          <input {...getInputProps(meta, { type: "color" })} {...lock.choice} />
+        ) : (
+          <output id={meta.id} className="color-none">{t("form.noColour")}</output>
+        )}
+        {lock.showEditButtons && !chosen ? (
+          <button {...set("#000000")} className="button small" disabled={lock.disabled}>{t("form.chooseColour")}</button>
+        ) : null}
+        {lock.showEditButtons && chosen && !props.required ? (
+          <button {...set("")} className="button small" disabled={lock.disabled}>{t("form.clearColour")}</button>
+        ) : null}
+      </span>
     </FieldShell>
   );
 }
