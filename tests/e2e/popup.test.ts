@@ -150,7 +150,7 @@ describe("popup sub-form", () => {
     await picker.waitFor({ state: "hidden" });
     expect(await control(page, "artist").inputValue()).toBe(mesdag);
     await field.locator(".popup-current", { hasText: "Hendrik Willem Mesdag" }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Choose existing");
+    await expect.poll(() => page.evaluate(() => (document.activeElement instanceof HTMLButtonElement ? document.activeElement.textContent : null))).toBe("Choose existing");
 
     // 'Edit …' now edits the chosen artist: its data in the modal, saved as a new version of it.
     await field.getByRole("button", { name: "Edit Hendrik Willem Mesdag" }).click();

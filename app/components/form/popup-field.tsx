@@ -1,5 +1,5 @@
 import { useField, useInputControl } from "@conform-to/react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { useRootData } from "../../lib/root-data";
@@ -77,6 +77,12 @@ function PopupEditor(props: FieldProps) {
   const [picked, setPicked] = useState<Record<string, ReferenceTarget>>({});
   const [picking, setPicking] = useState(false);
   const chooseButton = useRef<HTMLButtonElement>(null);
+  // Back to 'Choose existing' once the picker is gone (while its modal dialog is open nothing outside takes focus).
+  const wasPicking = useRef(false);
+  useEffect(() => {
+    if (wasPicking.current && !picking) chooseButton.current?.focus();
+    wasPicking.current = picking;
+  }, [picking]);
   const { collection, collectionName, describe: describeReference } = useReferenceCollection(props.schema, picked);
   const contentId = control.value ?? "";
   // The document's title, or that it was deleted (the value is kept): app/components/form/reference-data.ts.
@@ -145,12 +151,8 @@ function PopupEditor(props: FieldProps) {
             setPicked((known) => ({ ...known, [option.value]: { label: option.label, thumbnail: option.thumbnail ?? null } }));
             control.change(option.value);
             setPicking(false);
-            chooseButton.current?.focus();
           }}
-          onClose={() => {
-            setPicking(false);
-            chooseButton.current?.focus();
-          }}
+          onClose={() => setPicking(false)}
         />
       ) : null}
       {loaded ? (
