@@ -20,8 +20,12 @@ import type { ScreenName } from "../content/screens";
 
 export { SUBFORM_FIELD };
 
-/** The popup field's no-JavaScript button (server/content/drafts.ts): its value is the field's name. */
+/**
+ * The popup field's no-JavaScript buttons (server/content/drafts.ts), their value the field's name: edit the chosen
+ * document on its own page (a new one when none is chosen), or create a new one there whatever is chosen.
+ */
 export const OPEN_SUBFORM_FIELD = "__openSubForm";
+export const OPEN_NEW_SUBFORM_FIELD = "__openNewSubForm";
 /** The hidden field that carries a draft's return token through the referenced document's own page. */
 export const RETURN_FIELD = "__return";
 

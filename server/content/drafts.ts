@@ -120,16 +120,17 @@ function setAtName(target: Record<string, unknown>, name: string, value: string)
 }
 
 /**
- * The popup field's no-JavaScript button: keeps the form's input as a draft and answers the referenced document's
- * page (its latest version when the field names one of that bucket, else a new one) with the return token; null
- * when the field is no popup sub-form of the schema or its bucket is not the user's to open.
+ * The popup field's no-JavaScript buttons: keep the form's input as a draft and answer the referenced document's
+ * page (its latest version when the field names one of that bucket and a new one is not asked for (`fresh`), else
+ * a new one) with the return token; null when the field is no popup sub-form of the schema or its bucket is not
+ * the user's to open.
  */
 export async function leaveForSubForm(
   db: Queryable,
   target: { user: User; bucket: Bucket; schema: JsonSchema },
   returnPath: string,
   formData: FormData,
-  field: string,
+  { field, fresh }: { field: string; fresh: boolean },
 ): Promise<string | null> {
   const property = schemaAtName(target.schema, field);
   if (!property || fieldKind(property) !== "popup" || typeof property._ref !== "string" || !isLocalPath(returnPath)) return null;
@@ -138,7 +139,7 @@ export async function leaveForSubForm(
   const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> => (typeof value === "string" ? [[name, value]] : []));
   const token = await createDraft(db, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field, entries });
   const value = formData.get(field);
-  const existing = typeof value === "string" && isUuid(value) ? await getLatestVersion(db, referenced.id, value) : null;
+  const existing = !fresh && typeof value === "string" && isUuid(value) ? await getLatestVersion(db, referenced.id, value) : null;
   const page = existing ? `/b/${referenced.slug}/${existing.contentId}/latest` : `/b/${referenced.slug}/new`;
   return `${page}?return=${encodeURIComponent(token)}`;
 }

@@ -16,7 +16,7 @@ import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { removeHostileEntries } from "../../core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
 import { takeReferenceSearch } from "../../core/form/reference-search";
-import { OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
+import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
 import { leaveForSubForm, pickForDraft } from "./drafts";
 import { HttpError } from "../web/http-error";
 import { applyStepIntent } from "../../core/form/step";
@@ -106,6 +106,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
   // Popup sub-forms without JavaScript: the button that leaves for the referenced document's page, and the token
   // of the form this page returns to after its save.
   const openSubForm = takeAll(formData, OPEN_SUBFORM_FIELD)[0];
+  const openNewSubForm = takeAll(formData, OPEN_NEW_SUBFORM_FIELD)[0];
   const returnToken = takeAll(formData, RETURN_FIELD)[0];
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
@@ -121,9 +122,12 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const { shown } = await references(submission.payload);
     return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken } };
   }
-  if (openSubForm !== undefined) {
+  if (openSubForm !== undefined || openNewSubForm !== undefined) {
     await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
-    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, openSubForm);
+    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, {
+      field: openNewSubForm ?? openSubForm ?? "",
+      fresh: openNewSubForm !== undefined,
+    });
     if (!leaveTo) throw new HttpError(400, "errors.badRequest");
     return { saved: false, leaveTo };
   }

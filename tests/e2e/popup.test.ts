@@ -4,16 +4,17 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, open } from "../support/browser";
-import { control, fieldBox, signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
+import { contentIdOf, control, fieldBox, save, signedInContext } from "../support/content-browser";
+import { createTestBucket, seedDocuments } from "../support/fixtures";
 import { pngOfSize } from "../support/media-fixtures";
 import { startTestServer, type TestServer } from "../support/server";
-import { getLatestVersion, saveVersion } from "../../server/content/store";
+import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
 
 /*
  * The popup sub-form (spec §2 'Edit {title}', §4, §5): the referenced document opens in the bucket-form modal,
  * which validates before it saves, closes with the saved document, cancels with nothing, and on a failed save
- * logs 'Error submitting form' and stays open with a message the user can act on.
+ * logs 'Error submitting form' and stays open with a message the user can act on. 'Choose existing' picks a document
+ * with the reference select's search (issue 36), after which 'Edit …' edits that one; 'Clear choice' empties it.
  */
 
 let server: TestServer;
@@ -116,4 +117,74 @@ describe("popup sub-form", () => {
     expect(ctx.errors).toEqual([]);
     await ctx.close();
   });
+  it("chooses an existing artist with the search, edits the chosen one (no new document) and clears the choice", async () => {
+    const artists = await createTestBucket(server.db, {
+      name: "Known artists",
+      locales: ["en"],
+      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name", isNotEmpty: true } } },
+    });
+    const mesdag = (await createContent(server.db, artists.id, { name: "Hendrik Willem Mesdag" }, null)).contentId;
+    // Over 200 documents: the picker asks the server, as the reference select's combobox does.
+    await seedDocuments(server.db, artists.id, 230, "jsonb_build_object('name', 'Painter ' || lpad(n::text, 3, '0'))");
+    const works = await createTestBucket(server.db, {
+      locales: ["en"],
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+    });
+    const ctx = await signedInContext(browser, server);
+    const page = await ctx.newPage();
+    const saves: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith(`/api/v1/buckets/${artists.slug}/save`)) saves.push(response.status());
+    });
+    await open(page, `/b/${works.slug}/new`);
+    const field = fieldBox(page, "artist");
+    await field.locator(".popup-current", { hasText: "No entries" }).waitFor();
+    expect(await field.getByRole("button", { name: "Clear choice" }).count()).toBe(0);
+
+    await field.getByRole("button", { name: "Choose existing" }).click();
+    const picker = page.locator("dialog.reference-picker");
+    await picker.waitFor({ state: "visible" });
+    expect(await picker.locator("h2").textContent()).toBe("Choose Artist");
+    await picker.getByRole("searchbox").fill("Mesdag");
+    await picker.getByRole("button", { name: "Choose: Hendrik Willem Mesdag" }).click();
+    await picker.waitFor({ state: "hidden" });
+    expect(await control(page, "artist").inputValue()).toBe(mesdag);
+    await field.locator(".popup-current", { hasText: "Hendrik Willem Mesdag" }).waitFor();
+    await expect.poll(() => page.evaluate(() => (document.activeElement instanceof HTMLButtonElement ? document.activeElement.textContent : null))).toBe("Choose existing");
+
+    // 'Edit …' now edits the chosen artist: its data in the modal, saved as a new version of it.
+    await field.getByRole("button", { name: "Edit Hendrik Willem Mesdag" }).click();
+    const dialog = page.locator("dialog.bucket-form-modal");
+    await dialog.waitFor({ state: "visible" });
+    expect(await dialog.locator('input[name="name"]').inputValue()).toBe("Hendrik Willem Mesdag");
+    await dialog.locator('input[name="name"]').fill("H. W. Mesdag");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(saves).toEqual([200]);
+    expect(await control(page, "artist").inputValue()).toBe(mesdag);
+    expect((await getLatestVersion(server.db, artists.id, mesdag))!.data).toEqual({ name: "H. W. Mesdag" });
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [artists.id]);
+    expect(rows[0]!.count).toBe(231); // no new artist
+
+    // The picker marks the chosen one; the work saves with it.
+    await field.getByRole("button", { name: "Choose existing" }).click();
+    await picker.waitFor({ state: "visible" });
+    await picker.getByRole("searchbox").fill("Mesdag");
+    expect(await picker.getByRole("button", { name: "Chosen: H. W. Mesdag" }).isDisabled()).toBe(true);
+    await picker.getByRole("button", { name: "Close" }).click();
+    await picker.waitFor({ state: "hidden" });
+    await control(page, "title").fill("The Panorama");
+    await save(page);
+    const workId = contentIdOf(page);
+    expect((await getLatestVersion(server.db, works.id, workId))!.data).toEqual({ title: "The Panorama", artist: mesdag });
+
+    // Clearing the choice: the field is empty again and the work saves without an artist.
+    await fieldBox(page, "artist").getByRole("button", { name: "Clear choice" }).click();
+    await fieldBox(page, "artist").locator(".popup-current", { hasText: "No entries" }).waitFor();
+    expect(await control(page, "artist").inputValue()).toBe("");
+    await save(page);
+    expect((await getLatestVersion(server.db, works.id, workId))!.data).toEqual({ title: "The Panorama" });
+    expect(ctx.errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
 });

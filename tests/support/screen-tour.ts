@@ -415,7 +415,37 @@ const popupRoundTrip = (setup: TourSetup) =>
       },
     });
     const talk = await createContent(setup.db, talks.id, { title: { nl: "Licht op het wad", en: "Light on the mudflats" }, date: "2026-10-03" }, setup.admin.id);
-    return { slug: talks.slug, contentId: talk.contentId };
+    const speakers: string[] = [];
+    for (const name of ["Joost Bakker", "Els Verhoeven-de Wit", "Priya Raman"]) speakers.push((await createContent(setup.db, people.id, { name }, setup.admin.id)).contentId);
+    const chosen = await createContent(setup.db, talks.id, { title: { nl: "Zand in beweging", en: "Moving sand" }, date: "2026-10-10", speaker: speakers[1] }, setup.admin.id);
+    return { slug: talks.slug, contentId: talk.contentId, chosenId: chosen.contentId };
+  });
+
+/**
+ * A document whose video is still converting (35 %): its media row and jobs written directly, the jobs leased far
+ * ahead so that no runner takes them, and no file behind them (the page shows the status, not the video).
+ */
+const mediaInProgress = (setup: TourSetup) =>
+  setup.once("media-in-progress", async () => {
+    const clip = { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 };
+    const bucket = await createTestBucket(setup.db, {
+      name: "Films in progress",
+      slug: unique("converting"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, clip } },
+    });
+    const { rows } = await setup.db.query<{ id: string; contentId: string }>(
+      `INSERT INTO media (content_id, kind, bucket_id, storage_key, original_filename, mimetype, size, width, height)
+       VALUES (gen_random_uuid(), 'video', $1, 'tour/none', 'dunes.mp4', 'video/mp4', 123456, 320, 240) RETURNING id, content_id AS "contentId"`,
+      [bucket.id],
+    );
+    const media = rows[0]!;
+    await setup.db.query(
+      `INSERT INTO jobs (media_id, name, status, progress, lease_until) VALUES
+       ($1, 'transcode', 'processing', 70, now() + interval '1 day'), ($1, 'still-creation', 'new', 0, now() + interval '1 day')`,
+      [media.id],
+    );
+    const document = await createContent(setup.db, bucket.id, { title: "Dunes at Schoorl", clip: media.contentId }, setup.admin.id);
+    return { slug: bucket.slug, contentId: document.contentId };
   });
 
 /** Another user (for the user pages): answers their id. */
@@ -741,6 +771,15 @@ export const TOUR: TourEntry[] = [
       for (const summary of await page.locator("details.media-edit-fallback > summary").all()) await summary.click();
     },
   },
+  {
+    // Without JavaScript nothing polls: a converting video has 'Refresh to see progress' under its status.
+    name: "bucket-media-progress-nojs",
+    as: "editor",
+    setup: mediaInProgress,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+    ready: '[data-field="clip"] .media-refresh',
+  },
   { name: "bucket-saved", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest?saved` },
   { name: "bucket-overview-deleted", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?deleted` },
   {
@@ -852,6 +891,12 @@ export const TOUR: TourEntry[] = [
       await page.waitForURL(/\?draft=/);
     },
   },
+  // The popup field: empty and with a document chosen, with JavaScript ('Edit …', 'Choose existing', 'Clear
+  // choice') and without it (the reference select, and buttons to the chosen document's page or a new one's).
+  { name: "bucket-popup-empty", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: '[data-field="speaker"] .popup-actions' },
+  { name: "bucket-popup-chosen", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.chosenId}/latest`, ready: '[data-field="speaker"] .popup-actions' },
+  { name: "bucket-popup-empty-nojs", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  { name: "bucket-popup-chosen-nojs", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.chosenId}/latest`, javaScriptEnabled: false },
   // Sessions: a reference select, the trend select and the video cases as clip cards.
   { name: "bucket-sessions", as: "editor", setup: sessions, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
   { name: "bucket-sessions-nojs", as: "editor", setup: sessions, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
@@ -922,6 +967,18 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     open: async ({ page, t }) => {
       await page.locator('[data-field="artworks"]').getByRole("button", { name: t("form.add"), exact: true }).click();
+      await page.locator("dialog.reference-picker li").first().waitFor();
+    },
+    dialog: "dialog.reference-picker",
+  },
+  {
+    // A popup field's 'Choose existing': the reference picker for one document.
+    name: "dialog-popup-choose",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.chosenId}/latest`,
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="speaker"]').getByRole("button", { name: t("subForm.chooseExisting") }).click();
       await page.locator("dialog.reference-picker li").first().waitFor();
     },
     dialog: "dialog.reference-picker",

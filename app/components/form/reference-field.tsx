@@ -1,5 +1,5 @@
 import { getSelectProps, useField, useInputControl } from "@conform-to/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { REFERENCE_QUERY_PREFIX, REFERENCE_SEARCH_FIELD, type ReferenceOption, type ReferenceTarget } from "../../../core/content/references";
 import { useBucketForm, useFieldLock } from "./context";
@@ -26,7 +26,8 @@ export function ReferenceField(props: FieldProps) {
   return <ReferenceSelectField {...props} />;
 }
 
-function ReferenceSelectField(props: FieldProps) {
+/** The select (with its search box for a large collection) that works without JavaScript; `children` follow it. */
+export function ReferenceSelectField({ children, ...props }: FieldProps & { children?: ReactNode }) {
   const { t } = useTranslation();
   const [meta] = useField<string>(props.name);
   const lock = useFieldLock();
@@ -61,6 +62,7 @@ function ReferenceSelectField(props: FieldProps) {
           </p>
         </div>
       ) : null}
+      {children}
       <DeletedReferenceNote view={view} />
     </FieldShell>
   );

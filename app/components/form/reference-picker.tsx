@@ -6,13 +6,15 @@ import { useCollectionSearch } from "./collection-search";
 /**
  * The picker of a reference list (with JavaScript): a modal dialog with a search box over the collection's
  * documents (filtered in the browser when the whole collection is loaded, asked of the server when it is
- * searchable), each with its thumbnail and title and an 'Add' button. Escape or Close closes it.
+ * searchable), each with its thumbnail and title and an 'Add' button. Escape or Close closes it. `single` is the
+ * picker of a field that holds one document (a popup's 'Choose existing'): 'Choose', and 'Chosen' for its value.
  */
 export function ReferencePicker(props: {
   title: string;
   collectionName: string;
   collection: ReferenceCollection;
   chosen: readonly string[];
+  single?: boolean;
   onPick(option: ReferenceOption): void;
   onClose(): void;
 }) {
@@ -35,6 +37,9 @@ export function ReferencePicker(props: {
     if (searchable) search(typed);
   }
 
+  const words = props.single
+    ? { title: t("references.chooseTitle", { title: props.title }), pick: t("references.choose"), already: t("references.chosen") }
+    : { title: t("references.pickTitle", { title: props.title }), pick: t("references.pick"), already: t("references.alreadyAdded") };
   const announce = status === "loading" ? t("references.searching") : status === "error" ? t("references.searchFailed") : results.length ? t("references.searchResults", { count: results.length }) : t("references.searchNone");
   return (
     <dialog
@@ -46,7 +51,7 @@ export function ReferencePicker(props: {
         props.onClose();
       }}
     >
-      <h2 id="reference-picker-title">{t("references.pickTitle", { title: props.title })}</h2>
+      <h2 id="reference-picker-title">{words.title}</h2>
       <label htmlFor="reference-picker-search" className="visually-hidden">{t("references.search", { title: props.title })}</label>
       <input
         id="reference-picker-search"
@@ -69,10 +74,10 @@ export function ReferencePicker(props: {
                 className="button small"
                 disabled={already}
                 // The name starts with the visible text (axe label-content-name-mismatch) and names the document.
-                aria-label={`${already ? t("references.alreadyAdded") : t("references.pick")}: ${option.label}`}
+                aria-label={`${already ? words.already : words.pick}: ${option.label}`}
                 onClick={() => props.onPick(option)}
               >
-                {already ? t("references.alreadyAdded") : t("references.pick")}
+                {already ? words.already : words.pick}
               </button>
             </li>
           );

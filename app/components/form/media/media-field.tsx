@@ -162,6 +162,13 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
         <input type="hidden" name={meta.name} value={contentId} readOnly />
         {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : pendingName ? <PendingSummary filename={pendingName} /> : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
+        {shown?.status === "processing" && !hydrated && lock.showEditButtons ? (
+          // Without JavaScript nothing polls: this re-renders the form (Conform's update intent of the field with its
+          // own value) with the job's progress now, the input kept and nothing saved; a link would lose the input.
+          <button {...form.update.getButtonProps({ name: meta.name, value: contentId })} className="button small media-refresh" disabled={lock.disabled}>
+            {t("media.refreshProgress")}
+          </button>
+        ) : null}
         {item ? <UploadItemStatus item={item} kind={kind} /> : null}
         {videoUnavailable ? <p className="media-unavailable">{t("media.videoUnavailable")}</p> : null}
 
