@@ -118,7 +118,7 @@ function copier(context: AppLoadContext, tx: Queryable, user: User, locale: Loca
       const title = documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId;
       throw new InlineCopyError(field, translate(locale, "subForm.copy.invalid", { title, bucket: bucket.name }));
     }
-    const refused = await checkSave(context, user, bucket, { data, messageLocale: locale });
+    const refused = await checkSave(context, user, bucket, { data, messageLocale: locale }, tx);
     if (refused) throw new InlineCopyError(field, refused.message, refused.status);
     const copy = await writeDocument(tx, bucket, user, { data });
     copying.delete(reference.contentId);
