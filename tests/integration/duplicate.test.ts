@@ -172,7 +172,7 @@ describe("duplicating nested inline sub-documents and those in a list", () => {
     expect(copy.title).toBe("Great hall (copy)");
     const [roomCopy, ...lampCopies] = [String(copy.room), ...(copy.lamps as string[])];
     expect([roomCopy, ...lampCopies].some((id) => id === original.roomId || original.listed.includes(id))).toBe(false);
-    const roomData = (await data(litRooms, roomCopy!))!;
+    const roomData = (await data(litRooms, roomCopy))!;
     expect(roomData.name).toBe("Lit room");
     expect(roomData.lamp).not.toBe(original.lampId);
     expect(await data(lamps, String(roomData.lamp))).toEqual({ name: "Ceiling lamp", watts: 100 });
