@@ -1,4 +1,7 @@
 import type { JsonSchema } from "../schema/normalize";
+import { normalizeLocale, type Locale } from "../locales";
+import { translate } from "../messages";
+import { isPlainObject } from "../plain-object";
 
 /**
  * A document's title for lists: the schema's title-key property, else the
@@ -24,4 +27,20 @@ export function titleText(value: unknown, locales: readonly string[] = []): stri
 export function documentTitle(data: Record<string, unknown>, schema: unknown, locales: readonly string[] = []): string {
   const key = titleProperty(schema);
   return key ? titleText(data[key], locales) : "";
+}
+
+/**
+ * A duplicate's data with its title marked as a copy ("Title (copy)", "Titel (kopie)"): the title property's text,
+ * a translated title in each locale's own word (the editor's interface language for a locale the interface does
+ * not have). An empty or missing title stays as it is; the other fields are the original's.
+ */
+export function markedAsCopy(data: Record<string, unknown>, schema: unknown, interfaceLocale: Locale): Record<string, unknown> {
+  const key = titleProperty(schema);
+  if (!key || !Object.hasOwn(data, key)) return data;
+  const mark = (text: unknown, locale: Locale) => (typeof text === "string" && text.trim() ? translate(locale, "form.copyTitle", { title: text }) : text);
+  const value = data[key];
+  if (typeof value === "string") return { ...data, [key]: mark(value, interfaceLocale) };
+  if (!isPlainObject(value)) return data;
+  const texts = Object.fromEntries(Object.entries(value).map(([locale, text]) => [locale, mark(text, normalizeLocale(locale) ?? interfaceLocale)]));
+  return { ...data, [key]: texts };
 }

@@ -57,6 +57,8 @@ export type InlineSubFormData =
       validatorUrl: string | null;
       /** The referenced document (null: a new one is created on save). */
       document: { contentId: string; versionId: string; title: string } | null;
+      /** A duplicate's sub-form: the title of the original's sub-document whose copy the save creates. */
+      copyOf?: string;
     }
   | { state: "unavailable"; collection: string; reason: "bucket" | "media" | "nested" }
   | { state: "failed"; collection: string };

@@ -72,8 +72,9 @@ export interface SaveOptions {
  * ContentNotFoundError; a missing or malformed _id is a bad request; neither
  * reaches the database as a uuid it cannot parse), who may change text ids,
  * a trend related to itself, and the one document of a singleton bucket.
+ * `db` is where it reads: a transaction that is writing reads there (PGlite runs one statement at a time).
  */
-export async function checkSave(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput): Promise<SaveRefusal | null> {
+export async function checkSave(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput, db: Queryable = context.db): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
   const locale = messageLocaleOf(context, input);
@@ -86,7 +87,7 @@ export async function checkSave(context: AppLoadContext, user: Author, bucket: B
       const refused = textIdsRefusal(locale, schema, undefined, input.data);
       if (refused) return refused;
     }
-    return bucket.singleton && (await getSingletonContent(context.db, bucket.id)) ? singletonTaken(locale) : null;
+    return bucket.singleton && (await getSingletonContent(db, bucket.id)) ? singletonTaken(locale) : null;
   }
   if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
   if (!input.baseVersionId) return refusal(locale, 400, "content.baseVersionMissing");
@@ -96,7 +97,7 @@ export async function checkSave(context: AppLoadContext, user: Author, bucket: B
   if (self !== null) return refusal(locale, 422, "trendScreen.errors.selfReference", self);
   // The base version is read only when the schema has text ids to compare.
   if (!mayEditTextIds && schemaHasTextIds(schema)) {
-    const base = await getVersion(context.db, bucket.id, input.contentId, input.baseVersionId);
+    const base = await getVersion(db, bucket.id, input.contentId, input.baseVersionId);
     return base ? textIdsRefusal(locale, schema, base.data, input.data) : null;
   }
   return null;

@@ -71,13 +71,15 @@ export function subFormChecks(buckets: readonly SubFormBucket[]): Record<string,
  * The page's data of each inline sub-form and the form values it starts with: the referenced document's latest
  * version (spec §4: a field with a value loads its content). A document that is gone (spec §8, fetch 404) clears
  * the field and leaves the sub-form empty; a failed load shows 'Something went wrong fetching the subform content…'
- * and keeps the field's value.
+ * and keeps the field's value. With `copy` (a duplicate) a loaded document's sub-form is a new document with its
+ * content, the field cleared (`cleared`), and says a copy is made.
  */
 export async function loadInlineSubForms(
   context: AppLoadContext,
   user: User,
   schema: JsonSchema,
   value: Record<string, unknown>,
+  options: { copy?: boolean } = {},
 ): Promise<{ subForms: Record<string, InlineSubFormData>; values: Record<string, unknown>; cleared: string[] }> {
   const subForms: Record<string, InlineSubFormData> = {};
   const values: Record<string, unknown> = {};
@@ -111,7 +113,9 @@ export async function loadInlineSubForms(
         continue;
       }
       const title = documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId;
-      subForms[sub.field] = { ...base, document: { contentId: version.contentId, versionId: version.versionId, title } };
+      // A duplicate's sub-form: a new document with the referenced one's content (the field starts empty).
+      if (options.copy) cleared.push(sub.field);
+      subForms[sub.field] = options.copy ? { ...base, document: null, copyOf: title } : { ...base, document: { contentId: version.contentId, versionId: version.versionId, title } };
       values[sub.field] = storedFormValue(version.data, compiled.schema);
     } catch (error) {
       context.logger.error({ err: error, field: sub.field }, "Error fetching the sub-form content");

@@ -8,6 +8,7 @@ import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, show
 import { compileBucketSchema } from "./validator";
 import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments } from "./save-subforms";
 import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
+import { asNewSubDocuments, InlineCopyError, inlineCopyRefusal, ownedInlineDocuments, writeDuplicateDocuments } from "./duplicate";
 import type { User } from "../accounts/users";
 import { mediaReferences, readFormPost } from "../media/form-upload";
 import { applyMediaEdit } from "../media/form-edits";
@@ -90,8 +91,18 @@ const textField = (formData: FormData, name: string) => {
   return typeof value === "string" ? value : "";
 };
 
+/** What a post saves besides the form: a duplicate names its original, whose inline sub-documents it copies. */
+export interface SubmitOptions {
+  duplicateOf?: string;
+}
+
 /** Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there. */
-export async function submitBucketForm(request: Request, context: AppLoadContext, target: { user: User; bucket: Bucket }): Promise<FormSubmission> {
+export async function submitBucketForm(
+  request: Request,
+  context: AppLoadContext,
+  target: { user: User; bucket: Bucket },
+  options: SubmitOptions = {},
+): Promise<FormSubmission> {
   const { user, bucket } = target;
   const { schema, validate } = compileBucketSchema(bucket);
   // Every message under the form's fields, the files' included, in the editor's interface language (which is the
@@ -163,7 +174,7 @@ export async function submitBucketForm(request: Request, context: AppLoadContext
     const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale);
+  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale, options);
   if (outcome.kind === "saved") {
     const returnTo = returnToken ? await pickForDraft(context.db, returnToken, user.id, outcome.version.contentId) : null;
     return { saved: true, version: outcome.version, returnTo };
@@ -187,9 +198,13 @@ async function save(
   checked: MediaReferenceCheck,
   subBuckets: readonly SubFormBucket[],
   messageLocale: Locale,
+  options: SubmitOptions,
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
-  const { data, subDocuments } = takeSubDocuments(submission.value);
+  const { data, subDocuments: posted } = takeSubDocuments(submission.value);
+  // A duplicate: the original's inline sub-documents are copied in the save's transaction (server/content/duplicate.ts).
+  const owned = options.duplicateOf ? await ownedInlineDocuments(context.db, target.bucket, options.duplicateOf) : null;
+  const subDocuments = owned ? asNewSubDocuments(posted, owned) : posted;
   const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments, messageLocale);
   if (subRefusal) return { kind: "refused", refusal: subRefusal };
   const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
@@ -201,13 +216,17 @@ async function save(
       media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
       pendingIds: checked.pending.map((item) => item.contentId),
       messageLocale,
-    }, subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
+    }, owned?.size
+      ? { before: writeDuplicateDocuments(context, target.user, { schema, data }, { buckets: subBuckets, documents: subDocuments }, owned, messageLocale) }
+      : subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));
     return { kind: "saved", version: outcome.version };
   } catch (error) {
     // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
     if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error, messageLocale) };
+    // A sub-document of the original that cannot be copied: nothing of the duplicate was saved.
+    if (error instanceof InlineCopyError) return { kind: "refused", refusal: inlineCopyRefusal(error) };
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
     // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
     if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };

@@ -1,17 +1,17 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open } from "../support/browser";
+import { clickTo, JS_MODES, launchBrowser, open } from "../support/browser";
 import { contentIdOf, control, countPosts, fieldBox, save, signedInContext, waitForFieldError } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
-import { getLatestVersion, saveVersion } from "../../server/content/store";
+import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
 import type { Bucket } from "../../server/content/buckets";
 
 /*
  * The inline sub-form (spec §4, §8), with JavaScript and without: the referenced room's form inside the
  * exhibition's; the page validates both before it posts, the server saves both in one transaction; a room edited
  * by someone else is the spec's conflict message on the sub-form; a room that is gone leaves the field cleared
- * and the sub-form empty.
+ * and the sub-form empty. A duplicate gets its own copy of the room: editing it leaves the original's alone.
  */
 
 const CONFLICT = "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.";
@@ -125,6 +125,35 @@ describe.each(JS_MODES)("inline sub-form $label", ({ javaScriptEnabled }) => {
     expect((await getLatestVersion(server.db, rooms.id, roomId))!.data).toEqual({ name: "North hall, by someone else" });
     expect((await getLatestVersion(server.db, exhibitions.id, exhibitionId))!.versionId).toBe(exhibitionVersion);
     expect(await control(page, "__subforms.room.name").inputValue()).toBe("North hall, by me"); // input kept
+    await ctx.close();
+  });
+
+  it("duplicates the exhibition with a copy of its room, whose edits leave the original's room alone", async () => {
+    const { rooms, exhibitions } = await buckets();
+    const room = await createContent(server.db, rooms.id, { name: "East wing", capacity: 40 }, null);
+    const original = await createContent(server.db, exhibitions.id, { title: "Spring", room: room.contentId }, null);
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+    const page = await ctx.newPage();
+    await open(page, `/b/${exhibitions.slug}`);
+    await clickTo(page, page.getByRole("link", { name: "Duplicate" }), `/b/${exhibitions.slug}/duplicate/${original.contentId}/latest`);
+    await fieldBox(page, "room").getByText("Saving creates a copy of “East wing” for this document; the original stays as it is.").waitFor();
+    expect(await control(page, "title").inputValue()).toBe("Spring (copy)");
+    expect(await control(page, "__subforms.room.name").inputValue()).toBe("East wing");
+    await save(page);
+    const copyId = contentIdOf(page);
+    expect(copyId).not.toBe(original.contentId);
+    const copyRoomId = await exhibitionRoom(exhibitions, copyId);
+    expect(copyRoomId).not.toBe(room.contentId);
+    expect((await getLatestVersion(server.db, rooms.id, copyRoomId))!.data).toEqual({ name: "East wing", capacity: 40 });
+
+    // The copy's page edits the copy's room.
+    await control(page, "__subforms.room.name").fill("East wing, repainted");
+    await save(page);
+    expect((await getLatestVersion(server.db, rooms.id, copyRoomId))!.data).toEqual({ name: "East wing, repainted", capacity: 40 });
+    expect((await getLatestVersion(server.db, rooms.id, room.contentId))!.data).toEqual({ name: "East wing", capacity: 40 });
+    expect((await getLatestVersion(server.db, exhibitions.id, original.contentId))!.data).toEqual({ title: "Spring", room: room.contentId });
+    expect(await roomCount(rooms)).toBe(2);
+    expect(ctx.errors).toEqual([]);
     await ctx.close();
   });
 

@@ -181,7 +181,8 @@ describe("the generic form without JavaScript", () => {
     const path = await createDocument();
     const contentId = path.split("/")[3]!;
     const html = await (await get(server.url, `/b/exhibitions/duplicate/${contentId}/latest`, cookie)).text();
-    expect(inputValue(html, "title.nl")).toBe("Wad");
+    // The copy's title says it is one, in each locale's word (docs/screens.md).
+    expect(inputValue(html, "title.nl")).toBe("Wad (kopie)");
     expect(inputValue(html, "__contentId")).toBe("");
     const copy = await postForm(server.url, `/b/exhibitions/duplicate/${contentId}/latest`, valid, cookie);
     expect(copy.status).toBe(302);

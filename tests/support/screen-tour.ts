@@ -137,6 +137,22 @@ const singleton = (setup: TourSetup) => setup.once("singleton", () => demoCopy(s
 /** The demo artists: each has a colour that is not required, so its field shows the picker and 'Clear colour'. */
 const artists = (setup: TourSetup) => setup.once("artists", () => demoCopy(setup, "artists"));
 
+/** A hall whose listed inline lamp no longer fits its bucket's schema: a duplicate cannot copy it (issue 36). */
+const brokenHall = (setup: TourSetup) =>
+  setup.once("brokenHall", async () => {
+    const lampSchema = { type: "object", required: ["name", "watts"], properties: { name: { type: "string", title: "Name" }, watts: { type: "integer", title: "Watts" } } };
+    const lamps = await createTestBucket(setup.db, { name: "Lamps", slug: unique("lamps"), jsonSchema: lampSchema });
+    const halls = await createTestBucket(setup.db, {
+      name: "Halls",
+      slug: unique("halls"),
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, lamps: { type: "array", title: "Lamps", items: { type: "string", _ref: lamps.collectionName, renderer: "inline" } } } },
+    });
+    // Saved before its bucket required watts.
+    const lamp = await createContent(setup.db, lamps.id, { name: "Ceiling lamp" }, setup.admin.id);
+    const hall = await createContent(setup.db, halls.id, { title: "Great hall", lamps: [lamp.contentId] }, setup.admin.id);
+    return { slug: halls.slug, contentId: hall.contentId };
+  });
+
 /** A bucket with 30 documents, some with long titles: the overview's list, grid and pages. */
 const manyDocuments = (setup: TourSetup) =>
   setup.once("many", async () => {
@@ -758,6 +774,20 @@ export const TOUR: TourEntry[] = [
   { name: "bucket-colour-chosen", as: "editor", setup: artists, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
   { name: "bucket-version", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/${data.firstVersionId}` },
   { name: "bucket-duplicate", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
+  // Issue 36: the duplicate's inline room is a new document with the original's content; without JavaScript too,
+  // and a sub-document that cannot be copied refuses the save with the reason under its field.
+  { name: "bucket-duplicate-no-js", as: "editor", javaScriptEnabled: false, setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
+  {
+    name: "bucket-duplicate-copy-refused",
+    as: "editor",
+    javaScriptEnabled: false,
+    setup: brokenHall,
+    path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest`,
+    open: async ({ page }) => {
+      await page.locator("form.bucket-form .form-actions button[type=submit]").click();
+      await page.locator('[data-field="lamps"] .field-error').first().waitFor();
+    },
+  },
   { name: "bucket-singleton", as: "editor", setup: singleton, path: (data) => `/b/${data.slug}/edit` },
   { name: "bucket-media", as: "editor", setup: media, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: '[data-field="clip"] [data-status="completed"]' },
   {

@@ -75,7 +75,7 @@ function InlineSubForm(props: FieldProps & { sub: Extract<InlineSubFormData, { s
               <a href={`/b/${sub.slug}/${document.contentId}/latest`} target="_blank" rel="noreferrer">{t("subForm.openDocument")}</a>
             </>
           ) : (
-            t("subForm.newDocument")
+            sub.copyOf === undefined ? t("subForm.newDocument") : t("subForm.copiesDocument", { title: sub.copyOf })
           )}
         </p>
         <InlineSubFormsContext.Provider value={{}}>

@@ -1,5 +1,5 @@
 import type { RouteHandle } from "../../../core/route-handle";
-import { bucketEditLoader, submitBucketEdit } from "./edit.server";
+import { bucketEditLoader, submitDuplicate } from "./edit.server";
 import { BucketEditPage, bucketEditMeta } from "./page";
 
 // /b/{bucket}/duplicate/{contentId}/latest: a new document starting from a copy of that one.
@@ -8,6 +8,6 @@ import { BucketEditPage, bucketEditMeta } from "./page";
 export const handle = { streamsBody: true } satisfies RouteHandle;
 
 export const loader = bucketEditLoader("duplicate");
-export const action = submitBucketEdit;
+export const action = submitDuplicate;
 export const meta = bucketEditMeta;
 export default BucketEditPage;

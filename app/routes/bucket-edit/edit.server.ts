@@ -14,7 +14,7 @@ import { BASE_VERSION_FIELD } from "../../../core/form/resolve";
 import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { getRequestState } from "../../../server/web/request-state";
-import { documentTitle } from "../../../core/content/title";
+import { documentTitle, markedAsCopy } from "../../../core/content/title";
 import { initialValue, storedFormValue } from "../../../core/form/kinds";
 import { storedDocumentErrors } from "../../../core/form/resolve";
 import { isUuid } from "../../../core/ids";
@@ -83,12 +83,16 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
   const draft = search.has("draft") ? await restorableDraft(context, user.id, bucket.id, new URL(request.url).pathname, search.get("draft")) : null;
   // On the popup sub-form's own page: after the save, back to the form it was opened from.
   const returnToken = search.has("return") && (await findDraft(context.db, search.get("return"), user.id)) ? search.get("return") : null;
+  // A duplicate starts from the original's content, its title marked as a copy in the editor's language.
+  const startData = version && mode === "duplicate" ? markedAsCopy(version.data, bucket.jsonSchema, messageLocale) : version?.data;
   const formValue = (
-    draft?.value ?? (version ? storedFormValue(version.data, compiled.schema) : initialValue(compiled.schema))
+    draft?.value ?? (startData ? storedFormValue(startData, compiled.schema) : initialValue(compiled.schema))
   ) as Record<string, unknown>;
   // Inline sub-forms: the referenced documents' forms, their values under SUBFORM_FIELD (a document that is gone
-  // clears its field). A duplicate refers to the same documents, as its reference fields do.
-  const inline = await loadInlineSubForms(context, user, compiled.schema, formValue);
+  // clears its field). A duplicate's sub-forms are new documents with the original's content: its save makes
+  // copies (server/content/duplicate.ts), as it does of the sub-documents no sub-form shows; other references
+  // name the same documents.
+  const inline = await loadInlineSubForms(context, user, compiled.schema, formValue, { copy: mode === "duplicate" });
   for (const field of inline.cleared) formValue[field] = "";
   if (Object.keys(inline.subForms).length && !draft) formValue[SUBFORM_FIELD] = inline.values;
   const subReferenceOptions = await Promise.all(
@@ -160,13 +164,17 @@ export function bucketEditLoader<T>(mode: ModeOf, screen: ScreenName = "generic"
   });
 }
 
-/** A post of the edit form in any mode, on a screen: the save pipeline, then the saved document's page or the form again. */
-export const bucketEditAction = (screen: ScreenName) => pageRoute(async ({ request, context, params }: EditArgs) => {
+/**
+ * A post of the edit form in any mode, on a screen: the save pipeline, then the saved document's page or the form
+ * again. A duplicate's post names its original (the URL's contentId), whose inline sub-documents the copy gets copies of.
+ */
+export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") => pageRoute(async ({ request, context, params }: EditArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
   // A post to another screen's route is refused like its page; the generic route saves any bucket's documents.
   if (screen !== "generic" && target.bucket.screen !== screen) throw notFound();
   try {
-    const outcome = await submitBucketForm(request, context, target);
+    const duplicateOf = mode === "duplicate" && isUuid(params.contentId) ? params.contentId : undefined;
+    const outcome = await submitBucketForm(request, context, target, { duplicateOf });
     if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
     if (outcome.returnTo) return redirect(outcome.returnTo);
     return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);
@@ -177,3 +185,4 @@ export const bucketEditAction = (screen: ScreenName) => pageRoute(async ({ reque
 });
 
 export const submitBucketEdit = bucketEditAction("generic");
+export const submitDuplicate = bucketEditAction("generic", "duplicate");
