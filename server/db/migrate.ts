@@ -21,6 +21,7 @@ import storedSearchText from "./migrations/027_stored_search_text.sql?raw";
 import documentCountSlots from "./migrations/028_document_count_slots.sql?raw";
 import searchTextLowered from "./migrations/029_search_text_lowered.sql?raw";
 import contentsCreatedOrder from "./migrations/030_contents_created_order.sql?raw";
+import bucketNames from "./migrations/032_bucket_names.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -46,6 +47,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 28, name: "document_count_slots", sql: documentCountSlots },
   { version: 29, name: "search_text_lowered", sql: searchTextLowered },
   { version: 30, name: "contents_created_order", sql: contentsCreatedOrder },
+  { version: 32, name: "bucket_names", sql: bucketNames },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -14,6 +14,7 @@ import { ConfirmDialog } from "../../components/confirm-dialog";
 import { FieldError, FormError } from "../../components/form-errors";
 import { BucketCheckboxes, DateTime, PermissionCheckboxes } from "../../components/settings/people";
 import type { Route } from "./+types/user-edit";
+import { bucketName } from "../../../core/content/bucket-name";
 
 async function userFor(context: AppLoadContext, id: string | undefined) {
   const user = isUuid(id) ? await findAdminUser(context.db, id) : null;
@@ -40,7 +41,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       isYou: user.id === admin.id,
     },
     buckets: [
-      ...buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private, missing: false })),
+      ...buckets.map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private, missing: false })),
       ...(user.buckets ?? [])
         .filter((slug) => !buckets.some((bucket) => bucket.slug === slug))
         .map((slug) => ({ slug, name: slug, private: false, missing: true })),
