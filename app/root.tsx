@@ -28,6 +28,7 @@ import { useRootData } from "./lib/root-data";
 import "./styles/app.css";
 import "./styles/references.css";
 import "./styles/session-editor.css";
+import { bucketName } from "../core/content/bucket-name";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -40,7 +41,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     locale,
     user: user ? publicUser(user) : null,
-    buckets: buckets.map(({ id, slug, name, singleton, screen }) => ({ _id: id, slug, name, singleton, screen })),
+    // Each bucket by its name for the interface language (core/content/bucket-name.ts).
+    buckets: buckets.map(({ id, slug, name, names, singleton, screen }) => ({ _id: id, slug, name: bucketName({ name, names }, locale), singleton, screen })),
     config: {
       productName: context.config.PRODUCT_NAME,
       defaultLocale: context.config.DEFAULT_LOCALE,
@@ -53,16 +55,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-/** Spec §1 page head defaults; the description is in the Layout, so a route's own meta (which replaces this) keeps it. */
-const PAGE_DESCRIPTION = "CMS Project for Yipp exhibits";
-
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.config.productName ?? "Vitrine" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const nonce = useNonce();
   const requestId = useRequestId();
-  const { i18n } = useTranslation();
+  const { i18n, t } = useTranslation();
   const error = useRouteError();
   const locale = data?.locale ?? normalizeLocale(i18n.language) ?? "en";
   const parts = cataloguePartsOf(useMatches().map((match) => match.handle));
@@ -80,7 +79,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {requestId ? <meta name="request-id" content={requestId} /> : null}
-        <meta name="description" content={PAGE_DESCRIPTION} />
+        {/* Spec §1's page head default, in the interface language; in the Layout, so a route's own meta (which replaces the title) keeps it. */}
+        <meta name="description" content={t("meta.description", { lng: locale })} />
         {/* The page's messages, the parts its routes need, which the browser fetches before hydrating (entry.client.tsx). */}
         {parts.map((part) => (
           <link key={part} rel="preload" href={CATALOGUE_URLS[locale][part]} as="fetch" crossOrigin="anonymous" />

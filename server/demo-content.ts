@@ -18,15 +18,15 @@ interface DemoBucket {
   documents: Record<string, unknown>[] | ((seeding: DemoSeeding) => Promise<Record<string, unknown>[]>);
 }
 
-/** A public demo bucket in Dutch and English whose collection is named after its slug. */
-function demoBucket(slug: string, name: string, rest: Pick<Bucket, "singleton" | "jsonSchema"> & Partial<Pick<Bucket, "screen">>): Omit<Bucket, "id" | "schemaVersionId"> {
-  return { slug, name, private: false, collectionName: slug, locales: ["nl", "en"], screen: "generic", ...rest };
+/** A public demo bucket in Dutch and English whose collection is named after its slug; `dutch` is its name in the Dutch interface. */
+function demoBucket(slug: string, name: string, dutch: string, rest: Pick<Bucket, "singleton" | "jsonSchema"> & Partial<Pick<Bucket, "screen">>): Omit<Bucket, "id" | "schemaVersionId"> {
+  return { slug, name, names: { nl: dutch }, private: false, collectionName: slug, locales: ["nl", "en"], screen: "generic", ...rest };
 }
 
 /** Demo exhibit content: what a museum team would put in on day one. */
 export const DEMO_BUCKETS: DemoBucket[] = [
   {
-    bucket: demoBucket("exhibitions", "Exhibitions", { singleton: false, jsonSchema: {
+    bucket: demoBucket("exhibitions", "Exhibitions", "Tentoonstellingen", { singleton: false, jsonSchema: {
         type: "object",
         required: ["title", "opensOn"],
         properties: {
@@ -109,7 +109,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("artworks", "Artworks", { singleton: false, jsonSchema: {
+    bucket: demoBucket("artworks", "Artworks", "Kunstwerken", { singleton: false, jsonSchema: {
         type: "object",
         required: ["title", "year"],
         properties: {
@@ -130,7 +130,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("artists", "Artists", { singleton: false, jsonSchema: {
+    bucket: demoBucket("artists", "Artists", "Kunstenaars", { singleton: false, jsonSchema: {
         type: "object",
         required: ["name"],
         properties: {
@@ -147,7 +147,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("rooms", "Rooms", { singleton: false, jsonSchema: {
+    bucket: demoBucket("rooms", "Rooms", "Zalen", { singleton: false, jsonSchema: {
         type: "object",
         required: ["name"],
         properties: {
@@ -164,7 +164,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("trends", "Trends", { singleton: false, screen: "trend", jsonSchema: {
+    bucket: demoBucket("trends", "Trends", "Trends", { singleton: false, screen: "trend", jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -208,7 +208,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("cases", "Video cases", { singleton: false, jsonSchema: {
+    bucket: demoBucket("cases", "Video cases", "Videocasussen", { singleton: false, jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -230,7 +230,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("sessions", "Sessions", { singleton: false, screen: "sessies", jsonSchema: {
+    bucket: demoBucket("sessions", "Sessions", "Sessies", { singleton: false, screen: "sessies", jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -253,7 +253,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("dle-sessions", "Learning sessions", { singleton: false, screen: "dle-sessies", jsonSchema: {
+    bucket: demoBucket("dle-sessions", "Learning sessions", "Leersessies", { singleton: false, screen: "dle-sessies", jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -287,7 +287,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("learning-environment", "Learning environment", { singleton: true, screen: "dle-content", jsonSchema: {
+    bucket: demoBucket("learning-environment", "Learning environment", "Leeromgeving", { singleton: true, screen: "dle-content", jsonSchema: {
         type: "object",
         required: ["title", "introduction"],
         properties: {
@@ -317,7 +317,7 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("site-settings", "Site settings", { singleton: true, jsonSchema: {
+    bucket: demoBucket("site-settings", "Site settings", "Website-instellingen", { singleton: true, jsonSchema: {
         type: "object",
         required: ["welcome"],
         properties: {

@@ -9,7 +9,7 @@ import { findWhereUsed } from "../../server/content/where-used";
 import { titleProperty, titleText } from "../../core/content/title";
 import { requireBucketAccess } from "../../server/web/guards";
 import { isUuid } from "../../core/ids";
-import { getRequestState } from "../../server/web/request-state";
+import { getRequestState, interfaceBucketName } from "../../server/web/request-state";
 import { HttpError } from "../../server/web/http-error";
 import { pageRoute } from "../../server/web/respond";
 import { documentPath, duplicatePath, hasOwnOverview, newDocumentPath, overviewPath, type ScreenBucket, type ScreenName } from "../../core/content/screens";
@@ -81,10 +81,10 @@ export const overviewLoader = (screen: ScreenName) => pageRoute(async ({ request
   const { rows, total } = await listOverview(context.db, bucket.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, search, titleKey });
   const confirmDelete = deleteParam(url);
   // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
-  const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete }) : null;
+  const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete, locale: (await getRequestState(request, context)).locale }) : null;
   return data(
     {
-      bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, screen: bucket.screen },
+      bucket: { slug: bucket.slug, name: await interfaceBucketName(request, context, bucket), singleton: bucket.singleton, screen: bucket.screen },
       items: rows.slice(0, PAGE_SIZE).map((row) => ({
         contentId: row.contentId,
         versionId: row.versionId,

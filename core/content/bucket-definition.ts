@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { SCREENS } from "./screens";
+import { cleanBucketNames } from "./bucket-name";
 
 /*
  * A bucket's definition as an admin writes it (the form on /settings/buckets/{slug}) and as it is exported and
- * imported: slug, name, singleton, private, collectionName, locales, screen, jsonSchema. Shared by the form in the browser
+ * imported: slug, name, names (its name per interface locale), singleton, private, collectionName, locales, screen,
+ * jsonSchema. Shared by the form in the browser
  * and the server's checks; messages are catalogue keys.
  */
 
@@ -40,7 +42,15 @@ const slugSchema = z
   .regex(SLUG_PATTERN, "adminBuckets.errors.slugFormat")
   .refine((slug) => !(RESERVED_BUCKET_SLUGS as readonly string[]).includes(slug), "adminBuckets.errors.slugReserved");
 
-const nameSchema = z.string({ message: "adminBuckets.errors.nameRequired" }).trim().min(1, "adminBuckets.errors.nameRequired").max(200, "adminBuckets.errors.nameTooLong");
+export const BUCKET_NAME_MAX_LENGTH = 200;
+const nameSchema = z.string({ message: "adminBuckets.errors.nameRequired" }).trim().min(1, "adminBuckets.errors.nameRequired").max(BUCKET_NAME_MAX_LENGTH, "adminBuckets.errors.nameTooLong");
+
+/** A name for one interface locale: optional (empty is none), as long as the name at most. */
+const localeNameSchema = z.string({ message: "adminBuckets.errors.nameNotText" }).trim().max(BUCKET_NAME_MAX_LENGTH, "adminBuckets.errors.nameTooLong").optional();
+/** The names per interface locale (en, nl), kept trimmed and without empty ones (core/content/bucket-name.ts). */
+const namesSchema = z
+  .strictObject({ en: localeNameSchema, nl: localeNameSchema }, { error: "adminBuckets.errors.namesLocales" })
+  .transform(cleanBucketNames);
 
 const collectionSchema = z
   .string({ message: "adminBuckets.errors.collectionRequired" })
@@ -53,6 +63,8 @@ const collectionSchema = z
 export const bucketFormSchema = z.object({
   slug: slugSchema,
   name: nameSchema,
+  /** `names.en`, `names.nl`: Conform leaves the object out when both are empty. */
+  names: namesSchema.optional().transform((names) => names ?? {}),
   singleton: z.boolean().optional(),
   private: z.boolean().optional(),
   collectionName: collectionSchema,
@@ -69,6 +81,8 @@ export type BucketFormValue = z.infer<typeof bucketFormSchema>;
 export const bucketDefinitionSchema = z.object({
   slug: slugSchema,
   name: nameSchema,
+  /** Older exports have none. */
+  names: namesSchema.default({}),
   singleton: z.boolean().default(false),
   private: z.boolean().default(false),
   collectionName: collectionSchema,
@@ -81,8 +95,8 @@ export type BucketDefinition = z.infer<typeof bucketDefinitionSchema>;
 
 /** The export's JSON text: the definition's keys in a fixed order, pretty-printed. */
 export function definitionJson(definition: BucketDefinition): string {
-  const { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
-  return `${JSON.stringify({ slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema }, null, 2)}\n`;
+  const { slug, name, names, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
+  return `${JSON.stringify({ slug, name, names, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema }, null, 2)}\n`;
 }
 
 /** The schema as the editor shows it. */

@@ -12,6 +12,7 @@ import { screenRequirements } from "../../core/content/screens";
 import { inlineRefusals } from "./subforms";
 import { parseJsonText } from "../../core/schema/json-text";
 import type { Message } from "../../core/messages";
+import { cleanBucketNames, type BucketNames } from "../../core/content/bucket-name";
 
 /*
  * The bucket administration (/settings/buckets): the list, the checks of a definition, the one place a bucket and
@@ -23,6 +24,7 @@ export interface AdminBucketRow {
   id: string;
   slug: string;
   name: string;
+  names: BucketNames;
   singleton: boolean;
   private: boolean;
   locales: string[];
@@ -33,7 +35,7 @@ export interface AdminBucketRow {
 /** Every bucket, private ones too, with its document count and its last change (a document's or its own). */
 export async function listAdminBuckets(db: Queryable): Promise<AdminBucketRow[]> {
   const { rows } = await db.query<AdminBucketRow>(
-    `SELECT b.id, b.slug, b.name, b.singleton, b.private, b.locales, ${documentCountSql("b.id")} AS "contentCount",
+    `SELECT b.id, b.slug, b.name, b.names, b.singleton, b.private, b.locales, ${documentCountSql("b.id")} AS "contentCount",
        greatest(b.updated_at, (SELECT max(c.updated_at) FROM contents c WHERE c.bucket_id = b.id)) AS "lastChange"
      FROM buckets b ORDER BY b.position, b.name`,
   );
@@ -147,21 +149,21 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  */
 export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, existing: Bucket | null, definition: BucketDefinition): Promise<SavedBucket> {
   return db.transaction(async (tx) => {
-    const { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
+    const { slug, name, names, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
     let bucketId: string;
     const schemaChanged = !existing || !sameJson(existing.jsonSchema, jsonSchema);
     if (existing) {
       bucketId = existing.id;
       await tx.query(
         `UPDATE buckets SET slug = $2, name = $3, singleton = $4, private = $5, collection_name = $6, locales = $7,
-           json_schema = $8, screen = $9, updated_at = now() WHERE id = $1`,
-        [bucketId, slug, name, singleton, isPrivate, collectionName, locales, JSON.stringify(jsonSchema), screen],
+           json_schema = $8, screen = $9, names = $10, updated_at = now() WHERE id = $1`,
+        [bucketId, slug, name, singleton, isPrivate, collectionName, locales, JSON.stringify(jsonSchema), screen, JSON.stringify(names)],
       );
     } else {
       const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, screen, position)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT coalesce(max(position), 0) + 1 FROM buckets)) RETURNING id`,
-        [slug, name, singleton, isPrivate, collectionName, JSON.stringify(jsonSchema), locales, screen],
+        `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, screen, names, position)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, (SELECT coalesce(max(position), 0) + 1 FROM buckets)) RETURNING id`,
+        [slug, name, singleton, isPrivate, collectionName, JSON.stringify(jsonSchema), locales, screen, JSON.stringify(names)],
       );
       const [row] = rows;
       if (!row) throw new Error("The bucket was not recorded");
@@ -198,7 +200,7 @@ export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, exist
     }
     if (schemaChanged) await recordActivity(tx, actor, { area: "schema", action: existing ? "updated" : "created", subject: slug, details: { version: schemaVersion } });
     const { rows } = await tx.query<Bucket>(
-      `SELECT id, slug, name, singleton, private, collection_name AS "collectionName", json_schema AS "jsonSchema", locales,
+      `SELECT id, slug, name, names, singleton, private, collection_name AS "collectionName", json_schema AS "jsonSchema", locales,
          screen, schema_version_id AS "schemaVersionId" FROM buckets WHERE id = $1`,
       [bucketId],
     );
@@ -233,6 +235,7 @@ export function changedFields(bucket: Bucket, definition: BucketDefinition): Def
   const fields: DefinitionField[] = [];
   if (bucket.slug !== definition.slug) fields.push("slug");
   if (bucket.name !== definition.name) fields.push("name");
+  if (!sameJson(cleanBucketNames(bucket.names), cleanBucketNames(definition.names))) fields.push("names");
   if (bucket.singleton !== definition.singleton) fields.push("singleton");
   if (bucket.private !== definition.private) fields.push("private");
   if (bucket.collectionName !== definition.collectionName) fields.push("collectionName");
@@ -244,8 +247,8 @@ export function changedFields(bucket: Bucket, definition: BucketDefinition): Def
 
 /** The export: the definition as the import reads it. */
 export function exportDefinition(bucket: Bucket): BucketDefinition {
-  const { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = bucket;
-  return { slug, name, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema };
+  const { slug, name, names, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = bucket;
+  return { slug, name, names: cleanBucketNames(names), singleton, private: isPrivate, collectionName, locales, screen, jsonSchema };
 }
 
 /**

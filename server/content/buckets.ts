@@ -1,11 +1,14 @@
 import type { Db, Queryable } from "../db/client";
 import type { User } from "../accounts/users";
 import type { ScreenName } from "../../core/content/screens";
+import type { BucketNames } from "../../core/content/bucket-name";
 
 export interface Bucket {
   id: string;
   slug: string;
+  /** The default name; `names` may hold one per interface locale (show bucketName(bucket, locale)). */
   name: string;
+  names: BucketNames;
   singleton: boolean;
   private: boolean;
   collectionName: string;
@@ -17,14 +20,14 @@ export interface Bucket {
   schemaVersionId: string | null;
 }
 
-const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
+const BUCKET_COLUMNS = `id, slug, name, names, singleton, private, collection_name AS "collectionName",
   json_schema AS "jsonSchema", locales, screen, schema_version_id AS "schemaVersionId"`;
 
-export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private" | "screen">;
+export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "private" | "screen">;
 
 /** What navigation needs, without the schemas, as one JSON array: a subquery of the session lookup. */
 export const BUCKET_SUMMARIES_JSON = `SELECT coalesce(json_agg(json_build_object(
-    'id', b.id, 'slug', b.slug, 'name', b.name, 'singleton', b.singleton, 'private', b.private,
+    'id', b.id, 'slug', b.slug, 'name', b.name, 'names', b.names, 'singleton', b.singleton, 'private', b.private,
     'screen', b.screen
   ) ORDER BY b.position, b.name), '[]') FROM buckets b`;
 
@@ -108,12 +111,12 @@ export function visibleBuckets<B extends Pick<Bucket, "slug" | "private">>(bucke
 
 export async function createBucket(
   db: Queryable,
-  input: Omit<Bucket, "id" | "schemaVersionId" | "screen"> & { screen?: ScreenName; position?: number },
+  input: Omit<Bucket, "id" | "schemaVersionId" | "screen" | "names"> & { screen?: ScreenName; position?: number; names?: BucketNames },
 ): Promise<Bucket> {
   const { rows } = await db.query<Bucket>(
-    `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position, screen)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${BUCKET_COLUMNS}`,
-    [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0, input.screen ?? "generic"],
+    `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position, screen, names)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${BUCKET_COLUMNS}`,
+    [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0, input.screen ?? "generic", JSON.stringify(input.names ?? {})],
   );
   const [row] = rows;
   if (!row) throw new Error("The bucket was not recorded");

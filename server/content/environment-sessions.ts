@@ -4,6 +4,8 @@ import { isBucketVisible, type Bucket } from "./buckets";
 import { documentTitle } from "../../core/content/title";
 import { documentPath, overviewPath, type ScreenName } from "../../core/content/screens";
 import type { SessionBucketLinks } from "../../core/content/dle-content";
+import { bucketName } from "../../core/content/bucket-name";
+import { normalizeLocale } from "../../core/locales";
 
 /** The screens whose buckets hold a learning environment's sessions, in the order the dle-content screen lists them. */
 const SESSION_SCREENS: readonly ScreenName[] = ["dle-sessies", "sessies"];
@@ -16,10 +18,10 @@ export const FIRST_SESSIONS = 3;
  * see (spec §6: private buckets and buckets outside the user's list are left out), with its number of sessions
  * and its first few in the order the dle-sessies overview stores.
  */
-/** Titles in the reader's language where the session has it, else in the bucket's first locale. */
+/** Titles in the reader's language where the session has it, else in the bucket's first locale; buckets by their name in that language. */
 export async function loadEnvironmentSessions(db: Queryable, user: Pick<User, "buckets">, locale: string): Promise<SessionBucketLinks[]> {
-  const { rows } = await db.query<Pick<Bucket, "id" | "slug" | "name" | "singleton" | "private" | "screen" | "jsonSchema" | "locales"> & { count: string }>(
-    `SELECT b.id, b.slug, b.name, b.singleton, b.private, b.screen, b.json_schema AS "jsonSchema", b.locales,
+  const { rows } = await db.query<Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "private" | "screen" | "jsonSchema" | "locales"> & { count: string }>(
+    `SELECT b.id, b.slug, b.name, b.names, b.singleton, b.private, b.screen, b.json_schema AS "jsonSchema", b.locales,
        (SELECT count(*) FROM contents c WHERE c.bucket_id = b.id) AS count
      FROM buckets b WHERE b.screen = ANY($1::text[]) ORDER BY array_position($1::text[], b.screen), b.position, b.name`,
     [SESSION_SCREENS],
@@ -34,7 +36,7 @@ export async function loadEnvironmentSessions(db: Queryable, user: Pick<User, "b
       );
       return {
         slug: bucket.slug,
-        name: bucket.name,
+        name: bucketName(bucket, normalizeLocale(locale) ?? "en"),
         screen: bucket.screen,
         href: overviewPath(bucket),
         count: Number(bucket.count),

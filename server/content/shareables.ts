@@ -22,6 +22,8 @@ import {
   type SharedMedia,
 } from "../../core/content/shareables";
 import { isUuid } from "../../core/ids";
+import { bucketName } from "../../core/content/bucket-name";
+import type { Locale } from "../../core/locales";
 
 /*
  * Shareable previews: an editor's read-only link to one version of a document (or its latest), opened without
@@ -73,7 +75,8 @@ export async function createShareable(
  * The links on /shareables: the user's own, every one for an admin; newest first. A link to a bucket the user may
  * no longer see is left out.
  */
-export async function listShareables(db: Queryable, user: User, now = new Date()): Promise<ShareListItem[]> {
+/** Buckets are named in `locale`, the interface language (core/content/bucket-name.ts). */
+export async function listShareables(db: Queryable, user: User, locale: Locale, now = new Date()): Promise<ShareListItem[]> {
   const admin = hasPermission(user, "admin");
   const { rows } = await db.query<ShareRow & { data: Record<string, unknown>; creatorName: string; versionNumber: number | null }>(
     `SELECT ${SHARE_COLUMNS}, u.name AS "creatorName", lv.data,
@@ -93,8 +96,8 @@ export async function listShareables(db: Queryable, user: User, now = new Date()
     if (!bucket || !isBucketVisible(bucket, user)) continue;
     out.push({
       id: row.id,
-      title: documentTitle(row.data, bucket.jsonSchema, bucket.locales) || (bucket.singleton ? bucket.name : row.contentId),
-      bucketName: bucket.name,
+      title: documentTitle(row.data, bucket.jsonSchema, bucket.locales) || (bucket.singleton ? bucketName(bucket, locale) : row.contentId),
+      bucketName: bucketName(bucket, locale),
       bucketSlug: bucket.slug,
       documentPath: bucket.singleton ? `/b/${bucket.slug}/edit` : `/b/${bucket.slug}/${row.contentId}/latest`,
       versionNumber: row.versionId ? row.versionNumber : null,
@@ -166,7 +169,7 @@ async function visibleMedia(db: Queryable, creator: User, contentId: string, buc
 }
 
 /** What /shareables/{token} shows; null answers 404. */
-export async function sharedDocument(context: AppLoadContext, token: string | undefined): Promise<SharedDocument | null> {
+export async function sharedDocument(context: AppLoadContext, token: string | undefined, locale: Locale): Promise<SharedDocument | null> {
   const open = await openShareable(context.db, token);
   if (!open || !token) return null;
   const { bucket, version, creator, share } = open;
@@ -194,8 +197,8 @@ export async function sharedDocument(context: AppLoadContext, token: string | un
   const references = Object.fromEntries(Object.entries(titles).map(([id, reference]) => [id, reference?.title ?? null]));
   const [entry] = await historyEntries(context.db, bucket.id, version.contentId, [version.versionId]);
   return {
-    title: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || bucket.name,
-    bucketName: bucket.name,
+    title: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || bucketName(bucket, locale),
+    bucketName: bucketName(bucket, locale),
     version: { number: entry?.number ?? 1, createdAt: new Date(version.createdAt).toISOString() },
     latest: share.versionId === null,
     expiresAt: share.expiresAt.toISOString(),

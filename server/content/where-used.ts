@@ -7,6 +7,8 @@ import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed
 import { documentTitle } from "../../core/content/title";
 import { schemaNodes } from "../../core/schema/walk";
 import { savedDocumentPath } from "../../core/content/screens";
+import { bucketName } from "../../core/content/bucket-name";
+import type { Locale } from "../../core/locales";
 
 /*
  * Where a document is used (the delete confirmation): the latest versions of documents, in buckets whose schema
@@ -20,7 +22,7 @@ import { savedDocumentPath } from "../../core/content/screens";
 /** The most referrers listed; the rest are counted. */
 export const WHERE_USED_LIMIT = 50;
 
-const BUCKET_COLUMNS = `id, slug, name, singleton, private, collection_name AS "collectionName",
+const BUCKET_COLUMNS = `id, slug, name, names, singleton, private, collection_name AS "collectionName",
   json_schema AS "jsonSchema", locales, screen, schema_version_id AS "schemaVersionId"`;
 
 /** The buckets whose schema has a reference field (select, list, popup, inline) to `collection`. */
@@ -35,7 +37,8 @@ async function referringBuckets(db: Queryable, collection: string): Promise<Buck
 export async function findWhereUsed(
   db: Queryable,
   user: User,
-  target: { collection: string; contentId: string },
+  /** `locale`: the interface language, which names the buckets (core/content/bucket-name.ts). */
+  target: { collection: string; contentId: string; locale: Locale },
 ): Promise<WhereUsed> {
   const contentId = target.contentId.toLowerCase();
   const referrers: Referrer[] = [];
@@ -59,7 +62,7 @@ export async function findWhereUsed(
       else if (referrers.length >= WHERE_USED_LIMIT) more += 1;
       else {
         referrers.push({
-          bucketSlug: bucket.slug, bucketName: bucket.name, contentId: row.contentId, title: documentTitle(row.data, bucket.jsonSchema, bucket.locales),
+          bucketSlug: bucket.slug, bucketName: bucketName(bucket, target.locale), contentId: row.contentId, title: documentTitle(row.data, bucket.jsonSchema, bucket.locales),
           path: savedDocumentPath(bucket, row.contentId),
         });
       }

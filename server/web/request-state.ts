@@ -7,6 +7,7 @@ import type { SessionData } from "./context";
 import { bearerToken } from "../security/bearer";
 import { normalizeLocale, type Locale } from "../../core/locales";
 import { BoundedMap } from "../../core/bounded-map";
+import { bucketName, type BucketNames } from "../../core/content/bucket-name";
 
 export interface RequestState {
   session: Session<SessionData>;
@@ -74,4 +75,9 @@ async function browserLocale(request: Request, context: AppLoadContext): Promise
 
 export async function commitSession(context: AppLoadContext, session: Session<SessionData>): Promise<HeadersInit> {
   return { "Set-Cookie": await context.sessionStorage.commitSession(session) };
+}
+
+/** A bucket's name for the request's interface language (core/content/bucket-name.ts): what pages show. */
+export async function interfaceBucketName(request: Request, context: AppLoadContext, bucket: { name: string; names?: BucketNames | null }): Promise<string> {
+  return bucketName(bucket, (await getRequestState(request, context)).locale);
 }

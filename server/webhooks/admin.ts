@@ -5,6 +5,8 @@ import type { Message } from "../../core/messages";
 import type { WebhookForm } from "../../core/webhook-forms";
 import { checkTarget } from "./address-policy";
 import { createWebhook, generateWebhookSecret, updateWebhook, type Webhook } from "./store";
+import { bucketName } from "../../core/content/bucket-name";
+import type { Locale } from "../../core/locales";
 
 /*
  * What the webhook forms' actions share (/settings/webhooks/new, /settings/webhooks/{id}): the checks only the
@@ -15,9 +17,9 @@ export type WebhookSave =
   | { ok: true; webhook: Webhook | null; secret: string | null }
   | { ok: false; field: "url" | "buckets"; message: Message };
 
-/** Every bucket an admin can choose, private ones too. */
-export async function bucketChoices(context: AppLoadContext) {
-  return (await listAdminBuckets(context.db)).map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private }));
+/** Every bucket an admin can choose, private ones too, named in the interface language `locale`. */
+export async function bucketChoices(context: AppLoadContext, locale: Locale) {
+  return (await listAdminBuckets(context.db)).map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private }));
 }
 
 /**

@@ -86,3 +86,55 @@ describe("Select Thumbnail", () => {
     await ctx.close();
   });
 });
+
+/*
+ * The Dutch interface (issue 36 item 13): the spec quotes these texts in English; a Dutch browser gets them in Dutch,
+ * an English one the spec's words (above). The home page's title too.
+ */
+describe("in Dutch (Accept-Language: nl)", () => {
+  it("the video field's button, 'Select Thumbnail' with its tabs and the 'Incorrect Size' question are Dutch", async () => {
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } } },
+      locales: ["nl"],
+    });
+    const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
+    const page = await ctx.newPage();
+    await open(page, `/b/${bucket.slug}/new`);
+    const clip = path.join(dir, "clip-nl.mp4");
+    writeFileSync(clip, videoOf({ width: 320, height: 240, fps: 25, seconds: 2 }));
+    await fieldBox(page, "clip").locator(".drop-zone").waitFor();
+    await fieldBox(page, "clip").locator('input[type="file"]').setInputFiles(clip);
+    await fieldBox(page, "clip").locator('[data-status="completed"]').waitFor({ timeout: 90_000 });
+
+    await fieldBox(page, "clip").getByRole("button", { name: "Thumbnail kiezen" }).click();
+    const dialog = page.locator("dialog.thumb-modal");
+    await dialog.waitFor({ state: "visible" });
+    expect(await textOf(dialog.locator("h2"))).toBe("Thumbnail kiezen");
+    expect(await dialog.getByRole("tab").allTextContents()).toEqual(["Still kiezen", "Eigen still"]);
+    const still = path.join(dir, "still-nl.png");
+    writeFileSync(still, await pngOfSize(160, 120));
+    await dialog.getByRole("tab", { name: "Eigen still" }).click();
+    await dialog.locator('input[type="file"]').setInputFiles(still);
+    const question = dialog.locator('[role="alertdialog"]');
+    expect(await textOf(question.locator("h3"))).toBe("Onjuist formaat");
+    expect(await textOf(question.locator("p"))).toBe("De still die je probeert te uploaden is kleiner dan de resolutie van het videobestand. Weet je zeker dat dit goed is?");
+    await question.getByRole("button", { name: "Annuleren" }).click();
+    await question.waitFor({ state: "hidden" });
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it.each([
+    ["nl-NL", "Inhoud"],
+    ["en-US", "Content"],
+  ])("the home page's title for %s is %s, with JavaScript and without", async (locale, title) => {
+    for (const javaScriptEnabled of [true, false]) {
+      const ctx = await signedInContext(browser, server, { locale, javaScriptEnabled });
+      const page = await ctx.newPage();
+      await open(page, "/");
+      expect(await textOf(page.locator("main h1"))).toBe(title);
+      ctx.expectNoErrors();
+      await ctx.close();
+    }
+  });
+});

@@ -234,10 +234,10 @@ describe("the picker's cases (JavaScript)", () => {
     const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
     const page = await ctx.newPage();
     await open(page, `/b/${sessions.slug}/new`);
-    await fieldBox(page, "cases").getByRole("button", { name: "Case toevoegen" }).click();
+    await fieldBox(page, "cases").getByRole("button", { name: "Casus toevoegen" }).click();
     const picker = page.locator("dialog.cases-picker-modal");
     await picker.locator(".clip-card").first().waitFor();
-    await picker.getByRole("button", { name: "Nieuwe case" }).click();
+    await picker.getByRole("button", { name: "Nieuwe casus" }).click();
     const form = page.locator("dialog.bucket-form-modal");
     await form.locator('input[name="title"]').waitFor();
     await form.getByRole("button", { name: "Versturen" }).click();

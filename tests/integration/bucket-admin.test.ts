@@ -411,7 +411,7 @@ describe("export and import", () => {
     expect(exported.headers.get("content-disposition")).toBe(`attachment; filename="${fields.slug}.bucket.json"`);
     expect(exported.headers.get("content-type")).toMatch(/^application\/json/);
     const definition = (await exported.json()) as Record<string, unknown>;
-    expect(definition).toEqual({ slug: fields.slug, name: fields.name, singleton: false, private: false, collectionName: fields.slug, locales: ["en", "nl"], screen: "generic", jsonSchema: SIMPLE_SCHEMA });
+    expect(definition).toEqual({ slug: fields.slug, name: fields.name, names: {}, singleton: false, private: false, collectionName: fields.slug, locales: ["en", "nl"], screen: "generic", jsonSchema: SIMPLE_SCHEMA });
 
     const changed = { ...definition, name: "Imported name", jsonSchema: { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, extra: { type: "boolean" } } } };
     const upload = new FormData();
@@ -441,7 +441,7 @@ describe("export and import", () => {
     expect(response.status).toBe(302);
     const exported = (await (await get(server.url, `/settings/buckets/${slug}/export`, admin)).json()) as unknown;
     // An older export names no screen: the bucket gets the generic editor, and its export says so.
-    expect(exported).toEqual({ ...definition, screen: "generic" });
+    expect(exported).toEqual({ ...definition, names: {}, screen: "generic" });
   });
 
   it("refuses a broken import with the same checks, naming line and column or the field", async () => {

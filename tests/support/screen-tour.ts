@@ -7,7 +7,7 @@ import { hashToken, randomToken } from "../../server/security/tokens";
 import { DEMO_BUCKETS } from "../../server/demo-content";
 import { createTestBucket, IE11_UA } from "./fixtures";
 import { createTestUser, get } from "./http";
-import { jpegOfSize, upload, videoOf } from "./media-fixtures";
+import { jpegOfSize, pngOfSize, upload, videoOf } from "./media-fixtures";
 import type { TestServer } from "./server";
 
 /*
@@ -223,6 +223,14 @@ const shares = (setup: TourSetup) =>
     const mediaLink = await link(clip.slug!, clip.contentId!);
     const documentLink = await link(document.slug!, document.contentId!);
     return { documentToken: documentLink.token, mediaToken: mediaLink.token, activeId: documentLink.id };
+  });
+
+/** A bucket with a name per interface locale (and a default name no page should show). */
+const namedBucket = (setup: TourSetup) =>
+  setup.once("named-bucket", async () => {
+    const bucket = await createTestBucket(setup.db, { name: "Artworks (default)", names: { en: "Paintings", nl: "Schilderijen" }, slug: unique("named") });
+    await createContent(setup.db, bucket.id, { title: "Harbour at dusk" }, setup.admin.id);
+    return { slug: bucket.slug };
   });
 
 /** The id of a bucket by its slug. */
@@ -695,6 +703,15 @@ export const TOUR: TourEntry[] = [
       await page.locator("main .form-error").waitFor();
     },
   },
+  {
+    // A bucket with a name per interface language: the form shows both names; the overview's title is the page's language's.
+    name: "settings-bucket-edit-names",
+    as: "admin",
+    setup: (setup) => namedBucket(setup),
+    path: (data) => `/settings/buckets/${data.slug}`,
+    ready: ".schema-editor-cm .cm-content",
+  },
+  { name: "bucket-overview-names", as: "editor", setup: (setup) => namedBucket(setup), path: (data) => `/b/${data.slug}` },
   { name: "settings-bucket-edit", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}`, ready: ".schema-editor-cm .cm-content" },
   { name: "settings-bucket-impact", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}/impact` },
   {
@@ -1143,6 +1160,34 @@ export const TOUR: TourEntry[] = [
     open: async ({ page, t }) => {
       await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
       await page.locator("dialog.thumb-modal figure img").first().waitFor();
+    },
+    dialog: "dialog.thumb-modal",
+  },
+  {
+    name: "dialog-media-thumbnail-custom",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: '[data-field="clip"] [data-status="completed"]',
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
+      await page.locator("dialog.thumb-modal").getByRole("tab", { name: t("media.customStillTab") }).click();
+      await page.locator("dialog.thumb-modal .custom-still input[type=file]").waitFor();
+    },
+    dialog: "dialog.thumb-modal",
+  },
+  {
+    // A custom still smaller than the video: the 'Incorrect Size' question over the thumbnail dialog.
+    name: "dialog-media-incorrect-size",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: '[data-field="clip"] [data-status="completed"]',
+    open: async ({ page, t }) => {
+      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
+      await page.locator("dialog.thumb-modal").getByRole("tab", { name: t("media.customStillTab") }).click();
+      await page.locator("dialog.thumb-modal .custom-still input[type=file]").setInputFiles({ name: "small.png", mimeType: "image/png", buffer: await pngOfSize(160, 120) });
+      await page.locator('dialog.thumb-modal [role="alertdialog"] h3').waitFor();
     },
     dialog: "dialog.thumb-modal",
   },

@@ -5,10 +5,11 @@ import { catalogues } from "../../core/catalogues";
 import { createI18n, useInterfaceLanguage } from "../../app/lib/i18n";
 import { normalizeLocale } from "../../core/locales";
 
-function keys(value: unknown, prefix = ""): string[] {
-  if (typeof value !== "object" || value === null) return [prefix];
-  return Object.entries(value).flatMap(([key, child]) => keys(child, prefix ? `${prefix}.${key}` : key));
+function texts(value: unknown, prefix = ""): Array<[string, unknown]> {
+  if (typeof value !== "object" || value === null) return [[prefix, value]];
+  return Object.entries(value).flatMap(([key, child]) => texts(child, prefix ? `${prefix}.${key}` : key));
 }
+const keys = (value: unknown): string[] => texts(value).map(([key]) => key);
 
 const en = catalogues.en!;
 const part = (locale: string, name: string): unknown => JSON.parse(readFileSync(new URL(`../../locales/${locale}/${name}.json`, import.meta.url), "utf8"));
@@ -26,6 +27,37 @@ describe("message sets", () => {
     }
     expect(keys(catalogues.nl).sort()).toEqual(keys(en).sort());
     for (const key of keys(en)) expect(key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en)).not.toBe("");
+  });
+
+  // Words Dutch uses as they are in English (loanwords, names, codes): every other Dutch text must differ from the
+  // English one, or it was left untranslated ("Select Thumbnail", "Content" and "2 cases" once were).
+  const SAME_IN_DUTCH = new Set([
+    "common:nav.mainNavigation", "common:bucket.documents", "common:ieWarning.title", "common:ieWarning.unsupported",
+    "common:ieWarning.notOptimal", "common:ieWarning.hide", "common:references.unknownValue", "common:history.schemaVersion",
+    "common:history.item", "common:screens.names.trend", "common:shareables.columns.document", "common:sessionOverview.still",
+    "admin:styleGuide.kinds.tags", "admin:styleGuide.kinds.video", "admin:styleGuide.sample.stop", "admin:styleGuide.sample.videoTitle",
+    "admin:styleGuide.sample.trendSelectTitle", "admin:adminUsers.buckets", "admin:adminUsers.edit.status", "admin:adminClients.buckets",
+    "admin:adminClients.bucket", "admin:adminClients.created.token", "admin:adminClients.listTitle", "admin:adminClients.columns.status",
+    "admin:webhooks.title", "admin:webhooks.nav", "admin:webhooks.url", "admin:webhooks.buckets", "admin:webhooks.columns.url",
+    "admin:webhooks.columns.buckets", "admin:webhooks.log.document", "admin:webhooks.log.status", "admin:settings.nav.buckets",
+    "admin:settings.areas.buckets.title", "admin:settings.activity.areas.bucket", "admin:settings.activity.areas.schema",
+    "admin:settings.activity.areas.webhook", "admin:settings.activity.fields.buckets", "admin:profile.languages.en",
+    "admin:profile.languages.nl", "admin:support.contactTitle", "admin:support.email", "admin:support.version",
+    "admin:delivery.clients.originsList", "admin:adminBuckets.list.title", "admin:adminBuckets.edit.title", "admin:adminBuckets.fields.slug",
+    "admin:adminBuckets.fields.jsonSchema", "admin:adminBuckets.import.fieldError", "admin:adminBuckets.dialect.at",
+    "admin:adminBuckets.dialect.normalization", "media:media.types.video", "media:media.jobRunning", "media:media.ok",
+    "media:media.stillNumber", "media:media.requirements.codec", "media:media.nouns.still",
+  ]);
+
+  it("are translated: a Dutch text the same as the English one is a word Dutch shares (listed), never a forgotten one", () => {
+    const leftEnglish: string[] = [];
+    for (const name of CATALOGUE_PARTS) {
+      const dutch = new Map(texts(part("nl", name)));
+      for (const [key, english] of texts(part("en", name))) {
+        if (dutch.get(key) === english && !SAME_IN_DUTCH.has(`${name}:${key}`)) leftEnglish.push(`${name}:${key} "${english}"`);
+      }
+    }
+    expect(leftEnglish).toEqual([]);
   });
 
   it("carry the spec's exact wording", () => {

@@ -21,8 +21,8 @@ describe("withRememberedMessages", () => {
   it("translates a message without parameters once, and answers what i18next answers", () => {
     const { view, asked } = countingView();
     const t = view.getFixedT("nl", "common");
-    expect(t("home.title")).toBe("Content");
-    expect(view.getFixedT("nl", "common")("home.title")).toBe("Content");
+    expect(t("home.title")).toBe("Inhoud");
+    expect(view.getFixedT("nl", "common")("home.title")).toBe("Inhoud");
     expect(t("home.intro")).toBe(createI18n("nl").t("home.intro"));
     expect(asked).toEqual(["home.title", "home.intro"]);
   });

@@ -21,6 +21,7 @@ import { isUuid } from "../../../core/ids";
 import { SUBFORM_FIELD } from "../../../core/form/subforms";
 import { savedDocumentPath, screenPathFor, type DocumentMode, type ScreenName } from "../../../core/content/screens";
 import type { Bucket } from "../../../server/content/buckets";
+import { bucketName } from "../../../core/content/bucket-name";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
 export type EditMode = DocumentMode;
@@ -100,7 +101,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
   );
   return {
     mode,
-    bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, locales: bucket.locales, screen: bucket.screen },
+    bucket: { slug: bucket.slug, name: bucketName(bucket, messageLocale), singleton: bucket.singleton, locales: bucket.locales, screen: bucket.screen },
     schema: compiled.schema,
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,

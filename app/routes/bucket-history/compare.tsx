@@ -15,7 +15,7 @@ import type { Route } from "./+types/compare";
 
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
-  const header = await historyHeader(context, target, params.contentId);
+  const header = await historyHeader(request, context, target, params.contentId);
   const search = new URL(request.url).searchParams;
   const comparison = await compareVersions(context, target, header.contentId, [search.get("a") ?? "", search.get("b") ?? ""]);
   if (!comparison) throw new HttpError(404, "errors.notFound");

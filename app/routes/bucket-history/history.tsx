@@ -20,7 +20,7 @@ const notFound = () => new HttpError(404, "errors.notFound");
 
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
-  const header = await historyHeader(context, target, params.contentId);
+  const header = await historyHeader(request, context, target, params.contentId);
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const history = await listHistory(context.db, target.bucket.id, header.contentId, page);
   if (!history) throw notFound();

@@ -10,6 +10,7 @@ import type { MoveTarget } from "../../../core/content/session-overview";
 import { isUuid } from "../../../core/ids";
 // Both overviews' routes have the same arguments (/{screen}/:bucket).
 import type { Route } from "./sessies/+types/overview";
+import { getRequestState, interfaceBucketName } from "../../../server/web/request-state";
 
 /*
  * The session overviews (docs/screens.md): the generic overview's guards, search, paging, view and
@@ -41,10 +42,10 @@ export const sessionOverviewLoader = (screen: SessionScreen) =>
     const pageRows = rows.slice(before, before + PAGE_SIZE);
     const cards = await sessionCards(db, user, bucket, pageRows, { availability: ordered, today: today() });
     const confirmDelete = deleteParam(url);
-    const whereUsed = confirmDelete && cards.some((card) => card.contentId === confirmDelete) ? await findWhereUsed(db, user, { collection: bucket.collectionName, contentId: confirmDelete }) : null;
+    const whereUsed = confirmDelete && cards.some((card) => card.contentId === confirmDelete) ? await findWhereUsed(db, user, { collection: bucket.collectionName, contentId: confirmDelete, locale: (await getRequestState(args.request, args.context)).locale }) : null;
     return data(
       {
-        bucket: { slug: bucket.slug, name: bucket.name, singleton: bucket.singleton, screen: bucket.screen },
+        bucket: { slug: bucket.slug, name: await interfaceBucketName(args.request, args.context, bucket), singleton: bucket.singleton, screen: bucket.screen },
         cards,
         page,
         hasNext: rows.length > before + PAGE_SIZE,

@@ -18,6 +18,7 @@ import { confirmedBreaking, type ImpactReport } from "../../../core/schema/impac
 import { bucketFormSchema, parseLocaleList, schemaText } from "../../../core/content/bucket-definition";
 import type { Message } from "../../../core/messages";
 import type { JsonSchema } from "../../../core/schema/normalize";
+import { bucketName } from "../../../core/content/bucket-name";
 
 /** The schema a new bucket starts from. */
 export const NEW_BUCKET_SCHEMA = { type: "object", properties: {}, required: [] };
@@ -53,7 +54,7 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
       title: translate(locale, "adminBuckets.edit.newTitle"),
       isNew: true as const,
       bucket: null,
-      defaultValue: { slug: "", name: "", singleton: "", private: "", collectionName: "", locales: "nl, en", screen: "generic", jsonSchema: schemaText(NEW_BUCKET_SCHEMA) },
+      defaultValue: { slug: "", name: "", names: { en: "", nl: "" }, singleton: "", private: "", collectionName: "", locales: "nl, en", screen: "generic", jsonSchema: schemaText(NEW_BUCKET_SCHEMA) },
       collections,
       history: [],
       diff: null,
@@ -79,12 +80,13 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
     diff = { from, to, lines: await schemaDiff(older.jsonSchema, newer.jsonSchema) };
   }
   return {
-    title: translate(locale, "adminBuckets.edit.title", { name: bucket.name }),
+    title: translate(locale, "adminBuckets.edit.title", { name: bucketName(bucket, locale) }),
     isNew: false as const,
-    bucket: { slug: bucket.slug, name: bucket.name, contentCount: bucket.contentCount, singleton: bucket.singleton, private: bucket.private },
+    bucket: { slug: bucket.slug, name: bucketName(bucket, locale), contentCount: bucket.contentCount, singleton: bucket.singleton, private: bucket.private },
     defaultValue: {
       slug: bucket.slug,
       name: bucket.name,
+      names: { en: bucket.names.en ?? "", nl: bucket.names.nl ?? "" },
       singleton: bucket.singleton ? "on" : "",
       private: bucket.private ? "on" : "",
       collectionName: bucket.collectionName,

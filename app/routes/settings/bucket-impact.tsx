@@ -11,6 +11,7 @@ import { readSchemaText, SCHEMA_FIELD } from "../../../core/schema/impact";
 import { SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "../../components/schema-impact";
 import { messageText } from "../../lib/i18n";
 import type { Route } from "./+types/bucket-impact";
+import { interfaceBucketName } from "../../../server/web/request-state";
 
 /*
  * /settings/buckets/{slug}/impact: what a proposed schema would do to the bucket's documents, before it is saved.
@@ -27,7 +28,7 @@ async function findBucket(context: Route.LoaderArgs["context"], slug: string) {
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   await requireAdmin(request, context);
   const bucket = await findBucket(context, params.slug);
-  return { bucket: { slug: bucket.slug, name: bucket.name }, schemaText: JSON.stringify(bucket.jsonSchema, null, 2) };
+  return { bucket: { slug: bucket.slug, name: await interfaceBucketName(request, context, bucket) }, schemaText: JSON.stringify(bucket.jsonSchema, null, 2) };
 });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {

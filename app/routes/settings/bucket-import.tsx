@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
+import { getRequestState, interfaceBucketName } from "../../../server/web/request-state";
 import { pageRoute } from "../../../server/web/respond";
 import { checkImport, saveBucket, type DefinitionField } from "../../../server/content/bucket-admin";
 import { ImportForm } from "../../components/bucket-admin/import-form";
@@ -54,7 +54,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
         })
       : null;
     if (!confirmed || impact) {
-      const reply: ImportReply = { status: "confirm", text, slug: existing.slug, name: existing.name, changes, ...(impact ? { impact, held: confirmed } : {}) };
+      const reply: ImportReply = { status: "confirm", text, slug: existing.slug, name: await interfaceBucketName(request, context, existing), changes, ...(impact ? { impact, held: confirmed } : {}) };
       return data(reply, { status: confirmed ? 409 : 200 });
     }
   }

@@ -13,6 +13,7 @@ import { messageText } from "../../lib/i18n";
 import type { SchemaEditorHandle } from "../../lib/schema-editor";
 import { bucketFormSchema, parseLocaleList } from "../../../core/content/bucket-definition";
 import { SCREENS } from "../../../core/content/screens";
+import { SUPPORTED_LOCALES, type Locale } from "../../../core/locales";
 import type { Message } from "../../../core/messages";
 import { checkSchemaDialect } from "../../../core/schema/dialect";
 import { parseJsonText } from "../../../core/schema/json-text";
@@ -91,6 +92,7 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const { bucket } = loaderData;
   const submitting = navigation.state === "submitting";
   const textareaProps = fields.jsonSchema;
+  const names = fields.names.getFieldset();
 
   // Saving a changed schema first streams its impact on the stored documents (with JavaScript; without, the
   // server's save answers with the same report). Nothing breaks: the save goes on. Something breaks: the report
@@ -147,6 +149,21 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
             <input {...getInputProps(fields.name, { type: "text" })} autoComplete="off" />
             <FieldError field={fields.name} />
           </div>
+          {/* The name per interface locale (`names.en`, `names.nl`): optional, shown instead of the name in that language. */}
+          <fieldset className="admin-field bucket-names" aria-describedby="bucket-names-note">
+            <legend className="admin-label">{t("adminBuckets.fields.names")}</legend>
+            <p id="bucket-names-note" className="field-note">{t("adminBuckets.fields.namesNote")}</p>
+            {SUPPORTED_LOCALES.map((locale) => {
+              const field = names[locale];
+              return (
+                <div key={locale} className="admin-field">
+                  <label htmlFor={field.id}>{t(NAME_LABELS[locale])}</label>
+                  <input {...getInputProps(field, { type: "text" })} lang={locale} autoComplete="off" />
+                  <FieldError field={field} />
+                </div>
+              );
+            })}
+          </fieldset>
           <div className="admin-field">
             <label htmlFor={fields.slug.id}>{t("adminBuckets.fields.slug")}</label>
             <input {...getInputProps(fields.slug, { type: "text" })} autoComplete="off" spellCheck={false} aria-describedby={`${fields.slug.descriptionId} ${fields.slug.errorId}`} />
@@ -264,6 +281,9 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
     </section>
   );
 }
+
+/** Labels of the names per interface locale. */
+const NAME_LABELS = { en: "adminBuckets.fields.nameEn", nl: "adminBuckets.fields.nameNl" } as const satisfies Record<Locale, string>;
 
 function SchemaHistory({ data }: { data: Route.ComponentProps["loaderData"] }) {
   const { t, i18n } = useTranslation();

@@ -6,13 +6,14 @@ import { getRequestState } from "../../../server/web/request-state";
 import { translate } from "../../../core/messages";
 import { ImportForm } from "../../components/bucket-admin/import-form";
 import type { Route } from "./+types/buckets";
+import { bucketName } from "../../../core/content/bucket-name";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const { locale } = await getRequestState(request, context);
   const buckets = await listAdminBuckets(context.db);
   const deleted = new URL(request.url).searchParams.get("deleted");
-  return { title: translate(locale, "adminBuckets.list.title"), buckets: buckets.map((bucket) => ({ ...bucket, lastChange: bucket.lastChange.toISOString() })), deleted };
+  return { title: translate(locale, "adminBuckets.list.title"), buckets: buckets.map((bucket) => ({ ...bucket, name: bucketName(bucket, locale), lastChange: bucket.lastChange.toISOString() })), deleted };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.title }];

@@ -15,6 +15,7 @@ import { bucketsOrAll, INVITATION_DAYS, invitationSchema } from "../../../core/p
 import { FieldError, FormError } from "../../components/form-errors";
 import { BucketCheckboxes, BucketList, DateTime, PermissionCheckboxes, PermissionList } from "../../components/settings/people";
 import type { Route } from "./+types/invite-user";
+import { bucketName } from "../../../core/content/bucket-name";
 
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
   await requireAdmin(request, context);
@@ -23,7 +24,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   return {
     title: translate(locale, "adminInvitations.title"),
     canMail: canSendMail(context.config),
-    buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private })),
+    buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private })),
     notice: NOTICES[new URL(request.url).searchParams.get("done") ?? ""] ?? null,
     invitations: invitations.map((invitation) => ({
       id: invitation.id,

@@ -13,6 +13,7 @@ import { FieldError, FormError } from "../../components/form-errors";
 import { formatWhen, When } from "../../components/when";
 import type { Route } from "./+types/new-client";
 import "../../styles/delivery.css";
+import { bucketName } from "../../../core/content/bucket-name";
 
 /*
  * /settings/new-client: create an API client for an exhibit app (the token is shown once, in the answer to the
@@ -50,7 +51,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   return {
     title: translate(locale, "adminClients.title"),
     clients,
-    buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private })),
+    buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private })),
     revoked: clients.find((client) => client.id === revokedId && client.status === "revoked")?.name ?? null,
     originsSaved: clients.find((client) => client.id === originsId)?.name ?? null,
     today: todayUtc(now),

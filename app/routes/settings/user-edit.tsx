@@ -19,6 +19,7 @@ import { FieldError, FormError } from "../../components/form-errors";
 import { BucketCheckboxes, DateTime, PermissionCheckboxes } from "../../components/settings/people";
 import { PasswordSection, SetPasswordDialog, type MadeResetLink } from "../../components/settings/user-password";
 import type { Route } from "./+types/user-edit";
+import { bucketName } from "../../../core/content/bucket-name";
 
 async function userFor(context: AppLoadContext, id: string | undefined) {
   const user = isUuid(id) ? await findAdminUser(context.db, id) : null;
@@ -48,7 +49,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       isYou: user.id === admin.id,
     },
     buckets: [
-      ...buckets.map((bucket) => ({ slug: bucket.slug, name: bucket.name, private: bucket.private, missing: false })),
+      ...buckets.map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private, missing: false })),
       ...(user.buckets ?? [])
         .filter((slug) => !buckets.some((bucket) => bucket.slug === slug))
         .map((slug) => ({ slug, name: slug, private: false, missing: true })),

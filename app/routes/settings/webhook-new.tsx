@@ -21,7 +21,7 @@ import type { Route } from "./+types/webhook-new";
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
   await requireAdmin(request, context);
   const { locale } = await getRequestState(request, context);
-  return { title: translate(locale, "webhooks.newTitle"), buckets: await bucketChoices(context) };
+  return { title: translate(locale, "webhooks.newTitle"), buckets: await bucketChoices(context, locale) };
 });
 
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {

@@ -56,7 +56,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       createdAt: webhook.createdAt.toISOString(),
       createdByName: webhook.createdByName,
     },
-    buckets: await bucketChoices(context),
+    buckets: await bucketChoices(context, locale),
     page,
     hasNext: rows.length > DELIVERIES_PAGE_SIZE,
     deliveries: rows.slice(0, DELIVERIES_PAGE_SIZE).map((delivery) => ({

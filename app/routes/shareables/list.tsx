@@ -26,7 +26,7 @@ import type { Route } from "./+types/list";
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireUser(request, context);
   const { locale } = await getRequestState(request, context);
-  const shares = await listShareables(context.db, user);
+  const shares = await listShareables(context.db, user, locale);
   const search = new URL(request.url).searchParams;
   const revoking = shares.find((share) => share.id === search.get("revoke") && share.state === "active") ?? null;
   const revoked = shares.find((share) => share.id === search.get("revoked") && share.state === "revoked") ?? null;

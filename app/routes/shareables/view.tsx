@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { sharedDocument } from "../../../server/content/shareables";
 import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
+import { getRequestState } from "../../../server/web/request-state";
 import { SHARE_HEADERS } from "../../../core/content/shareables";
 import type { RouteHandle } from "../../../core/route-handle";
 import { ErrorPage } from "../../components/error-page";
@@ -16,8 +17,8 @@ import type { Route } from "./+types/view";
 
 export const handle = { standalone: true } satisfies RouteHandle;
 
-export const loader = pageRoute(async ({ context, params }: Route.LoaderArgs) => {
-  const shared = await sharedDocument(context, params.token);
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const shared = await sharedDocument(context, params.token, (await getRequestState(request, context)).locale);
   if (!shared) throw new HttpError(404, "errors.notFound", {}, { headers: SHARE_HEADERS });
   return data(shared, { headers: SHARE_HEADERS });
 });
