@@ -23,12 +23,14 @@ const hasUsers = async (db: Queryable) =>
  * few documents, so a new install shows what the product does. With `media`
  * the demo's trends get images and its cases videos (server/demo-media.ts).
  *
- * Servers starting at once on one empty PostgreSQL database seed once: the seed is one transaction under an
- * advisory lock, so the others wait for it, then find the admin and seed nothing. A seed cut off leaves nothing.
+ * Servers starting at once on one empty PostgreSQL database seed once: there the seed is one transaction under an
+ * advisory lock, so the others wait for it, then find the admin and seed nothing (and a seed cut off leaves nothing).
  */
 export async function seedDemoContent(db: Db, options: SeedOptions): Promise<SeedResult | null> {
   // Nearly every start has users: one read says so, without a transaction or a lock.
   if (await hasUsers(db)) return null;
+  // PGlite has one process per DATA_DIR (server/db/data-dir-lock.ts): no other server can race this one.
+  if (db.kind === "pglite") return seedEmpty(db, options);
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [SEED_LOCK_KEY]);
     return (await hasUsers(tx)) ? null : seedEmpty(tx, options);

@@ -44,7 +44,10 @@ async function emptyPostgresDatabase(): Promise<string> {
 
 function folder(prefix: string): string {
   const made = mkdtempSync(path.join(tmpdir(), prefix));
-  cleanups.push(async () => rmSync(made, { recursive: true, force: true }));
+  cleanups.push(() => {
+    rmSync(made, { recursive: true, force: true });
+    return Promise.resolve();
+  });
   return made;
 }
 
