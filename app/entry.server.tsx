@@ -10,6 +10,7 @@ import { createI18n } from "./lib/i18n";
 import { normalizeLocale, type Locale } from "../core/locales";
 import { RequestContext } from "./lib/nonce";
 import { errorPageFailureHtml } from "../server/web/error-page-failure";
+import { redactSecrets } from "../server/logger";
 import { matchedRoutesOnly } from "./server-render-context";
 import { withRememberedMessages } from "./server-i18n";
 
@@ -83,6 +84,7 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const logger = (context as AppLoadContext | undefined)?.logger;
+  // The logger redacts a link's token in the path and in React Router's messages that quote it (server/logger.ts).
   if (logger) logger.error({ err: error, path: new URL(request.url).pathname }, "unexpected error");
-  else console.error(error);
+  else console.error(redactSecrets(error instanceof Error ? (error.stack ?? String(error)) : String(error)));
 };

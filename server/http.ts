@@ -84,11 +84,6 @@ async function readWithinLimit(request: Request, requestBody: ReadableStream<Uin
 
 const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
 
-/** A path as the log keeps it: a password reset link's token is a credential, and never reaches the log. */
-export function loggedPath(pathname: string): string {
-  return pathname.replace(/^\/password-reset\/[^/]+/, "/password-reset/[token]").replace(/^\/shareables\/[^/]+/, "/shareables/[token]");
-}
-
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -244,9 +239,10 @@ export function createHttpApp(options: HttpAppOptions) {
       logger.error({ err: error, requestId }, "response failed before it was sent");
       response = textResponse(500, await refusalText(request, "errors.unexpected", { id: requestId }));
     }
+    // The path as it came: the logger writes a link's token as [token] (server/logger.ts, redactSecrets).
     if (logger.isLevelEnabled("info")) {
       logger.info(
-        { requestId, method: request.method, path: loggedPath(new URL(request.url).pathname), status: response.status, ms: Math.round(performance.now() - started) },
+        { requestId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
         "request",
       );
     }

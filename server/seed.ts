@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Db } from "./db/client";
+import type { Db, Queryable } from "./db/client";
 import { createBucket, type Bucket } from "./content/buckets";
 import { createContent } from "./content/store";
 import { createUser } from "./accounts/users";
@@ -11,17 +11,33 @@ export interface SeedResult {
   generatedPassword: string | null;
 }
 
+type SeedOptions = { adminEmail?: string; adminPassword?: string; media?: DemoMediaDeps };
+
+const SEED_LOCK_KEY = 7_472_846_302; // any constant shared by every server (migrate.ts has the one before it)
+
+const hasUsers = async (db: Queryable) =>
+  (await db.query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM users) AS any")).rows[0]?.any === true;
+
 /**
  * On the first run (no users yet), creates an admin and demo buckets with a
  * few documents, so a new install shows what the product does. With `media`
  * the demo's trends get images and its cases videos (server/demo-media.ts).
+ *
+ * Servers starting at once on one empty PostgreSQL database seed once: there the seed is one transaction under an
+ * advisory lock, so the others wait for it, then find the admin and seed nothing (and a seed cut off leaves nothing).
  */
-export async function seedDemoContent(
-  db: Db,
-  options: { adminEmail?: string; adminPassword?: string; media?: DemoMediaDeps },
-): Promise<SeedResult | null> {
-  const { rows } = await db.query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM users) AS any");
-  if (rows[0]?.any) return null;
+export async function seedDemoContent(db: Db, options: SeedOptions): Promise<SeedResult | null> {
+  // Nearly every start has users: one read says so, without a transaction or a lock.
+  if (await hasUsers(db)) return null;
+  // PGlite has one process per DATA_DIR (server/db/data-dir-lock.ts): no other server can race this one.
+  if (db.kind === "pglite") return seedEmpty(db, options);
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [SEED_LOCK_KEY]);
+    return (await hasUsers(tx)) ? null : seedEmpty(tx, options);
+  });
+}
+
+async function seedEmpty(db: Queryable, options: SeedOptions): Promise<SeedResult> {
   const adminEmail = options.adminEmail ?? "admin@vitrine.local";
   const password = options.adminPassword ?? randomBytes(12).toString("base64url");
   const generatedPassword = options.adminPassword === undefined ? password : null;

@@ -1,7 +1,7 @@
 import type { ParsedMail } from "mailparser";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail, setUserLocale } from "../../server/accounts/users";
+import { createLogger } from "../../server/logger";
 import { hashToken } from "../../server/security/tokens";
 import { decode, page, signedInUser } from "../support/fixtures";
 import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postForm, postJson, signIn } from "../support/http";
@@ -28,7 +28,7 @@ interface LogLine {
 function captureLogger() {
   const lines: LogLine[] = [];
   const raw: string[] = [];
-  const logger = pino({ level: "info" }, { write: (line: string) => void (raw.push(line), lines.push(JSON.parse(line) as LogLine)) });
+  const logger = createLogger("info", { write: (line: string) => void (raw.push(line), lines.push(JSON.parse(line) as LogLine)) });
   return { logger, lines, raw };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
+import { createLogger } from "../../server/logger";
 import { createContent, deleteContent, saveVersion, type ContentVersion } from "../../server/content/store";
 import { createTestBucket, decode, errorPage, page, signedInUser, topBar } from "../support/fixtures";
 import { get, postForm } from "../support/http";
@@ -36,7 +36,7 @@ const schema = (artistsCollection: string) => ({
 });
 
 beforeAll(async () => {
-  server = await startTestServer({ logger: pino({ level: "info" }, { write: (line: string) => void logged.push(line) }) });
+  server = await startTestServer({ logger: createLogger("info", { write: (line: string) => void logged.push(line) }) });
   [editor, colleague, admin] = await Promise.all([
     signedInUser(server.url, server.db, { name: "Edna Editor" }),
     signedInUser(server.url, server.db, { name: "Colin Colleague" }),

@@ -182,7 +182,7 @@ export function processEnv(database: TestDatabase, mediaDir: string, extra: Reco
 export const countMedia = async (db: Db) => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n;
 
 /** `npm start` (scripts/start.mjs) as a real process; resolves with its URL once it listens. */
-export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+export function startProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   // start.mjs resolves VITRINE_BUILD_DIR against the repository: hand it a relative path. --no-build: serve the
   // suite's build as it is, never rebuild it under the other tests.
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
@@ -194,7 +194,7 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
   child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), startTimeoutMs);
     child.stdout.on("data", () => {
       const match = /Vitrine is running at (\S+)\n/.exec(output);
       if (match) {
