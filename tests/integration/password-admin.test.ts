@@ -215,7 +215,7 @@ describe("what an admin cannot do here", () => {
     const screen = decode((await page(server.url, self, admin.cookie)).html);
     expect(screen).toContain("You change your own password on your profile");
     expect(screen).not.toContain('value="resetLink"');
-    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }]) {
+    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
       const response = await post(self, fields);
       expect(response.status).toBe(409);
       expect(formErrorText(await response.text())).toBe("You cannot set your own password here: change it on your profile, which asks for the current one.");
@@ -245,7 +245,7 @@ describe("guards", () => {
     const notAdmin = await get(server.url, `${path}?password`, member.cookie);
     expect(notAdmin.headers.get("location")).toBe("/");
     const before = (await findUserByEmail(server.db, target.email))?.passwordHash;
-    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }]) {
+    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
       const nobody = await postForm(server.url, path, fields, undefined, { Origin: server.url });
       expect(nobody.status).toBe(302);
       expect(nobody.headers.get("location")).toBe(`/login?from_url=${encodeURIComponent(path)}`);
@@ -263,7 +263,7 @@ describe("guards", () => {
     const target = await createTestUser(server.db);
     const session = await signIn(server.url, target.email, target.password);
     const path = `/settings/users/${target.id}`;
-    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }]) {
+    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
       const response = await postForm(server.url, path, fields, admin.cookie, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
       expect(response.status).toBe(403);
     }

@@ -686,7 +686,7 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
     open: async ({ page }) => {
       const slug = unique("addresses");
-      for (const [field, value] of [["name", "Addresses"], ["slug", slug], ["collectionName", slug]]) await page.locator(`input[name="${field}"]`).fill(value);
+      for (const [field, value] of [["name", "Addresses"], ["slug", slug], ["collectionName", slug]] as const) await page.locator(`input[name="${field}"]`).fill(value);
       await page.locator('textarea[name="jsonSchema"]').fill(RJSF_SCHEMA);
       await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator('form.bucket-admin-form button[value="save"]').click()]);
       await page.locator("#json-schema-status .schema-errors").waitFor();
