@@ -84,8 +84,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await openPanel(page);
     expect(await entry(page, second.versionId).getByRole("button").count()).toBe(0); // the latest has nothing to restore
     await submitWith(page, entry(page, first.versionId).getByRole("button", { name: "Restore version 1" }));
-    await waitForPath(page, `${latestPath}?saved`);
+    await waitForPath(page, `${latestPath}?restored=1`);
     await settle(page);
+    expect(await textOf(page.locator(".notice-success"))).toBe("Version 1 restored");
     // The router is idle once the new document loaded; React renders it in a transition, which a busy machine delays.
     await expect.poll(() => control(page, "name").inputValue(), { timeout: 10_000 }).toBe("Old");
     expect((await storedDocument(server, ctx.cookie, bucket.slug, first.contentId)).data).toEqual({ name: "Old", rooms: ["East"] });

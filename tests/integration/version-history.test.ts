@@ -204,7 +204,11 @@ describe("restore", () => {
     const { bucket, contentId, versions } = await documentWithHistory();
     const response = await restore(bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId });
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/${contentId}/latest?saved`);
+    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/${contentId}/latest?restored=1`);
+    // The page it lands on names the version restored, as the history numbers it (not just "Saved").
+    const landed = await page(server.url, response.headers.get("location")!, editor.cookie);
+    expect(decode(landed.html)).toContain("Version 1 restored");
+    expect(decode((await page(server.url, `/b/${bucket.slug}/${contentId}/latest?restored=1`, editor.cookie, { "Accept-Language": "nl" })).html)).toContain("Versie 1 hersteld");
     const latest = await getLatestVersion(server.db, bucket.id, contentId);
     expect(latest!.data).toEqual(versions[0].data);
     expect(latest!.versionId).not.toBe(versions[0].versionId);
@@ -221,7 +225,7 @@ describe("restore", () => {
     const edit = await page(server.url, `/b/${bucket.slug}/edit`, editor.cookie);
     expect(listedVersions(edit.html).map(([id]) => id)).toEqual([second.versionId, first.versionId]);
     const response = await restore(bucket.slug, first.contentId, { versionId: first.versionId, base: second.versionId });
-    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/edit?saved`);
+    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/edit?restored=1`);
     expect((await getLatestVersion(server.db, bucket.id, first.contentId))!.data).toEqual({ welcome: "Hello" });
   });
 
