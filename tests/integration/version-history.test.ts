@@ -138,6 +138,25 @@ describe("the history list", () => {
 });
 
 describe("compare", () => {
+  it("without a and b offers the choice: the versions as a GET form to this page, the newest against the one before chosen", async () => {
+    const { bucket, contentId, versions } = await documentWithHistory();
+    const path = `/b/${bucket.slug}/${contentId}/compare`;
+    const choice = await page(server.url, path, editor.cookie);
+    expect(choice.status).toBe(200);
+    expect(errorPage(choice.html)).toBeNull();
+    expect(decode(/<h1>(.*?)<\/h1>/.exec(choice.html)?.[1] ?? "")).toBe("Compare two versions");
+    const form = /<form method="get" action="([^"]+)" class="history-compare-form"/.exec(choice.html);
+    expect(form?.[1]).toBe(path);
+    const checked = (name: string) => [...choice.html.matchAll(new RegExp(`<input type="radio" name="${name}" value="([^"]+)" checked=""`, "g"))].map((match) => match[1]);
+    expect(checked("a")).toEqual([versions[1].versionId]);
+    expect(checked("b")).toEqual([versions[2].versionId]);
+    // Submitting the form as it stands compares them.
+    const compared = await page(server.url, `${path}?a=${versions[1].versionId}&b=${versions[2].versionId}`, editor.cookie);
+    expect(decode(compared.html.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ")).toContain("Version 2 compared with version 3");
+    const dutch = await page(server.url, path, editor.cookie, { "Accept-Language": "nl" });
+    expect(decode(/<h1>(.*?)<\/h1>/.exec(dutch.html)?.[1] ?? "")).toBe("Twee versies vergelijken");
+  });
+
   it("shows two versions field by field, older first whichever order they are asked in: translated fields per locale, lists by item", async () => {
     const { bucket, contentId, versions } = await documentWithHistory();
     const compared = await page(server.url, `/b/${bucket.slug}/${contentId}/compare?a=${versions[2].versionId}&b=${versions[0].versionId}`, editor.cookie);
@@ -274,7 +293,8 @@ describe("guards", () => {
     await notFound(`/b/${other.bucket.slug}/${contentId}/compare?a=${versions[0].versionId}&b=${versions[1].versionId}`);
     await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}&b=${other.versions[1].versionId}`);
     await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}&b=nonsense`);
-    await notFound(`/b/${bucket.slug}/${contentId}/compare`);
+    await notFound(`/b/${other.bucket.slug}/${contentId}/compare`);
+    await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}`);
     await notFound(`/b/${bucket.slug}/not-a-uuid/history`);
     expect((await restore(other.bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId })).status).toBe(404);
     expect((await restore(bucket.slug, contentId, { versionId: other.versions[0].versionId, base: versions[2].versionId })).status).toBe(404);
