@@ -145,9 +145,13 @@ describe("compare", () => {
     expect(choice.status).toBe(200);
     expect(errorPage(choice.html)).toBeNull();
     expect(decode(/<h1>(.*?)<\/h1>/.exec(choice.html)?.[1] ?? "")).toBe("Compare two versions");
-    const form = /<form method="get" action="([^"]+)" class="history-compare-form"/.exec(choice.html);
-    expect(form?.[1]).toBe(path);
-    const checked = (name: string) => [...choice.html.matchAll(new RegExp(`<input type="radio" name="${name}" value="([^"]+)" checked=""`, "g"))].map((match) => match[1]);
+    const form = /<form[^>]*class="history-compare-form"[^>]*>/.exec(choice.html)?.[0] ?? "";
+    expect(form).toContain('method="get"');
+    expect(form).toContain(`action="${path}"`);
+    const radios = [...choice.html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((match) => match[0]);
+    const checked = (name: string) =>
+      radios.filter((tag) => tag.includes(`name="${name}"`) && / checked(=""|\s|\/|>)/.test(tag)).map((tag) => /value="([^"]+)"/.exec(tag)?.[1]);
+    expect(radios.length).toBe(6);
     expect(checked("a")).toEqual([versions[1].versionId]);
     expect(checked("b")).toEqual([versions[2].versionId]);
     // Submitting the form as it stands compares them.
