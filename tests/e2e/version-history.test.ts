@@ -135,4 +135,23 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     ctx.expectNoErrors();
     await ctx.close();
   });
+
+  it("the compare page without versions offers the choice, the newest against the one before, and compares them", async () => {
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+    const { bucket, first, second } = await twoVersions(ctx.user.id);
+    const page = await ctx.newPage();
+    const choosePath = `/b/${bucket.slug}/${first.contentId}/compare`;
+    await open(page, choosePath);
+    expect(await textOf(page.locator("main h1"))).toBe("Compare two versions");
+    expect(await page.getByRole("radio", { name: "Compare from version 1" }).isChecked()).toBe(true);
+    expect(await page.getByRole("radio", { name: "Compare with version 2" }).isChecked()).toBe(true);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === choosePath && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId),
+      page.getByRole("button", { name: "Compare selected versions" }).click(),
+    ]);
+    await settle(page);
+    await expectTextSoon(page.locator("main h1"), "Version 1 compared with version 2");
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
 });
