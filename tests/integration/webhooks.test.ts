@@ -361,7 +361,7 @@ describe("the admin pages", () => {
     const create = await postFields(server.url, "/settings/webhooks/new", [["url", receiver.url("/editor")], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]], editor);
     expect(create.headers.get("location")).toBe("/?notice=admin-only");
     const remove = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "delete"]], editor);
-    expect(remove.headers.get("location")).toBe("/");
+    expect(remove.headers.get("location")).toBe("/?notice=admin-only");
     expect((await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks")).rows[0]!.n).toBe(before);
   });
 

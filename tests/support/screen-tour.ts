@@ -651,6 +651,7 @@ export const TOUR: TourEntry[] = [
     },
   },
   { name: "bucket-history", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/history` },
+  { name: "bucket-compare-choose", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare` },
   { name: "bucket-compare", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare?a=${data.firstVersionId}&b=${data.versionId}` },
   { name: "bucket-tags", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
   { name: "bucket-tags-nojs", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
