@@ -434,6 +434,8 @@ const webhookWithLog = (setup: TourSetup) =>
 
 export const TOUR: TourEntry[] = [
   { name: "home", as: "editor", path: "/" },
+  // An editor who typed /settings is sent home, which says why.
+  { name: "home-admin-only", as: "editor", path: "/?notice=admin-only" },
   { name: "login", as: "anonymous", path: "/login" },
   { name: "signup", as: "anonymous", setup: invitation, path: (data) => `/signup?code=${data.code}` },
   { name: "no-access", as: "anonymous", path: "/no-access" },
