@@ -8,10 +8,11 @@ import type { Route } from "./+types/home";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
-  return null;
+  // Sent here from an admin page (requireAdmin): the page says why.
+  return { adminOnly: new URL(request.url).searchParams.get("notice") === "admin-only" };
 }
 
-export default function Home() {
+export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const buckets = useRootData()?.buckets ?? [];
   // Plain links that React Router follows (lib/client-links.ts): a <Link> per card cost a tenth of the page.
@@ -20,6 +21,7 @@ export default function Home() {
   return (
     <section ref={list}>
       <h1>{t("home.title")}</h1>
+      {loaderData.adminOnly ? <p className="notice-warning" role="status">{t("home.adminOnly")}</p> : null}
       {buckets.length === 0 ? (
         <p className="empty">{t("home.noBuckets")}</p>
       ) : (

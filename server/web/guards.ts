@@ -25,11 +25,14 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
   return user;
 }
 
-/** Spec §4 isAdmin: anonymous to /login; a user who is not both user and admin to /. */
+/** Where requireAdmin sends a signed-in user who is not an admin: home, which then says settings are for admins. */
+export const ADMIN_ONLY_PATH = "/?notice=admin-only";
+
+/** Spec §4 isAdmin: anonymous to /login; a user who is not both user and admin to / (with a word why). */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<User> {
   const { user } = await getRequestState(request, context);
   if (!user) throw redirect(loginRedirectPath(request));
-  if (!hasPermission(user, "user") || !hasPermission(user, "admin")) throw redirect("/");
+  if (!hasPermission(user, "user") || !hasPermission(user, "admin")) throw redirect(ADMIN_ONLY_PATH);
   return user;
 }
 

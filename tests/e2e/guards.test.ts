@@ -100,12 +100,13 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await clickTo(page, page.locator("main").getByRole("link", { name: "Artworks" }), "/b/artworks");
     await expectTextSoon(page.locator("main h1"), "Artworks");
 
-    // No Settings in the menu, and typing the address leads home.
+    // No Settings in the menu, and typing the address leads home, which says why.
     expect(await openUserMenu(page)).toEqual(["Profile", "Signout"]);
     for (const path of ["/settings", "/settings/users/1"]) {
       await open(page, path);
-      expect(pathOf(page), path).toBe("/");
+      expect(pathOf(page), path).toBe("/?notice=admin-only");
       expect(await textOf(page.locator("main h1"))).toBe("Content");
+      expect(await textOf(page.locator("main .notice-warning"))).toBe("Settings are for administrators. Ask an administrator if you need access.");
     }
     ctx.expectNoErrors();
     await ctx.close();

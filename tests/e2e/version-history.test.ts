@@ -84,8 +84,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await openPanel(page);
     expect(await entry(page, second.versionId).getByRole("button").count()).toBe(0); // the latest has nothing to restore
     await submitWith(page, entry(page, first.versionId).getByRole("button", { name: "Restore version 1" }));
-    await waitForPath(page, `${latestPath}?saved`);
+    await waitForPath(page, `${latestPath}?restored=1`);
     await settle(page);
+    expect(await textOf(page.locator(".notice-success"))).toBe("Version 1 restored");
     // The router is idle once the new document loaded; React renders it in a transition, which a busy machine delays.
     await expect.poll(() => control(page, "name").inputValue(), { timeout: 10_000 }).toBe("Old");
     expect((await storedDocument(server, ctx.cookie, bucket.slug, first.contentId)).data).toEqual({ name: "Old", rooms: ["East"] });
@@ -131,6 +132,25 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     // From the comparison back to a version.
     await clickTo(page, page.locator("thead").getByRole("link", { name: "Version 1" }), `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
     await expect.poll(() => control(page, "name").inputValue()).toBe("Old");
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+
+  it("the compare page without versions offers the choice, the newest against the one before, and compares them", async () => {
+    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+    const { bucket, first, second } = await twoVersions(ctx.user.id);
+    const page = await ctx.newPage();
+    const choosePath = `/b/${bucket.slug}/${first.contentId}/compare`;
+    await open(page, choosePath);
+    expect(await textOf(page.locator("main h1"))).toBe("Compare two versions");
+    expect(await page.getByRole("radio", { name: "Compare from version 1" }).isChecked()).toBe(true);
+    expect(await page.getByRole("radio", { name: "Compare with version 2" }).isChecked()).toBe(true);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === choosePath && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId),
+      page.getByRole("button", { name: "Compare selected versions" }).click(),
+    ]);
+    await settle(page);
+    await expectTextSoon(page.locator("main h1"), "Version 1 compared with version 2");
     ctx.expectNoErrors();
     await ctx.close();
   });

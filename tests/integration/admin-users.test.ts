@@ -90,7 +90,7 @@ describe("guards: only an admin (user + admin) reaches the people screens, loade
       for (const cookie of [member.cookie, dev.cookie, adminOnly.cookie]) {
         const response = await get(server.url, path, cookie);
         expect(response.status, path).toBe(302);
-        expect(response.headers.get("location"), path).toBe("/");
+        expect(response.headers.get("location"), path).toBe("/?notice=admin-only");
       }
     }
   });
@@ -109,7 +109,7 @@ describe("guards: only an admin (user + admin) reaches the people screens, loade
       expect(anonymous.headers.get("location")).toBe(`/login?from_url=${encodeURIComponent(path)}`);
       const notAdmin = await post(server.url, path, entries, member.cookie);
       expect(notAdmin.status).toBe(302);
-      expect(notAdmin.headers.get("location")).toBe("/");
+      expect(notAdmin.headers.get("location")).toBe("/?notice=admin-only");
     }
     expect(await userRow(server, target.id)).toMatchObject({ name: target.name, permissions: ["user", "dev"], deactivated_at: null });
     expect(await activityFor(server, target.email)).toEqual([]);

@@ -79,11 +79,11 @@ const saveWith = (token: string, slug: string, content: Record<string, unknown>,
 describe("the /settings/new-client page (admins only)", () => {
   it("sends anonymous visitors to sign in and members home, for the page and its form post, creating nothing", async () => {
     expect((await get(server.url, "/settings/new-client")).headers.get("location")).toBe("/login?from_url=%2Fsettings%2Fnew-client");
-    expect((await get(server.url, "/settings/new-client", member.cookie)).headers.get("location")).toBe("/");
+    expect((await get(server.url, "/settings/new-client", member.cookie)).headers.get("location")).toBe("/?notice=admin-only");
     const before = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM api_clients");
     const posted = await postClientForm([["intent", "create"], ["name", "Sneaky"], ["read", "artworks"]], member.cookie);
     expect(posted.status).toBe(302);
-    expect(posted.headers.get("location")).toBe("/");
+    expect(posted.headers.get("location")).toBe("/?notice=admin-only");
     const after = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM api_clients");
     expect(after.rows[0]!.count).toBe(before.rows[0]!.count);
   });

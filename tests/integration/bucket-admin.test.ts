@@ -113,13 +113,13 @@ describe("guards: every loader and action of the bucket admin", () => {
     for (const path of pages()) {
       const response = await get(server.url, path, member);
       expect(response.status, path).toBe(302);
-      expect(response.headers.get("location"), path).toBe("/");
+      expect(response.headers.get("location"), path).toBe("/?notice=admin-only");
     }
     const attempted = formFields();
     for (const path of actions()) {
       const response = await postForm(server.url, path, { ...attempted, intent: path.endsWith(slug) ? "delete" : "save", confirmSlug: slug, definition: JSON.stringify({ ...attempted, locales: ["en"], jsonSchema: SIMPLE_SCHEMA }) }, member);
       expect(response.status, path).toBe(302);
-      expect(response.headers.get("location"), path).toBe("/");
+      expect(response.headers.get("location"), path).toBe("/?notice=admin-only");
     }
     const { rows } = await server.db.query(`SELECT slug FROM buckets WHERE slug = ANY($1::text[])`, [[attempted.slug, slug]]);
     expect(rows).toEqual([{ slug }]);

@@ -76,7 +76,7 @@ describe("allowed origins on /settings/new-client", () => {
     const member = await signedInUser(server.url, server.db, { name: "Mia Member" });
     const refused = await post([["intent", "origins"], ["clientId", client.id], ["origins", "https://evil.example"]], member.cookie);
     expect(refused.status).toBe(302);
-    expect(refused.headers.get("location")).toBe("/");
+    expect(refused.headers.get("location")).toBe("/?notice=admin-only");
     expect((await findApiClient(server.db, client.id))?.allowedOrigins).toEqual([]);
   });
 });

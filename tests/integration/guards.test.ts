@@ -6,6 +6,7 @@ import { get, inputValue, postForm, postJson } from "../support/http";
 import {
   clientState,
   createTestBucket,
+  decode,
   errorPage,
   homeBucketLinks,
   page,
@@ -146,12 +147,18 @@ describe("isAdmin guard (spec §4): /settings and everything under it", () => {
     for (const path of SETTINGS) expect(await probe(path), path).toEqual({ status: 302, location: loginFor(path) });
   });
 
-  it("sends a signed-in user who is not both user and admin to /", async () => {
+  it("sends a signed-in user who is not both user and admin to /, which says why", async () => {
     const adminOnly = (await signedInUser(server.url, server.db, { permissions: ["admin"] })).cookie;
     const dev = (await signedInUser(server.url, server.db, { permissions: ["user", "dev"] })).cookie;
     for (const cookie of [member, dev, adminOnly]) {
-      for (const path of SETTINGS) expect(await probe(path, cookie), path).toEqual({ status: 302, location: "/" });
+      for (const path of SETTINGS) expect(await probe(path, cookie), path).toEqual({ status: 302, location: "/?notice=admin-only" });
     }
+    const english = await page(server.url, "/?notice=admin-only", member);
+    expect(decode(english.html)).toContain("Settings are for administrators. Ask an administrator if you need access.");
+    const dutch = await page(server.url, "/?notice=admin-only", member, { "Accept-Language": "nl" });
+    expect(decode(dutch.html)).toContain("Instellingen zijn alleen voor beheerders. Vraag een beheerder als je toegang nodig hebt.");
+    // Home on its own says nothing of the kind.
+    expect(decode((await page(server.url, "/", member)).html)).not.toContain("Settings are for administrators");
   });
 
   it("lets an admin in (200, a page, not an error)", async () => {

@@ -138,6 +138,29 @@ describe("the history list", () => {
 });
 
 describe("compare", () => {
+  it("without a and b offers the choice: the versions as a GET form to this page, the newest against the one before chosen", async () => {
+    const { bucket, contentId, versions } = await documentWithHistory();
+    const path = `/b/${bucket.slug}/${contentId}/compare`;
+    const choice = await page(server.url, path, editor.cookie);
+    expect(choice.status).toBe(200);
+    expect(errorPage(choice.html)).toBeNull();
+    expect(decode(/<h1>(.*?)<\/h1>/.exec(choice.html)?.[1] ?? "")).toBe("Compare two versions");
+    const form = /<form[^>]*class="history-compare-form"[^>]*>/.exec(choice.html)?.[0] ?? "";
+    expect(form).toContain('method="get"');
+    expect(form).toContain(`action="${path}"`);
+    const radios = [...choice.html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((match) => match[0]);
+    const checked = (name: string) =>
+      radios.filter((tag) => tag.includes(`name="${name}"`) && / checked(=""|\s|\/|>)/.test(tag)).map((tag) => /value="([^"]+)"/.exec(tag)?.[1]);
+    expect(radios.length).toBe(6);
+    expect(checked("a")).toEqual([versions[1].versionId]);
+    expect(checked("b")).toEqual([versions[2].versionId]);
+    // Submitting the form as it stands compares them.
+    const compared = await page(server.url, `${path}?a=${versions[1].versionId}&b=${versions[2].versionId}`, editor.cookie);
+    expect(decode(compared.html.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ")).toContain("Version 2 compared with version 3");
+    const dutch = await page(server.url, path, editor.cookie, { "Accept-Language": "nl" });
+    expect(decode(/<h1>(.*?)<\/h1>/.exec(dutch.html)?.[1] ?? "")).toBe("Twee versies vergelijken");
+  });
+
   it("shows two versions field by field, older first whichever order they are asked in: translated fields per locale, lists by item", async () => {
     const { bucket, contentId, versions } = await documentWithHistory();
     const compared = await page(server.url, `/b/${bucket.slug}/${contentId}/compare?a=${versions[2].versionId}&b=${versions[0].versionId}`, editor.cookie);
@@ -204,7 +227,11 @@ describe("restore", () => {
     const { bucket, contentId, versions } = await documentWithHistory();
     const response = await restore(bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId });
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/${contentId}/latest?saved`);
+    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/${contentId}/latest?restored=1`);
+    // The page it lands on names the version restored, as the history numbers it (not just "Saved").
+    const landed = await page(server.url, response.headers.get("location")!, editor.cookie);
+    expect(decode(landed.html)).toContain("Version 1 restored");
+    expect(decode((await page(server.url, `/b/${bucket.slug}/${contentId}/latest?restored=1`, editor.cookie, { "Accept-Language": "nl" })).html)).toContain("Versie 1 hersteld");
     const latest = await getLatestVersion(server.db, bucket.id, contentId);
     expect(latest!.data).toEqual(versions[0].data);
     expect(latest!.versionId).not.toBe(versions[0].versionId);
@@ -221,7 +248,7 @@ describe("restore", () => {
     const edit = await page(server.url, `/b/${bucket.slug}/edit`, editor.cookie);
     expect(listedVersions(edit.html).map(([id]) => id)).toEqual([second.versionId, first.versionId]);
     const response = await restore(bucket.slug, first.contentId, { versionId: first.versionId, base: second.versionId });
-    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/edit?saved`);
+    expect(response.headers.get("location")).toBe(`/b/${bucket.slug}/edit?restored=1`);
     expect((await getLatestVersion(server.db, bucket.id, first.contentId))!.data).toEqual({ welcome: "Hello" });
   });
 
@@ -270,7 +297,8 @@ describe("guards", () => {
     await notFound(`/b/${other.bucket.slug}/${contentId}/compare?a=${versions[0].versionId}&b=${versions[1].versionId}`);
     await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}&b=${other.versions[1].versionId}`);
     await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}&b=nonsense`);
-    await notFound(`/b/${bucket.slug}/${contentId}/compare`);
+    await notFound(`/b/${other.bucket.slug}/${contentId}/compare`);
+    await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}`);
     await notFound(`/b/${bucket.slug}/not-a-uuid/history`);
     expect((await restore(other.bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId })).status).toBe(404);
     expect((await restore(bucket.slug, contentId, { versionId: other.versions[0].versionId, base: versions[2].versionId })).status).toBe(404);

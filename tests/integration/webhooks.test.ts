@@ -353,15 +353,15 @@ describe("the admin pages", () => {
     for (const path of ["/settings/webhooks", "/settings/webhooks/new", `/settings/webhooks/${id}`]) {
       const refused = await get(server.url, path, editor);
       expect(refused.status, path).toBe(302);
-      expect(refused.headers.get("location"), path).toBe("/");
+      expect(refused.headers.get("location"), path).toBe("/?notice=admin-only");
       const anonymous = await get(server.url, path);
       expect(anonymous.headers.get("location"), path).toBe(`/login?from_url=${encodeURIComponent(path)}`);
     }
     const before = (await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks")).rows[0]!.n;
     const create = await postFields(server.url, "/settings/webhooks/new", [["url", receiver.url("/editor")], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]], editor);
-    expect(create.headers.get("location")).toBe("/");
+    expect(create.headers.get("location")).toBe("/?notice=admin-only");
     const remove = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "delete"]], editor);
-    expect(remove.headers.get("location")).toBe("/");
+    expect(remove.headers.get("location")).toBe("/?notice=admin-only");
     expect((await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks")).rows[0]!.n).toBe(before);
   });
 

@@ -540,6 +540,8 @@ const webhookWithLog = (setup: TourSetup) =>
 
 export const TOUR: TourEntry[] = [
   { name: "home", as: "editor", path: "/" },
+  // An editor who typed /settings is sent home, which says why.
+  { name: "home-admin-only", as: "editor", path: "/?notice=admin-only" },
   { name: "login", as: "anonymous", path: "/login" },
   { name: "signup", as: "anonymous", setup: invitation, path: (data) => `/signup?code=${data.code}` },
   { name: "no-access", as: "anonymous", path: "/no-access" },
@@ -853,6 +855,7 @@ export const TOUR: TourEntry[] = [
     },
   },
   { name: "bucket-history", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/history` },
+  { name: "bucket-compare-choose", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare` },
   { name: "bucket-compare", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare?a=${data.firstVersionId}&b=${data.versionId}` },
   { name: "bucket-tags", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
   { name: "bucket-tags-nojs", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },

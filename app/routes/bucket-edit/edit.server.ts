@@ -114,6 +114,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     versionId: editing ? version.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
     saved: search.has("saved"),
+    // After a restore from the history: the restored version's number, for "Version 2 restored".
+    restored: /^[1-9]\d{0,8}$/.test(search.get("restored") ?? "") ? Number(search.get("restored")) : null,
     // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
     draft: search.has("draft") ? { restored: draft !== null, baseVersionId: draft?.baseVersionId ?? null } : null,
     returnToken,

@@ -172,6 +172,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
       </p>
       <h1>{heading}</h1>
       {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
+      {loaderData.restored && !actionData ? <FlashNotice>{t("history.restored", { number: loaderData.restored })}</FlashNotice> : null}
       {loaderData.draft && !actionData ? (
         <p className={loaderData.draft.restored ? "notice-success" : "notice-warning"} role="status">
           {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { ContentNotFoundError } from "../../../server/content/store";
-import { listHistory, restoreVersion } from "../../../server/content/history";
+import { historyEntries, listHistory, restoreVersion } from "../../../server/content/history";
 import { requireBucketAccess } from "../../../server/web/guards";
 import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
@@ -39,7 +39,11 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const versionId = field("versionId");
   try {
     const outcome = await restoreVersion(context, target, { contentId, versionId, baseVersionId: field("base") });
-    if (outcome.kind === "restored") return redirect(`${savedDocumentPath(bucket, contentId)}?saved`);
+    if (outcome.kind === "restored") {
+      // The notice names the restored version by its number in the history panel ("Version 2 restored").
+      const [restored] = await historyEntries(context.db, bucket.id, contentId, [versionId]);
+      return redirect(`${savedDocumentPath(bucket, contentId)}?${restored ? `restored=${restored.number}` : "saved"}`);
+    }
     // A version that no longer passes the checks opens on its own page, where its errors show and saving restores it.
     if (outcome.kind === "invalid") return redirect(`${documentPath(bucket, contentId, versionId)}?restore=invalid`);
     return data({ conflict: true }, { status: 409 });
