@@ -1,4 +1,5 @@
 import { mediaKindOfSchema } from "../form/field-kind";
+import { isCalendarDate } from "../calendar-date";
 import { isPlainObject } from "../plain-object";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
 import { propertiesOf } from "../schema/walk";
@@ -17,6 +18,8 @@ export type DiffValue =
   | { kind: "empty" }
   | { kind: "text"; text: string }
   | { kind: "boolean"; value: boolean }
+  /** A `format: "date"` (YYYY-MM-DD, `dateOnly`) or `"date-time"` value, for the reader's language. */
+  | { kind: "date"; iso: string; dateOnly: boolean }
   | { kind: "media"; media: "image" | "video" | "file"; contentId: string }
   | { kind: "reference"; collection: string; contentId: string };
 
@@ -48,6 +51,14 @@ const sameValue = (a: unknown, b: unknown) => (isEmpty(a) && isEmpty(b)) || cano
 
 const collectionOf = (schema: JsonSchema | null) => (schema && typeof schema._ref === "string" && !schema._ref.startsWith("b-") ? schema._ref : null);
 
+/** A well-formed date or date-time of a field with that format (anything else shows as the text it is). */
+function dateValue(schema: JsonSchema, value: unknown): DiffValue | null {
+  if (typeof value !== "string") return null;
+  const dateOnly = schema.format === "date";
+  if (dateOnly ? !isCalendarDate(value) : schema.format !== "date-time" || Number.isNaN(Date.parse(value))) return null;
+  return { kind: "date", iso: dateOnly ? `${value}T00:00:00Z` : value, dateOnly };
+}
+
 /** A leaf value as the diff shows it. */
 function leafValue(schema: JsonSchema | null, value: unknown): DiffValue {
   if (isEmpty(value)) return { kind: "empty" };
@@ -56,6 +67,8 @@ function leafValue(schema: JsonSchema | null, value: unknown): DiffValue {
   const collection = collectionOf(schema);
   if (collection && typeof value === "string") return { kind: "reference", collection, contentId: value };
   if (typeof value === "boolean") return { kind: "boolean", value };
+  const date = schema ? dateValue(schema, value) : null;
+  if (date) return date;
   if (typeof value === "string") return { kind: "text", text: value };
   if (typeof value === "number") return { kind: "text", text: String(value) };
   return { kind: "text", text: JSON.stringify(value) };
@@ -66,8 +79,23 @@ const childName = (parent: string, key: string | number) => (typeof key === "num
 const isContainer = (value: unknown) => isEmpty(value) || isPlainObject(value);
 const isList = (value: unknown) => isEmpty(value) || Array.isArray(value);
 
-function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: string, labels: DiffLabel[], out: DiffRow[], depth: number): void {
+/**
+ * A document as a reader sees it (`asShown`): a disableable value (`x-disableable-bool`, `{ value, disabled }`) is
+ * left out when disabled, else shown as its value under the field's own label.
+ */
+function shownDisableable(schema: JsonSchema | null, value: unknown): { value: unknown; schema: JsonSchema | null } | null {
+  if (!schema || schema["x-disableable-bool"] !== true || !isPlainObject(value)) return null;
+  const inner = propertiesOf(schema).value;
+  return { value: value.disabled === true ? undefined : value.value, schema: isPlainObject(inner) ? inner : null };
+}
+
+function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: string, labels: DiffLabel[], out: DiffRow[], depth: number, asShown = false): void {
   if (sameValue(before, after)) return;
+  const shown = asShown && before === undefined ? shownDisableable(schema, after) : null;
+  if (shown) {
+    walk(shown.schema, undefined, shown.value, name, labels, out, depth + 1, asShown);
+    return;
+  }
   const leaf = schema !== null && (mediaKindOfSchema(schema) !== null || collectionOf(schema) !== null);
   if (!leaf && depth < 64 && isContainer(before) && isContainer(after) && (isPlainObject(before) || isPlainObject(after))) {
     const properties = schema ? propertiesOf(schema) : {};
@@ -80,7 +108,7 @@ function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: 
       const child = Object.prototype.hasOwnProperty.call(properties, key) && isPlainObject(properties[key]) ? properties[key] : null;
       const title = child && typeof child.title === "string" && child.title.trim() ? child.title : key;
       const label: DiffLabel = translated ? { kind: "field", title: key, locale: true } : { kind: "field", title };
-      walk(child, a[key], b[key], childName(name, key), [...labels, label], out, depth + 1);
+      walk(child, a[key], b[key], childName(name, key), [...labels, label], out, depth + 1, asShown);
     }
     return;
   }
@@ -89,7 +117,7 @@ function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: 
     const a = Array.isArray(before) ? before : [];
     const b = Array.isArray(after) ? after : [];
     for (let index = 0; index < Math.max(a.length, b.length); index += 1) {
-      walk(items, a[index], b[index], childName(name, index), [...labels, { kind: "item", index }], out, depth + 1);
+      walk(items, a[index], b[index], childName(name, index), [...labels, { kind: "item", index }], out, depth + 1, asShown);
     }
     return;
   }
@@ -113,11 +141,13 @@ export interface DocumentRow {
 }
 
 /**
- * A document's filled values, one row per leaf in the schema's order (a shareable preview): the same walk as a
- * comparison with an empty document.
+ * A document's filled values as a reader sees them, one row per leaf in the schema's order (a shareable preview):
+ * the same walk as a comparison with an empty document, a disabled value left out.
  */
 export function documentRows(schema: JsonSchema, data: unknown): DocumentRow[] {
-  return diffVersions(schema, undefined, data).map(({ name, labels, after }) => ({ name, labels, value: after }));
+  const out: DiffRow[] = [];
+  walk(schema, undefined, data, "", [], out, 0, true);
+  return out.map(({ name, labels, after }) => ({ name, labels, value: after }));
 }
 
 /** The media and the referenced documents the rows show (to look up their thumbnails and titles). */

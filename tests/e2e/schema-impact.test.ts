@@ -113,3 +113,44 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await ctx.close();
   });
 });
+
+describe("a long property name", () => {
+  const LONG = { type: "object", properties: { exhibitionOpeningArrangements: { type: "object", properties: { weekendEveningSurchargeDescription: { type: "string", title: "Surcharge" } } } } };
+  const SHORTER = structuredClone(LONG);
+  SHORTER.properties.exhibitionOpeningArrangements.properties.weekendEveningSurchargeDescription = { type: "string", title: "Surcharge", maxLength: 3 } as never;
+
+  /** How many lines each text of the name's element takes (its words, split at the path's separators). */
+  const linesOfWords = (page: Page) =>
+    page.locator(".impact-group .impact-property").first().evaluate((element) =>
+      [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      }),
+    );
+
+  it("wraps only at its separators at 1280 px, and does not overflow at 390 px", async () => {
+    const own = await createTestBucket(server.db, { name: "Opening arrangements", jsonSchema: LONG });
+    for (const title of ["A document with a rather long title to widen the column", "Another one"]) {
+      await createContent(server.db, own.id, { exhibitionOpeningArrangements: { weekendEveningSurchargeDescription: "Five euros on Saturday evenings" } }, null);
+      await createContent(server.db, own.id, { exhibitionOpeningArrangements: { weekendEveningSurchargeDescription: title } }, null);
+    }
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    await signInThroughForm(page, admin.email, admin.password);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await open(page, `/settings/buckets/${own.slug}/impact`);
+    await check(page, JSON.stringify(SHORTER), false);
+    const name = page.locator(".impact-group .impact-property").first();
+    expect((await textOf(name)).replace(/\s/g, "")).toBe("exhibitionOpeningArrangements.weekendEveningSurchargeDescription");
+    const words = await linesOfWords(page);
+    expect(words.every((lines) => lines === 1), `lines per word: ${words.join(", ")}`).toBe(true);
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const box = (await name.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+});

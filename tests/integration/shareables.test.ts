@@ -144,6 +144,36 @@ describe("making a link", () => {
     expect(decode(now.html)).toContain("Latest version (version 3)");
   });
 
+  it("shows what a reader expects: a disableable value under its label (a disabled one left out), dates in the reader's language", async () => {
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: {
+        type: "object",
+        properties: {
+          banner: { type: "object", title: "Banner", "x-disableable-bool": true },
+          notice: { type: "object", title: "Notice", "x-disableable-bool": true },
+          opens: { type: "string", format: "date", title: "Opens" },
+        },
+      },
+    });
+    const content = await createContent(server.db, bucket.id, {
+      banner: { value: "Closed on Mondays", disabled: false },
+      notice: { value: "Secret", disabled: true },
+      opens: "2026-03-01",
+    }, editor.user.id);
+    const { token } = await makeLink({ bucket: bucket.slug, contentId: content.contentId });
+    const english = await page(server.url, `/shareables/${token}`, undefined, { "Accept-Language": "en" });
+    expect(sharedFields(english.html)).toEqual([
+      ["banner", "Banner Closed on Mondays"],
+      ["opens", "Opens Mar 1, 2026"],
+    ]);
+    expect(english.html).not.toContain("Secret");
+    const dutch = await page(server.url, `/shareables/${token}`, undefined, { "Accept-Language": "nl-NL,nl;q=0.9" });
+    expect(sharedFields(dutch.html)).toEqual([
+      ["banner", "Banner Closed on Mondays"],
+      ["opens", "Opens 1 mrt 2026"],
+    ]);
+  });
+
   it("takes a date up to 90 days ahead and refuses a past or later one, and a wrong choice", async () => {
     const { bucket, contentId } = await documentWithVersions();
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);

@@ -29,7 +29,7 @@ const { schema } = normalizeSchema(
 
 /** Each row as "Label › Label: before → after" for compact tables. */
 const text = (value: DiffRow["before"]) =>
-  value.kind === "empty" ? "∅" : value.kind === "text" ? value.text : value.kind === "boolean" ? String(value.value) : `${value.kind}:${value.contentId}`;
+  value.kind === "empty" ? "∅" : value.kind === "text" ? value.text : value.kind === "boolean" ? String(value.value) : value.kind === "date" ? value.iso : `${value.kind}:${value.contentId}`;
 const lines = (rows: DiffRow[]) =>
   rows.map((row) => `${row.labels.map((label) => (label.kind === "item" ? `#${label.index + 1}` : label.locale ? `(${label.title})` : label.title)).join(" › ")}: ${text(row.before)} → ${text(row.after)} [${row.change}]`);
 
@@ -100,5 +100,37 @@ describe("documentRows", () => {
     ]);
     expect(rows[0]!.labels).toEqual([{ kind: "field", title: "Title" }, { kind: "field", title: "nl", locale: true }]);
     expect(documentRows(schema, {})).toEqual([]);
+  });
+
+  it("shows a disableable value as its value under the field's label, leaves it out when disabled, and types dates", () => {
+    const { schema: shown } = normalizeSchema(
+      {
+        type: "object",
+        properties: {
+          banner: { type: "object", title: "Banner", "x-disableable-bool": true },
+          notice: { type: "object", title: "Notice", "x-disableable-bool": true },
+          opens: { type: "string", format: "date", title: "Opens" },
+          updated: { type: "string", format: "date-time", title: "Updated" },
+          odd: { type: "string", format: "date", title: "Odd" },
+        },
+      },
+      ["nl", "en"],
+    );
+    const data = {
+      banner: { value: "Closed on Monday", disabled: false },
+      notice: { value: "Hidden", disabled: true },
+      opens: "2026-03-01",
+      updated: "2026-03-01T09:30:00Z",
+      odd: "soon",
+    };
+    const rows = documentRows(shown, data);
+    expect(rows.map((row) => [row.name, row.labels, row.value])).toEqual([
+      ["banner", [{ kind: "field", title: "Banner" }], { kind: "text", text: "Closed on Monday" }],
+      ["opens", [{ kind: "field", title: "Opens" }], { kind: "date", iso: "2026-03-01T00:00:00Z", dateOnly: true }],
+      ["updated", [{ kind: "field", title: "Updated" }], { kind: "date", iso: "2026-03-01T09:30:00Z", dateOnly: false }],
+      ["odd", [{ kind: "field", title: "Odd" }], { kind: "text", text: "soon" }],
+    ]);
+    // A comparison keeps showing the switch itself: turning a value off is a change.
+    expect(diffVersions(shown, data, { ...data, banner: { value: "Closed on Monday", disabled: true } }).map((row) => row.name)).toEqual(["banner.disabled"]);
   });
 });

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { HistoryEntry, VersionComparison } from "../../../core/content/history";
 import type { DiffLabel, DiffValue } from "../../../core/content/version-diff";
+import { When } from "../when";
 import { useAuthorName, useVersionTime } from "./format";
 
 /*
@@ -23,6 +24,8 @@ function Value({ value, comparison }: { value: DiffValue; comparison: VersionCom
       return <span className="diff-text">{value.text}</span>;
     case "boolean":
       return <span>{value.value ? t("history.yes") : t("history.no")}</span>;
+    case "date":
+      return <When iso={value.iso} dateOnly={value.dateOnly} />;
     case "media": {
       const media = comparison.media[value.contentId];
       if (!media) return <span className="muted">{t("history.mediaGone")}</span>;

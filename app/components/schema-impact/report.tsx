@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ImpactDocument, ImpactProgress, ImpactReport } from "../../../core/schema/impact";
@@ -17,10 +18,24 @@ function DocumentLinks({ documents, count }: { documents: ImpactDocument[]; coun
   );
 }
 
-/** A property path as it is shown: monospace, or the words for the document as a whole. */
+/**
+ * A property path as it is shown: monospace, or the words for the document as a whole. A long path wraps after its
+ * separators (`.`, `/`, before `[`), never inside a name where it fits.
+ */
 function PropertyName({ property }: { property: string }) {
   const { t } = useTranslation();
-  return property ? <code className="impact-property">{property}</code> : <span>{t("schemaImpact.wholeDocument")}</span>;
+  if (!property) return <span>{t("schemaImpact.wholeDocument")}</span>;
+  const parts = property.split(/(?<=[./])|(?=\[)/);
+  return (
+    <code className="impact-property">
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </code>
+  );
 }
 
 /**

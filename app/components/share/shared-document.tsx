@@ -20,6 +20,8 @@ function Value({ value, shared }: { value: DiffValue; shared: SharedDocument }) 
       return <span className="shared-text">{value.text}</span>;
     case "boolean":
       return <span>{value.value ? t("history.yes") : t("history.no")}</span>;
+    case "date":
+      return <When iso={value.iso} dateOnly={value.dateOnly} />;
     case "reference": {
       const title = shared.references[value.contentId];
       return title ? <span>{title}</span> : <span className="muted">{t("history.referenceGone")}</span>;
