@@ -106,7 +106,7 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
   for (const [keyword, value] of Object.entries(node)) {
     // `$ref` and the root's definitions: one message for the whole schema, after the walk (refMessages).
     if (keyword === "$ref") {
-      refs.refs.add(typeof value === "string" ? value : String(JSON.stringify(value)));
+      refs.refs.add(typeof value === "string" ? value : JSON.stringify(value));
       continue;
     }
     if (REF_TARGETS.has(keyword) && state.root) {

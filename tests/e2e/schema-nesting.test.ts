@@ -76,7 +76,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await form.getByLabel("Slug", { exact: true }).fill(slug);
     await form.getByLabel("Collection name", { exact: true }).fill(slug);
     const posts: string[] = [];
-    page.on("request", (request) => void (request.method() === "POST" && posts.push(request.url())));
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
     await setSchema(page, text);
     if (!javaScriptEnabled) await create(page);
     await expect.poll(() => schemaStatus(page).innerText(), { timeout: 15_000 }).toContain(message);

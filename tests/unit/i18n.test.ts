@@ -54,7 +54,7 @@ describe("message sets", () => {
     for (const name of CATALOGUE_PARTS) {
       const dutch = new Map(texts(part("nl", name)));
       for (const [key, english] of texts(part("en", name))) {
-        if (dutch.get(key) === english && !SAME_IN_DUTCH.has(`${name}:${key}`)) leftEnglish.push(`${name}:${key} "${english}"`);
+        if (dutch.get(key) === english && !SAME_IN_DUTCH.has(`${name}:${key}`)) leftEnglish.push(`${name}:${key} "${String(english)}"`);
       }
     }
     expect(leftEnglish).toEqual([]);
