@@ -80,51 +80,12 @@ const onDemandFieldChunks: Plugin = {
   load: (id) => (id === `\0${ON_DEMAND_CHUNKS}` ? `export default ${JSON.stringify(onDemandChunks)};` : null),
 };
 
-/*
- * How the browser build is cut into files (issue 36: the edit page made 46 requests, 15 scripts under 1 kB; now 19):
- * - framework: what every page runs (React, React Router, i18next, Conform's form state): one file, cached for good;
- * - app: our modules that two or more pages share, grouped by which pages use them, small groups merged into their
- *   nearest neighbour (rolldown's entriesAware), so a page loads a handful of files instead of dozens;
- * - zod and ajv: only the pages that need them (settings, the schema editor) load them;
- * - the on-demand field kinds (app/components/form/on-demand-fields.browser.tsx): the reference kinds in one file, the
- *   media kinds in another, fetched when a form has such a field.
- * strictExecutionOrder keeps module evaluation in import order across the merged files (without it a merge once ran a
- * module before the one it imports: "p is not a function" at hydration).
- */
-const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|@conform-to[\\/](dom|react)|cookie|set-cookie-parser)[\\/]/;
-// Ours, and the two pieces of ajv's runtime that the compiled validators import (app/lib/validator.ts).
-const APP = /[\\/](app|core|locales)[\\/]|node_modules[\\/](ajv[\\/]dist[\\/]runtime|fast-deep-equal)[\\/]/;
-const REFERENCE_FIELDS = /[\\/]app[\\/]components[\\/]form[\\/](reference-field|reference-list-field|inline-field|popup-field|tags-field)\.tsx$/;
-
 // The server build's entry is our own HTTP server (server/app.ts), which
 // imports React Router's build: one bundle, one copy of every module.
 export default defineConfig(({ command }) => ({
   resolve: { tsconfigPaths: true },
-  // One stylesheet for every page (about 60 kB, 12 kB compressed, cached for good): React Router links it from the
-  // root route. Split per route it was four to six small files on the edit page.
-  build: { cssCodeSplit: false },
   environments: {
-    client: {
-      build: {
-        target: "es2022",
-        rolldownOptions: {
-          output: {
-            chunkFileNames: (chunk) => `assets/${chunk.name.split("~")[0]}-[hash].js`,
-            strictExecutionOrder: true,
-            codeSplitting: {
-              groups: [
-                { name: "framework", test: FRAMEWORK, tags: ["$initial"], priority: 7 },
-                { name: "zod", test: /node_modules[\\/](zod|@conform-to[\\/]zod)[\\/]/, priority: 5 },
-                { name: "ajv", test: /node_modules[\\/](ajv[\\/](?!dist[\\/]runtime)|ajv-formats[\\/]|fast-uri[\\/]|json-schema-traverse[\\/])/, priority: 5 },
-                { name: "app", test: APP, tags: ["$initial"], minShareCount: 2, entriesAware: true, entriesAwareMergeThreshold: 30000, priority: 6 },
-                { name: "reference-fields", test: REFERENCE_FIELDS, priority: 3 },
-                { name: "media-fields", test: /[\\/]app[\\/]components[\\/]form[\\/]media[\\/]/, priority: 3 },
-              ],
-            },
-          },
-        },
-      },
-    },
+    client: { build: { target: "es2022" } },
     ssr: {
       // Packages of many small ES modules cost the server's start-up far more as separate files (each resolved,
       // read and compiled on its own) than bundled: zod alone is 97 files. Each group is bundled whole, so that no
