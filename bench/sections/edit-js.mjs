@@ -16,8 +16,8 @@ import { startBarePageServer } from "../baselines/page-baseline.mjs";
 
 const BUCKET = "exhibitions"; // the demo bucket that uses every field kind
 const TEXT_BUCKET = "artists"; // a demo bucket of text, date and colour fields: no media, references or tags
-const MAX_GZIP_KB = 120;
-const MAX_WIRE_KB = 130;
+// Issue 36 restated the budget against the stack's floor: the bare React Router page's JavaScript plus 70 kB gzipped.
+const MAX_GZIP_ABOVE_BARE_KB = 70;
 
 /** Script URLs of the page: modulepreload links, fetch preloads, module script src, and imports in inline module scripts. */
 function scriptUrls(html) {
@@ -126,16 +126,14 @@ export async function editJs(ctx) {
       value: gzipKb,
       unit: "kB",
       baseline: baseline("gzip"),
-      budget: `≤ ${MAX_GZIP_KB} kB`,
-      pass: gzipKb <= MAX_GZIP_KB,
+      budget: `≤ bare + ${MAX_GZIP_ABOVE_BARE_KB} kB (${(bare.gzip + MAX_GZIP_ABOVE_BARE_KB).toFixed(0)} kB)`,
+      pass: gzipKb <= bare.gzip + MAX_GZIP_ABOVE_BARE_KB,
     },
     {
       name: `/b/${BUCKET}/new JavaScript, on the wire (brotli)`,
       value: wireKb,
       unit: "kB",
       baseline: baseline("wire"),
-      budget: `≤ ${MAX_WIRE_KB} kB`,
-      pass: wireKb <= MAX_WIRE_KB,
     },
   ];
 

@@ -5,6 +5,7 @@ import { bundle } from "./bundle.mjs";
 import { contentApi } from "./content-api.mjs";
 import { delivery } from "./delivery.mjs";
 import { editJs } from "./edit-js.mjs";
+import { editRequests } from "./edit-requests.mjs";
 import { impact } from "./impact.mjs";
 import { media } from "./media.mjs";
 import { overview } from "./overview.mjs";
@@ -21,6 +22,7 @@ export const sections = [
   { name: "overview", title: "Bucket overview with 2,000, 10,000 and 100,000 documents", run: overview },
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },
+  { name: "edit-requests", title: "Edit page in Chromium: requests and time to usable", run: editRequests },
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
   { name: "bundle", title: "Offline bundle: memory while 2 GB of media stream", run: bundle },
 ];
