@@ -30,6 +30,7 @@ async function openOnce(browser, server, cookie, pagePath) {
   const started = Date.now();
   await page.goto(`${server.url}${pagePath}`);
   await page.waitForFunction(() => {
+    /* global document -- runs in the page */
     const hydrated = (element) => Object.keys(element).some((key) => key.startsWith("__react"));
     const header = document.querySelector("header");
     return header !== null && hydrated(header) && Array.from(document.querySelectorAll("main form")).every(hydrated);
