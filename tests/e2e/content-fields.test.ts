@@ -276,7 +276,8 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     // Duplicate: the copied data in a form for a new document; saving makes a new contentId, the original stays.
     await open(page, `/b/${bucket.slug}/duplicate/${original.contentId}/latest`);
     expect(await textOf(page.locator("h1"))).toBe("New document");
-    expect(await control(page, "name").inputValue()).toBe("Mesdag II");
+    // The title field says it is a copy, in the editor's language (issue 36).
+    expect(await control(page, "name").inputValue()).toBe("Mesdag II (copy)");
     expect(await control(page, "__contentId").inputValue()).toBe("");
     await control(page, "name").fill("Copy");
     await save(page);
