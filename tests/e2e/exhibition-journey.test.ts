@@ -528,7 +528,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     }
 
     await submitWith(page, entry(first.versionId).getByRole("button", { name: "Restore version 1" }));
-    await waitForPath(page, `${latestPath}?saved`);
+    await waitForPath(page, `${latestPath}?restored=1`);
     await settle(page);
     await expect.poll(() => control(page, "title.en").inputValue()).toBe("Light on the North");
     expect(await page.getByText("Someone else saved this document", { exact: false }).count()).toBe(0);

@@ -249,7 +249,7 @@ describe("guards", () => {
     const member = await signedInUser(server.url, server.db, { permissions: ["user", "dev"] });
     const { id } = await createInvitation(server.db, { email: "kept@example.test" });
     for (const cookie of [undefined, member.cookie]) {
-      const expected = cookie ? "/" : `/login?from_url=${encodeURIComponent("/settings/invite-user")}`;
+      const expected = cookie ? "/?notice=admin-only" : `/login?from_url=${encodeURIComponent("/settings/invite-user")}`;
       const view = await get(server.url, "/settings/invite-user", cookie);
       expect(view.headers.get("location")).toBe(expected);
       const create = await post(server.url, "/settings/invite-user", invitationEntries({ email: "sneaky@example.test", permissions: ["user", "admin"] }), cookie);

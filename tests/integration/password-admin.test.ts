@@ -243,7 +243,7 @@ describe("guards", () => {
     expect(anonymous.headers.get("location")).toMatch(/^\/login\?from_url=/);
     expect(new URL(anonymous.headers.get("location")!, server.url).searchParams.get("from_url")).toMatch(new RegExp(`^${path}\\?password=?$`));
     const notAdmin = await get(server.url, `${path}?password`, member.cookie);
-    expect(notAdmin.headers.get("location")).toBe("/");
+    expect(notAdmin.headers.get("location")).toBe("/?notice=admin-only");
     const before = (await findUserByEmail(server.db, target.email))?.passwordHash;
     for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
       const nobody = await postForm(server.url, path, fields, undefined, { Origin: server.url });
@@ -251,7 +251,7 @@ describe("guards", () => {
       expect(nobody.headers.get("location")).toBe(`/login?from_url=${encodeURIComponent(path)}`);
       const notAdminPost = await post(path, fields, member.cookie);
       expect(notAdminPost.status).toBe(302);
-      expect(notAdminPost.headers.get("location")).toBe("/");
+      expect(notAdminPost.headers.get("location")).toBe("/?notice=admin-only");
     }
     expect((await findUserByEmail(server.db, target.email))?.passwordHash).toBe(before);
     const { rows } = await server.db.query("SELECT 1 FROM password_resets WHERE user_id = $1", [target.id]);
