@@ -115,7 +115,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await inviteForm.getByRole("checkbox", { name: new RegExp(`^${bucketName} ${slug}`) }).check();
     await submitAndWait(admin, inviteForm.getByRole("button", { name: "Create invitation" }));
     await expectTextSoon(admin.locator("section.invitation-created .notice-success"), `The invitation was mailed to ${editorEmail}.`);
-    const code = await textOf(admin.locator("[data-invitation-code]"));
+    const code = await admin.locator("[data-invitation-code]").inputValue();
 
     const invitation = await mail.waitForMail(editorEmail);
     const invitationLink = /https?:\/\/\S+\/signup\?code=\S+/.exec(invitation.text ?? "")?.[0];
@@ -206,7 +206,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await clientForm.getByLabel(`Read: ${bucketName}`, { exact: true }).check();
     await submitAndWait(admin, clientForm.getByRole("button", { name: "Create client" }));
     await expectTextSoon(admin.locator(".client-token h2"), `API client '${clientName}' created`);
-    const token = await textOf(admin.locator("[data-client-token]"));
+    const token = await admin.locator("[data-client-token]").inputValue();
     const bearer = (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
     const schema = await bearer(`/api/v1/buckets/${slug}/schema`);
     expect(schema.status).toBe(200);

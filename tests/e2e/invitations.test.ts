@@ -56,8 +56,8 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     const created = page.locator("section.invitation-created");
     await expectTextSoon(created.locator(".notice-success"), `The invitation was mailed to ${email}.`);
-    const code = await textOf(created.locator("[data-invitation-code]"));
-    const link = await textOf(created.locator("[data-invitation-link]"));
+    const code = await created.locator("[data-invitation-code]").inputValue();
+    const link = await created.locator("[data-invitation-link]").inputValue();
     expect(link).toBe(`${server.url}/signup?code=${code}`);
     expect(pathOf(page)).toBe("/settings/invite-user");
     // Listed as open, and the form is empty again for the next one.
@@ -98,7 +98,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const email = newEmail("revoked");
     await page.locator("form.people-form").getByLabel("Email (optional)").fill(email);
     await submitAndWait(page, page.getByRole("button", { name: "Create invitation" }));
-    const link = await textOf(page.locator("[data-invitation-link]"));
+    const link = await page.locator("[data-invitation-link]").inputValue();
 
     await submitAndWait(page, page.getByRole("button", { name: `Revoke the invitation for ${email}` }));
     await expectTextSoon(page.locator("main .notice-success"), "The invitation was revoked: its code no longer works.");

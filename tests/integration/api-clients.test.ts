@@ -48,7 +48,7 @@ function postClientForm(fields: Array<[string, string]>, cookie = admin.cookie) 
 /** An element's text: tags and React's text separators out, spaces collapsed. */
 const textOf = (html: string) => decode(html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").replace(/ ([:.,])/g, "$1")).trim();
 
-const tokenIn = (html: string) => /<code data-client-token="true">([^<]+)<\/code>/.exec(html)?.[1] ?? null;
+const tokenIn = (html: string) => /data-client-token="true"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? null;
 
 async function clientRow(id: string) {
   const { rows } = await server.db.query<{ name: string; secretHash: string; readBuckets: string[]; writeBuckets: string[]; revokedAt: Date | null; lastUsedAt: Date | null }>(

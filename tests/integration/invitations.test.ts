@@ -43,8 +43,8 @@ const textOf = (html: string) =>
 
 /** The code and link the page shows once after creating an invitation. */
 function shownInvitation(html: string): { code: string; link: string } {
-  const code = /<code data-invitation-code="true">([^<]+)<\/code>/.exec(html)?.[1];
-  const link = /<code data-invitation-link="true">([^<]+)<\/code>/.exec(html)?.[1];
+  const code = /data-invitation-code="true"[^>]*value="([^"]+)"/.exec(html)?.[1];
+  const link = /data-invitation-link="true"[^>]*value="([^"]+)"/.exec(html)?.[1];
   if (!code || !link) throw new Error("the page shows no invitation");
   return { code: decode(code), link: decode(link) };
 }

@@ -645,6 +645,27 @@ export const TOUR: TourEntry[] = [
   { name: "settings", as: "admin", path: "/settings" },
   { name: "settings-invite-user", as: "admin", path: "/settings/invite-user" },
   { name: "settings-new-client", as: "admin", path: "/settings/new-client" },
+  // Issue 36 (item 14b): the once-shown secrets in read-only fields with their Copy buttons.
+  {
+    name: "settings-invite-user-created",
+    as: "admin",
+    path: "/settings/invite-user",
+    open: async ({ page }) => {
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form.people-form button[type=submit]").click()]);
+      await page.locator("[data-invitation-link]").waitFor();
+    },
+  },
+  {
+    name: "settings-new-client-created",
+    as: "admin",
+    path: "/settings/new-client",
+    open: async ({ page }) => {
+      await page.locator("form#new-client input[name=name]").fill("Gallery kiosk");
+      await page.locator("form#new-client input[name=read]").first().check();
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form#new-client button[type=submit]").click()]);
+      await page.locator("[data-client-token]").waitFor();
+    },
+  },
   // Delivery read API (issue 14): an API client's allowed origins (CORS), its form opened.
   {
     name: "settings-client-origins",

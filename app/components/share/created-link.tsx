@@ -4,8 +4,11 @@ import { When } from "../when";
 
 const subscribeToNothing = () => () => undefined;
 
-/** Copies a link to the clipboard (JavaScript only: without it the link is there to select). */
-export function CopyLinkButton({ url }: { url: string }) {
+/**
+ * The one Copy button: copies a link, code or token to the clipboard (JavaScript only: without it the text is in a
+ * read-only field to select). `label` names the button ("Copy link" unless told).
+ */
+export function CopyLinkButton({ url, label }: { url: string; label?: string }) {
   const { t } = useTranslation();
   const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
@@ -19,12 +22,22 @@ export function CopyLinkButton({ url }: { url: string }) {
   return (
     <>
       <button type="button" className="button small" onClick={copy}>
-        {t("shareables.copy")}
+        {label ?? t("shareables.copy")}
       </button>
       <span role="status" className="muted shareable-copied">
-        {copied === "yes" ? t("shareables.copied") : copied === "failed" ? t("shareables.copyFailed") : ""}
+        {copied === "yes" ? t("shareables.copied") : copied === "failed" ? t(label ? "copyField.failed" : "shareables.copyFailed") : ""}
       </span>
     </>
+  );
+}
+
+/** A secret shown this once: a read-only field (easy to select, with or without JavaScript) and its Copy button. */
+export function CopyField({ value, label, copyLabel, marker }: { value: string; label: string; copyLabel: string; marker: string }) {
+  return (
+    <span className="copy-field">
+      <input type="text" readOnly {...{ [`data-${marker}`]: "true" }} value={value} aria-label={label} onFocus={(event) => event.currentTarget.select()} />
+      <CopyLinkButton url={value} label={copyLabel} />
+    </span>
   );
 }
 

@@ -13,6 +13,7 @@ import { isUuid } from "../../../core/ids";
 import { translate, type MessageKey } from "../../../core/messages";
 import { bucketsOrAll, INVITATION_DAYS, invitationSchema } from "../../../core/people-forms";
 import { FieldError, FormError } from "../../components/form-errors";
+import { CopyField } from "../../components/share/created-link";
 import { BucketCheckboxes, BucketList, DateTime, PermissionCheckboxes, PermissionList } from "../../components/settings/people";
 import type { Route } from "./+types/invite-user";
 import { bucketName } from "../../../core/content/bucket-name";
@@ -117,9 +118,9 @@ export default function InviteUser({ loaderData, actionData }: Route.ComponentPr
           )}
           <dl className="invitation-secret">
             <dt>{t("adminInvitations.created.code")}</dt>
-            <dd><code data-invitation-code>{created.code}</code></dd>
+            <dd><CopyField value={created.code} label={t("adminInvitations.created.code")} copyLabel={t("adminInvitations.created.copyCode")} marker="invitation-code" /></dd>
             <dt>{t("adminInvitations.created.link")}</dt>
-            <dd><code data-invitation-link>{created.link}</code></dd>
+            <dd><CopyField value={created.link} label={t("adminInvitations.created.link")} copyLabel={t("adminInvitations.created.copyLink")} marker="invitation-link" /></dd>
           </dl>
           <p className="muted">
             {t("adminInvitations.created.once")} {t("adminInvitations.created.expires")} <DateTime iso={created.expiresAt} />

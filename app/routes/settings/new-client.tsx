@@ -11,6 +11,7 @@ import { clientOriginsSchema } from "../../../core/delivery/origins";
 import { translate } from "../../../core/messages";
 import { FieldError, FormError } from "../../components/form-errors";
 import { formatWhen, When } from "../../components/when";
+import { CopyField } from "../../components/share/created-link";
 import type { Route } from "./+types/new-client";
 import "../../styles/delivery.css";
 import { bucketName } from "../../../core/content/bucket-name";
@@ -131,7 +132,7 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
             <dt>{t("adminClients.created.clientId")}</dt>
             <dd><code>{created.clientId}</code></dd>
             <dt>{t("adminClients.created.token")}</dt>
-            <dd><code data-client-token>{created.token}</code></dd>
+            <dd><CopyField value={created.token} label={t("adminClients.created.token")} copyLabel={t("adminClients.created.copyToken")} marker="client-token" /></dd>
           </dl>
           <p>{t("adminClients.created.usage")}</p>
           <pre className="client-token-header"><code>{`Authorization: Bearer ${created.token}`}</code></pre>

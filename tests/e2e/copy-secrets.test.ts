@@ -1,0 +1,84 @@
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
+import { createTestBucket } from "../support/fixtures";
+import { createTestUser } from "../support/http";
+import { startTestServer, type TestServer } from "../support/server";
+
+/*
+ * Secrets shown only once (issue 36, item 14b): the invitation's code and link and a new API client's token each sit
+ * in a read-only field, with a Copy button that puts them on the clipboard (JavaScript on) or nothing to press but the
+ * field to select (JavaScript off).
+ */
+
+let server: TestServer;
+let browser: Browser;
+let counter = 0;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  await createTestBucket(server.db, { name: "Copy Bucket" });
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+/** The field holds the secret read-only; with JavaScript its button copies it and says so, without it there is none. */
+async function expectCopyable(page: Page, scope: Locator, field: string, button: string, javaScriptEnabled: boolean): Promise<string> {
+  const input = scope.getByRole("textbox", { name: field, exact: true });
+  const value = await input.inputValue();
+  expect(value.length).toBeGreaterThan(10);
+  expect(await input.getAttribute("readonly")).not.toBeNull();
+  const copy = scope.getByRole("button", { name: button, exact: true });
+  if (javaScriptEnabled) {
+    await copy.click();
+    await expectTextSoon(input.locator("xpath=..").locator(".shareable-copied"), "Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+  } else {
+    expect(await copy.count()).toBe(0);
+    await input.selectText();
+    expect(await input.evaluate((element: HTMLInputElement) => element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0))).toBe(value);
+  }
+  return value;
+}
+
+describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
+  async function signedInAdmin(): Promise<{ page: Page; close: () => Promise<void> }> {
+    const admin = await createTestUser(server.db, { name: "Cora Copier", permissions: ["user", "admin"] });
+    const ctx = await newContext(browser, server.url, { javaScriptEnabled });
+    if (javaScriptEnabled) await ctx.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    const page = await ctx.newPage();
+    await signInTo(page, admin.email, admin.password);
+    return {
+      page,
+      close: async () => {
+        ctx.expectNoErrors();
+        await ctx.close();
+      },
+    };
+  }
+
+  it("the invitation's code and link can be copied", async () => {
+    const { page, close } = await signedInAdmin();
+    await open(page, "/settings/invite-user");
+    await submitAndWait(page, page.locator("form.people-form").getByRole("button", { name: "Create invitation" }));
+    const created = page.locator("section.invitation-created");
+    const code = await expectCopyable(page, created, "Invitation code", "Copy code", javaScriptEnabled);
+    const link = await expectCopyable(page, created, "Signup link", "Copy link", javaScriptEnabled);
+    expect(link).toBe(`${server.url}/signup?code=${code}`);
+    await close();
+  });
+
+  it("a new API client's token can be copied", async () => {
+    const { page, close } = await signedInAdmin();
+    await open(page, "/settings/new-client");
+    const form = page.locator("form#new-client");
+    await form.getByLabel("Name", { exact: true }).fill(`Copy kiosk ${++counter} ${javaScriptEnabled ? "js" : "html"}`);
+    await form.getByLabel("Read: Copy Bucket", { exact: true }).check();
+    await submitAndWait(page, form.getByRole("button", { name: "Create client" }));
+    const token = await expectCopyable(page, page.locator(".client-token"), "Token", "Copy token", javaScriptEnabled);
+    expect(token).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
+    await close();
+  });
+});
