@@ -94,6 +94,19 @@ async function recorded(db: Db): Promise<Array<{ version: number; name: string }
   return rows;
 }
 
+/**
+ * A bucket written the way the schema before migration 032 takes it (no `names` column): createTestBucket writes
+ * today's columns, which an older schema lacks.
+ */
+async function oldSchemaBucket(db: Db, jsonSchema: object = { type: "object", properties: { title: { type: "string" } } }): Promise<{ id: string }> {
+  const slug = `old-${randomBytes(4).toString("hex")}`;
+  const { rows } = await db.query<{ id: string }>(
+    "INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales) VALUES ($1, $1, false, false, $1, $2, $3) RETURNING id",
+    [slug, jsonSchema, ["nl", "en"]],
+  );
+  return rows[0]!;
+}
+
 async function relationExists(db: Db, name: string): Promise<boolean> {
   const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`public.${name}`]);
   return rows[0]!.exists;
@@ -159,7 +172,7 @@ describe("migrations", () => {
   it("027 stores the search text of every document saved before it, from its latest version only, and drops the index over all versions", async () => {
     const db = await (await freshDatabase()).open();
     await migrate(db, MIGRATIONS.filter((migration) => migration.version < 27));
-    const bucket = await createTestBucket(db, { jsonSchema: { type: "object", properties: { name: { type: "string" }, year: { type: "integer" } } } });
+    const bucket = await oldSchemaBucket(db, { type: "object", properties: { name: { type: "string" }, year: { type: "integer" } } });
     await db.query(
       `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $4))
        INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, '{"name": "Zandvoort"}'), ($4, $1, '{"name": "Mesdag", "year": 1881}')`,
@@ -179,7 +192,7 @@ describe("migrations", () => {
   it("028 moves each bucket's document count into its count slots and drops the column", async () => {
     const db = await (await freshDatabase()).open();
     await migrate(db, MIGRATIONS.filter((migration) => migration.version < 28));
-    const [full, empty] = [await createTestBucket(db), await createTestBucket(db)];
+    const [full, empty] = [await oldSchemaBucket(db), await oldSchemaBucket(db)];
     for (const name of ["Mesdag", "Israëls"]) {
       const [contentId, versionId] = [randomUUID(), randomUUID()];
       await db.query(
@@ -201,7 +214,7 @@ describe("migrations", () => {
   it("029 stores every document's search text in lower case, and a search in any case still finds it", async () => {
     const db = await (await freshDatabase()).open();
     await migrate(db, MIGRATIONS.filter((migration) => migration.version < 29));
-    const bucket = await createTestBucket(db);
+    const bucket = await oldSchemaBucket(db);
     const { contentId } = await createContent(db, bucket.id, { title: "Zeegezicht bij Scheveningen", maker: "MESDAG" }, null);
     const storedWords = async () => {
       const { rows } = await db.query<{ text: string }>("SELECT search_text AS text FROM contents WHERE content_id = $1", [contentId]);
