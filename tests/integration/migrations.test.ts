@@ -9,7 +9,7 @@ import { MIGRATIONS, migrate } from "../../server/db/migrate";
 import { createUser } from "../../server/accounts/users";
 import { createContent, listContents } from "../../server/content/store";
 import { withDatabase } from "../support/global-setup";
-import { createTestBucket, startBuiltServer } from "../support/fixtures";
+import { startBuiltServer } from "../support/fixtures";
 
 /*
  * Numbered migrations (server/db/migrate.ts): recorded in schema_migrations,
