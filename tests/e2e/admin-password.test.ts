@@ -25,7 +25,9 @@ let counter = 0;
 const unique = (label: string) => `${label}${++counter}x${Date.now().toString(36)}`;
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
-  it("the user asks, the admin answers with a reset link and then sets a password; the user signs in with each", async () => {
+  // Two journeys in one (a reset link, then a password set in the dialog), each with sign-ins: 25 s on a quiet
+  // machine, so it gets twice the suite's 60 s.
+  it("the user asks, the admin answers with a reset link and then sets a password; the user signs in with each", { timeout: 120_000 }, async () => {
     const admin = await createTestUser(server.db, { name: "Ada Admin", permissions: ["user", "admin"] });
     const user = await createTestUser(server.db, { name: `Pieter ${unique("Vergeten")}` });
 
