@@ -306,9 +306,9 @@ describe("guards", () => {
   it("send users who are not admins to /, for GET and POST of the page and the stream", async () => {
     for (const path of [impactPath(), streamPath()]) {
       const read = await get(server.url, path, member);
-      expect([read.status, read.headers.get("location")]).toEqual([302, "/"]);
+      expect([read.status, read.headers.get("location")]).toEqual([302, "/?notice=admin-only"]);
       const post = await postForm(server.url, path, { jsonSchema: JSON.stringify(NEW_SCHEMA) }, member, origin);
-      expect([post.status, post.headers.get("location")]).toEqual([302, "/"]);
+      expect([post.status, post.headers.get("location")]).toEqual([302, "/?notice=admin-only"]);
     }
   });
 });
