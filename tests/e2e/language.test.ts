@@ -62,7 +62,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     // The choice is the user's: signing in from another (English) browser brings it back.
     const other = await newContext(browser, server.url, { javaScriptEnabled });
     const elsewhere = await other.newPage();
-    await signInTo(elsewhere, user.email, user.password);
+    await signInTo(elsewhere, user.email, user.password, "Inhoud");
     expect(await textOf(elsewhere.locator("main p"))).toBe(NL_INTRO);
     other.expectNoErrors();
     await other.close();

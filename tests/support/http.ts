@@ -120,8 +120,9 @@ export function formErrorText(html: string): string | null {
 
 /** The text of the field error under the input named `field`, or null. */
 export function fieldErrorText(html: string, field: string): string | null {
-  const match = new RegExp(`<p id="[^"]*-${field}-error" class="field-error" role="alert">([^<]*)</p>`).exec(html);
-  return match ? decodeEntities(match[1]!) : null;
+  const match = new RegExp(`<p id="[^"]*-${field}-error" class="field-error" role="alert">([\\s\\S]*?)</p>`).exec(html);
+  // Several messages come as one <span class="error-line"> each; the text reads them as one.
+  return match ? decodeEntities(match[1]!.replace(/<[^>]+>/g, "")) : null;
 }
 
 /** The value attribute of the <input name="…"> (null when it has none, undefined when there is no such input). */

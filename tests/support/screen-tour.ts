@@ -446,8 +446,9 @@ const popupRoundTrip = (setup: TourSetup) =>
   });
 
 /**
- * A document whose video is still converting (35 %): its media row and jobs written directly, the jobs leased far
- * ahead so that no runner takes them, and no file behind them (the page shows the status, not the video).
+ * A document whose video is still converting: its media row and jobs written directly, the running job leased and
+ * the waiting one due a day ahead, so that no runner takes either (a runner that took the still job found no file
+ * and failed the video, under load in CI), and no file behind them (the page shows the status, not the video).
  */
 const mediaInProgress = (setup: TourSetup) =>
   setup.once("media-in-progress", async () => {
@@ -464,8 +465,8 @@ const mediaInProgress = (setup: TourSetup) =>
     );
     const media = rows[0]!;
     await setup.db.query(
-      `INSERT INTO jobs (media_id, name, status, progress, lease_until) VALUES
-       ($1, 'transcode', 'processing', 70, now() + interval '1 day'), ($1, 'still-creation', 'new', 0, now() + interval '1 day')`,
+      `INSERT INTO jobs (media_id, name, status, progress, lease_until, run_after) VALUES
+       ($1, 'transcode', 'processing', 70, now() + interval '1 day', now()), ($1, 'still-creation', 'new', 0, NULL, now() + interval '1 day')`,
       [media.id],
     );
     const document = await createContent(setup.db, bucket.id, { title: "Dunes at Schoorl", clip: media.contentId }, setup.admin.id);
