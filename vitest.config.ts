@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { LongFilesFirst } from "./tests/support/sequencer";
+import { LongFilesFirst } from "./tests/support/sequencer.ts";
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 

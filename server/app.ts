@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate";
 import { refreshPlannerStatistics } from "./db/statistics";
 import { withReadCache } from "./db/read-cache";
 import { holdEventLoop } from "./event-loop-hold";
+import { tuneHeapForMemory } from "./heap-tuning";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
 import type { MediaContext } from "./web/context";
@@ -108,6 +109,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 }
 
 async function start(options: StartOptions): Promise<RunningServer> {
+  tuneHeapForMemory();
   const at: Record<string, number> = { imported: IMPORTED_AT, called: performance.now() };
   const mark = (step: string) => (at[step] = performance.now());
   const config = options.config ?? loadConfig(options.env);

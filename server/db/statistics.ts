@@ -13,6 +13,13 @@ import type { Db } from "./client";
 export const STATISTICS_TABLES = ["contents", "versions"] as const;
 const MIN_PAGES = 8;
 const GROWTH = 1.2;
+/**
+ * ANALYZE's sample is 300 rows per unit of target, each held whole: at Postgres's default of 100, 30,000 contents
+ * rows of about 1.7 kB (their search text) grew PGlite's memory by 56 MiB at 100,000 documents, for good, since
+ * WebAssembly memory never shrinks. 30 samples 9,000 rows, stays inside the memory PGlite starts with, and still
+ * tells the planner a bucket's size and a search's selectivity (issue 36, point 16; docs/benchmarks.md).
+ */
+export const STATISTICS_TARGET = 30;
 
 interface TableSize {
   name: string;
@@ -43,6 +50,11 @@ export async function refreshPlannerStatistics(db: Db): Promise<string[]> {
   );
   const stale = rows.filter(needsAnalyze).map((row) => row.name);
   // The names come from STATISTICS_TABLES (through pg_class), never from input.
-  for (const name of stale) await db.exec(`ANALYZE ${name}`);
+  for (const name of stale) {
+    await db.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL default_statistics_target = ${STATISTICS_TARGET}`);
+      await tx.exec(`ANALYZE ${name}`);
+    });
+  }
   return stale;
 }
