@@ -5,6 +5,7 @@ import { getRequestState } from "../../server/web/request-state";
 import { pageRoute } from "../../server/web/respond";
 import { translate } from "../../core/messages";
 import type { Route } from "./+types/support";
+import { pageTitle } from "../lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -34,7 +35,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
 
 export default function Support({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

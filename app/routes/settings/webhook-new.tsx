@@ -12,6 +12,7 @@ import { FormError } from "../../components/form-errors";
 import { WebhookFields } from "../../components/settings/webhook-fields";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhook-new";
+import { pageTitle } from "../../lib/page-title";
 
 /*
  * /settings/webhooks/new: register a webhook. A generated secret is shown once, in the answer to the POST (never
@@ -39,7 +40,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   return data({ result: submission.reply({ resetForm: true }), params: null, created: { id: webhook.id, url: webhook.url, secret: saved.secret } }, { status: 201 });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
 
 export default function WebhookNew({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -18,6 +18,7 @@ import { eventKey, WebhookFields } from "../../components/settings/webhook-field
 import { formatWhen, When } from "../../components/when";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhook";
+import { pageTitle } from "../../lib/page-title";
 
 /*
  * /settings/webhooks/{id}: change a webhook (a generated secret is shown once, in the answer to the POST), its
@@ -108,7 +109,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return redirect(`${here}?done=saved`);
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
 
 const shortId = (id: string) => id.slice(0, 8);
 
