@@ -13,6 +13,7 @@ import { WebhookFields } from "../../components/settings/webhook-fields";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhook-new";
 import { pageTitle } from "../../lib/page-title";
+import { CopyField } from "../../components/share/created-link";
 
 /*
  * /settings/webhooks/new: register a webhook. A generated secret is shown once, in the answer to the POST (never
@@ -68,7 +69,7 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
             <>
               <p>{t("webhooks.created.once")}</p>
               <p className="webhook-secret-title">{t("webhooks.created.secretTitle")}</p>
-              <pre className="client-token-header"><code data-webhook-secret>{created.secret}</code></pre>
+              <CopyField value={created.secret} label={t("webhooks.created.secretTitle")} copyLabel={t("webhooks.copySecret")} marker="webhook-secret" />
             </>
           ) : null}
           <p>

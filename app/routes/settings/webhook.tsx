@@ -19,6 +19,7 @@ import { formatWhen, When } from "../../components/when";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhook";
 import { pageTitle } from "../../lib/page-title";
+import { CopyField } from "../../components/share/created-link";
 
 /*
  * /settings/webhooks/{id}: change a webhook (a generated secret is shown once, in the answer to the POST), its
@@ -148,7 +149,7 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
       {actionData?.secret ? (
         <div className="client-token notice-success" role="status">
           <p>{t("webhooks.secretReplaced")}</p>
-          <pre className="client-token-header"><code data-webhook-secret>{actionData.secret}</code></pre>
+          <CopyField value={actionData.secret} label={t("webhooks.created.secretTitle")} copyLabel={t("webhooks.copySecret")} marker="webhook-secret" />
         </div>
       ) : null}
       {loaderData.notice && !actionData ? <p className="notice-success" role="status">{t(loaderData.notice)}</p> : null}
