@@ -46,7 +46,7 @@ beforeAll(async () => {
     if (!rows[0]) throw new Error(`the demo content has no ${screen} document`);
     return rows[0];
   };
-  const [trend, sessions, dleSessions, environment] = await Promise.all(["trend", "sessies", "dle-sessies", "dle-content"].map(demo));
+  const [trend, sessions, dleSessions, environment] = await Promise.all([demo("trend"), demo("sessies"), demo("dle-sessies"), demo("dle-content")]);
   const { code } = await createInvitation(server.db, {});
   const { token: resetToken } = await createResetToken(server.db, admin.user.id);
   const webhook = await createWebhook(server.db, admin.user, { url: "https://example.org/hook", events: ["document.saved"], bucketSlugs: null, secret: "s".repeat(32) });
@@ -65,6 +65,7 @@ beforeAll(async () => {
     "routes/profile.tsx": { path: "/profile", as: "admin" },
     "routes/style.tsx": { path: "/style", as: "admin" },
     "routes/support.tsx": { path: "/support", as: "admin" },
+    "routes/help.tsx": { path: "/help", as: "anonymous" },
     "routes/shareables/list.tsx": { path: "/shareables", as: "admin" },
     "routes/shareables/view.tsx": { path: `/shareables/${shareToken}`, as: "anonymous" },
     "routes/settings/index.tsx": { path: "/settings", as: "admin" },

@@ -202,7 +202,7 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
                 <option key={screen} value={screen}>{t(`screens.names.${screen}`)}</option>
               ))}
             </select>
-            <p id={fields.screen.descriptionId} className="field-note">{t("screens.field.note")}</p>
+            <p id={fields.screen.descriptionId} className="field-note">{t("screens.field.note")} <Link to="/help#screens">{t("screens.field.helpLink")}</Link></p>
             <FieldError field={fields.screen} />
           </div>
           <fieldset className="admin-checks">

@@ -78,7 +78,7 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
         </div>
       ) : (
         <>
-          <p className="account-intro">{t("webhooks.intro")}</p>
+          <p className="account-intro">{t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link></p>
           <Form method="post" className="account-form webhook-form" {...getFormProps(form)}>
             <FormError errors={form.errors} />
             <WebhookFields fields={fields} buckets={loaderData.buckets} mode="create" params={actionData?.params ?? undefined} />

@@ -45,7 +45,7 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
         <h1>{t("webhooks.title")}</h1>
         <Link to="/settings/webhooks/new" className="button primary">{t("webhooks.new")}</Link>
       </header>
-      <p className="account-intro">{t("webhooks.intro")}</p>
+      <p className="account-intro">{t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link></p>
       {loaderData.deleted ? <p className="notice-success" role="status">{t("webhooks.deleted", { url: loaderData.deleted })}</p> : null}
       {loaderData.webhooks.length === 0 ? (
         <p className="empty">{t("webhooks.empty")}</p>
