@@ -553,6 +553,8 @@ export const TOUR: TourEntry[] = [
   { name: "profile", as: "editor", path: "/profile" },
   { name: "style", as: "editor", path: "/style" },
   { name: "support", as: "editor", path: "/support" },
+  // The help page the hints and the support page link to (issue 36): screens, the webhook signature, the guides.
+  { name: "help", as: "anonymous", path: "/help" },
   // Shareable previews (issue 14): the list (links of every state, the revoke confirmation), a shared document
   // (every common field kind and an image; a video with its poster), the edit page's share panel and its answer.
   { name: "shareables", as: "admin", setup: (setup) => shares(setup), path: "/shareables" },
