@@ -796,6 +796,20 @@ export const TOUR: TourEntry[] = [
       await page.locator("[data-webhook-secret]").waitFor();
     },
   },
+  {
+    // With JavaScript the once-shown secret has its Copy button (issue 36).
+    name: "settings-webhook-created-copy",
+    as: "admin",
+    setup: webhookWithLog,
+    path: "/settings/webhooks/new",
+    open: async ({ page, data }) => {
+      await page.locator('input[name="url"]').fill("https://93.184.215.14/vitrine-hook-copy");
+      await page.locator('input[name="scope"][value="some"]').check();
+      await page.locator(`input[name="buckets"][value="${data.bucketSlug}"]`).check();
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form.webhook-form button[type=submit]").click()]);
+      await page.locator(".copy-field button").waitFor();
+    },
+  },
   { name: "settings-webhook-edit", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}` },
   { name: "dialog-delete-webhook", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}?delete`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
 
