@@ -136,7 +136,7 @@ export const overviewAction = (screen: ScreenName) => pageRoute(async ({ request
 
 export const action = overviewAction("generic");
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.bucket.name);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.bucket.name);
 
 export default function BucketOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

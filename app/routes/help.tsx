@@ -39,7 +39,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   return { title: translate(locale, "help.title"), product: context.config.PRODUCT_NAME };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Help({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -98,7 +98,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
 
 export const headers = passRetryAfter;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 /** A short name for a browser's user agent: enough to recognise a session, never more than the agent says. */
 function browserName(userAgent: string | null): string | null {

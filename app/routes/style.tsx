@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { locale, fields: fieldSpecimens(locale, compileBucketSchema) };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData && translate(loaderData.locale, "styleGuide.title"));
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, translate(loaderData.locale, "styleGuide.title"));
 
 export default function StyleGuide({ loaderData }: Route.ComponentProps) {
   return <StyleGuidePage fields={loaderData.fields} locale={loaderData.locale} />;

@@ -31,7 +31,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Support({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

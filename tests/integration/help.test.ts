@@ -19,7 +19,7 @@ beforeAll(async () => {
   admin = (await signedInUser(server.url, server.db, { name: "Helen Help", permissions: ["user", "admin"] })).cookie;
   bucketSlug = (await createTestBucket(server.db, { slug: `help-${Date.now().toString(36)}`, name: "Help bucket" })).slug;
 });
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /** The text a reader sees (tags and the scripts' data left out). */
 const visibleText = (html: string) => decode(html.replace(/<script\b[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " "));

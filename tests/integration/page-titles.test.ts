@@ -102,7 +102,7 @@ beforeAll(async () => {
     "routes/not-found.tsx": { path: `/no-such-page-${stamp}`, as: "admin", status: 404 },
   };
 }, 180_000);
-afterAll(() => server?.stop());
+afterAll(() => server.stop());
 
 /** The page's title in a language, after checking the page answered as expected in that language. */
 async function titleOf(visit: Visit, language: keyof typeof LANGUAGES): Promise<string | null> {

@@ -50,7 +50,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
 
 export const headers = passRetryAfter;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function PasswordResetRequest({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -40,7 +40,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   throw redirect("/login?password_changed=1");
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function PasswordResetToken({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -43,7 +43,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return { schemaText, error: null, report };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.bucket.name);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.bucket.name);
 
 export default function BucketImpact({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

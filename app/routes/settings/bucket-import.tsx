@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { title: translate(locale, "adminBuckets.import.title") };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 type ImportReply =
   | { status: "refused"; errors: Message[]; text: string }

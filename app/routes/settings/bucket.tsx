@@ -25,7 +25,7 @@ import { pageTitle } from "../../lib/page-title";
 export const loader = (args: Route.LoaderArgs) => bucketAdminLoader(args);
 export const action = (args: Route.ActionArgs) => bucketAdminAction(args);
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const subscribeToNothing = () => () => undefined;
 const LIVE_DELAY_MS = 300;

@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { title: translate(locale, "adminBuckets.list.title"), buckets: buckets.map((bucket) => ({ ...bucket, name: bucketName(bucket, locale), lastChange: bucket.lastChange.toISOString() })), deleted };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 /** /settings/buckets: every bucket (private ones too), a link to each, a new bucket and the import. */
 export default function BucketList({ loaderData }: Route.ComponentProps) {

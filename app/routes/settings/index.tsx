@@ -33,7 +33,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const AREAS = [
   { to: "/settings/buckets", title: "settings.areas.buckets.title", text: "settings.areas.buckets.text" },

@@ -79,7 +79,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const MAIL_STATES = {
   sent: "adminInvitations.created.mailSent",

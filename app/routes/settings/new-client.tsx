@@ -100,7 +100,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   return data({ intent: "create" as const, result: submission.reply({ resetForm: true }), created: { name: client.name, clientId: client.id, token }, unknown: null }, { status: 201 });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function NewClient({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

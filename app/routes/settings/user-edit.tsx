@@ -128,7 +128,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   }
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function UserEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -41,7 +41,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   return data({ result: submission.reply({ resetForm: true }), params: null, created: { id: webhook.id, url: webhook.url, secret: saved.secret } }, { status: 201 });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function WebhookNew({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

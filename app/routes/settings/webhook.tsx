@@ -110,7 +110,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return redirect(`${here}?done=saved`);
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const shortId = (id: string) => id.slice(0, 8);
 

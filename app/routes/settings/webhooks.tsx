@@ -35,7 +35,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Webhooks({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

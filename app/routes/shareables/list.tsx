@@ -74,7 +74,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   );
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.title);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Shareables({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

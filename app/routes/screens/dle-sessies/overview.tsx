@@ -7,7 +7,7 @@ import { pageTitle } from "../../../lib/page-title";
 
 export const loader = sessionOverviewLoader("dle-sessies");
 export const action = sessionOverviewAction("dle-sessies");
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData?.bucket.name);
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.bucket.name);
 
 export default function DleSessiesOverview({ loaderData, actionData }: Route.ComponentProps) {
   return <SessionOverviewPage loaderData={loaderData} actionData={actionData} />;
