@@ -29,6 +29,7 @@ import "./styles/app.css";
 import "./styles/references.css";
 import "./styles/session-editor.css";
 import { bucketName } from "../core/content/bucket-name";
+import { pageTitle } from "./lib/page-title";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -55,7 +56,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.config.productName ?? "Vitrine" }];
+// The default title (the product's name), and every error page's: errors below the root render in its boundary.
+export const meta: Route.MetaFunction = ({ matches, error }) => pageTitle(matches, null, error);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();

@@ -12,6 +12,7 @@ export default [
   route("profile", "routes/profile.tsx"),
   route("style", "routes/style.tsx"),
   route("support", "routes/support.tsx"),
+  route("help", "routes/help.tsx"),
   // Shareable previews: the links a user made (and the form posts), one link's read-only page and its media.
   route("shareables", "routes/shareables/list.tsx"),
   route("shareables/:token", "routes/shareables/view.tsx"),

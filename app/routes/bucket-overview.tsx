@@ -15,6 +15,7 @@ import { pageRoute } from "../../server/web/respond";
 import { documentPath, duplicatePath, hasOwnOverview, newDocumentPath, overviewPath, type ScreenBucket, type ScreenName } from "../../core/content/screens";
 import { useClientLinks } from "../lib/client-links";
 import type { Route } from "./+types/bucket-overview";
+import { pageTitle } from "../lib/page-title";
 
 export const PAGE_SIZE = 20;
 
@@ -135,7 +136,7 @@ export const overviewAction = (screen: ScreenName) => pageRoute(async ({ request
 
 export const action = overviewAction("generic");
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.bucket.name);
 
 export default function BucketOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

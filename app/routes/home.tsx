@@ -5,12 +5,16 @@ import { requireUser } from "../../server/web/guards";
 import { useClientLinks } from "../lib/client-links";
 import { useRootData } from "../lib/root-data";
 import type { Route } from "./+types/home";
+import { metaLocale, pageTitle } from "../lib/page-title";
+import { translate } from "../../core/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
   // Sent here from an admin page (requireAdmin): the page says why.
   return { adminOnly: new URL(request.url).searchParams.get("notice") === "admin-only" };
 }
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, translate(metaLocale(matches), "home.title"));
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -9,6 +9,8 @@ import { getRequestState } from "../../server/web/request-state";
 import { safeRedirectPath } from "../../core/safe-redirect";
 import { FieldError, FormError } from "../components/form-errors";
 import type { Route } from "./+types/login";
+import { metaLocale, pageTitle } from "../lib/page-title";
+import { translate } from "../../core/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await getRequestState(request, context);
@@ -54,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const headers = passRetryAfter;
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: `Sign in · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, translate(metaLocale(matches), "login.title"));
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

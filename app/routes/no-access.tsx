@@ -3,12 +3,16 @@ import { redirect } from "react-router";
 import { hasPermission } from "../../server/accounts/users";
 import { requireUser } from "../../server/web/guards";
 import type { Route } from "./+types/no-access";
+import { metaLocale, pageTitle } from "../lib/page-title";
+import { translate } from "../../core/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   if (hasPermission(user, "user")) throw redirect("/");
   return null;
 }
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, translate(metaLocale(matches), "noAccess.title"));
 
 export default function NoAccess() {
   const { t } = useTranslation();

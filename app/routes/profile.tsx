@@ -16,6 +16,7 @@ import { translate } from "../../core/messages";
 import { FieldError, FormError } from "../components/form-errors";
 import { formatWhen } from "../components/when";
 import type { Route } from "./+types/profile";
+import { pageTitle } from "../lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -97,7 +98,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
 
 export const headers = passRetryAfter;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 /** A short name for a browser's user agent: enough to recognise a session, never more than the agent says. */
 function browserName(userAgent: string | null): string | null {

@@ -7,6 +7,8 @@ import { requireSignupAllowed, signUp, SignupFailure, startSession } from "../..
 import { PASSWORD_MIN_LENGTH, signupSchema } from "../../core/auth-schemas";
 import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/signup";
+import { metaLocale, pageTitle } from "../lib/page-title";
+import { translate } from "../../core/messages";
 
 /** The invitation link (/signup?code=…) fills in the code; a code that can still be redeemed opens the page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -16,6 +18,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (user) throw redirect("/");
   return { code };
 }
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, translate(metaLocale(matches), "signup.title"));
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();

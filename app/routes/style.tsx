@@ -6,6 +6,7 @@ import { compileBucketSchema } from "../../server/content/validator";
 import { requireUser } from "../../server/web/guards";
 import { getRequestState } from "../../server/web/request-state";
 import type { Route } from "./+types/style";
+import { pageTitle } from "../lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin", "media"] } satisfies RouteHandle;
@@ -17,10 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { locale, fields: fieldSpecimens(locale, compileBucketSchema) };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const product = (matches[0].loaderData as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
-  return [{ title: `${translate(loaderData.locale, "styleGuide.title")} · ${product}` }];
-};
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, translate(loaderData.locale, "styleGuide.title"));
 
 export default function StyleGuide({ loaderData }: Route.ComponentProps) {
   return <StyleGuidePage fields={loaderData.fields} locale={loaderData.locale} />;

@@ -5,6 +5,8 @@ import { getRequestState } from "../../server/web/request-state";
 import { pageRoute } from "../../server/web/respond";
 import { translate } from "../../core/messages";
 import type { Route } from "./+types/support";
+import { pageTitle } from "../lib/page-title";
+import type { HELP_SECTIONS } from "./help";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -14,13 +16,8 @@ export const handle = { messages: ["admin"] } satisfies RouteHandle;
  * installation. Public: someone who cannot sign in is the one who needs it most (it shows nothing private).
  */
 
-/** The guides in docs/ a reader of this page may want, in the order they are likely to need them. */
-const DOCS = [
-  { file: "docs/configuration.md", key: "configuration" },
-  { file: "docs/operations.md", key: "operations" },
-  { file: "docs/schema-dialect.md", key: "schemaDialect" },
-  { file: "docs/architecture.md", key: "architecture" },
-] as const;
+/** The help page's sections (the guides in docs/ are files of the installation, not pages a reader can open). */
+const HELP = ["screens", "webhooks", "guides"] as const satisfies ReadonlyArray<(typeof HELP_SECTIONS)[number]>;
 
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
   const { locale, user } = await getRequestState(request, context);
@@ -34,7 +31,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Support({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -76,9 +73,9 @@ export default function Support({ loaderData }: Route.ComponentProps) {
         <h2 id="support-docs">{t("support.docsTitle")}</h2>
         <p>{t("support.docsIntro", { product })}</p>
         <ul className="support-docs">
-          {DOCS.map((doc) => (
-            <li key={doc.file}>
-              <code>{doc.file}</code>: {t(`support.docs.${doc.key}`, { product })}
+          {HELP.map((section) => (
+            <li key={section}>
+              <Link to={`/help#${section}`}>{t(`support.docs.${section}`, { product })}</Link>
             </li>
           ))}
         </ul>

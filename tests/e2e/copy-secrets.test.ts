@@ -6,7 +6,8 @@ import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
 /*
- * Secrets shown only once (issue 36, item 14b): the invitation's code and link and a new API client's token each sit
+ * Secrets shown only once (issue 36, items 14b and 14): the invitation's code and link, a new API client's token and a
+ * webhook's signing secret (made, or replaced) each sit
  * in a read-only field, with a Copy button that puts them on the clipboard (JavaScript on) or nothing to press but the
  * field to select (JavaScript off).
  */
@@ -16,7 +17,8 @@ let browser: Browser;
 let counter = 0;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  // A webhook to this machine (nothing is saved, so nothing is sent): private targets allowed.
+  [server, browser] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } }), launchBrowser()]);
   await createTestBucket(server.db, { name: "Copy Bucket" });
 });
 afterAll(async () => {
@@ -79,6 +81,27 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await submitAndWait(page, form.getByRole("button", { name: "Create client" }));
     const token = await expectCopyable(page, page.locator(".client-token"), "Token", "Copy token", javaScriptEnabled);
     expect(token).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
+    await close();
+  });
+
+  it("a webhook's signing secret can be copied, when the webhook is made and when its secret is replaced", async () => {
+    const { page, close } = await signedInAdmin();
+    await open(page, "/settings/webhooks/new");
+    const form = page.locator("form.webhook-form");
+    await form.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:9/copy-${++counter}`);
+    await submitAndWait(page, form.getByRole("button", { name: "Create webhook" }));
+    const created = page.locator("main .client-token");
+    const secret = await expectCopyable(page, created, "Its signing secret", "Copy secret", javaScriptEnabled);
+    expect(secret).toMatch(/^whsec_/);
+
+    const link = created.getByRole("link", { name: "Open the webhook and its delivery log" });
+    await open(page, (await link.getAttribute("href"))!);
+    const edit = page.locator("form.webhook-form");
+    await edit.getByRole("radio", { name: "Replace it with a new generated secret" }).check();
+    await submitAndWait(page, edit.getByRole("button", { name: "Save changes" }));
+    const replaced = await expectCopyable(page, page.locator("main .client-token"), "Its signing secret", "Copy secret", javaScriptEnabled);
+    expect(replaced).toMatch(/^whsec_/);
+    expect(replaced).not.toBe(secret);
     await close();
   });
 });

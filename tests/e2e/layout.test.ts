@@ -120,7 +120,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const ctx = await newContext(browser, server.url, { javaScriptEnabled });
     const page = await ctx.newPage();
     await signInTo(page, user.email, user.password);
-    await expect.poll(() => page.title()).toBe(PRODUCT);
+    await expect.poll(() => page.title()).toBe(`Content · ${PRODUCT}`);
     expect(await textOf(page.locator("header").getByRole("link", { name: PRODUCT }))).toBe(PRODUCT);
     expect(await page.locator('meta[name="description"]').getAttribute("content")).toBe("CMS Project for Yipp exhibits");
     await open(page, "/profile");
@@ -130,7 +130,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await open(page, "/b/press");
     await waitForPath(page, "/b/press");
     await clickTo(page, page.locator("header").getByRole("link", { name: PRODUCT }), "/");
-    await expect.poll(() => page.title()).toBe(PRODUCT);
+    await expect.poll(() => page.title()).toBe(`Content · ${PRODUCT}`);
     ctx.expectNoErrors();
     await ctx.close();
   });

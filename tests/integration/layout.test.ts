@@ -78,10 +78,10 @@ describe("the top bar", () => {
 });
 
 describe("the page head", () => {
-  it("has the title Vitrine and the spec's description on pages without a title of their own", async () => {
-    for (const [path, cookie] of [["/", member], ["/nope", member]] as const) {
+  it("titles home and the 404 page '{page} · Vitrine', with the spec's description (every page: page-titles.test.ts)", async () => {
+    for (const [path, cookie, title] of [["/", member, "Content · Vitrine"], ["/nope", member, "Page not found · Vitrine"]] as const) {
       const { html } = await page(server.url, path, cookie);
-      expect(pageTitle(html), path).toBe("Vitrine");
+      expect(pageTitle(html), path).toBe(title);
       expect(metaContent(html, "description"), path).toBe(DESCRIPTION);
     }
   });
@@ -103,7 +103,7 @@ describe("the page head", () => {
     try {
       const { cookie } = await signedInUser(branded.url, branded.db);
       const { html } = await page(branded.url, "/", cookie);
-      expect(pageTitle(html)).toBe("Museum <CMS> & Co");
+      expect(pageTitle(html)).toBe("Content · Museum <CMS> & Co");
       expect(topBar(html)).toContain('class="brand" href="/" data-discover="true">Museum &lt;CMS&gt; &amp; Co</a>');
       expect(metaContent(html, "description")).toBe(DESCRIPTION);
       expect((await clientState(html)).config.productName).toBe("Museum <CMS> & Co");

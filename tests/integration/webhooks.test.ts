@@ -77,7 +77,7 @@ async function createWebhook(url: string, options: { events?: string[]; buckets?
   const id = /href="\/settings\/webhooks\/([0-9a-f-]{36})"/.exec(html)?.[1];
   if (!id) throw new Error("the answer names no webhook");
   if (options.secret) return { id, secret: options.secret };
-  const secret = /<code data-webhook-secret="[^"]*">([^<]+)<\/code>/.exec(html)?.[1];
+  const secret = /data-webhook-secret="true"[^>]*value="([^"]+)"/.exec(html)?.[1];
   if (!secret) throw new Error("the answer shows no secret");
   return { id, secret };
 }
@@ -314,7 +314,7 @@ describe("the admin pages", () => {
 
     const saved = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "save"], ["url", receiver.url(path)], ["events", "document.saved"], ["scope", "some"], ["buckets", rooms.slug], ["secretMode", "generate"]], admin);
     expect(saved.status).toBe(200);
-    const newSecret = /<code data-webhook-secret="[^"]*">([^<]+)<\/code>/.exec(decode(await saved.text()))?.[1];
+    const newSecret = /data-webhook-secret="true"[^>]*value="([^"]+)"/.exec(decode(await saved.text()))?.[1];
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(secret);
     const room = await saveDocument(rooms, { title: "Signed anew" });

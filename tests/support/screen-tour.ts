@@ -553,6 +553,8 @@ export const TOUR: TourEntry[] = [
   { name: "profile", as: "editor", path: "/profile" },
   { name: "style", as: "editor", path: "/style" },
   { name: "support", as: "editor", path: "/support" },
+  // The help page the hints and the support page link to (issue 36): screens, the webhook signature, the guides.
+  { name: "help", as: "anonymous", path: "/help" },
   // Shareable previews (issue 14): the list (links of every state, the revoke confirmation), a shared document
   // (every common field kind and an image; a video with its poster), the edit page's share panel and its answer.
   { name: "shareables", as: "admin", setup: (setup) => shares(setup), path: "/shareables" },
@@ -792,6 +794,20 @@ export const TOUR: TourEntry[] = [
       await page.locator(`input[name="buckets"][value="${data.bucketSlug}"]`).check();
       await Promise.all([page.waitForURL("**/settings/webhooks/new"), page.locator("form.webhook-form button[type=submit]").click()]);
       await page.locator("[data-webhook-secret]").waitFor();
+    },
+  },
+  {
+    // With JavaScript the once-shown secret has its Copy button (issue 36).
+    name: "settings-webhook-created-copy",
+    as: "admin",
+    setup: webhookWithLog,
+    path: "/settings/webhooks/new",
+    open: async ({ page, data }) => {
+      await page.locator('input[name="url"]').fill("https://93.184.215.14/vitrine-hook-copy");
+      await page.locator('input[name="scope"][value="some"]').check();
+      await page.locator(`input[name="buckets"][value="${data.bucketSlug}"]`).check();
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form.webhook-form button[type=submit]").click()]);
+      await page.locator(".copy-field button").waitFor();
     },
   },
   { name: "settings-webhook-edit", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}` },

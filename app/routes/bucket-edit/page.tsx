@@ -21,6 +21,8 @@ import type { FormReply } from "../../../server/content/submit";
 import { loadBrowserValidator } from "../../lib/validator";
 import { documentPath, overviewPath } from "../../../core/content/screens";
 import type { BucketEditData } from "./edit.server";
+import { metaLocale, pageTitle } from "../../lib/page-title";
+import { translate } from "../../../core/messages";
 
 /**
  * What a specialised screen adds to the generic edit page (docs/screens.md): its layout class and parts placed
@@ -47,10 +49,12 @@ interface BucketEditProps<D extends BucketEditData = BucketEditData> {
   screen?: EditScreenParts<D>;
 }
 
+/** The page's title: a singleton's bucket, a stored document's title (else its bucket's name), or "New document". */
 export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket" | "mode">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
-  const product = (matches[0]?.data as { config?: { productName: string } } | undefined)?.config?.productName ?? "Vitrine";
-  const name = loaderData?.mode === "singleton" ? loaderData.bucket.name : loaderData?.title || loaderData?.bucket.name || "";
-  return [{ title: `${name} · ${product}` }];
+  if (!loaderData) return pageTitle(matches, null);
+  if (loaderData.mode === "singleton") return pageTitle(matches, loaderData.bucket.name);
+  if (loaderData.mode === "new" || loaderData.mode === "duplicate") return pageTitle(matches, translate(metaLocale(matches), "form.newDocument"));
+  return pageTitle(matches, loaderData.title || loaderData.bucket.name);
 }
 
 /** The stored document's errors as Conform's result of a failed validation: each field with an error shows it. */

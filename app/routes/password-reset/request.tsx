@@ -12,6 +12,7 @@ import { passwordResetRequestSchema } from "../../../core/account-schemas";
 import { translate } from "../../../core/messages";
 import { FieldError, FormError } from "../../components/form-errors";
 import type { Route } from "./+types/request";
+import { pageTitle } from "../../lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -49,7 +50,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
 
 export const headers = passRetryAfter;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function PasswordResetRequest({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

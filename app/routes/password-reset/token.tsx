@@ -11,6 +11,7 @@ import { PASSWORD_MIN_LENGTH } from "../../../core/auth-schemas";
 import { translate } from "../../../core/messages";
 import { FieldError, FormError } from "../../components/form-errors";
 import type { Route } from "./+types/token";
+import { pageTitle } from "../../lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -39,7 +40,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   throw redirect("/login?password_changed=1");
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function PasswordResetToken({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -12,6 +12,7 @@ import { SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "../..
 import { messageText } from "../../lib/i18n";
 import type { Route } from "./+types/bucket-impact";
 import { interfaceBucketName } from "../../../server/web/request-state";
+import { pageTitle } from "../../lib/page-title";
 
 /*
  * /settings/buckets/{slug}/impact: what a proposed schema would do to the bucket's documents, before it is saved.
@@ -42,7 +43,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return { schemaText, error: null, report };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.bucket.name }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.bucket.name);
 
 export default function BucketImpact({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

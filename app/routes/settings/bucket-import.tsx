@@ -6,16 +6,20 @@ import { pageRoute } from "../../../server/web/respond";
 import { checkImport, saveBucket, type DefinitionField } from "../../../server/content/bucket-admin";
 import { ImportForm } from "../../components/bucket-admin/import-form";
 import { MessageList } from "../../components/bucket-admin/message-list";
-import type { Message } from "../../../core/messages";
+import { translate, type Message } from "../../../core/messages";
 import { checkSchemaSave } from "../../../server/content/schema-impact";
 import { confirmedBreaking, type ImpactReport } from "../../../core/schema/impact";
 import { ConfirmBreakingChange, SchemaImpactReport } from "../../components/schema-impact";
 import type { Route } from "./+types/bucket-import";
+import { pageTitle } from "../../lib/page-title";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return null;
+  const { locale } = await getRequestState(request, context);
+  return { title: translate(locale, "adminBuckets.import.title") };
 }
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 type ImportReply =
   | { status: "refused"; errors: Message[]; text: string }

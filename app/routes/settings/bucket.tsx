@@ -20,11 +20,12 @@ import { parseJsonText } from "../../../core/schema/json-text";
 import type { JsonSchema } from "../../../core/schema/normalize";
 import { bucketAdminAction, bucketAdminLoader, type BucketAdminReply, type SchemaPreview as Preview } from "./bucket-admin.server";
 import type { Route } from "./+types/bucket";
+import { pageTitle } from "../../lib/page-title";
 
 export const loader = (args: Route.LoaderArgs) => bucketAdminLoader(args);
 export const action = (args: Route.ActionArgs) => bucketAdminAction(args);
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.title }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const subscribeToNothing = () => () => undefined;
 const LIVE_DELAY_MS = 300;
@@ -201,7 +202,7 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
                 <option key={screen} value={screen}>{t(`screens.names.${screen}`)}</option>
               ))}
             </select>
-            <p id={fields.screen.descriptionId} className="field-note">{t("screens.field.note")}</p>
+            <p id={fields.screen.descriptionId} className="field-note">{t("screens.field.note")} <Link to="/help#screens">{t("screens.field.helpLink")}</Link></p>
             <FieldError field={fields.screen} />
           </div>
           <fieldset className="admin-checks">

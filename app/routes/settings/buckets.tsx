@@ -7,6 +7,7 @@ import { translate } from "../../../core/messages";
 import { ImportForm } from "../../components/bucket-admin/import-form";
 import type { Route } from "./+types/buckets";
 import { bucketName } from "../../../core/content/bucket-name";
+import { pageTitle } from "../../lib/page-title";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
@@ -16,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { title: translate(locale, "adminBuckets.list.title"), buckets: buckets.map((bucket) => ({ ...bucket, name: bucketName(bucket, locale), lastChange: bucket.lastChange.toISOString() })), deleted };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData.title }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 /** /settings/buckets: every bucket (private ones too), a link to each, a new bucket and the import. */
 export default function BucketList({ loaderData }: Route.ComponentProps) {

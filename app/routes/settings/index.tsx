@@ -8,6 +8,7 @@ import { pageNumber } from "../../../core/paging";
 import { translate } from "../../../core/messages";
 import { getRequestState } from "../../../server/web/request-state";
 import type { Route } from "./+types/index";
+import { pageTitle } from "../../lib/page-title";
 
 export const ACTIVITY_PAGE_SIZE = 25;
 
@@ -32,7 +33,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const AREAS = [
   { to: "/settings/buckets", title: "settings.areas.buckets.title", text: "settings.areas.buckets.text" },

@@ -17,6 +17,7 @@ import { CopyField } from "../../components/share/created-link";
 import { BucketCheckboxes, BucketList, DateTime, PermissionCheckboxes, PermissionList } from "../../components/settings/people";
 import type { Route } from "./+types/invite-user";
 import { bucketName } from "../../../core/content/bucket-name";
+import { pageTitle } from "../../lib/page-title";
 
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
   await requireAdmin(request, context);
@@ -78,7 +79,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const MAIL_STATES = {
   sent: "adminInvitations.created.mailSent",

@@ -15,6 +15,7 @@ import { CopyField } from "../../components/share/created-link";
 import type { Route } from "./+types/new-client";
 import "../../styles/delivery.css";
 import { bucketName } from "../../../core/content/bucket-name";
+import { pageTitle } from "../../lib/page-title";
 
 /*
  * /settings/new-client: create an API client for an exhibit app (the token is shown once, in the answer to the
@@ -99,7 +100,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   return data({ intent: "create" as const, result: submission.reply({ resetForm: true }), created: { name: client.name, clientId: client.id, token }, unknown: null }, { status: 201 });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function NewClient({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

@@ -20,6 +20,7 @@ import { BucketCheckboxes, DateTime, PermissionCheckboxes } from "../../componen
 import { PasswordSection, SetPasswordDialog, type MadeResetLink } from "../../components/settings/user-password";
 import type { Route } from "./+types/user-edit";
 import { bucketName } from "../../../core/content/bucket-name";
+import { pageTitle } from "../../lib/page-title";
 
 async function userFor(context: AppLoadContext, id: string | undefined) {
   const user = isUuid(id) ? await findAdminUser(context.db, id) : null;
@@ -127,7 +128,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   }
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function UserEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -10,6 +10,7 @@ import { translate } from "../../../core/messages";
 import { pageNumber } from "../../../core/paging";
 import { BucketList, DateTime, PermissionList } from "../../components/settings/people";
 import type { Route } from "./+types/users";
+import { pageTitle } from "../../lib/page-title";
 
 export const USERS_PAGE_SIZE = 25;
 
@@ -45,7 +46,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Users({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

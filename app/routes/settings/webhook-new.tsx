@@ -12,6 +12,8 @@ import { FormError } from "../../components/form-errors";
 import { WebhookFields } from "../../components/settings/webhook-fields";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhook-new";
+import { pageTitle } from "../../lib/page-title";
+import { CopyField } from "../../components/share/created-link";
 
 /*
  * /settings/webhooks/new: register a webhook. A generated secret is shown once, in the answer to the POST (never
@@ -39,7 +41,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   return data({ result: submission.reply({ resetForm: true }), params: null, created: { id: webhook.id, url: webhook.url, secret: saved.secret } }, { status: 201 });
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function WebhookNew({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -67,7 +69,7 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
             <>
               <p>{t("webhooks.created.once")}</p>
               <p className="webhook-secret-title">{t("webhooks.created.secretTitle")}</p>
-              <pre className="client-token-header"><code data-webhook-secret>{created.secret}</code></pre>
+              <CopyField value={created.secret} label={t("webhooks.created.secretTitle")} copyLabel={t("webhooks.copySecret")} marker="webhook-secret" />
             </>
           ) : null}
           <p>
@@ -76,7 +78,7 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
         </div>
       ) : (
         <>
-          <p className="account-intro">{t("webhooks.intro")}</p>
+          <p className="account-intro">{t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link></p>
           <Form method="post" className="account-form webhook-form" {...getFormProps(form)}>
             <FormError errors={form.errors} />
             <WebhookFields fields={fields} buckets={loaderData.buckets} mode="create" params={actionData?.params ?? undefined} />

@@ -18,6 +18,8 @@ import { eventKey, WebhookFields } from "../../components/settings/webhook-field
 import { formatWhen, When } from "../../components/when";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhook";
+import { pageTitle } from "../../lib/page-title";
+import { CopyField } from "../../components/share/created-link";
 
 /*
  * /settings/webhooks/{id}: change a webhook (a generated secret is shown once, in the answer to the POST), its
@@ -108,7 +110,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return redirect(`${here}?done=saved`);
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const shortId = (id: string) => id.slice(0, 8);
 
@@ -147,7 +149,7 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
       {actionData?.secret ? (
         <div className="client-token notice-success" role="status">
           <p>{t("webhooks.secretReplaced")}</p>
-          <pre className="client-token-header"><code data-webhook-secret>{actionData.secret}</code></pre>
+          <CopyField value={actionData.secret} label={t("webhooks.created.secretTitle")} copyLabel={t("webhooks.copySecret")} marker="webhook-secret" />
         </div>
       ) : null}
       {loaderData.notice && !actionData ? <p className="notice-success" role="status">{t(loaderData.notice)}</p> : null}

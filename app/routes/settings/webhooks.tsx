@@ -10,6 +10,7 @@ import { eventKey } from "../../components/settings/webhook-fields";
 import { formatWhen } from "../../components/when";
 import "../../styles/webhooks.css";
 import type { Route } from "./+types/webhooks";
+import { pageTitle } from "../../lib/page-title";
 
 /* /settings/webhooks: every webhook, what it is sent for, and how its deliveries are doing. */
 
@@ -34,7 +35,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   };
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Webhooks({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
@@ -44,7 +45,7 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
         <h1>{t("webhooks.title")}</h1>
         <Link to="/settings/webhooks/new" className="button primary">{t("webhooks.new")}</Link>
       </header>
-      <p className="account-intro">{t("webhooks.intro")}</p>
+      <p className="account-intro">{t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link></p>
       {loaderData.deleted ? <p className="notice-success" role="status">{t("webhooks.deleted", { url: loaderData.deleted })}</p> : null}
       {loaderData.webhooks.length === 0 ? (
         <p className="empty">{t("webhooks.empty")}</p>

@@ -15,6 +15,7 @@ import { CreatedLink } from "../../components/share/created-link";
 import { When } from "../../components/when";
 import "../../styles/shareables.css";
 import type { Route } from "./+types/list";
+import { pageTitle } from "../../lib/page-title";
 
 /*
  * /shareables: the links the user made (an admin: everyone's), with their document, bucket, version, expiry and
@@ -73,7 +74,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   );
 });
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [{ title: `${loaderData.title} · ${matches[0].loaderData.config.productName}` }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function Shareables({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -8,6 +8,7 @@ import type { RouteHandle } from "../../../core/route-handle";
 import { ErrorPage } from "../../components/error-page";
 import { SharedDocumentView } from "../../components/share/shared-document";
 import type { Route } from "./+types/view";
+import { pageTitle } from "../../lib/page-title";
 
 /*
  * /shareables/{token}: a shared document, read-only, for anyone holding the link: no session needed, and nothing
@@ -25,9 +26,8 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const product = matches[0].loaderData.config.productName;
-  return [{ title: loaderData ? `${loaderData.title} · ${product}` : product }, { name: "robots", content: "noindex, nofollow" }];
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => {
+  return [...pageTitle(matches, loaderData?.title, error), { name: "robots", content: "noindex, nofollow" }];
 };
 
 export default function SharedPage({ loaderData }: Route.ComponentProps) {
