@@ -47,7 +47,7 @@ const ACTIVITY_SQL = `
          m.created_at AS "createdAt", CASE WHEN m.from_versions THEN v.data END AS data
   FROM (
     (SELECT a.id, a.actor_id, a.actor_name, a.area, a.action, a.subject, a.details, a.created_at, 0::bigint AS seq, false AS from_versions
-     FROM admin_activity a ORDER BY a.created_at DESC LIMIT $1::int + $2::int)
+     FROM admin_activity a ORDER BY a.created_at DESC, a.id LIMIT $1::int + $2::int)
     UNION ALL
     (SELECT v.version_id, v.created_by, NULL, 'document', CASE WHEN v.base_version_id IS NULL THEN 'created' ELSE 'saved' END,
             '', '{}'::jsonb, v.created_at, v.seq, true
