@@ -39,7 +39,7 @@ export async function recordActivity(
  * more than its version. Each side is cut to the rows the page can reach (an index scan on either side:
  * admin_activity_created_idx, versions_created_idx); only the page's versions are joined for their data.
  */
-const ACTIVITY_SQL = `
+export const ACTIVITY_SQL = `
   SELECT m.id, m.actor_id AS "actorId", coalesce(m.actor_name, u.name) AS "actorName", m.area, m.action, m.subject,
          CASE WHEN m.from_versions
            THEN jsonb_build_object('contentId', v.content_id, 'versionId', v.version_id, 'bucketId', c.bucket_id)
@@ -55,7 +55,9 @@ const ACTIVITY_SQL = `
     ORDER BY created_at DESC, seq DESC, id
     LIMIT $1 OFFSET $2
   ) m
-  LEFT JOIN versions v ON m.from_versions AND v.version_id = m.id
+  -- LATERAL with LIMIT (kept from being flattened into a join): one primary-key lookup per row of the page, never a
+  -- scan of all versions to join them.
+  LEFT JOIN LATERAL (SELECT v.version_id, v.content_id, v.data FROM versions v WHERE m.from_versions AND v.version_id = m.id LIMIT 1) v ON true
   LEFT JOIN contents c ON c.content_id = v.content_id
   LEFT JOIN users u ON m.from_versions AND u.id = m.actor_id
   ORDER BY m.created_at DESC, m.seq DESC, m.id`;

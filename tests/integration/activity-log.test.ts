@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
+import { ACTIVITY_SQL } from "../../server/admin/activity";
 import { createInvitation } from "../../server/accounts/invitations";
 import { createApiClient, revokeApiClient } from "../../server/accounts/api-clients";
 import { findUserByEmail } from "../../server/accounts/users";
-import { createTestBucket, decode, page, signedInUser } from "../support/fixtures";
+import { createTestBucket, decode, page, seedDocuments, signedInUser } from "../support/fixtures";
 import { postForm, sameOrigin } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -122,5 +123,15 @@ describe("/settings: the activity log", () => {
     // A revoked client is still listed in the settings.
     expect(row(`API client revoked ${client.name}`)!.href).toBe(`/settings/new-client#client-${client.id}`);
     expect(row(`API client created ${client.name}`)!.href).toBe(`/settings/new-client#client-${client.id}`);
+  });
+
+  it("reads the versions' side by an index scan at thousands of versions (no sort of the table)", async () => {
+    const seeded = await createTestBucket(server.db);
+    await seedDocuments(server.db, seeded.id, 3000, "jsonb_build_object('title', 'Seeded ' || n)");
+    await server.db.query("ANALYZE versions, admin_activity");
+    const { rows } = await server.db.query<{ "QUERY PLAN": string }>(`EXPLAIN ${ACTIVITY_SQL.replaceAll("$1", "26").replaceAll("$2", "50")}`);
+    const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
+    expect(plan).toContain("Index Scan using versions_created_idx on versions");
+    expect(plan).not.toMatch(/Seq Scan on versions/);
   });
 });
