@@ -111,7 +111,7 @@ export const loader = overviewLoader("generic");
 
 /** Deletes a document (after the confirm dialog); a stale version is refused, nothing lost. */
 export const overviewAction = (screen: ScreenName) => pageRoute(async ({ request, context, params }: Pick<Route.ActionArgs, "request" | "context" | "params">) => {
-  const { bucket } = await requireBucketAccess(request, context, params.bucket);
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
   const form = await request.formData();
   const text = (name: string) => {
@@ -124,7 +124,7 @@ export const overviewAction = (screen: ScreenName) => pageRoute(async ({ request
     throw new HttpError(400, "errors.badRequest");
   }
   try {
-    await deleteContent(context.db, bucket.id, contentId, versionId);
+    await deleteContent(context.db, bucket.id, contentId, versionId, { actor: user, bucket });
   } catch (error) {
     // Gone already (deleted in another tab): what the editor wanted is done.
     if (error instanceof ContentNotFoundError) return redirect(`${overviewPath(bucket)}?deleted`);

@@ -3,6 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { hashPassword, verifyPassword } from "../security/password";
 import { markInvitationUsedBy, redeemInvitation } from "./invitations";
+import { recordActivity } from "../admin/activity";
 import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "./rate-limit";
 import { createSession, deleteSession } from "./sessions";
 import { createUser, EmailTakenError, findUserByEmail, markSignedIn, type User } from "./users";
@@ -106,6 +107,7 @@ export async function signUp(context: AppLoadContext, input: unknown): Promise<U
     try {
       const user = await createUser(tx, { name, email, passwordHash, permissions: invitation.permissions, buckets: invitation.buckets });
       await markInvitationUsedBy(tx, invitationCode, user.id);
+      await recordActivity(tx, user, { area: "invitation", action: "used", subject: user.email, details: { id: invitation.id, userId: user.id } });
       return user;
     } catch (error) {
       if (error instanceof EmailTakenError) throw new SignupFailure("emailTaken");

@@ -61,12 +61,12 @@ export async function redeemInvitation(
   db: Queryable,
   code: string,
   email: string,
-): Promise<{ permissions: Permission[]; buckets: string[] | null } | null> {
-  const { rows } = await db.query<{ permissions: Permission[]; buckets: string[] | null }>(
+): Promise<{ id: string; permissions: Permission[]; buckets: string[] | null } | null> {
+  const { rows } = await db.query<{ id: string; permissions: Permission[]; buckets: string[] | null }>(
     `UPDATE invitations SET used_at = now()
      WHERE code_hash = $1 AND ${OPEN}
        AND (email IS NULL OR lower(email) = lower($2))
-     RETURNING permissions, buckets`,
+     RETURNING id, permissions, buckets`,
     [hashToken(code.trim()), email],
   );
   return rows[0] ?? null;

@@ -44,7 +44,7 @@ export async function setUserPassword(db: Db, userId: string, password: string, 
     await tx.query("UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL", [userId]);
     await tx.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
     await closeResetRequests(tx, userId);
-    if (actor) await recordActivity(tx, actor, { area: "user", action: "passwordSet", subject: target.email });
+    if (actor) await recordActivity(tx, actor, { area: "user", action: "passwordSet", subject: target.email, details: { id: userId } });
     return target;
   });
   await clearFailures(db, accountKey(email));
@@ -60,7 +60,7 @@ export async function makeResetLink(db: Db, userId: string, actor: Actor): Promi
     const target = await lockTarget(tx, userId, actor);
     const made = await createResetToken(tx, userId);
     await closeResetRequests(tx, userId);
-    await recordActivity(tx, actor, { area: "user", action: "resetLinkMade", subject: target.email });
+    await recordActivity(tx, actor, { area: "user", action: "resetLinkMade", subject: target.email, details: { id: userId } });
     return made;
   });
 }

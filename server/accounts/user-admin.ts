@@ -139,6 +139,7 @@ export async function updateUser(
         action: "updated",
         subject: input.email,
         details: {
+          id,
           changed,
           ...(changed.includes("permissions") ? { permissions: { from: target.permissions, to: permissions } } : {}),
           ...(changed.includes("buckets") ? { buckets: { from: target.buckets, to: input.buckets } } : {}),
@@ -160,7 +161,7 @@ export async function setDeactivated(db: Db, actor: User, id: string, deactivate
     if (deactivated) keepOneAdmin(target, { permissions: target.permissions, deactivatedAt: new Date() }, admins, actor);
     await tx.query(`UPDATE users SET deactivated_at = ${deactivated ? "now()" : "NULL"}, updated_at = now() WHERE id = $1`, [id]);
     if (deactivated) await endSessions(tx, id);
-    await recordActivity(tx, actor, { area: "user", action: deactivated ? "deactivated" : "reactivated", subject: target.email });
+    await recordActivity(tx, actor, { area: "user", action: deactivated ? "deactivated" : "reactivated", subject: target.email, details: { id } });
   });
 }
 
@@ -170,7 +171,7 @@ export async function deleteUser(db: Db, actor: User, id: string): Promise<void>
     const { target, admins } = await lockForChange(tx, id);
     keepOneAdmin(target, null, admins, actor);
     // Recorded first: an admin deleting their own account is the actor, and the row must exist when it is named.
-    await recordActivity(tx, actor, { area: "user", action: "deleted", subject: target.email, details: { name: target.name } });
+    await recordActivity(tx, actor, { area: "user", action: "deleted", subject: target.email, details: { id, name: target.name } });
     await tx.query("DELETE FROM users WHERE id = $1", [id]);
   });
 }

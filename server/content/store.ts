@@ -5,6 +5,9 @@ import { likePattern } from "../db/like-pattern";
 import { pageClause } from "../db/page-clause";
 import { changeDocumentCountSql, documentCountSql } from "./document-counts";
 import { searchedPageSql } from "./search";
+import type { Bucket } from "./buckets";
+import { recordActivity, type Actor } from "../admin/activity";
+import { documentTitle, titleProperty } from "../../core/content/title";
 
 export interface ContentVersion {
   contentId: string;
@@ -178,11 +181,22 @@ export async function getSingletonContent(db: Queryable, bucketId: string): Prom
   return rows[0] ? getLatestVersion(db, bucketId, rows[0].contentId) : null;
 }
 
-/** Deletes a document with all its versions, if `versionId` is still its latest; the webhooks' deliveries are recorded in the same transaction. */
-export async function deleteContent(db: Db, bucketId: string, contentId: string, versionId: string): Promise<void> {
+/** Who deleted the document, from which bucket: the activity log's row (its versions, where creates and saves are read, go). */
+export interface DeletionRecord {
+  actor: Actor;
+  bucket: Pick<Bucket, "slug" | "jsonSchema" | "locales">;
+}
+
+/**
+ * Deletes a document with all its versions, if `versionId` is still its latest; the webhooks' deliveries (and, given
+ * `recorded`, the activity log's row) are recorded in the same transaction.
+ */
+export async function deleteContent(db: Db, bucketId: string, contentId: string, versionId: string, recorded?: DeletionRecord): Promise<void> {
   await db.transaction(async (tx) => {
-    const { rowCount } = await tx.query(
-      `DELETE FROM contents WHERE content_id = $1 AND bucket_id = $2 AND latest_version_id = $3`,
+    // The subquery reads the statement's snapshot: the latest version is still there, its cascade comes after.
+    const { rowCount, rows } = await tx.query<{ data: Record<string, unknown> }>(
+      `DELETE FROM contents c WHERE content_id = $1 AND bucket_id = $2 AND latest_version_id = $3
+       RETURNING (SELECT data FROM versions WHERE version_id = c.latest_version_id) AS data`,
       [contentId, bucketId, versionId],
     );
     if (rowCount === 0) {
@@ -197,6 +211,22 @@ export async function deleteContent(db: Db, bucketId: string, contentId: string,
        ${changeDocumentCountSql("$1::uuid", -1)}`,
       [bucketId, contentId, versionId],
     );
+    if (recorded) await recordDeletion(tx, recorded, { bucketId, contentId, versionId, data: rows[0]?.data ?? {} });
+  });
+}
+
+async function recordDeletion(
+  tx: Queryable,
+  { actor, bucket }: DeletionRecord,
+  document: { bucketId: string; contentId: string; versionId: string; data: Record<string, unknown> },
+): Promise<void> {
+  const key = titleProperty(bucket.jsonSchema);
+  await recordActivity(tx, actor, {
+    area: "document",
+    action: "deleted",
+    subject: documentTitle(document.data, bucket.jsonSchema, bucket.locales),
+    // The title as stored (a translated one per locale): the log shows it in the interface language.
+    details: { bucket: bucket.slug, bucketId: document.bucketId, contentId: document.contentId, versionId: document.versionId, title: key ? (document.data[key] ?? null) : null },
   });
 }
 

@@ -23,6 +23,7 @@ import searchTextLowered from "./migrations/029_search_text_lowered.sql?raw";
 import contentsCreatedOrder from "./migrations/030_contents_created_order.sql?raw";
 import passwordResetRequests from "./migrations/031_password_reset_requests.sql?raw";
 import bucketNames from "./migrations/032_bucket_names.sql?raw";
+import activityLog from "./migrations/033_activity_log.sql?raw";
 
 /** Numbered migrations, applied in order; never edit one that has shipped. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -50,6 +51,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 30, name: "contents_created_order", sql: contentsCreatedOrder },
   { version: 31, name: "password_reset_requests", sql: passwordResetRequests },
   { version: 32, name: "bucket_names", sql: bucketNames },
+  { version: 33, name: "activity_log", sql: activityLog },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -48,9 +48,10 @@ export async function deleteDocumentCall(
   params: { slug?: string; contentId?: string; versionId?: string },
 ): Promise<Response> {
   if (request.method !== "DELETE") throw methodNotAllowed("DELETE", "DELETE");
-  const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug }, "write");
+  const { bucket, user, client } = await requireApiBucketAccess(request, context, { slug: params.slug }, "write");
   if (!isUuid(params.contentId) || !isUuid(params.versionId)) throw noSuchDocument();
-  await deleteContent(context.db, bucket.id, params.contentId, params.versionId);
+  const actor = user ?? { id: null, name: client?.name ?? "" };
+  await deleteContent(context.db, bucket.id, params.contentId, params.versionId, { actor, bucket });
   return new Response(null, { status: 204 });
 }
 

@@ -197,6 +197,7 @@ describe("the edit form", () => {
         area: "user",
         action: "updated",
         details: {
+          id: target.id,
           changed: ["name", "email", "permissions", "buckets"],
           permissions: { from: ["user"], to: ["user", "dev"] },
           buckets: { from: null, to: [bucketA, bucketB] },
@@ -339,7 +340,7 @@ describe("delete", () => {
     expect(await findUserByEmail(server.db, user.email)).toBeNull();
     expect(await homeWith(server.url, cookie)).toBe("/login");
     expect(textOf((await page(server.url, location, admin.cookie)).html)).toContain(`The user ${user.email} was deleted.`);
-    expect(await activityFor(server, user.email)).toEqual([{ actor_name: "Ada Admin", area: "user", action: "deleted", details: { name: "Del Eted" } }]);
+    expect(await activityFor(server, user.email)).toEqual([{ actor_name: "Ada Admin", area: "user", action: "deleted", details: { id: user.id, name: "Del Eted" } }]);
   });
 });
 

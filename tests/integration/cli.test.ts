@@ -120,7 +120,7 @@ describe("the CLI", () => {
     expect(validDays).toBeGreaterThan(6.9);
     expect(validDays).toBeLessThanOrEqual(7);
     const db = await reopen();
-    expect(await redeemInvitation(db, code![1]!, "guest@museum.example")).toEqual({ permissions: ["user"], buckets: null });
+    expect(await redeemInvitation(db, code![1]!, "guest@museum.example")).toMatchObject({ permissions: ["user"], buckets: null });
     expect(await redeemInvitation(db, code![1]!, "guest@museum.example")).toBeNull(); // single use
     await db.close();
 
@@ -199,7 +199,7 @@ describe("the CLI on its own databases", () => {
     expect(days).toBeGreaterThan(0.95);
     expect(days).toBeLessThanOrEqual(1);
     const db = await reopen();
-    expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toEqual({ permissions: ["user", "admin"], buckets: null });
+    expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toMatchObject({ permissions: ["user", "admin"], buckets: null });
     expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toBeNull();
   });
 

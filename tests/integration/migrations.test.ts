@@ -228,6 +228,21 @@ describe("migrations", () => {
     }
   });
 
+  it("033 indexes versions by time for the activity log, and admin_activity takes a document's delete (older rows stay)", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 33));
+    await db.query("INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'bucket', 'created', 'paintings')");
+    const deleted = "INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'document', 'deleted', 'Mesdag')";
+    await expect(db.query(deleted)).rejects.toThrow(/admin_activity_area_check/);
+    expect(await relationExists(db, "versions_created_idx")).toBe(false);
+    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 33))).toEqual([33]);
+    await db.query(deleted);
+    const { rows } = await db.query<{ area: string }>("SELECT area FROM admin_activity ORDER BY area");
+    expect(rows).toEqual([{ area: "bucket" }, { area: "document" }]);
+    await expect(db.query("INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'nonsense', 'x', 'y')")).rejects.toThrow(/admin_activity_area_check/);
+    expect(await relationExists(db, "versions_created_idx")).toBe(true);
+  });
+
   it("applied at once by two callers on one database run once", async () => {
     const fresh = await freshDatabase();
     const [first, second] = [await fresh.open(), await fresh.open()];

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { createApiClient } from "../../server/accounts/api-clients";
 import { createInvitation } from "../../server/accounts/invitations";
+import { recordActivity } from "../../server/admin/activity";
 import { createContent, deleteContent, getLatestVersion, listContents, saveVersion } from "../../server/content/store";
 import type { Db } from "../../server/db/client";
 import { hashToken, randomToken } from "../../server/security/tokens";
@@ -647,6 +648,38 @@ export const TOUR: TourEntry[] = [
 
   { name: "settings", as: "admin", path: "/settings" },
   { name: "settings-invite-user", as: "admin", path: "/settings/invite-user" },
+  // Issue 36 (point 14): the activity log with an invitation used and a document created, saved and deleted, each
+  // subject a link while it exists (the deleted document's title is plain text).
+  {
+    name: "activity-log",
+    as: "admin",
+    setup: (setup) =>
+      setup.once("activity-log", async () => {
+        const { rows } = await setup.db.query<{ name: string }>("SELECT name FROM users WHERE id = $1", [setup.admin.id]);
+        const admin = { id: setup.admin.id, name: rows[0]!.name };
+        const bucket = await createTestBucket(setup.db, {
+          name: "Paintings",
+          names: { nl: "Schilderijen" },
+          jsonSchema: { type: "object", properties: { title: { type: "string", translate: true } } },
+        });
+        const kept = await createContent(setup.db, bucket.id, { title: { en: "View of Scheveningen", nl: "Gezicht op Scheveningen" } }, admin.id);
+        await saveVersion(setup.db, {
+          bucketId: bucket.id,
+          contentId: kept.contentId,
+          baseVersionId: kept.versionId,
+          data: { title: { en: "View of Scheveningen at dusk", nl: "Gezicht op Scheveningen bij schemer" } },
+          userId: admin.id,
+        });
+        const gone = await createContent(setup.db, bucket.id, { title: { en: "A sketch withdrawn", nl: "Een ingetrokken schets" } }, admin.id);
+        await deleteContent(setup.db, bucket.id, gone.contentId, gone.versionId, { actor: admin, bucket });
+        const newcomer = await createTestUser(setup.db, { name: "Ines Invited", email: "ines.invited@museum.example" });
+        const invitation = await createInvitation(setup.db, { email: newcomer.email, createdBy: admin.id });
+        await recordActivity(setup.db, newcomer, { area: "invitation", action: "used", subject: newcomer.email, details: { id: invitation.id, userId: newcomer.id } });
+        return {};
+      }),
+    path: "/settings",
+    ready: "table.activity-table",
+  },
   { name: "settings-new-client", as: "admin", path: "/settings/new-client" },
   // Issue 36 (item 14b): the once-shown secrets in read-only fields with their Copy buttons.
   {

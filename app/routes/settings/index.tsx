@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { listActivity, type ActivityArea } from "../../../server/admin/activity";
+import { activityEntries } from "../../../server/admin/activity-entries";
 import { requireAdmin } from "../../../server/web/guards";
 import { pageRoute } from "../../../server/web/respond";
 import { DateTime } from "../../components/settings/people";
@@ -17,19 +18,12 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
   const { locale } = await getRequestState(request, context);
   const page = pageNumber(new URL(request.url).searchParams.get("page"));
   const rows = await listActivity(context.db, { limit: ACTIVITY_PAGE_SIZE + 1, offset: (page - 1) * ACTIVITY_PAGE_SIZE });
+  const entries = await activityEntries(context.db, rows.slice(0, ACTIVITY_PAGE_SIZE), locale);
   return {
     title: translate(locale, "settings.title"),
     page,
     hasNext: rows.length > ACTIVITY_PAGE_SIZE,
-    activity: rows.slice(0, ACTIVITY_PAGE_SIZE).map((row) => ({
-      id: row.id,
-      actorName: row.actorName,
-      area: row.area,
-      action: row.action,
-      subject: row.subject,
-      changed: Array.isArray(row.details.changed) ? row.details.changed.filter((field): field is string => typeof field === "string") : [],
-      createdAt: row.createdAt.toISOString(),
-    })),
+    activity: entries.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
   };
 });
 
@@ -50,6 +44,7 @@ const AREA_KEYS: Record<ActivityArea, string> = {
   invitation: "settings.activity.areas.invitation",
   client: "settings.activity.areas.client",
   webhook: "settings.activity.areas.webhook",
+  document: "settings.activity.areas.document",
 };
 
 export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
@@ -84,11 +79,13 @@ export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
             {activity.map((entry) => (
               <tr key={entry.id}>
                 <td data-label={t("settings.activity.when")}><DateTime iso={entry.createdAt} /></td>
-                <td data-label={t("settings.activity.who")}>{entry.actorName}</td>
+                <td data-label={t("settings.activity.who")}>{entry.actorName ?? <span className="muted">{t("settings.activity.unknownActor")}</span>}</td>
                 <td data-label={t("settings.activity.what")}>
                   <span className="activity-area">{t(AREA_KEYS[entry.area], { defaultValue: entry.area })}</span>{" "}
                   {t(`settings.activity.actions.${entry.action}`, { defaultValue: entry.action })}
-                  {entry.subject ? <> <strong className="activity-subject">{entry.subject}</strong></> : null}
+                  {" "}
+                  <ActivitySubject subject={entry.subject} href={entry.href} isDocument={entry.area === "document"} />
+                  {entry.bucket ? <span className="muted"> {t("settings.activity.inBucket", { bucket: entry.bucket })}</span> : null}
                   {entry.changed.length ? (
                     <span className="muted">
                       {" "}
@@ -107,5 +104,17 @@ export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
         {loaderData.hasNext ? <Link to={`?page=${page + 1}#activity`} rel="next">{t("settings.next")}</Link> : null}
       </nav>
     </section>
+  );
+}
+
+/** What a row names: a link while it exists, plain text once it is gone (a document without a title says so). */
+function ActivitySubject({ subject, href, isDocument }: { subject: string; href: string | null; isDocument: boolean }) {
+  const { t } = useTranslation();
+  const text = subject || (isDocument ? t("settings.activity.untitled") : "");
+  if (!text) return null;
+  return href ? (
+    <Link to={href} className="activity-subject">{text}</Link>
+  ) : (
+    <strong className="activity-subject">{text}</strong>
   );
 }

@@ -229,7 +229,7 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
       ) : (
         <ul className="client-list">
           {loaderData.clients.map((client) => (
-            <li key={client.id} className="client-card" data-client={client.id} data-status={client.status}>
+            <li key={client.id} id={`client-${client.id}`} className="client-card" data-client={client.id} data-status={client.status}>
               <div className="client-head">
                 <span className="client-name">{client.name}</span>
                 <span className={`client-status status-${client.status}`}>
