@@ -110,8 +110,7 @@ const staticGraph: Plugin = {
     const reach = (roots: RegExp, into: Set<string>) => {
       const queue = [...this.getModuleIds()].filter((id) => roots.test(id));
       const seen = new Set<string>();
-      while (queue.length) {
-        const id = queue.pop()!;
+      for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
         // The server's modules a route imports are left out: their code is dropped with the loaders.
         if (seen.has(id) || id.startsWith(SERVER_DIR)) continue;
         seen.add(id);
