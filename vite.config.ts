@@ -89,8 +89,8 @@ const onDemandFieldChunks: Plugin = {
  *   it loads it; ajv's compiler apart (the schema editor);
  * - the on-demand field kinds (app/components/form/on-demand-fields.browser.tsx): the reference kinds in one file, the
  *   media kinds in another, fetched when a form has such a field.
- * The shell and the editor are found in the module graph (static imports only, so what a page loads when a user asks
- * stays in files of its own). strictExecutionOrder keeps module evaluation in import order across merged files
+ * The shell, the editor and the field kinds' files are found in the module graph (static imports only, so what a page
+ * loads when a user asks, a dialog or a panel's check, stays in files of its own). strictExecutionOrder keeps module evaluation in import order across merged files
  * (without it a merge once ran a module before the one it imports: "p is not a function" at hydration).
  */
 const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|@conform-to[\\/](dom|react)|cookie|set-cookie-parser)[\\/]/;
@@ -142,7 +142,6 @@ export default defineConfig(({ command }) => ({
         target: "es2022",
         rolldownOptions: {
           output: {
-            chunkFileNames: (chunk) => `assets/${chunk.name.split("~")[0]}-[hash].js`,
             strictExecutionOrder: true,
             codeSplitting: {
               groups: [
