@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/*
+ * The browser build as React Router's manifest names it (npm test builds it before the suite). Issue 36: the edit
+ * page of a document made 59 requests, 52 of them scripts, most under 1 kB; vite.config.ts now cuts the client build
+ * into files by purpose (framework, shell, editor, field kinds). The bench's edit-requests section counts them in a
+ * browser; this keeps the count from creeping back between runs of it.
+ */
+const ASSETS_DIR = path.resolve(process.env.VITRINE_BUILD_DIR ?? "build", "client", "assets");
+
+interface ManifestEntry {
+  module: string;
+  imports?: string[];
+  css?: string[];
+}
+
+function manifest(): { entry: ManifestEntry; routes: Record<string, ManifestEntry> } {
+  const file = readdirSync(ASSETS_DIR).find((name) => /^manifest-.*\.js$/.test(name));
+  if (!file) throw new Error(`no route manifest in ${ASSETS_DIR}`);
+  const text = readFileSync(path.join(ASSETS_DIR, file), "utf8");
+  return JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
+}
+
+/** The scripts and stylesheets a cold load of the route's page fetches before hydrating (field kinds aside). */
+function pageFiles(routeIds: string[]): { scripts: string[]; stylesheets: string[] } {
+  const { entry, routes } = manifest();
+  const entries = [entry, ...routeIds.map((id) => routes[id]!)];
+  const scripts = new Set(entries.flatMap((item) => [item.module, ...(item.imports ?? [])]));
+  const stylesheets = new Set(entries.flatMap((item) => item.css ?? []));
+  return { scripts: [...scripts], stylesheets: [...stylesheets] };
+}
+
+const EDIT_PAGE = ["root", "routes/bucket", "bucket-latest"];
+
+describe("the browser build", () => {
+  it("gives a document's edit page a handful of scripts and one stylesheet", () => {
+    const { scripts, stylesheets } = pageFiles(EDIT_PAGE);
+    // Runtime, framework, shell, editor, the entry and the three routes' own modules (59 requests before issue 36).
+    expect(scripts.length).toBeLessThanOrEqual(9);
+    expect(stylesheets).toHaveLength(1);
+  });
+
+  it("keeps zod out of the edit page's scripts", () => {
+    const withZod = pageFiles(EDIT_PAGE).scripts.filter((script) => readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("_zod"));
+    expect(withZod).toEqual([]);
+  });
+});
