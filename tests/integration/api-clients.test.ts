@@ -124,7 +124,7 @@ describe("the /settings/new-client page (admins only)", () => {
     // Never again: the list shows the client, its scope and 'Never' used, not its secret.
     const list = (await page(server.url, "/settings/new-client", admin.cookie)).html;
     expect(list).not.toContain(secret);
-    const card = new RegExp(`<li class="client-card" data-client="${id}" data-status="expires">([\\s\\S]*?)</li>`).exec(list)?.[1];
+    const card = new RegExp(`<li id="client-${id}" class="client-card" data-client="${id}" data-status="expires">([\\s\\S]*?)</li>`).exec(list)?.[1];
     expect(card).toBeDefined();
     const text = textOf(card!);
     expect(text).toContain("Entrance kiosk");
