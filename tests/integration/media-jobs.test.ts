@@ -64,7 +64,8 @@ describe("job order", () => {
   it("a video's jobs have a defined order: transcode, then still-creation", async () => {
     const { fields } = await fieldFor(server.db, "video");
     const contents: Content[] = [];
-    for (let i = 0; i < 8; i++) {
+    // Four videos (each generated, then probed on upload: about 3 s apiece with both cores busy) show the order.
+    for (let i = 0; i < 4; i++) {
       contents.push(await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: `v${i}.mp4` })));
     }
     for (const content of contents) expect(content.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
@@ -73,8 +74,8 @@ describe("job order", () => {
        FROM jobs WHERE media_id = ANY($1::uuid[]) GROUP BY media_id`,
       [contents.map((content) => content._id)],
     );
-    expect(rows.map((row) => row.ordered)).toEqual(Array(8).fill(true));
-  });
+    expect(rows.map((row) => row.ordered)).toEqual(Array(4).fill(true));
+  }, 60_000);
 });
 
 
