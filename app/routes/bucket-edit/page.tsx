@@ -206,7 +206,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
         </div>
       ) : null}
       {loaderData.storedErrors && !actionData ? (
-        <p className="notice-warning" role="status">{t("schemaImpact.editorNotice")}</p>
+        <p className="notice-warning" role="status">{t("form.schemaImpactNotice")}</p>
       ) : form.status === "error" && actionData?.notice !== "conflict" ? (
         <p className="form-error" role="alert">{t("form.invalid")}</p>
       ) : null}
