@@ -42,7 +42,7 @@ export interface EditScreenParts<D extends BucketEditData = BucketEditData> {
   Footer?: ComponentType<{ loaderData: D }>;
 }
 
-interface BucketEditProps<D extends BucketEditData = BucketEditData> {
+export interface BucketEditProps<D extends BucketEditData = BucketEditData> {
   loaderData: D;
   actionData?: FormReply;
   /** The specialised screen's parts; none on the generic editor. */

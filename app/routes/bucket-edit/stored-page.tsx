@@ -1,8 +1,8 @@
-import type { ComponentProps } from "react";
 import { HistoryPanel } from "../../components/history/history-panel";
-import { BucketEditPage } from "./page";
+import type { BucketEditData } from "./edit.server";
+import { BucketEditPage, type BucketEditProps } from "./page";
 
 /** The edit page of a stored document: with its history panel, whose code a new document's page does not load. */
-export function StoredDocumentPage(props: Omit<ComponentProps<typeof BucketEditPage>, "History">) {
+export function StoredDocumentPage<D extends BucketEditData>(props: Omit<BucketEditProps<D>, "History">) {
   return <BucketEditPage {...props} History={HistoryPanel} />;
 }
