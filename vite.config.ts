@@ -84,7 +84,9 @@ const onDemandFieldChunks: Plugin = {
  * How the browser build is cut into files (issue 36: the edit page made 59 requests, most scripts under 1 kB):
  * - framework: the libraries every page runs (React, React Router, i18next, Conform's form state): one file;
  * - shell: our modules the root route and the browser entry import (top bar, messages, error page): one file;
- * - editor: our modules a document's page imports beyond the shell (the form, its fields, history, share): one file;
+ * - editor: our modules a document's page imports beyond the shell (the form and its fields): one file;
+ * - history-panel: the history panel a stored document's page shows (versions, comparison, sharing), apart, so that a new
+ *   document's page does not load it (app/routes/bucket-edit/stored-page.tsx);
  * - zod apart, claimed before the groups above capture their modules' dependencies, so no page that does not import
  *   it loads it; ajv's compiler apart (the schema editor);
  * - the on-demand field kinds (app/components/form/on-demand-fields.browser.tsx): the reference kinds in one file, the
@@ -96,32 +98,38 @@ const onDemandFieldChunks: Plugin = {
 const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|@conform-to[\\/](dom|react)|cookie|set-cookie-parser)[\\/]/;
 const SHELL_ROOTS = /[\\/]app[\\/](root|entry\.client)\.tsx(\?|$)/;
 const EDITOR_ROOTS = /[\\/]app[\\/]routes[\\/]bucket-edit[\\/][^\\/]+\.tsx(\?|$)/;
+const HISTORY_ROOTS = /[\\/]app[\\/](components[\\/]history[\\/]history-panel|routes[\\/]bucket-edit[\\/]stored-page)\.tsx$/;
 const MEDIA_FIELD_ROOTS = /[\\/]app[\\/]components[\\/]form[\\/]media[\\/]media-field\.tsx$/;
 const REFERENCE_FIELD_ROOTS = /[\\/]app[\\/]components[\\/]form[\\/](reference-field|reference-list-field|inline-field|popup-field)\.tsx$/;
 const SERVER_DIR = fromRoot("server/");
 const shellModules = new Set<string>();
 const editorModules = new Set<string>();
+const historyModules = new Set<string>();
 const mediaFieldModules = new Set<string>();
 const referenceFieldModules = new Set<string>();
 const staticGraph: Plugin = {
   name: "vitrine-static-graph",
   buildEnd() {
     if (this.environment.name !== "client") return;
-    const reach = (roots: RegExp, into: Set<string>) => {
+    const reach = (roots: RegExp, into: Set<string>, boundary?: RegExp) => {
       const queue = [...this.getModuleIds()].filter((id) => roots.test(id));
       const seen = new Set<string>();
       for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
         // The server's modules a route imports are left out: their code is dropped with the loaders.
-        if (seen.has(id) || id.startsWith(SERVER_DIR)) continue;
+        if (seen.has(id) || id.startsWith(SERVER_DIR) || boundary?.test(id)) continue;
         seen.add(id);
         const info = this.getModuleInfo(id);
         // Route modules stay entries of their own; libraries the framework group claims first, whatever is here.
-        if (!info?.isEntry) into.add(id);
+        // A module that imports across the boundary stays out too: a group takes its modules' imports with them.
+        const crosses = boundary && info?.importedIds.some((imported) => boundary.test(imported));
+        if (!info?.isEntry && !crosses) into.add(id);
         queue.push(...(info?.importedIds ?? []));
       }
     };
     reach(SHELL_ROOTS, shellModules);
-    reach(EDITOR_ROOTS, editorModules);
+    // The editor's walk stops at the history panel and the page that adds it (the routes of a stored document).
+    reach(EDITOR_ROOTS, editorModules, HISTORY_ROOTS);
+    reach(HISTORY_ROOTS, historyModules);
     reach(MEDIA_FIELD_ROOTS, mediaFieldModules);
     reach(REFERENCE_FIELD_ROOTS, referenceFieldModules);
     // What both kinds import (the API client, the lazy dialog) joins the editor, so that neither file imports the other.
@@ -149,6 +157,7 @@ export default defineConfig(({ command }) => ({
                 { name: "framework", test: FRAMEWORK, tags: ["$initial"], priority: 8 },
                 { name: "shell", test: (id) => shellModules.has(id), priority: 7 },
                 { name: "editor", test: (id) => editorModules.has(id), priority: 6 },
+                { name: "history-panel", test: (id) => historyModules.has(id) && !editorModules.has(id), priority: 5 },
                 { name: "ajv", test: /node_modules[\\/](ajv[\\/](?!dist[\\/]runtime)|ajv-formats[\\/]|fast-uri[\\/]|json-schema-traverse[\\/])/, priority: 5 },
                 { name: "media-fields", test: (id) => mediaFieldModules.has(id), priority: 4 },
                 { name: "reference-fields", test: (id) => referenceFieldModules.has(id), priority: 3 },

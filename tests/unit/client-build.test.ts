@@ -37,13 +37,21 @@ const EDIT_PAGE = ["root", "routes/bucket", "bucket-latest"];
 describe("the browser build", () => {
   it("gives a document's edit page a handful of scripts and one stylesheet", () => {
     const { scripts, stylesheets } = pageFiles(EDIT_PAGE);
-    // Runtime, framework, shell, editor, the entry and the three routes' own modules (59 requests before issue 36).
-    expect(scripts.length).toBeLessThanOrEqual(9);
+    // Runtime, framework, shell, editor, history panel, the entry and the three routes' own modules (59 requests before issue 36).
+    expect(scripts.length).toBeLessThanOrEqual(10);
     expect(stylesheets).toHaveLength(1);
   });
 
   it("keeps zod out of the edit page's scripts", () => {
     const withZod = pageFiles(EDIT_PAGE).scripts.filter((script) => readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("_zod"));
     expect(withZod).toEqual([]);
+  });
+
+  it("keeps the history panel out of a new document's page and in a stored document's", () => {
+    // The panel's compare button (app/components/history/history-list.tsx): only a stored document shows it.
+    const withHistory = (routeIds: string[]) => pageFiles(routeIds).scripts.filter((script) => readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("history-compare"));
+    expect(withHistory(["root", "routes/bucket", "bucket-new"])).toEqual([]);
+    expect(withHistory(["root", "routes/bucket", "bucket-duplicate"])).toEqual([]);
+    expect(withHistory(EDIT_PAGE)).toHaveLength(1);
   });
 });

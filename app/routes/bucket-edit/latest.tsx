@@ -1,6 +1,7 @@
 import type { RouteHandle } from "../../../core/route-handle";
 import { bucketEditLoader, submitBucketEdit } from "./edit.server";
-import { BucketEditPage, bucketEditMeta } from "./page";
+import { bucketEditMeta } from "./page";
+import { StoredDocumentPage } from "./stored-page";
 
 // /b/{bucket}/{contentId}/latest: the latest version of a document.
 
@@ -10,4 +11,4 @@ export const handle = { streamsBody: true } satisfies RouteHandle;
 export const loader = bucketEditLoader("latest");
 export const action = submitBucketEdit;
 export const meta = bucketEditMeta;
-export default BucketEditPage;
+export default StoredDocumentPage;

@@ -7,7 +7,7 @@ import { BucketFormContext } from "../../components/form/context";
 import { ClipCardsContext } from "../../components/clip-cards/context";
 import { MediaFormContext } from "../../components/form/media/context";
 import { SchemaField } from "../../components/form/schema-field";
-import { HistoryPanel } from "../../components/history/history-panel";
+import type { HistoryPanel } from "../../components/history/history-panel";
 import { DefaultSubmit } from "../../components/form/default-submit";
 import { UnsavedChangesGuard } from "../../components/form/unsaved-changes";
 import { FlashNotice } from "../../components/flash-notice";
@@ -42,11 +42,16 @@ export interface EditScreenParts<D extends BucketEditData = BucketEditData> {
   Footer?: ComponentType<{ loaderData: D }>;
 }
 
-interface BucketEditProps<D extends BucketEditData = BucketEditData> {
+export interface BucketEditProps<D extends BucketEditData = BucketEditData> {
   loaderData: D;
   actionData?: FormReply;
   /** The specialised screen's parts; none on the generic editor. */
   screen?: EditScreenParts<D>;
+  /**
+   * The history panel, passed by the routes of a stored document: a new document has none, so its page does not
+   * load the panel's code (history, version comparison, sharing; issue 36's JavaScript budget).
+   */
+  History?: typeof HistoryPanel;
 }
 
 /** The page's title: a singleton's bucket, a stored document's title (else its bucket's name), or "New document". */
@@ -74,7 +79,7 @@ export function BucketEditPage<D extends BucketEditData>(props: BucketEditProps<
   return <BucketEditForm key={`${pathname}|${props.loaderData.versionId ?? ""}`} {...props} />;
 }
 
-function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, screen }: BucketEditProps<D>) {
+function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, screen, History }: BucketEditProps<D>) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { bucket, schema } = loaderData;
@@ -201,7 +206,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
         </div>
       ) : null}
       {loaderData.storedErrors && !actionData ? (
-        <p className="notice-warning" role="status">{t("schemaImpact.editorNotice")}</p>
+        <p className="notice-warning" role="status">{t("form.schemaImpactNotice")}</p>
       ) : form.status === "error" && actionData?.notice !== "conflict" ? (
         <p className="form-error" role="alert">{t("form.invalid")}</p>
       ) : null}
@@ -243,8 +248,8 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
-      {loaderData.history ? (
-        <HistoryPanel bucketSlug={bucket.slug} history={loaderData.history.page} schemaLink={loaderData.history.schemaLink} currentVersionId={loaderData.versionId} open={loaderData.latestVersionId !== null} />
+      {loaderData.history && History ? (
+        <History bucketSlug={bucket.slug} history={loaderData.history.page} schemaLink={loaderData.history.schemaLink} currentVersionId={loaderData.versionId} open={loaderData.latestVersionId !== null} />
       ) : null}
     </section>
   );

@@ -1,6 +1,7 @@
 import type { RouteHandle } from "../../../../core/route-handle";
 import { bucketEditAction } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { bucketEditMeta } from "../../bucket-edit/page";
+import { StoredDocumentPage } from "../../bucket-edit/stored-page";
 import { dleContentLoader } from "./dle-content.server";
 import { DLE_CONTENT_SCREEN } from "./screen";
 import type { Route } from "./+types/singleton";
@@ -14,5 +15,5 @@ export const action = bucketEditAction("dle-content");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
+  return <StoredDocumentPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
 }

@@ -1,7 +1,8 @@
 import type { RouteHandle } from "../../../../core/route-handle";
 import { learningSessionData } from "../../../components/session-editor/session-data.server";
 import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { bucketEditMeta } from "../../bucket-edit/page";
+import { StoredDocumentPage } from "../../bucket-edit/stored-page";
 import { LEARNING_SESSION_EDITOR } from "../../../components/session-editor/session-aside";
 import type { Route } from "./+types/edit";
 
@@ -15,5 +16,5 @@ export const action = bucketEditAction("dle-sessies");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={LEARNING_SESSION_EDITOR} />;
+  return <StoredDocumentPage loaderData={loaderData} actionData={actionData} screen={LEARNING_SESSION_EDITOR} />;
 }

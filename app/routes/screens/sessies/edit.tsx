@@ -1,6 +1,7 @@
 import type { RouteHandle } from "../../../../core/route-handle";
 import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import { bucketEditMeta } from "../../bucket-edit/page";
+import { StoredDocumentPage } from "../../bucket-edit/stored-page";
 import { SESSION_EDITOR } from "../../../components/session-editor/session-aside";
 import type { Route } from "./+types/edit";
 
@@ -14,5 +15,5 @@ export const action = bucketEditAction("sessies");
 export const meta = bucketEditMeta;
 
 export default function Page({ loaderData, actionData }: Route.ComponentProps) {
-  return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={SESSION_EDITOR} />;
+  return <StoredDocumentPage loaderData={loaderData} actionData={actionData} screen={SESSION_EDITOR} />;
 }
