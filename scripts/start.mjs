@@ -23,7 +23,8 @@ if (process.argv.includes("--no-build")) {
 
 // React and React Router pick their production code paths from NODE_ENV when first imported.
 process.env.NODE_ENV ??= "production";
-const { startServer } = await import(pathToFileURL(serverEntry).href);
+const { startServer, tuneHeapForMemory } = await import(pathToFileURL(serverEntry).href);
+tuneHeapForMemory(); // a process-wide V8 setting: the server's own process only (server/heap-tuning.ts)
 const DEMO_MEDIA_DEADLINE_MS = 60_000;
 let server;
 try {

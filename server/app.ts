@@ -10,7 +10,6 @@ import { migrate } from "./db/migrate";
 import { refreshPlannerStatistics } from "./db/statistics";
 import { withReadCache } from "./db/read-cache";
 import { holdEventLoop } from "./event-loop-hold";
-import { tuneHeapForMemory } from "./heap-tuning";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
 import type { MediaContext } from "./web/context";
@@ -18,6 +17,8 @@ import type { SeedResult } from "./seed";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
 
 export { loadConfig } from "./config";
+// For the server's own process (scripts/start.mjs), not for servers a test runs inside its worker.
+export { tuneHeapForMemory } from "./heap-tuning";
 
 /** `npm run vitrine -- <command>` (server/cli.ts), which needs neither the web layer nor React Router's build. */
 export async function runCli(argv: string[], env?: NodeJS.ProcessEnv, print?: (stream: OutputStream, text: string) => void): Promise<number> {
@@ -109,7 +110,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 }
 
 async function start(options: StartOptions): Promise<RunningServer> {
-  tuneHeapForMemory();
   const at: Record<string, number> = { imported: IMPORTED_AT, called: performance.now() };
   const mark = (step: string) => (at[step] = performance.now());
   const config = options.config ?? loadConfig(options.env);

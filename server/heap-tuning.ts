@@ -8,7 +8,7 @@ import v8 from "node:v8";
  * - The young generation stays at its first size (1 MiB semi-spaces) instead of doubling up to 16 MiB: overlapping
  *   requests then promote less garbage than a large young generation lets pile up before each scavenge.
  * - A major collection comes once the old generation grew by 30 % over what the last one kept, not by 100 % or more.
- * Both are read by V8 whenever it sizes the heap, so setting them at start works (tests/unit/heap-tuning.test.ts
+ * Both are read by V8 whenever it sizes the heap, so scripts/start.mjs sets them as the server starts (tests/unit/heap-tuning.test.ts
  * proves they still take effect).
  */
 export const HEAP_TUNING_FLAGS = ["--semi-space-growth-factor=1", "--heap-growing-percent=30"] as const;
