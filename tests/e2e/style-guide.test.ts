@@ -159,7 +159,7 @@ async function screenshot(page: Page, name: string, width: number) {
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   const mode = javaScriptEnabled ? "js" : "nojs";
 
-  // One test per language: both in one took 38 s on a quiet machine and passed 60 s under CI's load.
+  // One test per language, 120 s each: both in one took 38 s on a quiet machine; one language passed 60 s at load 14.
   it.each(["en", "nl"] as const)("shows every field kind in every state and the media states (%s)", async (language) => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
@@ -185,7 +185,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(apiCalls).toEqual([]);
     ctx.expectNoErrors();
     await ctx.close();
-  });
+  }, 120_000);
 
   it("has a table of contents that leads to every section and every field kind", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
