@@ -26,6 +26,9 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     reporters: ["default", "./tests/support/summary-reporter.ts"],
     sequence: { sequencer: LongFilesFirst },
+    // Vitest's default of 1 s is shorter than a save plus a revalidation takes on a busy CI machine; a poll that
+    // holds returns at once, so the deadline only decides how long a real failure takes to report.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         extends: true,
