@@ -1,9 +1,10 @@
-// npm run lint (with --max-warnings 0): JavaScript's and typescript-eslint's strict rules on every source and test,
+// npm run lint (with --max-warnings 0, after Prettier's check): JavaScript's and typescript-eslint's strict rules on every source and test,
 // the rules of hooks and accessibility on the React code.
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
+import eslintConfigPrettier from "eslint-config-prettier/flat";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
@@ -67,4 +68,6 @@ export default defineConfig(
     files: ["**/*.{js,mjs,cjs}"],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  // Layout is Prettier's (npm run lint checks it); no ESLint rule argues with it.
+  eslintConfigPrettier,
 );

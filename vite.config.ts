@@ -95,7 +95,8 @@ const onDemandFieldChunks: Plugin = {
  * loads when a user asks, a dialog or a panel's check, stays in files of its own). strictExecutionOrder keeps module evaluation in import order across merged files
  * (without it a merge once ran a module before the one it imports: "p is not a function" at hydration).
  */
-const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|@conform-to[\\/](dom|react)|cookie|set-cookie-parser)[\\/]/;
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|@conform-to[\\/](dom|react)|cookie|set-cookie-parser)[\\/]/;
 const SHELL_ROOTS = /[\\/]app[\\/](root|entry\.client)\.tsx(\?|$)/;
 const EDITOR_ROOTS = /[\\/]app[\\/]routes[\\/]bucket-edit[\\/][^\\/]+\.tsx(\?|$)/;
 const HISTORY_ROOTS = /[\\/]app[\\/](components[\\/]history[\\/]history-panel|routes[\\/]bucket-edit[\\/]stored-page)\.tsx$/;
@@ -158,7 +159,11 @@ export default defineConfig(({ command }) => ({
                 { name: "shell", test: (id) => shellModules.has(id), priority: 7 },
                 { name: "editor", test: (id) => editorModules.has(id), priority: 6 },
                 { name: "history-panel", test: (id) => historyModules.has(id) && !editorModules.has(id), priority: 5 },
-                { name: "ajv", test: /node_modules[\\/](ajv[\\/](?!dist[\\/]runtime)|ajv-formats[\\/]|fast-uri[\\/]|json-schema-traverse[\\/])/, priority: 5 },
+                {
+                  name: "ajv",
+                  test: /node_modules[\\/](ajv[\\/](?!dist[\\/]runtime)|ajv-formats[\\/]|fast-uri[\\/]|json-schema-traverse[\\/])/,
+                  priority: 5,
+                },
                 { name: "media-fields", test: (id) => mediaFieldModules.has(id), priority: 4 },
                 { name: "reference-fields", test: (id) => referenceFieldModules.has(id), priority: 3 },
               ],
@@ -180,7 +185,11 @@ export default defineConfig(({ command }) => ({
           input: { index: "./server/app.ts", "media-worker": "./workers/media-worker.ts" },
           // ASCII, without JSDoc: V8 keeps every module's source for the process's life, as two bytes per character
           // when one of them is beyond Latin-1 (an arrow in a comment was enough). tests/unit/server-build.test.ts.
-          output: { chunkFileNames: "chunks/[name]-[hash].js", charset: "ascii", comments: { legal: true, annotation: false, jsdoc: false } },
+          output: {
+            chunkFileNames: "chunks/[name]-[hash].js",
+            charset: "ascii",
+            comments: { legal: true, annotation: false, jsdoc: false },
+          },
         },
         target: "node20",
       },

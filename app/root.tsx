@@ -1,15 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useLocation,
-  useMatches,
-  useRouteError,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError } from "react-router";
 import { hasPermission, publicUser } from "../server/accounts/users";
 import { visibleBuckets } from "../server/content/buckets";
 import type { Route } from "./+types/root";
@@ -43,7 +34,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     locale,
     user: user ? publicUser(user) : null,
     // Each bucket by its name for the interface language (core/content/bucket-name.ts).
-    buckets: buckets.map(({ id, slug, name, names, singleton, screen }) => ({ _id: id, slug, name: bucketName({ name, names }, locale), singleton, screen })),
+    buckets: buckets.map(({ id, slug, name, names, singleton, screen }) => ({
+      _id: id,
+      slug,
+      name: bucketName({ name, names }, locale),
+      singleton,
+      screen,
+    })),
     config: {
       productName: context.config.PRODUCT_NAME,
       defaultLocale: context.config.DEFAULT_LOCALE,
@@ -93,7 +90,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <LoadingBar failed={Boolean(error)} />
         <TopBar />
-        <main className="page" ref={main}>{children}</main>
+        <main className="page" ref={main}>
+          {children}
+        </main>
         <footer className="footer" />
         {data && data.ieVersion && !data.hideIEWarning ? <IEWarning version={data.ieVersion} /> : null}
         <ScrollRestoration nonce={nonce} />

@@ -14,7 +14,11 @@ if (!file) {
   process.exit(2);
 }
 const top = Number(rest.find((arg) => arg.startsWith("--top="))?.slice(6) ?? 25);
-const inclusive = rest.find((arg) => arg.startsWith("--inclusive="))?.slice(12).split(",") ?? [];
+const inclusive =
+  rest
+    .find((arg) => arg.startsWith("--inclusive="))
+    ?.slice(12)
+    .split(",") ?? [];
 const profile = JSON.parse(readFileSync(file, "utf8"));
 
 // Self time per node: samples × the mean interval between them.
@@ -53,7 +57,9 @@ function print(title, map) {
   }
 }
 
-const idle = [...profile.nodes].filter((node) => node.callFrame.functionName === "(idle)").reduce((sum, node) => sum + (hits.get(node.id) ?? 0) * interval, 0);
+const idle = [...profile.nodes]
+  .filter((node) => node.callFrame.functionName === "(idle)")
+  .reduce((sum, node) => sum + (hits.get(node.id) ?? 0) * interval, 0);
 console.log(`${file}: ${(total / 1000).toFixed(1)} s sampled, ${(idle / 1000).toFixed(1)} s of it idle`);
 print("Self time by package or file", byPlace);
 print("Self time by function", byFunction);

@@ -30,7 +30,10 @@ const ADMIN_PASSWORD = "bench-password-not-secret";
 
 const args = process.argv.slice(2);
 const skipBuild = args.includes("--skip-build");
-const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const only = args
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 const profileDir = args.includes("--profile") ? path.join(ROOT, BUILD_DIR, "profiles") : null;
 const compareRev = args.find((arg) => arg.startsWith("--compare="))?.slice("--compare=".length) || null;
 
@@ -98,7 +101,10 @@ let busyWarnings = 0;
 function prepareComparison(rev, tmp) {
   const root = path.join(tmp, "compare-src");
   mkdirSync(root, { recursive: true });
-  const archive = spawnSync("sh", ["-c", `git archive --format=tar "$1" | tar -x -C "$2"`, "sh", rev, root], { cwd: ROOT, encoding: "utf8" });
+  const archive = spawnSync("sh", ["-c", `git archive --format=tar "$1" | tar -x -C "$2"`, "sh", rev, root], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   if (archive.status !== 0) throw new ServerStartError(`git archive ${rev} failed: ${archive.stderr}`);
   symlinkSync(realpathSync(path.join(ROOT, "node_modules")), path.join(root, "node_modules"));
   log(`Build of ${rev}: the production build into ${path.relative(ROOT, path.join(root, BUILD_DIR))} …`);
@@ -154,14 +160,20 @@ async function main() {
       env: (overrides) => serverEnv(dataDir, overrides),
       async startServer({ env = {}, dataDir: dir = dataDir, nodeArgs = [], profileName } = {}) {
         const profileArgs = profileDir
-          ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label ? `${label}-` : ""}${profileName ?? "server"}-${Date.now()}.cpuprofile`]
+          ? [
+              "--cpu-prof",
+              `--cpu-prof-dir=${profileDir}`,
+              `--cpu-prof-name=${label ? `${label}-` : ""}${profileName ?? "server"}-${Date.now()}.cpuprofile`,
+            ]
           : [];
         const server = await startServer({ root, env: serverEnv(dir, env), nodeArgs: [...profileArgs, ...nodeArgs] });
         running.add(server);
         server.child.once("exit", (code, signal) => {
           running.delete(server);
           if (!server.stopping) {
-            console.error(`  ! the server on port ${server.port} exited unexpectedly (code ${code}, signal ${signal}):\n${server.output().trim()}`);
+            console.error(
+              `  ! the server on port ${server.port} exited unexpectedly (code ${code}, signal ${signal}):\n${server.output().trim()}`,
+            );
           }
         });
         return server;
@@ -232,7 +244,9 @@ async function main() {
         } catch (error) {
           if (error instanceof ServerStartError) throw error;
           entry.error = error;
-          console.error(`  section ${section.name}${ctx.label ? ` (${ctx.label})` : ""} failed: ${error instanceof Error ? error.stack : error}`);
+          console.error(
+            `  section ${section.name}${ctx.label ? ` (${ctx.label})` : ""} failed: ${error instanceof Error ? error.stack : error}`,
+          );
         } finally {
           await ctx.stopSharedServer();
         }
@@ -251,13 +265,16 @@ async function main() {
 
   log("\n== Summary ==");
   printTable(results, compareRev ? { before: compareRev } : undefined);
-  log(`\nTime per section: ${results.map((result) => `${result.section} ${result.seconds.toFixed(0)} s`).join(", ")}; whole run ${((performance.now() - benchStarted) / 60_000).toFixed(1)} min.`);
+  log(
+    `\nTime per section: ${results.map((result) => `${result.section} ${result.seconds.toFixed(0)} s`).join(", ")}; whole run ${((performance.now() - benchStarted) / 60_000).toFixed(1)} min.`,
+  );
   const rows = results.flatMap((result) => result.rows);
   const missed = rows.filter((row) => row.pass === false).length;
   const met = rows.filter((row) => row.pass === true).length;
   const failedSections = results.filter((result) => result.error).length;
   log(`\n${met} budgets met, ${missed} missed${failedSections ? `, ${failedSections} section(s) failed` : ""}.`);
-  if (busyWarnings) log("Other processes were running during the benchmark (see the warnings above): rerun on an idle machine before trusting a MISS.");
+  if (busyWarnings)
+    log("Other processes were running during the benchmark (see the warnings above): rerun on an idle machine before trusting a MISS.");
 }
 
 try {

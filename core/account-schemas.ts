@@ -12,16 +12,27 @@ export { isCalendarDate, todayUtc };
  * signup's rules (PASSWORD_MIN_LENGTH).
  */
 
-const email = z.string({ message: "login.errors.emailRequired" }).trim().min(1, "login.errors.emailRequired").check(z.email("login.errors.emailInvalid"));
+const email = z
+  .string({ message: "login.errors.emailRequired" })
+  .trim()
+  .min(1, "login.errors.emailRequired")
+  .check(z.email("login.errors.emailInvalid"));
 
-const newPassword = z.string({ message: "login.errors.passwordRequired" }).min(PASSWORD_MIN_LENGTH, "signup.errors.passwordTooShort").max(1024);
+const newPassword = z
+  .string({ message: "login.errors.passwordRequired" })
+  .min(PASSWORD_MIN_LENGTH, "signup.errors.passwordTooShort")
+  .max(1024);
 
 const confirmPassword = z.string({ message: "profile.errors.confirmRequired" }).min(1, "profile.errors.confirmRequired");
 const confirmMismatch = { message: "profile.errors.confirmMismatch", path: ["confirmPassword"] };
 
 export const profileSchema = z.object({
   intent: z.literal("details"),
-  name: z.string({ message: "signup.errors.nameRequired" }).trim().min(1, "signup.errors.nameRequired").max(200, "profile.errors.nameTooLong"),
+  name: z
+    .string({ message: "signup.errors.nameRequired" })
+    .trim()
+    .min(1, "signup.errors.nameRequired")
+    .max(200, "profile.errors.nameTooLong"),
   locale: z.enum(SUPPORTED_LOCALES, { message: "profile.errors.localeRequired" }),
 });
 
@@ -55,7 +66,11 @@ const slugs = z.array(z.string().trim().min(1).max(200)).max(1000).default([]);
 export const apiClientSchema = z
   .object({
     intent: z.literal("create"),
-    name: z.string({ message: "adminClients.errors.nameRequired" }).trim().min(1, "adminClients.errors.nameRequired").max(200, "adminClients.errors.nameTooLong"),
+    name: z
+      .string({ message: "adminClients.errors.nameRequired" })
+      .trim()
+      .min(1, "adminClients.errors.nameRequired")
+      .max(200, "adminClients.errors.nameTooLong"),
     read: slugs,
     write: slugs,
     expiresOn: z

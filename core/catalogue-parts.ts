@@ -15,7 +15,8 @@ export function cataloguePartsOf(handles: readonly unknown[]): CataloguePart[] {
   const parts = new Set<CataloguePart>(["common"]);
   for (const handle of handles) {
     const named = (handle as { messages?: unknown } | null | undefined)?.messages;
-    if (Array.isArray(named)) for (const part of named) if ((CATALOGUE_PARTS as readonly unknown[]).includes(part)) parts.add(part as CataloguePart);
+    if (Array.isArray(named))
+      for (const part of named) if ((CATALOGUE_PARTS as readonly unknown[]).includes(part)) parts.add(part as CataloguePart);
   }
   return CATALOGUE_PARTS.filter((part) => parts.has(part));
 }

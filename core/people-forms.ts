@@ -31,7 +31,11 @@ const permissions = z
 const buckets = z.array(z.string().trim().min(1).max(200)).max(1000);
 
 export const userEditSchema = z.object({
-  name: z.string({ message: "adminUsers.errors.nameRequired" }).trim().min(1, "adminUsers.errors.nameRequired").max(200, "adminUsers.errors.nameTooLong"),
+  name: z
+    .string({ message: "adminUsers.errors.nameRequired" })
+    .trim()
+    .min(1, "adminUsers.errors.nameRequired")
+    .max(200, "adminUsers.errors.nameTooLong"),
   email,
   permissions,
   buckets,

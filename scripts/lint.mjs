@@ -1,5 +1,6 @@
-// npm run lint: the layering check (dependency-cruiser, .dependency-cruiser.cjs), then ESLint with no warning
-// allowed (eslint.config.js). Both always run, so one report shows every finding; either failing fails the lint.
+// npm run lint: the layering check (dependency-cruiser, .dependency-cruiser.cjs), the layout check (Prettier,
+// .prettierrc.json; `npx prettier --write .` fixes what it reports), then ESLint with no warning allowed
+// (eslint.config.js). All always run, so one report shows every finding; any failing fails the lint.
 // ESLint reads types, so React Router's generated route types (./+types/…) are made first.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -14,8 +15,19 @@ if (typegen.status !== 0) process.exit(typegen.status ?? 1);
 const checks = [
   {
     name: "layering",
-    args: [path.join(packageDir("dependency-cruiser"), "bin/dependency-cruise.mjs"), "app", "core", "server", "workers", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
+    args: [
+      path.join(packageDir("dependency-cruiser"), "bin/dependency-cruise.mjs"),
+      "app",
+      "core",
+      "server",
+      "workers",
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--output-type",
+      "err",
+    ],
   },
+  { name: "prettier", args: [path.join(packageDir("prettier"), "bin/prettier.cjs"), "--check", "--log-level", "warn", "."] },
   { name: "eslint", args: [path.join(packageDir("eslint"), "bin/eslint.js"), "--max-warnings", "0", ...process.argv.slice(2)] },
 ];
 
@@ -24,4 +36,4 @@ if (failed.length) {
   console.error(`Lint failed: ${failed.map((check) => check.name).join(" and ")}.`);
   process.exit(1);
 }
-console.log("Lint passed: layering and ESLint.");
+console.log("Lint passed: layering, Prettier and ESLint.");

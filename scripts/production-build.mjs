@@ -11,7 +11,14 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** What the build reads: a change to any of these calls for a new build. Tests are not part of the build. */
 export const BUILD_INPUTS = {
   directories: ["app", "core", "server", "workers", "locales", "public"],
-  files: ["package.json", "package-lock.json", "react-router.config.ts", "vite.config.ts", "scripts/vite-react-router-production.ts", "tsconfig.json"],
+  files: [
+    "package.json",
+    "package-lock.json",
+    "react-router.config.ts",
+    "vite.config.ts",
+    "scripts/vite-react-router-production.ts",
+    "tsconfig.json",
+  ],
   ignored: /\.test\.tsx?$/,
 };
 

@@ -41,5 +41,7 @@ const result = spawnSync(process.execPath, [vitest, "run", "--config", path.join
   env: { ...process.env, SCREENS_DIR: out, VITRINE_BUILD_DIR: path.relative(ROOT, buildDir) || "." },
 });
 const pictures = existsSync(out) ? readdirSync(out).filter((name) => name.endsWith(".png")).length : 0;
-console.log(`\n${pictures} screenshots in ${out}${existsSync(path.join(out, "findings.txt")) ? ` (checks: ${path.join(out, "findings.txt")})` : ""}`);
+console.log(
+  `\n${pictures} screenshots in ${out}${existsSync(path.join(out, "findings.txt")) ? ` (checks: ${path.join(out, "findings.txt")})` : ""}`,
+);
 process.exit(result.status ?? 1);

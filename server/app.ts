@@ -21,7 +21,11 @@ export { loadConfig } from "./config";
 export { tuneHeapForMemory } from "./heap-tuning";
 
 /** `npm run vitrine -- <command>` (server/cli.ts), which needs neither the web layer nor React Router's build. */
-export async function runCli(argv: string[], env?: NodeJS.ProcessEnv, print?: (stream: OutputStream, text: string) => void): Promise<number> {
+export async function runCli(
+  argv: string[],
+  env?: NodeJS.ProcessEnv,
+  print?: (stream: OutputStream, text: string) => void,
+): Promise<number> {
   const cli = await import("./cli");
   return cli.runCli(argv, env, print);
 }
@@ -120,7 +124,14 @@ async function start(options: StartOptions): Promise<RunningServer> {
   const serving = import("./serving");
   serving.catch(() => undefined); // awaited below; a failure to open the database must not leave it unhandled
   const ffmpegFound = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH, searchPath: config.PATH });
-  const opened = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, logger, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS }));
+  const opened =
+    options.db ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      logger,
+      pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
+    }));
   mark("opened");
   await migrate(opened);
   mark("migrated");
@@ -132,9 +143,10 @@ async function start(options: StartOptions): Promise<RunningServer> {
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
   mark("media");
-  const seeded = (options.seed ?? true)
-    ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media })
-    : null;
+  const seeded =
+    (options.seed ?? true)
+      ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media })
+      : null;
   mark("seedChecked");
   // PGlite keeps no statistics by itself: a database that was filled while no server ran gets them before the first
   // request, not at the hourly maintenance (server/db/statistics.ts).
@@ -163,9 +175,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   });
   mark("app");
   const devMiddleware = options.devMiddleware;
-  const server = createServer(
-    devMiddleware ? (req, res) => devMiddleware(req, res, () => app.listener(req, res)) : app.listener,
-  );
+  const server = createServer(devMiddleware ? (req, res) => devMiddleware(req, res, () => app.listener(req, res)) : app.listener);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -176,7 +186,10 @@ async function start(options: StartOptions): Promise<RunningServer> {
   const url = config.PUBLIC_URL ?? `http://${shownHost}:${port}`;
   mark("listening");
   logger.info({ url, database: db.kind, version }, "Vitrine is listening");
-  logger.debug({ msSinceProcessStart: Object.fromEntries(Object.entries(at).map(([step, ms]) => [step, Math.round(ms)])) }, "start-up steps");
+  logger.debug(
+    { msSinceProcessStart: Object.fromEntries(Object.entries(at).map(([step, ms]) => [step, Math.round(ms)])) },
+    "start-up steps",
+  );
   let backgroundWorkBegun = () => {};
   const backgroundWorkStarted = new Promise<void>((resolve) => (backgroundWorkBegun = resolve));
   const startBackgroundWork = () => {
@@ -199,7 +212,10 @@ async function start(options: StartOptions): Promise<RunningServer> {
     // pays off. PostgreSQL's autovacuum does this itself.
     if (db.kind === "pglite") await db.exec("VACUUM ANALYZE");
   };
-  const sweep = setInterval(() => void maintain().catch((error: unknown) => logger.warn({ err: error }, "hourly maintenance failed")), 60 * 60 * 1000);
+  const sweep = setInterval(
+    () => void maintain().catch((error: unknown) => logger.warn({ err: error }, "hourly maintenance failed")),
+    60 * 60 * 1000,
+  );
   sweep.unref();
   // A bucket that grew by thousands of documents (an import, a script) is searched with fresh statistics within a minute.
   const statistics = db.kind === "pglite" ? setInterval(() => void analyseStaleTables(db, logger), STATISTICS_CHECK_MS) : null;

@@ -24,7 +24,10 @@ Commands:
                                             GET /api/v1/delivery/bundle answers it (docs/bundles.md)`;
 
 function parsePermissions(value: string | undefined): Permission[] {
-  const list = (value ?? "user").split(",").map((p) => p.trim()).filter(Boolean);
+  const list = (value ?? "user")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const unknown = list.filter((p) => !PERMISSIONS.includes(p as Permission));
   if (unknown.length) throw new Error(`Unknown permission(s): ${unknown.join(", ")}. Use ${PERMISSIONS.join(", ")}.`);
   return list as Permission[];
@@ -130,7 +133,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   const [command, ...rest] = argv;
   const options = parseOptions(rest); // refuses unknown options before anything is opened
   // The file is written by whichever process runs the command (maybe the server): name it from here.
-  if (options.out !== undefined) argv = argv.map((arg, index) => (index > 0 && argv[index - 1] === "--out" ? path.resolve(arg) : arg.startsWith("--out=") ? `--out=${path.resolve(arg.slice(6))}` : arg));
+  if (options.out !== undefined)
+    argv = argv.map((arg, index) =>
+      index > 0 && argv[index - 1] === "--out" ? path.resolve(arg) : arg.startsWith("--out=") ? `--out=${path.resolve(arg.slice(6))}` : arg,
+    );
   if (!command || command === "help" || command === "--help") {
     print("stdout", `${USAGE}\n`);
     return command ? 0 : 1;
@@ -138,7 +144,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   const config = loadConfig(env);
   let db: Db;
   try {
-    db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS });
+    db = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
+    });
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
     const dataDir = path.resolve(config.DATA_DIR);

@@ -28,7 +28,12 @@ const envSchema = z.object({
   FFPROBE_PATH: z.string().min(1).optional(),
   /** Where ffmpeg and ffprobe are looked up, by the server and its media workers. */
   PATH: z.string().min(1).default("/usr/local/bin:/usr/bin:/bin"),
-  VITRINE_JOB_TIME_LIMIT_MS: z.coerce.number().int().min(1000).max(24 * 60 * 60 * 1000).default(30 * 60 * 1000),
+  VITRINE_JOB_TIME_LIMIT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(24 * 60 * 60 * 1000)
+    .default(30 * 60 * 1000),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   DEFAULT_LOCALE: z
@@ -60,12 +65,22 @@ const envSchema = z.object({
   /** The delivery API (docs/delivery.md): requests a minute per API client (in-process token bucket); 0: no limit. */
   DELIVERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
   /** The delivery API's signed media URLs stay valid at least this long (and at most twice as long). */
-  DELIVERY_MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 60 * 60).default(3600),
+  DELIVERY_MEDIA_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 60 * 60)
+    .default(3600),
   ADMIN_PASSWORD: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).optional(),
   /** Webhooks (docs/webhooks.md): private, loopback and link-local targets are refused unless this is true. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFromEnv.default(false),
   /** The wait after a delivery's first failed attempt; each later one waits four times longer (at most 6 hours). */
-  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(60 * 60 * 1000).default(30_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60 * 60 * 1000)
+    .default(30_000),
   /** Attempts a delivery gets before it fails for good. */
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   /** How long a receiver may take to answer one delivery. */
@@ -86,14 +101,10 @@ export class ConfigError extends Error {
 
 /** Parses the environment once; an empty string counts as unset. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = Object.fromEntries(
-    Object.keys(envSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
-  );
+  const raw = Object.fromEntries(Object.keys(envSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]));
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   const values = parsed.data;
   if (values.SMTP_URL && !values.MAIL_FROM) throw new ConfigError(["MAIL_FROM: is required when SMTP_URL is set"]);

@@ -19,14 +19,21 @@ interface DemoBucket {
 }
 
 /** A public demo bucket in Dutch and English whose collection is named after its slug; `dutch` is its name in the Dutch interface. */
-function demoBucket(slug: string, name: string, dutch: string, rest: Pick<Bucket, "singleton" | "jsonSchema"> & Partial<Pick<Bucket, "screen">>): Omit<Bucket, "id" | "schemaVersionId"> {
+function demoBucket(
+  slug: string,
+  name: string,
+  dutch: string,
+  rest: Pick<Bucket, "singleton" | "jsonSchema"> & Partial<Pick<Bucket, "screen">>,
+): Omit<Bucket, "id" | "schemaVersionId"> {
   return { slug, name, names: { nl: dutch }, private: false, collectionName: slug, locales: ["nl", "en"], screen: "generic", ...rest };
 }
 
 /** Demo exhibit content: what a museum team would put in on day one. */
 export const DEMO_BUCKETS: DemoBucket[] = [
   {
-    bucket: demoBucket("exhibitions", "Exhibitions", "Tentoonstellingen", { singleton: false, jsonSchema: {
+    bucket: demoBucket("exhibitions", "Exhibitions", "Tentoonstellingen", {
+      singleton: false,
+      jsonSchema: {
         type: "object",
         required: ["title", "opensOn"],
         properties: {
@@ -60,7 +67,13 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           highlightRoom: { type: "string", title: "Highlight room", enum: { _data: "1/roomNames" } },
           roomNames: { type: "array", title: "Room names (for the highlight)", items: { type: "string" }, renderer: "tags" },
           screenTexts: { type: "array", title: "Screen texts", renderer: "texts" },
-          banner: { type: "object", title: "Banner", "x-disableable-bool": true, enableButton: "Show banner", disableButton: "Hide banner" },
+          banner: {
+            type: "object",
+            title: "Banner",
+            "x-disableable-bool": true,
+            enableButton: "Show banner",
+            disableButton: "Hide banner",
+          },
           contact: {
             type: "object",
             title: "Contact",
@@ -109,7 +122,9 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     },
   },
   {
-    bucket: demoBucket("artworks", "Artworks", "Kunstwerken", { singleton: false, jsonSchema: {
+    bucket: demoBucket("artworks", "Artworks", "Kunstwerken", {
+      singleton: false,
+      jsonSchema: {
         type: "object",
         required: ["title", "year"],
         properties: {
@@ -130,7 +145,9 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("artists", "Artists", "Kunstenaars", { singleton: false, jsonSchema: {
+    bucket: demoBucket("artists", "Artists", "Kunstenaars", {
+      singleton: false,
+      jsonSchema: {
         type: "object",
         required: ["name"],
         properties: {
@@ -142,12 +159,24 @@ export const DEMO_BUCKETS: DemoBucket[] = [
       },
     }),
     documents: [
-      { name: "Hendrik Willem Mesdag", born: "1831-02-23", biography: { nl: "Zeeschilder uit Groningen.", en: "Marine painter from Groningen." }, colour: "#2f5d8a" },
-      { name: "Andries Copier", born: "1901-01-11", biography: { nl: "Glasontwerper in Leerdam.", en: "Glass designer in Leerdam." }, colour: "#3d7f6e" },
+      {
+        name: "Hendrik Willem Mesdag",
+        born: "1831-02-23",
+        biography: { nl: "Zeeschilder uit Groningen.", en: "Marine painter from Groningen." },
+        colour: "#2f5d8a",
+      },
+      {
+        name: "Andries Copier",
+        born: "1901-01-11",
+        biography: { nl: "Glasontwerper in Leerdam.", en: "Glass designer in Leerdam." },
+        colour: "#3d7f6e",
+      },
     ],
   },
   {
-    bucket: demoBucket("rooms", "Rooms", "Zalen", { singleton: false, jsonSchema: {
+    bucket: demoBucket("rooms", "Rooms", "Zalen", {
+      singleton: false,
+      jsonSchema: {
         type: "object",
         required: ["name"],
         properties: {
@@ -164,7 +193,10 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("trends", "Trends", "Trends", { singleton: false, screen: "trend", jsonSchema: {
+    bucket: demoBucket("trends", "Trends", "Trends", {
+      singleton: false,
+      screen: "trend",
+      jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -172,7 +204,11 @@ export const DEMO_BUCKETS: DemoBucket[] = [
           summary: { type: "string", title: "Summary", renderer: "textarea", translate: true, maxLength: 300 },
           image: { type: "string", title: "Image", _ref: "b-image", minWidth: 640, minHeight: 400, enableCrop: true },
           related: {
-            type: "array", title: "Related trends", renderer: "trend-select", maxItems: 4, uniqueItems: true,
+            type: "array",
+            title: "Related trends",
+            renderer: "trend-select",
+            maxItems: 4,
+            uniqueItems: true,
             items: { type: "string", _ref: "trends" },
           },
           colour: { type: "string", title: "Colour on the exhibit screens", format: "color" },
@@ -185,30 +221,46 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         {
           title: { nl: "Licht en water", en: "Light and water" },
           summary: { nl: "Kustlijnen, weerspiegelingen en het noordelijke licht.", en: "Coastlines, reflections and the northern light." },
-          related: [green, slow], from: "#1f4e79", to: "#8ec5e8",
+          related: [green, slow],
+          from: "#1f4e79",
+          to: "#8ec5e8",
         },
         {
           title: { nl: "Herwaardering van ambacht", en: "Craft revival" },
           summary: { nl: "Makers keren terug naar glas, klei en hout.", en: "Makers return to glass, clay and wood." },
-          related: [slow], from: "#7a3b12", to: "#f0b35e",
+          related: [slow],
+          from: "#7a3b12",
+          to: "#f0b35e",
         },
         {
           title: { nl: "Groene steden", en: "Green cities" },
           summary: { nl: "Parken, daken en rivieren in de stad.", en: "Parks, roofs and rivers in the city." },
-          related: [light], from: "#1d5c3a", to: "#b9e0a5",
+          related: [light],
+          from: "#1d5c3a",
+          to: "#b9e0a5",
         },
         {
           title: { nl: "Langzaam kijken", en: "Slow looking" },
           summary: { nl: "Eén werk, tien minuten: bezoekers nemen de tijd.", en: "One work, ten minutes: visitors take their time." },
-          related: [craft, light], from: "#4a3b6b", to: "#d8c8f0",
+          related: [craft, light],
+          from: "#4a3b6b",
+          to: "#d8c8f0",
         },
       ];
-      const images = await Promise.all(trends.map((trend) => seeding.image({ name: trend.title.en.toLowerCase().replaceAll(" ", "-"), from: trend.from, to: trend.to })));
-      return trends.map(({ from, to: _to, ...trend }, index) => ({ ...trend, colour: from, ...(images[index] ? { image: images[index] } : {}) }));
+      const images = await Promise.all(
+        trends.map((trend) => seeding.image({ name: trend.title.en.toLowerCase().replaceAll(" ", "-"), from: trend.from, to: trend.to })),
+      );
+      return trends.map(({ from, to: _to, ...trend }, index) => ({
+        ...trend,
+        colour: from,
+        ...(images[index] ? { image: images[index] } : {}),
+      }));
     },
   },
   {
-    bucket: demoBucket("cases", "Video cases", "Videocasussen", { singleton: false, jsonSchema: {
+    bucket: demoBucket("cases", "Video cases", "Videocasussen", {
+      singleton: false,
+      jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -225,12 +277,21 @@ export const DEMO_BUCKETS: DemoBucket[] = [
         { title: "Tide coming in", subtitle: "The mudflats in time-lapse", source: "testsrc" },
         { title: "Restoring a canvas", subtitle: "Conservators at work", source: "rgbtestsrc" },
       ];
-      const videos = await Promise.all(cases.map((item) => seeding.video({ name: item.title.toLowerCase().replaceAll(" ", "-"), source: item.source })));
-      return cases.map((item, index) => ({ title: item.title, subtitle: item.subtitle, ...(videos[index] ? { thumbnail: videos[index] } : {}) }));
+      const videos = await Promise.all(
+        cases.map((item) => seeding.video({ name: item.title.toLowerCase().replaceAll(" ", "-"), source: item.source })),
+      );
+      return cases.map((item, index) => ({
+        title: item.title,
+        subtitle: item.subtitle,
+        ...(videos[index] ? { thumbnail: videos[index] } : {}),
+      }));
     },
   },
   {
-    bucket: demoBucket("sessions", "Sessions", "Sessies", { singleton: false, screen: "sessies", jsonSchema: {
+    bucket: demoBucket("sessions", "Sessions", "Sessies", {
+      singleton: false,
+      screen: "sessies",
+      jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -247,13 +308,22 @@ export const DEMO_BUCKETS: DemoBucket[] = [
       const [light, craft] = seeding.ids("trends");
       const [north, glassAndFire] = seeding.ids("exhibitions");
       return Promise.resolve([
-        { title: { nl: "Ochtend aan de kust", en: "Morning on the coast" }, date: "2026-10-03", trend: light, cases: [harbour, tide], exhibition: north },
+        {
+          title: { nl: "Ochtend aan de kust", en: "Morning on the coast" },
+          date: "2026-10-03",
+          trend: light,
+          cases: [harbour, tide],
+          exhibition: north,
+        },
         { title: { nl: "Handwerk", en: "Handmade" }, date: "2026-11-14", trend: craft, cases: [glass], exhibition: glassAndFire },
       ]);
     },
   },
   {
-    bucket: demoBucket("dle-sessions", "Learning sessions", "Leersessies", { singleton: false, screen: "dle-sessies", jsonSchema: {
+    bucket: demoBucket("dle-sessions", "Learning sessions", "Leersessies", {
+      singleton: false,
+      screen: "dle-sessies",
+      jsonSchema: {
         type: "object",
         required: ["title"],
         properties: {
@@ -270,31 +340,52 @@ export const DEMO_BUCKETS: DemoBucket[] = [
       return Promise.resolve([
         {
           title: { nl: "Kijken naar water", en: "Looking at water" },
-          goal: { nl: "Leerlingen beschrijven hoe licht en getij een landschap veranderen.", en: "Pupils describe how light and tide change a landscape." },
-          cases: [harbour, tide], availableFrom: "2026-09-01", availableUntil: "2027-06-30",
+          goal: {
+            nl: "Leerlingen beschrijven hoe licht en getij een landschap veranderen.",
+            en: "Pupils describe how light and tide change a landscape.",
+          },
+          cases: [harbour, tide],
+          availableFrom: "2026-09-01",
+          availableUntil: "2027-06-30",
         },
         {
           title: { nl: "Vakmanschap", en: "Craftsmanship" },
-          goal: { nl: "Leerlingen volgen een maker van ruw materiaal tot object.", en: "Pupils follow a maker from raw material to object." },
-          cases: [glass, canvas], availableFrom: "2026-11-01",
+          goal: {
+            nl: "Leerlingen volgen een maker van ruw materiaal tot object.",
+            en: "Pupils follow a maker from raw material to object.",
+          },
+          cases: [glass, canvas],
+          availableFrom: "2026-11-01",
         },
         {
           title: { nl: "Zorgen voor een schilderij", en: "Caring for a painting" },
           goal: { nl: "Wat doet een restaurator, en waarom?", en: "What does a conservator do, and why?" },
-          cases: [canvas], availableFrom: "2027-01-15", availableUntil: "2027-03-31",
+          cases: [canvas],
+          availableFrom: "2027-01-15",
+          availableUntil: "2027-03-31",
         },
       ]);
     },
   },
   {
-    bucket: demoBucket("learning-environment", "Learning environment", "Leeromgeving", { singleton: true, screen: "dle-content", jsonSchema: {
+    bucket: demoBucket("learning-environment", "Learning environment", "Leeromgeving", {
+      singleton: true,
+      screen: "dle-content",
+      jsonSchema: {
         type: "object",
         required: ["title", "introduction"],
         properties: {
           title: { type: "string", title: "Title", translate: true, maxLength: 80 },
           introduction: { type: "string", title: "Introduction", renderer: "textarea", translate: true, maxLength: 600 },
           teacherNotes: { type: "string", title: "Notes for teachers", renderer: "textarea", translate: true },
-          highlights: { type: "array", title: "Highlights", sortable: true, "append-index-to-title": true, maxItems: 6, items: { type: "string", title: "Highlight", translate: true, maxLength: 120 } },
+          highlights: {
+            type: "array",
+            title: "Highlights",
+            sortable: true,
+            "append-index-to-title": true,
+            maxItems: 6,
+            items: { type: "string", title: "Highlight", translate: true, maxLength: 120 },
+          },
           ageGroup: { type: "string", title: "Age group", enum: ["6-9", "10-12", "12-15", "15-18"] },
         },
       },
@@ -317,7 +408,9 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
   {
-    bucket: demoBucket("site-settings", "Site settings", "Website-instellingen", { singleton: true, jsonSchema: {
+    bucket: demoBucket("site-settings", "Site settings", "Website-instellingen", {
+      singleton: true,
+      jsonSchema: {
         type: "object",
         required: ["welcome"],
         properties: {

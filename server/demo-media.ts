@@ -27,7 +27,12 @@ interface Owner {
 }
 
 /** A 960×600 JPEG: a diagonal gradient with two soft circles. */
-export async function demoImage(db: Queryable, deps: DemoMediaDeps, owner: Owner, image: { name: string; from: string; to: string }): Promise<string> {
+export async function demoImage(
+  db: Queryable,
+  deps: DemoMediaDeps,
+  owner: Owner,
+  image: { name: string; from: string; to: string },
+): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="600">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${image.from}"/><stop offset="1" stop-color="${image.to}"/></linearGradient></defs>
     <rect width="960" height="600" fill="url(#g)"/>
@@ -39,8 +44,16 @@ export async function demoImage(db: Queryable, deps: DemoMediaDeps, owner: Owner
   const key = deps.storage.newKey("jpg");
   await writeFile(deps.storage.pathOf(key), buffer);
   const row = await insertMedia(db, {
-    kind: "image", originalFilename: `${image.name}.jpg`, mimetype: "image/jpeg", size: buffer.length, width: 960, height: 600, details: {},
-    bucketId: owner.bucketId, storageKey: key, createdBy: owner.userId,
+    kind: "image",
+    originalFilename: `${image.name}.jpg`,
+    mimetype: "image/jpeg",
+    size: buffer.length,
+    width: 960,
+    height: 600,
+    details: {},
+    bucketId: owner.bucketId,
+    storageKey: key,
+    createdBy: owner.userId,
   });
   return row.contentId;
 }
@@ -49,24 +62,59 @@ export async function demoImage(db: Queryable, deps: DemoMediaDeps, owner: Owner
 export const DEMO_VIDEO = { width: 640, height: 360, fps: 10, seconds: 2 } as const;
 
 /** A short video from one of ffmpeg's lavfi sources, in the store, with its jobs; null without ffmpeg or on failure. */
-export async function demoVideo(db: Queryable, deps: DemoMediaDeps, owner: Owner, video: { name: string; source: string }): Promise<string | null> {
+export async function demoVideo(
+  db: Queryable,
+  deps: DemoMediaDeps,
+  owner: Owner,
+  video: { name: string; source: string },
+): Promise<string | null> {
   if (!deps.ffmpeg) return null;
   const { width, height, fps, seconds } = DEMO_VIDEO;
   const temporary = deps.storage.temporaryPath("mp4");
   try {
-    await run(deps.ffmpeg.ffmpeg, [
-      "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-      "-f", "lavfi", "-i", `${video.source}=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
-      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-f", "mp4", temporary,
-    ], { timeout: 30_000 });
+    await run(
+      deps.ffmpeg.ffmpeg,
+      [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        `${video.source}=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-pix_fmt",
+        "yuv420p",
+        "-f",
+        "mp4",
+        temporary,
+      ],
+      { timeout: 30_000 },
+    );
     const { size } = await stat(temporary);
     const key = deps.storage.newKey("mp4");
     await deps.storage.commit(temporary, key);
-    const row = await insertMedia(db, {
-      kind: "video", originalFilename: `${video.name}.mp4`, mimetype: "video/mp4", size, width, height,
-      details: { fps, codec: "h264", duration: seconds, hasAudio: false },
-      bucketId: owner.bucketId, storageKey: key, createdBy: owner.userId,
-    }, jobNamesFor("video"));
+    const row = await insertMedia(
+      db,
+      {
+        kind: "video",
+        originalFilename: `${video.name}.mp4`,
+        mimetype: "video/mp4",
+        size,
+        width,
+        height,
+        details: { fps, codec: "h264", duration: seconds, hasAudio: false },
+        bucketId: owner.bucketId,
+        storageKey: key,
+        createdBy: owner.userId,
+      },
+      jobNamesFor("video"),
+    );
     return row.contentId;
   } catch {
     // A demo without its video is still a demo: the case shows 'No still yet'.

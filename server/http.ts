@@ -42,7 +42,7 @@ function answer503WhenUnavailable(db: Db): Db {
     throw error;
   };
   const wrap = (target: Queryable): Queryable => ({
-    query: <T,>(sql: string, params?: unknown[]) => target.query<T>(sql, params).catch(rethrow),
+    query: <T>(sql: string, params?: unknown[]) => target.query<T>(sql, params).catch(rethrow),
     exec: (sql) => target.exec(sql).catch(rethrow),
   });
   return { ...db, ...wrap(db), transaction: (fn) => db.transaction(fn).catch(rethrow), close: () => db.close() };
@@ -55,7 +55,10 @@ function answer503WhenUnavailable(db: Db): Db {
  */
 export function clientAddressOf(request: Request, socketAddress: string, trustedProxies: number): string {
   if (trustedProxies === 0) return socketAddress;
-  const forwarded = (request.headers.get("x-forwarded-for") ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+  const forwarded = (request.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   return forwarded[forwarded.length - trustedProxies] ?? socketAddress;
 }
 
@@ -158,7 +161,12 @@ export function createHttpApp(options: HttpAppOptions) {
    * limited while they are read. Any other body is limited here.
    */
   async function streamsItsBody(request: Request, url: URL): Promise<boolean> {
-    return request.method !== "GET" && request.method !== "HEAD" && isMultipart(request) && (await routeHandleOf(url.pathname))?.streamsBody === true;
+    return (
+      request.method !== "GET" &&
+      request.method !== "HEAD" &&
+      isMultipart(request) &&
+      (await routeHandleOf(url.pathname))?.streamsBody === true
+    );
   }
 
   async function healthz(): Promise<Response> {
@@ -166,10 +174,7 @@ export function createHttpApp(options: HttpAppOptions) {
       await db.query("SELECT 1");
       return Response.json({ status: "ok", database: "ok", databaseKind: db.kind, version: options.version });
     } catch {
-      return Response.json(
-        { status: "error", database: "unavailable", databaseKind: db.kind, version: options.version },
-        { status: 503 },
-      );
+      return Response.json({ status: "error", database: "unavailable", databaseKind: db.kind, version: options.version }, { status: 503 });
     }
   }
 
@@ -228,9 +233,11 @@ export function createHttpApp(options: HttpAppOptions) {
     response = withMutableHeaders(response);
     const headers = response.headers;
     // A route may only make the Referrer-Policy stricter (a shareable link's pages: no-referrer).
-    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!(name === "Referrer-Policy" && headers.has(name))) headers.set(name, value);
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS))
+      if (!(name === "Referrer-Policy" && headers.has(name))) headers.set(name, value);
     // Media responses bring their own, stricter policy (sandboxed).
-    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
+    if (!headers.has("Content-Security-Policy"))
+      headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, mode === "development"));
     headers.set("X-Request-Id", requestId);
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
     try {
@@ -242,7 +249,13 @@ export function createHttpApp(options: HttpAppOptions) {
     // The path as it came: the logger writes a link's token as [token] (server/logger.ts, redactSecrets).
     if (logger.isLevelEnabled("info")) {
       logger.info(
-        { requestId, method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round(performance.now() - started) },
+        {
+          requestId,
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: response.status,
+          ms: Math.round(performance.now() - started),
+        },
         "request",
       );
     }
@@ -258,10 +271,7 @@ export function createHttpApp(options: HttpAppOptions) {
         gzip: true,
         setHeaders(res, pathname) {
           for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(name, value);
-          res.setHeader(
-            "Cache-Control",
-            pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-          );
+          res.setHeader("Cache-Control", pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600");
         },
       })
     : null;

@@ -59,7 +59,9 @@ async function seedEmpty(db: Queryable, options: SeedOptions): Promise<SeedResul
   const seed = async (bucket: Bucket, documents: Record<string, unknown>[], chosen: readonly string[] = []) => {
     const contentIds: string[] = [];
     for (const [index, document] of documents.entries()) {
-      contentIds.push((await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton, contentId: chosen[index] })).contentId);
+      contentIds.push(
+        (await createContent(db, bucket.id, document, admin.id, { singleton: bucket.singleton, contentId: chosen[index] })).contentId,
+      );
     }
     ids.set(bucket.slug, contentIds);
   };

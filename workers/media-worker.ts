@@ -63,12 +63,28 @@ function runFfmpeg(job: WorkerJob, args: string[]): Promise<void> {
 /** H.264/AAC MP4 that browsers play, metadata first for quick start and seeking. */
 export function transcodeArgs(job: Pick<WorkerJob, "input" | "outputDir">): string[] {
   return [
-    "-i", job.input,
-    "-map", "0:v:0", "-map", "0:a:0?",
-    "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
-    "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2",
-    "-c:a", "aac", "-b:a", "128k",
-    "-movflags", "+faststart",
+    "-i",
+    job.input,
+    "-map",
+    "0:v:0",
+    "-map",
+    "0:a:0?",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "23",
+    "-pix_fmt",
+    "yuv420p",
+    "-vf",
+    "scale=trunc(iw/2)*2:trunc(ih/2)*2",
+    "-c:a",
+    "aac",
+    "-b:a",
+    "128k",
+    "-movflags",
+    "+faststart",
     path.join(job.outputDir, "rendition.mp4"),
   ];
 }
@@ -77,10 +93,14 @@ export function transcodeArgs(job: Pick<WorkerJob, "input" | "outputDir">): stri
 export function stillArgs(job: Pick<WorkerJob, "input" | "outputDir" | "duration" | "stillCount">): string[] {
   const rate = job.stillCount / Math.max(job.duration, 0.1);
   return [
-    "-i", job.input,
-    "-vf", `fps=${rate.toFixed(6)},scale='min(1280,iw)':-2`,
-    "-frames:v", String(job.stillCount),
-    "-q:v", "3",
+    "-i",
+    job.input,
+    "-vf",
+    `fps=${rate.toFixed(6)},scale='min(1280,iw)':-2`,
+    "-frames:v",
+    String(job.stillCount),
+    "-q:v",
+    "3",
     path.join(job.outputDir, "still-%d.jpg"),
   ];
 }

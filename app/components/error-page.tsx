@@ -44,7 +44,9 @@ function ErrorPageContent({ error }: { error: unknown }) {
       <h1 className="error-status">{status}</h1>
       <p className="error-message">{messageKey ? t(messageKey, params) : message}</p>
       {status >= 500 && requestId ? <p className="error-reference">{t("errors.reference", { id: requestId })}</p> : null}
-      <a href="/" className="button">{t("errors.goHome")}</a>
+      <a href="/" className="button">
+        {t("errors.goHome")}
+      </a>
     </section>
   );
 }
@@ -66,7 +68,9 @@ export function ErrorPageFailure({ details }: { details?: string }) {
     <section className="error-page">
       <h1 className="error-message">An error occurred while showing the error page</h1>
       {details ? <pre className="error-details">{details}</pre> : null}
-      <a href="/" className="button">Go back to home</a>
+      <a href="/" className="button">
+        Go back to home
+      </a>
     </section>
   );
 }

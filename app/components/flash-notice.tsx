@@ -13,7 +13,11 @@ const subscribeToNothing = () => () => undefined;
  */
 export function FlashNotice({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
   const [state, setState] = useState<"shown" | "fading" | "gone">("shown");
   const [held, setHeld] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

@@ -12,7 +12,9 @@ export function IEWarning({ version }: { version: 9 | 10 | 11 }) {
         <p>{version === 11 ? t("ieWarning.notOptimal") : t("ieWarning.unsupported")}</p>
         <Form method="post" action="/internet-explorer/hide">
           <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
-          <button type="submit" className="button primary">{t("ieWarning.hide")}</button>
+          <button type="submit" className="button primary">
+            {t("ieWarning.hide")}
+          </button>
         </Form>
       </div>
     </div>

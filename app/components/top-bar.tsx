@@ -14,7 +14,8 @@ export function TopBar() {
   const matches = useMatches();
   const error = useRouteError();
   // A page that stands alone (a shareable link) shows the brand, not a link into the product, and no user.
-  const standalone = !error && matches.some((match) => (match.handle as RouteHandle | undefined)?.standalone && match.loaderData !== undefined);
+  const standalone =
+    !error && matches.some((match) => (match.handle as RouteHandle | undefined)?.standalone && match.loaderData !== undefined);
   const user = standalone ? null : data?.user;
   const buckets = data?.buckets ?? [];
   const collapsed = buckets.length > MAX_TOP_BAR_BUCKETS;
@@ -73,15 +74,21 @@ function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
       <summary aria-label={`${name}, ${t("nav.userMenu")}`}>{name}</summary>
       <ul role="menu">
         <li role="none">
-          <Link role="menuitem" to="/profile">{t("nav.profile")}</Link>
+          <Link role="menuitem" to="/profile">
+            {t("nav.profile")}
+          </Link>
         </li>
         {isAdmin ? (
           <li role="none">
-            <Link role="menuitem" to="/settings">{t("nav.settings")}</Link>
+            <Link role="menuitem" to="/settings">
+              {t("nav.settings")}
+            </Link>
           </li>
         ) : null}
         <li role="none">
-          <a role="menuitem" href="/logout">{t("nav.signout")}</a>
+          <a role="menuitem" href="/logout">
+            {t("nav.signout")}
+          </a>
         </li>
       </ul>
     </details>

@@ -9,7 +9,10 @@ function formatOf(language: string, withTime: boolean): Intl.DateTimeFormat {
   const key = `${language}:${withTime}`;
   let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(language, withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium", timeZone: "UTC" });
+    format = new Intl.DateTimeFormat(
+      language,
+      withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium", timeZone: "UTC" },
+    );
     formats.set(key, format);
   }
   return format;

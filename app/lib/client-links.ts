@@ -18,7 +18,8 @@ export function useClientLinks(container: RefObject<HTMLElement | null>): void {
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
       const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
       if (!(anchor instanceof HTMLAnchorElement) || !element.contains(anchor)) return;
-      if ((anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download") || anchor.origin !== window.location.origin) return;
+      if ((anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download") || anchor.origin !== window.location.origin)
+        return;
       event.preventDefault();
       void navigate(anchor.pathname + anchor.search + anchor.hash, {
         preventScrollReset: anchor.hasAttribute("data-prevent-scroll-reset"),

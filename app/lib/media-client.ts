@@ -47,7 +47,14 @@ export function uploadMedia(request: UploadRequest): Promise<MediaContent> {
         // not JSON: errorOf reads the text
       }
       const item: unknown = Array.isArray(body) ? body[0] : null;
-      if (xhr.status >= 200 && xhr.status < 300 && typeof item === "object" && item !== null && "contentId" in item && typeof item.contentId === "string") {
+      if (
+        xhr.status >= 200 &&
+        xhr.status < 300 &&
+        typeof item === "object" &&
+        item !== null &&
+        "contentId" in item &&
+        typeof item.contentId === "string"
+      ) {
         resolve(item as MediaContent);
         return;
       }
@@ -106,11 +113,7 @@ export function pollMedia(
  * version cropped from the original; `properties` (the field's schema
  * property, as for uploads) names the field whose crop bounds the server checks.
  */
-export async function cropImage(
-  id: string,
-  coordinates: CropCoordinates,
-  property?: Record<string, unknown>,
-): Promise<MediaContent> {
+export async function cropImage(id: string, coordinates: CropCoordinates, property?: Record<string, unknown>): Promise<MediaContent> {
   const body = await requestJson<MediaContent | [MediaContent]>(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
     json: property ? { coordinates, properties: property } : { coordinates },
   });
@@ -139,5 +142,7 @@ export async function uploadCustomStill(
 
 /** A unique id of one upload item (sent as `uid`, echoed by the answer). */
 export function newUploadUid(): string {
-  return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  return typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }

@@ -17,7 +17,10 @@ export interface SchemaEditorHandle {
   goTo(line: number, column: number): void;
 }
 
-export function enhanceTextarea(textarea: HTMLTextAreaElement, options: { labelledBy: string; describedBy?: string; onChange(text: string): void }): SchemaEditorHandle {
+export function enhanceTextarea(
+  textarea: HTMLTextAreaElement,
+  options: { labelledBy: string; describedBy?: string; onChange(text: string): void },
+): SchemaEditorHandle {
   const view = new EditorView({
     state: EditorState.create({
       doc: textarea.value,

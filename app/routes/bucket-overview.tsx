@@ -12,7 +12,15 @@ import { isUuid } from "../../core/ids";
 import { getRequestState, interfaceBucketName } from "../../server/web/request-state";
 import { HttpError } from "../../server/web/http-error";
 import { pageRoute } from "../../server/web/respond";
-import { documentPath, duplicatePath, hasOwnOverview, newDocumentPath, overviewPath, type ScreenBucket, type ScreenName } from "../../core/content/screens";
+import {
+  documentPath,
+  duplicatePath,
+  hasOwnOverview,
+  newDocumentPath,
+  overviewPath,
+  type ScreenBucket,
+  type ScreenName,
+} from "../../core/content/screens";
 import { useClientLinks } from "../lib/client-links";
 import type { Route } from "./+types/bucket-overview";
 import { pageTitle } from "../lib/page-title";
@@ -72,67 +80,86 @@ function dateFormat(language: string): Intl.DateTimeFormat {
  * A bucket's overview on a screen: the generic one (/b/{bucket}) sends a bucket whose screen has its own overview
  * there; a screen's own overview answers 404 for a bucket of another screen (core/content/screens.ts).
  */
-export const overviewLoader = (screen: ScreenName) => pageRoute(async ({ request, context, params }: OverviewArgs) => {
-  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
-  if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
-  if (bucket.singleton || (screen === "generic" && hasOwnOverview(bucket))) throw redirect(overviewPath(bucket));
-  const url = new URL(request.url);
-  const { search, page, view, headers } = await overviewPage(request, context, bucket.slug);
-  const titleKey = titleProperty(bucket.jsonSchema);
-  const { rows, total } = await listOverview(context.db, bucket.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, search, titleKey });
-  const confirmDelete = deleteParam(url);
-  // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
-  const whereUsed = confirmDelete && rows.some((row) => row.contentId === confirmDelete) ? await findWhereUsed(context.db, user, { collection: bucket.collectionName, contentId: confirmDelete, locale: (await getRequestState(request, context)).locale }) : null;
-  return data(
-    {
-      bucket: { slug: bucket.slug, name: await interfaceBucketName(request, context, bucket), singleton: bucket.singleton, screen: bucket.screen },
-      items: rows.slice(0, PAGE_SIZE).map((row) => ({
-        contentId: row.contentId,
-        versionId: row.versionId,
-        title: titleText(row.title, bucket.locales),
-        updatedAt: row.createdAt.toISOString(),
-      })),
-      page,
-      hasNext: rows.length > PAGE_SIZE,
-      pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
-      total,
+export const overviewLoader = (screen: ScreenName) =>
+  pageRoute(async ({ request, context, params }: OverviewArgs) => {
+    const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+    if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
+    if (bucket.singleton || (screen === "generic" && hasOwnOverview(bucket))) throw redirect(overviewPath(bucket));
+    const url = new URL(request.url);
+    const { search, page, view, headers } = await overviewPage(request, context, bucket.slug);
+    const titleKey = titleProperty(bucket.jsonSchema);
+    const { rows, total } = await listOverview(context.db, bucket.id, {
+      limit: PAGE_SIZE + 1,
+      offset: (page - 1) * PAGE_SIZE,
       search,
-      view,
-      confirmDelete,
-      whereUsed,
-      // After a delete (the action's redirect): the page says so.
-      deleted: url.searchParams.has("deleted"),
-    },
-    { headers },
-  );
-});
+      titleKey,
+    });
+    const confirmDelete = deleteParam(url);
+    // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
+    const whereUsed =
+      confirmDelete && rows.some((row) => row.contentId === confirmDelete)
+        ? await findWhereUsed(context.db, user, {
+            collection: bucket.collectionName,
+            contentId: confirmDelete,
+            locale: (await getRequestState(request, context)).locale,
+          })
+        : null;
+    return data(
+      {
+        bucket: {
+          slug: bucket.slug,
+          name: await interfaceBucketName(request, context, bucket),
+          singleton: bucket.singleton,
+          screen: bucket.screen,
+        },
+        items: rows.slice(0, PAGE_SIZE).map((row) => ({
+          contentId: row.contentId,
+          versionId: row.versionId,
+          title: titleText(row.title, bucket.locales),
+          updatedAt: row.createdAt.toISOString(),
+        })),
+        page,
+        hasNext: rows.length > PAGE_SIZE,
+        pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
+        total,
+        search,
+        view,
+        confirmDelete,
+        whereUsed,
+        // After a delete (the action's redirect): the page says so.
+        deleted: url.searchParams.has("deleted"),
+      },
+      { headers },
+    );
+  });
 
 export const loader = overviewLoader("generic");
 
 /** Deletes a document (after the confirm dialog); a stale version is refused, nothing lost. */
-export const overviewAction = (screen: ScreenName) => pageRoute(async ({ request, context, params }: Pick<Route.ActionArgs, "request" | "context" | "params">) => {
-  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
-  if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
-  const form = await request.formData();
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const contentId = text("contentId");
-  const versionId = text("versionId");
-  if (form.get("intent") !== "delete" || !isUuid(contentId) || !isUuid(versionId)) {
-    throw new HttpError(400, "errors.badRequest");
-  }
-  try {
-    await deleteContent(context.db, bucket.id, contentId, versionId, { actor: user, bucket });
-  } catch (error) {
-    // Gone already (deleted in another tab): what the editor wanted is done.
-    if (error instanceof ContentNotFoundError) return redirect(`${overviewPath(bucket)}?deleted`);
-    if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
-    throw error;
-  }
-  return redirect(`${overviewPath(bucket)}?deleted`);
-});
+export const overviewAction = (screen: ScreenName) =>
+  pageRoute(async ({ request, context, params }: Pick<Route.ActionArgs, "request" | "context" | "params">) => {
+    const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+    if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
+    const form = await request.formData();
+    const text = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" ? value : "";
+    };
+    const contentId = text("contentId");
+    const versionId = text("versionId");
+    if (form.get("intent") !== "delete" || !isUuid(contentId) || !isUuid(versionId)) {
+      throw new HttpError(400, "errors.badRequest");
+    }
+    try {
+      await deleteContent(context.db, bucket.id, contentId, versionId, { actor: user, bucket });
+    } catch (error) {
+      // Gone already (deleted in another tab): what the editor wanted is done.
+      if (error instanceof ContentNotFoundError) return redirect(`${overviewPath(bucket)}?deleted`);
+      if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
+      throw error;
+    }
+    return redirect(`${overviewPath(bucket)}?deleted`);
+  });
 
 export const action = overviewAction("generic");
 
@@ -152,18 +179,26 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
     <section className="overview" ref={list}>
       <header className="overview-header">
         <h1>{bucket.name}</h1>
-        <Link to={newDocumentPath(bucket)} className="button primary">{t("overview.new")}</Link>
+        <Link to={newDocumentPath(bucket)} className="button primary">
+          {t("overview.new")}
+        </Link>
       </header>
       <OverviewTools search={loaderData.search} view={view} />
       {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
-      {actionData && "deleteConflict" in actionData ? <p className="form-error" role="alert">{t("overview.deleteConflict")}</p> : null}
+      {actionData && "deleteConflict" in actionData ? (
+        <p className="form-error" role="alert">
+          {t("overview.deleteConflict")}
+        </p>
+      ) : null}
       {items.length === 0 ? (
         <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>
       ) : view === "grid" ? (
         <ul className="content-grid">
           {items.map((item) => (
             <li key={item.contentId} className="content-card">
-              <a href={documentPath(bucket, item.contentId)} className="content-title">{item.title || t("overview.untitled")}</a>
+              <a href={documentPath(bucket, item.contentId)} className="content-title">
+                {item.title || t("overview.untitled")}
+              </a>
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
@@ -177,19 +212,25 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
             <tr>
               <th scope="col">{t("overview.title")}</th>
               <th scope="col">{t("overview.updated")}</th>
-              <th scope="col"><span className="visually-hidden">{t("overview.actions")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("overview.actions")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {items.map((item) => (
               <tr key={item.contentId}>
-                <td><a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a></td>
+                <td>
+                  <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
+                </td>
                 <td>
                   <time dateTime={item.updatedAt} suppressHydrationWarning>
                     {date(item.updatedAt)}
                   </time>
                 </td>
-                <td><RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} /></td>
+                <td>
+                  <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -208,33 +249,65 @@ export function OverviewTools({ search, view }: { search: string; view: "list" |
   return (
     <div className="overview-tools">
       <Form method="get" role="search" className="search">
-        <label htmlFor="overview-search" className="visually-hidden">{t("overview.search")}</label>
+        <label htmlFor="overview-search" className="visually-hidden">
+          {t("overview.search")}
+        </label>
         <input id="overview-search" type="search" name="q" defaultValue={search} placeholder={t("overview.search")} />
-        <button type="submit" className="button small">{t("overview.searchButton")}</button>
+        <button type="submit" className="button small">
+          {t("overview.searchButton")}
+        </button>
       </Form>
       <Form method="post" action="/session/index-view" className="view-switch">
         <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
-        <button type="submit" name="view" value="list" aria-pressed={view === "list"}>{t("overview.list")}</button>
-        <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>{t("overview.grid")}</button>
+        <button type="submit" name="view" value="list" aria-pressed={view === "list"}>
+          {t("overview.list")}
+        </button>
+        <button type="submit" name="view" value="grid" aria-pressed={view === "grid"}>
+          {t("overview.grid")}
+        </button>
       </Form>
     </div>
   );
 }
 
-export function OverviewPagination({ page, pages, hasNext, search }: { page: number; pages: number | null; hasNext: boolean; search: string }) {
+export function OverviewPagination({
+  page,
+  pages,
+  hasNext,
+  search,
+}: {
+  page: number;
+  pages: number | null;
+  hasNext: boolean;
+  search: string;
+}) {
   const { t } = useTranslation();
   const pageLink = (target: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(target) })}`;
   return (
     <nav className="pagination" aria-label={t("overview.pages")}>
-      {page > 1 ? <Link to={pageLink(page - 1)} rel="prev">{t("overview.previous")}</Link> : null}
+      {page > 1 ? (
+        <Link to={pageLink(page - 1)} rel="prev">
+          {t("overview.previous")}
+        </Link>
+      ) : null}
       <span>{pages ? t("overview.pageOf", { page, pages }) : t("overview.page", { page })}</span>
-      {hasNext ? <Link to={pageLink(page + 1)} rel="next">{t("overview.next")}</Link> : null}
+      {hasNext ? (
+        <Link to={pageLink(page + 1)} rel="next">
+          {t("overview.next")}
+        </Link>
+      ) : null}
     </nav>
   );
 }
 
 /** The delete confirmation (?delete=): the documents that refer to this one, then a form post. */
-export function DeleteDialog({ document, whereUsed }: { document: { contentId: string; versionId: string; title: string }; whereUsed: Parameters<typeof WhereUsedList>[0]["whereUsed"] | null }) {
+export function DeleteDialog({
+  document,
+  whereUsed,
+}: {
+  document: { contentId: string; versionId: string; title: string };
+  whereUsed: Parameters<typeof WhereUsedList>[0]["whereUsed"] | null;
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   return (
@@ -245,7 +318,9 @@ export function DeleteDialog({ document, whereUsed }: { document: { contentId: s
         <Form method="post">
           <input type="hidden" name="contentId" value={document.contentId} />
           <input type="hidden" name="versionId" value={document.versionId} />
-          <button type="submit" name="intent" value="delete" className="button danger">{t("form.delete")}</button>
+          <button type="submit" name="intent" value="delete" className="button danger">
+            {t("form.delete")}
+          </button>
         </Form>
       }
     >
@@ -264,12 +339,24 @@ export interface RowLabels {
  * Its labels come from the page: useTranslation per row copied the i18n instance for every row. Plain links, which
  * the page's useClientLinks navigates: a <Link> per row cost more than the rest of the row.
  */
-export function RowActions({ bucket, contentId, here, labels }: { bucket: ScreenBucket; contentId: string; here: string; labels: RowLabels }) {
+export function RowActions({
+  bucket,
+  contentId,
+  here,
+  labels,
+}: {
+  bucket: ScreenBucket;
+  contentId: string;
+  here: string;
+  labels: RowLabels;
+}) {
   const separator = here.includes("?") ? "&" : "?";
   return (
     <span className="row-links">
       <a href={duplicatePath(bucket, contentId)}>{labels.duplicate}</a>
-      <a href={`${here}${separator}delete=${contentId}`} data-prevent-scroll-reset>{labels.delete}</a>
+      <a href={`${here}${separator}delete=${contentId}`} data-prevent-scroll-reset>
+        {labels.delete}
+      </a>
     </span>
   );
 }

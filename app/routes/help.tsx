@@ -51,7 +51,9 @@ export default function Help({ loaderData }: Route.ComponentProps) {
       <nav aria-label={t("help.contents")}>
         <ul className="help-contents">
           {HELP_SECTIONS.map((section) => (
-            <li key={section}><a href={`#${section}`}>{t(`help.${section}Title`, { product })}</a></li>
+            <li key={section}>
+              <a href={`#${section}`}>{t(`help.${section}Title`, { product })}</a>
+            </li>
           ))}
         </ul>
       </nav>
@@ -74,10 +76,14 @@ export default function Help({ loaderData }: Route.ComponentProps) {
         <h2 id="help-webhooks">{t("help.webhooksTitle")}</h2>
         <p>{t("help.webhooksIntro", { product })}</p>
         <ol>
-          {WEBHOOK_STEPS.map((step) => <li key={step}>{t(`help.webhooksSteps.${step}`)}</li>)}
+          {WEBHOOK_STEPS.map((step) => (
+            <li key={step}>{t(`help.webhooksSteps.${step}`)}</li>
+          ))}
         </ol>
         <p>{t("help.webhooksExample")}</p>
-        <pre className="help-code"><code>{VERIFY_EXAMPLE}</code></pre>
+        <pre className="help-code">
+          <code>{VERIFY_EXAMPLE}</code>
+        </pre>
         <p>{t("help.webhooksRepeat")}</p>
       </section>
 

@@ -25,7 +25,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <section ref={list}>
       <h1>{t("home.title")}</h1>
-      {loaderData.adminOnly ? <p className="notice-warning" role="status">{t("home.adminOnly")}</p> : null}
+      {loaderData.adminOnly ? (
+        <p className="notice-warning" role="status">
+          {t("home.adminOnly")}
+        </p>
+      ) : null}
       {buckets.length === 0 ? (
         <p className="empty">{t("home.noBuckets")}</p>
       ) : (

@@ -74,7 +74,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <section className="auth-card">
       <h1>{t("login.title")}</h1>
-      {loaderData.passwordChanged ? <p className="notice-success" role="status">{t("login.passwordChanged")}</p> : null}
+      {loaderData.passwordChanged ? (
+        <p className="notice-success" role="status">
+          {t("login.passwordChanged")}
+        </p>
+      ) : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError errors={form.errors} params={params} />
         <input {...getInputProps(fields.from_url, { type: "hidden" })} />

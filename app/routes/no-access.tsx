@@ -20,7 +20,9 @@ export default function NoAccess() {
     <section className="notice">
       <h1>{t("noAccess.title")}</h1>
       <p>{t("noAccess.body")}</p>
-      <a href="/logout" className="button">{t("noAccess.signout")}</a>
+      <a href="/logout" className="button">
+        {t("noAccess.signout")}
+      </a>
     </section>
   );
 }

@@ -69,14 +69,23 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   if (intent === "password") {
     const submission = parseWithZod(formData, { schema: passwordChangeSchema });
     const hidden = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
-    if (submission.status !== "success") return data({ intent, result: submission.reply(hidden), failed: false, retryMinutes: 0 }, { status: 400 });
+    if (submission.status !== "success")
+      return data({ intent, result: submission.reply(hidden), failed: false, retryMinutes: 0 }, { status: 400 });
     const outcome = await changePassword(context.db, user, {
       currentPassword: submission.value.currentPassword,
       newPassword: submission.value.newPassword,
       keepToken: session.get("token") ?? "",
     });
     if (!outcome.ok && outcome.reason === "incorrect") {
-      return data({ intent, result: submission.reply({ ...hidden, fieldErrors: { currentPassword: ["profile.errors.incorrectCurrent"] } }), failed: false, retryMinutes: 0 }, { status: 400 });
+      return data(
+        {
+          intent,
+          result: submission.reply({ ...hidden, fieldErrors: { currentPassword: ["profile.errors.incorrectCurrent"] } }),
+          failed: false,
+          retryMinutes: 0,
+        },
+        { status: 400 },
+      );
     }
     if (!outcome.ok) {
       const retryMinutes = Math.ceil(outcome.retryAfter / 60);
@@ -89,7 +98,8 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     throw redirect("/profile?saved=password");
   }
   const submission = parseWithZod(formData, { schema: profileSchema });
-  if (submission.status !== "success") return data({ intent: "details" as const, result: submission.reply(), failed: false, retryMinutes: 0 }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ intent: "details" as const, result: submission.reply(), failed: false, retryMinutes: 0 }, { status: 400 });
   await updateProfile(context.db, user.id, submission.value);
   // The session's language wins over the account's (server/web/request-state.ts): both change.
   session.set("locale", submission.value.locale);
@@ -107,7 +117,13 @@ function browserName(userAgent: string | null): string | null {
     .map((pattern) => pattern.exec(userAgent)?.[0])
     .find(Boolean);
   const system = /Windows|Android|iPhone|iPad|Mac OS X|Linux|CrOS/.exec(userAgent)?.[0];
-  const label = [browser?.replace(/\/([\d]+)[\d.]*/, " $1").replace(/^Edg /, "Edge ").replace(/^Version (\d+).*Safari$/, "Safari $1"), system]
+  const label = [
+    browser
+      ?.replace(/\/([\d]+)[\d.]*/, " $1")
+      .replace(/^Edg /, "Edge ")
+      .replace(/^Version (\d+).*Safari$/, "Safari $1"),
+    system,
+  ]
     .filter(Boolean)
     .join(", ");
   return label || userAgent.slice(0, 60);
@@ -139,7 +155,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
       <section className="account-section" aria-labelledby="profile-details-title">
         <h2 id="profile-details-title">{t("profile.details.title")}</h2>
-        {loaderData.saved === "details" ? <p className="notice-success" role="status">{t("profile.details.saved")}</p> : null}
+        {loaderData.saved === "details" ? (
+          <p className="notice-success" role="status">
+            {t("profile.details.saved")}
+          </p>
+        ) : null}
         <Form method="post" className="account-form" {...getFormProps(detailsForm)}>
           <FormError errors={detailsForm.errors} />
           <input type="hidden" name="intent" value="details" />
@@ -148,7 +168,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <FieldError field={details.name} />
           <label htmlFor="profile-email">{t("profile.details.email")}</label>
           <input id="profile-email" type="email" value={loaderData.email} readOnly aria-describedby="profile-email-hint" />
-          <p id="profile-email-hint" className="field-hint">{t("profile.details.emailHint")}</p>
+          <p id="profile-email-hint" className="field-hint">
+            {t("profile.details.emailHint")}
+          </p>
           <label htmlFor={details.locale.id}>{t("profile.details.language")}</label>
           <select {...getSelectProps(details.locale)} key={details.locale.key}>
             {SUPPORTED_LOCALES.map((locale) => (
@@ -158,20 +180,30 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             ))}
           </select>
           <FieldError field={details.locale} />
-          <button type="submit" className="button primary" disabled={busy}>{t("profile.details.save")}</button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {t("profile.details.save")}
+          </button>
         </Form>
       </section>
 
       <section className="account-section" aria-labelledby="profile-password-title">
         <h2 id="profile-password-title">{t("profile.password.title")}</h2>
-        {loaderData.saved === "password" ? <p className="notice-success" role="status">{t("profile.password.changed")}</p> : null}
+        {loaderData.saved === "password" ? (
+          <p className="notice-success" role="status">
+            {t("profile.password.changed")}
+          </p>
+        ) : null}
         <Form method="post" className="account-form" {...getFormProps(passwordForm)}>
           <FormError errors={passwordForm.errors} params={{ minutes: actionData?.retryMinutes ?? 0 }} />
           <input type="hidden" name="intent" value="password" />
           {/* Lets a password manager file the new password under the right account. */}
           <input type="text" name="username" value={loaderData.email} autoComplete="username" readOnly hidden />
           <label htmlFor={password.currentPassword.id}>{t("profile.password.current")}</label>
-          <input {...getInputProps(password.currentPassword, { type: "password" })} key={password.currentPassword.key} autoComplete="current-password" />
+          <input
+            {...getInputProps(password.currentPassword, { type: "password" })}
+            key={password.currentPassword.key}
+            autoComplete="current-password"
+          />
           <FieldError field={password.currentPassword} />
           <label htmlFor={password.newPassword.id}>{t("profile.password.new")}</label>
           <input
@@ -180,21 +212,35 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             autoComplete="new-password"
             aria-describedby={`${password.newPassword.descriptionId} ${password.newPassword.errorId}`}
           />
-          <p id={password.newPassword.descriptionId} className="field-hint">{t("profile.password.hint", min)}</p>
+          <p id={password.newPassword.descriptionId} className="field-hint">
+            {t("profile.password.hint", min)}
+          </p>
           <FieldError field={password.newPassword} params={min} />
           <label htmlFor={password.confirmPassword.id}>{t("profile.password.confirm")}</label>
-          <input {...getInputProps(password.confirmPassword, { type: "password" })} key={password.confirmPassword.key} autoComplete="new-password" />
+          <input
+            {...getInputProps(password.confirmPassword, { type: "password" })}
+            key={password.confirmPassword.key}
+            autoComplete="new-password"
+          />
           <FieldError field={password.confirmPassword} />
-          <button type="submit" className="button primary" disabled={busy}>{t("profile.password.submit")}</button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {t("profile.password.submit")}
+          </button>
         </Form>
       </section>
 
       <section className="account-section" aria-labelledby="profile-sessions-title">
         <h2 id="profile-sessions-title">{t("profile.sessions.title")}</h2>
         <p className="account-intro">{t("profile.sessions.intro")}</p>
-        {loaderData.saved === "session" ? <p className="notice-success" role="status">{t("profile.sessions.ended")}</p> : null}
+        {loaderData.saved === "session" ? (
+          <p className="notice-success" role="status">
+            {t("profile.sessions.ended")}
+          </p>
+        ) : null}
         {actionData?.intent === "signOutSession" ? (
-          <div className="form-error" role="alert"><p>{t("profile.errors.sessionGone")}</p></div>
+          <div className="form-error" role="alert">
+            <p>{t("profile.errors.sessionGone")}</p>
+          </div>
         ) : null}
         <ul className="session-list">
           {loaderData.sessions.map((session) => (
@@ -211,7 +257,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <Form method="post">
                   <input type="hidden" name="intent" value="signOutSession" />
                   <input type="hidden" name="sessionId" value={session.id} />
-                  <button type="submit" className="button small">{t("profile.sessions.signOut")}</button>
+                  <button type="submit" className="button small">
+                    {t("profile.sessions.signOut")}
+                  </button>
                 </Form>
               )}
             </li>
@@ -220,7 +268,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <Form method="post" className="sign-out-everywhere">
           <input type="hidden" name="intent" value="signOutEverywhere" />
           <p className="muted">{t("profile.sessions.everywhereHint")}</p>
-          <button type="submit" className="button danger">{t("profile.sessions.everywhere")}</button>
+          <button type="submit" className="button danger">
+            {t("profile.sessions.everywhere")}
+          </button>
         </Form>
       </section>
     </section>

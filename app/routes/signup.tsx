@@ -36,10 +36,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof SignupFailure)) throw error;
     const field = error.code === "emailTaken" ? "email" : "invitationCode";
-    return data(
-      submission.reply({ fieldErrors: { [field]: [`signup.errors.${error.code}`] }, hideFields: ["password"] }),
-      { status: error.code === "emailTaken" ? 409 : 400 },
-    );
+    return data(submission.reply({ fieldErrors: { [field]: [`signup.errors.${error.code}`] }, hideFields: ["password"] }), {
+      status: error.code === "emailTaken" ? 409 : 400,
+    });
   }
 }
 
@@ -70,7 +69,9 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
         <label htmlFor={fields.invitationCode.id}>{t("signup.invitationCode")}</label>
         <input {...getInputProps(fields.invitationCode, { type: "text" })} autoComplete="off" />
         <FieldError field={fields.invitationCode} />
-        <button type="submit" className="button primary">{t("signup.submit")}</button>
+        <button type="submit" className="button primary">
+          {t("signup.submit")}
+        </button>
       </Form>
       <p className="auth-alt">
         {t("signup.haveAccount")} <Link to="/login">{t("signup.loginLink")}</Link>

@@ -48,13 +48,19 @@ export default function Support({ loaderData }: Route.ComponentProps) {
             {loaderData.email ? (
               <>
                 <dt>{t("support.email")}</dt>
-                <dd><a href={`mailto:${loaderData.email}`}>{loaderData.email}</a></dd>
+                <dd>
+                  <a href={`mailto:${loaderData.email}`}>{loaderData.email}</a>
+                </dd>
               </>
             ) : null}
             {loaderData.url ? (
               <>
                 <dt>{t("support.url")}</dt>
-                <dd><a href={loaderData.url} rel="noopener noreferrer">{loaderData.url}</a></dd>
+                <dd>
+                  <a href={loaderData.url} rel="noopener noreferrer">
+                    {loaderData.url}
+                  </a>
+                </dd>
               </>
             ) : null}
           </dl>
@@ -65,7 +71,9 @@ export default function Support({ loaderData }: Route.ComponentProps) {
 
       <section className="account-section" aria-labelledby="support-version">
         <h2 id="support-version">{t("support.versionTitle")}</h2>
-        <p><strong data-version>{t("support.version", { product, version: loaderData.version })}</strong></p>
+        <p>
+          <strong data-version>{t("support.version", { product, version: loaderData.version })}</strong>
+        </p>
         <p className="muted">{t("support.versionHint")}</p>
       </section>
 

@@ -40,7 +40,9 @@ export async function startBareDbServer(ctx, { databaseUrl, name }) {
     env.BARE_SHARED_BUFFERS = settings.sharedBuffers;
     ctx.log(`bare node:http + PGlite server (pg_trgm, shared_buffers=${settings.sharedBuffers})`);
     if (settings.pgliteOptions !== MATCHED_PGLITE_OPTIONS) {
-      ctx.log(`! openPglite (server/db/client.ts) now passes ${settings.pgliteOptions}: the bare PGlite server does not match it (bench/baselines/bare-db-server.mjs)`);
+      ctx.log(
+        `! openPglite (server/db/client.ts) now passes ${settings.pgliteOptions}: the bare PGlite server does not match it (bench/baselines/bare-db-server.mjs)`,
+      );
     }
   }
   return ctx.startProcess({ script: [path.join(ctx.benchRoot, "bench", "baselines", "bare-db-server.mjs")], env });

@@ -5,8 +5,12 @@ import { eitherBudget, formatValue } from "./report.mjs";
 export function loadNotes(result) {
   const notes = [];
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed) notes.push(`${failed} of ${result.total} answers were not 2xx (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
-  if (result.otherCores !== null && result.otherCores > 0.2) notes.push(`other processes kept ${result.otherCores.toFixed(1)} of the cores busy meanwhile`);
+  if (failed)
+    notes.push(
+      `${failed} of ${result.total} answers were not 2xx (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+    );
+  if (result.otherCores !== null && result.otherCores > 0.2)
+    notes.push(`other processes kept ${result.otherCores.toFixed(1)} of the cores busy meanwhile`);
   return { failed, note: notes.length ? notes.join("; ") : undefined };
 }
 
@@ -37,9 +41,18 @@ export function rowsOf(label, result, { unit = "req/s", minRps, minFraction, bas
   const { failed, note } = loadNotes(result);
   const budgeted = minRps !== undefined || (minFraction !== undefined && baseline);
   const verdict = budgeted
-    ? eitherBudget({ value: result.requestsPerSecond, atLeast: minRps, baseline: baseline?.result.requestsPerSecond, fraction: baseline ? minFraction : undefined, failed })
+    ? eitherBudget({
+        value: result.requestsPerSecond,
+        atLeast: minRps,
+        baseline: baseline?.result.requestsPerSecond,
+        fraction: baseline ? minFraction : undefined,
+        failed,
+      })
     : null;
-  const budgetText = [minRps !== undefined ? `>= ${minRps.toLocaleString("en")} ${unit}` : null, minFraction !== undefined && baseline ? `>= ${Math.round(minFraction * 100)}% of ${baseline.label}` : null]
+  const budgetText = [
+    minRps !== undefined ? `>= ${minRps.toLocaleString("en")} ${unit}` : null,
+    minFraction !== undefined && baseline ? `>= ${Math.round(minFraction * 100)}% of ${baseline.label}` : null,
+  ]
     .filter(Boolean)
     .join(" or ");
   const p99Pass = maxP99 === undefined ? null : result.p99 < maxP99 && !failed;
@@ -52,9 +65,17 @@ export function rowsOf(label, result, { unit = "req/s", minRps, minFraction, bas
       budget: budgetText || undefined,
       pass: verdict ? verdict.pass : null,
       passBy: verdict?.by,
-      note: [verdict ? `${verdict.pass ? "PASS" : "MISS"}: ${verdict.how}` : undefined, note, verdict?.pass === false ? missNote : undefined].filter(Boolean).join("; ") || undefined,
+      note:
+        [verdict ? `${verdict.pass ? "PASS" : "MISS"}: ${verdict.how}` : undefined, note, verdict?.pass === false ? missNote : undefined]
+          .filter(Boolean)
+          .join("; ") || undefined,
     },
-    { name: `${label} p50`, value: result.p50, unit: "ms", baseline: baseline ? { label: baseline.label, value: baseline.result.p50, as: "times" } : undefined },
+    {
+      name: `${label} p50`,
+      value: result.p50,
+      unit: "ms",
+      baseline: baseline ? { label: baseline.label, value: baseline.result.p50, as: "times" } : undefined,
+    },
     {
       name: `${label} p99`,
       value: result.p99,

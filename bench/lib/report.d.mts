@@ -12,7 +12,13 @@ export interface Row {
 export function formatValue(value: unknown, unit?: string): string;
 export function fractionOf(row: Row): number | null;
 export function formatRowValue(row: Row): string;
-export function eitherBudget(input: { value: number | null; atLeast?: number; baseline?: number | null; fraction?: number; failed?: number }): {
+export function eitherBudget(input: {
+  value: number | null;
+  atLeast?: number;
+  baseline?: number | null;
+  fraction?: number;
+  failed?: number;
+}): {
   pass: boolean;
   by?: "absolute" | "fraction" | "both";
   how: string;
@@ -20,5 +26,8 @@ export function eitherBudget(input: { value: number | null; atLeast?: number; ba
 export function verdict(row: Row): string;
 export function printRow(row: Row): void;
 export function printComparison(before: Row[], after: Row[]): void;
-export function printTable(results: { section: string; rows: Row[]; before?: Row[] | null; error?: unknown }[], compare?: { before: string }): void;
+export function printTable(
+  results: { section: string; rows: Row[]; before?: Row[] | null; error?: unknown }[],
+  compare?: { before: string },
+): void;
 export function median(values: number[]): number;

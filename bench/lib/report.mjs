@@ -26,7 +26,8 @@ export function formatRowValue(row) {
   const fraction = fractionOf(row);
   const base = formatValue(row.baseline.value, row.unit);
   // Throughput reads as a share of the baseline's; latency and CPU as a multiple of it.
-  if (row.baseline.as === "times") return `${value} — ${fraction === null ? "n/a" : `${fraction.toFixed(1)}×`} ${row.baseline.label} (${base})`;
+  if (row.baseline.as === "times")
+    return `${value} — ${fraction === null ? "n/a" : `${fraction.toFixed(1)}×`} ${row.baseline.label} (${base})`;
   return `${value} — ${fraction === null ? "n/a" : `${Math.round(fraction * 100)}%`} of ${row.baseline.label} (${base})`;
 }
 
@@ -66,7 +67,9 @@ export function printComparison(before, after) {
   console.log("  -- before → after --");
   for (const row of after) {
     const old = earlier.get(row.name);
-    console.log(`  ${row.name}: ${old ? formatRowValue(old) : "n/a"} → ${formatRowValue(row)}${row.pass === true || row.pass === false ? `  ${verdict(row)}` : ""}`);
+    console.log(
+      `  ${row.name}: ${old ? formatRowValue(old) : "n/a"} → ${formatRowValue(row)}${row.pass === true || row.pass === false ? `  ${verdict(row)}` : ""}`,
+    );
   }
 }
 
@@ -75,15 +78,27 @@ export function printTable(results, compare) {
   const lines = [];
   for (const { section, rows, before, error } of results) {
     const earlier = new Map((before ?? []).map((row) => [row.name, row]));
-    if (error) lines.push([section, "section failed", ...(compare ? [""] : []), String(error.message ?? error).split("\n")[0], "", "ERROR"]);
+    if (error)
+      lines.push([section, "section failed", ...(compare ? [""] : []), String(error.message ?? error).split("\n")[0], "", "ERROR"]);
     for (const row of rows) {
       const old = earlier.get(row.name);
-      lines.push([section, row.name, ...(compare ? [old ? formatRowValue(old) : "n/a"] : []), formatRowValue(row), row.budget ?? "", verdict(row)]);
+      lines.push([
+        section,
+        row.name,
+        ...(compare ? [old ? formatRowValue(old) : "n/a"] : []),
+        formatRowValue(row),
+        row.budget ?? "",
+        verdict(row),
+      ]);
     }
   }
   const header = ["Section", "Measure", ...(compare ? [`Before (${compare.before})`, "After"] : ["Value"]), "Budget", "Result"];
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
-  const format = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
+  const format = (cells) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   console.log(format(header));
   console.log(widths.map((width) => "-".repeat(width)).join("  "));
   for (const line of lines) console.log(format(line));

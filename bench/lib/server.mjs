@@ -69,7 +69,14 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
  * pid is the one to measure) and resolves once /healthz answers 200.
  * `readyMs` is the time from spawn to that first 200.
  */
-export async function startServer({ root, env, nodeArgs = [], timeoutMs = 120_000, pollMs = 5, script = ["scripts/start.mjs", "--no-build"] }) {
+export async function startServer({
+  root,
+  env,
+  nodeArgs = [],
+  timeoutMs = 120_000,
+  pollMs = 5,
+  script = ["scripts/start.mjs", "--no-build"],
+}) {
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   let output = "";
@@ -101,7 +108,9 @@ export async function startServer({ root, env, nodeArgs = [], timeoutMs = 120_00
     readyMs: 0,
     output: () => output,
     /** The PostgreSQL databases this server works on (their backends' CPU is part of its cost: lib/postgres-cpu.mjs). */
-    postgresDatabases: [env.DATABASE_URL, env.BARE_DATABASE_URL].filter(Boolean).map((url) => decodeURIComponent(new URL(url).pathname.slice(1))),
+    postgresDatabases: [env.DATABASE_URL, env.BARE_DATABASE_URL]
+      .filter(Boolean)
+      .map((url) => decodeURIComponent(new URL(url).pathname.slice(1))),
     rss: () => readRss(child.pid),
     cpuMs: () => readCpuMs(child.pid),
     /** SIGTERM (the server closes its database cleanly), SIGKILL after 10 s. */

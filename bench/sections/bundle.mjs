@@ -17,7 +17,7 @@ const RSS_GROWTH_BUDGET_MIB = 64;
 async function writeMediaFile(file, bytes, block) {
   const handle = await open(file, "w");
   try {
-    for (let written = 0; written < bytes; ) {
+    for (let written = 0; written < bytes;) {
       const piece = Math.min(block.length, bytes - written);
       await handle.write(block, 0, piece);
       written += piece;
@@ -42,7 +42,11 @@ async function prepare(dataDir) {
          VALUES (gen_random_uuid(), 'video', $1, $2, $3, 'video/mp4', $4, 1920, 1080, '{}') RETURNING content_id`,
         [bucket.id, storageKey, `trailer-${index}.mp4`, FILE_BYTES],
       );
-      const data = { title: { nl: `Tentoonstelling ${index}`, en: `Exhibition ${index}` }, opensOn: "2027-01-01", trailer: media.rows[0].content_id };
+      const data = {
+        title: { nl: `Tentoonstelling ${index}`, en: `Exhibition ${index}` },
+        opensOn: "2027-01-01",
+        trailer: media.rows[0].content_id,
+      };
       await query(
         `WITH ids AS (SELECT gen_random_uuid() AS content_id, gen_random_uuid() AS version_id), c AS (
            INSERT INTO contents (content_id, bucket_id, latest_version_id${storedText ? ", search_text" : ""})
@@ -101,7 +105,9 @@ export async function bundle(ctx) {
       if (result.bytes < FILES * FILE_BYTES) throw new Error(`the bundle held ${result.bytes} bytes, less than its media`);
       const growthMiB = (peak - before) / 2 ** 20;
       const rate = result.bytes / 2 ** 20 / result.seconds;
-      ctx.log(`${(result.bytes / 2 ** 30).toFixed(2)} GiB bundle: ${result.seconds.toFixed(1)} s (${rate.toFixed(0)} MiB/s), RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`);
+      ctx.log(
+        `${(result.bytes / 2 ** 30).toFixed(2)} GiB bundle: ${result.seconds.toFixed(1)} s (${rate.toFixed(0)} MiB/s), RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
+      );
       return [
         {
           name: "server RSS growth while a bundle with 2 GB of media streams",

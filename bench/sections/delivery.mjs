@@ -5,7 +5,15 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { copyDataDir, createPostgresDatabase, insertBucket, postgresAdminUrl, storesSearchText, withPglite, withPostgres } from "../lib/database.mjs";
+import {
+  copyDataDir,
+  createPostgresDatabase,
+  insertBucket,
+  postgresAdminUrl,
+  storesSearchText,
+  withPglite,
+  withPostgres,
+} from "../lib/database.mjs";
 import { BENCH_BUCKET, benchDocument } from "../lib/document.mjs";
 import { cpuRow, loadNotes, throughputRows } from "../lib/load-rows.mjs";
 
@@ -63,7 +71,8 @@ export async function seed(query) {
     return contentId;
   };
   const makers = [];
-  for (let n = 0; n < MAKERS; n += 1) makers.push(await insert(makersId, { name: `Maker ${n}`, biography: { nl: `Schilder ${n}`, en: `Painter ${n}` } }));
+  for (let n = 0; n < MAKERS; n += 1)
+    makers.push(await insert(makersId, { name: `Maker ${n}`, biography: { nl: `Schilder ${n}`, en: `Painter ${n}` } }));
   let work = null;
   for (let n = 0; n < WORKS; n += 1) work = await insert(worksId, { ...benchDocument(n + 1), makerRef: makers[n % MAKERS] });
   const secret = randomBytes(32).toString("base64url");
@@ -80,7 +89,14 @@ async function onPglite(ctx) {
   const dataDir = copyDataDir(ctx, "delivery-pglite");
   const seeded = await withPglite(dataDir, seed);
   const server = await ctx.startServer({ dataDir, env: ENV, profileName: "delivery-pglite" });
-  return { server, ...seeded, stop: async () => { await server.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    server,
+    ...seeded,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function onPostgres(ctx, adminUrl) {
@@ -119,10 +135,16 @@ async function measure(ctx, database, bench) {
     if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
   }
   const page = await (await fetch(urls.page, { headers })).json();
-  if (page.items.length !== 20 || typeof page.items[0].data.makerRef !== "object") throw new Error("the page is not 20 documents with their makers");
+  if (page.items.length !== 20 || typeof page.items[0].data.makerRef !== "object")
+    throw new Error("the page is not 20 documents with their makers");
   const load = { connections: CONNECTIONS, duration: DURATION_S, warmup: WARMUP_S, headers };
   const rows = [
-    ...(await throughputRows(ctx, server, { ...load, label: `delivery: one document (${database})`, url: urls.one, minRps: MIN_DOCUMENT[database] })),
+    ...(await throughputRows(ctx, server, {
+      ...load,
+      label: `delivery: one document (${database})`,
+      url: urls.one,
+      minRps: MIN_DOCUMENT[database],
+    })),
     ...(await throughputRows(ctx, server, { ...load, label: `delivery: one document, populate=1 (${database})`, url: urls.onePopulated })),
     ...(await throughputRows(ctx, server, { ...load, label: `delivery: a page of 20, populate=1 (${database})`, url: urls.page })),
   ];
@@ -139,7 +161,14 @@ async function measure(ctx, database, bench) {
   const minRps = MIN_NOT_MODIFIED[database];
   const pass = minRps === undefined ? null : result.requestsPerSecond >= minRps && !failed;
   rows.push(
-    { name: `${label} req/s`, value: result.requestsPerSecond, unit: "req/s", budget: minRps === undefined ? undefined : `>= ${minRps.toLocaleString("en")} req/s`, pass, note: failed ? `${note} (here: answers that were not 304)` : note },
+    {
+      name: `${label} req/s`,
+      value: result.requestsPerSecond,
+      unit: "req/s",
+      budget: minRps === undefined ? undefined : `>= ${minRps.toLocaleString("en")} req/s`,
+      pass,
+      note: failed ? `${note} (here: answers that were not 304)` : note,
+    },
     { name: `${label} p50`, value: result.p50, unit: "ms" },
     { name: `${label} p99`, value: result.p99, unit: "ms" },
     cpuRow(label, result),

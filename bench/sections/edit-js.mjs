@@ -51,7 +51,9 @@ function wireBytes(url, headers) {
     const request = http.get(url, { headers: { ...headers, "Accept-Encoding": "br, gzip" } }, (response) => {
       let bytes = 0;
       response.on("data", (chunk) => (bytes += chunk.length));
-      response.on("end", () => (response.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${url} answered ${response.statusCode}`))));
+      response.on("end", () =>
+        response.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${url} answered ${response.statusCode}`)),
+      );
       response.on("error", reject);
     });
     request.on("error", reject);
@@ -141,14 +143,28 @@ export async function editJs(ctx) {
   const { files: textFiles } = await pageFiles(server, headers, `/b/${TEXT_BUCKET}/new`);
   const text = totals(textFiles);
   rows.push(
-    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), gzipped (${textFiles.size} files)`, value: text.gzip, unit: "kB", baseline: baseline("gzip") },
-    { name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), on the wire (brotli)`, value: text.wire, unit: "kB", baseline: baseline("wire") },
+    {
+      name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), gzipped (${textFiles.size} files)`,
+      value: text.gzip,
+      unit: "kB",
+      baseline: baseline("gzip"),
+    },
+    {
+      name: `/b/${TEXT_BUCKET}/new JavaScript (text fields only), on the wire (brotli)`,
+      value: text.wire,
+      unit: "kB",
+      baseline: baseline("wire"),
+    },
   );
 
   const validatorUrl = /\/validators\/[^"\\]+/.exec(html)?.[0];
   if (validatorUrl) {
     const validator = await fetchText(`${server.url}${validatorUrl}`, headers);
-    rows.push({ name: `/b/${BUCKET}/new validator module, gzipped (after hydration)`, value: gzipSync(validator).length / 1000, unit: "kB" });
+    rows.push({
+      name: `/b/${BUCKET}/new validator module, gzipped (after hydration)`,
+      value: gzipSync(validator).length / 1000,
+      unit: "kB",
+    });
   }
   return rows;
 }

@@ -60,7 +60,13 @@ export async function editRequests(ctx) {
     ctx.log(`scripts: ${scripts.map((request) => new URL(request.url).pathname.replace(/^\/assets\//, "")).join(", ")}`);
     const requests = median(openings.map((opening) => opening.requests.length));
     return [
-      { name: `edit page requests, cold (${scripts.length} scripts)`, value: requests, unit: "", budget: `≤ ${MAX_REQUESTS}`, pass: requests <= MAX_REQUESTS },
+      {
+        name: `edit page requests, cold (${scripts.length} scripts)`,
+        value: requests,
+        unit: "",
+        budget: `≤ ${MAX_REQUESTS}`,
+        pass: requests <= MAX_REQUESTS,
+      },
       { name: "edit page usable (hydrated), cold, Chromium", value: median(openings.map((opening) => opening.usableMs)), unit: "ms" },
     ];
   } finally {

@@ -44,7 +44,10 @@ async function preview(server, cookie) {
     firstLineMs ??= performance.now() - started;
     text += chunk;
   }
-  const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+  const lines = text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   progressLines = lines.filter((line) => line.type === "progress").length;
   const last = lines.at(-1);
   if (last?.type !== "report") throw new Error(`the impact stream ended without its report: ${JSON.stringify(last)}`);

@@ -62,9 +62,14 @@ async function uploadFile(server, cookie, kind, file) {
   const form = new FormData();
   form.append("bucket", BUCKET);
   form.append("file", new Blob([await readFile(file)]), path.basename(file));
-  const response = await fetch(`${server.url}/api/v1/media/${kind}/upload`, { method: "POST", headers: { Cookie: cookie, Origin: server.url }, body: form });
+  const response = await fetch(`${server.url}/api/v1/media/${kind}/upload`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: server.url },
+    body: form,
+  });
   const body = await response.json();
-  if (response.status !== 200 && response.status !== 201) throw new Error(`${kind} upload answered ${response.status}: ${JSON.stringify(body)}`);
+  if (response.status !== 200 && response.status !== 201)
+    throw new Error(`${kind} upload answered ${response.status}: ${JSON.stringify(body)}`);
   return Array.isArray(body) ? body[0] : body;
 }
 
@@ -76,12 +81,19 @@ async function bigUploadMemory(ctx, server, cookie) {
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, server.rss() ?? 0)), 50);
   const started = performance.now();
-  const result = await streamUpload(server, cookie, "file", { fileBytes: BIG_UPLOAD_BYTES, chunk: Buffer.alloc(1024 * 1024, 7), filename: "big.bin" });
+  const result = await streamUpload(server, cookie, "file", {
+    fileBytes: BIG_UPLOAD_BYTES,
+    chunk: Buffer.alloc(1024 * 1024, 7),
+    filename: "big.bin",
+  });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  if (result.status !== 200 && result.status !== 201) throw new Error(`the 1 GB upload answered ${result.status}: ${result.body.slice(0, 300)}`);
+  if (result.status !== 200 && result.status !== 201)
+    throw new Error(`the 1 GB upload answered ${result.status}: ${result.body.slice(0, 300)}`);
   const growthMiB = (peak - before) / 2 ** 20;
-  ctx.log(`1 GB upload: ${seconds.toFixed(1)} s (${(BIG_UPLOAD_BYTES / 2 ** 20 / seconds).toFixed(0)} MiB/s), RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  ctx.log(
+    `1 GB upload: ${seconds.toFixed(1)} s (${(BIG_UPLOAD_BYTES / 2 ** 20 / seconds).toFixed(0)} MiB/s), RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
+  );
   return {
     name: "server RSS growth while a 1 GB upload streams",
     value: growthMiB,
@@ -113,7 +125,9 @@ async function startBareImageServer(dir) {
 
 async function imagePipeline(ctx, server, cookie) {
   const input = path.join(ctx.tmpDir, "photo.jpg");
-  await sharp({ create: { width: 6000, height: 4000, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality: 90 }).toFile(input);
+  await sharp({ create: { width: 6000, height: 4000, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .jpeg({ quality: 90 })
+    .toFile(input);
   const bareDir = path.join(ctx.tmpDir, "bare-images");
   mkdirSync(bareDir, { recursive: true });
   const bareServer = await startBareImageServer(bareDir);
@@ -130,7 +144,11 @@ async function imagePipeline(ctx, server, cookie) {
     const multipart = Buffer.from(await encoded.arrayBuffer());
     for (let run = 0; run < IMAGE_RUNS; run++) {
       let started = performance.now();
-      const answer = await fetch(`${server.url}/api/v1/media/image/upload`, { method: "POST", headers: { Cookie: cookie, Origin: server.url, "Content-Type": contentType }, body: multipart });
+      const answer = await fetch(`${server.url}/api/v1/media/image/upload`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: server.url, "Content-Type": contentType },
+        body: multipart,
+      });
       const body = await answer.text();
       if (answer.status !== 200) throw new Error(`image upload answered ${answer.status}: ${body}`);
       ours.push(performance.now() - started);
@@ -144,7 +162,11 @@ async function imagePipeline(ctx, server, cookie) {
     rmSync(bareDir, { recursive: true, force: true });
   }
   const size = (statSync(input).size / 2 ** 20).toFixed(1);
-  return ratioRow(`image pipeline: upload of a 6000×4000 JPEG (${size} MiB), median of ${IMAGE_RUNS}, vs a bare server (stream to file + sharp metadata)`, median(ours), median(bare));
+  return ratioRow(
+    `image pipeline: upload of a 6000×4000 JPEG (${size} MiB), median of ${IMAGE_RUNS}, vs a bare server (stream to file + sharp metadata)`,
+    median(ours),
+    median(bare),
+  );
 }
 
 function runBare(command, args) {
@@ -158,10 +180,27 @@ async function videoPipeline(ctx, server, cookie) {
   const input = path.join(ctx.tmpDir, "clip.mp4");
   const { width, height, fps, seconds } = VIDEO;
   runBare("ffmpeg", [
-    "-y", "-loglevel", "error",
-    "-f", "lavfi", "-i", `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
-    "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`,
-    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", input,
+    "-y",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=frequency=440:duration=${seconds}`,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    input,
   ]);
 
   let started = performance.now();
@@ -181,10 +220,15 @@ async function videoPipeline(ctx, server, cookie) {
   const outputDir = path.join(ctx.tmpDir, "bare-video");
   mkdirSync(outputDir, { recursive: true });
   const job = { input, outputDir, duration: seconds, stillCount: 5 };
-  for (const args of [worker.transcodeArgs(job), worker.stillArgs(job)]) runBare("ffmpeg", [...worker.INPUT_OPTIONS, "-y", "-loglevel", "error", ...args]);
+  for (const args of [worker.transcodeArgs(job), worker.stillArgs(job)])
+    runBare("ffmpeg", [...worker.INPUT_OPTIONS, "-y", "-loglevel", "error", ...args]);
   const bare = performance.now() - started;
   rmSync(outputDir, { recursive: true, force: true });
-  return ratioRow(`video pipeline: ${width}×${height} ${seconds} s upload → transcoded + 5 stills vs ffprobe + the same ffmpeg commands`, ours, bare);
+  return ratioRow(
+    `video pipeline: ${width}×${height} ${seconds} s upload → transcoded + 5 stills vs ffprobe + the same ffmpeg commands`,
+    ours,
+    bare,
+  );
 }
 
 function ratioRow(name, oursMs, bareMs) {

@@ -184,7 +184,17 @@ async function onPostgres(ctx, adminUrl, section) {
       ctx.log(`PostgreSQL: documents ${seeded + 1}–${size} seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       seeded = size;
       const cookie = await ctx.signIn(bench.server);
-      rows.push(...(await measure(ctx, bench.server, cookie, `/b/{slug}, ${size.toLocaleString("en")} documents (PostgreSQL)`, size, "PostgreSQL", section)));
+      rows.push(
+        ...(await measure(
+          ctx,
+          bench.server,
+          cookie,
+          `/b/{slug}, ${size.toLocaleString("en")} documents (PostgreSQL)`,
+          size,
+          "PostgreSQL",
+          section,
+        )),
+      );
       const autovacuum = await withPostgres(bench.database.url, async (query) => (await query("SHOW autovacuum")).rows[0].autovacuum);
       noteStatistics(rows, `${await withPostgres(bench.database.url, statistics)} (autovacuum ${autovacuum})`);
     }

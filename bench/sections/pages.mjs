@@ -26,7 +26,9 @@ export async function pages(ctx) {
   const home = await fetch(`${server.url}/`, { headers: { Cookie: cookie }, redirect: "manual" });
   const html = await home.text();
   if (home.status !== 200 || !html.includes("bucket-card")) {
-    throw new Error(`GET / with the session cookie answered ${home.status}${home.status === 200 ? " without the bucket list" : ""}, expected the signed-in home page`);
+    throw new Error(
+      `GET / with the session cookie answered ${home.status}${home.status === 200 ? " without the bucket list" : ""}, expected the signed-in home page`,
+    );
   }
   const homeBytes = await htmlBytes(`${server.url}/`, { Cookie: cookie });
 

@@ -57,12 +57,26 @@ export async function roundTrips(ctx) {
     const saved = await (await fetch(saveUrl, { method: "POST", headers: json, body: saveBody })).json();
     const kinds = [
       { label: "JSON API save", request: { url: saveUrl, method: "POST", headers: json, body: saveBody }, status: 201 },
-      { label: "JSON API read", request: { url: `${server.url}/api/v1/buckets/${BENCH_BUCKET.slug}/content/${saved.contentId}/latest`, headers: { Cookie: cookie } }, status: 200 },
+      {
+        label: "JSON API read",
+        request: {
+          url: `${server.url}/api/v1/buckets/${BENCH_BUCKET.slug}/content/${saved.contentId}/latest`,
+          headers: { Cookie: cookie },
+        },
+        status: 200,
+      },
       { label: "signed-in home page", request: { url: `${server.url}/`, headers: { Cookie: cookie } }, status: 200 },
-      { label: `overview page (${OVERVIEW_DOCUMENTS.toLocaleString("en")} documents)`, request: { url: `${server.url}/b/${BENCH_BUCKET.slug}`, headers: { Cookie: cookie } }, status: 200 },
+      {
+        label: `overview page (${OVERVIEW_DOCUMENTS.toLocaleString("en")} documents)`,
+        request: { url: `${server.url}/b/${BENCH_BUCKET.slug}`, headers: { Cookie: cookie } },
+        status: 200,
+      },
       {
         label: "delivery read of one document",
-        request: { url: `${server.url}/api/v1/delivery/buckets/${WORKS_BUCKET.slug}/documents/${seeded.work}?locale=en`, headers: { Authorization: `Bearer ${seeded.token}` } },
+        request: {
+          url: `${server.url}/api/v1/delivery/buckets/${WORKS_BUCKET.slug}/documents/${seeded.work}?locale=en`,
+          headers: { Authorization: `Bearer ${seeded.token}` },
+        },
         status: 200,
       },
     ];

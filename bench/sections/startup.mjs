@@ -24,7 +24,9 @@ async function starts(ctx, label, start) {
     const rss = server.rss();
     if (rss !== null) rssValues.push(rss);
     await server.stop();
-    ctx.log(`${label} run ${run}: first 200 from /healthz after ${server.readyMs.toFixed(0)} ms, idle RSS ${rss === null ? "n/a" : (rss / 2 ** 20).toFixed(1) + " MiB"}`);
+    ctx.log(
+      `${label} run ${run}: first 200 from /healthz after ${server.readyMs.toFixed(0)} ms, idle RSS ${rss === null ? "n/a" : (rss / 2 ** 20).toFixed(1) + " MiB"}`,
+    );
   }
   return { readyTimes, coldStart: median(readyTimes), rssMiB: rssValues.length ? median(rssValues) / 2 ** 20 : null };
 }
@@ -78,7 +80,9 @@ export async function startup(ctx) {
     await first.stop();
     ctx.log(`PostgreSQL: fresh database ${database.name}, migrated and seeded by a first start in ${(first.readyMs / 1000).toFixed(2)} s`);
     rows.push(
-      ...(await measure(ctx, "PostgreSQL", () => ctx.startServer({ dataDir, env, profileName: "startup-postgres" }), { databaseUrl: database.url })),
+      ...(await measure(ctx, "PostgreSQL", () => ctx.startServer({ dataDir, env, profileName: "startup-postgres" }), {
+        databaseUrl: database.url,
+      })),
     );
   } finally {
     await database.drop();

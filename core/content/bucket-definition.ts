@@ -25,7 +25,10 @@ export const SCHEMA_TEXT_MAX_LENGTH = 512 * 1024;
 
 /** The ordered locales written as "nl, en" or "nl en" (one per line works too); the first is the default. */
 export function parseLocaleList(text: string): string[] {
-  return text.split(/[\s,;]+/).map((locale) => locale.trim()).filter(Boolean);
+  return text
+    .split(/[\s,;]+/)
+    .map((locale) => locale.trim())
+    .filter(Boolean);
 }
 
 export const localeListSchema = z
@@ -43,10 +46,18 @@ const slugSchema = z
   .refine((slug) => !(RESERVED_BUCKET_SLUGS as readonly string[]).includes(slug), "adminBuckets.errors.slugReserved");
 
 export const BUCKET_NAME_MAX_LENGTH = 200;
-const nameSchema = z.string({ message: "adminBuckets.errors.nameRequired" }).trim().min(1, "adminBuckets.errors.nameRequired").max(BUCKET_NAME_MAX_LENGTH, "adminBuckets.errors.nameTooLong");
+const nameSchema = z
+  .string({ message: "adminBuckets.errors.nameRequired" })
+  .trim()
+  .min(1, "adminBuckets.errors.nameRequired")
+  .max(BUCKET_NAME_MAX_LENGTH, "adminBuckets.errors.nameTooLong");
 
 /** A name for one interface locale: optional (empty is none), as long as the name at most. */
-const localeNameSchema = z.string({ message: "adminBuckets.errors.nameNotText" }).trim().max(BUCKET_NAME_MAX_LENGTH, "adminBuckets.errors.nameTooLong").optional();
+const localeNameSchema = z
+  .string({ message: "adminBuckets.errors.nameNotText" })
+  .trim()
+  .max(BUCKET_NAME_MAX_LENGTH, "adminBuckets.errors.nameTooLong")
+  .optional();
 /** The names per interface locale (en, nl), kept trimmed and without empty ones (core/content/bucket-name.ts). */
 const namesSchema = z
   .strictObject({ en: localeNameSchema, nl: localeNameSchema }, { error: "adminBuckets.errors.namesLocales" })
@@ -68,12 +79,13 @@ export const bucketFormSchema = z.object({
   singleton: z.boolean().optional(),
   private: z.boolean().optional(),
   collectionName: collectionSchema,
-  locales: z
-    .string({ message: "adminBuckets.errors.localesRequired" })
-    .transform(parseLocaleList)
-    .pipe(localeListSchema),
+  locales: z.string({ message: "adminBuckets.errors.localesRequired" }).transform(parseLocaleList).pipe(localeListSchema),
   screen: z.enum(SCREENS, { message: "screens.errors.unknown" }).default("generic"),
-  jsonSchema: z.string({ message: "adminBuckets.errors.schemaRequired" }).trim().min(1, "adminBuckets.errors.schemaRequired").max(SCHEMA_TEXT_MAX_LENGTH, "adminBuckets.errors.schemaTooLong"),
+  jsonSchema: z
+    .string({ message: "adminBuckets.errors.schemaRequired" })
+    .trim()
+    .min(1, "adminBuckets.errors.schemaRequired")
+    .max(SCHEMA_TEXT_MAX_LENGTH, "adminBuckets.errors.schemaTooLong"),
 });
 export type BucketFormValue = z.infer<typeof bucketFormSchema>;
 

@@ -80,7 +80,12 @@ export function caseCardOf(document: Record<string, unknown>, locales: readonly 
   const id = document._id;
   if (typeof contentId !== "string" || typeof id !== "string") return null;
   const thumbnail = document.thumbnail;
-  const thumbnailId = isPlainObject(thumbnail) && typeof thumbnail.contentId === "string" ? thumbnail.contentId : typeof thumbnail === "string" ? thumbnail : null;
+  const thumbnailId =
+    isPlainObject(thumbnail) && typeof thumbnail.contentId === "string"
+      ? thumbnail.contentId
+      : typeof thumbnail === "string"
+        ? thumbnail
+        : null;
   return {
     contentId,
     _id: id,
@@ -94,8 +99,10 @@ export function caseCardOf(document: Record<string, unknown>, locales: readonly 
 }
 
 function caseVideoOf(thumbnail: unknown): CaseVideo | null {
-  if (!isPlainObject(thumbnail) || thumbnail.missing === true || thumbnail.kind !== "video" || typeof thumbnail.url !== "string") return null;
-  const duration = typeof thumbnail.duration === "number" && Number.isFinite(thumbnail.duration) && thumbnail.duration > 0 ? thumbnail.duration : null;
+  if (!isPlainObject(thumbnail) || thumbnail.missing === true || thumbnail.kind !== "video" || typeof thumbnail.url !== "string")
+    return null;
+  const duration =
+    typeof thumbnail.duration === "number" && Number.isFinite(thumbnail.duration) && thumbnail.duration > 0 ? thumbnail.duration : null;
   return { url: thumbnail.url, ready: thumbnail.status === "completed", duration };
 }
 

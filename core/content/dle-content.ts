@@ -35,7 +35,9 @@ function textNode(node: JsonSchema): JsonSchema | null {
 /** The schema as stored (a translated property as its text), which is what titleProperty reads. */
 const storedShape = (schema: JsonSchema): JsonSchema => ({
   ...schema,
-  properties: Object.fromEntries(Object.entries(propertiesOf(schema)).map(([name, node]) => [name, isTranslated(node) ? (textNode(node) ?? node) : node])),
+  properties: Object.fromEntries(
+    Object.entries(propertiesOf(schema)).map(([name, node]) => [name, isTranslated(node) ? (textNode(node) ?? node) : node]),
+  ),
 });
 
 const labelOf = (name: string, node: JsonSchema) => (typeof node.title === "string" && node.title ? node.title : name);
@@ -80,7 +82,11 @@ export function mainTextValue(text: MainText, formValue: unknown, locale: string
 }
 
 /** A text as paragraphs: split at blank lines; single line breaks stay inside a paragraph. */
-export const paragraphsOf = (text: string): string[] => text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean);
+export const paragraphsOf = (text: string): string[] =>
+  text
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 /** One translatable field of the form: its form name per locale is `${name}.${locale}`. */
 export interface TranslatableField {

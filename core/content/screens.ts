@@ -11,7 +11,8 @@ export const SCREENS = ["generic", "sessies", "dle-sessies", "dle-content", "tre
 export type ScreenName = (typeof SCREENS)[number];
 export type SpecialisedScreen = Exclude<ScreenName, "generic">;
 
-export const isScreenName = (value: unknown): value is ScreenName => typeof value === "string" && (SCREENS as readonly string[]).includes(value);
+export const isScreenName = (value: unknown): value is ScreenName =>
+  typeof value === "string" && (SCREENS as readonly string[]).includes(value);
 
 /** What the paths need of a bucket. */
 export interface ScreenBucket {
@@ -40,7 +41,8 @@ export function screenHasMode(bucket: Pick<ScreenBucket, "screen">, mode: Docume
   return bucket.screen !== "generic" && SCREEN_MODES[bucket.screen].includes(mode);
 }
 
-const prefix = (bucket: ScreenBucket, mode: DocumentMode) => `/${screenHasMode(bucket, mode) ? bucket.screen : "b"}/${encodeURIComponent(bucket.slug)}`;
+const prefix = (bucket: ScreenBucket, mode: DocumentMode) =>
+  `/${screenHasMode(bucket, mode) ? bucket.screen : "b"}/${encodeURIComponent(bucket.slug)}`;
 
 /** The bucket's overview: the list of its documents (a singleton has none: its document). */
 export function overviewPath(bucket: ScreenBucket): string {
@@ -60,9 +62,11 @@ export function documentPath(bucket: ScreenBucket, contentId: string, versionId?
 }
 
 /** Where a saved document is shown: the singleton's page, or the document's latest version. */
-export const savedDocumentPath = (bucket: ScreenBucket, contentId: string) => (bucket.singleton ? singletonPath(bucket) : documentPath(bucket, contentId));
+export const savedDocumentPath = (bucket: ScreenBucket, contentId: string) =>
+  bucket.singleton ? singletonPath(bucket) : documentPath(bucket, contentId);
 
-export const duplicatePath = (bucket: ScreenBucket, contentId: string) => `/b/${encodeURIComponent(bucket.slug)}/duplicate/${encodeURIComponent(contentId)}/latest`;
+export const duplicatePath = (bucket: ScreenBucket, contentId: string) =>
+  `/b/${encodeURIComponent(bucket.slug)}/duplicate/${encodeURIComponent(contentId)}/latest`;
 
 /** The page of this mode on the bucket's own screen, for a generic route asked about a specialised bucket. */
 export function screenPathFor(bucket: ScreenBucket, mode: DocumentMode, ids: { contentId?: string; versionId?: string }): string | null {
@@ -93,7 +97,8 @@ export function casesField(schema: Record<string, unknown>): string | null {
 export function screenRequirements(definition: { screen: ScreenName; singleton: boolean; jsonSchema: Record<string, unknown> }): Message[] {
   const { screen, singleton, jsonSchema } = definition;
   const errors: Message[] = [];
-  if ((screen === "sessies" || screen === "dle-sessies" || screen === "trend") && singleton) errors.push({ key: "screens.errors.notSingleton" });
+  if ((screen === "sessies" || screen === "dle-sessies" || screen === "trend") && singleton)
+    errors.push({ key: "screens.errors.notSingleton" });
   if ((screen === "sessies" || screen === "dle-sessies") && !casesField(jsonSchema)) errors.push({ key: "screens.errors.casesField" });
   return errors;
 }

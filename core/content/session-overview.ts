@@ -33,7 +33,8 @@ export interface Availability {
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isoDate = (value: unknown): string | null => (typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : null);
+const isoDate = (value: unknown): string | null =>
+  typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : null;
 
 /** A session's availability on `today` (YYYY-MM-DD): both ends count as available days. */
 export function availabilityOf(data: Record<string, unknown>, today: string): Availability {

@@ -18,4 +18,3 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The last day a link may be valid to: today + MAX_SHARE_DAYS (UTC). */
 export const lastShareDay = (now = new Date()) => todayUtc(new Date(now.getTime() + MAX_SHARE_DAYS * DAY_MS));
-

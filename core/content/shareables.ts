@@ -19,7 +19,9 @@ export const createShareSchema = z
     intent: z.literal("create"),
     bucket: z.string().trim().min(1).max(200),
     contentId: z.uuid(),
-    version: z.string({ message: "shareables.errors.versionInvalid" }).refine((value) => value === LATEST || isUuid(value), "shareables.errors.versionInvalid"),
+    version: z
+      .string({ message: "shareables.errors.versionInvalid" })
+      .refine((value) => value === LATEST || isUuid(value), "shareables.errors.versionInvalid"),
     expiry: z.enum(SHARE_EXPIRY_CHOICES, { message: "shareables.errors.expiryInvalid" }),
     expiresOn: z.string().trim().optional(),
   })

@@ -21,7 +21,12 @@ export function changedTextIds(schema: JsonSchema, before: unknown, after: unkno
   if (isPlainObject(schema.properties)) {
     for (const [key, child] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
       const childName = name ? `${name}.${key}` : key;
-      const found = changedTextIds(child, isPlainObject(before) ? before[key] : undefined, isPlainObject(after) ? after[key] : undefined, childName);
+      const found = changedTextIds(
+        child,
+        isPlainObject(before) ? before[key] : undefined,
+        isPlainObject(after) ? after[key] : undefined,
+        childName,
+      );
       if (found !== null) return found;
     }
   }
@@ -42,7 +47,8 @@ export function schemaHasTextIds(schema: JsonSchema): boolean {
   if (found === undefined) {
     found =
       schema.renderer === "texts" ||
-      (isPlainObject(schema.properties) && Object.values(schema.properties as Record<string, JsonSchema>).some((child) => isPlainObject(child) && schemaHasTextIds(child))) ||
+      (isPlainObject(schema.properties) &&
+        Object.values(schema.properties as Record<string, JsonSchema>).some((child) => isPlainObject(child) && schemaHasTextIds(child))) ||
       (isPlainObject(schema.items) && schemaHasTextIds(schema.items));
     textIdsIn.set(schema, found);
   }

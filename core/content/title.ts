@@ -20,7 +20,9 @@ export function titleText(value: unknown, locales: readonly string[] = []): stri
   if (typeof value === "string") return value;
   if (!value || typeof value !== "object") return "";
   const texts = value as Record<string, unknown>;
-  const first = [...locales.map((locale) => texts[locale]), ...Object.values(texts)].find((text) => typeof text === "string" && text.trim());
+  const first = [...locales.map((locale) => texts[locale]), ...Object.values(texts)].find(
+    (text) => typeof text === "string" && text.trim(),
+  );
   return typeof first === "string" ? first : "";
 }
 
@@ -37,10 +39,13 @@ export function documentTitle(data: Record<string, unknown>, schema: unknown, lo
 export function markedAsCopy(data: Record<string, unknown>, schema: unknown, interfaceLocale: Locale): Record<string, unknown> {
   const key = titleProperty(schema);
   if (!key || !Object.hasOwn(data, key)) return data;
-  const mark = (text: unknown, locale: Locale) => (typeof text === "string" && text.trim() ? translate(locale, "form.copyTitle", { title: text }) : text);
+  const mark = (text: unknown, locale: Locale) =>
+    typeof text === "string" && text.trim() ? translate(locale, "form.copyTitle", { title: text }) : text;
   const value = data[key];
   if (typeof value === "string") return { ...data, [key]: mark(value, interfaceLocale) };
   if (!isPlainObject(value)) return data;
-  const texts = Object.fromEntries(Object.entries(value).map(([locale, text]) => [locale, mark(text, normalizeLocale(locale) ?? interfaceLocale)]));
+  const texts = Object.fromEntries(
+    Object.entries(value).map(([locale, text]) => [locale, mark(text, normalizeLocale(locale) ?? interfaceLocale)]),
+  );
   return { ...data, [key]: texts };
 }

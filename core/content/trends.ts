@@ -20,7 +20,12 @@ function trendCollection(property: JsonSchema): string | null {
  * The first top-level trend-select field of a document that names the document itself (a field of its own
  * collection holding its own contentId), or null.
  */
-export function selfReferencingField(schema: JsonSchema, collection: string, contentId: string, data: Record<string, unknown>): string | null {
+export function selfReferencingField(
+  schema: JsonSchema,
+  collection: string,
+  contentId: string,
+  data: Record<string, unknown>,
+): string | null {
   const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
   const own = contentId.toLowerCase();
   const names = (value: unknown) => typeof value === "string" && value.toLowerCase() === own;

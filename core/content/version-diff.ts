@@ -49,7 +49,8 @@ function canonical(value: unknown): string {
 
 const sameValue = (a: unknown, b: unknown) => (isEmpty(a) && isEmpty(b)) || canonical(a) === canonical(b);
 
-const collectionOf = (schema: JsonSchema | null) => (schema && typeof schema._ref === "string" && !schema._ref.startsWith("b-") ? schema._ref : null);
+const collectionOf = (schema: JsonSchema | null) =>
+  schema && typeof schema._ref === "string" && !schema._ref.startsWith("b-") ? schema._ref : null;
 
 /** A well-formed date or date-time of a field with that format (anything else shows as the text it is). */
 function dateValue(schema: JsonSchema, value: unknown): DiffValue | null {
@@ -74,7 +75,8 @@ function leafValue(schema: JsonSchema | null, value: unknown): DiffValue {
   return { kind: "text", text: JSON.stringify(value) };
 }
 
-const childName = (parent: string, key: string | number) => (typeof key === "number" ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key);
+const childName = (parent: string, key: string | number) =>
+  typeof key === "number" ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
 
 const isContainer = (value: unknown) => isEmpty(value) || isPlainObject(value);
 const isList = (value: unknown) => isEmpty(value) || Array.isArray(value);
@@ -89,7 +91,16 @@ function shownDisableable(schema: JsonSchema | null, value: unknown): { value: u
   return { value: value.disabled === true ? undefined : value.value, schema: isPlainObject(inner) ? inner : null };
 }
 
-function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: string, labels: DiffLabel[], out: DiffRow[], depth: number, asShown = false): void {
+function walk(
+  schema: JsonSchema | null,
+  before: unknown,
+  after: unknown,
+  name: string,
+  labels: DiffLabel[],
+  out: DiffRow[],
+  depth: number,
+  asShown = false,
+): void {
   if (sameValue(before, after)) return;
   const shown = asShown && before === undefined ? shownDisableable(schema, after) : null;
   if (shown) {
@@ -102,7 +113,9 @@ function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: 
     const a = isPlainObject(before) ? before : {};
     const b = isPlainObject(after) ? after : {};
     const described = Object.keys(properties);
-    const others = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !Object.prototype.hasOwnProperty.call(properties, key)).sort();
+    const others = [...new Set([...Object.keys(a), ...Object.keys(b)])]
+      .filter((key) => !Object.prototype.hasOwnProperty.call(properties, key))
+      .sort();
     const translated = schema?.renderer === TRANSLATE_OBJECT_RENDERER;
     for (const key of [...described, ...others]) {
       const child = Object.prototype.hasOwnProperty.call(properties, key) && isPlainObject(properties[key]) ? properties[key] : null;
@@ -123,7 +136,13 @@ function walk(schema: JsonSchema | null, before: unknown, after: unknown, name: 
   }
   const from = leafValue(schema, before);
   const to = leafValue(schema, after);
-  out.push({ name, labels, change: from.kind === "empty" ? "added" : to.kind === "empty" ? "removed" : "changed", before: from, after: to });
+  out.push({
+    name,
+    labels,
+    change: from.kind === "empty" ? "added" : to.kind === "empty" ? "removed" : "changed",
+    before: from,
+    after: to,
+  });
 }
 
 /** What changed from `before` to `after`, one row per changed value, in the schema's order. */

@@ -25,7 +25,25 @@ export interface OpenApiBucket {
   schema: JsonSchema;
 }
 
-const KEPT = ["type", "title", "description", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "default", "const"] as const;
+const KEPT = [
+  "type",
+  "title",
+  "description",
+  "format",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "default",
+  "const",
+] as const;
 
 /** The components of each bucket: its data, then the localized data, documents and pages. */
 const VARIANTS = ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"] as const;
@@ -37,7 +55,12 @@ export function componentNames(buckets: readonly Pick<OpenApiBucket, "slug">[]):
   // Each bucket takes its name and its variants' names: `guide-localized` must not become guide's GuideLocalized.
   const variants = (name: string) => VARIANTS.map((suffix) => `${name}${suffix}`);
   for (const { slug } of buckets) {
-    const pascal = slug.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("") || "Bucket";
+    const pascal =
+      slug
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join("") || "Bucket";
     const base = /^[A-Za-z]/.test(pascal) ? pascal : `B${pascal}`;
     let name = base;
     for (let n = 2; variants(name).some((variant) => taken.has(variant)); n += 1) name = `${base}${n}`;
@@ -82,7 +105,9 @@ function convert(node: unknown, localized: boolean, documentOf: (collection: str
     return out;
   }
   if (isPlainObject(node.properties)) {
-    out.properties = Object.fromEntries(Object.entries(propertiesOf(node)).map(([name, child]) => [name, convert(child, localized, documentOf, depth + 1)]));
+    out.properties = Object.fromEntries(
+      Object.entries(propertiesOf(node)).map(([name, child]) => [name, convert(child, localized, documentOf, depth + 1)]),
+    );
     if (Array.isArray(node.required)) {
       const names = Object.keys(out.properties as object);
       const required = (node.required as unknown[]).filter((name): name is string => typeof name === "string" && names.includes(name));
@@ -101,22 +126,42 @@ const COMMON_ERRORS = {
   "429": problem("Too many requests: see Retry-After."),
 };
 
-const etagHeader = { ETag: { description: "A hash of the body: send it as If-None-Match to get 304 while it is unchanged.", schema: { type: "string" } } };
+const etagHeader = {
+  ETag: { description: "A hash of the body: send it as If-None-Match to get 304 while it is unchanged.", schema: { type: "string" } },
+};
 
 function answer(description: string, schema: JsonSchema) {
   return { description, headers: etagHeader, content: { "application/json": { schema } } };
 }
 
 const localeParameters = (locales: readonly string[]) => [
-  { name: "locale", in: "query", description: "Answer translated properties as plain values in this locale (with fallbacks); without it, every locale.", schema: { type: "string", enum: [...locales] } },
-  { name: "fallback", in: "query", description: "The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'.", schema: { type: "string" } },
-  { name: "populate", in: "query", description: "Resolve references to documents this many levels deep (0-3).", schema: { type: "integer", minimum: 0, maximum: 3, default: 0 } },
+  {
+    name: "locale",
+    in: "query",
+    description: "Answer translated properties as plain values in this locale (with fallbacks); without it, every locale.",
+    schema: { type: "string", enum: [...locales] },
+  },
+  {
+    name: "fallback",
+    in: "query",
+    description: "The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'.",
+    schema: { type: "string" },
+  },
+  {
+    name: "populate",
+    in: "query",
+    description: "Resolve references to documents this many levels deep (0-3).",
+    schema: { type: "integer", minimum: 0, maximum: 3, default: 0 },
+  },
 ];
 
 const notModified = { description: "Not modified (If-None-Match matched the ETag)." };
 
 /** The OpenAPI document for the buckets a client reads. */
-export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title: string; version: string; serverUrl: string }): Record<string, unknown> {
+export function deliveryOpenApi(
+  buckets: readonly OpenApiBucket[],
+  info: { title: string; version: string; serverUrl: string },
+): Record<string, unknown> {
   const names = componentNames(buckets);
   const nameOf = (slug: string) => names.get(slug) ?? slug;
   const byCollection = new Map(buckets.map((bucket) => [bucket.collectionName, nameOf(bucket.slug)]));
@@ -135,9 +180,32 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
         height: { type: ["integer", "null"] },
         duration: { type: ["number", "null"] },
         url: { type: "string", format: "uri" },
-        renditions: { type: "object", additionalProperties: { type: "object", required: ["url", "mimetype"], properties: { url: { type: "string", format: "uri" }, mimetype: { type: "string" } } } },
-        stills: { type: "array", items: { type: "object", required: ["index", "custom", "url"], properties: { index: { type: ["integer", "null"] }, custom: { type: "boolean" }, url: { type: "string", format: "uri" } } } },
-        thumb: { anyOf: [{ type: "object", required: ["url", "index", "custom"], properties: { url: { type: "string", format: "uri" }, index: { type: ["integer", "null"] }, custom: { type: "boolean" } } }, { type: "null" }] },
+        renditions: {
+          type: "object",
+          additionalProperties: {
+            type: "object",
+            required: ["url", "mimetype"],
+            properties: { url: { type: "string", format: "uri" }, mimetype: { type: "string" } },
+          },
+        },
+        stills: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["index", "custom", "url"],
+            properties: { index: { type: ["integer", "null"] }, custom: { type: "boolean" }, url: { type: "string", format: "uri" } },
+          },
+        },
+        thumb: {
+          anyOf: [
+            {
+              type: "object",
+              required: ["url", "index", "custom"],
+              properties: { url: { type: "string", format: "uri" }, index: { type: ["integer", "null"] }, custom: { type: "boolean" } },
+            },
+            { type: "null" },
+          ],
+        },
       },
     },
     MissingMedia: {
@@ -150,7 +218,13 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
       type: "object",
       description: "RFC 9457 problem details.",
       required: ["type", "title", "status", "detail"],
-      properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "integer" }, detail: { type: "string" }, parameter: { type: "string" } },
+      properties: {
+        type: { type: "string" },
+        title: { type: "string" },
+        status: { type: "integer" },
+        detail: { type: "string" },
+        parameter: { type: "string" },
+      },
     },
     Fallbacks: {
       type: "object",
@@ -174,7 +248,11 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
   };
   const paths: Record<string, unknown> = {
     "/api/v1/delivery/buckets": {
-      get: { operationId: "listBuckets", summary: "The buckets this client reads, with their normalised schemas.", responses: { "200": answer("The buckets.", ref("BucketList")), "304": notModified, ...COMMON_ERRORS } },
+      get: {
+        operationId: "listBuckets",
+        summary: "The buckets this client reads, with their normalised schemas.",
+        responses: { "200": answer("The buckets.", ref("BucketList")), "304": notModified, ...COMMON_ERRORS },
+      },
     },
   };
   for (const bucket of buckets) {
@@ -217,22 +295,52 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
         summary: `Documents of ${bucket.name}, newest first or by sort, a page at a time.`,
         parameters: [
           ...localeParameters(bucket.locales),
-          { name: "sort", in: "query", description: "updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean.", schema: { type: "string" } },
+          {
+            name: "sort",
+            in: "query",
+            description: "updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean.",
+            schema: { type: "string" },
+          },
           { name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"] } },
           { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
           { name: "cursor", in: "query", description: "nextCursor of the previous page.", schema: { type: "string" } },
-          { name: "updatedSince", in: "query", description: "Only documents saved at or after this time.", schema: { type: "string", format: "date-time" } },
-          { name: "q", in: "query", description: "Only documents with this text in any value.", schema: { type: "string", maxLength: 200 } },
+          {
+            name: "updatedSince",
+            in: "query",
+            description: "Only documents saved at or after this time.",
+            schema: { type: "string", format: "date-time" },
+          },
+          {
+            name: "q",
+            in: "query",
+            description: "Only documents with this text in any value.",
+            schema: { type: "string", maxLength: 200 },
+          },
         ],
-        responses: { "200": answer("A page of documents.", either("Page")), "304": notModified, "400": badRequest, ...COMMON_ERRORS, "404": problem("No such bucket.") },
+        responses: {
+          "200": answer("A page of documents.", either("Page")),
+          "304": notModified,
+          "400": badRequest,
+          ...COMMON_ERRORS,
+          "404": problem("No such bucket."),
+        },
       },
     };
     paths[`${base}/documents/{contentId}`] = {
       get: {
         operationId: `get${name}Document`,
         summary: `One document of ${bucket.name}.`,
-        parameters: [{ name: "contentId", in: "path", required: true, schema: { type: "string", format: "uuid" } }, ...localeParameters(bucket.locales)],
-        responses: { "200": answer("The document.", either("Document")), "304": notModified, "400": badRequest, ...COMMON_ERRORS, "404": notFound },
+        parameters: [
+          { name: "contentId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+          ...localeParameters(bucket.locales),
+        ],
+        responses: {
+          "200": answer("The document.", either("Document")),
+          "304": notModified,
+          "400": badRequest,
+          ...COMMON_ERRORS,
+          "404": notFound,
+        },
       },
     };
     if (bucket.singleton) {
@@ -241,7 +349,13 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
           operationId: `get${name}Singleton`,
           summary: `The document of the singleton ${bucket.name}.`,
           parameters: localeParameters(bucket.locales),
-          responses: { "200": answer("The document.", either("Document")), "304": notModified, "400": badRequest, ...COMMON_ERRORS, "404": notFound },
+          responses: {
+            "200": answer("The document.", either("Document")),
+            "304": notModified,
+            "400": badRequest,
+            ...COMMON_ERRORS,
+            "404": notFound,
+          },
         },
       };
     }
@@ -257,21 +371,47 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
         { name: "expires", in: "query", required: true, schema: { type: "integer" } },
         { name: "signature", in: "query", required: true, schema: { type: "string" } },
       ],
-      responses: { "200": { description: "The file." }, "206": { description: "A byte range of the file." }, "403": problem("Expired or forged signature."), "404": problem("No such media or file.") },
+      responses: {
+        "200": { description: "The file." },
+        "206": { description: "A byte range of the file." },
+        "403": problem("Expired or forged signature."),
+        "404": problem("No such media or file."),
+      },
     },
   };
   paths["/api/v1/delivery/bundle"] = {
     get: {
       operationId: "getBundle",
-      summary: "An offline bundle: one streamed tar of the chosen buckets' documents (as this API answers them) and their media, manifest.json last (docs/bundles.md).",
+      summary:
+        "An offline bundle: one streamed tar of the chosen buckets' documents (as this API answers them) and their media, manifest.json last (docs/bundles.md).",
       parameters: [
-        { name: "buckets", in: "query", required: true, description: "Comma-separated slugs of buckets this client reads.", schema: { type: "string" } },
-        { name: "locales", in: "query", description: "Comma-separated locales: one file per document and locale (default: one file with every locale).", schema: { type: "string" } },
+        {
+          name: "buckets",
+          in: "query",
+          required: true,
+          description: "Comma-separated slugs of buckets this client reads.",
+          schema: { type: "string" },
+        },
+        {
+          name: "locales",
+          in: "query",
+          description: "Comma-separated locales: one file per document and locale (default: one file with every locale).",
+          schema: { type: "string" },
+        },
         { name: "populate", in: "query", schema: { type: "integer", minimum: 0, maximum: 3, default: 0 } },
-        { name: "since", in: "query", description: "The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json.", schema: { type: "string", format: "uuid" } },
+        {
+          name: "since",
+          in: "query",
+          description:
+            "The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json.",
+          schema: { type: "string", format: "uuid" },
+        },
       ],
       responses: {
-        "200": { description: "The bundle.", content: { "application/x-tar": { schema: { type: "string", contentMediaType: "application/x-tar" } } } },
+        "200": {
+          description: "The bundle.",
+          content: { "application/x-tar": { schema: { type: "string", contentMediaType: "application/x-tar" } } },
+        },
         "400": problem("A query parameter cannot be used: `parameter` names it."),
         ...COMMON_ERRORS,
         "404": problem("No such bucket, or no such earlier bundle."),
@@ -284,6 +424,9 @@ export function deliveryOpenApi(buckets: readonly OpenApiBucket[], info: { title
     servers: [{ url: info.serverUrl }],
     security: [{ bearer: [] }],
     paths,
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "The API client's token: <clientId>.<secret>" } }, schemas },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "The API client's token: <clientId>.<secret>" } },
+      schemas,
+    },
   };
 }

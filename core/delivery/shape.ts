@@ -80,7 +80,9 @@ export interface LocaleRequest {
 /** The chain for a bucket: the locale, then the fallback list, or the bucket's other locales in their order. */
 export function localeChain(request: LocaleRequest, bucketLocales: readonly string[]): string[] {
   const rest = request.fallback ?? bucketLocales;
-  return [request.locale, ...rest.filter((locale) => locale !== request.locale)].filter((locale, index, all) => all.indexOf(locale) === index);
+  return [request.locale, ...rest.filter((locale) => locale !== request.locale)].filter(
+    (locale, index, all) => all.indexOf(locale) === index,
+  );
 }
 
 /** A value counts as given unless it is absent, null, an empty string or an empty list. */
@@ -91,7 +93,9 @@ export function hasValue(value: unknown): boolean {
 const MEDIA_REFS: Readonly<Record<string, DeliveryMedia["kind"]>> = { "b-image": "image", "b-video": "video", "b-file": "file" };
 
 function mediaKindOf(node: JsonSchema): DeliveryMedia["kind"] | null {
-  return typeof node._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, node._ref) ? (MEDIA_REFS[node._ref] ?? null) : null;
+  return typeof node._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, node._ref)
+    ? (MEDIA_REFS[node._ref] ?? null)
+    : null;
 }
 
 function collectionOf(node: JsonSchema): string | null {
@@ -157,7 +161,12 @@ export interface ShapeOptions {
 const joinPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /** One document shaped for delivery; `path` holds the contentIds above it (cycles are cut there). */
-export function shapeDocument(source: DeliverySource, options: ShapeOptions, lookup: ShapeLookup, path: ReadonlySet<string> = new Set()): DeliveryDocument {
+export function shapeDocument(
+  source: DeliverySource,
+  options: ShapeOptions,
+  lookup: ShapeLookup,
+  path: ReadonlySet<string> = new Set(),
+): DeliveryDocument {
   const { bucket, document } = source;
   const chain = options.locale ? localeChain(options.locale, bucket.locales) : null;
   const fallbacks: Record<string, string | null> = {};
@@ -167,7 +176,12 @@ export function shapeDocument(source: DeliverySource, options: ShapeOptions, loo
   const project = (node: JsonSchema, value: Record<string, unknown>, at: string, depth: number): unknown => {
     if (!chain) {
       const properties = propertiesOf(node);
-      return Object.fromEntries(Object.entries(value).map(([locale, child]) => [locale, properties[locale] ? shape(properties[locale], child, at, depth + 1) : child]));
+      return Object.fromEntries(
+        Object.entries(value).map(([locale, child]) => [
+          locale,
+          properties[locale] ? shape(properties[locale], child, at, depth + 1) : child,
+        ]),
+      );
     }
     const properties = propertiesOf(node);
     for (const locale of chain) {
@@ -201,14 +215,25 @@ export function shapeDocument(source: DeliverySource, options: ShapeOptions, loo
       return value.map((item: unknown, index) => {
         if (!isPlainObject(item) || !chain) return item;
         const entry = { ...item };
-        if (isPlainObject(item.text)) entry.text = project({ properties: Object.fromEntries(Object.keys(item.text).map((locale) => [locale, { type: "string" }])) }, item.text, `${at}[${index}].text`, depth + 1);
+        if (isPlainObject(item.text))
+          entry.text = project(
+            { properties: Object.fromEntries(Object.keys(item.text).map((locale) => [locale, { type: "string" }])) },
+            item.text,
+            `${at}[${index}].text`,
+            depth + 1,
+          );
         return entry;
       });
     }
     if (Array.isArray(value)) return value.map((item, index) => shape(node.items, item, `${at}[${index}]`, depth + 1));
     if (isPlainObject(value)) {
       const properties = propertiesOf(node);
-      return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, properties[key] ? shape(properties[key], child, joinPath(at, key), depth + 1) : child]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, child]) => [
+          key,
+          properties[key] ? shape(properties[key], child, joinPath(at, key), depth + 1) : child,
+        ]),
+      );
     }
     return value;
   };

@@ -3,9 +3,32 @@ import { isPlainObject } from "../plain-object";
 import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 
 export const FIELD_KINDS = [
-  "text", "textarea", "number", "integer", "boolean", "date", "time", "color", "enum", "enumData",
-  "tags", "array", "object", "translateObject", "texts", "disableable", "reference", "referenceList", "popup", "inline",
-  "image", "video", "file", "videoCases", "trendSelect", "trendList",
+  "text",
+  "textarea",
+  "number",
+  "integer",
+  "boolean",
+  "date",
+  "time",
+  "color",
+  "enum",
+  "enumData",
+  "tags",
+  "array",
+  "object",
+  "translateObject",
+  "texts",
+  "disableable",
+  "reference",
+  "referenceList",
+  "popup",
+  "inline",
+  "image",
+  "video",
+  "file",
+  "videoCases",
+  "trendSelect",
+  "trendList",
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
@@ -31,11 +54,17 @@ const PASS_THROUGH_RENDERERS: ReadonlySet<string> = new Set(["inline"]);
 const isCollectionRef = (ref: unknown) => typeof ref === "string" && !ref.startsWith("b-");
 
 /** `_ref` values of media fields (spec §3): the field stores the media content's contentId. */
-export const MEDIA_REFS: Readonly<Record<string, "image" | "video" | "file">> = { "b-image": "image", "b-video": "video", "b-file": "file" };
+export const MEDIA_REFS: Readonly<Record<string, "image" | "video" | "file">> = {
+  "b-image": "image",
+  "b-video": "video",
+  "b-file": "file",
+};
 
 /** The media kind of a property (`_ref: "b-image"` …), or null. */
 export function mediaKindOfSchema(schema: JsonSchema): "image" | "video" | "file" | null {
-  return typeof schema._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, schema._ref) ? (MEDIA_REFS[schema._ref] ?? null) : null;
+  return typeof schema._ref === "string" && Object.prototype.hasOwnProperty.call(MEDIA_REFS, schema._ref)
+    ? (MEDIA_REFS[schema._ref] ?? null)
+    : null;
 }
 
 /**

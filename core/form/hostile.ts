@@ -27,7 +27,8 @@ function parsedJson(text: string): { ok: true; value: unknown } | { ok: false } 
 /** What is wrong with Conform's list intent, if anything: malformed, a prototype name, or a hostile value. */
 function intentProblem(text: string): Message | null {
   const parsed = parsedJson(text);
-  const payload = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { payload?: unknown }).payload : undefined;
+  const payload =
+    parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { payload?: unknown }).payload : undefined;
   if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) return { key: "content.intentUnreadable" };
   if (typeof payload !== "object" || payload === null) return null;
   const { name, value } = payload as { name?: unknown; value?: unknown };

@@ -23,7 +23,8 @@ export interface KindBehaviour {
 
 const propertiesOf = (schema: JsonSchema) => (isPlainObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {});
 const itemsOf = (schema: JsonSchema): JsonSchema => (isPlainObject(schema.items) ? schema.items : {});
-const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : []);
+const requiredOf = (schema: JsonSchema) =>
+  Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : [];
 const isEmpty = (value: unknown) => value === undefined || value === null || value === "";
 
 /** A kind whose empty input is no value. */
@@ -75,7 +76,8 @@ const list = (emptyRows: number): KindBehaviour => ({
     return coerced.slice(0, end).map((item) => (item === undefined ? behaviourOf(items).emptyItem : item));
   }),
   initial(schema) {
-    const rows = typeof schema.fixedItems === "number" ? schema.fixedItems : typeof schema.minItems === "number" ? schema.minItems : emptyRows;
+    const rows =
+      typeof schema.fixedItems === "number" ? schema.fixedItems : typeof schema.minItems === "number" ? schema.minItems : emptyRows;
     return Array.from({ length: rows }, () => initialValue(itemsOf(schema)) ?? "");
   },
   cleared: () => [],
@@ -120,7 +122,10 @@ export const KIND_BEHAVIOUR: Record<FieldKind, KindBehaviour> = {
   integer: numeric("integer"),
   boolean: { ...text, coerce: checked, initial: () => false },
   date: text,
-  time: withInitial("00:00:00", unlessEmpty((value) => (typeof value === "string" && /^\d\d:\d\d$/.test(value) ? `${value}:00` : value))),
+  time: withInitial(
+    "00:00:00",
+    unlessEmpty((value) => (typeof value === "string" && /^\d\d:\d\d$/.test(value) ? `${value}:00` : value)),
+  ),
   // The picker starts at #000000 (spec §3), but only a required colour is set before anyone picks one.
   color: { ...text, initial: (_schema, required) => (required ? "#000000" : undefined) },
   enum: choice,

@@ -33,6 +33,9 @@ export function takeReferenceSearch(formData: FormData, schema: JsonSchema): Ref
   const collection = field ? collectionOfSchema(field) : null;
   if (!collection) return null;
   const current = formData.get(pressed);
-  formData.set(INTENT_FIELD, JSON.stringify({ type: "update", payload: { name: pressed, value: typeof current === "string" ? current : "" } }));
+  formData.set(
+    INTENT_FIELD,
+    JSON.stringify({ type: "update", payload: { name: pressed, value: typeof current === "string" ? current : "" } }),
+  );
   return { name: pressed, collection, query: (queries.get(pressed) ?? "").slice(0, REFERENCE_SEARCH_MAX_LENGTH) };
 }

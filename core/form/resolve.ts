@@ -18,7 +18,6 @@ export const BASE_VERSION_FIELD = "__baseVersionId";
 /** The message of a refused document that fails the bucket's validator (the JSON API's `error`). */
 export const INVALID_CONTENT = { key: "content.invalid" } as const;
 
-
 /** Whether a form field name (`rooms[0].title.nl`) is a field of the schema, so the form renders its errors. */
 export function isSchemaField(schema: JsonSchema, name: string): boolean {
   return schemaAtName(schema, name) !== null;
@@ -43,8 +42,7 @@ export function schemaErrors(
 }
 
 export type DocumentCheck =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; status: 400 | 422; message: string; errors: FieldErrors };
+  { ok: true; value: Record<string, unknown> } | { ok: false; status: 400 | 422; message: string; errors: FieldErrors };
 
 /**
  * A document sent as JSON, checked like a form post: its shape first
@@ -53,7 +51,8 @@ export type DocumentCheck =
  * everything the user can correct 422.
  */
 export function checkDocument(value: unknown, schema: JsonSchema, validate: ValidateFunction, messageLocale: Locale): DocumentCheck {
-  if (!isPlainObject(value)) return { ok: false, status: 400, message: translate(messageLocale, "api.contentNotObject"), errors: { byField: {}, locales: [] } };
+  if (!isPlainObject(value))
+    return { ok: false, status: 400, message: translate(messageLocale, "api.contentNotObject"), errors: { byField: {}, locales: [] } };
   const problem = inspectPayload(value);
   if (problem) {
     const message = translateMessage(messageLocale, problem.message);

@@ -36,7 +36,9 @@ export const subFormFieldName = (field: string, name?: string) => `${SUBFORM_FIE
 export function inlineFields(schema: JsonSchema): Array<{ field: string; collection: string }> {
   const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
   return Object.entries(properties).flatMap(([field, property]) =>
-    isPlainObject(property) && fieldKind(property) === "inline" && typeof property._ref === "string" ? [{ field, collection: property._ref }] : [],
+    isPlainObject(property) && fieldKind(property) === "inline" && typeof property._ref === "string"
+      ? [{ field, collection: property._ref }]
+      : [],
   );
 }
 
@@ -101,13 +103,15 @@ export function subFormResolver(options: {
   screen?: ScreenName;
 }) {
   return (payload: Record<string, unknown>): { value?: Record<string, unknown>; error?: Record<string, string[]> } => {
-    if (options.hostile?.length) return { error: { "": options.hostile.map((message) => translateMessage(options.messageLocale, message)) } };
+    if (options.hostile?.length)
+      return { error: { "": options.hostile.map((message) => translateMessage(options.messageLocale, message)) } };
     if (!isPlainObject(payload)) return resolveDocument(payload, options.schema, options.validate, options.messageLocale);
     const { [SUBFORM_FIELD]: posted, ...parentPayload } = payload;
     // Nothing under the reserved name but the sub-forms this form has: anything else (which no check would walk)
     // leaves Conform's payload before it is echoed back.
     if (posted !== undefined && !isPlainObject(posted)) Reflect.deleteProperty(payload, SUBFORM_FIELD);
-    if (isPlainObject(posted)) for (const key of Object.keys(posted)) if (!Object.hasOwn(options.subForms, key)) Reflect.deleteProperty(posted, key);
+    if (isPlainObject(posted))
+      for (const key of Object.keys(posted)) if (!Object.hasOwn(options.subForms, key)) Reflect.deleteProperty(posted, key);
     const errors: Record<string, string[]> = {};
     const documents: SubDocument[] = [];
     for (const [field, check] of Object.entries(options.subForms)) {

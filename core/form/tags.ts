@@ -19,7 +19,10 @@ export const tagDraftName = (list: string) => `${TAG_DRAFT_PREFIX}${list}`;
 
 /** The tags in a typed text: split at commas, trimmed, empty ones dropped. */
 export function tagsFromText(text: string): string[] {
-  return text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
+  return text
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== "");
 }
 
 /** The entries `list[0]`, `list[1]` … of the post: the next free index. */

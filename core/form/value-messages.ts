@@ -39,7 +39,12 @@ export function unreadableNumber(text: string, type: "integer" | "number"): Mess
  * option the enum does not have (only a changed page can post one). `value` is the coerced document; the JSON API
  * does the same, so that the form and the API agree.
  */
-export function withUnreadableText(byField: Record<string, string[]>, value: unknown, schema: JsonSchema, locale: Locale): Record<string, string[]> {
+export function withUnreadableText(
+  byField: Record<string, string[]>,
+  value: unknown,
+  schema: JsonSchema,
+  locale: Locale,
+): Record<string, string[]> {
   const typeMessage = validationMessage(locale, "type", {});
   const enumMessage = validationMessage(locale, "enum", {});
   for (const [name, messages] of Object.entries(byField)) {

@@ -129,10 +129,14 @@ export function cropBounds(property: Record<string, unknown>): CropBounds {
 export function cropSizeErrors(size: { width: number; height: number }, bounds: CropBounds): Message[] {
   const { width, height } = size;
   const errors: Message[] = [];
-  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push({ key: "media.crop.tooWide", params: { width, limit: bounds.maxWidth } });
-  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push({ key: "media.crop.tooHigh", params: { height, limit: bounds.maxHeight } });
-  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push({ key: "media.crop.tooNarrow", params: { width, limit: bounds.minWidth } });
-  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push({ key: "media.crop.notHighEnough", params: { height, limit: bounds.minHeight } });
+  if (bounds.maxWidth !== undefined && width > bounds.maxWidth)
+    errors.push({ key: "media.crop.tooWide", params: { width, limit: bounds.maxWidth } });
+  if (bounds.maxHeight !== undefined && height > bounds.maxHeight)
+    errors.push({ key: "media.crop.tooHigh", params: { height, limit: bounds.maxHeight } });
+  if (bounds.minWidth !== undefined && width < bounds.minWidth)
+    errors.push({ key: "media.crop.tooNarrow", params: { width, limit: bounds.minWidth } });
+  if (bounds.minHeight !== undefined && height < bounds.minHeight)
+    errors.push({ key: "media.crop.notHighEnough", params: { height, limit: bounds.minHeight } });
   return errors;
 }
 
@@ -140,10 +144,14 @@ export function cropSizeErrors(size: { width: number; height: number }, bounds: 
 export function imageDimensionErrors(size: { width: number; height: number }, bounds: CropBounds): Message[] {
   const { width, height } = size;
   const errors: Message[] = [];
-  if (bounds.maxWidth !== undefined && width > bounds.maxWidth) errors.push({ key: "media.bounds.imageTooWide", params: { width, limit: bounds.maxWidth } });
-  if (bounds.maxHeight !== undefined && height > bounds.maxHeight) errors.push({ key: "media.bounds.imageTooHigh", params: { height, limit: bounds.maxHeight } });
-  if (bounds.minWidth !== undefined && width < bounds.minWidth) errors.push({ key: "media.bounds.imageTooNarrow", params: { width, limit: bounds.minWidth } });
-  if (bounds.minHeight !== undefined && height < bounds.minHeight) errors.push({ key: "media.bounds.imageNotHighEnough", params: { height, limit: bounds.minHeight } });
+  if (bounds.maxWidth !== undefined && width > bounds.maxWidth)
+    errors.push({ key: "media.bounds.imageTooWide", params: { width, limit: bounds.maxWidth } });
+  if (bounds.maxHeight !== undefined && height > bounds.maxHeight)
+    errors.push({ key: "media.bounds.imageTooHigh", params: { height, limit: bounds.maxHeight } });
+  if (bounds.minWidth !== undefined && width < bounds.minWidth)
+    errors.push({ key: "media.bounds.imageTooNarrow", params: { width, limit: bounds.minWidth } });
+  if (bounds.minHeight !== undefined && height < bounds.minHeight)
+    errors.push({ key: "media.bounds.imageNotHighEnough", params: { height, limit: bounds.minHeight } });
   return errors;
 }
 
@@ -160,10 +168,14 @@ export interface VideoFacts {
  */
 export function videoErrors(video: VideoFacts, bounds: MediaBounds): Message[] {
   const errors: Message[] = [];
-  if (bounds.minWidth !== undefined && video.width < bounds.minWidth) errors.push({ key: "media.bounds.videoTooNarrow", params: { limit: bounds.minWidth } });
-  if (bounds.maxWidth !== undefined && video.width > bounds.maxWidth) errors.push({ key: "media.bounds.videoTooWide", params: { limit: bounds.maxWidth } });
-  if (bounds.minHeight !== undefined && video.height < bounds.minHeight) errors.push({ key: "media.bounds.videoNotHighEnough", params: { limit: bounds.minHeight } });
-  if (bounds.maxHeight !== undefined && video.height > bounds.maxHeight) errors.push({ key: "media.bounds.videoTooHigh", params: { limit: bounds.maxHeight } });
+  if (bounds.minWidth !== undefined && video.width < bounds.minWidth)
+    errors.push({ key: "media.bounds.videoTooNarrow", params: { limit: bounds.minWidth } });
+  if (bounds.maxWidth !== undefined && video.width > bounds.maxWidth)
+    errors.push({ key: "media.bounds.videoTooWide", params: { limit: bounds.maxWidth } });
+  if (bounds.minHeight !== undefined && video.height < bounds.minHeight)
+    errors.push({ key: "media.bounds.videoNotHighEnough", params: { limit: bounds.minHeight } });
+  if (bounds.maxHeight !== undefined && video.height > bounds.maxHeight)
+    errors.push({ key: "media.bounds.videoTooHigh", params: { limit: bounds.maxHeight } });
   const { minFps, maxFps } = bounds;
   if (minFps !== undefined || maxFps !== undefined) {
     const low = minFps ?? 0;
@@ -178,7 +190,8 @@ export function videoErrors(video: VideoFacts, bounds: MediaBounds): Message[] {
       );
     }
   }
-  if (bounds.codec && normalizeCodec(video.codec) !== normalizeCodec(bounds.codec)) errors.push({ key: "media.bounds.codec", params: { codec: bounds.codec } });
+  if (bounds.codec && normalizeCodec(video.codec) !== normalizeCodec(bounds.codec))
+    errors.push({ key: "media.bounds.codec", params: { codec: bounds.codec } });
   return errors;
 }
 
@@ -203,8 +216,13 @@ export function requirementLines(kind: MediaKind, bounds: MediaBounds): Message[
           : null;
   if (kind !== "file") {
     const resolution = Object.entries(NAMED_RESOLUTIONS).find(([, r]) => r.width === bounds.minWidth && r.height === bounds.minHeight);
-    if (resolution) lines.push({ key: "media.requirements.resolution", params: { name: resolution[0], width: resolution[1].width, height: resolution[1].height } });
-    for (const line of [range("width", bounds.minWidth, bounds.maxWidth), range("height", bounds.minHeight, bounds.maxHeight)]) if (line) lines.push(line);
+    if (resolution)
+      lines.push({
+        key: "media.requirements.resolution",
+        params: { name: resolution[0], width: resolution[1].width, height: resolution[1].height },
+      });
+    for (const line of [range("width", bounds.minWidth, bounds.maxWidth), range("height", bounds.minHeight, bounds.maxHeight)])
+      if (line) lines.push(line);
   }
   if (bounds.encoding) lines.push({ key: "media.requirements.encoding", params: { encoding: bounds.encoding } });
   if (bounds.codec) lines.push({ key: "media.requirements.codec", params: { codec: bounds.codec } });

@@ -64,7 +64,10 @@ export function mediaStatus(jobs: ReadonlyArray<{ status: JobStatus }>): MediaSt
 /** Average progress (0–100) of the jobs; spec §4. */
 export function averageJobProgress(content: Pick<MediaContent, "jobs">): number {
   if (!content.jobs.length) return 0;
-  const total = content.jobs.reduce((sum, job) => sum + (job.status === "completed" ? 100 : Math.max(0, Math.min(100, job.progress || 0))), 0);
+  const total = content.jobs.reduce(
+    (sum, job) => sum + (job.status === "completed" ? 100 : Math.max(0, Math.min(100, job.progress || 0))),
+    0,
+  );
   return Math.round(total / content.jobs.length);
 }
 
@@ -73,7 +76,8 @@ export function averageJobProgress(content: Pick<MediaContent, "jobs">): number 
  * processing, else the first one that is new; null when none runs.
  */
 export function runningJob(content: Pick<MediaContent, "jobs">): string | null {
-  const job = content.jobs.find((candidate) => candidate.status === "processing") ?? content.jobs.find((candidate) => candidate.status === "new");
+  const job =
+    content.jobs.find((candidate) => candidate.status === "processing") ?? content.jobs.find((candidate) => candidate.status === "new");
   return job ? job.name : null;
 }
 

@@ -32,7 +32,8 @@ function withoutDataRefs(node: unknown): unknown {
 
 /** Where in the default the first error is (`rooms.0.name`), or "" for the default itself. */
 function placeOf(error: ErrorObject): string {
-  const missing = error.keyword === "required" && typeof error.params.missingProperty === "string" ? `/${error.params.missingProperty}` : "";
+  const missing =
+    error.keyword === "required" && typeof error.params.missingProperty === "string" ? `/${error.params.missingProperty}` : "";
   return `${error.instancePath}${missing}`.slice(1).replaceAll("/", ".");
 }
 
@@ -51,12 +52,20 @@ export function defaultProblems(schema: JsonSchema, ajv: Ajv, at: (path: string,
         const reason = validationProblem(error.keyword, error.params);
         const place = placeOf(error);
         const value = shown(node.default);
-        problems.push(at(path, place ? { key: "adminBuckets.dialect.badDefaultAt", params: { value, place, reason } } : { key: "adminBuckets.dialect.badDefault", params: { value, reason } }));
+        problems.push(
+          at(
+            path,
+            place
+              ? { key: "adminBuckets.dialect.badDefaultAt", params: { value, place, reason } }
+              : { key: "adminBuckets.dialect.badDefault", params: { value, reason } },
+          ),
+        );
       }
     }
     if (isPlainObject(node.properties)) {
       const translated = node.renderer === TRANSLATE_OBJECT_RENDERER;
-      for (const [name, child] of Object.entries(node.properties)) walk(child, translated ? path : `${path ? `${path}.` : ""}properties.${name}`, depth + 1);
+      for (const [name, child] of Object.entries(node.properties))
+        walk(child, translated ? path : `${path ? `${path}.` : ""}properties.${name}`, depth + 1);
     }
     if (isPlainObject(node.items)) walk(node.items, `${path ? `${path}.` : ""}items`, depth + 1);
   };

@@ -20,43 +20,161 @@ import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
 
 /** Draft-7 keywords the engine validates and renders. */
 const VALIDATION_KEYWORDS = new Set([
-  "type", "properties", "required", "items", "additionalProperties", "enum", "const", "format", "minimum", "maximum",
-  "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
-  "uniqueItems", "minProperties", "maxProperties", "isNotEmpty",
+  "type",
+  "properties",
+  "required",
+  "items",
+  "additionalProperties",
+  "enum",
+  "const",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "isNotEmpty",
 ]);
 const ANNOTATION_KEYWORDS = new Set(["title", "description", "default", "examples", "$comment", "readOnly", "writeOnly"]);
 const ROOT_ONLY_KEYWORDS = new Set(["$schema", "$id"]);
 /** Keywords the form engine does not render: refused rather than accepted and silently ignored. */
 export const UNRENDERED_KEYWORDS = new Set([
-  "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "definitions", "$defs", "patternProperties",
-  "dependencies", "dependentSchemas", "dependentRequired", "propertyNames", "additionalItems", "contains", "minContains",
-  "maxContains", "unevaluatedProperties", "unevaluatedItems", "prefixItems", "contentMediaType", "contentEncoding",
-  "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$ref",
+  "definitions",
+  "$defs",
+  "patternProperties",
+  "dependencies",
+  "dependentSchemas",
+  "dependentRequired",
+  "propertyNames",
+  "additionalItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "prefixItems",
+  "contentMediaType",
+  "contentEncoding",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$recursiveRef",
+  "$recursiveAnchor",
 ]);
 const DIALECT = new Set<string>(DIALECT_KEYWORDS);
 
 export const SCHEMA_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
 /** Renderer names a schema may use (docs/schema-dialect.md). */
-export const RENDERER_NAMES = ["textarea", "tags", "texts", TRANSLATE_OBJECT_RENDERER, "popup", "inline", VIDEO_CASES_RENDERER, TREND_SELECT_RENDERER] as const;
+export const RENDERER_NAMES = [
+  "textarea",
+  "tags",
+  "texts",
+  TRANSLATE_OBJECT_RENDERER,
+  "popup",
+  "inline",
+  VIDEO_CASES_RENDERER,
+  TREND_SELECT_RENDERER,
+] as const;
 export const FORMAT_NAMES = ["date", "time", "color", "email", "uri"] as const;
 
-const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
+const NUMBER_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+];
 const COUNT_KEYWORDS = new Set(["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "fixedItems"]);
-const BOOLEAN_KEYWORDS = ["sortable", "fixed", "x-indent", "x-clearable", "x-collapsible", "x-disableable-bool", "isNotEmpty", "uniqueItems", "enableCrop", "forceCrop", "allowCustomStill", "translate"];
-const TEXT_KEYWORDS = ["title", "description", "note", "placeholder", "add-button", "title-key", "button-text", "enableButton", "disableButton", "key", "codec", "encoding", "resolution", "$comment"];
-const ORDERED_PAIRS: Array<[string, string]> = [["minimum", "maximum"], ["minLength", "maxLength"], ["minItems", "maxItems"], ["minProperties", "maxProperties"]];
+const BOOLEAN_KEYWORDS = [
+  "sortable",
+  "fixed",
+  "x-indent",
+  "x-clearable",
+  "x-collapsible",
+  "x-disableable-bool",
+  "isNotEmpty",
+  "uniqueItems",
+  "enableCrop",
+  "forceCrop",
+  "allowCustomStill",
+  "translate",
+];
+const TEXT_KEYWORDS = [
+  "title",
+  "description",
+  "note",
+  "placeholder",
+  "add-button",
+  "title-key",
+  "button-text",
+  "enableButton",
+  "disableButton",
+  "key",
+  "codec",
+  "encoding",
+  "resolution",
+  "$comment",
+];
+const ORDERED_PAIRS: Array<[string, string]> = [
+  ["minimum", "maximum"],
+  ["minLength", "maxLength"],
+  ["minItems", "maxItems"],
+  ["minProperties", "maxProperties"],
+];
 
 const DIMENSIONS: Array<[string, "width" | "height"]> = [
-  ["minWidth", "width"], ["maxWidth", "width"], ["minHeight", "height"], ["maxHeight", "height"],
-  ["minWidthCrop", "width"], ["maxWidthCrop", "width"], ["minHeightCrop", "height"], ["maxHeightCrop", "height"],
+  ["minWidth", "width"],
+  ["maxWidth", "width"],
+  ["minHeight", "height"],
+  ["maxHeight", "height"],
+  ["minWidthCrop", "width"],
+  ["maxWidthCrop", "width"],
+  ["minHeightCrop", "height"],
+  ["maxHeightCrop", "height"],
 ];
 const MEDIA_KEYWORDS = new Set([
-  ...DIMENSIONS.map(([keyword]) => keyword), "allowedFiles", "minFilesize", "maxFilesize", "minFps", "maxFps", "codec",
-  "encoding", "enableCrop", "forceCrop", "allowCustomStill", "resolution",
+  ...DIMENSIONS.map(([keyword]) => keyword),
+  "allowedFiles",
+  "minFilesize",
+  "maxFilesize",
+  "minFps",
+  "maxFps",
+  "codec",
+  "encoding",
+  "enableCrop",
+  "forceCrop",
+  "allowCustomStill",
+  "resolution",
 ]);
 const MEDIA_PAIRS: Array<[string, string]> = [
-  ["minWidth", "maxWidth"], ["minHeight", "maxHeight"], ["minWidthCrop", "maxWidthCrop"], ["minHeightCrop", "maxHeightCrop"],
-  ["minFps", "maxFps"], ["minFilesize", "maxFilesize"],
+  ["minWidth", "maxWidth"],
+  ["minHeight", "maxHeight"],
+  ["minWidthCrop", "maxWidthCrop"],
+  ["minHeightCrop", "maxHeightCrop"],
+  ["minFps", "maxFps"],
+  ["minFilesize", "maxFilesize"],
 ];
 const HOSTILE_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 const MAX_DEPTH = 32;
@@ -92,7 +210,14 @@ const isDataRef = (value: unknown) =>
   isPlainObject(value) && Object.keys(value).length === 1 && (typeof value.$data === "string" || typeof value._data === "string");
 
 /** The problems of a schema node and everything below it. */
-function checkNode(node: unknown, path: string, options: DialectOptions, state: { insideTranslate: boolean; depth: number; root: boolean; topProperty?: boolean }, issues: Message[], refs: Refs): void {
+function checkNode(
+  node: unknown,
+  path: string,
+  options: DialectOptions,
+  state: { insideTranslate: boolean; depth: number; root: boolean; topProperty?: boolean },
+  issues: Message[],
+  refs: Refs,
+): void {
   const add = (problem: Problem, where = path) => issues.push(at(where, problem));
   if (!isPlainObject(node)) {
     add({ key: "adminBuckets.dialect.notAnObject" });
@@ -126,11 +251,13 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
       continue;
     }
     if (MEDIA_KEYWORDS.has(keyword) && !media) add({ key: "adminBuckets.dialect.mediaOnly", params: { keyword } });
-    if (BOOLEAN_KEYWORDS.includes(keyword) && typeof value !== "boolean") add({ key: "adminBuckets.dialect.notBoolean", params: { keyword } });
+    if (BOOLEAN_KEYWORDS.includes(keyword) && typeof value !== "boolean")
+      add({ key: "adminBuckets.dialect.notBoolean", params: { keyword } });
     if (TEXT_KEYWORDS.includes(keyword) && typeof value !== "string") add({ key: "adminBuckets.dialect.notText", params: { keyword } });
     if (NUMBER_KEYWORDS.includes(keyword) && !isDataRef(value)) {
       if (typeof value !== "number" || !Number.isFinite(value)) add({ key: "adminBuckets.dialect.notNumber", params: { keyword } });
-      else if (COUNT_KEYWORDS.has(keyword) && (!Number.isInteger(value) || value < 0)) add({ key: "adminBuckets.dialect.notCount", params: { keyword } });
+      else if (COUNT_KEYWORDS.has(keyword) && (!Number.isInteger(value) || value < 0))
+        add({ key: "adminBuckets.dialect.notCount", params: { keyword } });
       else if (keyword === "multipleOf" && value <= 0) add({ key: "adminBuckets.dialect.notPositive", params: { keyword } });
     }
   }
@@ -138,7 +265,8 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
   // type, format, renderer, _ref: the keywords that pick the field.
   if ("type" in node) {
     if (Array.isArray(node.type)) add({ key: "adminBuckets.dialect.typeList" });
-    else if (!SCHEMA_TYPES.includes(node.type as (typeof SCHEMA_TYPES)[number])) add({ key: "adminBuckets.dialect.unknownType", params: { type: String(node.type), types: SCHEMA_TYPES.join(", ") } });
+    else if (!SCHEMA_TYPES.includes(node.type as (typeof SCHEMA_TYPES)[number]))
+      add({ key: "adminBuckets.dialect.unknownType", params: { type: String(node.type), types: SCHEMA_TYPES.join(", ") } });
   }
   if ("format" in node && !FORMAT_NAMES.includes(node.format as (typeof FORMAT_NAMES)[number])) {
     add({ key: "adminBuckets.dialect.unknownFormat", params: { format: String(node.format), formats: FORMAT_NAMES.join(", ") } });
@@ -150,30 +278,46 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     const ref = node._ref;
     if (typeof ref !== "string" || ref.trim() === "") add({ key: "adminBuckets.dialect.notText", params: { keyword: "_ref" } });
     else if (ref.startsWith("b-")) {
-      if (!Object.prototype.hasOwnProperty.call(MEDIA_REFS, ref)) add({ key: "adminBuckets.dialect.unknownMediaKind", params: { ref, kinds: Object.keys(MEDIA_REFS).join(", ") } });
+      if (!Object.prototype.hasOwnProperty.call(MEDIA_REFS, ref))
+        add({ key: "adminBuckets.dialect.unknownMediaKind", params: { ref, kinds: Object.keys(MEDIA_REFS).join(", ") } });
     } else if (options.collections && !options.collections.includes(ref)) {
       add({ key: "adminBuckets.dialect.unknownCollection", params: { ref } });
     }
   }
-  if (node.renderer === "popup" && (typeof node._ref !== "string" || node._ref.startsWith("b-"))) add({ key: "adminBuckets.dialect.popupNeedsRef" });
+  if (node.renderer === "popup" && (typeof node._ref !== "string" || node._ref.startsWith("b-")))
+    add({ key: "adminBuckets.dialect.popupNeedsRef" });
   if (fieldKind(node) === "inline") {
     if (!state.topProperty) add({ key: "subForm.dialect.inlineTopLevel" });
-    const refused = options.inlineRefused && typeof node._ref === "string" && Object.hasOwn(options.inlineRefused, node._ref) ? options.inlineRefused[node._ref] : undefined;
-    if (refused) add({ key: refused === "media" ? "subForm.dialect.inlineMedia" : "subForm.dialect.inlineNested", params: { collection: String(node._ref) } });
+    const refused =
+      options.inlineRefused && typeof node._ref === "string" && Object.hasOwn(options.inlineRefused, node._ref)
+        ? options.inlineRefused[node._ref]
+        : undefined;
+    if (refused)
+      add({
+        key: refused === "media" ? "subForm.dialect.inlineMedia" : "subForm.dialect.inlineNested",
+        params: { collection: String(node._ref) },
+      });
   }
-  if ((node.renderer === "tags" || node.renderer === "texts") && node.type !== "array") add({ key: "adminBuckets.dialect.rendererNeedsArray", params: { renderer: node.renderer } });
-  if (node.renderer === VIDEO_CASES_RENDERER && (node.type !== "array" || !isPlainObject(node.items) || !isCollectionRef(node.items._ref))) {
+  if ((node.renderer === "tags" || node.renderer === "texts") && node.type !== "array")
+    add({ key: "adminBuckets.dialect.rendererNeedsArray", params: { renderer: node.renderer } });
+  if (
+    node.renderer === VIDEO_CASES_RENDERER &&
+    (node.type !== "array" || !isPlainObject(node.items) || !isCollectionRef(node.items._ref))
+  ) {
     add({ key: "cases.dialect.needsRefList", params: { renderer: VIDEO_CASES_RENDERER } });
   }
   // The trend select picks one trend (a `_ref` string) or several (a list whose items have the `_ref`), never both.
   if (node.renderer === TREND_SELECT_RENDERER) {
     if (node.type === "array") {
-      if (!isPlainObject(node.items) || !isCollectionRef(node.items._ref) || "_ref" in node) add({ key: "cases.dialect.needsRefList", params: { renderer: TREND_SELECT_RENDERER } });
-    } else if (!isCollectionRef(node._ref) || "items" in node) add({ key: "cases.dialect.needsRef", params: { renderer: TREND_SELECT_RENDERER } });
+      if (!isPlainObject(node.items) || !isCollectionRef(node.items._ref) || "_ref" in node)
+        add({ key: "cases.dialect.needsRefList", params: { renderer: TREND_SELECT_RENDERER } });
+    } else if (!isCollectionRef(node._ref) || "items" in node)
+      add({ key: "cases.dialect.needsRef", params: { renderer: TREND_SELECT_RENDERER } });
   }
 
   // Values of the structural keywords.
-  if ("enum" in node && !(Array.isArray(node.enum) && node.enum.length > 0) && !isDataRef(node.enum)) add({ key: "adminBuckets.dialect.badEnum" });
+  if ("enum" in node && !(Array.isArray(node.enum) && node.enum.length > 0) && !isDataRef(node.enum))
+    add({ key: "adminBuckets.dialect.badEnum" });
   if ("labels" in node && !isPlainObject(node.labels)) add({ key: "adminBuckets.dialect.notObjectValue", params: { keyword: "labels" } });
   if ("pattern" in node) {
     if (typeof node.pattern !== "string") add({ key: "adminBuckets.dialect.notText", params: { keyword: "pattern" } });
@@ -185,15 +329,19 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
       }
     }
   }
-  if ("additionalProperties" in node && typeof node.additionalProperties !== "boolean") add({ key: "adminBuckets.dialect.additionalProperties" });
-  if ("fixedItems" in node && (typeof node.fixedItems !== "number" || !Number.isInteger(node.fixedItems) || node.fixedItems < 0)) add({ key: "adminBuckets.dialect.notCount", params: { keyword: "fixedItems" } });
+  if ("additionalProperties" in node && typeof node.additionalProperties !== "boolean")
+    add({ key: "adminBuckets.dialect.additionalProperties" });
+  if ("fixedItems" in node && (typeof node.fixedItems !== "number" || !Number.isInteger(node.fixedItems) || node.fixedItems < 0))
+    add({ key: "adminBuckets.dialect.notCount", params: { keyword: "fixedItems" } });
   if ("step" in node) {
-    if (typeof node.step !== "number" || !Number.isFinite(node.step) || node.step <= 0) add({ key: "adminBuckets.dialect.notPositive", params: { keyword: "step" } });
+    if (typeof node.step !== "number" || !Number.isFinite(node.step) || node.step <= 0)
+      add({ key: "adminBuckets.dialect.notPositive", params: { keyword: "step" } });
     else if (node.type === "integer" && node.step < 1) add({ key: "adminBuckets.dialect.integerStep" });
   }
   for (const [low, high] of ORDERED_PAIRS) {
     const [min, max] = [node[low], node[high]];
-    if (typeof min === "number" && typeof max === "number" && min > max) add({ key: "adminBuckets.dialect.boundsOrder", params: { min: low, max: high } });
+    if (typeof min === "number" && typeof max === "number" && min > max)
+      add({ key: "adminBuckets.dialect.boundsOrder", params: { min: low, max: high } });
   }
 
   // Media bounds: each one readable, each minimum at most its maximum.
@@ -202,7 +350,8 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     for (const [keyword, axis] of DIMENSIONS) {
       if (!(keyword in node)) continue;
       read[keyword] = parseDimension(node[keyword], axis);
-      if (read[keyword] === undefined) add({ key: "adminBuckets.dialect.badDimension", params: { keyword, value: JSON.stringify(node[keyword]) } });
+      if (read[keyword] === undefined)
+        add({ key: "adminBuckets.dialect.badDimension", params: { keyword, value: JSON.stringify(node[keyword]) } });
     }
     for (const keyword of ["minFps", "maxFps", "minFilesize", "maxFilesize"]) {
       if (!(keyword in node)) continue;
@@ -212,7 +361,8 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
     }
     for (const [low, high] of MEDIA_PAIRS) {
       const [min, max] = [read[low], read[high]];
-      if (min !== undefined && max !== undefined && min > max) add({ key: "adminBuckets.dialect.boundsOrder", params: { min: low, max: high } });
+      if (min !== undefined && max !== undefined && min > max)
+        add({ key: "adminBuckets.dialect.boundsOrder", params: { min: low, max: high } });
     }
     if ("allowedFiles" in node) {
       const files = node.allowedFiles;
@@ -241,21 +391,32 @@ function checkNode(node: unknown, path: string, options: DialectOptions, state: 
         if (isPlainObject(child) && fieldKind(child) === null && !hasUnrenderedKeyword(child)) {
           issues.push(at(childPath, { key: "adminBuckets.dialect.noField" }));
         }
-        checkNode(child, childPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false, topProperty: state.root }, issues, refs);
+        checkNode(
+          child,
+          childPath,
+          options,
+          { insideTranslate: inside, depth: state.depth + 1, root: false, topProperty: state.root },
+          issues,
+          refs,
+        );
       }
     }
   }
   if ("required" in node) {
     const names = isPlainObject(node.properties) ? Object.keys(node.properties) : [];
-    if (!Array.isArray(node.required) || node.required.some((name) => typeof name !== "string")) add({ key: "adminBuckets.dialect.badRequired" });
-    else for (const name of node.required as string[]) if (!names.includes(name)) add({ key: "adminBuckets.dialect.requiredUnknown", params: { name } });
+    if (!Array.isArray(node.required) || node.required.some((name) => typeof name !== "string"))
+      add({ key: "adminBuckets.dialect.badRequired" });
+    else
+      for (const name of node.required as string[])
+        if (!names.includes(name)) add({ key: "adminBuckets.dialect.requiredUnknown", params: { name } });
   }
   if ("items" in node) {
     const itemsPath = `${path ? `${path}.` : ""}items`;
     if (Array.isArray(node.items)) add({ key: "adminBuckets.dialect.itemsList" });
     else if (node.renderer !== "texts") {
       // A translated text array's items are the engine's own (normalisation replaces them).
-      if (isPlainObject(node.items) && fieldKind(node.items) === null && !hasUnrenderedKeyword(node.items)) issues.push(at(itemsPath, { key: "adminBuckets.dialect.noField" }));
+      if (isPlainObject(node.items) && fieldKind(node.items) === null && !hasUnrenderedKeyword(node.items))
+        issues.push(at(itemsPath, { key: "adminBuckets.dialect.noField" }));
       checkNode(node.items, itemsPath, options, { insideTranslate: inside, depth: state.depth + 1, root: false }, issues, refs);
     }
   }
@@ -275,7 +436,8 @@ function hasUnrenderedKeyword(node: Record<string, unknown>): boolean {
 export function checkSchemaDialect(raw: unknown, options: DialectOptions): Message[] {
   if (!isPlainObject(raw)) return [at("", { key: "adminBuckets.dialect.notAnObject" })];
   // First, before anything below recurses through the schema: how deep it nests.
-  if (nestsDeeperThan(raw, MAX_SCHEMA_NESTING)) return [at("", { key: "adminBuckets.dialect.nestedTooDeep", params: { limit: MAX_SCHEMA_NESTING } })];
+  if (nestsDeeperThan(raw, MAX_SCHEMA_NESTING))
+    return [at("", { key: "adminBuckets.dialect.nestedTooDeep", params: { limit: MAX_SCHEMA_NESTING } })];
   const issues: Message[] = [];
   const refs: Refs = { refs: new Set(), containers: [] };
   if (raw.type !== "object") issues.push(at("", { key: "adminBuckets.dialect.rootType" }));
@@ -284,7 +446,8 @@ export function checkSchemaDialect(raw: unknown, options: DialectOptions): Messa
   if (issues.length) return issues;
   const normalized = normalizeSchema(raw, options.locales.length ? options.locales : ["en"]);
   // The walk above refuses what normalisation would; this is the safety net should the two ever differ.
-  for (const problem of normalized.problems) issues.push(at("", { key: "adminBuckets.dialect.normalization", params: { detail: problem } }));
+  for (const problem of normalized.problems)
+    issues.push(at("", { key: "adminBuckets.dialect.normalization", params: { detail: problem } }));
   if (issues.length || options.compile === false) return issues;
   const ajv = createAjv();
   try {

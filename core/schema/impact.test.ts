@@ -13,7 +13,11 @@ import { normalizeSchema } from "./normalize";
 
 const normalized = (schema: unknown) => normalizeSchema(schema, ["nl", "en"]).schema;
 const changes = (before: unknown, after: unknown) =>
-  compareSchemaProperties(normalized(before), normalized(after)).map(({ kind, property, renamedTo }) => [kind, property, renamedTo ?? null]);
+  compareSchemaProperties(normalized(before), normalized(after)).map(({ kind, property, renamedTo }) => [
+    kind,
+    property,
+    renamedTo ?? null,
+  ]);
 const object = (properties: Record<string, unknown>) => ({ type: "object", properties });
 
 describe("compareSchemaProperties", () => {
@@ -32,8 +36,12 @@ describe("compareSchemaProperties", () => {
 
   it("finds renames inside lists and translated properties", () => {
     const rooms = (name: string) => ({ type: "array", items: object({ [name]: { type: "integer" } }) });
-    expect(changes(object({ rooms: rooms("capacity") }), object({ rooms: rooms("seats") }))).toEqual([["renamed", "rooms[].capacity", "rooms[].seats"]]);
-    expect(changes(object({ title: { type: "string", translate: true } }), object({ name: { type: "string", translate: true } }))).toEqual([["renamed", "title", "name"]]);
+    expect(changes(object({ rooms: rooms("capacity") }), object({ rooms: rooms("seats") }))).toEqual([
+      ["renamed", "rooms[].capacity", "rooms[].seats"],
+    ]);
+    expect(changes(object({ title: { type: "string", translate: true } }), object({ name: { type: "string", translate: true } }))).toEqual([
+      ["renamed", "title", "name"],
+    ]);
   });
 
   it("among several candidates picks the one with the same title, else the closest name, else none", () => {

@@ -84,9 +84,7 @@ export interface ImpactProgress {
  * line, or one `error` line with the refusal in the admin's language.
  */
 export type ImpactStreamLine =
-  | ({ type: "progress" } & ImpactProgress)
-  | { type: "report"; report: ImpactReport }
-  | { type: "error"; status: number; message: string };
+  ({ type: "progress" } & ImpactProgress) | { type: "report"; report: ImpactReport } | { type: "error"; status: number; message: string };
 
 /** Whether saving the schema needs the admin's explicit confirmation: documents would break or lose a value. */
 export function impactNeedsConfirmation(report: Pick<ImpactReport, "failing" | "changes">): boolean {
@@ -117,8 +115,22 @@ export function schemaPathText(path: ReadonlyArray<string | number>): string {
 
 /** Keywords that change how a property looks, not what it holds: a rename keeps its shape when only these differ. */
 const PRESENTATION_KEYWORDS = new Set([
-  "title", "description", "note", "placeholder", "labels", "button-text", "add-button", "append-index-to-title",
-  "x-indent", "x-collapsible", "inline", "examples", "default", "$comment", "enableButton", "disableButton",
+  "title",
+  "description",
+  "note",
+  "placeholder",
+  "labels",
+  "button-text",
+  "add-button",
+  "append-index-to-title",
+  "x-indent",
+  "x-collapsible",
+  "inline",
+  "examples",
+  "default",
+  "$comment",
+  "enableButton",
+  "disableButton",
 ]);
 
 /** A property's shape as text: the schema without presentation keywords, keys sorted. */
@@ -126,7 +138,9 @@ export function shapeOf(node: unknown): string {
   const strip = (value: unknown, propertyNames = false): unknown => {
     if (Array.isArray(value)) return value.map((item) => strip(item));
     if (!isPlainObject(value)) return value;
-    const keys = Object.keys(value).filter((key) => propertyNames || !PRESENTATION_KEYWORDS.has(key)).sort();
+    const keys = Object.keys(value)
+      .filter((key) => propertyNames || !PRESENTATION_KEYWORDS.has(key))
+      .sort();
     return Object.fromEntries(keys.map((key) => [key, strip(value[key], !propertyNames && key === "properties")]));
   };
   return JSON.stringify(strip(node));
@@ -155,7 +169,13 @@ function propertiesByPath(schema: JsonSchema): Map<string, SchemaProperty> {
     while (parent > 0 && typeof path[parent - 1] === "number") parent -= 1;
     const text = schemaPathText(path);
     const title = typeof node.title === "string" ? node.title : undefined;
-    found.set(text, { text, path: segments, parent: schemaPathText(path.slice(0, parent)), shape: shapeOf(node), ...(title !== undefined ? { title } : {}) });
+    found.set(text, {
+      text,
+      path: segments,
+      parent: schemaPathText(path.slice(0, parent)),
+      shape: shapeOf(node),
+      ...(title !== undefined ? { title } : {}),
+    });
   }
   return found;
 }
@@ -192,7 +212,9 @@ export function compareSchemaProperties(before: JsonSchema, after: JsonSchema): 
   const added = outermost(next, old);
   const renamedTo = new Map<SchemaProperty, SchemaProperty>();
   for (const target of added) {
-    const candidates = removed.filter((property) => !renamedTo.has(property) && property.parent === target.parent && property.shape === target.shape);
+    const candidates = removed.filter(
+      (property) => !renamedTo.has(property) && property.parent === target.parent && property.shape === target.shape,
+    );
     const scored = candidates.map((property) => ({ property, score: likeness(property, target) })).sort((x, y) => y.score - x.score);
     const [best, second] = scored;
     if (best && (!second || best.score > second.score)) renamedTo.set(best.property, target);
@@ -228,7 +250,8 @@ export function holdsValueAt(data: unknown, path: PropertyPath, from = 0): boole
 export function readSchemaText(text: unknown): { ok: true; schema: Record<string, unknown> } | { ok: false; error: Message } {
   if (typeof text !== "string" || text.trim() === "") return { ok: false, error: { key: "schemaImpact.errors.schemaRequired" } };
   // Before JSON.parse, and before the check of documents walks the schema.
-  if (nestingOffset(text) !== null) return { ok: false, error: { key: "schemaImpact.errors.tooDeep", params: { limit: MAX_SCHEMA_NESTING } } };
+  if (nestingOffset(text) !== null)
+    return { ok: false, error: { key: "schemaImpact.errors.tooDeep", params: { limit: MAX_SCHEMA_NESTING } } };
   let schema: unknown;
   try {
     schema = JSON.parse(text);

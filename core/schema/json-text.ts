@@ -173,7 +173,13 @@ export function parseJsonText(text: string, options: { outerLevels?: number } = 
   const tooDeep = nestingOffset(text, MAX_SCHEMA_NESTING + (options.outerLevels ?? 0));
   if (tooDeep !== null) {
     const { line, column } = lineAndColumn(text, tooDeep);
-    return { ok: false, error: { key: "adminBuckets.json.tooDeep", params: { line, column, limit: MAX_SCHEMA_NESTING } }, line, column, offset: tooDeep };
+    return {
+      ok: false,
+      error: { key: "adminBuckets.json.tooDeep", params: { line, column, limit: MAX_SCHEMA_NESTING } },
+      line,
+      column,
+      offset: tooDeep,
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -23,7 +23,8 @@ export function nestingOffset(text: string, limit = MAX_SCHEMA_NESTING): number 
   for (let at = 0; at < text.length; at += 1) {
     const code = text.charCodeAt(at);
     if (inString) {
-      if (code === 0x5c) at += 1; // a backslash: the next character is escaped
+      if (code === 0x5c)
+        at += 1; // a backslash: the next character is escaped
       else if (code === 0x22) inString = false;
       continue;
     }

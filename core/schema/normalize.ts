@@ -18,7 +18,6 @@ export interface NormalizedSchema {
 /** Keywords whose value maps names to schemas. */
 const NAME_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
 
-
 /**
  * Spec §3: `translate: true` becomes an object with one sub-property per
  * bucket locale (all required when the property is); `_data` becomes `$data`;
@@ -77,7 +76,11 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
         required: ["id"],
         properties: {
           id: { type: "string", title: "id", isNotEmpty: true },
-          text: { type: "object", properties: Object.fromEntries(locales.map((locale) => [locale, { type: "string", title: locale }])), additionalProperties: false },
+          text: {
+            type: "object",
+            properties: Object.fromEntries(locales.map((locale) => [locale, { type: "string", title: locale }])),
+            additionalProperties: false,
+          },
         },
         additionalProperties: false,
       };
@@ -106,6 +109,7 @@ export function normalizeSchema(raw: unknown, locales: readonly string[]): Norma
 
   const visited = clean(raw);
   check(visited, "", false);
-  if (!isPlainObject(visited)) return { schema: { type: "object", properties: {} }, problems: ["schema error: the schema must be an object"] };
+  if (!isPlainObject(visited))
+    return { schema: { type: "object", properties: {} }, problems: ["schema error: the schema must be an object"] };
   return { schema: expandTranslatable(visited, false) as JsonSchema, problems };
 }

@@ -1,7 +1,6 @@
 import { isPlainObject } from "../plain-object";
 import type { JsonSchema } from "./normalize";
 
-
 /** A property name as one JSON Pointer segment (RFC 6901), as AJV writes instancePath. */
 export const escapeSegment = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
 

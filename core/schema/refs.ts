@@ -40,6 +40,7 @@ export function refMessages({ refs, containers }: Refs, at: (problem: Message) =
     messages.push({ key, params: { names: quoted(definitions.keys()), then } });
   }
   if (others.length) messages.push({ key: "adminBuckets.dialect.refOther", params: { refs: quoted(others) } });
-  for (const keyword of containers) if (!named.has(keyword)) messages.push(at({ key: "adminBuckets.dialect.notRendered", params: { keyword } }));
+  for (const keyword of containers)
+    if (!named.has(keyword)) messages.push(at({ key: "adminBuckets.dialect.notRendered", params: { keyword } }));
   return messages;
 }

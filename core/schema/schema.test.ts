@@ -9,7 +9,10 @@ import { nameToSegments, pointerToName } from "./path";
 
 /** The schema node at `path`; the test fails here when there is none. */
 function nodeAt(node: unknown, path: readonly string[]): Record<string, unknown> {
-  const found = path.reduce<unknown>((current, key) => (typeof current === "object" && current !== null ? (current as Record<string, unknown>)[key] : undefined), node);
+  const found = path.reduce<unknown>(
+    (current, key) => (typeof current === "object" && current !== null ? (current as Record<string, unknown>)[key] : undefined),
+    node,
+  );
   if (typeof found !== "object" || found === null) throw new Error(`no schema node at ${path.join(".")}`);
   return found as Record<string, unknown>;
 }
@@ -43,7 +46,10 @@ describe("normalizeSchema", () => {
 
   it.each([
     [{ type: "object", properties: { n: { type: "integer", step: 0.5 } } }, INTEGER_STEP_ERROR],
-    [{ type: "object", properties: { a: { type: "object", translate: true, properties: { b: { type: "string", translate: true } } } } }, NESTED_TRANSLATE_ERROR],
+    [
+      { type: "object", properties: { a: { type: "object", translate: true, properties: { b: { type: "string", translate: true } } } } },
+      NESTED_TRANSLATE_ERROR,
+    ],
   ])("reports schema errors instead of crashing (%#)", (schema, message) => {
     expect(normalizeSchema(schema, ["en"]).problems.join()).toContain(message);
   });
@@ -58,8 +64,15 @@ describe("normalizeSchema", () => {
 
 describe("number input (spec §5)", () => {
   it.each([
-    ["12", "integer", 12], ["-3", "integer", -3], ["+4", "integer", 4], ["1.5", "integer", "invalid"],
-    ["1,5", "number", 1.5], ["-0.25", "number", -0.25], ["abc", "number", "invalid"], ["", "number", "empty"], ["1.2.3", "number", "invalid"],
+    ["12", "integer", 12],
+    ["-3", "integer", -3],
+    ["+4", "integer", 4],
+    ["1.5", "integer", "invalid"],
+    ["1,5", "number", 1.5],
+    ["-0.25", "number", -0.25],
+    ["abc", "number", "invalid"],
+    ["", "number", "empty"],
+    ["1.2.3", "number", "invalid"],
   ] as const)("%s as %s → %s", (text, type, expected) => {
     const parsed = parseNumberInput(text, type);
     if (expected === "invalid" || expected === "empty") expect(parsed.kind).toBe(expected);
@@ -80,7 +93,9 @@ describe("number input (spec §5)", () => {
 
 describe("paths", () => {
   it("maps pointers to names and back", () => {
-    expect(pointerToName("/rooms/0/title/nl", { type: "object", properties: { rooms: { type: "array", items: { type: "object" } } } })).toBe("rooms[0].title.nl");
+    expect(
+      pointerToName("/rooms/0/title/nl", { type: "object", properties: { rooms: { type: "array", items: { type: "object" } } } }),
+    ).toBe("rooms[0].title.nl");
     expect(nameToSegments("rooms[0].title.nl")).toEqual(["rooms", 0, "title", "nl"]);
   });
 });
@@ -92,7 +107,12 @@ describe("validation messages", () => {
       required: ["title", "rooms"],
       properties: {
         title: { type: "string", translate: true, isNotEmpty: true },
-        rooms: { type: "array", minItems: 2, maxItems: 3, items: { type: "object", required: ["name"], properties: { name: { type: "string" } } } },
+        rooms: {
+          type: "array",
+          minItems: 2,
+          maxItems: 3,
+          items: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+        },
         code: { type: "string", isNotEmpty: true },
       },
     },

@@ -23,7 +23,11 @@ export function schemaAtPath(root: JsonSchema, segments: ReadonlyArray<string | 
 }
 
 /** Every node below `root` (properties and list items, depth first), with the path to it; `root` itself first. */
-export function* schemaNodes(root: unknown, path: Array<string | number> = [], depth = 0): Generator<{ node: JsonSchema; path: Array<string | number> }> {
+export function* schemaNodes(
+  root: unknown,
+  path: Array<string | number> = [],
+  depth = 0,
+): Generator<{ node: JsonSchema; path: Array<string | number> }> {
   if (!isPlainObject(root) || depth > 64) return;
   yield { node: root, path };
   for (const [name, child] of Object.entries(propertiesOf(root))) yield* schemaNodes(child, [...path, name], depth + 1);

@@ -31,12 +31,16 @@ export async function generateTypes(document) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: "string" }, token: { type: "string" }, file: { type: "string" }, out: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { url: { type: "string" }, token: { type: "string" }, file: { type: "string" }, out: { type: "string" } },
+  });
   let document;
   if (values.file) {
     document = JSON.parse(await readFile(values.file, "utf8"));
   } else if (values.url && values.token) {
-    const response = await fetch(new URL("/api/v1/delivery/openapi.json", values.url), { headers: { Authorization: `Bearer ${values.token}` } });
+    const response = await fetch(new URL("/api/v1/delivery/openapi.json", values.url), {
+      headers: { Authorization: `Bearer ${values.token}` },
+    });
     if (!response.ok) throw new Error(`openapi.json: ${response.status} ${await response.text()}`);
     document = await response.json();
   } else {

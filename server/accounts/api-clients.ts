@@ -41,7 +41,11 @@ export interface NewApiClient {
 }
 
 /** Creates a client; the token (id and secret) is returned this once and never stored. */
-export async function createApiClient(db: Db, actor: Pick<User, "id" | "name">, input: NewApiClient): Promise<{ client: ApiClient; token: string }> {
+export async function createApiClient(
+  db: Db,
+  actor: Pick<User, "id" | "name">,
+  input: NewApiClient,
+): Promise<{ client: ApiClient; token: string }> {
   const secret = randomToken(32);
   const writeBuckets = [...new Set(input.writeBuckets)];
   const readBuckets = [...new Set([...input.readBuckets, ...writeBuckets])];
@@ -67,7 +71,10 @@ export async function createApiClient(db: Db, actor: Pick<User, "id" | "name">, 
 }
 
 export async function findApiClient(db: Queryable, id: string): Promise<ApiClient | null> {
-  const { rows } = await db.query<ApiClient>(`SELECT ${CLIENT_COLUMNS} FROM api_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = $1`, [id]);
+  const { rows } = await db.query<ApiClient>(
+    `SELECT ${CLIENT_COLUMNS} FROM api_clients c LEFT JOIN users u ON u.id = c.created_by WHERE c.id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -166,7 +173,10 @@ export function clientMay(client: Pick<ApiClient, "readBuckets" | "writeBuckets"
 export async function setClientOrigins(db: Db, actor: Pick<User, "id" | "name">, id: string, origins: string[]): Promise<boolean> {
   const allowedOrigins = [...new Set(origins)];
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ name: string }>("UPDATE api_clients SET allowed_origins = $2 WHERE id = $1 RETURNING name", [id, allowedOrigins]);
+    const { rows } = await tx.query<{ name: string }>("UPDATE api_clients SET allowed_origins = $2 WHERE id = $1 RETURNING name", [
+      id,
+      allowedOrigins,
+    ]);
     if (!rows[0]) return false;
     await recordActivity(tx, actor, { area: "client", action: "updated", subject: rows[0].name, details: { id, allowedOrigins } });
     return true;

@@ -57,10 +57,7 @@ async function verifyCredentials(context: AppLoadContext, form: FormData): Promi
 
 /** remix-auth with its form strategy; the verify step needs this request's context. */
 function authenticator(context: AppLoadContext): Authenticator<User> {
-  return new Authenticator<User>().use(
-    new FormStrategy(({ form }) => verifyCredentials(context, form)),
-    "form",
-  );
+  return new Authenticator<User>().use(new FormStrategy(({ form }) => verifyCredentials(context, form)), "form");
 }
 
 /** Checks the credentials in the request's form body; throws LoginFailure. */
@@ -107,7 +104,12 @@ export async function signUp(context: AppLoadContext, input: unknown): Promise<U
     try {
       const user = await createUser(tx, { name, email, passwordHash, permissions: invitation.permissions, buckets: invitation.buckets });
       await markInvitationUsedBy(tx, invitationCode, user.id);
-      await recordActivity(tx, user, { area: "invitation", action: "used", subject: user.email, details: { id: invitation.id, userId: user.id } });
+      await recordActivity(tx, user, {
+        area: "invitation",
+        action: "used",
+        subject: user.email,
+        details: { id: invitation.id, userId: user.id },
+      });
       return user;
     } catch (error) {
       if (error instanceof EmailTakenError) throw new SignupFailure("emailTaken");

@@ -58,11 +58,25 @@ export async function inviteUser(
   let mail: InvitationMailState = email ? "notConfigured" : "noEmail";
   if (email && canSendMail(context.config)) {
     try {
-      await sendMail(context.config, invitationMail(options.locale, { to: email, inviter: actor.name, productName: context.config.PRODUCT_NAME, link, code: invitation.code, origin: options.origin, expiresAt: invitation.expiresAt }));
+      await sendMail(
+        context.config,
+        invitationMail(options.locale, {
+          to: email,
+          inviter: actor.name,
+          productName: context.config.PRODUCT_NAME,
+          link,
+          code: invitation.code,
+          origin: options.origin,
+          expiresAt: invitation.expiresAt,
+        }),
+      );
       mail = "sent";
     } catch (error) {
       // The reason only, never the mail: its body holds the code, which must not reach a log.
-      context.logger.warn({ invitationId: invitation.id, reason: error instanceof Error ? error.message : String(error) }, "invitation mail failed");
+      context.logger.warn(
+        { invitationId: invitation.id, reason: error instanceof Error ? error.message : String(error) },
+        "invitation mail failed",
+      );
       mail = "failed";
     }
   }
@@ -75,7 +89,14 @@ export function invitationMail(
   values: { to: string; inviter: string; productName: string; link: string; code: string; origin: string; expiresAt: Date },
 ) {
   const expires = new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(values.expiresAt);
-  const params = { inviter: values.inviter, product: values.productName, link: values.link, code: values.code, signupUrl: `${values.origin}/signup`, expires };
+  const params = {
+    inviter: values.inviter,
+    product: values.productName,
+    link: values.link,
+    code: values.code,
+    signupUrl: `${values.origin}/signup`,
+    expires,
+  };
   return {
     to: values.to,
     subject: translate(locale, "adminInvitations.mail.subject", params),

@@ -115,7 +115,10 @@ export async function requestPasswordReset(
 
   if (!canSendMail(config)) {
     const listed = await noteResetRequest(db, email);
-    logger.warn({ email, listed }, "password reset requested, but no mail can be sent (SMTP_URL): listed for the admins under Settings → Users when the account is active");
+    logger.warn(
+      { email, listed },
+      "password reset requested, but no mail can be sent (SMTP_URL): listed for the admins under Settings → Users when the account is active",
+    );
     return { status: "noMail" };
   }
   const account = await findAccount(db, email);

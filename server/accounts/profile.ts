@@ -11,7 +11,8 @@ export async function updateProfile(db: Db, userId: string, input: { name: strin
   await db.query("UPDATE users SET name = $2, locale = $3, updated_at = now() WHERE id = $1", [userId, input.name.trim(), input.locale]);
 }
 
-export type PasswordChangeOutcome = { ok: true; endedSessions: number } | { ok: false; reason: "incorrect" } | { ok: false; reason: "rateLimited"; retryAfter: number };
+export type PasswordChangeOutcome =
+  { ok: true; endedSessions: number } | { ok: false; reason: "incorrect" } | { ok: false; reason: "rateLimited"; retryAfter: number };
 
 /**
  * A password change from the profile: the current password is checked under the sign-in limit of the account

@@ -1,7 +1,11 @@
 import { prepared, type Db, type Queryable } from "../db/client";
 import { hashToken, randomToken } from "../security/tokens";
 import {
-  BUCKET_SUMMARIES_JSON, RESOLVED_BUCKET_JSON, resolveBucketSlugCached, type BucketSummary, type ResolvedBucket,
+  BUCKET_SUMMARIES_JSON,
+  RESOLVED_BUCKET_JSON,
+  resolveBucketSlugCached,
+  type BucketSummary,
+  type ResolvedBucket,
 } from "../content/buckets";
 import { NAMED_VERSION_JSON, versionFromJson, type ContentVersion } from "../content/store";
 import { USER_COLUMNS, type User } from "./users";
@@ -75,7 +79,12 @@ export async function findSessionUser(db: Db, token: string, options: SessionLoo
   const cache = db.readCache;
   if (cache) {
     const [session, buckets, bucket] = await Promise.all([
-      cache.read("sessions", idHash, () => readSessionUser(db, idHash), (found) => found.expiresAtMs > Date.now()),
+      cache.read(
+        "sessions",
+        idHash,
+        () => readSessionUser(db, idHash),
+        (found) => found.expiresAtMs > Date.now(),
+      ),
       navigation ? cache.read("buckets", "summaries", () => readBucketSummaries(db)) : [],
       bucketSlug === undefined ? undefined : resolveBucketSlugCached(db, bucketSlug),
     ]);
@@ -83,9 +92,15 @@ export async function findSessionUser(db: Db, token: string, options: SessionLoo
     return { user: session.user, buckets: buckets ?? [], ...(bucket === undefined ? {} : { bucket }) };
   }
   const document = bucketSlug === undefined ? undefined : options.document;
-  const { rows } = await db.query<User & { bucketList?: BucketSummary[]; bucket?: ResolvedBucket | null; document?: Parameters<typeof versionFromJson>[0] }>(
+  const { rows } = await db.query<
+    User & { bucketList?: BucketSummary[]; bucket?: ResolvedBucket | null; document?: Parameters<typeof versionFromJson>[0] }
+  >(
     sessionLookupSql(navigation, bucketSlug !== undefined, document !== undefined),
-    bucketSlug === undefined ? [idHash] : document === undefined ? [idHash, bucketSlug] : [idHash, bucketSlug, document.contentId, document.versionId],
+    bucketSlug === undefined
+      ? [idHash]
+      : document === undefined
+        ? [idHash, bucketSlug]
+        : [idHash, bucketSlug, document.contentId, document.versionId],
   );
   if (!rows[0]) return null;
   const { bucketList = [], bucket, document: version, ...user } = rows[0];
@@ -115,7 +130,9 @@ function sessionLookupSql(navigation: boolean, withBucket: boolean, withDocument
 }
 
 async function readSessionUser(db: Db, idHash: string): Promise<SessionUser | null> {
-  const { rows } = await db.query<User & { expiresAt: Date }>(`SELECT ${USER_COLUMNS}, s.expires_at AS "expiresAt" ${LIVE_SESSION}`, [idHash]);
+  const { rows } = await db.query<User & { expiresAt: Date }>(`SELECT ${USER_COLUMNS}, s.expires_at AS "expiresAt" ${LIVE_SESSION}`, [
+    idHash,
+  ]);
   if (!rows[0]) return null;
   const { expiresAt, ...user } = rows[0];
   return { user, expiresAtMs: expiresAt.getTime() };

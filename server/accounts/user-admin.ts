@@ -79,7 +79,12 @@ async function lockForChange(tx: Queryable, id: string): Promise<{ target: Admin
 }
 
 /** Refuses a change that would leave no active admin (the installation could no longer be administered). */
-function keepOneAdmin(before: AdminUserRow, after: Pick<AdminUserRow, "permissions" | "deactivatedAt"> | null, admins: number, actor: User) {
+function keepOneAdmin(
+  before: AdminUserRow,
+  after: Pick<AdminUserRow, "permissions" | "deactivatedAt"> | null,
+  admins: number,
+  actor: User,
+) {
   if (!isActiveAdmin(before) || (after && isActiveAdmin(after)) || admins > 1) return;
   throw new UserAdminRefusal(409, before.id === actor.id ? "adminUsers.errors.lastAdminSelf" : "adminUsers.errors.lastAdmin");
 }
@@ -161,7 +166,12 @@ export async function setDeactivated(db: Db, actor: User, id: string, deactivate
     if (deactivated) keepOneAdmin(target, { permissions: target.permissions, deactivatedAt: new Date() }, admins, actor);
     await tx.query(`UPDATE users SET deactivated_at = ${deactivated ? "now()" : "NULL"}, updated_at = now() WHERE id = $1`, [id]);
     if (deactivated) await endSessions(tx, id);
-    await recordActivity(tx, actor, { area: "user", action: deactivated ? "deactivated" : "reactivated", subject: target.email, details: { id } });
+    await recordActivity(tx, actor, {
+      area: "user",
+      action: deactivated ? "deactivated" : "reactivated",
+      subject: target.email,
+      details: { id },
+    });
   });
 }
 

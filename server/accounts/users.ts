@@ -46,8 +46,7 @@ export class EmailTakenError extends Error {
 export async function createUser(
   db: Queryable,
   input: { name: string; email: string; permissions?: Permission[]; buckets?: string[] | null } & (
-    | { password: string }
-    | { passwordHash: string }
+    { password: string } | { passwordHash: string }
   ),
 ): Promise<User> {
   const passwordHash = "passwordHash" in input ? input.passwordHash : await hashPassword(input.password);

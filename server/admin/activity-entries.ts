@@ -45,10 +45,20 @@ const text = (value: unknown): string | null => (typeof value === "string" && va
 const detail = (row: Activity, key: string) => text(row.details[key]);
 
 async function findExisting(db: Queryable, rows: Activity[]): Promise<Existing> {
-  const ids = (area: ActivityArea) => rows.filter((row) => row.area === area).map((row) => detail(row, "id")).filter((id): id is string => id !== null);
+  const ids = (area: ActivityArea) =>
+    rows
+      .filter((row) => row.area === area)
+      .map((row) => detail(row, "id"))
+      .filter((id): id is string => id !== null);
   const bucketSlugs = rows.filter((row) => row.area === "bucket" || row.area === "schema").map((row) => row.subject);
-  const bucketIds = rows.filter((row) => row.area === "document").map((row) => detail(row, "bucketId")).filter((id): id is string => id !== null);
-  const userIds = [...ids("user"), ...rows.map((row) => (row.area === "invitation" ? detail(row, "userId") : null)).filter((id): id is string => id !== null)];
+  const bucketIds = rows
+    .filter((row) => row.area === "document")
+    .map((row) => detail(row, "bucketId"))
+    .filter((id): id is string => id !== null);
+  const userIds = [
+    ...ids("user"),
+    ...rows.map((row) => (row.area === "invitation" ? detail(row, "userId") : null)).filter((id): id is string => id !== null),
+  ];
   const userEmails = rows.filter((row) => row.area === "user" && !detail(row, "id")).map((row) => row.subject.toLowerCase());
   const [buckets, users, invitations, clients, webhooks] = await Promise.all([
     db.query<BucketRow>(
@@ -56,18 +66,32 @@ async function findExisting(db: Queryable, rows: Activity[]): Promise<Existing> 
        WHERE id = ANY ($1::uuid[]) OR slug = ANY ($2::text[])`,
       [bucketIds, bucketSlugs],
     ),
-    db.query<{ id: string; email: string }>("SELECT id, email FROM users WHERE id = ANY ($1::uuid[]) OR lower(email) = ANY ($2::text[])", [userIds, userEmails]),
-    db.query<{ id: string }>("SELECT id FROM invitations WHERE id = ANY ($1::uuid[]) AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()", [ids("invitation")]),
+    db.query<{ id: string; email: string }>("SELECT id, email FROM users WHERE id = ANY ($1::uuid[]) OR lower(email) = ANY ($2::text[])", [
+      userIds,
+      userEmails,
+    ]),
+    db.query<{ id: string }>(
+      "SELECT id FROM invitations WHERE id = ANY ($1::uuid[]) AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()",
+      [ids("invitation")],
+    ),
     db.query<{ id: string }>("SELECT id FROM api_clients WHERE id = ANY ($1::uuid[])", [ids("client")]),
     db.query<{ id: string }>("SELECT id FROM webhooks WHERE id = ANY ($1::uuid[])", [ids("webhook")]),
   ]);
   const idSet = (result: { rows: Array<{ id: string }> }) => new Set(result.rows.map((row) => row.id));
-  return { buckets: buckets.rows, users: users.rows, openInvitations: idSet(invitations), clients: idSet(clients), webhooks: idSet(webhooks) };
+  return {
+    buckets: buckets.rows,
+    users: users.rows,
+    openInvitations: idSet(invitations),
+    clients: idSet(clients),
+    webhooks: idSet(webhooks),
+  };
 }
 
 /** A user's page: by the id recorded, or by email for rows recorded before ids were. */
 function userHref(existing: Existing, id: string | null, email: string): string | null {
-  const user = id ? existing.users.find((candidate) => candidate.id === id) : existing.users.find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
+  const user = id
+    ? existing.users.find((candidate) => candidate.id === id)
+    : existing.users.find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
   return user ? `/settings/users/${encodeURIComponent(user.id)}` : null;
 }
 

@@ -28,10 +28,14 @@ export async function recordActivity(
   actor: Pick<User, "id" | "name"> | Actor,
   entry: { area: ActivityArea; action: string; subject: string; details?: Record<string, unknown> },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO admin_activity (actor_id, actor_name, area, action, subject, details) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [actor.id, actor.name, entry.area, entry.action, entry.subject, entry.details ?? {}],
-  );
+  await db.query(`INSERT INTO admin_activity (actor_id, actor_name, area, action, subject, details) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    actor.id,
+    actor.name,
+    entry.area,
+    entry.action,
+    entry.subject,
+    entry.details ?? {},
+  ]);
 }
 
 /*

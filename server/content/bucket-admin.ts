@@ -76,7 +76,11 @@ export async function schemaHistory(db: Queryable, bucketId: string): Promise<Sc
   return rows;
 }
 
-export async function schemaVersionByNumber(db: Queryable, bucketId: string, number: number): Promise<{ number: number; jsonSchema: unknown } | null> {
+export async function schemaVersionByNumber(
+  db: Queryable,
+  bucketId: string,
+  number: number,
+): Promise<{ number: number; jsonSchema: unknown } | null> {
   const { rows } = await db.query<{ number: number; jsonSchema: unknown }>(
     `SELECT number, json_schema AS "jsonSchema" FROM schema_versions WHERE bucket_id = $1 AND number = $2`,
     [bucketId, number],
@@ -90,8 +94,7 @@ export interface BucketInput extends Omit<BucketDefinition, "jsonSchema"> {
 }
 
 export type BucketCheck =
-  | { ok: true; definition: BucketDefinition }
-  | { ok: false; fieldErrors: Record<string, string[]>; schemaErrors: Message[] };
+  { ok: true; definition: BucketDefinition } | { ok: false; fieldErrors: Record<string, string[]>; schemaErrors: Message[] };
 
 /** The schema text: parsed (an error names its line and column), then the dialect check with the collections known. */
 export function checkSchemaText(
@@ -111,7 +114,11 @@ export function checkSchemaText(
  * name unique (an old slug of another bucket may be taken: its redirect goes), and the schema in the dialect with
  * `_ref` checked against the collections that exist (this bucket's own included, under its new name).
  */
-export async function checkBucketDefinition(db: Queryable, input: BucketInput, existing: Pick<Bucket, "id" | "collectionName"> | null): Promise<BucketCheck> {
+export async function checkBucketDefinition(
+  db: Queryable,
+  input: BucketInput,
+  existing: Pick<Bucket, "id" | "collectionName"> | null,
+): Promise<BucketCheck> {
   const fieldErrors: Record<string, string[]> = {};
   const { rows: slugs } = await db.query<{ id: string }>(`SELECT id FROM buckets WHERE slug = $1`, [input.slug]);
   if (slugs.some((row) => row.id !== existing?.id)) fieldErrors.slug = ["adminBuckets.errors.slugTaken"];
@@ -147,7 +154,12 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  * A confirmation before a schema change that breaks documents (the impact preview) belongs in the caller, before
  * this is called.
  */
-export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, existing: Bucket | null, definition: BucketDefinition): Promise<SavedBucket> {
+export async function saveBucket(
+  db: Db,
+  actor: Pick<User, "id" | "name">,
+  existing: Bucket | null,
+  definition: BucketDefinition,
+): Promise<SavedBucket> {
   return db.transaction(async (tx) => {
     const { slug, name, names, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = definition;
     let bucketId: string;
@@ -175,7 +187,10 @@ export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, exist
     if (renamedFrom) {
       // Lists of bucket slugs (a user's buckets, an invitation's, an API client's scope) follow the rename.
       await renameSlugInLists(tx, renamedFrom, slug);
-      await tx.query(`INSERT INTO bucket_slug_redirects (old_slug, bucket_id) VALUES ($1, $2) ON CONFLICT (old_slug) DO UPDATE SET bucket_id = $2, created_at = now()`, [renamedFrom, bucketId]);
+      await tx.query(
+        `INSERT INTO bucket_slug_redirects (old_slug, bucket_id) VALUES ($1, $2) ON CONFLICT (old_slug) DO UPDATE SET bucket_id = $2, created_at = now()`,
+        [renamedFrom, bucketId],
+      );
     }
     let schemaVersion: number;
     if (schemaChanged) {
@@ -190,15 +205,29 @@ export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, exist
       );
       schemaVersion = rows[0]?.number ?? 1;
     } else {
-      const { rows } = await tx.query<{ number: number }>(`SELECT coalesce(max(number), 1) AS number FROM schema_versions WHERE bucket_id = $1`, [bucketId]);
+      const { rows } = await tx.query<{ number: number }>(
+        `SELECT coalesce(max(number), 1) AS number FROM schema_versions WHERE bucket_id = $1`,
+        [bucketId],
+      );
       schemaVersion = rows[0]?.number ?? 1;
     }
     const changes = existing ? changedFields(existing, definition) : [];
     if (!existing) await recordActivity(tx, actor, { area: "bucket", action: "created", subject: slug, details: { name } });
     else if (changes.some((field) => field !== "jsonSchema")) {
-      await recordActivity(tx, actor, { area: "bucket", action: "updated", subject: slug, details: { changes: changes.filter((field) => field !== "jsonSchema"), ...(renamedFrom ? { renamedFrom } : {}) } });
+      await recordActivity(tx, actor, {
+        area: "bucket",
+        action: "updated",
+        subject: slug,
+        details: { changes: changes.filter((field) => field !== "jsonSchema"), ...(renamedFrom ? { renamedFrom } : {}) },
+      });
     }
-    if (schemaChanged) await recordActivity(tx, actor, { area: "schema", action: existing ? "updated" : "created", subject: slug, details: { version: schemaVersion } });
+    if (schemaChanged)
+      await recordActivity(tx, actor, {
+        area: "schema",
+        action: existing ? "updated" : "created",
+        subject: slug,
+        details: { version: schemaVersion },
+      });
     const { rows } = await tx.query<Bucket>(
       `SELECT id, slug, name, names, singleton, private, collection_name AS "collectionName", json_schema AS "jsonSchema", locales,
          screen, schema_version_id AS "schemaVersionId" FROM buckets WHERE id = $1`,
@@ -212,7 +241,10 @@ export async function saveBucket(db: Db, actor: Pick<User, "id" | "name">, exist
 
 /** The tables that hold lists of bucket slugs: who may see which buckets. */
 const SLUG_LISTS: ReadonlyArray<[table: string, column: string]> = [
-  ["users", "buckets"], ["invitations", "buckets"], ["api_clients", "read_buckets"], ["api_clients", "write_buckets"],
+  ["users", "buckets"],
+  ["invitations", "buckets"],
+  ["api_clients", "read_buckets"],
+  ["api_clients", "write_buckets"],
 ];
 
 async function renameSlugInLists(tx: Queryable, from: string, to: string): Promise<void> {
@@ -255,9 +287,11 @@ export function exportDefinition(bucket: Bucket): BucketDefinition {
  * An imported definition's text: JSON (an error names its line and column), then the definition's shape (its field
  * errors as catalogue keys by field), then the same checks as the form.
  */
-export async function checkImport(db: Queryable, text: string): Promise<
-  | { ok: true; definition: BucketDefinition; existing: Bucket | null; changes: DefinitionField[] }
-  | { ok: false; errors: Message[] }
+export async function checkImport(
+  db: Queryable,
+  text: string,
+): Promise<
+  { ok: true; definition: BucketDefinition; existing: Bucket | null; changes: DefinitionField[] } | { ok: false; errors: Message[] }
 > {
   // The schema sits one level inside the definition: the text may nest one level more than a schema.
   const parsed = parseJsonText(text, { outerLevels: 1 });
@@ -268,7 +302,12 @@ export async function checkImport(db: Queryable, text: string): Promise<
       ok: false,
       errors: shaped.error.issues.map((issue) => ({
         key: "adminBuckets.import.fieldError",
-        params: { field: issue.path.join(".") || "—", problem: issue.message.startsWith("adminBuckets.") ? { key: issue.message as Message["key"] } : { key: "adminBuckets.import.badValue" } },
+        params: {
+          field: issue.path.join(".") || "—",
+          problem: issue.message.startsWith("adminBuckets.")
+            ? { key: issue.message as Message["key"] }
+            : { key: "adminBuckets.import.badValue" },
+        },
       })),
     };
   }
@@ -288,7 +327,12 @@ export async function checkImport(db: Queryable, text: string): Promise<
  * versions go with it (ON DELETE CASCADE), its schema versions and redirects too; its media files are scheduled for
  * removal in the same transaction (server/media/removals.ts) and removed right after the commit.
  */
-export async function deleteBucket(context: AppLoadContext, actor: Pick<User, "id" | "name">, slug: string, confirmSlug: string): Promise<{ documents: number; media: number }> {
+export async function deleteBucket(
+  context: AppLoadContext,
+  actor: Pick<User, "id" | "name">,
+  slug: string,
+  confirmSlug: string,
+): Promise<{ documents: number; media: number }> {
   const outcome = await context.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(`SELECT id FROM buckets WHERE slug = $1 FOR UPDATE`, [slug]);
     const locked = rows[0];
@@ -297,11 +341,17 @@ export async function deleteBucket(context: AppLoadContext, actor: Pick<User, "i
     // until its commit, and only a new statement sees that commit.
     const { rows: counted } = await tx.query<{ count: number }>(`SELECT ${documentCountSql("$1::uuid")} AS count`, [locked.id]);
     const row = { id: locked.id, count: counted[0]?.count ?? 0 };
-    if (row.count > 0 && confirmSlug.trim() !== slug) throw new HttpError(409, "adminBuckets.delete.confirmRequired", { count: row.count, slug });
+    if (row.count > 0 && confirmSlug.trim() !== slug)
+      throw new HttpError(409, "adminBuckets.delete.confirmRequired", { count: row.count, slug });
     const media = await scheduleBucketMediaRemoval(tx, row.id);
     await tx.query(`DELETE FROM buckets WHERE id = $1`, [row.id]);
     await removeSlugFromLists(tx, slug);
-    await recordActivity(tx, actor, { area: "bucket", action: "deleted", subject: slug, details: { documents: row.count, media: media.scheduled, mediaKept: media.kept } });
+    await recordActivity(tx, actor, {
+      area: "bucket",
+      action: "deleted",
+      subject: slug,
+      details: { documents: row.count, media: media.scheduled, mediaKept: media.kept },
+    });
     return { documents: row.count, media: media.scheduled };
   });
   void removeScheduledMedia(context.db, context.media.storage, context.logger).catch((error: unknown) =>

@@ -32,10 +32,9 @@ export const BUCKET_SUMMARIES_JSON = `SELECT coalesce(json_agg(json_build_object
   ) ORDER BY b.position, b.name), '[]') FROM buckets b`;
 
 export async function findBucketByCollection(db: Queryable, collectionName: string): Promise<Bucket | null> {
-  const { rows } = await db.query<Bucket>(
-    `SELECT ${BUCKET_COLUMNS} FROM buckets WHERE collection_name = $1 ORDER BY position LIMIT 1`,
-    [collectionName],
-  );
+  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE collection_name = $1 ORDER BY position LIMIT 1`, [
+    collectionName,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -116,7 +115,18 @@ export async function createBucket(
   const { rows } = await db.query<Bucket>(
     `INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales, position, screen, names)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${BUCKET_COLUMNS}`,
-    [input.slug, input.name, input.singleton, input.private, input.collectionName, input.jsonSchema, input.locales, input.position ?? 0, input.screen ?? "generic", JSON.stringify(input.names ?? {})],
+    [
+      input.slug,
+      input.name,
+      input.singleton,
+      input.private,
+      input.collectionName,
+      input.jsonSchema,
+      input.locales,
+      input.position ?? 0,
+      input.screen ?? "generic",
+      JSON.stringify(input.names ?? {}),
+    ],
   );
   const [row] = rows;
   if (!row) throw new Error("The bucket was not recorded");

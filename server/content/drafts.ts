@@ -53,7 +53,15 @@ export async function createDraft(
   await db.query("DELETE FROM form_drafts WHERE expires_at < $1", [now]);
   await db.query(
     `INSERT INTO form_drafts (token_hash, user_id, bucket_id, return_path, field, entries, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [hashToken(token), draft.userId, draft.bucketId, draft.returnPath, draft.field, JSON.stringify(draft.entries), new Date(now.getTime() + FORM_DRAFT_MAX_AGE_MS)],
+    [
+      hashToken(token),
+      draft.userId,
+      draft.bucketId,
+      draft.returnPath,
+      draft.field,
+      JSON.stringify(draft.entries),
+      new Date(now.getTime() + FORM_DRAFT_MAX_AGE_MS),
+    ],
   );
   return token;
 }
@@ -70,13 +78,21 @@ export async function findDraft(db: Queryable, token: unknown, userId: string, n
   const row = rows[0];
   if (!row || !isLocalPath(row.returnPath)) return null;
   const entries = Array.isArray(row.entries)
-    ? row.entries.filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string")
+    ? row.entries.filter(
+        (entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string",
+      )
     : [];
   return { ...row, entries };
 }
 
 /** Records the document saved on the other page; answers the form's page to return to, or null. */
-export async function pickForDraft(db: Queryable, token: unknown, userId: string, contentId: string, now = new Date()): Promise<string | null> {
+export async function pickForDraft(
+  db: Queryable,
+  token: unknown,
+  userId: string,
+  contentId: string,
+  now = new Date(),
+): Promise<string | null> {
   const valid = readToken(token);
   if (!valid || !isUuid(contentId)) return null;
   const { rows } = await db.query<{ returnPath: string }>(
@@ -136,7 +152,9 @@ export async function leaveForSubForm(
   if (!property || fieldKind(property) !== "popup" || typeof property._ref !== "string" || !isLocalPath(returnPath)) return null;
   const referenced = await findBucketByCollection(db, property._ref);
   if (!referenced || !isBucketVisible(referenced, target.user)) return null;
-  const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> => (typeof value === "string" ? [[name, value]] : []));
+  const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> =>
+    typeof value === "string" ? [[name, value]] : [],
+  );
   const token = await createDraft(db, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field, entries });
   const value = formData.get(field);
   const existing = !fresh && typeof value === "string" && isUuid(value) ? await getLatestVersion(db, referenced.id, value) : null;

@@ -29,7 +29,11 @@ const MAX_DEPTH = 16;
 
 /** A sub-document that cannot be copied: the duplicate's transaction is rolled back, the form says why. */
 export class InlineCopyError extends Error {
-  constructor(readonly field: string, readonly reason: string, readonly status: SaveRefusal["status"] = 422) {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly status: SaveRefusal["status"] = 422,
+  ) {
     super(reason);
     this.name = "InlineCopyError";
   }
@@ -92,7 +96,13 @@ function copier(context: AppLoadContext, tx: Queryable, user: User, locale: Loca
   const copying = new Set<string>();
   const bucketOf = bucketLookup(tx);
 
-  async function copyReferences(schema: JsonSchema, data: Record<string, unknown>, fieldOf: (name: string) => string, only?: ReadonlySet<string>, depth = 0) {
+  async function copyReferences(
+    schema: JsonSchema,
+    data: Record<string, unknown>,
+    fieldOf: (name: string) => string,
+    only?: ReadonlySet<string>,
+    depth = 0,
+  ) {
     const made = new Map<string, string>();
     for (const reference of inlineReferences(schema, data)) {
       if (only && !only.has(reference.contentId)) continue;
@@ -104,9 +114,11 @@ function copier(context: AppLoadContext, tx: Queryable, user: User, locale: Loca
   async function copyDocument(reference: InlineReference, field: string, depth: number): Promise<string> {
     const done = copies.get(reference.contentId);
     if (done) return done;
-    if (copying.has(reference.contentId) || depth >= MAX_DEPTH) throw new InlineCopyError(field, translate(locale, "subForm.copy.circular"));
+    if (copying.has(reference.contentId) || depth >= MAX_DEPTH)
+      throw new InlineCopyError(field, translate(locale, "subForm.copy.circular"));
     const bucket = await bucketOf(reference.collection);
-    if (!bucket || !isBucketVisible(bucket, user)) throw new InlineCopyError(field, translate(locale, "subForm.copy.bucket", { collection: reference.collection }), 403);
+    if (!bucket || !isBucketVisible(bucket, user))
+      throw new InlineCopyError(field, translate(locale, "subForm.copy.bucket", { collection: reference.collection }), 403);
     const version = await getLatestVersion(tx, bucket.id, reference.contentId);
     // A sub-document that is gone is not copied: the reference stays as it was (its form says the document is gone).
     if (!version) return reference.contentId;
@@ -151,7 +163,11 @@ export function writeDuplicateDocuments(
     for (const document of sub.documents) {
       const bucket = sub.buckets.find((candidate) => candidate.field === document.field);
       const schema = bucket?.ok ? bucket.compiled.schema : null;
-      documents.push(schema ? { ...document, data: await copyReferences(schema, document.data, () => subFormFieldName(document.field), owned) } : document);
+      documents.push(
+        schema
+          ? { ...document, data: await copyReferences(schema, document.data, () => subFormFieldName(document.field), owned) }
+          : document,
+      );
     }
     return { ...parent, ...(await writeSubDocuments(user, sub.buckets, documents)(tx)) };
   };

@@ -20,7 +20,9 @@ export const FIRST_SESSIONS = 3;
  */
 /** Titles in the reader's language where the session has it, else in the bucket's first locale; buckets by their name in that language. */
 export async function loadEnvironmentSessions(db: Queryable, user: Pick<User, "buckets">, locale: string): Promise<SessionBucketLinks[]> {
-  const { rows } = await db.query<Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "private" | "screen" | "jsonSchema" | "locales"> & { count: string }>(
+  const { rows } = await db.query<
+    Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "private" | "screen" | "jsonSchema" | "locales"> & { count: string }
+  >(
     `SELECT b.id, b.slug, b.name, b.names, b.singleton, b.private, b.screen, b.json_schema AS "jsonSchema", b.locales,
        (SELECT count(*) FROM contents c WHERE c.bucket_id = b.id) AS count
      FROM buckets b WHERE b.screen = ANY($1::text[]) ORDER BY array_position($1::text[], b.screen), b.position, b.name`,
@@ -40,7 +42,10 @@ export async function loadEnvironmentSessions(db: Queryable, user: Pick<User, "b
         screen: bucket.screen,
         href: overviewPath(bucket),
         count: Number(bucket.count),
-        first: sessions.map((session) => ({ title: documentTitle(session.data, bucket.jsonSchema, [locale, ...bucket.locales]), href: documentPath(bucket, session.contentId) })),
+        first: sessions.map((session) => ({
+          title: documentTitle(session.data, bucket.jsonSchema, [locale, ...bucket.locales]),
+          href: documentPath(bucket, session.contentId),
+        })),
       };
     }),
   );

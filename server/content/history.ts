@@ -9,7 +9,14 @@ import type { Queryable } from "../db/client";
 import { pageClause } from "../db/page-clause";
 import { loadMediaContents } from "../media/form-upload";
 import { documentTitle } from "../../core/content/title";
-import { HISTORY_PAGE_SIZE, type DiffMedia, type DiffReference, type HistoryEntry, type HistoryPage, type VersionComparison } from "../../core/content/history";
+import {
+  HISTORY_PAGE_SIZE,
+  type DiffMedia,
+  type DiffReference,
+  type HistoryEntry,
+  type HistoryPage,
+  type VersionComparison,
+} from "../../core/content/history";
 import { diffTargets, diffVersions } from "../../core/content/version-diff";
 import { checkDocument } from "../../core/form/resolve";
 import { isUuid } from "../../core/ids";
@@ -61,7 +68,12 @@ export async function historyPanel(db: Queryable, target: { user: User; bucket: 
 }
 
 /** The history entries of some versions of one document (with their numbers), in no particular order. */
-export async function historyEntries(db: Queryable, bucketId: string, contentId: string, versionIds: readonly string[]): Promise<HistoryEntry[]> {
+export async function historyEntries(
+  db: Queryable,
+  bucketId: string,
+  contentId: string,
+  versionIds: readonly string[],
+): Promise<HistoryEntry[]> {
   const { rows } = await db.query<HistoryEntry & { createdAt: Date }>(
     `SELECT ${entryColumns},
        (SELECT count(*)::int FROM versions o WHERE o.content_id = v.content_id
@@ -74,7 +86,11 @@ export async function historyEntries(db: Queryable, bucketId: string, contentId:
 }
 
 /** The titles and pages of referenced documents, by collection: only buckets the user may see. */
-export async function referenceTitles(context: AppLoadContext, user: User, targets: Map<string, Set<string>>): Promise<Record<string, DiffReference>> {
+export async function referenceTitles(
+  context: AppLoadContext,
+  user: User,
+  targets: Map<string, Set<string>>,
+): Promise<Record<string, DiffReference>> {
   const out: Record<string, DiffReference> = {};
   for (const [collection, ids] of targets) {
     const valid = [...ids].filter((id) => isUuid(id));
@@ -115,12 +131,20 @@ export async function compareVersions(
   const { schema } = compileBucketSchema(bucket);
   const rows = diffVersions(schema, before.data, after.data);
   const targets = diffTargets(rows);
-  const contents = { ...(await loadMediaContents(context, user, schema, before.data)), ...(await loadMediaContents(context, user, schema, after.data)) };
+  const contents = {
+    ...(await loadMediaContents(context, user, schema, before.data)),
+    ...(await loadMediaContents(context, user, schema, after.data)),
+  };
   const media: Record<string, DiffMedia> = {};
   for (const id of targets.media) {
     const content = contents[id];
     if (!content) continue;
-    const thumbnail = content.kind === "image" ? `${content.url}?v=${encodeURIComponent(content._id)}` : content.kind === "video" ? (content.still ?? content.thumbs[0]?.url ?? null) : null;
+    const thumbnail =
+      content.kind === "image"
+        ? `${content.url}?v=${encodeURIComponent(content._id)}`
+        : content.kind === "video"
+          ? (content.still ?? content.thumbs[0]?.url ?? null)
+          : null;
     media[id] = { thumbnail, filename: content.originalFilename };
   }
   return {
@@ -158,7 +182,15 @@ export async function restoreVersion(
   const locale = context.config.DEFAULT_LOCALE;
   const checked = checkDocument(old.data, schema, validate, locale);
   if (!checked.ok) return { kind: "invalid" };
-  const media = await checkMediaReferences(context.db, context.media.storage, { user, bucket, schema, value: checked.value, tokens: [], staged: [], locale });
+  const media = await checkMediaReferences(context.db, context.media.storage, {
+    user,
+    bucket,
+    schema,
+    value: checked.value,
+    tokens: [],
+    staged: [],
+    locale,
+  });
   if (Object.keys(media.errors).length) return { kind: "invalid" };
   let outcome;
   try {

@@ -9,7 +9,14 @@ import type { Queryable } from "../db/client";
 import { toMediaContent } from "../media/content";
 import { mediaReferences } from "../media/form-upload";
 import { jobsOfMany, latestMediaMany } from "../media/store-many";
-import { caseCardOf, mediaPicture, TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER, type ClipCardData, type UnresolvedMedia } from "../../core/content/cases";
+import {
+  caseCardOf,
+  mediaPicture,
+  TREND_SELECT_RENDERER,
+  VIDEO_CASES_RENDERER,
+  type ClipCardData,
+  type UnresolvedMedia,
+} from "../../core/content/cases";
 import { documentTitle } from "../../core/content/title";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import type { MediaContent } from "../../core/media/wire";
@@ -37,7 +44,12 @@ export function bucketReader(access: { user: User | null; client: Pick<ApiClient
 }
 
 /** The media contents these documents reference that the reader may see, by contentId. */
-async function readableMedia(db: Queryable, schema: JsonSchema, documents: readonly Record<string, unknown>[], mayRead: BucketReader): Promise<Map<string, MediaContent>> {
+async function readableMedia(
+  db: Queryable,
+  schema: JsonSchema,
+  documents: readonly Record<string, unknown>[],
+  mayRead: BucketReader,
+): Promise<Map<string, MediaContent>> {
   const ids = new Set<string>();
   for (const document of documents) for (const reference of mediaReferences(schema, document)) ids.add(reference.contentId.toLowerCase());
   const rows = await latestMediaMany(db, [...ids]);
@@ -50,7 +62,10 @@ async function readableMedia(db: Queryable, schema: JsonSchema, documents: reado
     }
     if (buckets.get(row.bucketId)) readable.push(row);
   }
-  const jobs = await jobsOfMany(db, readable.map((row) => row.id));
+  const jobs = await jobsOfMany(
+    db,
+    readable.map((row) => row.id),
+  );
   return new Map(readable.map((row) => [row.contentId, toMediaContent(row, jobs.get(row.id) ?? [])]));
 }
 
@@ -65,13 +80,20 @@ function withMedia(schema: unknown, value: unknown, media: ReadonlyMap<string, M
   if (Array.isArray(value)) return value.map((item) => withMedia(schema.items, item, media, depth + 1));
   if (isPlainObject(value)) {
     const properties = propertiesOf(schema);
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, properties[key] ? withMedia(properties[key], child, media, depth + 1) : child]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [key, properties[key] ? withMedia(properties[key], child, media, depth + 1) : child]),
+    );
   }
   return value;
 }
 
 /** The documents (toDocument's shape) of a bucket with their media resolved for this reader. */
-export async function populateDocuments(db: Queryable, bucket: Bucket, versions: readonly ContentVersion[], mayRead: BucketReader): Promise<Record<string, unknown>[]> {
+export async function populateDocuments(
+  db: Queryable,
+  bucket: Bucket,
+  versions: readonly ContentVersion[],
+  mayRead: BucketReader,
+): Promise<Record<string, unknown>[]> {
   const { schema } = compileBucketSchema(bucket);
   const documents = versions.map(toDocument);
   const media = await readableMedia(db, schema, documents, mayRead);
@@ -85,10 +107,12 @@ export async function loadClipCardData(context: AppLoadContext, user: User, sche
   const caseCollections = new Set<string>();
   const trendCollections = new Set<string>();
   for (const { node } of schemaNodes(schema)) {
-    if (node.renderer === VIDEO_CASES_RENDERER && isPlainObject(node.items) && typeof node.items._ref === "string") caseCollections.add(node.items._ref);
+    if (node.renderer === VIDEO_CASES_RENDERER && isPlainObject(node.items) && typeof node.items._ref === "string")
+      caseCollections.add(node.items._ref);
     if (node.renderer === TREND_SELECT_RENDERER && typeof node._ref === "string") trendCollections.add(node._ref);
     // The trend select on a list (related trends): its items name the collection.
-    if (node.renderer === TREND_SELECT_RENDERER && isPlainObject(node.items) && typeof node.items._ref === "string") trendCollections.add(node.items._ref);
+    if (node.renderer === TREND_SELECT_RENDERER && isPlainObject(node.items) && typeof node.items._ref === "string")
+      trendCollections.add(node.items._ref);
   }
   const mayRead = bucketReader({ user, client: null });
   const load = async (collection: string) => {
@@ -113,11 +137,13 @@ export async function loadClipCardData(context: AppLoadContext, user: User, sche
     const { schema: trendSchema } = compileBucketSchema(loaded.bucket);
     data.trends[collection] = {
       slug: loaded.bucket.slug,
-      options: loaded.documents.map((document) => ({
-        value: String(document.contentId),
-        label: documentTitle(document, loaded.bucket.jsonSchema, loaded.bucket.locales) || String(document.contentId),
-        image: documentPicture(trendSchema, document),
-      })).sort((a, b) => a.label.localeCompare(b.label)),
+      options: loaded.documents
+        .map((document) => ({
+          value: String(document.contentId),
+          label: documentTitle(document, loaded.bucket.jsonSchema, loaded.bucket.locales) || String(document.contentId),
+          image: documentPicture(trendSchema, document),
+        }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
     };
   }
   return data;

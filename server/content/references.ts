@@ -7,8 +7,17 @@ import type { User } from "../accounts/users";
 import type { JsonSchema } from "../../core/schema/normalize";
 import { schemaNodes } from "../../core/schema/walk";
 import {
-  collectionOfSchema, collectionReferences, documentThumbnail, REFERENCE_SEARCH_MAX_LENGTH, REFERENCE_SEARCH_PAGE,
-  REFERENCE_SELECT_LIMIT, searchLimit, type ReferenceCollection, type ReferenceOption, type ReferenceSearchReply, type ReferenceTarget,
+  collectionOfSchema,
+  collectionReferences,
+  documentThumbnail,
+  REFERENCE_SEARCH_MAX_LENGTH,
+  REFERENCE_SEARCH_PAGE,
+  REFERENCE_SELECT_LIMIT,
+  searchLimit,
+  type ReferenceCollection,
+  type ReferenceOption,
+  type ReferenceSearchReply,
+  type ReferenceTarget,
 } from "../../core/content/references";
 import { documentTitle } from "../../core/content/title";
 import type { ReferenceSearchRequest } from "../../core/form/reference-search";
@@ -22,7 +31,10 @@ import type { ReferenceSearchRequest } from "../../core/form/reference-search";
  */
 
 /** A version as an option: its title (the contentId when it has none) and first image. */
-export function referenceOption(version: Pick<ContentVersion, "contentId" | "data">, bucket: Pick<Bucket, "jsonSchema" | "locales">): ReferenceOption {
+export function referenceOption(
+  version: Pick<ContentVersion, "contentId" | "data">,
+  bucket: Pick<Bucket, "jsonSchema" | "locales">,
+): ReferenceOption {
   return {
     value: version.contentId,
     label: documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId,
@@ -110,15 +122,13 @@ export async function loadReferenceTargets(
 }
 
 /** A search of a collection's documents by their text (the overview's search), newest first. */
-export async function searchReferenceOptions(
-  db: Queryable,
-  bucket: Bucket,
-  query: string,
-  limit: number,
-): Promise<ReferenceOption[]> {
+export async function searchReferenceOptions(db: Queryable, bucket: Bucket, query: string, limit: number): Promise<ReferenceOption[]> {
   // PostgreSQL's text holds no NUL (and a control character is never in a title): they are left out.
   // eslint-disable-next-line no-control-regex
-  const search = query.slice(0, REFERENCE_SEARCH_MAX_LENGTH).replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const search = query
+    .slice(0, REFERENCE_SEARCH_MAX_LENGTH)
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
   const versions = await listContents(db, bucket.id, { limit, search });
   return versions.map((version) => referenceOption(version, bucket));
 }

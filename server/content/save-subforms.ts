@@ -18,7 +18,10 @@ import { translate } from "../../core/messages";
 
 /** A sub-document's write failed inside the transaction (which is rolled back): which sub-form, and why. */
 export class SubFormSaveError extends Error {
-  constructor(readonly field: string, readonly reason: unknown) {
+  constructor(
+    readonly field: string,
+    readonly reason: unknown,
+  ) {
     super(`The sub-form ${field} could not be saved`);
     this.name = "SubFormSaveError";
   }
@@ -48,7 +51,9 @@ export async function checkSubDocuments(
       return subFormRefusal(context, new SubFormSaveError(document.field, error), locale);
     }
     if (!refused) continue;
-    const byField = Object.fromEntries(Object.entries(refused.errors.byField).map(([name, messages]) => [subFormFieldName(document.field, name), messages]));
+    const byField = Object.fromEntries(
+      Object.entries(refused.errors.byField).map(([name, messages]) => [subFormFieldName(document.field, name), messages]),
+    );
     if (!Object.keys(byField).length) byField[subFormFieldName(document.field)] = [refused.message];
     return { ...refused, errors: { ...refused.errors, byField } };
   }
@@ -81,5 +86,10 @@ export function subFormRefusal(context: AppLoadContext, error: SubFormSaveError,
   const conflict = error.reason instanceof VersionConflictError;
   if (!conflict) context.logger.error({ err: error.reason, field: error.field }, "Error saving sub-form");
   const message = translate(locale, conflict ? "subForm.conflict" : "subForm.saveFailed");
-  return { ok: false, status: conflict ? 409 : 500, errors: { byField: { [subFormFieldName(error.field)]: [message] }, locales: [] }, message };
+  return {
+    ok: false,
+    status: conflict ? 409 : 500,
+    errors: { byField: { [subFormFieldName(error.field)]: [message] }, locales: [] },
+    message,
+  };
 }

@@ -1,8 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
-import {
-  ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion,
-} from "./store";
+import { ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion } from "./store";
 import { hasPermission, type Author } from "../accounts/users";
 import type { Queryable } from "../db/client";
 import { kickJobs, placeMedia, recordMedia, type StagedMedia } from "../media/intake";
@@ -16,7 +14,6 @@ import { compileBucketSchema } from "./validator";
 import { translate, type MessageKey, type MessageParams } from "../../core/messages";
 import { screenFieldErrors } from "../../core/content/availability";
 import type { Locale } from "../../core/locales";
-
 
 export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422 | 500; errors: FieldErrors; message: string };
 export type SaveOutcome = { ok: true; version: ContentVersion } | SaveRefusal;
@@ -74,7 +71,13 @@ export interface SaveOptions {
  * a trend related to itself, and the one document of a singleton bucket.
  * `db` is where it reads: a transaction that is writing reads there (PGlite runs one statement at a time).
  */
-export async function checkSave(context: AppLoadContext, user: Author, bucket: Bucket, input: SaveInput, db: Queryable = context.db): Promise<SaveRefusal | null> {
+export async function checkSave(
+  context: AppLoadContext,
+  user: Author,
+  bucket: Bucket,
+  input: SaveInput,
+  db: Queryable = context.db,
+): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(user, "admin") || hasPermission(user, "dev");
   const locale = messageLocaleOf(context, input);
@@ -130,21 +133,27 @@ export async function saveDocument(
     // Without media the document is one statement (its own transaction): a BEGIN and COMMIT more are two round
     // trips per save, which count on PGlite.
     const { before } = options;
-    const version = media.length || before
-      ? await context.db.transaction(async (tx) => {
-          const data = before ? { ...input.data, ...(await before(tx)) } : input.data;
-          await recordMedia(tx, placed, { bucketId: bucket.id, userId: user.id });
-          await claimPending(tx, input.pendingIds ?? []);
-          return writeDocument(tx, bucket, user, { ...input, data });
-        })
-      : await writeDocument(context.db, bucket, user, input);
-    kickJobs(context.media, media.map((item) => item.facts.kind));
-    if (media.length) context.logger.info({ contentId: version.contentId, media: media.map((item) => item.contentId) }, "media saved with the document");
+    const version =
+      media.length || before
+        ? await context.db.transaction(async (tx) => {
+            const data = before ? { ...input.data, ...(await before(tx)) } : input.data;
+            await recordMedia(tx, placed, { bucketId: bucket.id, userId: user.id });
+            await claimPending(tx, input.pendingIds ?? []);
+            return writeDocument(tx, bucket, user, { ...input, data });
+          })
+        : await writeDocument(context.db, bucket, user, input);
+    kickJobs(
+      context.media,
+      media.map((item) => item.facts.kind),
+    );
+    if (media.length)
+      context.logger.info({ contentId: version.contentId, media: media.map((item) => item.contentId) }, "media saved with the document");
     return { ok: true, version };
   } catch (error) {
     await undo();
     // Two first saves of a singleton raced: the unique index let one in.
-    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505") return singletonTaken(messageLocaleOf(context, input));
+    if (bucket.singleton && !input.contentId && (error as { code?: string }).code === "23505")
+      return singletonTaken(messageLocaleOf(context, input));
     throw error;
   }
 }

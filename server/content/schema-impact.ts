@@ -143,7 +143,15 @@ export async function assessSchemaChange(db: Db, bucket: ImpactBucket, newSchema
   const batchSize = options.batchSize ?? IMPACT_BATCH_SIZE;
   const next = compileBucketSchema({ jsonSchema: newSchema, locales });
   const current = compileBucketSchema(bucket);
-  const report: ImpactReport = { bucketSlug: bucket.slug, checked: 0, failing: 0, groups: [], changes: [], problems: [...next.problems], durationMs: 0 };
+  const report: ImpactReport = {
+    bucketSlug: bucket.slug,
+    checked: 0,
+    failing: 0,
+    groups: [],
+    changes: [],
+    problems: [...next.problems],
+    durationMs: 0,
+  };
   const validate = next.validate;
   if (!validate) {
     report.durationMs = Math.round(performance.now() - started);
@@ -226,7 +234,11 @@ export async function checkSchemaSave(
   if (options.confirmed) return null;
   const locales = options.locales ?? bucket.locales;
   if (schemaHash(newSchema, locales) === schemaHash(bucket.jsonSchema, bucket.locales)) return null;
-  const report = await assessSchemaChange(db, bucket, newSchema, { messageLocale: options.messageLocale, locales, ...(options.signal ? { signal: options.signal } : {}) });
+  const report = await assessSchemaChange(db, bucket, newSchema, {
+    messageLocale: options.messageLocale,
+    locales,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   return impactNeedsConfirmation(report) ? report : null;
 }
 

@@ -36,7 +36,12 @@ const MATCH_COLUMNS = "c.content_id, c.bucket_id, c.latest_version_id, c.created
  * serve it (`strpos`), and so the planner guesses it true of a third of the rows and walks in order rather than
  * testing every document and sorting.
  */
-export function searchedSql(options: { bucket: string; pattern: string; text: string; branch: (from: string, test: string) => string }): string {
+export function searchedSql(options: {
+  bucket: string;
+  pattern: string;
+  text: string;
+  branch: (from: string, test: string) => string;
+}): string {
   const { bucket, pattern, text, branch } = options;
   const common = `(SELECT count(*) FROM matches) >= ${COMMON_SEARCH_MATCHES}`;
   return `WITH matches AS MATERIALIZED (
@@ -56,7 +61,14 @@ export function searchedSql(options: { bucket: string; pattern: string; text: st
  * should serve it, as contents_bucket_updated_idx and contents_bucket_position_idx do). `page` is the page's clause
  * (server/db/page-clause.ts); `condition`, over `c`, is added to both branches.
  */
-export function searchedPageSql(options: { bucket: string; pattern: string; text: string; page: string; condition?: string; order?: string }): string {
+export function searchedPageSql(options: {
+  bucket: string;
+  pattern: string;
+  text: string;
+  page: string;
+  condition?: string;
+  order?: string;
+}): string {
   const { page, condition, order = "c.updated_at DESC, c.content_id DESC" } = options;
   return searchedSql({
     ...options,

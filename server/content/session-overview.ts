@@ -29,7 +29,10 @@ export interface SessionRow {
 }
 
 /** The statement of listSessions, for it and for EXPLAIN in tests. */
-export function sessionsStatement(bucketId: string, options: { limit: number; offset: number; search?: string; ordered: boolean }): { text: string; values: unknown[] } {
+export function sessionsStatement(
+  bucketId: string,
+  options: { limit: number; offset: number; search?: string; ordered: boolean },
+): { text: string; values: unknown[] } {
   const search = options.search?.trim();
   const placed = (table: string) => (options.ordered ? `${table}.position ASC NULLS LAST, ` : "");
   const order = `${placed("c")}c.updated_at DESC, c.content_id DESC`;
@@ -59,8 +62,15 @@ export async function listSessions(
   options: { limit: number; offset: number; search?: string; ordered: boolean },
 ): Promise<{ rows: SessionRow[]; total: number | null }> {
   const { text, values } = sessionsStatement(bucketId, options);
-  const { rows } = await db.query<{ total: number; contentId: string | null; versionId: string | null; data: Record<string, unknown> | null }>(text, values);
-  const page = rows.flatMap(({ contentId, versionId, data }) => (contentId && versionId ? [{ contentId, versionId, data: data ?? {} }] : []));
+  const { rows } = await db.query<{
+    total: number;
+    contentId: string | null;
+    versionId: string | null;
+    data: Record<string, unknown> | null;
+  }>(text, values);
+  const page = rows.flatMap(({ contentId, versionId, data }) =>
+    contentId && versionId ? [{ contentId, versionId, data: data ?? {} }] : [],
+  );
   return { rows: page, total: options.search?.trim() ? null : (rows[0]?.total ?? 0) };
 }
 
@@ -119,7 +129,8 @@ export async function sessionCards(
   const titleKey = titleProperty(bucket.jsonSchema);
   const casesKey = casesField(bucket.jsonSchema);
   const casesSchema = casesKey ? propertiesOf(bucket.jsonSchema)[casesKey] : undefined;
-  const collection = casesSchema && isPlainObject(casesSchema.items) && typeof casesSchema.items._ref === "string" ? casesSchema.items._ref : null;
+  const collection =
+    casesSchema && isPlainObject(casesSchema.items) && typeof casesSchema.items._ref === "string" ? casesSchema.items._ref : null;
   const caseBucket = collection ? await findBucketByCollection(db, collection) : null;
   const readable = caseBucket && isBucketVisible(caseBucket, user) ? caseBucket : null;
   const casesOf = (data: Record<string, unknown>) => {
@@ -135,7 +146,10 @@ export async function sessionCards(
     const mediaBucket = row.bucketId === readable?.id ? readable : await findBucketById(db, row.bucketId);
     mediaBuckets.set(row.bucketId, !!mediaBucket && isBucketVisible(mediaBucket, user));
   }
-  const mediaOf = (item: CaseMedia | undefined) => (item?.mediaId && item.details && item.bucketId && mediaBuckets.get(item.bucketId) ? { contentId: item.mediaId, details: item.details } : null);
+  const mediaOf = (item: CaseMedia | undefined) =>
+    item?.mediaId && item.details && item.bucketId && mediaBuckets.get(item.bucketId)
+      ? { contentId: item.mediaId, details: item.details }
+      : null;
   return rows.map((row) => {
     const named = casesOf(row.data);
     const existing = readable ? named.flatMap((id) => found.get(id) ?? []) : [];
@@ -173,7 +187,11 @@ export async function moveSession(db: Db, bucketId: string, contentId: string, t
       `SELECT content_id AS "contentId" FROM contents WHERE bucket_id = $1 ORDER BY position ASC NULLS LAST, updated_at DESC, content_id DESC`,
       [bucketId],
     );
-    const order = movedOrder(rows.map((row) => row.contentId.toLowerCase()), contentId.toLowerCase(), lowerTarget(target));
+    const order = movedOrder(
+      rows.map((row) => row.contentId.toLowerCase()),
+      contentId.toLowerCase(),
+      lowerTarget(target),
+    );
     if (!order) throw new MoveRefusedError();
     await tx.query(
       `UPDATE contents SET position = placed.n
@@ -184,4 +202,5 @@ export async function moveSession(db: Db, bucketId: string, contentId: string, t
   });
 }
 
-const lowerTarget = (target: MoveTarget): MoveTarget => ("before" in target ? { before: target.before.toLowerCase() } : { after: target.after.toLowerCase() });
+const lowerTarget = (target: MoveTarget): MoveTarget =>
+  "before" in target ? { before: target.before.toLowerCase() } : { after: target.after.toLowerCase() };

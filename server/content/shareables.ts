@@ -57,7 +57,9 @@ export async function createShareable(
   input: Pick<CreateShareInput, "contentId" | "version" | "expiry" | "expiresOn">,
 ): Promise<{ id: string; token: string; expiresAt: Date } | null> {
   const versionId = input.version === LATEST ? null : input.version;
-  const version = versionId ? await getVersion(db, bucket.id, input.contentId, versionId) : await getLatestVersion(db, bucket.id, input.contentId);
+  const version = versionId
+    ? await getVersion(db, bucket.id, input.contentId, versionId)
+    : await getLatestVersion(db, bucket.id, input.contentId);
   if (!version) return null;
   const token = randomToken(32);
   const expiresAt = shareExpiry(input);
@@ -147,7 +149,9 @@ async function openShareable(db: Queryable, token: string | undefined): Promise<
   );
   const share = rows[0];
   if (!share) return null;
-  const { rows: creators } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1 AND u.deactivated_at IS NULL`, [share.createdBy]);
+  const { rows: creators } = await db.query<User>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1 AND u.deactivated_at IS NULL`, [
+    share.createdBy,
+  ]);
   const creator = creators[0];
   const bucket = await findBucketById(db, share.bucketId);
   if (!creator || !hasPermission(creator, "user") || !bucket || !isBucketVisible(bucket, creator)) return null;

@@ -20,7 +20,10 @@ export interface ContentVersion {
 /** Someone saved the document after the version this save started from (409). */
 export class VersionConflictError extends Error {
   readonly code = "DOCUMENT_VERSION_CONFLICT";
-  constructor(readonly contentId: string, readonly latestVersionId: string) {
+  constructor(
+    readonly contentId: string,
+    readonly latestVersionId: string,
+  ) {
     super("DOCUMENT_VERSION_CONFLICT");
     this.name = "VersionConflictError";
   }
@@ -64,14 +67,23 @@ export async function createContent(
   bucketId: string,
   data: Record<string, unknown>,
   userId: string | null,
-  options: { singleton?: boolean; schemaVersionId?: string | null; /** Chosen beforehand (the demo's trends name each other). */ contentId?: string } = {},
+  options: {
+    singleton?: boolean;
+    schemaVersionId?: string | null;
+    /** Chosen beforehand (the demo's trends name each other). */ contentId?: string;
+  } = {},
 ): Promise<ContentVersion> {
   const contentId = options.contentId ?? randomUUID();
   const versionId = randomUUID();
-  const { rows } = await db.query<{ createdAt: Date }>(
-    CREATE_CONTENT_SQL,
-    [contentId, bucketId, versionId, options.singleton ?? false, data, userId, options.schemaVersionId ?? null],
-  );
+  const { rows } = await db.query<{ createdAt: Date }>(CREATE_CONTENT_SQL, [
+    contentId,
+    bucketId,
+    versionId,
+    options.singleton ?? false,
+    data,
+    userId,
+    options.schemaVersionId ?? null,
+  ]);
   // The data just written, not read back: parsing it again would only cost time.
   const [row] = rows;
   if (!row) throw new Error("The document was not recorded");
@@ -110,10 +122,15 @@ export async function saveVersion(
   },
 ): Promise<ContentVersion> {
   const versionId = randomUUID();
-  const { rows } = await db.query<{ createdAt: Date }>(
-    SAVE_VERSION_SQL,
-    [versionId, input.contentId, input.bucketId, input.baseVersionId, input.data, input.userId, input.schemaVersionId ?? null],
-  );
+  const { rows } = await db.query<{ createdAt: Date }>(SAVE_VERSION_SQL, [
+    versionId,
+    input.contentId,
+    input.bucketId,
+    input.baseVersionId,
+    input.data,
+    input.userId,
+    input.schemaVersionId ?? null,
+  ]);
   if (rows[0]) {
     const { contentId, baseVersionId, data } = input;
     return { contentId, versionId, baseVersionId, data, createdAt: rows[0].createdAt };
@@ -163,12 +180,7 @@ const VERSION_SQL = prepared(`SELECT ${versionColumns("v.")}
    FROM versions v JOIN contents c ON c.content_id = v.content_id
    WHERE v.version_id = $1 AND v.content_id = $2 AND c.bucket_id = $3`);
 
-export async function getVersion(
-  db: Queryable,
-  bucketId: string,
-  contentId: string,
-  versionId: string,
-): Promise<ContentVersion | null> {
+export async function getVersion(db: Queryable, bucketId: string, contentId: string, versionId: string): Promise<ContentVersion | null> {
   const { rows } = await db.query<ContentVersion>(VERSION_SQL, [versionId, contentId, bucketId]);
   return rows[0] ?? null;
 }
@@ -191,7 +203,13 @@ export interface DeletionRecord {
  * Deletes a document with all its versions, if `versionId` is still its latest; the webhooks' deliveries (and, given
  * `recorded`, the activity log's row) are recorded in the same transaction.
  */
-export async function deleteContent(db: Db, bucketId: string, contentId: string, versionId: string, recorded?: DeletionRecord): Promise<void> {
+export async function deleteContent(
+  db: Db,
+  bucketId: string,
+  contentId: string,
+  versionId: string,
+  recorded?: DeletionRecord,
+): Promise<void> {
   await db.transaction(async (tx) => {
     // The subquery reads the statement's snapshot: the latest version is still there, its cascade comes after.
     const { rowCount, rows } = await tx.query<{ data: Record<string, unknown> }>(
@@ -226,7 +244,13 @@ async function recordDeletion(
     action: "deleted",
     subject: documentTitle(document.data, bucket.jsonSchema, bucket.locales),
     // The title as stored (a translated one per locale): the log shows it in the interface language.
-    details: { bucket: bucket.slug, bucketId: document.bucketId, contentId: document.contentId, versionId: document.versionId, title: key ? (document.data[key] ?? null) : null },
+    details: {
+      bucket: bucket.slug,
+      bucketId: document.bucketId,
+      contentId: document.contentId,
+      versionId: document.versionId,
+      title: key ? (document.data[key] ?? null) : null,
+    },
   });
 }
 

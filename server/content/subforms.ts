@@ -64,7 +64,9 @@ export async function inlineRefusals(db: Queryable, schemaText: string): Promise
 
 /** The validation of each usable sub-form, by field: what the save pipeline's resolver needs. */
 export function subFormChecks(buckets: readonly SubFormBucket[]): Record<string, SubFormCheck> {
-  return Object.fromEntries(buckets.flatMap((sub) => (sub.ok ? [[sub.field, { schema: sub.compiled.schema, validate: sub.compiled.validate }]] : [])));
+  return Object.fromEntries(
+    buckets.flatMap((sub) => (sub.ok ? [[sub.field, { schema: sub.compiled.schema, validate: sub.compiled.validate }]] : [])),
+  );
 }
 
 /**
@@ -115,7 +117,9 @@ export async function loadInlineSubForms(
       const title = documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId;
       // A duplicate's sub-form: a new document with the referenced one's content (the field starts empty).
       if (options.copy) cleared.push(sub.field);
-      subForms[sub.field] = options.copy ? { ...base, document: null, copyOf: title } : { ...base, document: { contentId: version.contentId, versionId: version.versionId, title } };
+      subForms[sub.field] = options.copy
+        ? { ...base, document: null, copyOf: title }
+        : { ...base, document: { contentId: version.contentId, versionId: version.versionId, title } };
       values[sub.field] = storedFormValue(version.data, compiled.schema);
     } catch (error) {
       context.logger.error({ err: error, field: sub.field }, "Error fetching the sub-form content");

@@ -44,7 +44,11 @@ async function readEnvelope(request: Request, bucket: Bucket): Promise<Record<st
  * envelope, a version conflict or an unknown document is thrown (HttpError, VersionConflictError,
  * ContentNotFoundError) for the route's apiRoute to answer.
  */
-export async function submitJsonDocument(request: Request, context: AppLoadContext, target: { author: Author; bucket: Bucket }): Promise<Response> {
+export async function submitJsonDocument(
+  request: Request,
+  context: AppLoadContext,
+  target: { author: Author; bucket: Bucket },
+): Promise<Response> {
   const { author: user, bucket } = target;
   const content = await readEnvelope(request, bucket);
   const { contentId, baseVersionId, data } = splitDocument(content);
@@ -53,11 +57,28 @@ export async function submitJsonDocument(request: Request, context: AppLoadConte
   // Messages in the interface language of whoever sends it (an API client's: its Accept-Language, else the default).
   const { locale } = await getRequestState(request, context);
   const checked = checkDocument(data, schema, validate, locale);
-  if (!checked.ok) return Response.json({ error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales }, { status: checked.status });
-  const media = await checkMediaReferences(context.db, context.media.storage, { user, bucket, schema, value: checked.value, tokens: [], staged: [], locale });
-  if (Object.keys(media.errors).length) return Response.json({ error: translateMessage(locale, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
+  if (!checked.ok)
+    return Response.json(
+      { error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales },
+      { status: checked.status },
+    );
+  const media = await checkMediaReferences(context.db, context.media.storage, {
+    user,
+    bucket,
+    schema,
+    value: checked.value,
+    tokens: [],
+    staged: [],
+    locale,
+  });
+  if (Object.keys(media.errors).length)
+    return Response.json({ error: translateMessage(locale, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
   // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.
   const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value, messageLocale: locale });
-  if (!outcome.ok) return Response.json({ error: outcome.message, errors: outcome.errors.byField, locales: outcome.errors.locales }, { status: outcome.status });
+  if (!outcome.ok)
+    return Response.json(
+      { error: outcome.message, errors: outcome.errors.byField, locales: outcome.errors.locales },
+      { status: outcome.status },
+    );
   return Response.json(toDocument(outcome.version), { status: contentId ? 200 : 201 });
 }

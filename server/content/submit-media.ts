@@ -8,7 +8,16 @@ import { checkUpload } from "../media/accept";
 import type { FormFilePart } from "../media/form-upload";
 import { mediaReferences } from "../media/form-upload";
 import type { StagedMedia } from "../media/intake";
-import { bucketField, committedContentIds, findPending, holdsSecret, parsePendingToken, pendingFileOf, stagedFromPending, stashPending } from "../media/pending";
+import {
+  bucketField,
+  committedContentIds,
+  findPending,
+  holdsSecret,
+  parsePendingToken,
+  pendingFileOf,
+  stagedFromPending,
+  stashPending,
+} from "../media/pending";
 import type { MediaStorage } from "../media/storage";
 import type { ReceivedFile } from "../media/upload";
 import { tooLargeMessage } from "../../core/media/bounds";
@@ -38,7 +47,12 @@ const add = (errors: FieldErrors, name: string, message: string) => void (errors
  * a refused one keeps its value, gets the message (in `locale`) under it and
  * its temporary file is removed.
  */
-export async function checkFormFiles(files: ReadonlyArray<ReceivedFile<FormFilePart>>, formData: FormData, media: MediaContext, locale: Locale) {
+export async function checkFormFiles(
+  files: ReadonlyArray<ReceivedFile<FormFilePart>>,
+  formData: FormData,
+  media: MediaContext,
+  locale: Locale,
+) {
   const staged: StagedFormFile[] = [];
   const errors: FieldErrors = {};
   for (const { tag: part, file, tooLarge } of files) {
@@ -84,7 +98,15 @@ export interface MediaReferenceCheck {
 export async function checkMediaReferences(
   db: Db,
   storage: MediaStorage,
-  input: { user: Author; bucket: Bucket; schema: JsonSchema; value: unknown; tokens: readonly string[]; staged: readonly StagedFormFile[]; locale: Locale },
+  input: {
+    user: Author;
+    bucket: Bucket;
+    schema: JsonSchema;
+    value: unknown;
+    tokens: readonly string[];
+    staged: readonly StagedFormFile[];
+    locale: Locale;
+  },
 ): Promise<MediaReferenceCheck> {
   const gone = translate(input.locale, "pendingUpload.gone");
   const refused = translate(input.locale, "pendingUpload.refused");
@@ -97,7 +119,14 @@ export async function checkMediaReferences(
   const references = mediaReferences(input.schema, input.value)
     .map((reference) => ({ ...reference, contentId: reference.contentId.toLowerCase() }))
     .filter((reference) => !fresh.has(reference.contentId));
-  const rows = new Map((await findPending(db, references.map((reference) => reference.contentId))).map((row) => [row.contentId, row]));
+  const rows = new Map(
+    (
+      await findPending(
+        db,
+        references.map((reference) => reference.contentId),
+      )
+    ).map((row) => [row.contentId, row]),
+  );
   // A token without its upload: swept (gone), or committed by another save of this form (a double submit).
   const tokenOnly = references.filter(({ contentId }) => !rows.has(contentId) && secrets.has(contentId)).map(({ contentId }) => contentId);
   const committed = await committedContentIds(db, tokenOnly);
@@ -110,7 +139,13 @@ export async function checkMediaReferences(
       if (secret === undefined || committed.has(contentId)) continue;
       add(check.errors, name, gone);
       if (!seen.has(contentId)) check.shown.push({ token: `${contentId}.${secret}`, contentId, kind: null, originalFilename: null });
-    } else if (secret !== undefined && holdsSecret(row, secret) && row.userId === input.user.id && row.bucketId === input.bucket.id && row.field === bucketField(name)) {
+    } else if (
+      secret !== undefined &&
+      holdsSecret(row, secret) &&
+      row.userId === input.user.id &&
+      row.bucketId === input.bucket.id &&
+      row.field === bucketField(name)
+    ) {
       if (!seen.has(contentId)) {
         check.pending.push(stagedFromPending(storage, row));
         check.shown.push(pendingFileOf(row, secret));
@@ -127,10 +162,20 @@ export async function checkMediaReferences(
  * Keeps the checked files of a post that did not save, if its form still
  * shows them: pending, for its next save. The others are removed.
  */
-export async function keepAsPending(db: Db, storage: MediaStorage, staged: readonly StagedFormFile[], shownValue: unknown, schema: JsonSchema, owner: { user: User; bucket: Bucket }): Promise<PendingFile[]> {
+export async function keepAsPending(
+  db: Db,
+  storage: MediaStorage,
+  staged: readonly StagedFormFile[],
+  shownValue: unknown,
+  schema: JsonSchema,
+  owner: { user: User; bucket: Bucket },
+): Promise<PendingFile[]> {
   const shown = new Set(mediaReferences(schema, shownValue).map((reference) => reference.contentId));
   const kept = staged.filter((file) => shown.has(file.contentId));
-  await discardFiles(storage, staged.filter((file) => !shown.has(file.contentId)));
+  await discardFiles(
+    storage,
+    staged.filter((file) => !shown.has(file.contentId)),
+  );
   return stashPending(db, storage, kept, { bucketId: owner.bucket.id, userId: owner.user.id });
 }
 

@@ -4,7 +4,15 @@ import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
 import { VersionConflictError, type ContentVersion } from "./store";
-import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, showErrorsOf, type MediaReferenceCheck, type StagedFormFile } from "./submit-media";
+import {
+  checkFormFiles,
+  checkMediaReferences,
+  discardFiles,
+  keepAsPending,
+  showErrorsOf,
+  type MediaReferenceCheck,
+  type StagedFormFile,
+} from "./submit-media";
 import { compileBucketSchema } from "./validator";
 import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments } from "./save-subforms";
 import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
@@ -128,13 +136,23 @@ export async function submitBucketForm(
 
   const hostile = removeHostileEntries(formData);
   if (hostile.length) {
-    await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
+    await discardFiles(
+      storage,
+      post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })),
+    );
     const submission = parse(formData, { resolve: resolver(hostile) });
     const { shown } = await references(submission.payload);
-    return { saved: false, status: 400, reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken } };
+    return {
+      saved: false,
+      status: 400,
+      reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken },
+    };
   }
   if (openSubForm !== undefined || openNewSubForm !== undefined) {
-    await discardFiles(storage, post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })));
+    await discardFiles(
+      storage,
+      post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })),
+    );
     const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, {
       field: openNewSubForm ?? openSubForm ?? "",
       fresh: openNewSubForm !== undefined,
@@ -155,18 +173,40 @@ export async function submitBucketForm(
   const submission = parse(formData, { resolve: resolver() });
   const checked = await references(submission.payload, files.staged);
   // Refused files and a refused crop or thumbnail: a 422, the message under the field.
-  const refused = mediaEdit?.errors.length ? { ...files.errors, [mediaEdit.field]: [...(files.errors[mediaEdit.field] ?? []), ...mediaEdit.errors] } : files.errors;
+  const refused = mediaEdit?.errors.length
+    ? { ...files.errors, [mediaEdit.field]: [...(files.errors[mediaEdit.field] ?? []), ...mediaEdit.errors] }
+    : files.errors;
   const fieldErrors = { ...refused };
   for (const [name, messages] of Object.entries(checked.errors)) fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages];
 
-  const notSaved = async (status: number, extra: Partial<FormReply> & { fieldErrors?: Record<string, string[]> } = {}): Promise<FormSubmission> => {
+  const notSaved = async (
+    status: number,
+    extra: Partial<FormReply> & { fieldErrors?: Record<string, string[]> } = {},
+  ): Promise<FormSubmission> => {
     const kept = await keepAsPending(context.db, storage, files.staged, submission.payload, schema, target);
     const { fieldErrors: errors, ...rest } = extra;
-    const result = showErrorsOf(errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(), Object.keys(refused));
+    const result = showErrorsOf(
+      errors && hasErrors(errors) ? submission.reply({ fieldErrors: errors }) : submission.reply(),
+      Object.keys(refused),
+    );
     const referenceData = await referenceReply(context, user, schema, submission.payload, referenceSearch);
     const postedBase = textField(formData, BASE_VERSION_FIELD);
     const baseVersionId = isUuid(postedBase) ? postedBase : null;
-    return { saved: false, status, reply: { result, notice: null, latestVersionId: null, baseVersionId, ...rest, pending: [...checked.shown, ...kept], returnToken, references: referenceData, casesPicker } };
+    return {
+      saved: false,
+      status,
+      reply: {
+        result,
+        notice: null,
+        latestVersionId: null,
+        baseVersionId,
+        ...rest,
+        pending: [...checked.shown, ...kept],
+        returnToken,
+        references: referenceData,
+        casesPicker,
+      },
+    };
   };
 
   if (submission.status !== "success" || hasErrors(fieldErrors)) {
@@ -209,18 +249,38 @@ async function save(
   if (subRefusal) return { kind: "refused", refusal: subRefusal };
   const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
   try {
-    const outcome = await saveDocument(context, target.user, target.bucket, {
-      contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
-      baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
-      data,
-      media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
-      pendingIds: checked.pending.map((item) => item.contentId),
-      messageLocale,
-    }, owned?.size
-      ? { before: writeDuplicateDocuments(context, target.user, { schema, data }, { buckets: subBuckets, documents: subDocuments }, owned, messageLocale) }
-      : subDocuments.length ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) } : {});
+    const outcome = await saveDocument(
+      context,
+      target.user,
+      target.bucket,
+      {
+        contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
+        baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
+        data,
+        media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
+        pendingIds: checked.pending.map((item) => item.contentId),
+        messageLocale,
+      },
+      owned?.size
+        ? {
+            before: writeDuplicateDocuments(
+              context,
+              target.user,
+              { schema, data },
+              { buckets: subBuckets, documents: subDocuments },
+              owned,
+              messageLocale,
+            ),
+          }
+        : subDocuments.length
+          ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) }
+          : {},
+    );
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
-    await discardFiles(context.media.storage, staged.filter((file) => !referenced.has(file.contentId)));
+    await discardFiles(
+      context.media.storage,
+      staged.filter((file) => !referenced.has(file.contentId)),
+    );
     return { kind: "saved", version: outcome.version };
   } catch (error) {
     // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.

@@ -62,7 +62,10 @@ export async function findWhereUsed(
       else if (referrers.length >= WHERE_USED_LIMIT) more += 1;
       else {
         referrers.push({
-          bucketSlug: bucket.slug, bucketName: bucketName(bucket, target.locale), contentId: row.contentId, title: documentTitle(row.data, bucket.jsonSchema, bucket.locales),
+          bucketSlug: bucket.slug,
+          bucketName: bucketName(bucket, target.locale),
+          contentId: row.contentId,
+          title: documentTitle(row.data, bucket.jsonSchema, bucket.locales),
           path: savedDocumentPath(bucket, row.contentId),
         });
       }

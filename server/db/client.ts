@@ -209,7 +209,12 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   };
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string; logger?: Logger; pgliteSharedBuffers?: string }): Promise<Db> {
+export function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  logger?: Logger;
+  pgliteSharedBuffers?: string;
+}): Promise<Db> {
   return options.databaseUrl
     ? Promise.resolve(openPostgres(options.databaseUrl, options.logger))
     : openPglite(options.dataDir, { sharedBuffers: options.pgliteSharedBuffers });

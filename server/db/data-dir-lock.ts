@@ -22,7 +22,10 @@ export interface DataDirLock {
 }
 
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly holderPid: number | null) {
+  constructor(
+    readonly dataDir: string,
+    readonly holderPid: number | null,
+  ) {
     super(
       `Another Vitrine process${holderPid ? ` (pid ${holderPid})` : ""} is using the embedded database in ${dataDir}. ` +
         "Stop it first, or use PostgreSQL (DATABASE_URL) to run several servers on the same data.",

@@ -78,10 +78,7 @@ export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
-      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
-        migration.version,
-        migration.name,
-      ]);
+      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
       applied.push(migration.version);
     }
     return applied;
@@ -92,9 +89,10 @@ const UNDEFINED_TABLE = "42P01";
 
 async function allApplied(db: Db, migrations: ReadonlyArray<{ version: number }>): Promise<boolean> {
   try {
-    const { rows } = await db.query<{ applied: number }>("SELECT count(*)::int AS applied FROM schema_migrations WHERE version = ANY($1::int[])", [
-      migrations.map((migration) => migration.version),
-    ]);
+    const { rows } = await db.query<{ applied: number }>(
+      "SELECT count(*)::int AS applied FROM schema_migrations WHERE version = ANY($1::int[])",
+      [migrations.map((migration) => migration.version)],
+    );
     return rows[0]?.applied === migrations.length;
   } catch (error) {
     // A new database has no schema_migrations yet: the locked path creates it.

@@ -57,7 +57,11 @@ export class PgliteStatements {
     const bind = protocol.serialize.bind({ statement: statement.name, values });
     // The unnamed statement is parsed again and describes its rows afresh: no older shape is kept for it.
     const parts = unnamed
-      ? [protocol.serialize.parse({ name: UNNAMED, text: sql, types: statement.paramTypes }), bind, protocol.serialize.describe({ type: "P" })]
+      ? [
+          protocol.serialize.parse({ name: UNNAMED, text: sql, types: statement.paramTypes }),
+          bind,
+          protocol.serialize.describe({ type: "P" }),
+        ]
       : [bind];
     // Written through to the data directory before the answer, as PGlite's `query` does.
     const { messages } = await this.#db.execProtocol(concat([...parts, protocol.serialize.execute({}), protocol.serialize.sync()]));
@@ -112,7 +116,9 @@ interface PreparedStatement {
 }
 
 function isStaleResultType(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: string }).code === "0A000" && /cached plan must not change result type/.test(error.message);
+  return (
+    error instanceof Error && (error as { code?: string }).code === "0A000" && /cached plan must not change result type/.test(error.message)
+  );
 }
 
 /** As PGlite's `query` does, so that a logged database error says which statement failed. */

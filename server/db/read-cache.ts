@@ -40,7 +40,12 @@ export class ReadCache {
    * `usable` refuses a cached value that has run out (a session past its expiry): it is read again.
    * Values are frozen: every request shares them.
    */
-  async read<T>(topic: ReadCacheTopic, key: string, load: () => Promise<T | null>, usable: (value: T) => boolean = () => true): Promise<T | null> {
+  async read<T>(
+    topic: ReadCacheTopic,
+    key: string,
+    load: () => Promise<T | null>,
+    usable: (value: T) => boolean = () => true,
+  ): Promise<T | null> {
     if (!this.#listening) return load();
     const state = this.#topic(topic);
     const cached = state.entries.get(key) as T | undefined;

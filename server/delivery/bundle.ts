@@ -97,7 +97,17 @@ export interface RemovedList {
   files: string[];
 }
 
-const listParameter = (text: string | null) => (text === null ? null : [...new Set(text.split(",").map((part) => part.trim()).filter(Boolean))]);
+const listParameter = (text: string | null) =>
+  text === null
+    ? null
+    : [
+        ...new Set(
+          text
+            .split(",")
+            .map((part) => part.trim())
+            .filter(Boolean),
+        ),
+      ];
 
 const BUNDLE_COLUMNS = `id, client_id AS "clientId", buckets, locales, populate, documents, media`;
 
@@ -113,7 +123,10 @@ const sameSet = (a: readonly string[] | null, b: readonly string[] | null) =>
 export async function parseBundleRequest(db: Queryable, client: ApiClient, url: URL): Promise<BundleRequest> {
   const slugs = listParameter(url.searchParams.get("buckets"));
   if (!slugs?.length || slugs.length > MAX_BUNDLE_BUCKETS) {
-    throw invalidParameter("buckets", "bundles.problems.buckets", { value: url.searchParams.get("buckets") ?? "", max: MAX_BUNDLE_BUCKETS });
+    throw invalidParameter("buckets", "bundles.problems.buckets", {
+      value: url.searchParams.get("buckets") ?? "",
+      max: MAX_BUNDLE_BUCKETS,
+    });
   }
   const buckets: DeliveryBucket[] = [];
   for (const slug of slugs) {
@@ -124,7 +137,12 @@ export async function parseBundleRequest(db: Queryable, client: ApiClient, url: 
   if (locales !== null) {
     for (const { bucket } of buckets) {
       const unknown = locales.length ? locales.find((locale) => !bucket.locales.includes(locale)) : "";
-      if (unknown !== undefined) throw invalidParameter("locales", "bundles.problems.locales", { value: unknown, bucket: bucket.slug, locales: bucket.locales.join(", ") });
+      if (unknown !== undefined)
+        throw invalidParameter("locales", "bundles.problems.locales", {
+          value: unknown,
+          bucket: bucket.slug,
+          locales: bucket.locales.join(", "),
+        });
     }
   }
   const populate = parsePopulate(url);
@@ -134,7 +152,8 @@ export async function parseBundleRequest(db: Queryable, client: ApiClient, url: 
     if (!isUuid(sinceText)) throw invalidParameter("since", "bundles.problems.sinceMalformed", { value: sinceText });
     since = await findBundle(db, sinceText.toLowerCase());
     // Another client's bundle is as unknown as one that never existed.
-    if (!since || since.clientId !== client.id) throw new Problem(404, "not-found", "bundles.problems.sinceUnknown", { value: sinceText }, { parameter: "since" });
+    if (!since || since.clientId !== client.id)
+      throw new Problem(404, "not-found", "bundles.problems.sinceUnknown", { value: sinceText }, { parameter: "since" });
     const slugsNow = buckets.map(({ bucket }) => bucket.slug);
     if (!sameSet(since.buckets, slugsNow) || !sameSet(since.locales, locales) || since.populate !== populate) {
       throw invalidParameter("since", "bundles.problems.sinceMismatch", {
@@ -195,12 +214,21 @@ interface EntrySink extends NodeJS.EventEmitter {
 }
 
 /** One entry of `size` bytes from these chunks, hashed as it goes, each write waiting for the reader. */
-async function addEntry(pack: Pack, name: string, size: number, mtime: Date, chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, signal?: AbortSignal): Promise<ManifestFile> {
+async function addEntry(
+  pack: Pack,
+  name: string,
+  size: number,
+  mtime: Date,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<ManifestFile> {
   const hash = createHash("sha256");
   let written = 0;
   let sink!: EntrySink;
   const finished = new Promise<void>((resolve, reject) => {
-    sink = pack.entry({ name, size, mtime, type: "file", mode: 0o644 }, (error) => (error ? reject(error) : resolve())) as unknown as EntrySink;
+    sink = pack.entry({ name, size, mtime, type: "file", mode: 0o644 }, (error) =>
+      error ? reject(error) : resolve(),
+    ) as unknown as EntrySink;
   });
   finished.catch(() => undefined); // awaited below; a failure before then must not be unhandled
   sink.on("error", () => undefined); // reported through `finished` and the pack, not as an uncaught error
@@ -224,7 +252,8 @@ function slices(buffer: Buffer): Buffer[] {
   return out;
 }
 
-const addBuffer = (pack: Pack, name: string, buffer: Buffer, mtime: Date, signal?: AbortSignal) => addEntry(pack, name, buffer.length, mtime, slices(buffer), signal);
+const addBuffer = (pack: Pack, name: string, buffer: Buffer, mtime: Date, signal?: AbortSignal) =>
+  addEntry(pack, name, buffer.length, mtime, slices(buffer), signal);
 
 export interface BundleResult {
   manifest: BundleManifest;
@@ -274,10 +303,22 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     let after: PageCursor | null = null;
     for (;;) {
       signal?.throwIfAborted();
-      const page = await documentPage(context.db, row.id, { sort: { by: "createdAt", order: "asc" }, limit: BATCH, after, updatedSince: null, search: null });
+      const page = await documentPage(context.db, row.id, {
+        sort: { by: "createdAt", order: "asc" },
+        limit: BATCH,
+        after,
+        updatedSince: null,
+        search: null,
+      });
       const shapedByLocale = new Map<string | null, Awaited<ReturnType<typeof shapeDocuments>>>();
       for (const locale of locales) {
-        shapedByLocale.set(locale, await shapeDocuments(read, bucket, page.documents, { locale: locale === null ? null : { locale, fallback: null }, populate: request.populate }));
+        shapedByLocale.set(
+          locale,
+          await shapeDocuments(read, bucket, page.documents, {
+            locale: locale === null ? null : { locale, fallback: null },
+            populate: request.populate,
+          }),
+        );
       }
       for (const [index, stored] of page.documents.entries()) {
         const contentId = stored.contentId.toLowerCase();
@@ -321,7 +362,16 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
       // A file the store lost: the path stays in the document, the bundle goes on without it.
       if (!info?.isFile()) continue;
       keys[name] = stored.key;
-      files.push(await addEntry(pack, name, info.size, row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt), createReadStream(location, { highWaterMark: READ_CHUNK }), signal));
+      files.push(
+        await addEntry(
+          pack,
+          name,
+          info.size,
+          row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt),
+          createReadStream(location, { highWaterMark: READ_CHUNK }),
+          signal,
+        ),
+      );
     }
     state.media[contentId] = { id: row.id, files: keys };
     manifestMedia.push({ contentId, kind: row.kind, mimetype: row.mimetype, files: entryFiles });
@@ -331,13 +381,17 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     const removed: RemovedList = { since: since.id, documents: [], media: [], files: [] };
     for (const [contentId, earlier] of Object.entries(since.documents)) {
       const now = state.documents[contentId];
-      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]).sort();
+      const gone = Object.keys(earlier.files)
+        .filter((name) => !now?.files[name])
+        .sort();
       if (!now) removed.documents.push({ contentId, bucket: earlier.bucket, files: gone });
       removed.files.push(...gone);
     }
     for (const [contentId, earlier] of Object.entries(since.media)) {
       const now = state.media[contentId];
-      const gone = Object.keys(earlier.files).filter((name) => !now?.files[name]).sort();
+      const gone = Object.keys(earlier.files)
+        .filter((name) => !now?.files[name])
+        .sort();
       if (!now) removed.media.push({ contentId, files: gone });
       removed.files.push(...gone);
     }
@@ -349,7 +403,17 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
   await context.db.query(
     `INSERT INTO delivery_bundles (id, client_id, buckets, locales, populate, since_id, created_at, documents, media)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, context.client.id, request.buckets.map(({ bucket }) => bucket.slug), request.locales, request.populate, since?.id ?? null, createdAt, JSON.stringify(state.documents), JSON.stringify(state.media)],
+    [
+      id,
+      context.client.id,
+      request.buckets.map(({ bucket }) => bucket.slug),
+      request.locales,
+      request.populate,
+      since?.id ?? null,
+      createdAt,
+      JSON.stringify(state.documents),
+      JSON.stringify(state.media),
+    ],
   );
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
@@ -371,13 +435,21 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
 }
 
 /** A pack whose writer runs now; errors destroy it (a reader sees a truncated archive, never a manifest). */
-export async function startBundle(context: BundleContext, request: BundleRequest, signal?: AbortSignal): Promise<{ pack: Pack; done: Promise<BundleResult> }> {
+export async function startBundle(
+  context: BundleContext,
+  request: BundleRequest,
+  signal?: AbortSignal,
+): Promise<{ pack: Pack; done: Promise<BundleResult> }> {
   // Loaded by the first bundle, not by every start.
   const { default: tar } = await import("tar-stream");
   const pack = tar.pack();
   // A destroyed pack emits its error; the writer's promise (done) is where it is reported, never as an uncaught one.
   pack.on("error", () => undefined);
-  signal?.addEventListener("abort", () => pack.destroy(signal.reason instanceof Error ? signal.reason : new Error("the bundle was aborted")), { once: true });
+  signal?.addEventListener(
+    "abort",
+    () => pack.destroy(signal.reason instanceof Error ? signal.reason : new Error("the bundle was aborted")),
+    { once: true },
+  );
   const done = writeBundle(context, request, pack, signal);
   done.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
   return { pack, done };

@@ -56,7 +56,9 @@ let codeFingerprint: string | undefined;
 function codeVersion(): string {
   if (codeFingerprint === undefined) {
     try {
-      codeFingerprint = createHash("sha1").update(readFileSync(fileURLToPath(import.meta.url))).digest("base64url");
+      codeFingerprint = createHash("sha1")
+        .update(readFileSync(fileURLToPath(import.meta.url)))
+        .digest("base64url");
     } catch {
       codeFingerprint = `started ${Date.now()}`; // unreadable: tags of this process only
     }
@@ -72,7 +74,14 @@ function keyOf(config: { SESSION_SECRET: string }): Buffer {
 }
 
 /** The strong ETag of a document's answer from its inputs (`dependencies`: what shaping read beyond it). */
-export function documentEtag(read: ReadContext, version: string, bucket: DeliveryBucket, document: DocumentState, options: ShapeOptions, dependencies: readonly string[]): string {
+export function documentEtag(
+  read: ReadContext,
+  version: string,
+  bucket: DeliveryBucket,
+  document: DocumentState,
+  options: ShapeOptions,
+  dependencies: readonly string[],
+): string {
   const inputs = [
     version,
     codeVersion(),

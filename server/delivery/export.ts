@@ -35,7 +35,11 @@ async function liveClient(db: Db, nameOrId: string): Promise<ApiClient> {
   return client;
 }
 
-export async function exportBundle(db: Db, context: CommandContext, options: ExportOptions): Promise<{ id: string; files: number; bytes: number; out: string }> {
+export async function exportBundle(
+  db: Db,
+  context: CommandContext,
+  options: ExportOptions,
+): Promise<{ id: string; files: number; bytes: number; out: string }> {
   const client = await liveClient(db, options.client);
   const url = new URL("http://cli/bundle");
   url.searchParams.set("buckets", options.buckets);

@@ -68,7 +68,8 @@ export const documentLoader = deliveryLoader<FoundDocument>(
     if (!answer) throw notFound("delivery.problems.notFound.document");
     return answer;
   },
-  (db, token, { request, params }) => authenticateWithDocument(db, token, params.slug, params.contentId, !request.headers.has("if-none-match")),
+  (db, token, { request, params }) =>
+    authenticateWithDocument(db, token, params.slug, params.contentId, !request.headers.has("if-none-match")),
 );
 
 /** GET /api/v1/delivery/buckets/{slug}/singleton: the document of a singleton bucket. */
@@ -80,7 +81,9 @@ export const singletonLoader = deliveryLoader(async ({ read, url, params, reques
   // A revalidation reads the document's state first: its ETag may be known from it (server/delivery/etag.ts).
   const document = await singletonDocument(read.db, bucket.bucket.id, !request.headers.has("if-none-match"));
   if (!document) throw notFound("delivery.problems.notFound.emptySingleton");
-  const answer = await documentAnswer(request, read, context.version, bucket, document, { locale, populate }, () => singletonDocument(read.db, bucket.bucket.id));
+  const answer = await documentAnswer(request, read, context.version, bucket, document, { locale, populate }, () =>
+    singletonDocument(read.db, bucket.bucket.id),
+  );
   if (!answer) throw notFound("delivery.problems.notFound.emptySingleton");
   return answer;
 });

@@ -66,7 +66,8 @@ export function parseMediaPath(contentId: string | undefined, file: string | und
 export function mediaFile(media: MediaRow, file: string): { key: string; mimetype: string; filename: string } | null {
   const base = media.originalFilename.replace(/\.[^.]*$/, "");
   if (file === "original") return { key: media.storageKey, mimetype: media.mimetype, filename: media.originalFilename };
-  if (file === "web") return media.details.renditionKey ? { key: media.details.renditionKey, mimetype: "video/mp4", filename: `${base}.mp4` } : null;
+  if (file === "web")
+    return media.details.renditionKey ? { key: media.details.renditionKey, mimetype: "video/mp4", filename: `${base}.mp4` } : null;
   const still = file.slice("still-".length);
   const key = still === "custom" ? media.details.customStillKey : media.details.stillKeys?.[Number(still)];
   if (!key) return null;
@@ -80,10 +81,18 @@ export function toDeliveryMedia(media: MediaRow, urlOf: (file: string) => string
   const original = { url: urlOf("original"), mimetype: media.mimetype };
   const renditions: DeliveryMedia["renditions"] = { original };
   if (media.details.renditionKey) renditions.web = { url: urlOf("web"), mimetype: "video/mp4" };
-  const stills: DeliveryMedia["stills"] = (media.details.stillKeys ?? []).map((_, index) => ({ index, custom: false, url: urlOf(`still-${index}`) }));
+  const stills: DeliveryMedia["stills"] = (media.details.stillKeys ?? []).map((_, index) => ({
+    index,
+    custom: false,
+    url: urlOf(`still-${index}`),
+  }));
   if (media.details.customStillKey) stills.push({ index: null, custom: true, url: urlOf("still-custom") });
   const chosen = media.details.thumb;
-  const thumbStill = chosen ? ("isCustom" in chosen ? stills.find((still) => still.custom) : stills.find((still) => still.index === chosen.index)) : undefined;
+  const thumbStill = chosen
+    ? "isCustom" in chosen
+      ? stills.find((still) => still.custom)
+      : stills.find((still) => still.index === chosen.index)
+    : undefined;
   return {
     contentId: media.contentId,
     kind: media.kind,
@@ -105,7 +114,10 @@ const MEDIA_COLUMNS = `m.id, m.content_id AS "contentId", m.kind, m.bucket_id AS
   m.original_image_version_id AS "originalImageVersionId", m.created_at AS "createdAt"`;
 
 /** The latest version of each media content, with the slug of its bucket (whose read scope decides). */
-export async function latestMediaWithBucket(db: Queryable, contentIds: readonly string[]): Promise<Array<MediaRow & { bucketSlug: string }>> {
+export async function latestMediaWithBucket(
+  db: Queryable,
+  contentIds: readonly string[],
+): Promise<Array<MediaRow & { bucketSlug: string }>> {
   if (!contentIds.length) return [];
   const { rows } = await db.query<MediaRow & { bucketSlug: string }>(
     `SELECT DISTINCT ON (m.content_id) ${MEDIA_COLUMNS}, b.slug AS "bucketSlug"

@@ -38,7 +38,13 @@ export const invalidParameter = (parameter: string, key: MessageKey, params: Mes
   new Problem(400, "invalid-parameter", key, params, { parameter });
 
 export const unauthorized = () =>
-  new Problem(401, "unauthorized", "delivery.problems.unauthorized.detail", {}, { headers: { "WWW-Authenticate": 'Bearer realm="Vitrine delivery", error="invalid_token"' } });
+  new Problem(
+    401,
+    "unauthorized",
+    "delivery.problems.unauthorized.detail",
+    {},
+    { headers: { "WWW-Authenticate": 'Bearer realm="Vitrine delivery", error="invalid_token"' } },
+  );
 
 export const notFound = (key: MessageKey = "delivery.problems.notFound.bucket") => new Problem(404, "not-found", key);
 
@@ -72,6 +78,12 @@ export function problemResponse(problem: Problem, locale: Locale, headers: Recor
   };
   return new Response(JSON.stringify(body), {
     status: problem.status,
-    headers: { "Content-Type": "application/problem+json", "Content-Language": locale, "Cache-Control": "no-store", ...headers, ...problem.extra.headers },
+    headers: {
+      "Content-Type": "application/problem+json",
+      "Content-Language": locale,
+      "Cache-Control": "no-store",
+      ...headers,
+      ...problem.extra.headers,
+    },
   });
 }

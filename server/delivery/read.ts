@@ -1,5 +1,13 @@
 import type { AppLoadContext } from "react-router";
-import { acceptClient, CLIENT_AUTH_COLUMNS, CLIENT_AUTH_FROM, clientAuthParams, clientMay, type ApiClient, type ClientAuthRow } from "../accounts/api-clients";
+import {
+  acceptClient,
+  CLIENT_AUTH_COLUMNS,
+  CLIENT_AUTH_FROM,
+  clientAuthParams,
+  clientMay,
+  type ApiClient,
+  type ClientAuthRow,
+} from "../accounts/api-clients";
 import { parseClientToken } from "../security/bearer";
 import { findBucketByCollection, resolveBucketSlug, type Bucket } from "../content/buckets";
 import { prepared, type Queryable } from "../db/client";
@@ -61,7 +69,9 @@ const bucketColumns = (alias = "") => `${alias}id, ${alias}slug, ${alias}name, $
 
 /** The buckets the client may read, in the order of the navigation. */
 export async function readableBuckets(db: Queryable, client: ApiClient): Promise<Bucket[]> {
-  const { rows } = await db.query<Bucket>(`SELECT ${bucketColumns()} FROM buckets WHERE slug = ANY($1) ORDER BY position, name`, [client.readBuckets]);
+  const { rows } = await db.query<Bucket>(`SELECT ${bucketColumns()} FROM buckets WHERE slug = ANY($1) ORDER BY position, name`, [
+    client.readBuckets,
+  ]);
   return rows;
 }
 
@@ -134,7 +144,8 @@ export async function requireClientDocument(
   contentId: string | undefined,
   found: FoundDocument,
 ): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }> {
-  if (found.bucket && clientMay(client, "read", found.bucket.slug)) return { bucket: deliveryBucket(found.bucket), document: found.document };
+  if (found.bucket && clientMay(client, "read", found.bucket.slug))
+    return { bucket: deliveryBucket(found.bucket), document: found.document };
   const bucket = await requireClientBucket(db, client, slug);
   const id = isUuid(contentId) ? contentId : null;
   return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id) : null };
@@ -146,18 +157,28 @@ export function parseLocale(url: URL, bucket: Bucket): LocaleRequest | null {
   const fallbackText = url.searchParams.get("fallback");
   const locales = bucket.locales.join(", ");
   if (locale === null || locale === "") {
-    if (fallbackText !== null) throw invalidParameter("fallback", "delivery.problems.invalidParameter.fallback", { value: fallbackText, locales });
+    if (fallbackText !== null)
+      throw invalidParameter("fallback", "delivery.problems.invalidParameter.fallback", { value: fallbackText, locales });
     return null;
   }
-  if (!bucket.locales.includes(locale)) throw invalidParameter("locale", "delivery.problems.invalidParameter.locale", { value: locale, locales });
+  if (!bucket.locales.includes(locale))
+    throw invalidParameter("locale", "delivery.problems.invalidParameter.locale", { value: locale, locales });
   if (fallbackText === null) return { locale, fallback: null };
   if (fallbackText === "none" || fallbackText === "") return { locale, fallback: [] };
   const fallback = fallbackText.split(",").map((part) => part.trim());
-  if (fallback.some((part) => !bucket.locales.includes(part))) throw invalidParameter("fallback", "delivery.problems.invalidParameter.fallback", { value: fallbackText, locales });
+  if (fallback.some((part) => !bucket.locales.includes(part)))
+    throw invalidParameter("fallback", "delivery.problems.invalidParameter.fallback", { value: fallbackText, locales });
   return { locale, fallback };
 }
 
-function wholeNumber(url: URL, name: string, min: number, max: number, fallback: number, key: Parameters<typeof invalidParameter>[1]): number {
+function wholeNumber(
+  url: URL,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  key: Parameters<typeof invalidParameter>[1],
+): number {
   const text = url.searchParams.get(name);
   if (text === null) return fallback;
   if (!/^\d{1,4}$/.test(text) || Number(text) < min || Number(text) > max) throw invalidParameter(name, key, { value: text, max });
@@ -187,7 +208,8 @@ interface CursorBody {
   id: string;
 }
 
-const sortKey = (sort: PageSort) => (sort.by === "property" ? `${sort.property}|${sort.locale ?? ""}|${sort.order}` : `${sort.by}|${sort.order}`);
+const sortKey = (sort: PageSort) =>
+  sort.by === "property" ? `${sort.property}|${sort.locale ?? ""}|${sort.order}` : `${sort.by}|${sort.order}`;
 
 export function encodeCursor(sort: PageSort, value: unknown, contentId: string): string {
   return Buffer.from(JSON.stringify({ s: sortKey(sort), v: value, id: contentId } satisfies CursorBody)).toString("base64url");
@@ -202,7 +224,8 @@ function decodeCursor(text: string, sort: PageSort): PageCursor {
   } catch {
     throw bad();
   }
-  if (!body || typeof body !== "object" || body.s !== sortKey(sort) || typeof body.id !== "string" || !/^[0-9a-f-]{36}$/.test(body.id)) throw bad();
+  if (!body || typeof body !== "object" || body.s !== sortKey(sort) || typeof body.id !== "string" || !/^[0-9a-f-]{36}$/.test(body.id))
+    throw bad();
   if (sort.by !== "property" && (typeof body.v !== "string" || !ISO_DATE_TIME.test(body.v))) throw bad();
   return { value: body.v, contentId: body.id };
 }
@@ -211,7 +234,8 @@ function decodeCursor(text: string, sort: PageSort): PageCursor {
 export function parsePageQuery(url: URL, bucket: DeliveryBucket, locale: LocaleRequest | null): PageQuery {
   const sortText = url.searchParams.get("sort") ?? "updatedAt";
   const orderText = url.searchParams.get("order");
-  if (orderText !== null && orderText !== "asc" && orderText !== "desc") throw invalidParameter("order", "delivery.problems.invalidParameter.order", { value: orderText });
+  if (orderText !== null && orderText !== "asc" && orderText !== "desc")
+    throw invalidParameter("order", "delivery.problems.invalidParameter.order", { value: orderText });
   let sort: PageSort;
   if (sortText === "updatedAt" || sortText === "createdAt") {
     sort = { by: sortText, order: orderText ?? "desc" };
@@ -219,7 +243,10 @@ export function parsePageQuery(url: URL, bucket: DeliveryBucket, locale: LocaleR
     const sortable = sortableProperties(bucket.schema);
     const property = sortable.get(sortText);
     if (!property) {
-      throw invalidParameter("sort", "delivery.problems.invalidParameter.sort", { value: sortText, fields: ["updatedAt", "createdAt", ...sortable.keys()].join(", ") });
+      throw invalidParameter("sort", "delivery.problems.invalidParameter.sort", {
+        value: sortText,
+        fields: ["updatedAt", "createdAt", ...sortable.keys()].join(", "),
+      });
     }
     sort = {
       by: "property",
@@ -275,7 +302,13 @@ export interface ShapeDependencies {
  * `populate` (one query per referenced collection and level, only from buckets the client reads), then every
  * loaded document's media in one query. `dependencies`, when given, receives what the answer read beyond them.
  */
-export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, documents: readonly StoredDocument[], options: ShapeOptions, dependencies?: ShapeDependencies): Promise<DeliveryDocument[]> {
+export async function shapeDocuments(
+  read: ReadContext,
+  bucket: DeliveryBucket,
+  documents: readonly StoredDocument[],
+  options: ShapeOptions,
+  dependencies?: ShapeDependencies,
+): Promise<DeliveryDocument[]> {
   const loaded = new Map<string, DeliverySource>(); // `${collection}|${contentId}`
   const collections = new Map<string, DeliveryBucket | null>([[bucket.bucket.collectionName, bucket]]);
   const roots = documents.map((document) => sourceOf(bucket, document));
@@ -318,7 +351,10 @@ export async function shapeDocuments(read: ReadContext, bucket: DeliveryBucket, 
     const urlOf = read.mediaUrl ?? ((row: MediaRow, file: string) => signedMediaUrl(read.config, read.base, row.contentId, file, expires));
     for (const row of await latestMediaWithBucket(read.db, [...references.media])) {
       if (!clientMay(read.client, "read", row.bucketSlug)) continue;
-      media.set(row.contentId.toLowerCase(), toDeliveryMedia(row, (file) => urlOf(row, file)));
+      media.set(
+        row.contentId.toLowerCase(),
+        toDeliveryMedia(row, (file) => urlOf(row, file)),
+      );
     }
     for (const id of [...references.media].sort()) {
       const shown = media.get(id);

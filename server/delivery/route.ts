@@ -70,10 +70,16 @@ export function notModified(request: Request, etag: string): boolean {
   return header.trim() === "*" || header.split(",").some((tag) => opaqueTag(tag) === wanted);
 }
 
-const cacheHeaders = (etag: string, headers: Record<string, string>) => ({ ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Origin, Authorization", ...headers });
+const cacheHeaders = (etag: string, headers: Record<string, string>) => ({
+  ETag: etag,
+  "Cache-Control": CACHE_CONTROL,
+  Vary: "Origin, Authorization",
+  ...headers,
+});
 
 /** 304: the client's copy with this ETag is the answer. */
-export const notModifiedAnswer = (etag: string, headers: Record<string, string> = {}) => new Response(null, { status: 304, headers: cacheHeaders(etag, headers) });
+export const notModifiedAnswer = (etag: string, headers: Record<string, string> = {}) =>
+  new Response(null, { status: 304, headers: cacheHeaders(etag, headers) });
 
 /** A JSON answer with its ETag (default: the hash of the body), or 304 when the client has it. */
 export function jsonAnswer(request: Request, value: unknown, headers: Record<string, string> = {}, knownEtag?: string): Response {
@@ -81,15 +87,24 @@ export function jsonAnswer(request: Request, value: unknown, headers: Record<str
   const body = JSON.stringify(value);
   const etag = knownEtag ?? etagOf(body);
   if (notModified(request, etag)) return notModifiedAnswer(etag, headers);
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...cacheHeaders(etag, headers) } });
+  return new Response(body, {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...cacheHeaders(etag, headers) },
+  });
 }
 
 export type DeliveryLoader = (args: RouteArgs) => Promise<Response>;
 
 /** A GET route of the delivery API: the handler answers a value (sent as JSON with an ETag) or a Response. */
 export function deliveryLoader(handler: (args: DeliveryArgs) => Promise<unknown>): DeliveryLoader;
-export function deliveryLoader<Found>(handler: (args: DeliveryArgs<Found>) => Promise<unknown>, authenticate: Authenticate<Found>): DeliveryLoader;
-export function deliveryLoader<Found>(handler: (args: DeliveryArgs<Found>) => Promise<unknown>, authenticate?: Authenticate<Found>): DeliveryLoader {
+export function deliveryLoader<Found>(
+  handler: (args: DeliveryArgs<Found>) => Promise<unknown>,
+  authenticate: Authenticate<Found>,
+): DeliveryLoader;
+export function deliveryLoader<Found>(
+  handler: (args: DeliveryArgs<Found>) => Promise<unknown>,
+  authenticate?: Authenticate<Found>,
+): DeliveryLoader {
   const authenticated = (authenticate ?? byTokenAlone) as Authenticate<Found>;
   return async (args: RouteArgs): Promise<Response> => {
     const { request, context } = args;
@@ -110,7 +125,13 @@ export function deliveryLoader<Found>(handler: (args: DeliveryArgs<Found>) => Pr
       const retryAfter = limiterOf(context.config).take(client.id);
       if (retryAfter > 0) {
         const limit = context.config.DELIVERY_RATE_LIMIT_PER_MINUTE;
-        throw new Problem(429, "rate-limited", "delivery.problems.rateLimited.detail", { limit, seconds: retryAfter }, { headers: { "Retry-After": String(retryAfter) } });
+        throw new Problem(
+          429,
+          "rate-limited",
+          "delivery.problems.rateLimited.detail",
+          { limit, seconds: retryAfter },
+          { headers: { "Retry-After": String(retryAfter) } },
+        );
       }
       const url = new URL(request.url);
       const read: ReadContext = { db: context.db, client, config: context.config, base: baseOf(url, context.config) };
@@ -150,6 +171,8 @@ export function deliveryAction() {
   return async ({ request, context }: RouteArgs): Promise<Response> => {
     if (request.method === "OPTIONS") return preflight(request, context);
     const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
-    return problemResponse(new Problem(405, "method-not-allowed", "delivery.problems.methodNotAllowed.detail", { allow: "GET" }), locale, { Allow: ALLOWED_METHODS });
+    return problemResponse(new Problem(405, "method-not-allowed", "delivery.problems.methodNotAllowed.detail", { allow: "GET" }), locale, {
+      Allow: ALLOWED_METHODS,
+    });
   };
 }

@@ -92,9 +92,10 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
   let sortExpression: string;
   let cursorCast: string;
   if (sort.by === "property") {
-    sortExpression = sort.locale === null
-      ? `coalesce(v.data -> ${param(sort.property)}, 'null'::jsonb)`
-      : `coalesce(v.data -> ${param(sort.property)} -> ${param(sort.locale)}, 'null'::jsonb)`;
+    sortExpression =
+      sort.locale === null
+        ? `coalesce(v.data -> ${param(sort.property)}, 'null'::jsonb)`
+        : `coalesce(v.data -> ${param(sort.property)} -> ${param(sort.locale)}, 'null'::jsonb)`;
     cursorCast = "jsonb";
   } else {
     sortExpression = sort.by === "updatedAt" ? "c.updated_at" : "c.created_at";
@@ -105,11 +106,17 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
   const direction = sort.order === "asc" ? "ASC" : "DESC";
   if (query.after) {
     const value = sort.by === "property" ? JSON.stringify(query.after.value) : query.after.value;
-    where.push(`(${sortExpression}, c.content_id) ${sort.order === "asc" ? ">" : "<"} (${param(value)}::${cursorCast}, ${param(query.after.contentId)}::uuid)`);
+    where.push(
+      `(${sortExpression}, c.content_id) ${sort.order === "asc" ? ">" : "<"} (${param(value)}::${cursorCast}, ${param(query.after.contentId)}::uuid)`,
+    );
   }
   const sortValue = sort.by === "property" ? sortExpression : ISO(sortExpression);
   const limit = param(query.limit + 1);
-  const select = (from: string, conditions: readonly string[] = [], sortKey = false) => `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"${sortKey ? `, ${sortExpression} AS sort_key` : ""}
+  const select = (
+    from: string,
+    conditions: readonly string[] = [],
+    sortKey = false,
+  ) => `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"${sortKey ? `, ${sortExpression} AS sort_key` : ""}
      FROM ${from} JOIN versions v ON v.version_id = c.latest_version_id
      WHERE ${[...where, ...conditions].join(" AND ")}
      ORDER BY ${sortExpression} ${direction}, c.content_id ${direction}
@@ -120,7 +127,12 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
   let text = select("contents c");
   if (query.search && sort.by === "property") text = select("contents c", [searchCondition(param(likePattern(query.search)))]);
   else if (query.search) {
-    const searched = searchedSql({ bucket: "$1", pattern: param(likePattern(query.search)), text: param(query.search), branch: (from, test) => select(from, [test], true) });
+    const searched = searchedSql({
+      bucket: "$1",
+      pattern: param(likePattern(query.search)),
+      text: param(query.search),
+      branch: (from, test) => select(from, [test], true),
+    });
     text = `SELECT "contentId", "versionId", "createdAt", "updatedAt", data, "sortValue" FROM (${searched}) page
        ORDER BY sort_key ${direction}, "contentId" ${direction}`;
   }
@@ -128,7 +140,11 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
 }
 
 /** One page of a bucket's documents. */
-export async function documentPage(db: Queryable, bucketId: string, query: PageQuery): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
+export async function documentPage(
+  db: Queryable,
+  bucketId: string,
+  query: PageQuery,
+): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
   const { text, values } = documentPageStatement(bucketId, query);
   const { rows } = await db.query<StoredDocument & { sortValue: unknown }>(text, values);
   return { documents: rows.slice(0, query.limit), more: rows.length > query.limit };

@@ -3,7 +3,16 @@ import { isWorkerJobName, parseRunnerMessage, parseWorkerMessage, type RunnerMes
 
 const job: RunnerMessage = {
   type: "job",
-  job: { jobId: "j1", name: "transcode", ffmpeg: "ffmpeg", input: "/m/files/a.mp4", outputDir: "/m/tmp/x.part", duration: 2.5, stillCount: 5, timeLimitMs: 60_000 },
+  job: {
+    jobId: "j1",
+    name: "transcode",
+    ffmpeg: "ffmpeg",
+    input: "/m/files/a.mp4",
+    outputDir: "/m/tmp/x.part",
+    duration: 2.5,
+    stillCount: 5,
+    timeLimitMs: 60_000,
+  },
 };
 
 describe("the worker protocol, runner → worker", () => {

@@ -7,7 +7,17 @@ import { jobFailureMessage } from "../../core/media/wire";
 import type { Db } from "../db/client";
 import type { FfmpegTools } from "../media/ffmpeg";
 import type { MediaStorage } from "../media/storage";
-import { claimJob, finishJob, recordStills, renewLease, updateMediaDetails, type JobName, type JobOutcome, type JobRow, type MediaRow } from "../media/store";
+import {
+  claimJob,
+  finishJob,
+  recordStills,
+  renewLease,
+  updateMediaDetails,
+  type JobName,
+  type JobOutcome,
+  type JobRow,
+  type MediaRow,
+} from "../media/store";
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import { isWorkerJobName, type WorkerJob } from "./protocol";
 import { WorkerProcess } from "./worker-process";
@@ -95,7 +105,9 @@ export class JobRunner {
     while (this.started && this.available && this.busyWorkers.size < this.concurrency) {
       const job = await claimJob(this.options.db);
       if (!job) return;
-      void this.run(job).catch((error: unknown) => this.options.logger.error({ err: error, jobId: job.id }, "job runner: recording a job failed"));
+      void this.run(job).catch((error: unknown) =>
+        this.options.logger.error({ err: error, jobId: job.id }, "job runner: recording a job failed"),
+      );
     }
   }
 

@@ -29,8 +29,23 @@ export async function checkUpload(
   const bounds = mediaBounds(kind, input.property);
   checkSize(file.size, bounds);
   const type = await sniffType(file.temporaryPath, kind, file.originalFilename, bounds.allowedFiles);
-  const facts = kind === "image" ? await imageFacts(file.temporaryPath, bounds) : kind === "video" ? await videoFacts(file.temporaryPath, bounds, ffmpeg) : {};
-  return { kind, originalFilename: file.originalFilename, mimetype: type.mimetype, ext: type.ext, size: file.size, width: null, height: null, details: {}, ...facts };
+  const facts =
+    kind === "image"
+      ? await imageFacts(file.temporaryPath, bounds)
+      : kind === "video"
+        ? await videoFacts(file.temporaryPath, bounds, ffmpeg)
+        : {};
+  return {
+    kind,
+    originalFilename: file.originalFilename,
+    mimetype: type.mimetype,
+    ext: type.ext,
+    size: file.size,
+    width: null,
+    height: null,
+    details: {},
+    ...facts,
+  };
 }
 
 function checkSize(size: number, bounds: MediaBounds): void {

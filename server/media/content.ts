@@ -48,7 +48,6 @@ export function toMediaContent(media: MediaRow, jobs: JobRow[], locale: Locale =
   };
 }
 
-
 /** The URL of a video's chosen still (spec §3 `thumb`), null while none is chosen or it is gone. */
 export function chosenStillUrl(media: Pick<MediaRow, "contentId" | "details">): string | null {
   const { thumb, stillKeys } = media.details;

@@ -8,7 +8,6 @@ import type { MediaStorage } from "./storage";
 import { HttpError, refusal } from "../web/http-error";
 import { cropAllowed, resolveMediaProperty } from "./field-property";
 
-
 /**
  * The crop request's coordinates (spec §3 crop request): numbers in pixels of
  * the original (uncropped, EXIF-oriented) image. Fractions, as croppers send
@@ -102,7 +101,12 @@ export async function cropImage(
     const { default: sharp } = await import("sharp");
     // autoOrient: the coordinates are in the image as shown (accept.ts measures it EXIF-rotated too).
     await encode(
-      sharp(deps.storage.pathOf(original.storageKey), { autoOrient: true, limitInputPixels: MAX_IMAGE_PIXELS }).extract({ left: x, top: y, width, height }),
+      sharp(deps.storage.pathOf(original.storageKey), { autoOrient: true, limitInputPixels: MAX_IMAGE_PIXELS }).extract({
+        left: x,
+        top: y,
+        width,
+        height,
+      }),
     ).toFile(temporaryPath);
     const { size } = await stat(temporaryPath);
     const storageKey = deps.storage.newKey(ext);

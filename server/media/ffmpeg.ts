@@ -45,7 +45,8 @@ export interface FfmpegSearch {
 export async function findFfmpeg(search: FfmpegSearch): Promise<{ tools: FfmpegTools | null; rejected: string[] }> {
   const { ffmpegPath, ffprobePath, searchPath } = search;
   const candidates: Array<{ ffmpeg: string; ffprobe: string; source: FfmpegTools["source"] }> = [];
-  if (ffmpegPath || ffprobePath) candidates.push({ ffmpeg: ffmpegPath ?? "ffmpeg", ffprobe: ffprobePath ?? "ffprobe", source: "environment" });
+  if (ffmpegPath || ffprobePath)
+    candidates.push({ ffmpeg: ffmpegPath ?? "ffmpeg", ffprobe: ffprobePath ?? "ffprobe", source: "environment" });
   candidates.push({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", source: "system" });
   const fromPackage = ffmpegStaticPath();
   if (fromPackage) candidates.push({ ffmpeg: fromPackage, ffprobe: ffprobePath ?? "ffprobe", source: "ffmpeg-static" });
@@ -53,7 +54,8 @@ export async function findFfmpeg(search: FfmpegSearch): Promise<{ tools: FfmpegT
   for (const { ffmpeg, ffprobe, source } of candidates) {
     const [version, probeVersion] = await Promise.all([versionOf(ffmpeg, searchPath), versionOf(ffprobe, searchPath)]);
     if (version && probeVersion) return { tools: { ffmpeg, ffprobe, version, source }, rejected };
-    if (source === "environment") rejected.push(...[!version && ffmpegPath, !probeVersion && ffprobePath].filter((path): path is string => !!path));
+    if (source === "environment")
+      rejected.push(...[!version && ffmpegPath, !probeVersion && ffprobePath].filter((path): path is string => !!path));
   }
   return { tools: null, rejected };
 }
@@ -72,7 +74,6 @@ export interface ProbedVideo extends VideoFacts {
   hasAudio: boolean;
 }
 
-
 /** Width, height, frame rate, codec and duration, read by ffprobe within a time limit. */
 export async function probeVideo(tools: FfmpegTools, path: string): Promise<ProbedVideo> {
   let output: string;
@@ -87,7 +88,15 @@ export async function probeVideo(tools: FfmpegTools, path: string): Promise<Prob
     throw new HttpError(422, "media.video.damaged");
   }
   const info = JSON.parse(output) as {
-    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; duration?: string }>;
+    streams?: Array<{
+      codec_type?: string;
+      codec_name?: string;
+      width?: number;
+      height?: number;
+      avg_frame_rate?: string;
+      r_frame_rate?: string;
+      duration?: string;
+    }>;
     format?: { duration?: string };
   };
   const video = info.streams?.find((stream) => stream.codec_type === "video");

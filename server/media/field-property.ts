@@ -8,10 +8,24 @@ import { HttpError } from "../web/http-error";
  * properties with the same values for these are the same rules, whatever their titles.
  */
 const RULE_ATTRIBUTES = [
-  "allowedFiles", "minFilesize", "maxFilesize",
-  "minWidth", "maxWidth", "minHeight", "maxHeight",
-  "minWidthCrop", "maxWidthCrop", "minHeightCrop", "maxHeightCrop", "enableCrop", "forceCrop",
-  "encoding", "codec", "minFps", "maxFps", "allowCustomStill",
+  "allowedFiles",
+  "minFilesize",
+  "maxFilesize",
+  "minWidth",
+  "maxWidth",
+  "minHeight",
+  "maxHeight",
+  "minWidthCrop",
+  "maxWidthCrop",
+  "minHeightCrop",
+  "maxHeightCrop",
+  "enableCrop",
+  "forceCrop",
+  "encoding",
+  "codec",
+  "minFps",
+  "maxFps",
+  "allowCustomStill",
 ] as const;
 
 export type MediaProperty = Record<string, unknown>;

@@ -10,7 +10,14 @@ import { errorText } from "../web/respond";
 import { mediaKindOfSchema } from "../../core/form/field-kind";
 import { cropBounds, type CropBounds } from "../../core/media/bounds";
 import {
-  CROP_AXES, CUSTOM_THUMB_VALUE, MEDIA_CROP_FIELD, MEDIA_EDIT_PREFIX, MEDIA_THUMB_FIELD, cropInputName, parsePixels, thumbInputName,
+  CROP_AXES,
+  CUSTOM_THUMB_VALUE,
+  MEDIA_CROP_FIELD,
+  MEDIA_EDIT_PREFIX,
+  MEDIA_THUMB_FIELD,
+  cropInputName,
+  parsePixels,
+  thumbInputName,
 } from "../../core/media/form-edit";
 import { isUuid } from "../../core/ids";
 import type { Locale } from "../../core/locales";
@@ -38,7 +45,8 @@ function firstText(formData: FormData, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-const definedOnly = (bounds: CropBounds): CropBounds => Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
+const definedOnly = (bounds: CropBounds): CropBounds =>
+  Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
 
 /** The media of this bucket that a field's posted value names (the latest version), or a refusal. */
 async function fieldMedia(formData: FormData, field: string, kind: "image" | "video", target: EditTarget) {
@@ -64,7 +72,10 @@ async function crop(formData: FormData, field: string, schema: JsonSchema, targe
     { source, coordinates, bounds: definedOnly(cropBounds(property)), userId: target.user.id },
     { db: context.db, storage: context.media.storage },
   );
-  context.logger.info({ mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates }, "image cropped (form)");
+  context.logger.info(
+    { mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates },
+    "image cropped (form)",
+  );
 }
 
 async function thumb(formData: FormData, field: string, schema: JsonSchema, target: EditTarget): Promise<void> {

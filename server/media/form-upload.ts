@@ -74,16 +74,23 @@ export async function readFormPost(request: Request, storage: MediaStorage, sche
  */
 async function receiveForm(request: Request, storage: MediaStorage, schema: JsonSchema) {
   return receiveMultipart<FormFilePart>(request, storage, {
-      limits: { fieldNameSize: 1024, fieldSize: MAX_TEXT_BYTES, fieldBytes: MAX_TEXT_BYTES, fields: 10_000, files: MAX_FILES, parts: 10_000 + MAX_FILES },
-      oversize: { mode: "skip", skipUpTo: MAX_VIDEO_BYTES },
-      planFile(partName, filename) {
-        const name = partName.startsWith(MEDIA_FILE_PREFIX) ? partName.slice(MEDIA_FILE_PREFIX.length) : "";
-        const property = name ? schemaAtName(schema, name) : null;
-        const kind = property ? mediaKindOfSchema(property) : null;
-        if (!property || !kind) throw new HttpError(400, "media.file.notMediaField", { name: partName.slice(0, 100) });
-        if (!filename) return null; // no file chosen: browsers send an empty part
-        return { maxBytes: mediaBounds(kind, property).maxBytes, tag: { name, kind, property } };
-      },
+    limits: {
+      fieldNameSize: 1024,
+      fieldSize: MAX_TEXT_BYTES,
+      fieldBytes: MAX_TEXT_BYTES,
+      fields: 10_000,
+      files: MAX_FILES,
+      parts: 10_000 + MAX_FILES,
+    },
+    oversize: { mode: "skip", skipUpTo: MAX_VIDEO_BYTES },
+    planFile(partName, filename) {
+      const name = partName.startsWith(MEDIA_FILE_PREFIX) ? partName.slice(MEDIA_FILE_PREFIX.length) : "";
+      const property = name ? schemaAtName(schema, name) : null;
+      const kind = property ? mediaKindOfSchema(property) : null;
+      if (!property || !kind) throw new HttpError(400, "media.file.notMediaField", { name: partName.slice(0, 100) });
+      if (!filename) return null; // no file chosen: browsers send an empty part
+      return { maxBytes: mediaBounds(kind, property).maxBytes, tag: { name, kind, property } };
+    },
   });
 }
 
@@ -98,14 +105,20 @@ export function mediaReferences(schema: unknown, value: unknown, name = "", out:
   if (Array.isArray(value)) for (const [index, item] of value.entries()) mediaReferences(node.items, item, `${name}[${index}]`, out);
   else if (typeof value === "object" && value !== null && typeof node.properties === "object" && node.properties !== null) {
     for (const [key, child] of Object.entries(node.properties)) {
-      if (Object.prototype.hasOwnProperty.call(value, key)) mediaReferences(child, (value as Record<string, unknown>)[key], name ? `${name}.${key}` : key, out);
+      if (Object.prototype.hasOwnProperty.call(value, key))
+        mediaReferences(child, (value as Record<string, unknown>)[key], name ? `${name}.${key}` : key, out);
     }
   }
   return out;
 }
 
 /** The media contents a document shows (for the page without JavaScript and the first render), access checked. */
-export async function loadMediaContents(context: AppLoadContext, user: User, schema: unknown, value: unknown): Promise<Record<string, MediaContent>> {
+export async function loadMediaContents(
+  context: AppLoadContext,
+  user: User,
+  schema: unknown,
+  value: unknown,
+): Promise<Record<string, MediaContent>> {
   const out: Record<string, MediaContent> = {};
   const buckets = new Map<string, boolean>();
   for (const contentId of new Set(mediaReferences(schema, value).map((reference) => reference.contentId))) {

@@ -4,7 +4,6 @@ import { HttpError } from "../web/http-error";
 /** Images beyond this many pixels are refused from their header, before decoding (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
 
-
 /**
  * The size an image is shown at, from its header only: EXIF orientations 5–8
  * swap width and height. A bomb is measured without being decoded, and
@@ -24,7 +23,12 @@ export async function readImageSize(path: string, noun: "image" | "still"): Prom
   const height = rotated ? metadata.width : metadata.height;
   if (!width || !height) throw new HttpError(422, "media.file.noDimensions", { noun: { key: `media.nouns.${noun}` } });
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw new HttpError(422, "media.file.tooManyPixels", { noun: { key: `media.nouns.${noun}` }, width, height, limit: MAX_IMAGE_PIXELS / 1_000_000 });
+    throw new HttpError(422, "media.file.tooManyPixels", {
+      noun: { key: `media.nouns.${noun}` },
+      width,
+      height,
+      limit: MAX_IMAGE_PIXELS / 1_000_000,
+    });
   }
   return { width, height };
 }

@@ -37,7 +37,10 @@ export type PlacedMedia = StagedMedia & { key: string };
  * ones already moved go back where they were. `undo` moves them all back (a
  * failed transaction after this).
  */
-export async function placeMedia(storage: MediaStorage, staged: readonly StagedMedia[]): Promise<{ placed: PlacedMedia[]; undo: () => Promise<void> }> {
+export async function placeMedia(
+  storage: MediaStorage,
+  staged: readonly StagedMedia[],
+): Promise<{ placed: PlacedMedia[]; undo: () => Promise<void> }> {
   const placed: PlacedMedia[] = [];
   const undo = async () => {
     for (const item of placed) await storage.move(storage.pathOf(item.key), item.path).catch(() => undefined);
@@ -60,7 +63,13 @@ export async function recordMedia(tx: Queryable, placed: readonly PlacedMedia[],
   const rows: MediaRow[] = [];
   for (const item of placed) {
     const { ext: _ext, ...facts } = item.facts;
-    rows.push(await insertMedia(tx, { ...facts, contentId: item.contentId, bucketId: owner.bucketId, storageKey: item.key, createdBy: owner.userId }, jobNamesFor(facts.kind)));
+    rows.push(
+      await insertMedia(
+        tx,
+        { ...facts, contentId: item.contentId, bucketId: owner.bucketId, storageKey: item.key, createdBy: owner.userId },
+        jobNamesFor(facts.kind),
+      ),
+    );
   }
   return rows;
 }

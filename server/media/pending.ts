@@ -30,7 +30,9 @@ export const bucketField = (name: string) => name.replace(/\[\d+\]/g, "[]");
 /** `<contentId>.<secret>` → its parts, or null for anything else. */
 export function parsePendingToken(token: string): { contentId: string; secret: string } | null {
   const [contentId, secret, ...rest] = token.split(".");
-  return isUuid(contentId) && secret && /^[A-Za-z0-9_-]{20,100}$/.test(secret) && !rest.length ? { contentId: contentId.toLowerCase(), secret } : null;
+  return isUuid(contentId) && secret && /^[A-Za-z0-9_-]{20,100}$/.test(secret) && !rest.length
+    ? { contentId: contentId.toLowerCase(), secret }
+    : null;
 }
 
 /** Whether `secret` is the one the row was stashed with. */
@@ -49,7 +51,11 @@ export const pendingFileOf = (row: PendingRow, secret: string): PendingFile => (
 /** A pending upload as the save commits it. */
 export function stagedFromPending(storage: MediaStorage, row: PendingRow): StagedMedia & { contentId: string } {
   const { kind, ext, originalFilename, mimetype, size, width, height, details } = row;
-  return { path: storage.pendingPath(row.contentId, ext), contentId: row.contentId, facts: { kind, ext, originalFilename, mimetype, size, width, height, details } };
+  return {
+    path: storage.pendingPath(row.contentId, ext),
+    contentId: row.contentId,
+    facts: { kind, ext, originalFilename, mimetype, size, width, height, details },
+  };
 }
 
 /**
@@ -73,7 +79,21 @@ export async function stashPending(
       await db.query(
         `INSERT INTO pending_uploads (content_id, secret_hash, user_id, bucket_id, field, kind, ext, original_filename, mimetype, size, width, height, details)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [item.contentId, hashToken(secret), owner.userId, owner.bucketId, bucketField(item.name), kind, ext, originalFilename, mimetype, size, width, height, JSON.stringify(details)],
+        [
+          item.contentId,
+          hashToken(secret),
+          owner.userId,
+          owner.bucketId,
+          bucketField(item.name),
+          kind,
+          ext,
+          originalFilename,
+          mimetype,
+          size,
+          width,
+          height,
+          JSON.stringify(details),
+        ],
       );
     } catch (error) {
       await storage.remove(target);
@@ -93,7 +113,10 @@ export async function findPending(db: Queryable, contentIds: readonly string[]):
 /** Which of these contentIds are media contents already (a pending upload a save has committed meanwhile). */
 export async function committedContentIds(db: Queryable, contentIds: readonly string[]): Promise<Set<string>> {
   if (!contentIds.length) return new Set();
-  const { rows } = await db.query<{ contentId: string }>(`SELECT DISTINCT content_id AS "contentId" FROM media WHERE content_id = ANY($1::uuid[])`, [contentIds]);
+  const { rows } = await db.query<{ contentId: string }>(
+    `SELECT DISTINCT content_id AS "contentId" FROM media WHERE content_id = ANY($1::uuid[])`,
+    [contentIds],
+  );
   return new Set(rows.map((row) => row.contentId));
 }
 

@@ -49,7 +49,9 @@ export async function scheduleBucketMediaRemoval(tx: Queryable, bucketId: string
 export async function removeScheduledMedia(db: Db, storage: MediaStorage, logger?: Logger, batch = 500): Promise<number> {
   let removed = 0;
   for (;;) {
-    const { rows } = await db.query<{ key: string }>(`SELECT storage_key AS key FROM media_removals ORDER BY scheduled_at LIMIT $1`, [batch]);
+    const { rows } = await db.query<{ key: string }>(`SELECT storage_key AS key FROM media_removals ORDER BY scheduled_at LIMIT $1`, [
+      batch,
+    ]);
     if (rows.length === 0) return removed;
     for (const { key } of rows) {
       try {

@@ -36,7 +36,13 @@ export async function serveFile(request: Request, path: string, options: ServeOp
     // Whatever the type, never let the content run as a page of our origin.
     "Content-Security-Policy": "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
   });
-  if (request.headers.get("If-None-Match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+  if (
+    request.headers
+      .get("If-None-Match")
+      ?.split(/\s*,\s*/)
+      .includes(etag)
+  )
+    return new Response(null, { status: 304, headers });
 
   const range = parseRange(request.headers.get("Range"), info.size);
   if (range === "unsatisfiable") {
@@ -46,7 +52,8 @@ export async function serveFile(request: Request, path: string, options: ServeOp
   const { start, end } = range ?? { start: 0, end: info.size - 1 };
   headers.set("Content-Length", String(info.size === 0 ? 0 : end - start + 1));
   if (range) headers.set("Content-Range", `bytes ${start}-${end}/${info.size}`);
-  const body = request.method === "HEAD" || info.size === 0 ? null : (Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream);
+  const body =
+    request.method === "HEAD" || info.size === 0 ? null : (Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream);
   return new Response(body, { status: range ? 206 : 200, headers });
 }
 

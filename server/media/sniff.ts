@@ -12,7 +12,6 @@ export interface SniffedType {
 const IMAGE_EXTENSIONS = new Set(["jpg", "png", "webp", "gif", "avif", "tif"]);
 const TEXT_EXTENSIONS = new Set(["txt", "csv", "json", "md", "srt", "vtt", "xml", "svg", "html", "htm"]);
 
-
 /** The file's type from its content (magic bytes), never from its name or the browser's mimetype. */
 export async function sniffType(path: string, kind: MediaKind, originalName: string, allowedFiles?: string[]): Promise<SniffedType> {
   // Loaded on the first upload, not at start (it costs the cold start ~80 ms).

@@ -14,7 +14,8 @@ import { MediaStorage } from "./storage";
 export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 /** Where the media files live: MEDIA_DIR, else DATA_DIR/media. */
-export const mediaDirOf = (config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">) => path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media"));
+export const mediaDirOf = (config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">) =>
+  path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media"));
 
 /**
  * The media store, the ffmpeg found on this machine (findFfmpeg, looked up
@@ -32,8 +33,15 @@ export function startMedia(
   const ffmpeg = found.tools;
   const storage = new MediaStorage(mediaDirOf(config));
   if (found.rejected.length) logger.warn({ rejected: found.rejected }, "FFMPEG_PATH/FFPROBE_PATH do not name working binaries: ignored");
-  if (ffmpeg) logger.info({ ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version }, "video processing with ffmpeg");
-  else logger.warn("video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work");
+  if (ffmpeg)
+    logger.info(
+      { ffmpeg: ffmpeg.ffmpeg, ffprobe: ffmpeg.ffprobe, source: ffmpeg.source, version: ffmpeg.version },
+      "video processing with ffmpeg",
+    );
+  else
+    logger.warn(
+      "video processing is unavailable: no ffmpeg/ffprobe found (set FFMPEG_PATH and FFPROBE_PATH, or install Debian's ffmpeg); images and files still work",
+    );
   if (!existsSync(workerPath)) logger.warn({ workerPath }, "the media worker is not built: run npm run build to process videos");
   const jobs = new JobRunner({
     db,
@@ -49,7 +57,9 @@ export function startMedia(
     void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));
     void sweepPendingUploads(db, storage).catch((error: unknown) => logger.warn({ err: error }, "sweeping pending uploads failed"));
     // Files of deleted buckets whose removal did not finish right after the delete (server/media/removals.ts).
-    void removeScheduledMedia(db, storage, logger).catch((error: unknown) => logger.warn({ err: error }, "removing media of deleted buckets failed"));
+    void removeScheduledMedia(db, storage, logger).catch((error: unknown) =>
+      logger.warn({ err: error }, "removing media of deleted buckets failed"),
+    );
   };
   let sweeper: NodeJS.Timeout | undefined;
   return {

@@ -10,7 +10,6 @@ import { HttpError } from "../web/http-error";
 export type { Thumb } from "../../core/media/wire";
 type Thumb = NonNullable<MediaDetails["thumb"]>;
 
-
 /** Spec §5: custom stills are jpeg, png or webp, decided by content. */
 export const CUSTOM_STILL_EXTENSIONS = ["jpg", "png", "webp"] as const;
 const customStillType = () => new HttpError(415, "media.customStill.type");
@@ -21,7 +20,8 @@ export const MAX_CUSTOM_STILL_BYTES = MAX_IMAGE_BYTES;
 export function parseThumb(body: Record<string, unknown>): Thumb {
   const value = body.thumb;
   const index = typeof value === "object" && value !== null && !Array.isArray(value) && "index" in value ? value.index : value;
-  if (typeof value === "object" && value !== null && !Array.isArray(value) && (value as { isCustom?: unknown }).isCustom === true) return { isCustom: true };
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && (value as { isCustom?: unknown }).isCustom === true)
+    return { isCustom: true };
   if (typeof index === "number" && Number.isInteger(index) && index >= 0) return { index };
   throw new HttpError(400, "media.thumb.malformed", { usage: { key: "api.usage.thumb" } });
 }
@@ -67,7 +67,11 @@ export interface CustomStill {
  * deleting) an earlier one. The selected thumb is not changed: PUT …/thumb
  * {thumb: {isCustom: true}} selects it. The temporary file is gone either way.
  */
-export async function acceptCustomStill(media: MediaRow, file: UploadedFile, deps: { db: Db; storage: MediaStorage }): Promise<CustomStill> {
+export async function acceptCustomStill(
+  media: MediaRow,
+  file: UploadedFile,
+  deps: { db: Db; storage: MediaStorage },
+): Promise<CustomStill> {
   let committedKey: string | undefined;
   try {
     if (file.size === 0) throw new HttpError(400, "media.file.empty");
@@ -85,7 +89,8 @@ export async function acceptCustomStill(media: MediaRow, file: UploadedFile, dep
     await deps.storage.commit(file.temporaryPath, committedKey);
     const recorded = await setCustomStill(deps.db, media.id, { key: committedKey, width, height });
     if (!recorded) throw new HttpError(404, "media.noSuchMedia");
-    if (recorded.previousKey && recorded.previousKey !== committedKey) await deps.storage.removeKey(recorded.previousKey).catch(() => undefined);
+    if (recorded.previousKey && recorded.previousKey !== committedKey)
+      await deps.storage.removeKey(recorded.previousKey).catch(() => undefined);
     const smallerThanVideo = Boolean(media.width && media.height && (width < media.width || height < media.height));
     return { media: recorded.media, width, height, smallerThanVideo };
   } catch (error) {

@@ -58,7 +58,8 @@ const MEDIA_COLUMNS = `id, content_id AS "contentId", kind, bucket_id AS "bucket
   original_image_version_id AS "originalImageVersionId", created_at AS "createdAt"`;
 const JOB_COLUMNS = `id, media_id AS "mediaId", name, status, progress, attempts, error`;
 
-export interface NewMedia extends Omit<FileFacts, "width" | "height" | "details">, Partial<Pick<FileFacts, "width" | "height" | "details">> {
+export interface NewMedia
+  extends Omit<FileFacts, "width" | "height" | "details">, Partial<Pick<FileFacts, "width" | "height" | "details">> {
   contentId?: string;
   bucketId: string;
   storageKey: string;

@@ -6,7 +6,6 @@ import { tooLargeMessage } from "../../core/media/bounds";
 import { HttpError } from "../web/http-error";
 import type { MediaStorage } from "./storage";
 
-
 export interface UploadedFile {
   temporaryPath: string;
   size: number;
@@ -33,7 +32,11 @@ export interface MultipartOptions<T> {
    * Called when a file part starts, with the text fields sent before it. Answers its plan, null to
    * skip the part (an empty file input), or throws an HttpError to refuse the whole upload.
    */
-  planFile(partName: string, filename: string | undefined, fieldsBefore: ReadonlyArray<[string, string]>): FilePlan<T> | null | Promise<FilePlan<T> | null>;
+  planFile(
+    partName: string,
+    filename: string | undefined,
+    fieldsBefore: ReadonlyArray<[string, string]>,
+  ): FilePlan<T> | null | Promise<FilePlan<T> | null>;
   /**
    * A file over its `maxBytes`: "refuse" ends the whole upload with 413 at once; "skip" reads the rest of
    * it into nothing (so the fields after it arrive) and reports it as `tooLarge`, up to `skipUpTo` bytes.
@@ -53,7 +56,11 @@ class Oversize extends Error {}
  * file in the media store while its bytes are counted. Nothing is held whole in memory; a file is cut off
  * at its limit while it streams, never after. On any refusal every temporary file is removed.
  */
-export async function receiveMultipart<T>(request: Request, storage: MediaStorage, options: MultipartOptions<T>): Promise<ReceivedMultipart<T>> {
+export async function receiveMultipart<T>(
+  request: Request,
+  storage: MediaStorage,
+  options: MultipartOptions<T>,
+): Promise<ReceivedMultipart<T>> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!request.body || !/^multipart\/form-data/i.test(contentType)) {
     throw new HttpError(400, "media.file.notMultipart");
@@ -61,7 +68,11 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
   const { fieldBytes = Number.MAX_SAFE_INTEGER, ...limits } = options.limits;
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { headerPairs: 50, ...limits, fileSize: Number.MAX_SAFE_INTEGER } });
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: { headerPairs: 50, ...limits, fileSize: Number.MAX_SAFE_INTEGER },
+    });
   } catch {
     throw new HttpError(400, "media.file.badBoundary");
   }
@@ -97,7 +108,13 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
     open.add(stream);
     writes.push(receiveFile(partName, stream, info.filename).finally(() => open.delete(stream)));
   });
-  parser.on("filesLimit", () => fail(options.limits.files === 1 ? new HttpError(400, "media.file.oneFile") : new HttpError(400, "media.file.tooManyFiles", { limit: options.limits.files })));
+  parser.on("filesLimit", () =>
+    fail(
+      options.limits.files === 1
+        ? new HttpError(400, "media.file.oneFile")
+        : new HttpError(400, "media.file.tooManyFiles", { limit: options.limits.files }),
+    ),
+  );
   parser.on("fieldsLimit", () => fail(new HttpError(413, "media.file.tooManyFields")));
   parser.on("partsLimit", () => fail(new HttpError(413, "media.file.tooManyParts")));
 
@@ -116,7 +133,10 @@ export async function receiveMultipart<T>(request: Request, storage: MediaStorag
       stream.resume(); // refused while the plan was made, or a part to skip: read into nothing
       return;
     }
-    const received: ReceivedFile<T> = { tag: plan.tag, file: { temporaryPath: storage.temporaryPath(), size: 0, originalFilename: cleanFilename(filename) } };
+    const received: ReceivedFile<T> = {
+      tag: plan.tag,
+      file: { temporaryPath: storage.temporaryPath(), size: 0, originalFilename: cleanFilename(filename) },
+    };
     files.push(received);
     const { maxBytes } = plan;
     const skipUpTo = options.oversize.mode === "skip" ? options.oversize.skipUpTo : maxBytes;
@@ -198,7 +218,10 @@ function fieldsOf(entries: ReadonlyArray<[string, string]>): Record<string, stri
 export function cleanFilename(name: string | undefined): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim().slice(0, 255);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
+    .trim()
+    .slice(0, 255);
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "upload";
 }
 

@@ -23,18 +23,27 @@ export async function readDocumentCall(
   params: { slug?: string; contentId?: string; versionId?: string },
 ): Promise<Response> {
   const { contentId, versionId } = params;
-  const named = isUuid(contentId) && (versionId === "latest" || isUuid(versionId)) ? { contentId, versionId: versionId === "latest" ? null : versionId } : undefined;
+  const named =
+    isUuid(contentId) && (versionId === "latest" || isUuid(versionId))
+      ? { contentId, versionId: versionId === "latest" ? null : versionId }
+      : undefined;
   const { bucket } = await requireApiBucketAccess(request, context, { slug: params.slug, ...(named ? { document: named } : {}) });
   if (!named) throw noSuchDocument();
-  const version = (await documentReadWithSession(request, context, named)) ?? (named.versionId === null
-    ? await getLatestVersion(context.db, bucket.id, named.contentId)
-    : await getVersion(context.db, bucket.id, named.contentId, named.versionId));
+  const version =
+    (await documentReadWithSession(request, context, named)) ??
+    (named.versionId === null
+      ? await getLatestVersion(context.db, bucket.id, named.contentId)
+      : await getVersion(context.db, bucket.id, named.contentId, named.versionId));
   if (!version) throw noSuchDocument();
   return Response.json(toDocument(version));
 }
 
 /** The document the session lookup read with the session (PostgreSQL, a signed-in user's read); else undefined. */
-async function documentReadWithSession(request: Request, context: AppLoadContext, named: NamedDocument): Promise<ContentVersion | null | undefined> {
+async function documentReadWithSession(
+  request: Request,
+  context: AppLoadContext,
+  named: NamedDocument,
+): Promise<ContentVersion | null | undefined> {
   if (!context.requestState) return undefined; // an API client's call: no session was read
   const { namedDocument } = await getRequestState(request, context);
   if (!namedDocument || namedDocument.contentId !== named.contentId || namedDocument.versionId !== named.versionId) return undefined;

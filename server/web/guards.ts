@@ -1,6 +1,10 @@
 import { redirect, type AppLoadContext } from "react-router";
 import {
-  findBucketByCollectionCached, isBucketVisible, resolveBucketSlugCached, type Bucket, type ResolvedBucket,
+  findBucketByCollectionCached,
+  isBucketVisible,
+  resolveBucketSlugCached,
+  type Bucket,
+  type ResolvedBucket,
 } from "../content/buckets";
 import { hasPermission, type Author, type User } from "../accounts/users";
 import { authenticateApiClient, clientMay, type ApiClient } from "../accounts/api-clients";
@@ -110,7 +114,12 @@ export async function requireBucketAccess(
 
 /** A bearer token that names no live client: unknown, wrong secret, revoked or expired. */
 const invalidClient = () =>
-  new HttpError(401, "adminClients.api.invalidToken", {}, { headers: { "WWW-Authenticate": 'Bearer realm="Vitrine", error="invalid_token"' } });
+  new HttpError(
+    401,
+    "adminClients.api.invalidToken",
+    {},
+    { headers: { "WWW-Authenticate": 'Bearer realm="Vitrine", error="invalid_token"' } },
+  );
 
 /** The live API client of the request's bearer token (null without one); a bad token is refused with 401. */
 async function requestClient(request: Request, context: AppLoadContext): Promise<ApiClient | null> {
@@ -159,7 +168,11 @@ export async function requireApiBucketAccess(
   // A user's session is read with the bucket, and the document a read names, in one statement (PostgreSQL; PGlite
   // reads the session and bucket from its cache).
   if (!client && find.slug !== undefined) {
-    await getRequestState(request, context, { bucketSlug: find.slug, navigation: false, ...(find.document ? { document: find.document } : {}) });
+    await getRequestState(request, context, {
+      bucketSlug: find.slug,
+      navigation: false,
+      ...(find.document ? { document: find.document } : {}),
+    });
   }
   const user = client ? null : await requireApiUser(request, context);
   // The JSON API answers an old slug of a renamed bucket for the bucket itself, without a redirect: exhibit apps

@@ -21,8 +21,16 @@ const READ = new RegExp(`^/api/v1/buckets/${SEGMENT}/content/${SEGMENT}/${SEGMEN
 /** Matched by their own routes, case-insensitively as React Router matches. */
 const MEDIA_SLUGS = new Set(["image", "video", "file"]);
 
-const read = apiRoute(({ request, context, params }: { request: Request; context: AppLoadContext; params: { slug: string; contentId: string; versionId: string } }) =>
-  readDocumentCall(request, context, params),
+const read = apiRoute(
+  ({
+    request,
+    context,
+    params,
+  }: {
+    request: Request;
+    context: AppLoadContext;
+    params: { slug: string; contentId: string; versionId: string };
+  }) => readDocumentCall(request, context, params),
 );
 const save = apiRoute(({ request, context, params }: { request: Request; context: AppLoadContext; params: { slug: string } }) =>
   saveDocumentCall(request, context, params),

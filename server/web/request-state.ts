@@ -53,7 +53,14 @@ async function loadRequestState(request: Request, context: AppLoadContext, optio
   const namedBucket = bucketSlug !== undefined && found?.bucket !== undefined ? { slug: bucketSlug, found: found.bucket } : undefined;
   const { document } = options;
   const namedDocument = namedBucket && document && found?.document !== undefined ? { ...document, found: found.document } : undefined;
-  return { session, user, buckets: found?.buckets ?? [], ...(namedBucket ? { namedBucket } : {}), ...(namedDocument ? { namedDocument } : {}), locale };
+  return {
+    session,
+    user,
+    buckets: found?.buckets ?? [],
+    ...(namedBucket ? { namedBucket } : {}),
+    ...(namedDocument ? { namedDocument } : {}),
+    locale,
+  };
 }
 
 /** Accept-Language values seen (per detector: its fallback is the server's default locale) → the locale they ask for. */
@@ -78,6 +85,10 @@ export async function commitSession(context: AppLoadContext, session: Session<Se
 }
 
 /** A bucket's name for the request's interface language (core/content/bucket-name.ts): what pages show. */
-export async function interfaceBucketName(request: Request, context: AppLoadContext, bucket: { name: string; names?: BucketNames | null }): Promise<string> {
+export async function interfaceBucketName(
+  request: Request,
+  context: AppLoadContext,
+  bucket: { name: string; names?: BucketNames | null },
+): Promise<string> {
   return bucketName(bucket, (await getRequestState(request, context)).locale);
 }

@@ -15,7 +15,12 @@ import { getRequestState } from "./request-state";
 export function asHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error instanceof VersionConflictError) {
-    return new HttpError(409, "api.versionConflict", {}, { code: "DOCUMENT_VERSION_CONFLICT", body: { latestVersionId: error.latestVersionId } });
+    return new HttpError(
+      409,
+      "api.versionConflict",
+      {},
+      { code: "DOCUMENT_VERSION_CONFLICT", body: { latestVersionId: error.latestVersionId } },
+    );
   }
   if (error instanceof ContentNotFoundError) return new HttpError(404, "api.noSuchDocument");
   return null;
@@ -32,7 +37,9 @@ export async function errorJson(error: HttpError, request: Request, context: App
 
 /** The refusal in words: its message, and the further ones on their own lines. */
 export function errorText(error: HttpError, locale: Locale): string {
-  return [translate(locale, error.key, error.params), ...(error.options.more ?? []).map((more) => translateMessage(locale, more))].join("\n");
+  return [translate(locale, error.key, error.params), ...(error.options.more ?? []).map((more) => translateMessage(locale, more))].join(
+    "\n",
+  );
 }
 
 interface RouteArgs {

@@ -35,12 +35,20 @@ describe("classifyAddress: where webhooks may not go", () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.1", "192.169.0.1", "11.0.0.1", "169.253.0.1", "2606:4700:4700::1111", "2a00:1450:4001:82a::200e", "::ffff:8.8.8.8"])(
-    "%s is public",
-    (address) => {
-      expect(classifyAddress(address)).toBeNull();
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.15.255.255",
+    "172.32.0.1",
+    "192.169.0.1",
+    "11.0.0.1",
+    "169.253.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:82a::200e",
+    "::ffff:8.8.8.8",
+  ])("%s is public", (address) => {
+    expect(classifyAddress(address)).toBeNull();
+  });
 
   it("takes a URL's bracketed IPv6 host and normalised IPv4 forms", () => {
     expect(ipLiteral(new URL("http://[::ffff:127.0.0.1]:8080/x").hostname)).toBe("::ffff:7f00:1");
@@ -59,12 +67,22 @@ describe("checkTarget: the check when a webhook is saved", () => {
       reason: "refused",
       message: { key: "webhooks.errors.privateAddress", params: { address: "10.1.2.3" } },
     });
-    expect(await checkTarget(new URL("http://[::1]:9000/hook"), false)).toMatchObject({ ok: false, message: { key: "webhooks.errors.loopbackAddress" } });
-    expect(await checkTarget(new URL("http://169.254.169.254/latest/meta-data"), false)).toMatchObject({ ok: false, message: { key: "webhooks.errors.linkLocalAddress" } });
+    expect(await checkTarget(new URL("http://[::1]:9000/hook"), false)).toMatchObject({
+      ok: false,
+      message: { key: "webhooks.errors.loopbackAddress" },
+    });
+    expect(await checkTarget(new URL("http://169.254.169.254/latest/meta-data"), false)).toMatchObject({
+      ok: false,
+      message: { key: "webhooks.errors.linkLocalAddress" },
+    });
   });
 
   it("resolves a name and refuses it when it points at this machine", async () => {
-    expect(await checkTarget(new URL("http://localhost:3000/hook"), false)).toMatchObject({ ok: false, reason: "refused", message: { key: "webhooks.errors.loopbackAddress" } });
+    expect(await checkTarget(new URL("http://localhost:3000/hook"), false)).toMatchObject({
+      ok: false,
+      reason: "refused",
+      message: { key: "webhooks.errors.loopbackAddress" },
+    });
   });
 
   it("says so when a name does not resolve", async () => {

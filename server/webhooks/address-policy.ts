@@ -106,7 +106,10 @@ export function addressRefusal(address: string, kind: AddressKind): Message {
 /** A connection was about to go to a refused address. */
 export class RefusedAddressError extends Error {
   readonly code = "WEBHOOK_REFUSED_ADDRESS";
-  constructor(readonly address: string, readonly kind: AddressKind) {
+  constructor(
+    readonly address: string,
+    readonly kind: AddressKind,
+  ) {
     super(`refused webhook target address ${address} (${kind})`);
     this.name = "RefusedAddressError";
   }
@@ -119,13 +122,13 @@ export function ipLiteral(hostname: string): string | null {
 }
 
 function lookupAll(hostname: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  return new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 }
 
 export type TargetCheck =
-  | { ok: true }
-  | { ok: false; reason: "refused"; message: Message }
-  | { ok: false; reason: "notFound"; message: Message };
+  { ok: true } | { ok: false; reason: "refused"; message: Message } | { ok: false; reason: "notFound"; message: Message };
 
 /**
  * Whether a webhook may be saved with this URL's host: an IP address is checked as it is, a name by every address
@@ -134,8 +137,14 @@ export type TargetCheck =
 export async function checkTarget(url: URL, allowPrivate: boolean): Promise<TargetCheck> {
   if (allowPrivate) return { ok: true };
   const literal = ipLiteral(url.hostname);
-  const addresses = literal ? [literal] : await lookupAll(url.hostname).then((found) => found.map((entry) => entry.address), () => null);
-  if (!addresses || addresses.length === 0) return { ok: false, reason: "notFound", message: { key: "webhooks.errors.hostNotFound", params: { host: url.hostname } } };
+  const addresses = literal
+    ? [literal]
+    : await lookupAll(url.hostname).then(
+        (found) => found.map((entry) => entry.address),
+        () => null,
+      );
+  if (!addresses || addresses.length === 0)
+    return { ok: false, reason: "notFound", message: { key: "webhooks.errors.hostNotFound", params: { host: url.hostname } } };
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (kind) return { ok: false, reason: "refused", message: addressRefusal(address, kind) };

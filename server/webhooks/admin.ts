@@ -14,12 +14,15 @@ import type { Locale } from "../../core/locales";
  */
 
 export type WebhookSave =
-  | { ok: true; webhook: Webhook | null; secret: string | null }
-  | { ok: false; field: "url" | "buckets"; message: Message };
+  { ok: true; webhook: Webhook | null; secret: string | null } | { ok: false; field: "url" | "buckets"; message: Message };
 
 /** Every bucket an admin can choose, private ones too, named in the interface language `locale`. */
 export async function bucketChoices(context: AppLoadContext, locale: Locale) {
-  return (await listAdminBuckets(context.db)).map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private }));
+  return (await listAdminBuckets(context.db)).map((bucket) => ({
+    slug: bucket.slug,
+    name: bucketName(bucket, locale),
+    private: bucket.private,
+  }));
 }
 
 /**
@@ -34,7 +37,8 @@ export async function saveWebhookForm(
 ): Promise<WebhookSave | null> {
   const known = new Set((await listAdminBuckets(context.db)).map((bucket) => bucket.slug));
   const unknown = value.scope === "some" ? value.buckets.find((slug) => !known.has(slug)) : undefined;
-  if (unknown !== undefined) return { ok: false, field: "buckets", message: { key: "webhooks.errors.unknownBucket", params: { slug: unknown } } };
+  if (unknown !== undefined)
+    return { ok: false, field: "buckets", message: { key: "webhooks.errors.unknownBucket", params: { slug: unknown } } };
   const check = await checkTarget(new URL(value.url), context.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
   if (!check.ok) return { ok: false, field: "url", message: check.message };
   const generated = value.secretMode === "generate" ? generateWebhookSecret() : null;

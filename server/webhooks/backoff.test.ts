@@ -3,7 +3,9 @@ import { deliveryRetryDelayMs, LONGEST_DELIVERY_RETRY_MS } from "./backoff";
 
 describe("deliveryRetryDelayMs", () => {
   it("waits the base after the first failure, then four times longer each time", () => {
-    expect([1, 2, 3, 4, 5].map((attempt) => deliveryRetryDelayMs(attempt, 30_000))).toEqual([30_000, 120_000, 480_000, 1_920_000, 7_680_000]);
+    expect([1, 2, 3, 4, 5].map((attempt) => deliveryRetryDelayMs(attempt, 30_000))).toEqual([
+      30_000, 120_000, 480_000, 1_920_000, 7_680_000,
+    ]);
   });
 
   it("waits at most six hours", () => {

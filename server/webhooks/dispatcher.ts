@@ -32,7 +32,9 @@ export interface WebhookDispatcherOptions {
 const PRUNE_EVERY_MS = 60 * 60_000;
 
 /** The body a receiver gets (docs/webhooks.md). */
-export function deliveryBody(delivery: Pick<ClaimedDelivery, "id" | "event" | "bucketSlug" | "contentId" | "versionId" | "occurredAt">): string {
+export function deliveryBody(
+  delivery: Pick<ClaimedDelivery, "id" | "event" | "bucketSlug" | "contentId" | "versionId" | "occurredAt">,
+): string {
   return JSON.stringify({
     event: delivery.event,
     bucket: delivery.bucketSlug,
@@ -102,7 +104,9 @@ export class WebhookDispatcher {
       for (const delivery of claimed) {
         const controller = new AbortController();
         const done = this.attempt(delivery, controller.signal)
-          .catch((error: unknown) => this.options.logger.error({ err: error, deliveryId: delivery.id }, "webhooks: recording a delivery failed"))
+          .catch((error: unknown) =>
+            this.options.logger.error({ err: error, deliveryId: delivery.id }, "webhooks: recording a delivery failed"),
+          )
           .finally(() => {
             this.inFlight.delete(delivery.id);
             this.kick();

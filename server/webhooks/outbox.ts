@@ -12,7 +12,10 @@ import type { WebhookEvent } from "../../core/webhook-forms";
  * and `versionId` are SQL expressions (parameters such as "$2", or columns of `from`); `from` names extra rows the
  * insert depends on (a CTE that returns a row only when the change happened).
  */
-export function enqueueDeliveriesSql(event: WebhookEvent, sql: { bucket: string; contentId: string; versionId: string; from?: string }): string {
+export function enqueueDeliveriesSql(
+  event: WebhookEvent,
+  sql: { bucket: string; contentId: string; versionId: string; from?: string },
+): string {
   return `INSERT INTO webhook_deliveries (webhook_id, event, bucket_slug, content_id, version_id)
      SELECT w.id, '${event}', b.slug, ${sql.contentId}, ${sql.versionId}
      FROM ${sql.from ? `${sql.from}, ` : ""}webhooks w JOIN buckets b ON b.id = ${sql.bucket}

@@ -28,14 +28,14 @@ export interface SendOptions {
 }
 
 export type AttemptResult =
-  | { ok: true; status: number; excerpt: string }
-  | { ok: false; status: number | null; excerpt: string | null; error: Message };
+  { ok: true; status: number; excerpt: string } | { ok: false; status: number | null; excerpt: string | null; error: Message };
 
 class DeadlineError extends Error {}
 
 function networkError(error: unknown, timeoutMs: number): Message {
   if (error instanceof RefusedAddressError) return addressRefusal(error.address, error.kind);
-  if (error instanceof DeadlineError) return { key: "webhooks.deliveryErrors.timeout", params: { seconds: Math.round(timeoutMs / 100) / 10 } };
+  if (error instanceof DeadlineError)
+    return { key: "webhooks.deliveryErrors.timeout", params: { seconds: Math.round(timeoutMs / 100) / 10 } };
   const code = (error as { code?: string }).code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return { key: "webhooks.deliveryErrors.hostNotFound" };
   if (code === "ECONNREFUSED") return { key: "webhooks.deliveryErrors.refused" };
@@ -92,7 +92,10 @@ export function sendDelivery(request: DeliveryRequest, options: SendOptions): Pr
       const chunks: Buffer[] = [];
       let length = 0;
       const done = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
+        const excerpt = Buffer.concat(chunks)
+          .subarray(0, RESPONSE_EXCERPT_BYTES)
+          .toString("utf8")
+          .replace(/\uFFFD+$/, "");
         response.destroy();
         if (status >= 200 && status < 300) {
           finish({ ok: true, status, excerpt });

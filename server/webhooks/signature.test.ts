@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignature } from "./signature";
 
 const secret = "whsec_test-secret-of-enough-length";
-const body = JSON.stringify({ event: "document.saved", bucket: "artworks", contentId: "c", versionId: "v", occurredAt: "2026-01-01T00:00:00.000Z", deliveryId: "d" });
+const body = JSON.stringify({
+  event: "document.saved",
+  bucket: "artworks",
+  contentId: "c",
+  versionId: "v",
+  occurredAt: "2026-01-01T00:00:00.000Z",
+  deliveryId: "d",
+});
 
 describe("delivery signatures", () => {
   it("is t=<unix>,v1=<hex HMAC-SHA256 of '<t>.<body>'>", () => {

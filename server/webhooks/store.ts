@@ -59,7 +59,9 @@ const WEBHOOK_COLUMNS = `w.id, w.url, w.events, w.all_buckets AS "allBuckets",
   w.created_at AS "createdAt", u.name AS "createdByName", w.updated_at AS "updatedAt"`;
 
 export async function listWebhooks(db: Queryable): Promise<WebhookSummary[]> {
-  const { rows } = await db.query<Webhook & { pending: number; failed: number; lastStatus: DeliveryStatus | null; lastAttempts: number | null; lastAt: Date | null }>(
+  const { rows } = await db.query<
+    Webhook & { pending: number; failed: number; lastStatus: DeliveryStatus | null; lastAttempts: number | null; lastAt: Date | null }
+  >(
     `SELECT ${WEBHOOK_COLUMNS},
        (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status IN ('pending', 'delivering')) AS pending,
        (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'failed') AS failed,
@@ -76,7 +78,10 @@ export async function listWebhooks(db: Queryable): Promise<WebhookSummary[]> {
 }
 
 export async function findWebhook(db: Queryable, id: string): Promise<Webhook | null> {
-  const { rows } = await db.query<Webhook>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN users u ON u.id = w.created_by WHERE w.id = $1`, [id]);
+  const { rows } = await db.query<Webhook>(
+    `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN users u ON u.id = w.created_by WHERE w.id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -109,7 +114,12 @@ export async function createWebhook(db: Db, actor: Pick<User, "id" | "name">, in
     );
     const id = rows[0]?.id;
     if (!id) throw new Error("the webhook was not created");
-    await recordActivity(tx, actor, { area: "webhook", action: "created", subject: subjectOf(input.url), details: { id, events: input.events, buckets: input.bucketSlugs } });
+    await recordActivity(tx, actor, {
+      area: "webhook",
+      action: "created",
+      subject: subjectOf(input.url),
+      details: { id, events: input.events, buckets: input.bucketSlugs },
+    });
     const webhook = await findWebhook(tx, id);
     if (!webhook) throw new Error("the webhook was not created");
     return webhook;
@@ -117,7 +127,12 @@ export async function createWebhook(db: Db, actor: Pick<User, "id" | "name">, in
 }
 
 /** Changes a webhook; `secret` replaces its secret when given. False when there is no such webhook. */
-export async function updateWebhook(db: Db, actor: Pick<User, "id" | "name">, id: string, input: WebhookInput & { secret: string | null }): Promise<boolean> {
+export async function updateWebhook(
+  db: Db,
+  actor: Pick<User, "id" | "name">,
+  id: string,
+  input: WebhookInput & { secret: string | null },
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const ids = await bucketIds(tx, input.bucketSlugs);
     const { rowCount } = await tx.query(
@@ -211,7 +226,14 @@ export async function finishDelivery(db: Queryable, id: string, outcome: Deliver
        delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE NULL END,
        next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + $6::float8 * interval '1 millisecond' ELSE next_attempt_at END
      WHERE id = $1 AND status = 'delivering'`,
-    [id, outcome.status, outcome.responseStatus, outcome.excerpt, "error" in outcome ? outcome.error : null, "retryAfterMs" in outcome ? outcome.retryAfterMs : 0],
+    [
+      id,
+      outcome.status,
+      outcome.responseStatus,
+      outcome.excerpt,
+      "error" in outcome ? outcome.error : null,
+      "retryAfterMs" in outcome ? outcome.retryAfterMs : 0,
+    ],
   );
 }
 

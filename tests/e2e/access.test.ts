@@ -2,7 +2,20 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, textOf, waitForHydration, waitForPath, submitAndWait } from "../support/browser";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  pathOf,
+  signInTo,
+  textOf,
+  waitForHydration,
+  waitForPath,
+  submitAndWait,
+} from "../support/browser";
 import { startTestServer, type TestServer } from "../support/server";
 import { startMailServer, type TestMailServer } from "../support/smtp";
 
@@ -34,7 +47,8 @@ afterAll(async () => {
   await mail.close();
 });
 
-const bearerSchema = (token: string) => fetch(`${server.url}/api/v1/buckets/artworks/schema`, { headers: { Authorization: `Bearer ${token}` } });
+const bearerSchema = (token: string) =>
+  fetch(`${server.url}/api/v1/buckets/artworks/schema`, { headers: { Authorization: `Bearer ${token}` } });
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("an admin creates an API client, sees its token once, the app reads with it, and the admin revokes it", async () => {
@@ -110,7 +124,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await password.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await password.getByLabel("Repeat the new password", { exact: true }).fill(NEW_PASSWORD);
     await submitAndWait(page, password.getByRole("button", { name: "Change password" }));
-    await expectTextSoon(page.locator("main p.notice-success"), "Your password has been changed, and your other sessions have been signed out.");
+    await expectTextSoon(
+      page.locator("main p.notice-success"),
+      "Your password has been changed, and your other sessions have been signed out.",
+    );
     expect(await page.locator(".session-card").count()).toBe(1);
     await open(elsewhere, "/");
     expect(pathOf(elsewhere)).toBe("/login");
@@ -138,7 +155,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await expectTextSoon(page.locator("main h1"), "Reset your password");
     await page.getByLabel("Email", { exact: true }).fill(user.email);
     await submitAndWait(page, page.getByRole("button", { name: "Send the link" }));
-    await expectTextSoon(page.locator("[data-reset-answer]"), "If that address belongs to an account, a link to choose a new password is on its way. The link works once, within an hour. No mail? Check your spam folder, or ask an admin.");
+    await expectTextSoon(
+      page.locator("[data-reset-answer]"),
+      "If that address belongs to an account, a link to choose a new password is on its way. The link works once, within an hour. No mail? Check your spam folder, or ask an admin.",
+    );
 
     const message = await mail.waitForMail(user.email);
     expect(message.subject).toBe("Choose a new password for Vitrine");
@@ -160,7 +180,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(NEW_PASSWORD);
-    await Promise.all([page.waitForURL((url) => url.pathname === "/"), page.locator('main form[method="post"] button[type="submit"]').click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/"),
+      page.locator('main form[method="post"] button[type="submit"]').click(),
+    ]);
     await expectTextSoon(page.locator("main h1"), "Content");
 
     // The link worked once.

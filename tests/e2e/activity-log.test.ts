@@ -38,7 +38,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await expectTextSoon(row.locator("td").nth(2), `Document created ${title} in Log Paintings`);
     await clickTo(page, row.getByRole("link", { name: title }), `/b/${bucket.slug}/${contentId}/${versionId}`);
     // The document's page, with its title in the form.
-    await expect.poll(() => page.locator("main input").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toContain(title);
+    await expect
+      .poll(() => page.locator("main input").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value)))
+      .toContain(title);
     ctx.expectNoErrors();
     await ctx.close();
   });

@@ -1,7 +1,23 @@
 import type { Browser } from "playwright-core";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, linksIn, newContext, open, pathOf, signInTo, signOutThroughMenu, textOf, topBarBucketNav, waitForHydration, waitForPath, submitAndWait } from "../support/browser";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  linksIn,
+  newContext,
+  open,
+  pathOf,
+  signInTo,
+  signOutThroughMenu,
+  textOf,
+  topBarBucketNav,
+  waitForHydration,
+  waitForPath,
+  submitAndWait,
+} from "../support/browser";
 import { contentIdOf, control, fieldBox, save, shownErrors } from "../support/content-browser";
 import { startTestServer, type TestServer } from "../support/server";
 import { startMailServer, type TestMailServer } from "../support/smtp";
@@ -33,7 +49,10 @@ const SCHEMA = {
   },
 };
 /** The change: inventory numbers of at most 4 characters, which the editor's document (INV-0042) breaks. */
-const NEW_SCHEMA = { ...SCHEMA, properties: { ...SCHEMA.properties, inventory: { type: "string", title: "Inventory number", maxLength: 4 } } };
+const NEW_SCHEMA = {
+  ...SCHEMA,
+  properties: { ...SCHEMA.properties, inventory: { type: "string", title: "Inventory number", maxLength: 4 } },
+};
 
 let browser: Browser;
 beforeAll(async () => {
@@ -48,7 +67,9 @@ const addressedTo = (message: ParsedMail, to: string) =>
 
 /** Waits for a mail to `to` with this subject (the inbox may already hold other mails to the same address). */
 async function mailTo(mail: TestMailServer, to: string, subject: string): Promise<ParsedMail> {
-  await expect.poll(() => mail.messages.some((message) => addressedTo(message, to) && message.subject === subject), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => mail.messages.some((message) => addressedTo(message, to) && message.subject === subject), { timeout: 15_000 })
+    .toBe(true);
   return mail.messages.find((message) => addressedTo(message, to) && message.subject === subject)!;
 }
 
@@ -102,7 +123,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await topBarBucketNav(admin).count()).toBe(0);
     await open(admin, "/");
     expect((await linksIn(admin.locator("main ul.bucket-grid"))).map((link) => link.text)).toContain(bucketName);
-    const created = await server.db.query<{ json_schema: unknown; locales: string[] }>(`SELECT json_schema, locales FROM buckets WHERE slug = $1`, [slug]);
+    const created = await server.db.query<{ json_schema: unknown; locales: string[] }>(
+      `SELECT json_schema, locales FROM buckets WHERE slug = $1`,
+      [slug],
+    );
     expect(created.rows).toEqual([{ json_schema: SCHEMA, locales: ["nl", "en"] }]);
 
     // ── 2. The admin invites an editor for that bucket only; the editor signs up from the mailed link. ───────────
@@ -129,13 +153,19 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await signupForm.getByLabel("Name", { exact: true }).fill("Eddie Editor");
     await signupForm.getByLabel("Email", { exact: true }).fill(editorEmail);
     await signupForm.getByLabel("Password", { exact: true }).fill(EDITOR_PASSWORD);
-    await Promise.all([editor.waitForURL((url) => url.pathname === "/"), signupForm.getByRole("button", { name: "Create account" }).click()]);
+    await Promise.all([
+      editor.waitForURL((url) => url.pathname === "/"),
+      signupForm.getByRole("button", { name: "Create account" }).click(),
+    ]);
     await waitForHydration(editor);
     await expectTextSoon(editor.locator("main h1"), "Content");
     // Only the given bucket, on the home page and in the top bar; the demo buckets stay hidden.
     expect((await linksIn(editor.locator("main ul.bucket-grid"))).map((link) => link.text)).toEqual([bucketName]);
     expect((await linksIn(topBarBucketNav(editor))).map((link) => link.text)).toEqual([bucketName]);
-    const account = await server.db.query<{ permissions: string[]; buckets: string[] | null }>(`SELECT permissions, buckets FROM users WHERE email = $1`, [editorEmail]);
+    const account = await server.db.query<{ permissions: string[]; buckets: string[] | null }>(
+      `SELECT permissions, buckets FROM users WHERE email = $1`,
+      [editorEmail],
+    );
     expect(account.rows).toEqual([{ permissions: ["user"], buckets: [slug] }]);
 
     // The editor writes the first document through the bucket's edit page: both translations, an inventory number.
@@ -177,7 +207,8 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     });
     await setSchema(admin, JSON.stringify(NEW_SCHEMA, null, 2));
     const saveButton = bucketForm.getByRole("button", { name: "Save", exact: true });
-    if (javaScriptEnabled) await saveButton.click(); // the impact streams first; the save is held
+    if (javaScriptEnabled)
+      await saveButton.click(); // the impact streams first; the save is held
     else await submitAndWait(admin, saveButton); // the save answers with the report
     const impact = admin.locator(".bucket-impact");
     await expectTextSoon(impact.getByTestId("impact-summary"), "1 of 1 documents would no longer validate.");
@@ -185,7 +216,12 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await impact.locator(".impact-group").getByRole("link").count()).toBeGreaterThan(0);
     expect(posts).toEqual(javaScriptEnabled ? [`/settings/buckets/${slug}/impact/stream`] : [`/settings/buckets/${slug}`]);
     const versions = async () =>
-      (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM schema_versions s JOIN buckets b ON b.id = s.bucket_id WHERE b.slug = $1`, [slug])).rows[0]!.n;
+      (
+        await server.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM schema_versions s JOIN buckets b ON b.id = s.bucket_id WHERE b.slug = $1`,
+          [slug],
+        )
+      ).rows[0]!.n;
     expect(await versions()).toBe(1);
 
     await impact.getByRole("checkbox", { name: /^Save anyway/ }).check();

@@ -1,6 +1,18 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, textOf, waitForHydration, submitAndWait } from "../support/browser";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  pathOf,
+  signInTo,
+  textOf,
+  waitForHydration,
+  submitAndWait,
+} from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -36,7 +48,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await open(page, "/settings");
     await clickTo(page, page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Users" }), "/settings/users");
     await page.getByRole("searchbox", { name: "Search by name or email" }).fill(surname.toLowerCase());
-    await Promise.all([page.waitForURL((url) => url.searchParams.get("q") === surname.toLowerCase()), page.getByRole("button", { name: "Search" }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get("q") === surname.toLowerCase()),
+      page.getByRole("button", { name: "Search" }).click(),
+    ]);
     await waitForHydration(page);
     await expectTextSoon(page.locator("main table tbody tr td").first(), `Fiona ${surname}`);
     expect(await page.locator("main table tbody tr").count()).toBe(1);
@@ -57,7 +72,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await form.getByRole("checkbox", { name: /^Developer/ }).check();
     await form.getByRole("checkbox", { name: new RegExp(`^Alpha Bucket ${alpha}`) }).check();
     await submitAndWait(page, form.getByRole("button", { name: "Save changes" }));
-    await expectTextSoon(page.locator("main .notice-success"), `The changes were saved. They took access away, so Fiona Renamed ${surname} was signed out everywhere.`);
+    await expectTextSoon(
+      page.locator("main .notice-success"),
+      `The changes were saved. They took access away, so Fiona Renamed ${surname} was signed out everywhere.`,
+    );
     expect(pathOf(page)).toBe(`/settings/users/${target.id}?done=signedOut`);
 
     // A fresh load shows what was stored.
@@ -96,7 +114,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     await clickTo(page, page.getByRole("link", { name: "Delete user" }), `/settings/users/${target.id}?delete`);
     const dialog = page.getByRole("alertdialog", { name: "Delete this user?" });
-    expect(await textOf(dialog.locator("p"))).toBe(`${target.name} (${target.email}) is deleted for good and signed out at once. The documents they saved stay. This cannot be undone.`);
+    expect(await textOf(dialog.locator("p"))).toBe(
+      `${target.name} (${target.email}) is deleted for good and signed out at once. The documents they saved stay. This cannot be undone.`,
+    );
     await Promise.all([
       page.waitForURL((url) => url.pathname === "/settings/users"),
       dialog.getByRole("button", { name: "Delete" }).click(),

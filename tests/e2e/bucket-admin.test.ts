@@ -1,6 +1,16 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, signInTo, topBarBucketNav, linksIn, waitForHydration } from "../support/browser";
+import {
+  JS_MODES,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  signInTo,
+  topBarBucketNav,
+  linksIn,
+  waitForHydration,
+} from "../support/browser";
 import { createTestUser } from "../support/http";
 import { createTestBucket } from "../support/fixtures";
 import { createContent } from "../../server/content/store";
@@ -68,13 +78,26 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await form.getByLabel("Slug", { exact: true }).fill(slug);
     await form.getByLabel("Collection name", { exact: true }).fill(slug);
     await form.getByLabel("Locales", { exact: true }).fill("en, nl");
-    await setSchema(page, JSON.stringify({ type: "object", properties: { title: { type: "string", title: "Painting title", translate: true } } }, null, 2));
+    await setSchema(
+      page,
+      JSON.stringify({ type: "object", properties: { title: { type: "string", title: "Painting title", translate: true } } }, null, 2),
+    );
     await submitWith(page, "Create bucket");
     await page.waitForURL((url) => url.pathname === `/settings/buckets/${slug}`);
     await expectTextSoon(page.locator("main .notice-success"), "The bucket was saved.");
     expect((await linksIn(topBarBucketNav(page))).map((link) => link.text)).toContain("Paintings");
 
-    await setSchema(page, JSON.stringify({ type: "object", properties: { title: { type: "string", title: "Painting title", translate: true }, year: { type: "integer", title: "Year" } } }, null, 2));
+    await setSchema(
+      page,
+      JSON.stringify(
+        {
+          type: "object",
+          properties: { title: { type: "string", title: "Painting title", translate: true }, year: { type: "integer", title: "Year" } },
+        },
+        null,
+        2,
+      ),
+    );
     await submitWith(page, "Save");
     await expectTextSoon(page.locator("main .notice-success"), "The bucket was saved.");
     await expect.poll(() => page.locator(".schema-history tbody tr").count()).toBe(2);
@@ -110,7 +133,13 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await form.getByLabel("Name", { exact: true }).fill("Refused");
     await form.getByLabel("Slug", { exact: true }).fill(slug);
     await form.getByLabel("Collection name", { exact: true }).fill(slug);
-    await setSchema(page, JSON.stringify({ type: "object", properties: { rooms: { type: "array", items: { type: "object", properties: { photo: { anyOf: [{ type: "string" }] } } } } } }));
+    await setSchema(
+      page,
+      JSON.stringify({
+        type: "object",
+        properties: { rooms: { type: "array", items: { type: "object", properties: { photo: { anyOf: [{ type: "string" }] } } } } },
+      }),
+    );
     if (!javaScriptEnabled) await submitWith(page, "Create bucket");
     await expect
       .poll(() => schemaStatus(page).innerText(), { timeout: 10_000 })
@@ -130,7 +159,20 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const { ctx, page } = await signedInPage(javaScriptEnabled);
     await open(page, "/settings/buckets/new");
     await page.locator("form.bucket-admin-form").getByLabel("Locales", { exact: true }).fill("nl, en");
-    await setSchema(page, JSON.stringify({ type: "object", properties: { caption: { type: "string", title: "Caption text", translate: true }, wing: { type: "string", title: "Wing", enum: ["East", "West"] } } }, null, 2));
+    await setSchema(
+      page,
+      JSON.stringify(
+        {
+          type: "object",
+          properties: {
+            caption: { type: "string", title: "Caption text", translate: true },
+            wing: { type: "string", title: "Wing", enum: ["East", "West"] },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     if (javaScriptEnabled) {
       expect(await page.getByRole("button", { name: "Preview", exact: true }).count()).toBe(0);
     } else {
@@ -169,7 +211,15 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const slug = unique("imported");
     const { ctx, page } = await signedInPage(javaScriptEnabled);
     await open(page, "/settings/buckets");
-    const definition = { slug, name: "Imported bucket", singleton: false, private: false, collectionName: slug, locales: ["en"], jsonSchema: { type: "object", properties: { title: { type: "string" } } } };
+    const definition = {
+      slug,
+      name: "Imported bucket",
+      singleton: false,
+      private: false,
+      collectionName: slug,
+      locales: ["en"],
+      jsonSchema: { type: "object", properties: { title: { type: "string" } } },
+    };
     await page.getByLabel("Or paste the JSON").fill(JSON.stringify(definition));
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/settings/buckets/${slug}`);

@@ -77,7 +77,10 @@ describe("the overview's row links (JavaScript)", () => {
     await page.goBack();
     await settle(page);
     const opened = page.context().waitForEvent("page");
-    await page.locator("tr", { hasText: "Walked to" }).getByRole("link", { name: "Duplicate" }).click({ modifiers: ["ControlOrMeta"] });
+    await page
+      .locator("tr", { hasText: "Walked to" })
+      .getByRole("link", { name: "Duplicate" })
+      .click({ modifiers: ["ControlOrMeta"] });
     const tab = await opened;
     await tab.waitForLoadState();
     expect(new URL(tab.url()).pathname).toContain(`/b/${bucket.slug}/`);

@@ -2,7 +2,17 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
 import {
-  bucketForm, contentIdOf, control, fieldBox, formValues, plainText, save, shownErrors, signedInContext, storedDocument, submitWith,
+  bucketForm,
+  contentIdOf,
+  control,
+  fieldBox,
+  formValues,
+  plainText,
+  save,
+  shownErrors,
+  signedInContext,
+  storedDocument,
+  submitWith,
 } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
@@ -35,13 +45,30 @@ export const EVERY_KIND_SCHEMA = {
     roomNames: { type: "array", title: "Room names", renderer: "tags", items: { type: "string" } },
     highlight: { type: "string", title: "Highlight", enum: { _data: "1/roomNames" } },
     rooms: {
-      type: "array", title: "Rooms", sortable: true, "add-button": "Add room", "title-key": "name", minItems: 2, maxItems: 3,
+      type: "array",
+      title: "Rooms",
+      sortable: true,
+      "add-button": "Add room",
+      "title-key": "name",
+      minItems: 2,
+      maxItems: 3,
       items: { type: "object", title: "Room", properties: { name: { type: "string", title: "Name" } } },
     },
-    slots: { type: "array", title: "Slots", fixed: true, fixedItems: 2, "append-index-to-title": true, items: { type: "string", title: "Slot" } },
+    slots: {
+      type: "array",
+      title: "Slots",
+      fixed: true,
+      fixedItems: 2,
+      "append-index-to-title": true,
+      items: { type: "string", title: "Slot" },
+    },
     notes: { type: "array", title: "Notes", items: { type: "string", title: "Note" } },
     contact: {
-      type: "object", title: "Contact", "x-indent": true, "x-clearable": true, "x-collapsible": true,
+      type: "object",
+      title: "Contact",
+      "x-indent": true,
+      "x-clearable": true,
+      "x-collapsible": true,
       properties: { email: { type: "string", title: "Email" }, phone: { type: "string", title: "Phone" } },
     },
     banner: { type: "object", title: "Banner", "x-disableable-bool": true, enableButton: "Show banner", disableButton: "Hide banner" },
@@ -191,9 +218,20 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     // All earlier input is still there after the round trips.
     const kept = await formValues(page);
     expect(kept).toMatchObject({
-      name: "Ada", "title.nl": "Licht", "title.en": "Light", featured: "on", opens: "2026-09-12", at: "10:30:15",
-      accent: "#336699", room: "east", "slots[0]": "morning", "banner.value": "Welcome", "banner.disabled": "on",
-      "contact.phone": "0612345678", "roomNames[0]": "Hall", "roomNames[1]": "Garden",
+      name: "Ada",
+      "title.nl": "Licht",
+      "title.en": "Light",
+      featured: "on",
+      opens: "2026-09-12",
+      at: "10:30:15",
+      accent: "#336699",
+      room: "east",
+      "slots[0]": "morning",
+      "banner.value": "Welcome",
+      "banner.disabled": "on",
+      "contact.phone": "0612345678",
+      "roomNames[0]": "Hall",
+      "roomNames[1]": "Garden",
     });
 
     await save(page);
@@ -224,11 +262,30 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     // The latest version shows every stored value in its control.
     expect(await textOf(page.locator("h1"))).toBe("Edit Ada");
     expect(await formValues(page)).toMatchObject({
-      name: "Ada", story: "A story", "title.nl": "Licht", "title.en": "Light", price: "13", ratio: "0.3", capacity: "12",
-      featured: "on", opens: "2026-09-12", at: "10:30:15", accent: "#336699", room: "east", "roomNames[0]": "Hall",
-      "roomNames[1]": "Garden", highlight: javaScriptEnabled ? "Garden" : "Hall", "rooms[0].name": "C", "rooms[1].name": "B",
-      "slots[0]": "morning", "slots[1]": "evening", "notes[0]": "first", "notes[1]": "second", "contact.phone": "0612345678",
-      "banner.value": "Welcome", "banner.disabled": "on",
+      name: "Ada",
+      story: "A story",
+      "title.nl": "Licht",
+      "title.en": "Light",
+      price: "13",
+      ratio: "0.3",
+      capacity: "12",
+      featured: "on",
+      opens: "2026-09-12",
+      at: "10:30:15",
+      accent: "#336699",
+      room: "east",
+      "roomNames[0]": "Hall",
+      "roomNames[1]": "Garden",
+      highlight: javaScriptEnabled ? "Garden" : "Hall",
+      "rooms[0].name": "C",
+      "rooms[1].name": "B",
+      "slots[0]": "morning",
+      "slots[1]": "evening",
+      "notes[0]": "first",
+      "notes[1]": "second",
+      "contact.phone": "0612345678",
+      "banner.value": "Welcome",
+      "banner.disabled": "on",
     });
     expect(await textOf(fieldBox(page, "featured").locator(".switch-label"))).toBe("Active");
     expect(await textOf(fieldBox(page, "banner").locator("label.inline-check"))).toBe("Show banner");
@@ -240,20 +297,50 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("edits a stored document into a new version, then duplicates it into a new document", async () => {
     const bucket = await createTestBucket(server.db, { jsonSchema: EVERY_KIND_SCHEMA, locales: ["nl", "en"] });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
-    const original = await createContent(server.db, bucket.id, {
-      name: "Mesdag", title: { nl: "Zee", en: "Sea" }, capacity: 20, featured: true, opens: "2026-01-02", at: "09:15:00",
-      accent: "#2f5d8a", room: "atrium", roomNames: ["Hall", "Garden"], highlight: "Garden",
-      rooms: [{ name: "North" }, { name: "South" }], slots: ["a", "b"], notes: ["x"], contact: { email: "m@example.test" },
-      banner: { value: "Hello", disabled: false },
-    }, ctx.user.id);
+    const original = await createContent(
+      server.db,
+      bucket.id,
+      {
+        name: "Mesdag",
+        title: { nl: "Zee", en: "Sea" },
+        capacity: 20,
+        featured: true,
+        opens: "2026-01-02",
+        at: "09:15:00",
+        accent: "#2f5d8a",
+        room: "atrium",
+        roomNames: ["Hall", "Garden"],
+        highlight: "Garden",
+        rooms: [{ name: "North" }, { name: "South" }],
+        slots: ["a", "b"],
+        notes: ["x"],
+        contact: { email: "m@example.test" },
+        banner: { value: "Hello", disabled: false },
+      },
+      ctx.user.id,
+    );
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/${original.contentId}/latest`);
     expect(await textOf(page.locator("h1"))).toBe("Edit Mesdag");
     // Stored values come back in their controls, lists with their stored rows (not the initial ones).
     expect(await formValues(page)).toMatchObject({
-      name: "Mesdag", "title.nl": "Zee", "title.en": "Sea", capacity: "20", featured: "on", opens: "2026-01-02", at: "09:15:00",
-      accent: "#2f5d8a", room: "atrium", "roomNames[0]": "Hall", "roomNames[1]": "Garden", highlight: "Garden",
-      "rooms[0].name": "North", "rooms[1].name": "South", "notes[0]": "x", "contact.email": "m@example.test", "banner.value": "Hello",
+      name: "Mesdag",
+      "title.nl": "Zee",
+      "title.en": "Sea",
+      capacity: "20",
+      featured: "on",
+      opens: "2026-01-02",
+      at: "09:15:00",
+      accent: "#2f5d8a",
+      room: "atrium",
+      "roomNames[0]": "Hall",
+      "roomNames[1]": "Garden",
+      highlight: "Garden",
+      "rooms[0].name": "North",
+      "rooms[1].name": "South",
+      "notes[0]": "x",
+      "contact.email": "m@example.test",
+      "banner.value": "Hello",
     });
     expect(await bucketForm(page).locator('[name^="notes["]').count()).toBe(1);
     expect(await control(page, "highlight").locator("option").allTextContents()).toEqual(["Pick an option", "Hall", "Garden"]);

@@ -2,7 +2,16 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "../support/browser";
 import {
-  contentIdOf, control, countPosts, fieldBox, formValues, save, shownErrors, signedInContext, storedDocument, submitWith,
+  contentIdOf,
+  control,
+  countPosts,
+  fieldBox,
+  formValues,
+  save,
+  shownErrors,
+  signedInContext,
+  storedDocument,
+  submitWith,
   waitForFieldError,
 } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
@@ -28,7 +37,9 @@ const SCHEMA = {
     price: { type: "number", title: "Price", minimum: 0 },
     room: { type: "string", title: "Room", enum: ["east", "west"] },
     rooms: {
-      type: "array", title: "Rooms", minItems: 2,
+      type: "array",
+      title: "Rooms",
+      minItems: 2,
       items: { type: "object", title: "Room", required: ["name"], properties: { name: { type: "string", title: "Name" } } },
     },
     tags: { type: "array", title: "Tags", renderer: "tags", items: { type: "string" } },
@@ -38,11 +49,7 @@ const SCHEMA = {
 };
 
 beforeAll(async () => {
-  [english, dutch, browser] = await Promise.all([
-    startTestServer(),
-    startTestServer({ env: { DEFAULT_LOCALE: "nl" } }),
-    launchBrowser(),
-  ]);
+  [english, dutch, browser] = await Promise.all([startTestServer(), startTestServer({ env: { DEFAULT_LOCALE: "nl" } }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser.close();
@@ -55,10 +62,18 @@ const LANGUAGES = [
     server: () => english,
     browserLocale: "en-US",
     text: {
-      newDocument: "New document", save: "Save", saved: "Saved", required: "This field is required",
-      minimum: "This value should be at least 0", minItems: "This list should have minimum 2 item(s)",
-      tooLong: "This text can't be longer than 10 characters", formInvalid: "Some fields need attention before this can be saved.",
-      pick: "Pick an option", newTag: "+ New Tag", clear: "Clear fields", inactive: "Inactive",
+      newDocument: "New document",
+      save: "Save",
+      saved: "Saved",
+      required: "This field is required",
+      minimum: "This value should be at least 0",
+      minItems: "This list should have minimum 2 item(s)",
+      tooLong: "This text can't be longer than 10 characters",
+      formInvalid: "Some fields need attention before this can be saved.",
+      pick: "Pick an option",
+      newTag: "+ New Tag",
+      clear: "Clear fields",
+      inactive: "Inactive",
     },
   },
   {
@@ -66,11 +81,18 @@ const LANGUAGES = [
     server: () => dutch,
     browserLocale: "nl-NL",
     text: {
-      newDocument: "Nieuw document", save: "Opslaan", saved: "Opgeslagen", required: "Dit is een verplicht veld",
-      minimum: "Deze waarde moet minstens 0 zijn", minItems: "Er moeten minstens 2 items in deze lijst zitten",
+      newDocument: "Nieuw document",
+      save: "Opslaan",
+      saved: "Opgeslagen",
+      required: "Dit is een verplicht veld",
+      minimum: "Deze waarde moet minstens 0 zijn",
+      minItems: "Er moeten minstens 2 items in deze lijst zitten",
       tooLong: "Deze tekst mag niet langer zijn dan 10 tekens",
       formInvalid: "Sommige velden moeten nog worden aangepast voordat je kunt opslaan.",
-      pick: "Kies een optie", newTag: "+ Nieuwe tag", clear: "Velden leegmaken", inactive: "Inactief",
+      pick: "Kies een optie",
+      newTag: "+ Nieuwe tag",
+      clear: "Velden leegmaken",
+      inactive: "Inactief",
     },
   },
 ] as const;
@@ -117,7 +139,14 @@ describe.each(LANGUAGES)("$label", ({ server, browserLocale, text }) => {
         rooms: text.minItems, // the empty second row is no item
       });
       // The input is kept.
-      expect(await formValues(page)).toMatchObject({ name: "   ", "title.nl": "Zee", "title.en": "", price: "-1", "rooms[0].name": "A", "tags[0]": "kept" });
+      expect(await formValues(page)).toMatchObject({
+        name: "   ",
+        "title.nl": "Zee",
+        "title.en": "",
+        price: "-1",
+        "rooms[0].name": "A",
+        "tags[0]": "kept",
+      });
       expect(await control(page, "title.en").getAttribute("aria-invalid")).toBe("true");
       if (javaScriptEnabled) {
         // The locale tabs say which locale has errors.
@@ -144,7 +173,12 @@ describe.each(LANGUAGES)("$label", ({ server, browserLocale, text }) => {
       expect(await textOf(page.locator(".notice-success"))).toBe(text.saved);
       const stored = await storedDocument(server(), ctx.cookie, bucket.slug, contentIdOf(page));
       expect(stored.data).toEqual({
-        name: "Ada", title: { nl: "Zee", en: "Sea" }, price: 0, rooms: [{ name: "A" }, { name: "B" }], tags: ["kept"], featured: false,
+        name: "Ada",
+        title: { nl: "Zee", en: "Sea" },
+        price: 0,
+        rooms: [{ name: "A" }, { name: "B" }],
+        tags: ["kept"],
+        featured: false,
       });
       ctx.expectNoErrors();
       await ctx.close();

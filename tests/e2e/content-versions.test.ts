@@ -93,7 +93,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await save(page);
     await open(page, `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
     expect(await control(page, "name").inputValue()).toBe("Old");
-    expect(await textOf(page.locator(".notice-warning"))).toBe("You are looking at an older version of this document. Open the latest version");
+    expect(await textOf(page.locator(".notice-warning"))).toBe(
+      "You are looking at an older version of this document. Open the latest version",
+    );
     await page.getByRole("link", { name: "Open the latest version" }).click();
     await page.waitForURL((url) => url.pathname === `/b/${bucket.slug}/${first.contentId}/latest`);
     await waitForHydration(page);

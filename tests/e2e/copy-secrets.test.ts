@@ -40,7 +40,9 @@ async function expectCopyable(page: Page, scope: Locator, field: string, button:
   } else {
     expect(await copy.count()).toBe(0);
     await input.selectText();
-    expect(await input.evaluate((element: HTMLInputElement) => element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0))).toBe(value);
+    expect(
+      await input.evaluate((element: HTMLInputElement) => element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0)),
+    ).toBe(value);
   }
   return value;
 }

@@ -116,7 +116,9 @@ describe("the code an editor's browser loads", () => {
     const page = await ctx.newPage();
     await signInTo(page, user.email, user.password);
     const marked = (loaded: Array<[string, string]>) =>
-      Object.entries(FIELD_MARKS).filter(([, mark]) => loaded.some(([path, text]) => path.endsWith(".js") && text.includes(mark))).map(([kind]) => kind);
+      Object.entries(FIELD_MARKS)
+        .filter(([, mark]) => loaded.some(([path, text]) => path.endsWith(".js") && text.includes(mark)))
+        .map(([kind]) => kind);
 
     const assets = recordAssets(page);
     await open(page, `/b/${textOnly.slug}/new`);
@@ -136,7 +138,9 @@ describe("the code an editor's browser loads", () => {
     expect(marked(loaded)).toEqual(["media", "tags"]);
     // The head preloads the chunks, so the browser fetches them with the page's own rather than after hydration asks.
     const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map(([, href]) => href));
-    const fieldChunks = loaded.filter(([, text]) => text.includes(FIELD_MARKS.media) || text.includes(FIELD_MARKS.tags)).map(([path]) => path);
+    const fieldChunks = loaded
+      .filter(([, text]) => text.includes(FIELD_MARKS.media) || text.includes(FIELD_MARKS.tags))
+      .map(([path]) => path);
     expect(fieldChunks.filter((path) => !preloaded.has(path))).toEqual([]);
     await page.getByLabel("Picture").waitFor();
     ctx.expectNoErrors();
@@ -146,16 +150,25 @@ describe("the code an editor's browser loads", () => {
   it("brings the media fields' messages with a form that has one, loaded or navigated to, in each language, and not with any other", async () => {
     const textOnly = await createTestBucket(server.db);
     const withMedia = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, picture: { type: "string", title: "Picture", _ref: "b-image" } } },
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string", title: "Title" }, picture: { type: "string", title: "Picture", _ref: "b-image" } },
+      },
     });
     const user = await createTestUser(server.db);
     const ctx = await newContext(browser, server.url, { javaScriptEnabled: true });
     const page = await ctx.newPage();
     await signInTo(page, user.email, user.password);
     const mediaParts = async (assets: Map<string, Promise<string>>) =>
-      (await texts(assets)).filter(([path]) => path.endsWith(".json")).flatMap(([, text]) =>
-        Object.entries(DROP_HERE).filter(([, message]) => text.includes(JSON.stringify(message))).map(([language]) => language));
-    const dropHere = (language: "en" | "nl") => page.locator('[data-field="picture"]').getByText(dropHereText(language), { exact: true }).waitFor();
+      (await texts(assets))
+        .filter(([path]) => path.endsWith(".json"))
+        .flatMap(([, text]) =>
+          Object.entries(DROP_HERE)
+            .filter(([, message]) => text.includes(JSON.stringify(message)))
+            .map(([language]) => language),
+        );
+    const dropHere = (language: "en" | "nl") =>
+      page.locator('[data-field="picture"]').getByText(dropHereText(language), { exact: true }).waitFor();
 
     const assets = recordAssets(page);
     await open(page, `/b/${textOnly.slug}/new`);
@@ -165,7 +178,11 @@ describe("the code an editor's browser loads", () => {
 
     // A client navigation to a form with an image field: the field's code and messages come then, side by side.
     await open(page, `/b/${withMedia.slug}`);
-    await clickTo(page, page.locator("main").getByRole("link", { name: catalogues.en!.overview.new, exact: true }), `/b/${withMedia.slug}/new`);
+    await clickTo(
+      page,
+      page.locator("main").getByRole("link", { name: catalogues.en!.overview.new, exact: true }),
+      `/b/${withMedia.slug}/new`,
+    );
     await dropHere("en");
     expect(await mediaParts(assets)).toEqual(["en"]);
 

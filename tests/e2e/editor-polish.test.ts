@@ -1,7 +1,18 @@
 import type { Browser, Dialog, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "../support/browser";
-import { bucketForm, control, fieldBox, formValues, save, settle, signedInContext, storedDocument, submitWith, contentIdOf } from "../support/content-browser";
+import {
+  bucketForm,
+  control,
+  fieldBox,
+  formValues,
+  save,
+  settle,
+  signedInContext,
+  storedDocument,
+  submitWith,
+  contentIdOf,
+} from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { createContent, getLatestVersion } from "../../server/content/store";
@@ -97,7 +108,10 @@ describe("leaving with unsaved changes (JavaScript)", () => {
     });
     const works = await createTestBucket(server.db, {
       name: "Works",
-      jsonSchema: { type: "object", properties: { artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: { artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } },
+      },
     });
     // A Dutch interface on an English server: the modal's validation messages are Dutch like the rest.
     const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
@@ -266,7 +280,10 @@ describe.each(JS_MODES)("a singleton and tag chips ($label)", ({ javaScriptEnabl
     if (javaScriptEnabled) await tags.getByRole("textbox", { name: "New tag for Tags" }).press(",");
     await save(page);
     expect(contentIdOf(page)).toBe(doc.contentId);
-    expect((await storedDocument(server, ctx.cookie, bucket.slug, doc.contentId)).data).toEqual({ name: "Zee en lucht", tags: ["green", "grey", "white"] });
+    expect((await storedDocument(server, ctx.cookie, bucket.slug, doc.contentId)).data).toEqual({
+      name: "Zee en lucht",
+      tags: ["green", "grey", "white"],
+    });
     expect(await bucketForm(page).locator(".tag-text").allTextContents()).toEqual(["green", "grey", "white"]);
     ctx.expectNoErrors();
     await ctx.close();

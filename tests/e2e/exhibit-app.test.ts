@@ -56,14 +56,20 @@ const TYPES: Record<string, string> = {
 function serveStatic(): Promise<Server> {
   const httpServer = createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
-    const [root, rest] = pathname.startsWith("/bundle/") ? [bundleDir, pathname.slice("/bundle/".length)] : [APP_DIR, pathname.slice(1) || "index.html"];
+    const [root, rest] = pathname.startsWith("/bundle/")
+      ? [bundleDir, pathname.slice("/bundle/".length)]
+      : [APP_DIR, pathname.slice(1) || "index.html"];
     const file = path.resolve(root, rest);
     const info = file.startsWith(root + path.sep) ? statSync(file, { throwIfNoEntry: false }) : undefined;
     if (!info?.isFile()) {
       response.writeHead(404).end("not found");
       return;
     }
-    response.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream", "Content-Length": info.size, "Cache-Control": "no-store" });
+    response.writeHead(200, {
+      "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream",
+      "Content-Length": info.size,
+      "Cache-Control": "no-store",
+    });
     createReadStream(file).pipe(response);
   });
   return new Promise((resolve) => httpServer.listen(0, "127.0.0.1", () => resolve(httpServer)));
@@ -73,7 +79,18 @@ async function demoImage(bucket: Bucket, colour: number) {
   const bytes = await jpegOfSize(480, 300 + colour);
   const storageKey = `${randomUUID()}.jpg`;
   writeFileSync(server.media.storage.pathOf(storageKey), bytes);
-  const media = await insertMedia(server.db, { kind: "image", bucketId: bucket.id, storageKey, originalFilename: `poster-${colour}.jpg`, mimetype: "image/jpeg", size: bytes.length, width: 480, height: 300 + colour, details: {}, createdBy: null });
+  const media = await insertMedia(server.db, {
+    kind: "image",
+    bucketId: bucket.id,
+    storageKey,
+    originalFilename: `poster-${colour}.jpg`,
+    mimetype: "image/jpeg",
+    size: bytes.length,
+    width: 480,
+    height: 300 + colour,
+    details: {},
+    createdBy: null,
+  });
   return media.contentId;
 }
 
@@ -84,8 +101,16 @@ async function demoVideo(bucket: Bucket) {
   const still = `${randomUUID()}.jpg`;
   writeFileSync(server.media.storage.pathOf(still), await jpegOfSize(320, 180));
   const media = await insertMedia(server.db, {
-    kind: "video", bucketId: bucket.id, storageKey, originalFilename: "trailer.webm", mimetype: "video/webm", size: bytes.length, width: 320, height: 180,
-    details: { duration: 1, stillKeys: [still], thumb: { index: 0 } }, createdBy: null,
+    kind: "video",
+    bucketId: bucket.id,
+    storageKey,
+    originalFilename: "trailer.webm",
+    mimetype: "video/webm",
+    size: bytes.length,
+    width: 320,
+    height: 180,
+    details: { duration: 1, stillKeys: [still], thumb: { index: 0 } },
+    createdBy: null,
   });
   return media.contentId;
 }
@@ -95,24 +120,42 @@ beforeAll(async () => {
   staticUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}`;
   // The demo's bucket definitions, with demo-like documents that hold a poster and a trailer.
   let position = 0;
-  for (const demo of DEMO_BUCKETS.filter(({ bucket }) => TYPED_BUCKETS.includes(bucket.slug))) buckets.set(demo.bucket.slug, await createBucket(server.db, { ...demo.bucket, position: position++ }));
+  for (const demo of DEMO_BUCKETS.filter(({ bucket }) => TYPED_BUCKETS.includes(bucket.slug)))
+    buckets.set(demo.bucket.slug, await createBucket(server.db, { ...demo.bucket, position: position++ }));
   const exhibitions = buckets.get("exhibitions")!;
-  const artist = (await createContent(server.db, buckets.get("artists")!.id, { name: "Hendrik Willem Mesdag", biography: { nl: "Zeeschilder", en: "Painter of the sea" } }, null)).contentId;
-  await createContent(server.db, exhibitions.id, {
-    title: { nl: "Licht op het Noorden", en: "Light on the North" },
-    subtitle: { nl: "Schilders van de Waddenkust", en: "Painters of the Wadden coast" },
-    opensOn: "2026-09-12",
-    closesOn: "2027-01-10",
-    artist,
-    poster: await demoImage(exhibitions, 0),
-    trailer: await demoVideo(exhibitions),
-  }, null);
-  await createContent(server.db, exhibitions.id, {
-    title: { nl: "Glas en Vuur", en: "Glass and Fire" },
-    subtitle: { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" },
-    opensOn: "2027-02-01",
-    poster: await demoImage(exhibitions, 20),
-  }, null);
+  const artist = (
+    await createContent(
+      server.db,
+      buckets.get("artists")!.id,
+      { name: "Hendrik Willem Mesdag", biography: { nl: "Zeeschilder", en: "Painter of the sea" } },
+      null,
+    )
+  ).contentId;
+  await createContent(
+    server.db,
+    exhibitions.id,
+    {
+      title: { nl: "Licht op het Noorden", en: "Light on the North" },
+      subtitle: { nl: "Schilders van de Waddenkust", en: "Painters of the Wadden coast" },
+      opensOn: "2026-09-12",
+      closesOn: "2027-01-10",
+      artist,
+      poster: await demoImage(exhibitions, 0),
+      trailer: await demoVideo(exhibitions),
+    },
+    null,
+  );
+  await createContent(
+    server.db,
+    exhibitions.id,
+    {
+      title: { nl: "Glas en Vuur", en: "Glass and Fire" },
+      subtitle: { nl: "Een eeuw Leerdams glas", en: "A century of Leerdam glass" },
+      opensOn: "2027-02-01",
+      poster: await demoImage(exhibitions, 20),
+    },
+    null,
+  );
   ({ token } = await deliveryClient(server.db, { read: TYPED_BUCKETS, origins: [staticUrl] }));
   await run(process.execPath, [path.join(APP_DIR, "build.mjs")]);
 });
@@ -130,7 +173,16 @@ async function titles(page: Page): Promise<string[]> {
 
 /** Every image of the page has loaded (a broken one has no natural width). */
 async function expectImagesLoaded(page: Page, count: number) {
-  await expect.poll(() => page.locator("article.exhibition img").evaluateAll((images) => images.map((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0)), { timeout: 20_000 })
+  await expect
+    .poll(
+      () =>
+        page
+          .locator("article.exhibition img")
+          .evaluateAll((images) =>
+            images.map((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0),
+          ),
+      { timeout: 20_000 },
+    )
     .toEqual(Array.from({ length: count }, () => true));
 }
 
@@ -151,7 +203,9 @@ describe("the example exhibit app", () => {
     await run(process.execPath, [path.join(APP_DIR, "generate-types.mjs"), "--file", documentFile, "--out", typesFile]);
     const generated = readFileSync(typesFile, "utf8");
     if (process.env.UPDATE_EXHIBIT_TYPES) writeFileSync(path.join(APP_DIR, "src/api.ts"), generated);
-    expect(generated, "examples/exhibit-app/src/api.ts is stale: run this test with UPDATE_EXHIBIT_TYPES=1").toBe(readFileSync(path.join(APP_DIR, "src/api.ts"), "utf8"));
+    expect(generated, "examples/exhibit-app/src/api.ts is stale: run this test with UPDATE_EXHIBIT_TYPES=1").toBe(
+      readFileSync(path.join(APP_DIR, "src/api.ts"), "utf8"),
+    );
     expect(generated).toContain("ExhibitionsLocalizedDocument");
   });
 
@@ -173,7 +227,10 @@ describe("the example exhibit app", () => {
       await page.getByRole("button", { name: "Nederlands" }).click();
       await expect.poll(() => titles(page)).toEqual(["Licht op het Noorden", "Glas en Vuur"]);
       await expect.poll(() => page.locator("h1").textContent()).toBe("Tentoonstellingen");
-      expect(await page.locator("article.exhibition .subtitle").allTextContents()).toEqual(["Schilders van de Waddenkust", "Een eeuw Leerdams glas"]);
+      expect(await page.locator("article.exhibition .subtitle").allTextContents()).toEqual([
+        "Schilders van de Waddenkust",
+        "Een eeuw Leerdams glas",
+      ]);
       expect(await page.locator("html").getAttribute("lang")).toBe("nl");
       await expectImagesLoaded(page, 2);
       expect(page.url()).toContain("locale=nl");
@@ -184,7 +241,9 @@ describe("the example exhibit app", () => {
   });
 
   it("shows the same from an unpacked offline bundle with Vitrine stopped", async () => {
-    const response = await fetch(`${server.url}/api/v1/delivery/bundle?buckets=exhibitions,artists&locales=nl,en&populate=1`, { headers: { Authorization: `Bearer ${token}` } });
+    const response = await fetch(`${server.url}/api/v1/delivery/bundle?buckets=exhibitions,artists&locales=nl,en&populate=1`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(200);
     const bundle = await readBundle(response.body!, { into: bundleDir });
     verifyManifest(bundle);
@@ -208,7 +267,11 @@ describe("the example exhibit app", () => {
       expect(video.src).toMatch(new RegExp(`^${staticUrl}/bundle/media/[0-9a-f-]{36}/original\\.webm$`));
       expect(video.poster).toMatch(/\/bundle\/media\/[0-9a-f-]{36}\/still-0\.jpg$/);
       // The video's file is really there: the element can read its duration.
-      await expect.poll(() => page.locator("article.exhibition video").evaluate((element) => (element as HTMLVideoElement).readyState), { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.locator("article.exhibition video").evaluate((element) => (element as HTMLVideoElement).readyState), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(0);
 
       await page.getByRole("button", { name: "English" }).click();
       await expect.poll(() => titles(page)).toEqual(["Light on the North", "Glass and Fire"]);

@@ -5,7 +5,17 @@ import type { Bucket } from "../../server/content/buckets";
 import { createContent, getLatestVersion } from "../../server/content/store";
 import { expectTextSoon, JS_MODES, launchBrowser, open, runsScripts, textOf, waitForPath } from "../support/browser";
 import {
-  contentIdOf, control, countPosts, fieldBox, save, settle, shownErrors, signedInContext, storedDocument, submitWith, waitForFieldError,
+  contentIdOf,
+  control,
+  countPosts,
+  fieldBox,
+  save,
+  settle,
+  shownErrors,
+  signedInContext,
+  storedDocument,
+  submitWith,
+  waitForFieldError,
 } from "../support/content-browser";
 import { createTestBucket, signedInUser } from "../support/fixtures";
 import { get, postJson } from "../support/http";
@@ -37,7 +47,7 @@ beforeAll(async () => {
   const consoleError = console.error.bind(console);
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
     const text = args.map(String).join(" ");
-    if (text.includes("unique \"key\" prop")) renderWarnings.push(text);
+    if (text.includes('unique "key" prop')) renderWarnings.push(text);
     else consoleError(...args);
   });
 });
@@ -60,7 +70,10 @@ function remapRefs(node: unknown, collections: Record<string, string>): unknown 
   if (Array.isArray(node)) return node.map((item) => remapRefs(item, collections));
   if (node === null || typeof node !== "object") return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === "_ref" && typeof value === "string" && collections[value] ? collections[value] : remapRefs(value, collections)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === "_ref" && typeof value === "string" && collections[value] ? collections[value] : remapRefs(value, collections),
+    ]),
   );
 }
 
@@ -104,13 +117,24 @@ async function seedCases(cases: Bucket, cookie: string): Promise<Record<string, 
     ["Blowing glass", "An afternoon in the Leerdam workshop"],
     ["Tide coming in", "The mudflats in time-lapse"],
   ] as const) {
-    const uploaded = await upload(server.url, "video", cookie, { bucket: cases.slug, uid: title, properties: JSON.stringify(property) }, {
-      data: videoOf({ width: 640, height: 360, fps: 25, seconds: 2 }),
-      name: `${title.toLowerCase().replaceAll(" ", "-")}.mp4`,
-    });
+    const uploaded = await upload(
+      server.url,
+      "video",
+      cookie,
+      { bucket: cases.slug, uid: title, properties: JSON.stringify(property) },
+      {
+        data: videoOf({ width: 640, height: 360, fps: 25, seconds: 2 }),
+        name: `${title.toLowerCase().replaceAll(" ", "-")}.mp4`,
+      },
+    );
     expect(uploaded.status, await uploaded.clone().text()).toBe(200);
     const video = ((await uploaded.json()) as Array<{ contentId: string }>)[0]!.contentId;
-    const saved = await postJson(server.url, `/api/v1/buckets/${cases.slug}/save`, { content: { title, subtitle, thumbnail: video } }, cookie);
+    const saved = await postJson(
+      server.url,
+      `/api/v1/buckets/${cases.slug}/save`,
+      { content: { title, subtitle, thumbnail: video } },
+      cookie,
+    );
     expect(saved.status, await saved.clone().text()).toBe(201);
     made[title] = { contentId: ((await saved.json()) as { contentId: string }).contentId, video };
   }
@@ -121,18 +145,27 @@ async function seedCases(cases: Bucket, cookie: string): Promise<Record<string, 
 async function waitForStills(videos: string[], cookie: string): Promise<void> {
   for (const video of videos) {
     await expect
-      .poll(async () => ((await (await get(server.url, `/api/v1/buckets/video/content/${video}/latest`, cookie)).json()) as { status: string }).status, { timeout: 120_000, interval: 250 })
+      .poll(
+        async () =>
+          ((await (await get(server.url, `/api/v1/buckets/video/content/${video}/latest`, cookie)).json()) as { status: string }).status,
+        { timeout: 120_000, interval: 250 },
+      )
       .toBe("completed");
   }
 }
 
 async function count(bucket: Bucket): Promise<number> {
-  const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [bucket.id]);
+  const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [
+    bucket.id,
+  ]);
   return rows[0]!.count;
 }
 
 async function versionCount(bucket: Bucket, contentId: string): Promise<number> {
-  const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions v JOIN contents c ON c.content_id = v.content_id WHERE c.bucket_id = $1 AND v.content_id = $2", [bucket.id, contentId]);
+  const { rows } = await server.db.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM versions v JOIN contents c ON c.content_id = v.content_id WHERE c.bucket_id = $1 AND v.content_id = $2",
+    [bucket.id, contentId],
+  );
   return rows[0]!.count;
 }
 
@@ -180,12 +213,15 @@ async function pickArtwork(page: Page, javaScriptEnabled: boolean, search: strin
 }
 
 async function openHistory(page: Page) {
-  if (!(await historyPanel(page).evaluate((details: HTMLDetailsElement) => details.open))) await historyPanel(page).locator("summary").click();
+  if (!(await historyPanel(page).evaluate((details: HTMLDetailsElement) => details.open)))
+    await historyPanel(page).locator("summary").click();
 }
 
 /** The rows of a version comparison: [field, before, after]. */
 const diffRows = (scope: Locator) =>
-  scope.locator("tr.diff-row").evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())));
+  scope
+    .locator("tr.diff-row")
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())));
 
 describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEnabled }) => {
   let buckets: Buckets;
@@ -204,7 +240,8 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     artworks = await seedFixed(buckets.artworks, "artworks");
     await seedFixed(buckets.artists, "artists");
     await seedFixed(buckets.rooms, "rooms");
-    for (const title of ["Light and water", "Craft revival"]) trends[title] = (await createContent(server.db, buckets.trends.id, { title }, null)).contentId;
+    for (const title of ["Light and water", "Craft revival"])
+      trends[title] = (await createContent(server.db, buckets.trends.id, { title }, null)).contentId;
     ctx = await signedInContext(browser, server, { javaScriptEnabled });
     expect(ctx.user.permissions).toEqual(["user"]);
     cases = await seedCases(buckets.cases, ctx.cookie);
@@ -302,7 +339,10 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     expect(exhibitionId).not.toBe("");
     const harbour = cases["Harbour at dawn"]!;
     const tide = cases["Tide coming in"]!;
-    await waitForStills(Object.values(cases).map((item) => item.video), ctx.cookie);
+    await waitForStills(
+      Object.values(cases).map((item) => item.video),
+      ctx.cookie,
+    );
     await open(page, `/b/${buckets.sessions.slug}/new`);
     await fillTranslated(page, "title", { nl: "Ochtend aan de kust", en: "Morning on the coast" }, javaScriptEnabled);
     await control(page, "date").fill("2026-10-03");
@@ -503,8 +543,13 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     await expectTextSoon(page.locator(".notice-success"), "Saved");
     const second = (await getLatestVersion(server.db, buckets.exhibitions.id, exhibitionId))!;
     expect(second.versionId).not.toBe(first.versionId);
-    expect(second.data).toMatchObject({ title: { nl: "Licht op het Noorden", en: "Northern Light" }, opensOn: "2026-09-12", room: roomId, artist: artistId });
-    expect((await stored(buckets.rooms, roomId))).toEqual({ name: "Noorderzaal", floor: 1, capacity: 80 }); // untouched room: no change
+    expect(second.data).toMatchObject({
+      title: { nl: "Licht op het Noorden", en: "Northern Light" },
+      opensOn: "2026-09-12",
+      room: roomId,
+      artist: artistId,
+    });
+    expect(await stored(buckets.rooms, roomId)).toEqual({ name: "Noorderzaal", floor: 1, capacity: 80 }); // untouched room: no change
 
     await openHistory(page);
     expect(await textOf(historyPanel(page).locator("summary"))).toBe("Version history (2)");
@@ -519,7 +564,10 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
       await expectTextSoon(inline.locator("h3"), "Version 1 compared with version 2");
       expect(await diffRows(inline)).toEqual(changes);
     } else {
-      await Promise.all([page.waitForURL((url) => url.pathname === `/b/${buckets.exhibitions.slug}/${exhibitionId}/compare`), compare.click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === `/b/${buckets.exhibitions.slug}/${exhibitionId}/compare`),
+        compare.click(),
+      ]);
       await settle(page);
       expect(await textOf(page.locator("main h1"))).toBe("Version 1 compared with version 2");
       expect(await diffRows(page.locator("main"))).toEqual(changes);
@@ -537,7 +585,11 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
     expect(restored.versionId).not.toBe(first.versionId); // a new version on top, not a rewind
     expect(await versionCount(buckets.exhibitions, exhibitionId)).toBe(3);
     await openHistory(page);
-    expect(await historyPanel(page).locator("li.history-entry .history-open").allTextContents()).toEqual(["Version 3", "Version 2", "Version 1"]);
+    expect(await historyPanel(page).locator("li.history-entry .history-open").allTextContents()).toEqual([
+      "Version 3",
+      "Version 2",
+      "Version 1",
+    ]);
     // The restored version still names the same room, artist and artworks.
     expect(restored.data).toMatchObject({ room: roomId, artist: artistId, artworks: [artworks[2], artworks[0]] });
     ctx.expectNoErrors();

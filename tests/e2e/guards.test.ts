@@ -1,8 +1,21 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  JS_MODES, clickTo, expectTextSoon, launchBrowser, linksIn, newContext, open, openUserMenu, pathOf, signInTo,
-  submitLogin, textOf, topBarBucketNav, waitForHydration, waitForPath,
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  linksIn,
+  newContext,
+  open,
+  openUserMenu,
+  pathOf,
+  signInTo,
+  submitLogin,
+  textOf,
+  topBarBucketNav,
+  waitForHydration,
+  waitForPath,
 } from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
@@ -106,7 +119,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
       await open(page, path);
       expect(pathOf(page), path).toBe("/?notice=admin-only");
       expect(await textOf(page.locator("main h1"))).toBe("Content");
-      expect(await textOf(page.locator("main .notice-warning"))).toBe("Settings are for administrators. Ask an administrator if you need access.");
+      expect(await textOf(page.locator("main .notice-warning"))).toBe(
+        "Settings are for administrators. Ask an administrator if you need access.",
+      );
     }
     ctx.expectNoErrors();
     await ctx.close();

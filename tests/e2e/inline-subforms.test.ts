@@ -14,7 +14,8 @@ import type { Bucket } from "../../server/content/buckets";
  * and the sub-form empty. A duplicate gets its own copy of the room: editing it leaves the original's alone.
  */
 
-const CONFLICT = "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.";
+const CONFLICT =
+  "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.";
 
 let server: TestServer;
 let browser: Browser;
@@ -31,7 +32,11 @@ async function buckets() {
   const rooms = await createTestBucket(server.db, {
     name: "Rooms",
     locales: ["en"],
-    jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name", isNotEmpty: true }, capacity: { type: "integer", title: "Capacity" } } },
+    jsonSchema: {
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string", title: "Name", isNotEmpty: true }, capacity: { type: "integer", title: "Capacity" } },
+    },
   });
   const exhibitions = await createTestBucket(server.db, {
     name: "Exhibitions",
@@ -39,7 +44,10 @@ async function buckets() {
     jsonSchema: {
       type: "object",
       required: ["title"],
-      properties: { title: { type: "string", title: "Title", isNotEmpty: true }, room: { type: "string", title: "Room", _ref: rooms.collectionName, renderer: "inline" } },
+      properties: {
+        title: { type: "string", title: "Title", isNotEmpty: true },
+        room: { type: "string", title: "Room", _ref: rooms.collectionName, renderer: "inline" },
+      },
     },
   });
   return { rooms, exhibitions };
@@ -99,7 +107,9 @@ describe.each(JS_MODES)("inline sub-form $label", ({ javaScriptEnabled }) => {
       expect(await control(page, "__subforms.room.capacity").inputValue()).toBe("12"); // input kept
     }
     expect(await roomCount(rooms)).toBe(0);
-    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [exhibitions.id]);
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [
+      exhibitions.id,
+    ]);
     expect(rows[0]!.count).toBe(0);
     await ctx.close();
   });
@@ -117,7 +127,13 @@ describe.each(JS_MODES)("inline sub-form $label", ({ javaScriptEnabled }) => {
     const exhibitionVersion = (await getLatestVersion(server.db, exhibitions.id, exhibitionId))!.versionId;
 
     const room = (await getLatestVersion(server.db, rooms.id, roomId))!;
-    await saveVersion(server.db, { bucketId: rooms.id, contentId: roomId, baseVersionId: room.versionId, data: { name: "North hall, by someone else" }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: rooms.id,
+      contentId: roomId,
+      baseVersionId: room.versionId,
+      data: { name: "North hall, by someone else" },
+      userId: null,
+    });
     await control(page, "title").fill("Autumn, changed");
     await control(page, "__subforms.room.name").fill("North hall, by me");
     expect(await save(page)).toBe(409);
@@ -136,7 +152,9 @@ describe.each(JS_MODES)("inline sub-form $label", ({ javaScriptEnabled }) => {
     const page = await ctx.newPage();
     await open(page, `/b/${exhibitions.slug}`);
     await clickTo(page, page.getByRole("link", { name: "Duplicate" }), `/b/${exhibitions.slug}/duplicate/${original.contentId}/latest`);
-    await fieldBox(page, "room").getByText("Saving creates a copy of “East wing” for this document; the original stays as it is.").waitFor();
+    await fieldBox(page, "room")
+      .getByText("Saving creates a copy of “East wing” for this document; the original stays as it is.")
+      .waitFor();
     expect(await control(page, "title").inputValue()).toBe("Spring (copy)");
     expect(await control(page, "__subforms.room.name").inputValue()).toBe("East wing");
     await save(page);
@@ -151,7 +169,10 @@ describe.each(JS_MODES)("inline sub-form $label", ({ javaScriptEnabled }) => {
     await save(page);
     expect((await getLatestVersion(server.db, rooms.id, copyRoomId))!.data).toEqual({ name: "East wing, repainted", capacity: 40 });
     expect((await getLatestVersion(server.db, rooms.id, room.contentId))!.data).toEqual({ name: "East wing", capacity: 40 });
-    expect((await getLatestVersion(server.db, exhibitions.id, original.contentId))!.data).toEqual({ title: "Spring", room: room.contentId });
+    expect((await getLatestVersion(server.db, exhibitions.id, original.contentId))!.data).toEqual({
+      title: "Spring",
+      room: room.contentId,
+    });
     expect(await roomCount(rooms)).toBe(2);
     expect(ctx.errors).toEqual([]);
     await ctx.close();

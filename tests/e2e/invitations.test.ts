@@ -1,6 +1,18 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, expectTextSoon, launchBrowser, linksIn, newContext, open, pathOf, signInTo, textOf, waitForHydration, submitAndWait } from "../support/browser";
+import {
+  JS_MODES,
+  expectTextSoon,
+  launchBrowser,
+  linksIn,
+  newContext,
+  open,
+  pathOf,
+  signInTo,
+  textOf,
+  waitForHydration,
+  submitAndWait,
+} from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -18,7 +30,10 @@ let given: { slug: string; name: string };
 
 beforeAll(async () => {
   mail = await startMailServer();
-  [server, browser] = await Promise.all([startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: "Vitrine <cms@example.test>" } }), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: "Vitrine <cms@example.test>" } }),
+    launchBrowser(),
+  ]);
   given = await createTestBucket(server.db, { name: "Given Bucket", position: 1 });
   await createTestBucket(server.db, { name: "Withheld Bucket", position: 2 });
 });
@@ -62,7 +77,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(pathOf(page)).toBe("/settings/invite-user");
     // Listed as open, and the form is empty again for the next one.
     const row = page.locator("main table tbody tr", { hasText: email });
-    expect((await row.innerText()).replace(/\s+/g, " ").trim()).toMatch(new RegExp(`^${email.replace(/[.]/g, "\\.")} User ${given.slug} Ines Inviter \\S`));
+    expect((await row.innerText()).replace(/\s+/g, " ").trim()).toMatch(
+      new RegExp(`^${email.replace(/[.]/g, "\\.")} User ${given.slug} Ines Inviter \\S`),
+    );
     expect(await form.getByLabel("Email (optional)").inputValue()).toBe("");
 
     const message = await mail.waitForMail(email);
@@ -81,7 +98,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await signupForm.getByLabel("Name", { exact: true }).fill("Ivo Invitee");
     await signupForm.getByLabel("Email", { exact: true }).fill(email);
     await signupForm.getByLabel("Password", { exact: true }).fill("a long enough password");
-    await Promise.all([signup.waitForURL((url) => url.pathname === "/"), signupForm.getByRole("button", { name: "Create account" }).click()]);
+    await Promise.all([
+      signup.waitForURL((url) => url.pathname === "/"),
+      signupForm.getByRole("button", { name: "Create account" }).click(),
+    ]);
     await waitForHydration(signup);
     await expectTextSoon(signup.locator("main h1"), "Content");
     expect((await linksIn(signup.locator("main ul.bucket-grid"))).map((entry) => entry.text)).toEqual(["Given Bucket"]);

@@ -1,6 +1,21 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, openUserMenu, pathOf, signInTo, submitLogin, textOf, waitForHydration, waitForPath, submitAndWait } from "../support/browser";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  openUserMenu,
+  pathOf,
+  signInTo,
+  submitLogin,
+  textOf,
+  waitForHydration,
+  waitForPath,
+  submitAndWait,
+} from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";

@@ -1,8 +1,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  JS_MODES, clickTo, expectTextSoon, launchBrowser, linksIn, newContext, open, pathOf, signInTo, textOf,
-  topBarBucketNav, waitForPath,
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  linksIn,
+  newContext,
+  open,
+  pathOf,
+  signInTo,
+  textOf,
+  topBarBucketNav,
+  waitForPath,
 } from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";

@@ -5,7 +5,16 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, open, runsScripts, textOf } from "../support/browser";
 import {
-  bucketForm, contentIdOf, control, fieldBox, plainText, save, settle, signedInContext, storedDocument, submitWith,
+  bucketForm,
+  contentIdOf,
+  control,
+  fieldBox,
+  plainText,
+  save,
+  settle,
+  signedInContext,
+  storedDocument,
+  submitWith,
 } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser, get, sameOrigin, signIn } from "../support/http";
@@ -70,7 +79,9 @@ async function choose(page: Page, name: string, file: string) {
 
 /** With JavaScript: waits until the field holds an uploaded media content (its filename shows). */
 async function waitForUploaded(page: Page, name: string, filename: string) {
-  await expect.poll(() => plainText(fieldBox(page, name).locator(".media-summary .media-filename")).catch(() => null), { timeout: 20_000 }).toBe(filename);
+  await expect
+    .poll(() => plainText(fieldBox(page, name).locator(".media-summary .media-filename")).catch(() => null), { timeout: 20_000 })
+    .toBe(filename);
   expect(await storedValue(page, name)).toMatch(UUID);
 }
 
@@ -88,7 +99,8 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await bucketForm(page).getAttribute("enctype")).toBe("multipart/form-data");
     // Spec §5: the requirements footnote (default minimum HD).
     expect(await plainText(fieldBox(page, "photo").locator(".media-requirements"))).toContain("Resolution: at least HD (1920×1080)");
-    if (javaScriptEnabled) expect(await textOf(fieldBox(page, "photo").locator(".drop-zone"))).toBe("Drag your image here / Browse to image");
+    if (javaScriptEnabled)
+      expect(await textOf(fieldBox(page, "photo").locator(".drop-zone"))).toBe("Drag your image here / Browse to image");
 
     await control(page, "name").fill("With a photo");
     await choose(page, "photo", fixture("harbour.jpg", await jpegOfSize(1920, 1080)));
@@ -110,7 +122,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(String(data.photo)).toMatch(UUID);
 
     // The saved page shows the media (server-rendered without JavaScript) with a working view link.
-    await expect.poll(() => plainText(fieldBox(page, "photo").locator(".media-filename")).catch(() => null), { timeout: 10_000 }).toBe("harbour.jpg");
+    await expect
+      .poll(() => plainText(fieldBox(page, "photo").locator(".media-filename")).catch(() => null), { timeout: 10_000 })
+      .toBe("harbour.jpg");
     expect(await storedValue(page, "photo")).toBe(data.photo);
     const src = await fieldBox(page, "photo").locator("img.media-thumb").getAttribute("src");
     const viewed = await get(server.url, src!, ctx.cookie);
@@ -125,12 +139,16 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await control(page, "name").fill("Keep me");
     await choose(page, "photo", fixture("small.png", await pngOfSize(1280, 720)));
     if (javaScriptEnabled) {
-      await expect.poll(() => plainText(fieldBox(page, "photo").locator(".upload-item")).catch(() => null), { timeout: 20_000 }).toBe("Error uploading image small.png");
+      await expect
+        .poll(() => plainText(fieldBox(page, "photo").locator(".upload-item")).catch(() => null), { timeout: 20_000 })
+        .toBe("Error uploading image small.png");
     } else {
       expect(await save(page)).toBe(422);
       expect(new URL(page.url()).pathname).toMatch(/\/new$/);
     }
-    expect(await errorUnder(page, "photo")).toBe("Image is too narrow (1280px), minimum width: 1920px Image is not high enough (720px), minimum height: 1080px");
+    expect(await errorUnder(page, "photo")).toBe(
+      "Image is too narrow (1280px), minimum width: 1920px Image is not high enough (720px), minimum height: 1080px",
+    );
     expect(await control(page, "name").inputValue()).toBe("Keep me");
     expect(await storedValue(page, "photo")).toBe("");
     ctx.expectNoErrors();
@@ -162,10 +180,13 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
       // After the save the page shows the processing state; reloading follows the jobs to completion.
       expect(["Converting video...", "Extracting thumbnails from video..."]).toContain(await textOf(label));
       await expect
-        .poll(async () => {
-          await page.reload();
-          return fieldBox(page, "clip").locator(".media-field").getAttribute("data-status");
-        }, { timeout: 90_000, interval: 2000 })
+        .poll(
+          async () => {
+            await page.reload();
+            return fieldBox(page, "clip").locator(".media-field").getAttribute("data-status");
+          },
+          { timeout: 90_000, interval: 2000 },
+        )
         .toBe("completed");
     }
     const { data } = await storedDocument(server, ctx.cookie, bucket.slug, contentIdOf(page));
@@ -183,7 +204,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const first = await storedDocument(server, ctx.cookie, bucket.slug, contentIdOf(page));
     expect(String(first.data.doc)).toMatch(UUID);
 
-    await expect.poll(() => plainText(fieldBox(page, "doc").locator(".media-filename")).catch(() => null), { timeout: 10_000 }).toBe("tone.wav");
+    await expect
+      .poll(() => plainText(fieldBox(page, "doc").locator(".media-filename")).catch(() => null), { timeout: 10_000 })
+      .toBe("tone.wav");
     expect(await fieldBox(page, "doc").locator("audio[controls]").count()).toBe(1);
     const download = fieldBox(page, "doc").getByRole("link", { name: "Download" });
     const answer = await get(server.url, (await download.getAttribute("href"))!, ctx.cookie);
@@ -239,7 +262,12 @@ describe("with JavaScript", () => {
     // A slow uplink, so that the upload takes a few seconds and reports progress on the way.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 64 * 1024,
+    });
     const png = await pngOfSize(1920, 1080);
     expect(png.length).toBeGreaterThan(150 * 1024); // about three seconds at 64 kB/s
     await choose(page, "photo", fixture("noise.png", png));
@@ -248,7 +276,10 @@ describe("with JavaScript", () => {
     expect(seen[0]).toBe("new|Verifying...");
     const prefix = "uploading|Uploading...:";
     const partial = seen.filter((entry) => entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length).split("/").map(Number));
-    expect(partial.some(([loaded, total]) => loaded! > 0 && loaded! < total!), seen.join(", ")).toBe(true);
+    expect(
+      partial.some(([loaded, total]) => loaded! > 0 && loaded! < total!),
+      seen.join(", "),
+    ).toBe(true);
     expect(seen[seen.length - 1]).toBe("done|Uploaded");
     await ctx.close();
   });
@@ -271,7 +302,9 @@ describe("with JavaScript", () => {
   it("forceCrop opens 'Crop Image' after the upload, with the constraints and the crop size, and cannot be cancelled", async () => {
     const schema = {
       type: "object",
-      properties: { hero: { type: "string", title: "Hero", _ref: "b-image", enableCrop: true, forceCrop: true, minWidthCrop: 800, maxWidthCrop: 1600 } },
+      properties: {
+        hero: { type: "string", title: "Hero", _ref: "b-image", enableCrop: true, forceCrop: true, minWidthCrop: 800, maxWidthCrop: 1600 },
+      },
     };
     const { page, ctx } = await newDocumentPage(true, schema);
     await choose(page, "hero", fixture("crop.jpg", await jpegOfSize(1920, 1080)));
@@ -315,7 +348,12 @@ describe("the edit form's multipart post over HTTP", () => {
       if (typeof value === "string") form.append(name, value);
       else form.append(name, value, filename);
     }
-    return fetch(`${server.url}/b/${slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, ...sameOrigin(server.url) }, body: form });
+    return fetch(`${server.url}/b/${slug}/new`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, ...sameOrigin(server.url) },
+      body: form,
+    });
   }
   const temporaryFiles = () => readdirSync(server.media.storage.tmpDir);
 
@@ -337,7 +375,10 @@ describe("the edit form's multipart post over HTTP", () => {
   });
 
   it("refuses text fields over 1 MiB (413), a file in a field that is not a media field (400), and a file over its limit under the field", async () => {
-    const schema = { ...MEDIA_SCHEMA, properties: { ...MEDIA_SCHEMA.properties, doc: { type: "string", title: "Document", _ref: "b-file", maxFilesize: 5000 } } };
+    const schema = {
+      ...MEDIA_SCHEMA,
+      properties: { ...MEDIA_SCHEMA.properties, doc: { type: "string", title: "Document", _ref: "b-file", maxFilesize: 5000 } },
+    };
     const bucket = await createTestBucket(server.db, { jsonSchema: schema, locales: ["en"] });
     const user = await createTestUser(server.db, { permissions: ["user"] });
     const cookie = await signIn(server.url, user.email, user.password);

@@ -35,28 +35,57 @@ function fixture(name: string, data: Buffer): string {
   return file;
 }
 
-const schemaWith = (properties: Record<string, unknown>) => ({ type: "object", properties: { name: { type: "string", title: "Name" }, ...properties } });
+const schemaWith = (properties: Record<string, unknown>) => ({
+  type: "object",
+  properties: { name: { type: "string", title: "Name" }, ...properties },
+});
 
 /**
  * A saved document whose media field holds an uploaded file (through the API, as the browser's upload does),
  * processed to completion: its edit page's path.
  */
-async function savedDocumentWith(cookie: string, field: string, kind: "image" | "video", property: Record<string, unknown>, data: Buffer, filename: string) {
-  const bucket = await createTestBucket(server.db, { jsonSchema: schemaWith({ [field]: { type: "string", title: field, ...property } }), locales: ["en"] });
-  const answer = await upload(server.url, kind, cookie, { bucket: bucket.slug, uid: "u1", properties: JSON.stringify(property) }, { data, name: filename });
+async function savedDocumentWith(
+  cookie: string,
+  field: string,
+  kind: "image" | "video",
+  property: Record<string, unknown>,
+  data: Buffer,
+  filename: string,
+) {
+  const bucket = await createTestBucket(server.db, {
+    jsonSchema: schemaWith({ [field]: { type: "string", title: field, ...property } }),
+    locales: ["en"],
+  });
+  const answer = await upload(
+    server.url,
+    kind,
+    cookie,
+    { bucket: bucket.slug, uid: "u1", properties: JSON.stringify(property) },
+    { data, name: filename },
+  );
   expect(answer.status).toBe(200);
   const [media] = (await answer.json()) as Array<{ contentId: string }>;
   const contentId = media!.contentId;
   await expect
-    .poll(async () => ((await (await get(server.url, `/api/v1/buckets/${kind}/content/${contentId}/latest`, cookie)).json()) as { status: string }).status, {
-      timeout: 90_000,
-      interval: 500,
-    })
+    .poll(
+      async () =>
+        ((await (await get(server.url, `/api/v1/buckets/${kind}/content/${contentId}/latest`, cookie)).json()) as { status: string })
+          .status,
+      {
+        timeout: 90_000,
+        interval: 500,
+      },
+    )
     .toBe("completed");
   const form = new FormData();
   form.append("name", "A document");
   form.append(field, contentId);
-  const saved = await fetch(`${server.url}/b/${bucket.slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, ...sameOrigin(server.url) }, body: form });
+  const saved = await fetch(`${server.url}/b/${bucket.slug}/new`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: cookie, ...sameOrigin(server.url) },
+    body: form,
+  });
   expect(saved.status).toBe(302);
   return { path: new URL(saved.headers.get("location")!, server.url).pathname, contentId, bucket };
 }
@@ -87,7 +116,14 @@ describe("with JavaScript", () => {
   it("'Select Thumbnail' fits the window at 1280 and 390 px: the still scales, the carousel and Save/Cancel stay inside", async () => {
     const ctx = await signedInContext(browser, server);
     const property = { _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true };
-    const doc = await savedDocumentWith(ctx.cookie, "clip", "video", property, videoOf({ width: 1280, height: 720, fps: 25, seconds: 3 }), "wide.mp4");
+    const doc = await savedDocumentWith(
+      ctx.cookie,
+      "clip",
+      "video",
+      property,
+      videoOf({ width: 1280, height: 720, fps: 25, seconds: 3 }),
+      "wide.mp4",
+    );
     const page = await ctx.newPage();
     await page.setViewportSize({ width: 1280, height: 800 });
     await open(page, doc.path);
@@ -98,7 +134,10 @@ describe("with JavaScript", () => {
     const still = dialog.locator(".thumb-carousel img");
     await expect.poll(() => still.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
 
-    for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(size);
       for (const part of [
         dialog.getByRole("button", { name: "Save" }),
@@ -122,7 +161,14 @@ describe("with JavaScript", () => {
     await dialog.getByRole("button", { name: "Save" }).click();
     await dialog.waitFor({ state: "hidden" });
     await expect
-      .poll(async () => ((await (await get(server.url, `/api/v1/buckets/video/content/${doc.contentId}/latest`, ctx.cookie)).json()) as { thumb: unknown }).thumb)
+      .poll(
+        async () =>
+          (
+            (await (await get(server.url, `/api/v1/buckets/video/content/${doc.contentId}/latest`, ctx.cookie)).json()) as {
+              thumb: unknown;
+            }
+          ).thumb,
+      )
       .toEqual({ index: 1 });
     ctx.expectNoErrors();
     await ctx.close();
@@ -130,7 +176,14 @@ describe("with JavaScript", () => {
 
   it("the video field is not black and its text readable; the player's box alone is black", async () => {
     const ctx = await signedInContext(browser, server);
-    const doc = await savedDocumentWith(ctx.cookie, "clip", "video", { _ref: "b-video", minWidth: 320, minHeight: 240 }, videoOf({ width: 320, height: 240, fps: 25, seconds: 2 }), "small.mp4");
+    const doc = await savedDocumentWith(
+      ctx.cookie,
+      "clip",
+      "video",
+      { _ref: "b-video", minWidth: 320, minHeight: 240 },
+      videoOf({ width: 320, height: 240, fps: 25, seconds: 2 }),
+      "small.mp4",
+    );
     const page = await ctx.newPage();
     await open(page, doc.path);
     const field = fieldBox(page, "clip").locator(".media-field");
@@ -162,12 +215,17 @@ describe("with JavaScript", () => {
   });
 
   it("shows the file name once after an upload", async () => {
-    const bucket = await createTestBucket(server.db, { jsonSchema: schemaWith({ photo: { type: "string", title: "Photo", _ref: "b-image" } }), locales: ["en"] });
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: schemaWith({ photo: { type: "string", title: "Photo", _ref: "b-image" } }),
+      locales: ["en"],
+    });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);
     await fieldBox(page, "photo").locator(".drop-zone").waitFor();
-    await fieldBox(page, "photo").locator('input[type="file"]').setInputFiles(fixture("once-only.jpg", await jpegOfSize(1920, 1080)));
+    await fieldBox(page, "photo")
+      .locator('input[type="file"]')
+      .setInputFiles(fixture("once-only.jpg", await jpegOfSize(1920, 1080)));
     await fieldBox(page, "photo").locator('.upload-item[data-state="done"]').waitFor({ timeout: 20_000 });
     await fieldBox(page, "photo").locator(".media-summary .media-filename").waitFor();
     const text = await fieldBox(page, "photo").innerText();
@@ -206,7 +264,14 @@ describe("with JavaScript", () => {
     await modal.waitFor({ state: "detached", timeout: 20_000 });
     await settle(page);
     await expect
-      .poll(async () => ((await (await get(server.url, `/api/v1/buckets/image/content/${doc.contentId}/latest`, ctx.cookie)).json()) as { dimensions: unknown }).dimensions)
+      .poll(
+        async () =>
+          (
+            (await (await get(server.url, `/api/v1/buckets/image/content/${doc.contentId}/latest`, ctx.cookie)).json()) as {
+              dimensions: unknown;
+            }
+          ).dimensions,
+      )
       .toEqual({ width: 1200, height: 700 });
     ctx.expectNoErrors();
     await ctx.close();
@@ -229,7 +294,9 @@ describe("without JavaScript", () => {
     await input("Width").fill("600");
     await input("Height").fill("450");
     expect(await submitWith(page, fallback.getByRole("button", { name: "Crop", exact: true }))).toBe(422);
-    expect(await textOf(fieldBox(page, "hero").locator(":scope > .field-error"))).toBe("Crop is too narrow (600px), minimum crop width: 800px");
+    expect(await textOf(fieldBox(page, "hero").locator(":scope > .field-error"))).toBe(
+      "Crop is too narrow (600px), minimum crop width: 800px",
+    );
     expect(await control(page, "name").inputValue()).toBe("Changed, not saved");
 
     // The refusal re-renders the crop inputs open, next to the message.
@@ -249,7 +316,14 @@ describe("without JavaScript", () => {
 
   it("chooses the thumbnail from radio buttons, the input kept", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled: false });
-    const doc = await savedDocumentWith(ctx.cookie, "clip", "video", { _ref: "b-video", minWidth: 320, minHeight: 240 }, videoOf({ width: 320, height: 240, fps: 25, seconds: 3 }), "clip.mp4");
+    const doc = await savedDocumentWith(
+      ctx.cookie,
+      "clip",
+      "video",
+      { _ref: "b-video", minWidth: 320, minHeight: 240 },
+      videoOf({ width: 320, height: 240, fps: 25, seconds: 3 }),
+      "clip.mp4",
+    );
     const page = await ctx.newPage();
     await open(page, doc.path);
     await control(page, "name").fill("Kept while choosing");
@@ -261,7 +335,10 @@ describe("without JavaScript", () => {
     await fallback.getByRole("radio", { name: /Still 3/ }).check();
     expect(await submitWith(page, fallback.getByRole("button", { name: "Save thumbnail" }))).toBe(200);
     expect(await control(page, "name").inputValue()).toBe("Kept while choosing");
-    expect(((await (await get(server.url, `/api/v1/buckets/video/content/${doc.contentId}/latest`, ctx.cookie)).json()) as { thumb: unknown }).thumb).toEqual({ index: 2 });
+    expect(
+      ((await (await get(server.url, `/api/v1/buckets/video/content/${doc.contentId}/latest`, ctx.cookie)).json()) as { thumb: unknown })
+        .thumb,
+    ).toEqual({ index: 2 });
     await fieldBox(page, "clip").locator("details.thumb-fallback summary").click();
     expect(await fieldBox(page, "clip").getByRole("radio", { name: "Still 3 (current)" }).isChecked()).toBe(true);
     ctx.expectNoErrors();
@@ -269,12 +346,17 @@ describe("without JavaScript", () => {
   });
 
   it("'Upload' with a refused file shows the message under that field, the input kept", async () => {
-    const bucket = await createTestBucket(server.db, { jsonSchema: schemaWith({ photo: { type: "string", title: "Photo", _ref: "b-image", minWidth: "HD", minHeight: "HD" } }), locales: ["en"] });
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: schemaWith({ photo: { type: "string", title: "Photo", _ref: "b-image", minWidth: "HD", minHeight: "HD" } }),
+      locales: ["en"],
+    });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled: false });
     const page = await ctx.newPage();
     await open(page, `/b/${bucket.slug}/new`);
     await control(page, "name").fill("Kept while uploading");
-    await fieldBox(page, "photo").locator('input[type="file"]').setInputFiles(fixture("small.png", await pngOfSize(1000, 700)));
+    await fieldBox(page, "photo")
+      .locator('input[type="file"]')
+      .setInputFiles(fixture("small.png", await pngOfSize(1000, 700)));
     expect(await submitWith(page, fieldBox(page, "photo").getByRole("button", { name: "Upload", exact: true }))).toBe(422);
     expect(await textOf(fieldBox(page, "photo").locator(":scope > .field-error"))).toBe(
       "Image is too narrow (1000px), minimum width: 1920px Image is not high enough (700px), minimum height: 1080px",

@@ -82,7 +82,10 @@ describe("polling a video's jobs", () => {
     await expect.poll(() => polls.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 2); // the 503, then the next tick
     expect(await fieldBox(page, "clip").locator(".job-progress").count()).toBe(1);
 
-    await setJobs(contentId, "status = 'failed', error = CASE name WHEN 'transcode' THEN 'Error converting video' ELSE 'Error getting stills from video' END");
+    await setJobs(
+      contentId,
+      "status = 'failed', error = CASE name WHEN 'transcode' THEN 'Error converting video' ELSE 'Error getting stills from video' END",
+    );
     await fieldBox(page, "clip").locator(".field-error", { hasText: "Error converting video" }).waitFor({ timeout: 10_000 });
     expect(await fieldBox(page, "clip").locator(".job-progress").count()).toBe(0);
     const atError = polls.length;
@@ -111,7 +114,13 @@ describe("polling a video's jobs", () => {
 describe("a video's jobs without JavaScript", () => {
   it("'Refresh to see progress' shows the progress now with the input kept, and the finished video with its stills", async () => {
     const bucket = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", title: "Name" },
+          clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240 },
+        },
+      },
       locales: ["en"],
     });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled: false });
@@ -139,7 +148,12 @@ describe("a video's jobs without JavaScript", () => {
     await setJobs(contentId, "progress = 0");
     server.media.jobs.start();
     const unfinished = async () =>
-      (await server.db.query(`SELECT 1 FROM jobs WHERE status <> 'completed' AND media_id IN (SELECT id FROM media WHERE content_id = $1)`, [contentId])).rows.length;
+      (
+        await server.db.query(
+          `SELECT 1 FROM jobs WHERE status <> 'completed' AND media_id IN (SELECT id FROM media WHERE content_id = $1)`,
+          [contentId],
+        )
+      ).rows.length;
     await expect.poll(unfinished, { timeout: 90_000, interval: 500 }).toBe(0);
     expect(await submitWith(page, refresh)).toBe(200);
     expect(await field.locator(".media-field").getAttribute("data-status")).toBe("completed");

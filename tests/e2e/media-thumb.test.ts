@@ -30,7 +30,10 @@ afterAll(async () => {
 describe("Select Thumbnail", () => {
   it("picks a still from the carousel, and a custom still after the 'Incorrect Size' question", async () => {
     const bucket = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } } },
+      jsonSchema: {
+        type: "object",
+        properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } },
+      },
       locales: ["en"],
     });
     const ctx = await signedInContext(browser, server);
@@ -42,7 +45,8 @@ describe("Select Thumbnail", () => {
     await fieldBox(page, "clip").locator('input[type="file"]').setInputFiles(clip);
     await fieldBox(page, "clip").locator('[data-status="completed"]').waitFor({ timeout: 90_000 });
     const contentId = await control(page, "clip").inputValue();
-    const latestThumb = async () => (await (await get(server.url, `/api/v1/buckets/video/content/${contentId}/latest`, ctx.cookie)).json()).thumb;
+    const latestThumb = async () =>
+      (await (await get(server.url, `/api/v1/buckets/video/content/${contentId}/latest`, ctx.cookie)).json()).thumb;
     expect(await latestThumb()).toEqual({ index: 0 });
 
     // The carousel: the second still becomes the thumb.
@@ -67,7 +71,9 @@ describe("Select Thumbnail", () => {
     await dialog.locator('input[type="file"]').setInputFiles(still);
     const question = dialog.locator('[role="alertdialog"]');
     expect(await textOf(question.locator("h3"))).toBe("Incorrect Size");
-    expect(await textOf(question.locator("p"))).toBe("The still you are trying to upload is smaller then the resolution video file. Are you sure this is ok?");
+    expect(await textOf(question.locator("p"))).toBe(
+      "The still you are trying to upload is smaller then the resolution video file. Are you sure this is ok?",
+    );
     await question.getByRole("button", { name: "Cancel" }).click();
     await question.waitFor({ state: "hidden" });
     await dialog.getByRole("button", { name: "Save" }).click();
@@ -94,7 +100,10 @@ describe("Select Thumbnail", () => {
 describe("in Dutch (Accept-Language: nl)", () => {
   it("the video field's button, 'Select Thumbnail' with its tabs and the 'Incorrect Size' question are Dutch", async () => {
     const bucket = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } } },
+      jsonSchema: {
+        type: "object",
+        properties: { clip: { type: "string", title: "Clip", _ref: "b-video", minWidth: 320, minHeight: 240, allowCustomStill: true } },
+      },
       locales: ["nl"],
     });
     const ctx = await signedInContext(browser, server, { locale: "nl-NL" });
@@ -117,7 +126,9 @@ describe("in Dutch (Accept-Language: nl)", () => {
     await dialog.locator('input[type="file"]').setInputFiles(still);
     const question = dialog.locator('[role="alertdialog"]');
     expect(await textOf(question.locator("h3"))).toBe("Onjuist formaat");
-    expect(await textOf(question.locator("p"))).toBe("De still die je probeert te uploaden is kleiner dan de resolutie van het videobestand. Weet je zeker dat dit goed is?");
+    expect(await textOf(question.locator("p"))).toBe(
+      "De still die je probeert te uploaden is kleiner dan de resolutie van het videobestand. Weet je zeker dat dit goed is?",
+    );
     await question.getByRole("button", { name: "Annuleren" }).click();
     await question.waitFor({ state: "hidden" });
     ctx.expectNoErrors();

@@ -45,7 +45,10 @@ describe("the bucket-form modal", () => {
     const people = await createTestBucket(server.db, { name: "People", jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
     const works = await createTestBucket(server.db, {
       locales: ["en"],
-      jsonSchema: { type: "object", properties: { person: { type: "string", title: "Person", _ref: people.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: { person: { type: "string", title: "Person", _ref: people.collectionName, renderer: "popup" } },
+      },
     });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
@@ -73,7 +76,8 @@ describe("the bucket-form modal", () => {
         await dialog.locator(`input[name="${name}"]`).evaluate((input: HTMLInputElement, text) => (input.value = text), value);
       }
       await dialog.locator("form").evaluate((form: HTMLFormElement, inject) => {
-        for (const [name, value] of Object.entries(inject)) form.append(Object.assign(document.createElement("input"), { type: "hidden", name, value }));
+        for (const [name, value] of Object.entries(inject))
+          form.append(Object.assign(document.createElement("input"), { type: "hidden", name, value }));
       }, bad.modal.inject);
       await dialog.getByRole("button", { name: "Submit" }).click();
       await expect.poll(() => modalErrors(dialog), { timeout: 10_000 }).toEqual(shownLikeAForm(errors));
@@ -90,7 +94,10 @@ describe("the bucket-form modal", () => {
     const people = await createTestBucket(server.db, { name: "People", jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
     const works = await createTestBucket(server.db, {
       locales: ["en"],
-      jsonSchema: { type: "object", properties: { person: { type: "string", title: "Person", _ref: people.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: { person: { type: "string", title: "Person", _ref: people.collectionName, renderer: "popup" } },
+      },
     });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
@@ -102,7 +109,9 @@ describe("the bucket-form modal", () => {
     await open(page, `/b/${works.slug}/new`);
     const dialog = page.locator("dialog.bucket-form-modal");
     // What only the bucket's validator finds: the browser sends it, the server refuses it.
-    const serverOnly = BAD_DOCUMENTS.filter((bad) => ["a required field missing", "a wrong type", "an unknown property"].includes(bad.label));
+    const serverOnly = BAD_DOCUMENTS.filter((bad) =>
+      ["a required field missing", "a wrong type", "an unknown property"].includes(bad.label),
+    );
     for (const bad of serverOnly) {
       const api = await fetch(`${server.url}/api/v1/buckets/${people.slug}/save`, {
         method: "POST",
@@ -116,7 +125,8 @@ describe("the bucket-form modal", () => {
         await dialog.locator(`input[name="${name}"]`).evaluate((input: HTMLInputElement, text) => (input.value = text), value);
       }
       await dialog.locator("form").evaluate((form: HTMLFormElement, inject) => {
-        for (const [name, value] of Object.entries(inject)) form.append(Object.assign(document.createElement("input"), { type: "hidden", name, value }));
+        for (const [name, value] of Object.entries(inject))
+          form.append(Object.assign(document.createElement("input"), { type: "hidden", name, value }));
       }, bad.modal.inject);
       await dialog.getByRole("button", { name: "Submit" }).click();
       await expect.poll(() => modalErrors(dialog), { timeout: 10_000 }).toEqual(shownLikeAForm(errors));

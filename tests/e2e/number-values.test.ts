@@ -2,7 +2,16 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
 import {
-  contentIdOf, control, countPosts, fieldBox, formValues, save, shownErrors, signedInContext, storedDocument, waitForFieldError,
+  contentIdOf,
+  control,
+  countPosts,
+  fieldBox,
+  formValues,
+  save,
+  shownErrors,
+  signedInContext,
+  storedDocument,
+  waitForFieldError,
 } from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { postJson } from "../support/http";
@@ -41,18 +50,29 @@ const LANGUAGES = [
   {
     label: "English",
     browserLocale: "en-US",
-    text: { saved: "Saved", notWhole: "“7.5” is not a whole number", reverted: "“7.5” is not a whole number: back to the last valid value, 12." },
+    text: {
+      saved: "Saved",
+      notWhole: "“7.5” is not a whole number",
+      reverted: "“7.5” is not a whole number: back to the last valid value, 12.",
+    },
   },
   {
     label: "Dutch",
     browserLocale: "nl-NL",
-    text: { saved: "Opgeslagen", notWhole: "“7.5” is geen geheel getal", reverted: "“7.5” is geen geheel getal: terug naar de laatste geldige waarde, 12." },
+    text: {
+      saved: "Opgeslagen",
+      notWhole: "“7.5” is geen geheel getal",
+      reverted: "“7.5” is geen geheel getal: terug naar de laatste geldige waarde, 12.",
+    },
   },
 ] as const;
 
 /** The option a select shows as chosen: its value and its text. */
 const chosen = (page: Page, name: string) =>
-  control(page, name).evaluate((select: HTMLSelectElement) => ({ value: select.value, text: select.selectedOptions[0]?.textContent ?? "" }));
+  control(page, name).evaluate((select: HTMLSelectElement) => ({
+    value: select.value,
+    text: select.selectedOptions[0]?.textContent ?? "",
+  }));
 
 describe.each(LANGUAGES)("$label", ({ browserLocale, text }) => {
   describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
@@ -80,7 +100,12 @@ describe.each(LANGUAGES)("$label", ({ browserLocale, text }) => {
     it("opens a document whose numeric enums were set through the JSON API, saves it unchanged, then changes them", async () => {
       const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
       const ctx = await signedInContext(browser, server, { javaScriptEnabled, locale: browserLocale });
-      const created = await postJson(server.url, `/api/v1/buckets/${bucket.slug}/save`, { content: { name: "Atrium", size: 3, floor: 2 } }, ctx.cookie);
+      const created = await postJson(
+        server.url,
+        `/api/v1/buckets/${bucket.slug}/save`,
+        { content: { name: "Atrium", size: 3, floor: 2 } },
+        ctx.cookie,
+      );
       expect(created.status).toBe(201);
       const { contentId, _id: firstVersion } = (await created.json()) as { contentId: string; _id: string };
       const page = await ctx.newPage();
@@ -133,7 +158,9 @@ describe.each(LANGUAGES)("$label", ({ browserLocale, text }) => {
     await seats.fill("abc");
     await seats.blur();
     expect(await seats.inputValue()).toBe("");
-    expect(await note.textContent()).toMatch(/^“abc” (is not a whole number: the field is empty again\.|is geen geheel getal: het veld is weer leeg\.)$/);
+    expect(await note.textContent()).toMatch(
+      /^“abc” (is not a whole number: the field is empty again\.|is geen geheel getal: het veld is weer leeg\.)$/,
+    );
     // Saved with Enter while the text is still in the field: the form does not post, and says what is wrong with it.
     await control(page, "name").fill("Hall");
     await control(page, "size").selectOption("1");
@@ -164,7 +191,12 @@ describe.each(LANGUAGES)("$label", ({ browserLocale, text }) => {
     await control(page, "seats").fill("7");
     await save(page);
     expect(await shownErrors(page)).toEqual({});
-    expect((await storedDocument(server, ctx.cookie, bucket.slug, contentIdOf(page))).data).toEqual({ name: "Hall", size: 1, floor: 1, seats: 7 });
+    expect((await storedDocument(server, ctx.cookie, bucket.slug, contentIdOf(page))).data).toEqual({
+      name: "Hall",
+      size: 1,
+      floor: 1,
+      seats: 7,
+    });
     ctx.expectNoErrors();
     await ctx.close();
   });

@@ -30,7 +30,11 @@ describe("without JavaScript", () => {
   it("keeps a file chosen in an invalid form and saves it with the corrected form", async () => {
     const bucket = await createTestBucket(server.db, {
       locales: ["en"],
-      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name" }, photo: { type: "string", title: "Photo", _ref: "b-image" } } },
+      jsonSchema: {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string", title: "Name" }, photo: { type: "string", title: "Photo", _ref: "b-image" } },
+      },
     });
     const file = path.join(mkdtempSync(path.join(tmpdir(), "vitrine-pending-")), "harbour.jpg");
     writeFileSync(file, await jpegOfSize(1920, 1080));

@@ -38,7 +38,13 @@ describe("popup sub-form without JavaScript", () => {
     const works = await createTestBucket(server.db, {
       name: "Works",
       locales: ["en"],
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" },
+        },
+      },
     });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled: false });
     const page = await ctx.newPage();
@@ -81,7 +87,13 @@ describe("popup sub-form without JavaScript", () => {
     const works = await createTestBucket(server.db, {
       name: "Works",
       locales: ["en"],
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" },
+        },
+      },
     });
     const ctx = await signedInContext(browser, server, { javaScriptEnabled: false });
     const page = await ctx.newPage();
@@ -109,7 +121,9 @@ describe("popup sub-form without JavaScript", () => {
     expect(await control(page, "artist").inputValue()).toBe(mesdag);
     expect(await chosenText(control(page, "artist"))).toBe("H. W. Mesdag");
     expect((await getLatestVersion(server.db, artists.id, mesdag))!.data).toEqual({ name: "H. W. Mesdag" });
-    const count = async () => (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [artists.id])).rows[0]!.count;
+    const count = async () =>
+      (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [artists.id])).rows[0]!
+        .count;
     expect(await count()).toBe(231);
 
     // 'Create on its own page' makes a new artist even with one chosen, and comes back with the new one chosen.

@@ -32,10 +32,21 @@ describe("popup sub-form", () => {
   it("creates the referenced document through the modal, refuses invalid input, reports a conflict and cancels", async () => {
     const artists = await createTestBucket(server.db, {
       name: "Artists",
-      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name", isNotEmpty: true }, bio: { type: "string", title: "Bio" } } },
+      jsonSchema: {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string", title: "Name", isNotEmpty: true }, bio: { type: "string", title: "Bio" } },
+      },
     });
     const works = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" }, curator: { type: "string", title: "Curator", _ref: artists.collectionName, renderer: "popup", "button-text": "Choose a curator" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" },
+          curator: { type: "string", title: "Curator", _ref: artists.collectionName, renderer: "popup", "button-text": "Choose a curator" },
+        },
+      },
     });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
@@ -69,7 +80,13 @@ describe("popup sub-form", () => {
     await dialog.waitFor({ state: "visible" });
     expect(await dialog.locator('input[name="name"]').inputValue()).toBe("Hendrik Willem Mesdag");
     const latest = (await getLatestVersion(server.db, artists.id, artistId))!;
-    await saveVersion(server.db, { bucketId: artists.id, contentId: artistId, baseVersionId: latest.versionId, data: { name: "H. W. Mesdag" }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: artists.id,
+      contentId: artistId,
+      baseVersionId: latest.versionId,
+      data: { name: "H. W. Mesdag" },
+      userId: null,
+    });
     await dialog.locator('input[name="bio"]').fill("Painter of the sea");
     await dialog.getByRole("button", { name: "Submit" }).click();
     await dialog.locator(".form-error", { hasText: "Version conflict" }).waitFor();
@@ -89,10 +106,19 @@ describe("popup sub-form", () => {
   it("uploads media of the modal's form to the modal's bucket, not the page's", async () => {
     const artists = await createTestBucket(server.db, {
       name: "Portraits",
-      jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", title: "Portrait", _ref: "b-image" } } },
+      jsonSchema: {
+        type: "object",
+        properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", title: "Portrait", _ref: "b-image" } },
+      },
     });
     const works = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" },
+        },
+      },
     });
     const directory = mkdtempSync(path.join(tmpdir(), "vitrine-popup-"));
     const portrait = path.join(directory, "portrait.png");
@@ -110,7 +136,9 @@ describe("popup sub-form", () => {
     await dialog.getByRole("button", { name: "Submit" }).click();
     await dialog.waitFor({ state: "hidden" });
 
-    const media = await server.db.query<{ bucketId: string }>(`SELECT bucket_id AS "bucketId" FROM media WHERE content_id = $1`, [portraitId]);
+    const media = await server.db.query<{ bucketId: string }>(`SELECT bucket_id AS "bucketId" FROM media WHERE content_id = $1`, [
+      portraitId,
+    ]);
     expect(media.rows.map((row) => row.bucketId)).toEqual([artists.id]);
     const artistId = await control(page, "artist").inputValue();
     expect((await getLatestVersion(server.db, artists.id, artistId))!.data).toMatchObject({ name: "Jan Toorop", portrait: portraitId });
@@ -128,7 +156,13 @@ describe("popup sub-form", () => {
     await seedDocuments(server.db, artists.id, 230, "jsonb_build_object('name', 'Painter ' || lpad(n::text, 3, '0'))");
     const works = await createTestBucket(server.db, {
       locales: ["en"],
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          artist: { type: "string", title: "Artist", _ref: artists.collectionName, renderer: "popup" },
+        },
+      },
     });
     const ctx = await signedInContext(browser, server);
     const page = await ctx.newPage();
@@ -150,7 +184,9 @@ describe("popup sub-form", () => {
     await picker.waitFor({ state: "hidden" });
     expect(await control(page, "artist").inputValue()).toBe(mesdag);
     await field.locator(".popup-current", { hasText: "Hendrik Willem Mesdag" }).waitFor();
-    await expect.poll(() => page.evaluate(() => (document.activeElement instanceof HTMLButtonElement ? document.activeElement.textContent : null))).toBe("Choose existing");
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement instanceof HTMLButtonElement ? document.activeElement.textContent : null)))
+      .toBe("Choose existing");
 
     // 'Edit …' now edits the chosen artist: its data in the modal, saved as a new version of it.
     await field.getByRole("button", { name: "Edit Hendrik Willem Mesdag" }).click();
@@ -163,7 +199,9 @@ describe("popup sub-form", () => {
     expect(saves).toEqual([200]);
     expect(await control(page, "artist").inputValue()).toBe(mesdag);
     expect((await getLatestVersion(server.db, artists.id, mesdag))!.data).toEqual({ name: "H. W. Mesdag" });
-    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [artists.id]);
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [
+      artists.id,
+    ]);
     expect(rows[0]!.count).toBe(231); // no new artist
 
     // The picker marks the chosen one; the work saves with it.

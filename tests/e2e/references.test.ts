@@ -41,7 +41,10 @@ async function fixture(crowdSize = 0): Promise<Fixture> {
   const stamp = `${counter}-${Date.now().toString(36)}`;
   const artists = await createTestBucket(server.db, {
     name: `Artists ${stamp}`,
-    jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", _ref: "b-image", title: "Portrait" } } },
+    jsonSchema: {
+      type: "object",
+      properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", _ref: "b-image", title: "Portrait" } },
+    },
   });
   const crowd = await createTestBucket(server.db, { name: `Crowd ${stamp}` });
   const shows = await createTestBucket(server.db, {
@@ -58,7 +61,14 @@ async function fixture(crowdSize = 0): Promise<Fixture> {
   });
   const ids: Record<string, string> = {};
   for (const name of ["Hendrik Willem Mesdag", "Charley Toorop", "Jozef Israëls"]) {
-    ids[name] = (await createContent(server.db, artists.id, { name, ...(name === "Charley Toorop" ? { portrait: "0b6f4a3c-1d2e-4f50-8a6b-7c8d9e0f1a2b" } : {}) }, null)).contentId;
+    ids[name] = (
+      await createContent(
+        server.db,
+        artists.id,
+        { name, ...(name === "Charley Toorop" ? { portrait: "0b6f4a3c-1d2e-4f50-8a6b-7c8d9e0f1a2b" } : {}) },
+        null,
+      )
+    ).contentId;
   }
   const crowdIds: string[] = [];
   for (let index = 0; index < crowdSize; index += 1) {
@@ -72,7 +82,8 @@ async function stored(bucket: Bucket, contentId: string) {
 }
 
 /** The titles of the reference list's entries, in order. */
-const entries = (page: Page, name: string) => fieldBox(page, name).locator(".reference-entry .reference-title, .reference-entry .reference-deleted").allTextContents();
+const entries = (page: Page, name: string) =>
+  fieldBox(page, name).locator(".reference-entry .reference-title, .reference-entry .reference-deleted").allTextContents();
 
 describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
   it("picks from a small collection's select and a large collection's search, and saves both", async () => {
@@ -150,18 +161,29 @@ describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
       } else {
         await submitWith(page, lineup.getByRole("button", { name: "Add", exact: true }));
         const rows = await lineup.locator("select").count();
-        await lineup.locator("select").nth(rows - 1).selectOption({ label: name });
+        await lineup
+          .locator("select")
+          .nth(rows - 1)
+          .selectOption({ label: name });
       }
     };
     await add("Hendrik Willem Mesdag");
     await add("Charley Toorop");
     await add("Jozef Israëls");
-    if (!javaScriptEnabled) await submitWith(page, lineup.getByRole("button", { name: "Move up: Jozef Israëls" }).or(lineup.getByRole("button", { name: "Move up: 3" })));
+    if (!javaScriptEnabled)
+      await submitWith(
+        page,
+        lineup.getByRole("button", { name: "Move up: Jozef Israëls" }).or(lineup.getByRole("button", { name: "Move up: 3" })),
+      );
     else await lineup.getByRole("button", { name: "Move up: Jozef Israëls" }).click();
     expect(await entries(page, "lineup")).toEqual(["Hendrik Willem Mesdag", "Jozef Israëls", "Charley Toorop"]);
     // Each entry links to its document; the one with an image shows it small.
-    expect(await lineup.getByRole("link", { name: "Jozef Israëls" }).getAttribute("href")).toBe(`/b/${artists.slug}/${ids["Jozef Israëls"]}/latest`);
-    expect(await lineup.getByRole("img", { name: "Image of Charley Toorop" }).getAttribute("src")).toBe("/api/v1/media/image/0b6f4a3c-1d2e-4f50-8a6b-7c8d9e0f1a2b");
+    expect(await lineup.getByRole("link", { name: "Jozef Israëls" }).getAttribute("href")).toBe(
+      `/b/${artists.slug}/${ids["Jozef Israëls"]}/latest`,
+    );
+    expect(await lineup.getByRole("img", { name: "Image of Charley Toorop" }).getAttribute("src")).toBe(
+      "/api/v1/media/image/0b6f4a3c-1d2e-4f50-8a6b-7c8d9e0f1a2b",
+    );
     const remove = lineup.getByRole("button", { name: "Remove: Hendrik Willem Mesdag" });
     if (javaScriptEnabled) await remove.click();
     else await submitWith(page, remove);
@@ -186,7 +208,10 @@ describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
     await open(page, `/b/${artists.slug}`);
-    await page.getByRole("row", { name: /Jozef Israëls/ }).getByRole("link", { name: "Delete" }).click();
+    await page
+      .getByRole("row", { name: /Jozef Israëls/ })
+      .getByRole("link", { name: "Delete" })
+      .click();
     const dialog = page.getByRole("alertdialog", { name: "Delete document" });
     await dialog.getByText("This document is used in 2 other documents:").waitFor();
     expect(await dialog.getByRole("link", { name: "Show one" }).getAttribute("href")).toBe(`/b/${shows.slug}/${one.contentId}/latest`);

@@ -2,7 +2,18 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "../../server/content/buckets";
 import { createContent } from "../../server/content/store";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInThroughForm, textOf, waitForHydration } from "../support/browser";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  pathOf,
+  signInThroughForm,
+  textOf,
+  waitForHydration,
+} from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -15,7 +26,11 @@ import { startTestServer, type TestServer } from "../support/server";
 
 const CURRENT_SCHEMA = {
   type: "object",
-  properties: { title: { type: "string", title: "Title" }, year: { type: "integer", title: "Year" }, maker: { type: "string", title: "Maker" } },
+  properties: {
+    title: { type: "string", title: "Title" },
+    year: { type: "integer", title: "Year" },
+    maker: { type: "string", title: "Maker" },
+  },
 };
 const NEW_SCHEMA = {
   type: "object",
@@ -115,24 +130,46 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 });
 
 describe("a long property name", () => {
-  const LONG = { type: "object", properties: { exhibitionOpeningArrangements: { type: "object", properties: { weekendEveningSurchargeDescription: { type: "string", title: "Surcharge" } } } } };
+  const LONG = {
+    type: "object",
+    properties: {
+      exhibitionOpeningArrangements: {
+        type: "object",
+        properties: { weekendEveningSurchargeDescription: { type: "string", title: "Surcharge" } },
+      },
+    },
+  };
   const SHORTER = structuredClone(LONG);
-  SHORTER.properties.exhibitionOpeningArrangements.properties.weekendEveningSurchargeDescription = { type: "string", title: "Surcharge", maxLength: 3 } as never;
+  SHORTER.properties.exhibitionOpeningArrangements.properties.weekendEveningSurchargeDescription = {
+    type: "string",
+    title: "Surcharge",
+    maxLength: 3,
+  } as never;
 
   /** How many lines each text of the name's element takes (its words, split at the path's separators). */
   const linesOfWords = (page: Page) =>
-    page.locator(".impact-group .impact-property").first().evaluate((element) =>
-      [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => {
-        const range = document.createRange();
-        range.selectNodeContents(node);
-        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-      }),
-    );
+    page
+      .locator(".impact-group .impact-property")
+      .first()
+      .evaluate((element) =>
+        [...element.childNodes]
+          .filter((node) => node.nodeType === Node.TEXT_NODE)
+          .map((node) => {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+          }),
+      );
 
   it("wraps only at its separators at 1280 px, and does not overflow at 390 px", async () => {
     const own = await createTestBucket(server.db, { name: "Opening arrangements", jsonSchema: LONG });
     for (const title of ["A document with a rather long title to widen the column", "Another one"]) {
-      await createContent(server.db, own.id, { exhibitionOpeningArrangements: { weekendEveningSurchargeDescription: "Five euros on Saturday evenings" } }, null);
+      await createContent(
+        server.db,
+        own.id,
+        { exhibitionOpeningArrangements: { weekendEveningSurchargeDescription: "Five euros on Saturday evenings" } },
+        null,
+      );
       await createContent(server.db, own.id, { exhibitionOpeningArrangements: { weekendEveningSurchargeDescription: title } }, null);
     }
     const ctx = await newContext(browser, server.url, { javaScriptEnabled: false });
@@ -144,7 +181,10 @@ describe("a long property name", () => {
     const name = page.locator(".impact-group .impact-property").first();
     expect((await textOf(name)).replace(/\s/g, "")).toBe("exhibitionOpeningArrangements.weekendEveningSurchargeDescription");
     const words = await linesOfWords(page);
-    expect(words.every((lines) => lines === 1), `lines per word: ${words.join(", ")}`).toBe(true);
+    expect(
+      words.every((lines) => lines === 1),
+      `lines per word: ${words.join(", ")}`,
+    ).toBe(true);
 
     await page.setViewportSize({ width: 390, height: 800 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

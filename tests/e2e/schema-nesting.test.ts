@@ -66,7 +66,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it.each<[string, string, string]>([
     ["a schema nested too deep", DEEP_SCHEMA, `JSON error at line 1, column 123: ${TOO_DEEP}`],
     ["200,000 open brackets", "[".repeat(200_000), `JSON error at line 1, column 65: ${TOO_DEEP}`],
-    ["an rjsf schema with definitions and $ref", RJSF_SCHEMA, 'The keyword $ref is not supported: inline the definition "address" where it is used, then remove definitions.'],
+    [
+      "an rjsf schema with definitions and $ref",
+      RJSF_SCHEMA,
+      'The keyword $ref is not supported: inline the definition "address" where it is used, then remove definitions.',
+    ],
   ])("the bucket form refuses %s with one message", async (_name, text, message) => {
     const { ctx, page } = await signedInPage(javaScriptEnabled);
     await open(page, "/settings/buckets/new");

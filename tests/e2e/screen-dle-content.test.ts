@@ -23,7 +23,13 @@ const SCHEMA = {
     title: { type: "string", title: "Title", translate: true },
     introduction: { type: "string", title: "Introduction", renderer: "textarea", translate: true },
     teacherNotes: { type: "string", title: "Notes for teachers", renderer: "textarea", translate: true },
-    highlights: { type: "array", title: "Highlights", sortable: true, "append-index-to-title": true, items: { type: "string", title: "Highlight", translate: true } },
+    highlights: {
+      type: "array",
+      title: "Highlights",
+      sortable: true,
+      "append-index-to-title": true,
+      items: { type: "string", title: "Highlight", translate: true },
+    },
   },
 };
 const STORED = {
@@ -84,7 +90,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     if (javaScriptEnabled) {
       // Live: the preview and the strip read the form as it is typed, before any save.
       expect(await waitForText(previewOf(page, "en").locator("h3"), "Water and land")).toBe("Water and land");
-      expect(await previewOf(page, "nl").locator(".dle-preview-paragraphs").first().locator("p").allTextContents()).toEqual(["Eerste alinea.", "Tweede alinea."]);
+      expect(await previewOf(page, "nl").locator(".dle-preview-paragraphs").first().locator("p").allTextContents()).toEqual([
+        "Eerste alinea.",
+        "Tweede alinea.",
+      ]);
       expect(await waitForText(stripOf(page, "en"), "EN 1 of 4 filled Missing: Introduction, Notes for teachers, Highlights 1")).toBe(
         "EN 1 of 4 filled Missing: Introduction, Notes for teachers, Highlights 1",
       );
@@ -126,14 +135,17 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
       expect(new URL(page.url()).hash).toBe(`#${await notes.getAttribute("id")}`);
     }
     await notes.fill("Forty minutes each.");
-    if (javaScriptEnabled) expect(await waitForText(stripOf(page, "en"), "EN 6 of 6 filled ✓ complete")).toBe("EN 6 of 6 filled ✓ complete");
+    if (javaScriptEnabled)
+      expect(await waitForText(stripOf(page, "en"), "EN 6 of 6 filled ✓ complete")).toBe("EN 6 of 6 filled ✓ complete");
     else expect(await plainText(stripOf(page, "en"))).toBe("EN 5 of 6 filled Missing: Notes for teachers");
 
     await save(page);
     await waitForPath(page, `/dle-content/${bucket.slug}/edit?saved`);
     expect(await plainText(stripOf(page, "en"))).toBe("EN 6 of 6 filled ✓ complete");
     expect(await plainText(previewOf(page, "en").locator(".dle-preview-paragraphs").nth(1))).toBe("Forty minutes each.");
-    expect((await getSingletonContent(server.db, bucket.id))?.data).toMatchObject({ teacherNotes: { nl: "Veertig minuten.", en: "Forty minutes each." } });
+    expect((await getSingletonContent(server.db, bucket.id))?.data).toMatchObject({
+      teacherNotes: { nl: "Veertig minuten.", en: "Forty minutes each." },
+    });
     ctx.expectNoErrors();
     await ctx.close();
   });
@@ -154,12 +166,20 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const deadline = Date.now() + 10_000;
     while ((await list.first().textContent()) !== "Questions" && Date.now() < deadline) await page.waitForTimeout(50);
     expect(await list.allTextContents()).toEqual(["Questions", "Short films", "Classroom screen"]);
-    expect(await previewOf(page, "nl").locator('ul[data-text="highlights"] li').allTextContents()).toEqual(["Vragen", "Korte films", "Digibord"]);
+    expect(await previewOf(page, "nl").locator('ul[data-text="highlights"] li').allTextContents()).toEqual([
+      "Vragen",
+      "Korte films",
+      "Digibord",
+    ]);
     expect(await plainText(stripOf(page, "en"))).toBe("EN 5 of 6 filled Missing: Notes for teachers");
 
     await save(page);
     await waitForPath(page, `/dle-content/${bucket.slug}/edit?saved`);
-    expect((await getSingletonContent(server.db, bucket.id))?.data.highlights).toEqual([STORED.highlights[1], STORED.highlights[0], STORED.highlights[2]]);
+    expect((await getSingletonContent(server.db, bucket.id))?.data.highlights).toEqual([
+      STORED.highlights[1],
+      STORED.highlights[0],
+      STORED.highlights[2],
+    ]);
     expect(await list.allTextContents()).toEqual(["Questions", "Short films", "Classroom screen"]);
     ctx.expectNoErrors();
     await ctx.close();

@@ -6,7 +6,16 @@ import { createContent } from "../../server/content/store";
 import { insertMedia } from "../../server/media/store";
 import { createUser } from "../../server/accounts/users";
 import { JS_MODES, launchBrowser, open } from "../support/browser";
-import { control, countPosts, fieldBox, save, signedInContext, storedDocument, submitWith, waitForFieldError } from "../support/content-browser";
+import {
+  control,
+  countPosts,
+  fieldBox,
+  save,
+  signedInContext,
+  storedDocument,
+  submitWith,
+  waitForFieldError,
+} from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -26,35 +35,75 @@ let learning: Bucket;
 const ids = {} as Record<"harbour" | "glass" | "tide" | "waiting", string>;
 const videos = {} as Record<"harbour" | "glass" | "tide", string>;
 
-const casesProperty = (bucket: Bucket) => ({ type: "array", title: "Video cases", renderer: "video-cases", maxItems: 8, items: { type: "string", _ref: bucket.collectionName } });
+const casesProperty = (bucket: Bucket) => ({
+  type: "array",
+  title: "Video cases",
+  renderer: "video-cases",
+  maxItems: 8,
+  items: { type: "string", _ref: bucket.collectionName },
+});
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  const owner = await createUser(server.db, { name: "Owner", email: `owner-${randomUUID()}@example.test`, password: "correct horse battery", permissions: ["user"] });
+  const owner = await createUser(server.db, {
+    name: "Owner",
+    email: `owner-${randomUUID()}@example.test`,
+    password: "correct horse battery",
+    permissions: ["user"],
+  });
   cases = await createTestBucket(server.db, {
     name: "Cases",
-    jsonSchema: { type: "object", required: ["title"], properties: { title: { type: "string", title: "Title" }, subtitle: { type: "string", title: "Subtitle" }, thumbnail: { type: "string", title: "Video", _ref: "b-video" } } },
+    jsonSchema: {
+      type: "object",
+      required: ["title"],
+      properties: {
+        title: { type: "string", title: "Title" },
+        subtitle: { type: "string", title: "Subtitle" },
+        thumbnail: { type: "string", title: "Video", _ref: "b-video" },
+      },
+    },
   });
   sessions = await createTestBucket(server.db, {
-    name: "Sessions", screen: "sessies",
-    jsonSchema: { type: "object", required: ["title"], properties: { title: { type: "string", title: "Title" }, cases: casesProperty(cases), note: { type: "string", title: "Note" } } },
+    name: "Sessions",
+    screen: "sessies",
+    jsonSchema: {
+      type: "object",
+      required: ["title"],
+      properties: { title: { type: "string", title: "Title" }, cases: casesProperty(cases), note: { type: "string", title: "Note" } },
+    },
   });
   learning = await createTestBucket(server.db, {
-    name: "Learning sessions", screen: "dle-sessies",
+    name: "Learning sessions",
+    screen: "dle-sessies",
     jsonSchema: {
-      type: "object", required: ["title"],
+      type: "object",
+      required: ["title"],
       properties: {
-        title: { type: "string", title: "Title" }, cases: casesProperty(cases),
-        availableFrom: { type: "string", format: "date", title: "Available from" }, availableUntil: { type: "string", format: "date", title: "Available until" },
+        title: { type: "string", title: "Title" },
+        cases: casesProperty(cases),
+        availableFrom: { type: "string", format: "date", title: "Available from" },
+        availableUntil: { type: "string", format: "date", title: "Available until" },
       },
     },
   });
   const video = async (duration: number, ready = true) => {
     const media = await insertMedia(server.db, {
-      kind: "video", originalFilename: "x.mp4", mimetype: "video/mp4", size: 4096, width: 1280, height: 720,
-      details: { fps: 25, codec: "h264", duration, stillKeys: [`${randomUUID()}.jpg`], thumb: { index: 0 } }, bucketId: cases.id, storageKey: `${randomUUID()}.mp4`, createdBy: owner.id,
+      kind: "video",
+      originalFilename: "x.mp4",
+      mimetype: "video/mp4",
+      size: 4096,
+      width: 1280,
+      height: 720,
+      details: { fps: 25, codec: "h264", duration, stillKeys: [`${randomUUID()}.jpg`], thumb: { index: 0 } },
+      bucketId: cases.id,
+      storageKey: `${randomUUID()}.mp4`,
+      createdBy: owner.id,
     });
-    if (!ready) await server.db.query(`INSERT INTO jobs (media_id, name, status, lease_until) VALUES ($1, 'transcode', 'processing', now() + interval '1 hour')`, [media.id]);
+    if (!ready)
+      await server.db.query(
+        `INSERT INTO jobs (media_id, name, status, lease_until) VALUES ($1, 'transcode', 'processing', now() + interval '1 hour')`,
+        [media.id],
+      );
     return media.contentId;
   };
   const doc = async (data: Record<string, unknown>) => (await createContent(server.db, cases.id, data, owner.id)).contentId;
@@ -112,7 +161,9 @@ describe.each(JS_MODES)("the session editor $label", ({ javaScriptEnabled }) => 
       await moveLater("Blowing glass").click();
       await expect.poll(() => titles(page)).toEqual(["Harbour at dawn", "Blowing glass", "Tide coming in"]);
       // Focus follows the moved card.
-      expect(await page.evaluate(() => document.activeElement?.closest("li.clip-card")?.querySelector(".clip-card-title")?.textContent)).toBe("Blowing glass");
+      expect(
+        await page.evaluate(() => document.activeElement?.closest("li.clip-card")?.querySelector(".clip-card-title")?.textContent),
+      ).toBe("Blowing glass");
       await moveEarlier("Tide coming in").click();
       await expect.poll(() => titles(page)).toEqual(["Harbour at dawn", "Tide coming in", "Blowing glass"]);
       expect(posts.count).toBe(0);
@@ -129,7 +180,11 @@ describe.each(JS_MODES)("the session editor $label", ({ javaScriptEnabled }) => 
     }
     expect(await control(page, "note").inputValue()).toBe("Typed before moving");
     // The preview's order follows the cards.
-    expect(await page.locator(".session-preview .session-queue .session-queue-title, .session-preview .session-queue .session-queue-play").allTextContents()).toEqual(["Harbour at dawn", "Tide coming in", "Blowing glass"]);
+    expect(
+      await page
+        .locator(".session-preview .session-queue .session-queue-title, .session-preview .session-queue .session-queue-play")
+        .allTextContents(),
+    ).toEqual(["Harbour at dawn", "Tide coming in", "Blowing glass"]);
 
     const remove = cards(page).getByRole("button", { name: "Remove Harbour at dawn" });
     if (javaScriptEnabled) await remove.click();
@@ -168,7 +223,12 @@ describe.each(JS_MODES)("the session editor $label", ({ javaScriptEnabled }) => 
   });
 
   it("previews the cases in order: one after another with JavaScript, as native players without", async () => {
-    const session = await createContent(server.db, sessions.id, { title: "Preview", cases: [ids.glass, ids.waiting, ids.harbour, ids.tide] }, null);
+    const session = await createContent(
+      server.db,
+      sessions.id,
+      { title: "Preview", cases: [ids.glass, ids.waiting, ids.harbour, ids.tide] },
+      null,
+    );
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
     await open(page, `/sessies/${sessions.slug}/${session.contentId}/latest`);
@@ -203,8 +263,9 @@ describe.each(JS_MODES)("the session editor $label", ({ javaScriptEnabled }) => 
       await expect.poll(source).toBe(`/api/v1/media/video/${videos.tide}`);
     } else {
       const players = aside.locator("details.session-watch video");
-      expect(await players.evaluateAll((elements) => elements.map((element) => new URL((element as HTMLVideoElement).src).pathname)))
-        .toEqual([videos.glass, videos.harbour, videos.tide].map((id) => `/api/v1/media/video/${id}`));
+      expect(
+        await players.evaluateAll((elements) => elements.map((element) => new URL((element as HTMLVideoElement).src).pathname)),
+      ).toEqual([videos.glass, videos.harbour, videos.tide].map((id) => `/api/v1/media/video/${id}`));
       expect(await players.first().getAttribute("controls")).not.toBeNull();
     }
     ctx.expectNoErrors();
@@ -212,7 +273,12 @@ describe.each(JS_MODES)("the session editor $label", ({ javaScriptEnabled }) => 
   });
 
   it("a learning session shows its availability and refuses an end before its start under the field", async () => {
-    const session = await createContent(server.db, learning.id, { title: "Water", cases: [ids.harbour], availableFrom: "2000-01-01", availableUntil: "2999-12-31" }, null);
+    const session = await createContent(
+      server.db,
+      learning.id,
+      { title: "Water", cases: [ids.harbour], availableFrom: "2000-01-01", availableUntil: "2999-12-31" },
+      null,
+    );
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const page = await ctx.newPage();
     await open(page, `/dle-sessies/${learning.slug}/${session.contentId}/latest`);

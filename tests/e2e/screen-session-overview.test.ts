@@ -19,7 +19,9 @@ let cases: Bucket;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  cases = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string" }, thumbnail: { type: "string", _ref: "b-video" } } } });
+  cases = await createTestBucket(server.db, {
+    jsonSchema: { type: "object", properties: { title: { type: "string" }, thumbnail: { type: "string", _ref: "b-video" } } },
+  });
 });
 afterAll(async () => {
   await browser.close();
@@ -45,9 +47,19 @@ async function learningSessions(titles: string[]) {
   const [first] = titles;
   for (const title of titles) {
     const caseIds = title === first ? [(await createContent(server.db, cases.id, { title: `${title} case` }, null)).contentId] : [];
-    ids[title] = (await createContent(server.db, bucket.id, { title, cases: caseIds, ...(title === first ? { availableFrom: "2999-01-01" } : {}) }, null)).contentId;
+    ids[title] = (
+      await createContent(
+        server.db,
+        bucket.id,
+        { title, cases: caseIds, ...(title === first ? { availableFrom: "2999-01-01" } : {}) },
+        null,
+      )
+    ).contentId;
     // Each saved a second after the one before (PGlite's clock counts milliseconds: quick saves could tie).
-    await server.db.query("UPDATE contents SET updated_at = '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => $2) WHERE content_id = $1", [ids[title], ++clock]);
+    await server.db.query(
+      "UPDATE contents SET updated_at = '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => $2) WHERE content_id = $1",
+      [ids[title], ++clock],
+    );
   }
   return { bucket, ids };
 }
@@ -88,7 +100,10 @@ describe.each(JS_MODES)("the session overviews $label", ({ javaScriptEnabled }) 
     expect(await shownTitles(page)).toEqual(["Canvas", "Glass", "Water"]);
     const water = page.locator("tr", { hasText: "Water" });
     expect(await textOf(water.locator(".session-meta"))).toBe("1 case · Total duration —");
-    expect(await water.locator(".session-availability > span").allTextContents()).toEqual(["Available from 1 Jan 2999", "Not yet available"]);
+    expect(await water.locator(".session-availability > span").allTextContents()).toEqual([
+      "Available from 1 Jan 2999",
+      "Not yet available",
+    ]);
 
     await page.locator('.view-switch button[value="grid"]').click();
     await page.locator('.view-switch button[value="grid"][aria-pressed="true"]').waitFor();

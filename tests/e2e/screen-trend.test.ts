@@ -26,18 +26,32 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   const collection = `e2e-trends-${Date.now().toString(36)}`;
   trends = await createTestBucket(server.db, {
-    slug: collection, name: "Trends", screen: "trend",
+    slug: collection,
+    name: "Trends",
+    screen: "trend",
     jsonSchema: {
       type: "object",
       required: ["title"],
       properties: {
         title: { type: "string", title: "Title", translate: true },
         summary: { type: "string", title: "Summary", renderer: "textarea", translate: true },
-        related: { type: "array", title: "Related trends", renderer: "trend-select", maxItems: 3, items: { type: "string", _ref: collection } },
+        related: {
+          type: "array",
+          title: "Related trends",
+          renderer: "trend-select",
+          maxItems: 3,
+          items: { type: "string", _ref: collection },
+        },
       },
     },
   });
-  const referrer = { type: "object", properties: { title: { type: "string", title: "Title" }, trend: { type: "string", title: "Trend", _ref: collection, renderer: "trend-select" } } };
+  const referrer = {
+    type: "object",
+    properties: {
+      title: { type: "string", title: "Title" },
+      trend: { type: "string", title: "Trend", _ref: collection, renderer: "trend-select" },
+    },
+  };
   talks = await createTestBucket(server.db, { name: "Talks", jsonSchema: referrer });
   secret = await createTestBucket(server.db, { name: "Secret talks", private: true, jsonSchema: referrer });
   const doc = async (bucket: Bucket, data: Record<string, unknown>) => (await createContent(server.db, bucket.id, data, null)).contentId;

@@ -35,17 +35,27 @@ const SCHEMA = {
 
 /** The image on the page has loaded (a broken one has no natural width). */
 async function imageLoaded(page: Page) {
-  await page.waitForFunction(() => {
-    const image = document.querySelector<HTMLImageElement>("img.shared-image");
-    return image !== null && image.complete && image.naturalWidth > 0;
-  }, undefined, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => {
+      const image = document.querySelector<HTMLImageElement>("img.shared-image");
+      return image !== null && image.complete && image.naturalWidth > 0;
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
 }
 
 describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   it("makes a link from a document, opens it without signing in, revokes it, and the link is gone", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
     const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
-    const uploaded = await upload(server.url, "image", ctx.cookie, { bucket: bucket.slug, uid: "u1" }, { data: await pngOfSize(1920, 1080), name: "dunes.png", type: "image/png" });
+    const uploaded = await upload(
+      server.url,
+      "image",
+      ctx.cookie,
+      { bucket: bucket.slug, uid: "u1" },
+      { data: await pngOfSize(1920, 1080), name: "dunes.png", type: "image/png" },
+    );
     expect(uploaded.status).toBe(200);
     const [image] = (await uploaded.json()) as Array<{ contentId: string }>;
     const title = `Dunes ${javaScriptEnabled ? "js" : "html"}`;

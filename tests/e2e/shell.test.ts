@@ -28,7 +28,9 @@ const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
 describe("navigation with JavaScript", () => {
   it("scrolls a new page to the top and restores the old position on back", async () => {
-    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" } } } });
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" } } },
+    });
     const ctx = await signedInContext(browser, server);
     for (let n = 1; n <= 20; n++) await createContent(server.db, bucket.id, { name: `Object ${n}` }, ctx.user.id);
     const page = await ctx.newPage();
@@ -71,7 +73,9 @@ describe("navigation with JavaScript", () => {
       const start = document.startViewTransition.bind(document);
       document.startViewTransition = ((update: ViewTransitionUpdateCallback) => {
         const transition = start(update);
-        void transition.ready.then(() => recorded.push(document.getAnimations().map((animation) => (animation as CSSAnimation).animationName)));
+        void transition.ready.then(() =>
+          recorded.push(document.getAnimations().map((animation) => (animation as CSSAnimation).animationName)),
+        );
         return transition;
       }) as typeof document.startViewTransition;
     });
@@ -166,7 +170,10 @@ describe("the loading bar (JavaScript)", () => {
 describe("translated text arrays", () => {
   it("say 'No entries' without rows (no lone header row), and show the table once a row is added", async () => {
     const bucket = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, labels: { type: "array", title: "Labels", renderer: "texts" } } },
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string", title: "Title" }, labels: { type: "array", title: "Labels", renderer: "texts" } },
+      },
       locales: ["nl", "en"],
     });
     const ctx = await signedInContext(browser, server, { permissions: ["user", "admin"] });

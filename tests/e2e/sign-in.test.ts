@@ -2,8 +2,19 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBucket } from "../../server/content/buckets";
 import {
-  JS_MODES, expectTextSoon, failLogin, launchBrowser, newContext, open, openUserMenu, pathOf, signInThroughForm, signOutThroughMenu,
-  submitLogin, textOf, waitForPath,
+  JS_MODES,
+  expectTextSoon,
+  failLogin,
+  launchBrowser,
+  newContext,
+  open,
+  openUserMenu,
+  pathOf,
+  signInThroughForm,
+  signOutThroughMenu,
+  submitLogin,
+  textOf,
+  waitForPath,
 } from "../support/browser";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -16,8 +27,13 @@ let browser: Browser;
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await createBucket(server.db, {
-    slug: "artworks", name: "Artworks", singleton: false, private: false, collectionName: "artworks",
-    jsonSchema: { type: "object", properties: {} }, locales: ["en"],
+    slug: "artworks",
+    name: "Artworks",
+    singleton: false,
+    private: false,
+    collectionName: "artworks",
+    jsonSchema: { type: "object", properties: {} },
+    locales: ["en"],
   });
 });
 afterAll(async () => {

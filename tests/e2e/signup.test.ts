@@ -14,11 +14,7 @@ let refused: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [allowed, refused, browser] = await Promise.all([
-    startTestServer({ env: { ALLOW_SIGNUP: "true" } }),
-    startTestServer(),
-    launchBrowser(),
-  ]);
+  [allowed, refused, browser] = await Promise.all([startTestServer({ env: { ALLOW_SIGNUP: "true" } }), startTestServer(), launchBrowser()]);
 });
 afterAll(async () => {
   await browser.close();

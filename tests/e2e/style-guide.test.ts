@@ -62,7 +62,11 @@ const stateCell = (page: Page, kind: string, state: string) => kindSection(page,
 function changeableControls(cell: Locator, state: "disabled" | "readOnly", viewLabel: string): Promise<string[]> {
   return cell.evaluate(
     (element, { state, viewLabel }) =>
-      [...element.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLButtonElement>("input, select, textarea, button")]
+      [
+        ...element.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLButtonElement>(
+          "input, select, textarea, button",
+        ),
+      ]
         .filter((control) => !(control instanceof HTMLInputElement && control.type === "hidden"))
         // Locale tabs show another language of the value; View opens the media without changing it.
         .filter((control) => control.getAttribute("role") !== "tab")
@@ -89,7 +93,9 @@ async function expectEveryKindInEveryState(page: Page, language: "en" | "nl") {
   await expectNoRawMessageKeys(page);
   for (const kind of FIELD_KINDS) {
     expect(await kindSection(page, kind).count(), `${kind}: a section`).toBe(1);
-    expect(await textOf(kindSection(page, kind).locator("h3"))).toBe(`${(messages.styleGuide.kinds as Record<string, string>)[kind]} ${kind}`);
+    expect(await textOf(kindSection(page, kind).locator("h3"))).toBe(
+      `${(messages.styleGuide.kinds as Record<string, string>)[kind]} ${kind}`,
+    );
     for (const state of STATES) {
       const cell = stateCell(page, kind, state);
       expect(await cell.count(), `${kind} ${state}`).toBe(1);
@@ -139,7 +145,10 @@ async function expectMediaStates(page: Page, language: "en" | "nl") {
 
 /** The top bar's language switch (the page's own bar, not the style guide's copy of it). */
 async function switchToDutch(page: Page) {
-  const button = page.locator("header.top-bar").first().getByRole("button", { name: /Nederlands$/ });
+  const button = page
+    .locator("header.top-bar")
+    .first()
+    .getByRole("button", { name: /Nederlands$/ });
   const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
   response.catch(() => undefined);
   await button.click();
@@ -160,32 +169,36 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
   const mode = javaScriptEnabled ? "js" : "nojs";
 
   // One test per language, 120 s each: both in one took 38 s on a quiet machine; one language passed 60 s at load 14.
-  it.each(["en", "nl"] as const)("shows every field kind in every state and the media states (%s)", async (language) => {
-    const ctx = await signedInContext(browser, server, { javaScriptEnabled });
-    const page = await ctx.newPage();
-    const apiCalls: string[] = [];
-    page.on("request", (request) => {
-      if (new URL(request.url()).pathname.startsWith("/api/")) apiCalls.push(request.url());
-    });
-    const response = await open(page, "/style");
-    expect(response?.status()).toBe(200);
-    if (language === "en") {
-      expect(await page.title()).toBe("Style guide · Vitrine");
-      expect(await textOf(page.locator("main h1").first())).toBe("Style guide");
-    } else {
-      await switchToDutch(page);
-      expect(pathOf(page)).toBe("/style");
-    }
-    await expectEveryKindInEveryState(page, language);
-    await expectMediaStates(page, language);
-    await screenshot(page, `style-guide-${language}-1280-${mode}`, 1280);
-    await screenshot(page, `style-guide-${language}-390-${mode}`, 390);
+  it.each(["en", "nl"] as const)(
+    "shows every field kind in every state and the media states (%s)",
+    async (language) => {
+      const ctx = await signedInContext(browser, server, { javaScriptEnabled });
+      const page = await ctx.newPage();
+      const apiCalls: string[] = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname.startsWith("/api/")) apiCalls.push(request.url());
+      });
+      const response = await open(page, "/style");
+      expect(response?.status()).toBe(200);
+      if (language === "en") {
+        expect(await page.title()).toBe("Style guide · Vitrine");
+        expect(await textOf(page.locator("main h1").first())).toBe("Style guide");
+      } else {
+        await switchToDutch(page);
+        expect(pathOf(page)).toBe("/style");
+      }
+      await expectEveryKindInEveryState(page, language);
+      await expectMediaStates(page, language);
+      await screenshot(page, `style-guide-${language}-1280-${mode}`, 1280);
+      await screenshot(page, `style-guide-${language}-390-${mode}`, 390);
 
-    // Media and reference fields run on fixtures: the page asks the API nothing.
-    expect(apiCalls).toEqual([]);
-    ctx.expectNoErrors();
-    await ctx.close();
-  }, 120_000);
+      // Media and reference fields run on fixtures: the page asks the API nothing.
+      expect(apiCalls).toEqual([]);
+      ctx.expectNoErrors();
+      await ctx.close();
+    },
+    120_000,
+  );
 
   it("has a table of contents that leads to every section and every field kind", async () => {
     const ctx = await signedInContext(browser, server, { javaScriptEnabled });
@@ -197,7 +210,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     for (const target of targets) expect(await page.locator(target).count(), target).toBe(1);
     await toc.getByRole("link", { name: "Dialogs" }).click();
     await page.waitForURL((url) => url.hash === "#dialogs");
-    await expect.poll(() => page.locator("#dialogs").evaluate((element) => Math.round(element.getBoundingClientRect().top))).toBeLessThan(100);
+    await expect
+      .poll(() => page.locator("#dialogs").evaluate((element) => Math.round(element.getBoundingClientRect().top)))
+      .toBeLessThan(100);
     ctx.expectNoErrors();
     await ctx.close();
   });
@@ -243,7 +258,9 @@ describe("with JavaScript", () => {
     await page.getByRole("button", { name: "Open a partial form" }).click();
     const partial = page.getByRole("dialog", { name: "Edit Mudflats at dawn" });
     await partial.waitFor();
-    expect(await partial.locator("[data-field]").evaluateAll((fields) => fields.map((field) => field.getAttribute("data-field")))).toEqual(["title"]);
+    expect(await partial.locator("[data-field]").evaluateAll((fields) => fields.map((field) => field.getAttribute("data-field")))).toEqual([
+      "title",
+    ]);
     await page.setViewportSize({ width: 390, height: 800 });
     await page.screenshot({ path: path.join(SCREENSHOTS, "style-guide-modal-390.png") });
     await partial.getByRole("button", { name: "Cancel" }).click();

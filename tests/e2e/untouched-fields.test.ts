@@ -1,7 +1,18 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
-import { bucketForm, contentIdOf, control, fieldBox, save, shownErrors, signedInContext, storedDocument, submitWith, waitForFieldError } from "../support/content-browser";
+import {
+  bucketForm,
+  contentIdOf,
+  control,
+  fieldBox,
+  save,
+  shownErrors,
+  signedInContext,
+  storedDocument,
+  submitWith,
+  waitForFieldError,
+} from "../support/content-browser";
 import { createTestBucket } from "../support/fixtures";
 import { startTestServer, type TestServer } from "../support/server";
 import { createContent } from "../../server/content/store";
@@ -23,10 +34,18 @@ const SCHEMA = {
     main: { type: "string", format: "color", title: "Main colour" },
     accent: { type: "string", format: "color", title: "Accent" },
     rooms: {
-      type: "array", title: "Rooms", "add-button": "Add room",
+      type: "array",
+      title: "Rooms",
+      "add-button": "Add room",
       items: {
-        type: "object", title: "Room", required: ["name"],
-        properties: { name: { type: "string", title: "Name" }, open: { type: "boolean", title: "Open" }, lit: { type: "boolean", title: "Lit", default: true } },
+        type: "object",
+        title: "Room",
+        required: ["name"],
+        properties: {
+          name: { type: "string", title: "Name" },
+          open: { type: "boolean", title: "Open" },
+          lit: { type: "boolean", title: "Lit", default: true },
+        },
       },
     },
     seats: { type: "integer", title: "Seats", default: 40 },
@@ -109,7 +128,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await control(page, "title").fill("Plain II");
     await save(page);
     expect(await textOf(page.locator(".notice-success"))).toBe("Saved");
-    expect((await storedDocument(server, ctx.cookie, bucket.slug, original.contentId)).data).toEqual({ title: "Plain II", main: "#112233" });
+    expect((await storedDocument(server, ctx.cookie, bucket.slug, original.contentId)).data).toEqual({
+      title: "Plain II",
+      main: "#112233",
+    });
 
     // Choose: the picker at #000000 (spec §3), then the picked colour is saved.
     await press(page, javaScriptEnabled, fieldBox(page, "accent").getByRole("button", { name: "Choose colour" }));
@@ -125,7 +147,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await control(page, "accent").count()).toBe(0);
     await save(page);
     expect(await textOf(page.locator(".notice-success"))).toBe("Saved");
-    expect((await storedDocument(server, ctx.cookie, bucket.slug, original.contentId)).data).toEqual({ title: "Plain II", main: "#112233" });
+    expect((await storedDocument(server, ctx.cookie, bucket.slug, original.contentId)).data).toEqual({
+      title: "Plain II",
+      main: "#112233",
+    });
 
     // A duplicate adds no colour either.
     await open(page, `/b/${bucket.slug}/duplicate/${original.contentId}/latest`);

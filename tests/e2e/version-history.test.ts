@@ -36,7 +36,13 @@ afterAll(async () => {
 async function twoVersions(userId: string) {
   const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
   const first = await createContent(server.db, bucket.id, { name: "Old", rooms: ["East"] }, userId);
-  const second = await saveVersion(server.db, { bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, data: { name: "New", rooms: ["East", "West"] }, userId });
+  const second = await saveVersion(server.db, {
+    bucketId: bucket.id,
+    contentId: first.contentId,
+    baseVersionId: first.versionId,
+    data: { name: "New", rooms: ["East", "West"] },
+    userId,
+  });
   return { bucket, first, second, latestPath: `/b/${bucket.slug}/${first.contentId}/latest` };
 }
 
@@ -56,7 +62,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await openPanel(page);
     expect(await textOf(panel(page).locator("summary"))).toBe("Version history (2)");
     expect(await panel(page).locator("li.history-entry").count()).toBe(2);
-    await clickTo(page, entry(page, first.versionId).getByRole("link", { name: "Version 1" }), `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
+    await clickTo(
+      page,
+      entry(page, first.versionId).getByRole("link", { name: "Version 1" }),
+      `/b/${bucket.slug}/${first.contentId}/${first.versionId}`,
+    );
     await expect.poll(() => control(page, "name").inputValue()).toBe("Old");
     const button = page.locator("form.bucket-form .form-actions button[type=submit]");
     expect(await textOf(button)).toBe("Restore this version");
@@ -107,7 +117,9 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const comparePath = `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`;
     const compare = panel(page).getByRole("button", { name: "Compare selected versions" });
     const cells = (scope: Locator) =>
-      scope.locator("tr.diff-row").evaluateAll((elements) => elements.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())));
+      scope
+        .locator("tr.diff-row")
+        .evaluateAll((elements) => elements.map((row) => [...row.children].map((cell) => cell.textContent.replace(/\s+/g, " ").trim())));
     const changes = [
       ["Name", "Old", "New"],
       ["Rooms › Item 2", "(empty)", "West"],
@@ -122,7 +134,12 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
       await clickTo(page, inline.getByRole("link", { name: "Open the comparison as a page" }), comparePath);
     } else {
       await Promise.all([
-        page.waitForURL((url) => url.pathname === `/b/${bucket.slug}/${first.contentId}/compare` && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId),
+        page.waitForURL(
+          (url) =>
+            url.pathname === `/b/${bucket.slug}/${first.contentId}/compare` &&
+            url.searchParams.get("a") === first.versionId &&
+            url.searchParams.get("b") === second.versionId,
+        ),
         compare.click(),
       ]);
       await settle(page);
@@ -130,7 +147,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await textOf(page.locator("main h1"))).toBe("Version 1 compared with version 2");
     expect(await cells(page.locator("main"))).toEqual(changes);
     // From the comparison back to a version.
-    await clickTo(page, page.locator("thead").getByRole("link", { name: "Version 1" }), `/b/${bucket.slug}/${first.contentId}/${first.versionId}`);
+    await clickTo(
+      page,
+      page.locator("thead").getByRole("link", { name: "Version 1" }),
+      `/b/${bucket.slug}/${first.contentId}/${first.versionId}`,
+    );
     await expect.poll(() => control(page, "name").inputValue()).toBe("Old");
     ctx.expectNoErrors();
     await ctx.close();
@@ -146,7 +167,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(await page.getByRole("radio", { name: "Compare from version 1" }).isChecked()).toBe(true);
     expect(await page.getByRole("radio", { name: "Compare with version 2" }).isChecked()).toBe(true);
     await Promise.all([
-      page.waitForURL((url) => url.pathname === choosePath && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId),
+      page.waitForURL(
+        (url) =>
+          url.pathname === choosePath && url.searchParams.get("a") === first.versionId && url.searchParams.get("b") === second.versionId,
+      ),
       page.getByRole("button", { name: "Compare selected versions" }).click(),
     ]);
     await settle(page);

@@ -31,19 +31,36 @@ const files = mkdtempSync(path.join(tmpdir(), "vitrine-cases-"));
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  const owner = await createUser(server.db, { name: "Owner", email: `owner-${randomUUID()}@example.test`, password: "correct horse battery", permissions: ["user"] });
+  const owner = await createUser(server.db, {
+    name: "Owner",
+    email: `owner-${randomUUID()}@example.test`,
+    password: "correct horse battery",
+    permissions: ["user"],
+  });
   cases = await createTestBucket(server.db, {
     name: "Cases",
     jsonSchema: {
-      type: "object", required: ["title"],
-      properties: { title: { type: "string", title: "Title" }, subtitle: { type: "string", title: "Subtitle" }, thumbnail: { type: "string", title: "Video", _ref: "b-video", minWidth: 320, minHeight: 240 } },
+      type: "object",
+      required: ["title"],
+      properties: {
+        title: { type: "string", title: "Title" },
+        subtitle: { type: "string", title: "Subtitle" },
+        thumbnail: { type: "string", title: "Video", _ref: "b-video", minWidth: 320, minHeight: 240 },
+      },
     },
   });
-  trends = await createTestBucket(server.db, { name: "Trends", jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, image: { type: "string", title: "Image", _ref: "b-image" } } } });
+  trends = await createTestBucket(server.db, {
+    name: "Trends",
+    jsonSchema: {
+      type: "object",
+      properties: { title: { type: "string", title: "Title" }, image: { type: "string", title: "Image", _ref: "b-image" } },
+    },
+  });
   sessions = await createTestBucket(server.db, {
     name: "Sessions",
     jsonSchema: {
-      type: "object", required: ["title"],
+      type: "object",
+      required: ["title"],
       properties: {
         title: { type: "string", title: "Title" },
         trend: { type: "string", title: "Trend", _ref: trends.collectionName, renderer: "trend-select" },
@@ -52,9 +69,25 @@ beforeAll(async () => {
     },
   });
   const media = (kind: "video" | "image", bucket: Bucket) =>
-    insertMedia(server.db, { kind, originalFilename: `x.${kind === "video" ? "mp4" : "jpg"}`, mimetype: kind === "video" ? "video/mp4" : "image/jpeg", size: 4096, width: 1280, height: 720, details: kind === "video" ? { stillKeys: [`${randomUUID()}.jpg`], thumb: { index: 0 } } : {}, bucketId: bucket.id, storageKey: `${randomUUID()}.bin`, createdBy: owner.id });
-  const doc = async (bucket: Bucket, data: Record<string, unknown>) => (await createContent(server.db, bucket.id, data, owner.id)).contentId;
-  ids.harbour = await doc(cases, { title: "Harbour at dawn", subtitle: "Harlingen quay", thumbnail: (await media("video", cases)).contentId });
+    insertMedia(server.db, {
+      kind,
+      originalFilename: `x.${kind === "video" ? "mp4" : "jpg"}`,
+      mimetype: kind === "video" ? "video/mp4" : "image/jpeg",
+      size: 4096,
+      width: 1280,
+      height: 720,
+      details: kind === "video" ? { stillKeys: [`${randomUUID()}.jpg`], thumb: { index: 0 } } : {},
+      bucketId: bucket.id,
+      storageKey: `${randomUUID()}.bin`,
+      createdBy: owner.id,
+    });
+  const doc = async (bucket: Bucket, data: Record<string, unknown>) =>
+    (await createContent(server.db, bucket.id, data, owner.id)).contentId;
+  ids.harbour = await doc(cases, {
+    title: "Harbour at dawn",
+    subtitle: "Harlingen quay",
+    thumbnail: (await media("video", cases)).contentId,
+  });
   ids.glass = await doc(cases, { title: "Blowing glass", subtitle: "Leerdam workshop" });
   ids.tide = await doc(cases, { title: "Tide coming in", subtitle: "Mudflats" });
   ids.light = await doc(trends, { title: "Light and water", image: (await media("image", trends)).contentId });
@@ -145,7 +178,9 @@ describe.each(JS_MODES)("video cases $label", ({ javaScriptEnabled }) => {
     }
     await expectCardWidths(page, '[data-field="cases"] li.clip-card');
     const outside = await page.evaluate(() =>
-      [...document.querySelectorAll("body *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5).map((element) => `${element.tagName}.${element.className}`),
+      [...document.querySelectorAll("body *")]
+        .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .map((element) => `${element.tagName}.${element.className}`),
     );
     expect(outside).toEqual([]);
     await ctx.close();
@@ -216,8 +251,12 @@ describe("the picker's cases (JavaScript)", () => {
     await form.locator('[data-field="thumbnail"] .drop-zone').waitFor();
     await form.locator('[data-field="thumbnail"] input[type="file"]').setInputFiles(file);
     // The upload's job progress shows in the field, as for any video field.
-    await form.locator('[data-field="thumbnail"] .media-summary .media-filename', { hasText: "restoring.mp4" }).waitFor({ timeout: 20_000 });
-    const saved = page.waitForResponse((response) => response.url().endsWith(`/api/v1/buckets/${cases.slug}/save`) && response.request().method() === "POST");
+    await form
+      .locator('[data-field="thumbnail"] .media-summary .media-filename', { hasText: "restoring.mp4" })
+      .waitFor({ timeout: 20_000 });
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith(`/api/v1/buckets/${cases.slug}/save`) && response.request().method() === "POST",
+    );
     await form.getByRole("button", { name: "Submit" }).click();
     expect((await saved).status()).toBe(201);
     await form.waitFor({ state: "hidden" });
@@ -294,7 +333,13 @@ describe("the picker's cases (JavaScript)", () => {
 
     // Someone saved the case after the picker loaded it: the delete is refused (409), logged and shown.
     const latest = (await getLatestVersion(server.db, cases.id, contested))!;
-    await saveVersion(server.db, { bucketId: cases.id, contentId: contested, baseVersionId: latest.versionId, data: { title: "Contested case", subtitle: "Changed" }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: cases.id,
+      contentId: contested,
+      baseVersionId: latest.versionId,
+      data: { title: "Contested case", subtitle: "Changed" },
+      userId: null,
+    });
     await card("Contested case").getByRole("button", { name: "Delete Contested case" }).click();
     await confirm.getByRole("button", { name: "Delete" }).click();
     await picker.locator(".cases-notice", { hasText: "The case could not be deleted." }).waitFor();

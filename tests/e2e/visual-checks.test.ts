@@ -48,7 +48,9 @@ describe("the checks themselves", () => {
 
 describe("the tour", () => {
   it("reaches every page module of app/routes.ts", async () => {
-    const paths = await Promise.all(TOUR.map(async (entry) => (typeof entry.path === "function" ? entry.path(await tour.data(entry)) : entry.path)));
+    const paths = await Promise.all(
+      TOUR.map(async (entry) => (typeof entry.path === "function" ? entry.path(await tour.data(entry)) : entry.path)),
+    );
     const routes = await pageRoutes();
     const specific = routes.filter((route) => !route.splat);
     const reached = (patterns: RegExp[]) => paths.some((path) => patterns.some((pattern) => pattern.test(path)));
@@ -65,19 +67,21 @@ describe.each(TOUR)("$name", (entry) => {
   it("passes axe (no serious or critical violation), fits its dialog and a 390 px viewport, in English and Dutch", async () => {
     const findings: string[] = [];
     // Both languages at once: most of a visit is waiting for the server and the browser.
-    await Promise.all(TOUR_LANGUAGES.map((language) =>
-      tour.visit(entry, language, async (view) => {
-        const where = `${language} ${view.width} px`;
-        const started = Date.now();
-        if (view.width === 1280) {
-          const scripted = entry.javaScriptEnabled === false ? await view.scriptedPage() : undefined;
-          findings.push(...(await axeViolations(view.page, scripted)).map((finding) => `${where} axe ${finding}`));
-        }
-        if (view.dialog) findings.push(...(await dialogOverflow(view.dialog)).map((finding) => `${where} dialog: ${finding}`));
-        if (view.width === 390) findings.push(...(await offViewport(view.page)).map((finding) => `${where} viewport: ${finding}`));
-        if (process.env.TOUR_TIMING) console.log(`${entry.name} ${where}: checks ${Date.now() - started} ms`);
-      }),
-    ));
+    await Promise.all(
+      TOUR_LANGUAGES.map((language) =>
+        tour.visit(entry, language, async (view) => {
+          const where = `${language} ${view.width} px`;
+          const started = Date.now();
+          if (view.width === 1280) {
+            const scripted = entry.javaScriptEnabled === false ? await view.scriptedPage() : undefined;
+            findings.push(...(await axeViolations(view.page, scripted)).map((finding) => `${where} axe ${finding}`));
+          }
+          if (view.dialog) findings.push(...(await dialogOverflow(view.dialog)).map((finding) => `${where} dialog: ${finding}`));
+          if (view.width === 390) findings.push(...(await offViewport(view.page)).map((finding) => `${where} viewport: ${finding}`));
+          if (process.env.TOUR_TIMING) console.log(`${entry.name} ${where}: checks ${Date.now() - started} ms`);
+        }),
+      ),
+    );
     findings.sort();
     expect(findings.join("\n")).toBe("");
   }, 180_000);

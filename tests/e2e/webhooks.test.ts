@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContent } from "../../server/content/store";
 import { verifySignature } from "../../server/webhooks/signature";
 import type { Bucket } from "../../server/content/buckets";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, signInTo, submitAndWait, textOf } from "../support/browser";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  pathOf,
+  signInTo,
+  submitAndWait,
+  textOf,
+} from "../support/browser";
 import { createTestBucket } from "../support/fixtures";
 import { createTestUser } from "../support/http";
 import { startTestServer, type TestServer } from "../support/server";
@@ -21,7 +32,11 @@ let receiver: Receiver;
 let bucket: Bucket;
 
 beforeAll(async () => {
-  [server, browser, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } }), launchBrowser(), startReceiver()]);
+  [server, browser, receiver] = await Promise.all([
+    startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } }),
+    launchBrowser(),
+    startReceiver(),
+  ]);
   bucket = await createTestBucket(server.db, { name: "Exhibits" });
   await createTestBucket(server.db, { name: "Not Watched" });
 });
@@ -42,7 +57,11 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await signInTo(page, admin.email, admin.password);
 
     await open(page, "/settings");
-    await clickTo(page, page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Webhooks" }), "/settings/webhooks");
+    await clickTo(
+      page,
+      page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Webhooks" }),
+      "/settings/webhooks",
+    );
     await expectTextSoon(page.locator("main h1"), "Webhooks");
     await clickTo(page, page.getByRole("link", { name: "New webhook" }), "/settings/webhooks/new");
 
@@ -70,7 +89,10 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const href = await link.getAttribute("href");
     await clickTo(page, link, href!);
     await expectTextSoon(page.locator("main h1"), `Webhook to ${new URL(receiver.url("/")).host}`);
-    await expectTextSoon(page.locator("main .empty"), "Nothing has been sent yet. Save a document in a chosen bucket to see a delivery here.");
+    await expectTextSoon(
+      page.locator("main .empty"),
+      "Nothing has been sent yet. Save a document in a chosen bucket to see a delivery here.",
+    );
 
     // A document saved in the chosen bucket reaches the receiver, signed with the secret the page showed.
     const saved = await createContent(server.db, bucket.id, { title: "Delivered in the browser test" }, admin.id);
@@ -80,10 +102,13 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
 
     // The log shows it once it is recorded as delivered.
     await expect
-      .poll(async () => {
-        await open(page, href!);
-        return page.locator("table.delivery-log tbody tr[data-status=delivered]").count();
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          await open(page, href!);
+          return page.locator("table.delivery-log tbody tr[data-status=delivered]").count();
+        },
+        { timeout: 15_000 },
+      )
       .toBe(1);
     const row = page.locator("table.delivery-log tbody tr").first();
     expect(await textOf(row.locator("td").nth(1))).toContain(bucket.slug);
@@ -95,10 +120,13 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     const again = await receiver.waitFor((entry) => entry.path === hookPath && entry.json?.deliveryId !== request.json?.deliveryId);
     expect(again.json).toMatchObject({ contentId: saved.contentId, versionId: saved.versionId });
     await expect
-      .poll(async () => {
-        await open(page, href!);
-        return page.locator("table.delivery-log tbody tr[data-status=delivered]").count();
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          await open(page, href!);
+          return page.locator("table.delivery-log tbody tr[data-status=delivered]").count();
+        },
+        { timeout: 15_000 },
+      )
       .toBe(2);
     ctx.expectNoErrors();
     await ctx.close();

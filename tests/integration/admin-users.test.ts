@@ -20,13 +20,20 @@ function post(baseUrl: string, path: string, entries: Array<[string, string]>, c
     method: "POST",
     redirect: "manual",
     // What a browser sends with a same-site form post.
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: new URLSearchParams(entries),
   });
 }
 
 /** The edit form's fields for a user, with overrides. */
-function editEntries(user: { name: string; email: string }, change: { name?: string; email?: string; permissions: string[]; buckets?: string[] }): Array<[string, string]> {
+function editEntries(
+  user: { name: string; email: string },
+  change: { name?: string; email?: string; permissions: string[]; buckets?: string[] },
+): Array<[string, string]> {
   return [
     ["name", change.name ?? user.name],
     ["email", change.email ?? user.email],
@@ -37,20 +44,31 @@ function editEntries(user: { name: string; email: string }, change: { name?: str
 
 /** A page's visible text: tags removed, entities decoded, whitespace collapsed. */
 const textOf = (html: string) =>
-  decode(html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<!--[\s\S]*?-->/g, "").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
+  decode(
+    html
+      .replace(/<script[\s\S]*?<\/script>/g, " ")
+      .replace(/<!--[\s\S]*?-->/g, "")
+      .replace(/<[^>]+>/g, " "),
+  ).replace(/\s+/g, " ");
 
 /** Whether the checkbox `name` = `value` is there and checked. */
 function checkbox(html: string, name: string, value: string): "checked" | "unchecked" | "absent" {
-  const input = [...html.matchAll(/<input[^>]*>/g)].map((match) => match[0]).find((tag) => tag.includes(`name="${name}"`) && tag.includes(`value="${value}"`));
+  const input = [...html.matchAll(/<input[^>]*>/g)]
+    .map((match) => match[0])
+    .find((tag) => tag.includes(`name="${name}"`) && tag.includes(`value="${value}"`));
   if (!input) return "absent";
   return /\bchecked=""/.test(input) ? "checked" : "unchecked";
 }
 
 async function userRow(server: TestServer, id: string) {
-  const { rows } = await server.db.query<{ name: string; email: string; permissions: string[]; buckets: string[] | null; deactivated_at: Date | null; last_sign_in_at: Date | null }>(
-    "SELECT name, email, permissions, buckets, deactivated_at, last_sign_in_at FROM users WHERE id = $1",
-    [id],
-  );
+  const { rows } = await server.db.query<{
+    name: string;
+    email: string;
+    permissions: string[];
+    buckets: string[] | null;
+    deactivated_at: Date | null;
+    last_sign_in_at: Date | null;
+  }>("SELECT name, email, permissions, buckets, deactivated_at, last_sign_in_at FROM users WHERE id = $1", [id]);
   return rows[0] ?? null;
 }
 
@@ -127,7 +145,12 @@ describe("guards: only an admin (user + admin) reaches the people screens, loade
 describe("the list", () => {
   it("shows name, email, permissions, buckets, last sign-in, and marks deactivated users", async () => {
     const prefix = unique("listed");
-    const never = await createTestUser(server.db, { name: `${prefix} Never`, email: `${prefix}-never@people.example.test`, permissions: ["user", "dev"], buckets: [bucketA] });
+    const never = await createTestUser(server.db, {
+      name: `${prefix} Never`,
+      email: `${prefix}-never@people.example.test`,
+      permissions: ["user", "dev"],
+      buckets: [bucketA],
+    });
     const signedIn = await createTestUser(server.db, { name: `${prefix} Active`, email: `${prefix}-active@people.example.test` });
     await signIn(server.url, signedIn.email, signedIn.password);
     expect((await userRow(server, signedIn.id))!.last_sign_in_at).toBeInstanceOf(Date);
@@ -136,7 +159,9 @@ describe("the list", () => {
 
     const { status, html } = await page(server.url, `/settings/users?q=${prefix}`, admin.cookie);
     expect(status).toBe(200);
-    const rows = [...html.matchAll(/<tr( class="is-deactivated")?>([\s\S]*?)<\/tr>/g)].slice(1).map((match) => ({ deactivated: Boolean(match[1]), text: textOf(match[2]!).trim() }));
+    const rows = [...html.matchAll(/<tr( class="is-deactivated")?>([\s\S]*?)<\/tr>/g)]
+      .slice(1)
+      .map((match) => ({ deactivated: Boolean(match[1]), text: textOf(match[2]!).trim() }));
     expect(rows).toHaveLength(3);
     expect(rows[0]!.text).toMatch(new RegExp(`^${prefix} Active ${signedIn.email} User All buckets \\S`));
     expect(rows[0]!.text).not.toContain("Never");
@@ -164,7 +189,9 @@ describe("the list", () => {
     expect(second.html).toContain('rel="prev"');
 
     const byEmail = await createTestUser(server.db, { email: `${unique("FindMe")}@people.example.test` });
-    const found = textOf((await page(server.url, `/settings/users?q=${encodeURIComponent(byEmail.email.toLowerCase())}`, admin.cookie)).html);
+    const found = textOf(
+      (await page(server.url, `/settings/users?q=${encodeURIComponent(byEmail.email.toLowerCase())}`, admin.cookie)).html,
+    );
     expect(found).toContain("1 user(s)");
     const none = textOf((await page(server.url, "/settings/users?q=%25nobody_", admin.cookie)).html);
     expect(none).toContain("No user's name or email contains “%nobody_”.");
@@ -182,15 +209,27 @@ describe("the edit form", () => {
     expect(checkbox(form.html, "buckets", bucketA)).toBe("unchecked");
 
     const email = newEmail("Renamed");
-    const response = await post(server.url, `/settings/users/${target.id}`, editEntries(target, { name: "Edith Renamed", email, permissions: ["user", "dev"], buckets: [bucketA, bucketB] }), admin.cookie);
+    const response = await post(
+      server.url,
+      `/settings/users/${target.id}`,
+      editEntries(target, { name: "Edith Renamed", email, permissions: ["user", "dev"], buckets: [bucketA, bucketB] }),
+      admin.cookie,
+    );
     expect(response.status).toBe(302);
     // From every bucket to a list: access taken away, so the user was signed out.
     expect(response.headers.get("location")).toBe(`/settings/users/${target.id}?done=signedOut`);
-    expect(await userRow(server, target.id)).toMatchObject({ name: "Edith Renamed", email, permissions: ["user", "dev"], buckets: [bucketA, bucketB] });
+    expect(await userRow(server, target.id)).toMatchObject({
+      name: "Edith Renamed",
+      email,
+      permissions: ["user", "dev"],
+      buckets: [bucketA, bucketB],
+    });
     expect(textOf((await page(server.url, response.headers.get("location")!, admin.cookie)).html)).toContain(
       "The changes were saved. They took access away, so Edith Renamed was signed out everywhere.",
     );
-    expect(textOf((await page(server.url, `/settings/users/${target.id}?done=saved`, admin.cookie)).html)).toContain("The changes were saved.");
+    expect(textOf((await page(server.url, `/settings/users/${target.id}?done=saved`, admin.cookie)).html)).toContain(
+      "The changes were saved.",
+    );
     expect(await activityFor(server, email)).toEqual([
       {
         actor_name: "Ada Admin",
@@ -207,7 +246,12 @@ describe("the edit form", () => {
     ]);
 
     // No bucket chosen: every bucket again (null).
-    await post(server.url, `/settings/users/${target.id}`, editEntries({ name: "Edith Renamed", email }, { permissions: ["user", "dev"] }), admin.cookie);
+    await post(
+      server.url,
+      `/settings/users/${target.id}`,
+      editEntries({ name: "Edith Renamed", email }, { permissions: ["user", "dev"] }),
+      admin.cookie,
+    );
     expect((await userRow(server, target.id))!.buckets).toBeNull();
   });
 
@@ -215,7 +259,12 @@ describe("the edit form", () => {
     const target = await createTestUser(server.db, { name: "Kept Name" });
     const other = await createTestUser(server.db);
     const path = `/settings/users/${target.id}`;
-    const taken = await post(server.url, path, editEntries(target, { name: "Typed Name", email: other.email.toUpperCase(), permissions: ["user"] }), admin.cookie);
+    const taken = await post(
+      server.url,
+      path,
+      editEntries(target, { name: "Typed Name", email: other.email.toUpperCase(), permissions: ["user"] }),
+      admin.cookie,
+    );
     expect(taken.status).toBe(409);
     const html = await taken.text();
     expect(fieldErrorText(html, "email")).toBe("Another user already has this email address");
@@ -232,10 +281,20 @@ describe("the edit form", () => {
       expect(response.status, message).toBe(400);
       expect(fieldErrorText(await response.text(), field), message).toBe(message);
     }
-    const unknownBucket = await post(server.url, path, editEntries(target, { permissions: ["user"], buckets: [bucketA, "no-such-bucket"] }), admin.cookie);
+    const unknownBucket = await post(
+      server.url,
+      path,
+      editEntries(target, { permissions: ["user"], buckets: [bucketA, "no-such-bucket"] }),
+      admin.cookie,
+    );
     expect(unknownBucket.status).toBe(400);
     expect(textOf(await unknownBucket.text())).toContain("One of the chosen buckets no longer exists; look at the list again");
-    expect(await userRow(server, target.id)).toMatchObject({ name: "Kept Name", email: target.email, permissions: ["user"], buckets: null });
+    expect(await userRow(server, target.id)).toMatchObject({
+      name: "Kept Name",
+      email: target.email,
+      permissions: ["user"],
+      buckets: null,
+    });
   });
 });
 
@@ -247,12 +306,22 @@ describe("a bucket that no longer exists in a user's list", () => {
     expect(checkbox(form.html, "buckets", "gone-bucket")).toBe("checked");
     expect(textOf(form.html)).toContain("gone-bucket gone-bucket (no longer exists)");
 
-    const kept = await post(server.url, `/settings/users/${target.id}`, editEntries(target, { name: "Kept Lists", permissions: ["user"], buckets: [bucketA, "gone-bucket"] }), admin.cookie);
+    const kept = await post(
+      server.url,
+      `/settings/users/${target.id}`,
+      editEntries(target, { name: "Kept Lists", permissions: ["user"], buckets: [bucketA, "gone-bucket"] }),
+      admin.cookie,
+    );
     expect(kept.headers.get("location")).toBe(`/settings/users/${target.id}?done=saved`);
     expect(await userRow(server, target.id)).toMatchObject({ name: "Kept Lists", buckets: [bucketA, "gone-bucket"] });
     expect(await homeWith(server.url, cookie)).toBe("signed in");
 
-    const refused = await post(server.url, `/settings/users/${target.id}`, editEntries(target, { permissions: ["user"], buckets: [bucketA, "gone-bucket", "never-was"] }), admin.cookie);
+    const refused = await post(
+      server.url,
+      `/settings/users/${target.id}`,
+      editEntries(target, { permissions: ["user"], buckets: [bucketA, "gone-bucket", "never-was"] }),
+      admin.cookie,
+    );
     expect(refused.status).toBe(400);
   });
 });
@@ -290,7 +359,12 @@ describe("a change that takes access away ends the user's sessions at once", () 
     const more = await save(user, ["user", "dev"], [bucketA, bucketB]);
     expect(more.headers.get("location")).toBe(`/settings/users/${user.id}?done=saved`);
     await save(user, ["user", "dev"]); // every bucket
-    await post(server.url, `/settings/users/${user.id}`, editEntries(user, { name: "New Name", permissions: ["user", "dev"] }), admin.cookie);
+    await post(
+      server.url,
+      `/settings/users/${user.id}`,
+      editEntries(user, { name: "New Name", permissions: ["user", "dev"] }),
+      admin.cookie,
+    );
     expect(await homeWith(server.url, cookie)).toBe("signed in");
   });
 });
@@ -308,7 +382,10 @@ describe("deactivate and reactivate", () => {
     const refused = await postJson(server.url, "/auth/login", { email: user.email, password: user.password });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: "unknown user", message: "unknown user" });
-    const form = await post(server.url, "/login", [["email", user.email], ["password", user.password]]);
+    const form = await post(server.url, "/login", [
+      ["email", user.email],
+      ["password", user.password],
+    ]);
     expect(form.status).toBe(401);
     expect(formErrorText(await form.text())).toBe("unknown user");
 
@@ -331,7 +408,9 @@ describe("delete", () => {
     const confirm = await page(server.url, `${path}?delete`, admin.cookie);
     expect(confirm.html).toContain('role="alertdialog"');
     expect(textOf(confirm.html)).toContain(`Del Eted (${user.email}) is deleted for good and signed out at once.`);
-    expect(confirm.html).toMatch(/<div class="modal-actions">[\s\S]*<button type="submit" value="delete" class="button danger" name="intent">Delete<\/button>/);
+    expect(confirm.html).toMatch(
+      /<div class="modal-actions">[\s\S]*<button type="submit" value="delete" class="button danger" name="intent">Delete<\/button>/,
+    );
 
     const response = await post(server.url, path, [["intent", "delete"]], admin.cookie);
     expect(response.status).toBe(302);
@@ -340,7 +419,9 @@ describe("delete", () => {
     expect(await findUserByEmail(server.db, user.email)).toBeNull();
     expect(await homeWith(server.url, cookie)).toBe("/login");
     expect(textOf((await page(server.url, location, admin.cookie)).html)).toContain(`The user ${user.email} was deleted.`);
-    expect(await activityFor(server, user.email)).toEqual([{ actor_name: "Ada Admin", area: "user", action: "deleted", details: { id: user.id, name: "Del Eted" } }]);
+    expect(await activityFor(server, user.email)).toEqual([
+      { actor_name: "Ada Admin", area: "user", action: "deleted", details: { id: user.id, name: "Del Eted" } },
+    ]);
   });
 });
 
@@ -368,7 +449,12 @@ describe("the last admin", () => {
     expect(await homeWith(solo.url, only.cookie)).toBe("signed in");
 
     // Renaming themselves is fine.
-    const renamed = await post(solo.url, path, editEntries(only.user, { name: "Still Admin", permissions: ["user", "admin"] }), only.cookie);
+    const renamed = await post(
+      solo.url,
+      path,
+      editEntries(only.user, { name: "Still Admin", permissions: ["user", "admin"] }),
+      only.cookie,
+    );
     expect(renamed.status).toBe(302);
 
     const second = await createTestUser(solo.db, { permissions: ["user", "admin"] });
@@ -389,10 +475,14 @@ describe("the last admin", () => {
       const first = await signedInUser(race.url, race.db, { name: "First", permissions: ["user", "admin"] });
       const second = await signedInUser(race.url, race.db, { name: "Second", permissions: ["user", "admin"] });
       const responses = await Promise.all(
-        [first, second].map(({ user, cookie }) => post(race.url, `/settings/users/${user.id}`, editEntries(user, { permissions: ["user"] }), cookie)),
+        [first, second].map(({ user, cookie }) =>
+          post(race.url, `/settings/users/${user.id}`, editEntries(user, { permissions: ["user"] }), cookie),
+        ),
       );
       expect(responses.map((response) => response.status).sort()).toEqual([302, 409]);
-      const { rows } = await race.db.query<{ count: string }>("SELECT count(*) AS count FROM users WHERE 'admin' = ANY(permissions) AND deactivated_at IS NULL");
+      const { rows } = await race.db.query<{ count: string }>(
+        "SELECT count(*) AS count FROM users WHERE 'admin' = ANY(permissions) AND deactivated_at IS NULL",
+      );
       expect(Number(rows[0]!.count)).toBe(1);
     } finally {
       await race.stop();
@@ -411,10 +501,15 @@ describe("/settings: the admin areas and the activity list", () => {
 
     const subject = unique("activity");
     for (let index = 0; index < 30; index++) {
-      await recordActivity(server.db, { id: admin.user.id, name: "Ada Admin" }, { area: "bucket", action: "created", subject: `${subject}-${index}` });
+      await recordActivity(
+        server.db,
+        { id: admin.user.id, name: "Ada Admin" },
+        { area: "bucket", action: "created", subject: `${subject}-${index}` },
+      );
     }
     // Newest first, 25 a page: the 25 newest of these on page 1, the other 5 on page 2.
-    const mine = (html: string) => [...textOf(html).matchAll(new RegExp(`Ada Admin Bucket created ${subject}-(\\d+)`, "g"))].map((match) => Number(match[1]));
+    const mine = (html: string) =>
+      [...textOf(html).matchAll(new RegExp(`Ada Admin Bucket created ${subject}-(\\d+)`, "g"))].map((match) => Number(match[1]));
     const first = mine((await page(server.url, "/settings", admin.cookie)).html);
     const second = await page(server.url, "/settings?page=2", admin.cookie);
     expect(first).toHaveLength(25);
@@ -426,7 +521,12 @@ describe("/settings: the admin areas and the activity list", () => {
 
   it("shows an admin's user change with the fields that changed", async () => {
     const target = await createTestUser(server.db);
-    await post(server.url, `/settings/users/${target.id}`, editEntries(target, { name: "Changed By Admin", permissions: ["user", "dev"] }), admin.cookie);
+    await post(
+      server.url,
+      `/settings/users/${target.id}`,
+      editEntries(target, { name: "Changed By Admin", permissions: ["user", "dev"] }),
+      admin.cookie,
+    );
     const text = textOf((await page(server.url, "/settings", admin.cookie)).html);
     expect(text).toContain(`Ada Admin User changed ${target.email} (name, permissions)`);
   });

@@ -46,12 +46,26 @@ function postClientForm(fields: Array<[string, string]>, cookie = admin.cookie) 
 }
 
 /** An element's text: tags and React's text separators out, spaces collapsed. */
-const textOf = (html: string) => decode(html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").replace(/ ([:.,])/g, "$1")).trim();
+const textOf = (html: string) =>
+  decode(
+    html
+      .replace(/<!-- -->/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .replace(/ ([:.,])/g, "$1"),
+  ).trim();
 
 const tokenIn = (html: string) => /data-client-token="true"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? null;
 
 async function clientRow(id: string) {
-  const { rows } = await server.db.query<{ name: string; secretHash: string; readBuckets: string[]; writeBuckets: string[]; revokedAt: Date | null; lastUsedAt: Date | null }>(
+  const { rows } = await server.db.query<{
+    name: string;
+    secretHash: string;
+    readBuckets: string[];
+    writeBuckets: string[];
+    revokedAt: Date | null;
+    lastUsedAt: Date | null;
+  }>(
     `SELECT name, secret_hash AS "secretHash", read_buckets AS "readBuckets", write_buckets AS "writeBuckets", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
      FROM api_clients WHERE id = $1`,
     [id],
@@ -74,14 +88,25 @@ function bearer(path: string, token: string, init: Omit<RequestInit, "headers"> 
   return fetch(`${server.url}${path}`, { redirect: "manual", ...init, headers: { Authorization: `Bearer ${token}`, ...init.headers } });
 }
 const saveWith = (token: string, slug: string, content: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  bearer(`/api/v1/buckets/${slug}/save`, token, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ content }) });
+  bearer(`/api/v1/buckets/${slug}/save`, token, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify({ content }),
+  });
 
 describe("the /settings/new-client page (admins only)", () => {
   it("sends anonymous visitors to sign in and members home, for the page and its form post, creating nothing", async () => {
     expect((await get(server.url, "/settings/new-client")).headers.get("location")).toBe("/login?from_url=%2Fsettings%2Fnew-client");
     expect((await get(server.url, "/settings/new-client", member.cookie)).headers.get("location")).toBe("/?notice=admin-only");
     const before = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM api_clients");
-    const posted = await postClientForm([["intent", "create"], ["name", "Sneaky"], ["read", "artworks"]], member.cookie);
+    const posted = await postClientForm(
+      [
+        ["intent", "create"],
+        ["name", "Sneaky"],
+        ["read", "artworks"],
+      ],
+      member.cookie,
+    );
     expect(posted.status).toBe(302);
     expect(posted.headers.get("location")).toBe("/?notice=admin-only");
     const after = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM api_clients");
@@ -117,14 +142,22 @@ describe("the /settings/new-client page (admins only)", () => {
     expect(html).toContain(`Authorization: Bearer ${token}`);
 
     const row = await clientRow(id);
-    expect(row).toMatchObject({ name: "Entrance kiosk", readBuckets: ["artworks", "notes"], writeBuckets: ["notes"], revokedAt: null, lastUsedAt: null });
+    expect(row).toMatchObject({
+      name: "Entrance kiosk",
+      readBuckets: ["artworks", "notes"],
+      writeBuckets: ["notes"],
+      revokedAt: null,
+      lastUsedAt: null,
+    });
     expect(row!.secretHash).toBe(hashToken(secret));
     expect(JSON.stringify(await server.db.query("SELECT * FROM api_clients"))).not.toContain(secret);
 
     // Never again: the list shows the client, its scope and 'Never' used, not its secret.
     const list = (await page(server.url, "/settings/new-client", admin.cookie)).html;
     expect(list).not.toContain(secret);
-    const card = new RegExp(`<li id="client-${id}" class="client-card" data-client="${id}" data-status="expires">([\\s\\S]*?)</li>`).exec(list)?.[1];
+    const card = new RegExp(`<li id="client-${id}" class="client-card" data-client="${id}" data-status="expires">([\\s\\S]*?)</li>`).exec(
+      list,
+    )?.[1];
     expect(card).toBeDefined();
     const text = textOf(card!);
     expect(text).toContain("Entrance kiosk");
@@ -142,11 +175,41 @@ describe("the /settings/new-client page (admins only)", () => {
 
   it("refuses a form without a name, without buckets, with an unknown bucket or a bad expiry, keeping the input", async () => {
     const cases: Array<{ fields: Array<[string, string]>; field: string; message: string }> = [
-      { fields: [["name", ""], ["read", "artworks"]], field: "name", message: "Enter a name" },
+      {
+        fields: [
+          ["name", ""],
+          ["read", "artworks"],
+        ],
+        field: "name",
+        message: "Enter a name",
+      },
       { fields: [["name", "No scope"]], field: "read", message: "Choose at least one bucket to read or write" },
-      { fields: [["name", "Ghost"], ["read", "no-such-bucket"]], field: "read", message: "There is no bucket 'no-such-bucket'" },
-      { fields: [["name", "Past"], ["read", "artworks"], ["expiresOn", "2001-01-01"]], field: "expiresOn", message: "The expiry date cannot be in the past" },
-      { fields: [["name", "Nonsense"], ["read", "artworks"], ["expiresOn", "2030-02-31"]], field: "expiresOn", message: "Enter a date (YYYY-MM-DD)" },
+      {
+        fields: [
+          ["name", "Ghost"],
+          ["read", "no-such-bucket"],
+        ],
+        field: "read",
+        message: "There is no bucket 'no-such-bucket'",
+      },
+      {
+        fields: [
+          ["name", "Past"],
+          ["read", "artworks"],
+          ["expiresOn", "2001-01-01"],
+        ],
+        field: "expiresOn",
+        message: "The expiry date cannot be in the past",
+      },
+      {
+        fields: [
+          ["name", "Nonsense"],
+          ["read", "artworks"],
+          ["expiresOn", "2030-02-31"],
+        ],
+        field: "expiresOn",
+        message: "Enter a date (YYYY-MM-DD)",
+      },
     ];
     const before = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM api_clients");
     for (const { fields, field, message } of cases) {
@@ -165,21 +228,32 @@ describe("the /settings/new-client page (admins only)", () => {
   it("revokes a client: its token stops working at once, the list says so, and the change is recorded", async () => {
     const { client, token } = await newClient({ read: ["artworks"] });
     expect((await bearer("/api/v1/buckets/artworks/schema", token)).status).toBe(200);
-    const response = await postClientForm([["intent", "revoke"], ["clientId", client.id]]);
+    const response = await postClientForm([
+      ["intent", "revoke"],
+      ["clientId", client.id],
+    ]);
     expect(response.status).toBe(302);
     const location = response.headers.get("location")!;
     expect(location).toBe(`/settings/new-client?revoked=${client.id}`);
-    expect(decode((await page(server.url, location, admin.cookie)).html)).toContain(`API client '${client.name}' revoked: its token no longer works.`);
+    expect(decode((await page(server.url, location, admin.cookie)).html)).toContain(
+      `API client '${client.name}' revoked: its token no longer works.`,
+    );
     expect((await clientRow(client.id))!.revokedAt).toBeInstanceOf(Date);
 
     const refused = await bearer("/api/v1/buckets/artworks/schema", token);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: INVALID_TOKEN });
 
-    const { rows } = await server.db.query<{ action: string }>(`SELECT action FROM admin_activity WHERE area = 'client' AND details->>'id' = $1 ORDER BY created_at`, [client.id]);
+    const { rows } = await server.db.query<{ action: string }>(
+      `SELECT action FROM admin_activity WHERE area = 'client' AND details->>'id' = $1 ORDER BY created_at`,
+      [client.id],
+    );
     expect(rows.map((row) => row.action)).toEqual(["created", "revoked"]);
 
-    const again = await postClientForm([["intent", "revoke"], ["clientId", client.id]]);
+    const again = await postClientForm([
+      ["intent", "revoke"],
+      ["clientId", client.id],
+    ]);
     expect(again.status).toBe(404);
     expect(decode(await again.text())).toContain("This client is already revoked, or does not exist");
   });
@@ -230,7 +304,10 @@ describe("Bearer tokens on the JSON API", () => {
     const saved = await saveWith(token, "notes", { title: "From the kiosk" });
     expect(saved.status).toBe(201);
     const document = (await saved.json()) as { contentId: string; _id: string };
-    const { rows } = await server.db.query<{ createdBy: string | null }>(`SELECT created_by AS "createdBy" FROM versions WHERE version_id = $1`, [document._id]);
+    const { rows } = await server.db.query<{ createdBy: string | null }>(
+      `SELECT created_by AS "createdBy" FROM versions WHERE version_id = $1`,
+      [document._id],
+    );
     expect(rows).toEqual([{ createdBy: null }]);
 
     // Reading a bucket it writes needs no separate read grant.
@@ -306,7 +383,11 @@ describe("Bearer tokens on the JSON API", () => {
     const home = await bearer("/", token, { headers: { Cookie: admin.cookie } });
     expect(home.status).toBe(302);
     expect(home.headers.get("location")).toBe("/login");
-    const settings = await bearer("/settings/new-client", token, { headers: { Cookie: admin.cookie, ...sameOrigin(server.url) }, method: "POST", body: new URLSearchParams({ intent: "create", name: "Via bearer", read: "artworks" }) });
+    const settings = await bearer("/settings/new-client", token, {
+      headers: { Cookie: admin.cookie, ...sameOrigin(server.url) },
+      method: "POST",
+      body: new URLSearchParams({ intent: "create", name: "Via bearer", read: "artworks" }),
+    });
     expect(settings.status).toBe(302);
     expect(settings.headers.get("location")).toMatch(/^\/login/);
     const made = await server.db.query("SELECT 1 FROM api_clients WHERE name = 'Via bearer'");
@@ -327,7 +408,12 @@ describe("Bearer tokens on the JSON API", () => {
     const { token } = await newClient({ write: ["notes"] });
     const plain = await saveWith(token, "notes", { title: "No origin" });
     expect(plain.status).toBe(201);
-    const foreign = await saveWith(token, "notes", { title: "Foreign origin" }, { Origin: "https://exhibit.example", "Sec-Fetch-Site": "cross-site" });
+    const foreign = await saveWith(
+      token,
+      "notes",
+      { title: "Foreign origin" },
+      { Origin: "https://exhibit.example", "Sec-Fetch-Site": "cross-site" },
+    );
     expect(foreign.status).toBe(201);
     // With the member's cookie and no origin: the cookie is ignored, so it neither refuses nor authorises.
     const withCookie = await saveWith(token, "notes", { title: "With a cookie" }, { Cookie: member.cookie });
@@ -345,7 +431,10 @@ describe("Bearer tokens on the JSON API", () => {
     const saved = await postJson(server.url, "/api/v1/buckets/notes/save", { content: { title: "By Mia" } }, member.cookie);
     expect(saved.status).toBe(201);
     const { _id } = (await saved.json()) as { _id: string };
-    const { rows } = await server.db.query<{ createdBy: string | null }>(`SELECT created_by AS "createdBy" FROM versions WHERE version_id = $1`, [_id]);
+    const { rows } = await server.db.query<{ createdBy: string | null }>(
+      `SELECT created_by AS "createdBy" FROM versions WHERE version_id = $1`,
+      [_id],
+    );
     expect(rows).toEqual([{ createdBy: member.user.id }]);
   });
 });

@@ -77,7 +77,14 @@ describe("/login page", () => {
   });
 
   it("redirects to / when from_url points elsewhere or is missing", async () => {
-    const hostile = ["//evil.example", "https://evil.example", "/\\evil.example", "\\\\evil.example", "javascript:alert(1)", "evil.example/x"];
+    const hostile = [
+      "//evil.example",
+      "https://evil.example",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "javascript:alert(1)",
+      "evil.example/x",
+    ];
     for (const target of hostile) {
       const response = await postForm(server.url, "/login", { email: alice.email, password: alice.password, from_url: target });
       expect(response.status, target).toBe(302);
@@ -209,7 +216,13 @@ describe("POST /auth/login", () => {
   });
 
   it("answers 400 when email or password is missing or empty", async () => {
-    const bodies = [{}, { email: alice.email }, { password: alice.password }, { email: "", password: alice.password }, { email: alice.email, password: "" }];
+    const bodies = [
+      {},
+      { email: alice.email },
+      { password: alice.password },
+      { email: "", password: alice.password },
+      { email: alice.email, password: "" },
+    ];
     for (const body of bodies) {
       const response = await postJson(server.url, "/auth/login", body);
       expect(response.status, JSON.stringify(body)).toBe(400);

@@ -69,7 +69,8 @@ async function writesNothing<T>(send: () => Promise<T>): Promise<T> {
 
 /** Own property names of the prototypes a pollution would touch, taken before any test ran. */
 const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype };
-const snapshot = () => Object.fromEntries(Object.entries(PROTOTYPES).map(([name, proto]) => [name, Reflect.ownKeys(proto).map(String).sort()]));
+const snapshot = () =>
+  Object.fromEntries(Object.entries(PROTOTYPES).map(([name, proto]) => [name, Reflect.ownKeys(proto).map(String).sort()]));
 const pristine = snapshot();
 
 function expectNoPollution() {
@@ -88,7 +89,11 @@ const saveUrl = () => `${server.url}/api/v1/buckets/${bucket.slug}/save`;
 
 /** The JSON API with a raw body (a string is sent as is). */
 function apiRaw(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
-  return fetch(saveUrl(), { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url), ...headers }, body });
+  return fetch(saveUrl(), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url), ...headers },
+    body,
+  });
 }
 const apiSave = (content: unknown, extra: Record<string, unknown> = {}) =>
   apiRaw(JSON.stringify({ content, collection: bucket.collectionName, ...extra }));
@@ -130,7 +135,12 @@ function nestedObject(levels: number): unknown {
 describe("JSON API: unknown properties and wrong types (422, under each field)", () => {
   it.each([
     ["an unknown property", { ...valid, colour: "red" }, "colour", "Unknown field: colour"],
-    ["an unknown property inside a list row", { ...valid, rooms: [{ name: "A", colour: "red" }] }, "rooms[0].colour", "Unknown field: colour"],
+    [
+      "an unknown property inside a list row",
+      { ...valid, rooms: [{ name: "A", colour: "red" }] },
+      "rooms[0].colour",
+      "Unknown field: colour",
+    ],
     ["an unknown locale of a translated field", { title: { nl: "Wad", en: "Mudflats", de: "Watt" } }, "title.de", "Unknown field: de"],
     // Text that is no number says so (as the form does: issue 36); text that is one is still the wrong type.
     ["a string for an integer", { ...valid, year: "nineteen" }, "year", "“nineteen” is not a whole number"],
@@ -193,11 +203,23 @@ describe("JSON API: __proto__, constructor and prototype keys at any depth (400)
   const title = '"title":{"nl":"Wad","en":"Mudflats"}';
   it.each([
     ["__proto__ at the top", `{"content":{${title},"__proto__":{"polluted":true}}}`, "__proto__"],
-    ["__proto__ inside a translated field", `{"content":{"title":{"nl":"Wad","en":"Mudflats","__proto__":{"polluted":true}}}}`, "__proto__"],
+    [
+      "__proto__ inside a translated field",
+      `{"content":{"title":{"nl":"Wad","en":"Mudflats","__proto__":{"polluted":true}}}}`,
+      "__proto__",
+    ],
     ["__proto__ inside a list row", `{"content":{${title},"rooms":[{"name":"A","__proto__":{"polluted":true}}]}}`, "__proto__"],
-    ["__proto__ deep inside an open object", `{"content":{${title},"extra":{"a":{"b":[{"c":{"__proto__":{"polluted":true}}}]}}}}`, "__proto__"],
+    [
+      "__proto__ deep inside an open object",
+      `{"content":{${title},"extra":{"a":{"b":[{"c":{"__proto__":{"polluted":true}}}]}}}}`,
+      "__proto__",
+    ],
     ["constructor.prototype at the top", `{"content":{${title},"constructor":{"prototype":{"polluted":true}}}}`, "constructor"],
-    ["constructor.prototype in an open object", `{"content":{${title},"extra":{"constructor":{"prototype":{"polluted":true}}}}}`, "constructor"],
+    [
+      "constructor.prototype in an open object",
+      `{"content":{${title},"extra":{"constructor":{"prototype":{"polluted":true}}}}}`,
+      "constructor",
+    ],
     ["prototype in an open object", `{"content":{${title},"extra":{"x":{"prototype":{"polluted":true}}}}}`, "prototype"],
     ["__proto__ as the whole envelope's key", `{"__proto__":{"polluted":true},"content":{${title}}}`, "__proto__"],
     ["__proto__ holding an array", `{"content":{${title},"extra":{"__proto__":[1,2,3]}}}`, "__proto__"],
@@ -333,7 +355,12 @@ describe("JSON API: oversized bodies (413, documented limit of 1 MiB)", () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(saveUrl(), {
         method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url), "Content-Length": String(5 * BODY_LIMIT) },
+        headers: {
+          "Content-Type": "application/json",
+          Cookie: cookie,
+          ...sameOrigin(server.url),
+          "Content-Length": String(5 * BODY_LIMIT),
+        },
       });
       req.on("response", (res) => {
         res.resume();
@@ -418,13 +445,16 @@ describe("form action: unknown properties and wrong types (400, messages under t
     ["spaces only where isNotEmpty", { "title.nl": "   " }, "title.nl", "This field is required"],
   ])("refuses %s", async (_name, fields, field, message) => {
     const response = await writesNothing(() =>
-      typeof fields === "string"
-        ? formRaw(`${new URLSearchParams(validForm)}&${fields}`)
-        : formSave({ ...validForm, ...fields }),
+      typeof fields === "string" ? formRaw(`${new URLSearchParams(validForm)}&${fields}`) : formSave({ ...validForm, ...fields }),
     );
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(fieldErrorText(html, field.replace(/[.[\]]/g, (c) => `\\${c}`))).toBe(message);
+    expect(
+      fieldErrorText(
+        html,
+        field.replace(/[.[\]]/g, (c) => `\\${c}`),
+      ),
+    ).toBe(message);
   });
 
   it.each([
@@ -447,7 +477,9 @@ describe("form action: __proto__, constructor and prototype keys (400, nothing p
   ])("refuses %s", async (_name, hostile) => {
     const response = await writesNothing(() => formRaw(`${new URLSearchParams(validForm)}&${hostile}`));
     expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/<p class="form-error" role="alert">Forbidden property name &#x27;prototype&#x27; in (extra\.x|rooms\[0\])<\/p>/);
+    expect(await response.text()).toMatch(
+      /<p class="form-error" role="alert">Forbidden property name &#x27;prototype&#x27; in (extra\.x|rooms\[0\])<\/p>/,
+    );
   });
 
   // Conform's parse() would silently drop these fields and save the rest: the action refuses them first.
@@ -455,7 +487,11 @@ describe("form action: __proto__, constructor and prototype keys (400, nothing p
     ["__proto__ at the top", "__proto__.polluted=1", "Forbidden property name &#x27;__proto__&#x27;<"],
     ["__proto__ in a list row", "rooms[0].__proto__.polluted=1", "Forbidden property name &#x27;__proto__&#x27; in rooms[0]<"],
     ["constructor.prototype", "constructor.prototype.polluted=1", "Forbidden property name &#x27;constructor&#x27;<"],
-    ["constructor in a translated field", "title.constructor.prototype.polluted=1", "Forbidden property name &#x27;constructor&#x27; in title<"],
+    [
+      "constructor in a translated field",
+      "title.constructor.prototype.polluted=1",
+      "Forbidden property name &#x27;constructor&#x27; in title<",
+    ],
   ])("refuses %s, keeping the rest of the input", async (_name, hostile, message) => {
     const response = await writesNothing(() => formRaw(`${new URLSearchParams(validForm)}&${hostile}`));
     expect(response.status).toBe(400);

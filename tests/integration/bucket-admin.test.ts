@@ -93,7 +93,13 @@ describe("guards: every loader and action of the bucket admin", () => {
   beforeAll(async () => {
     slug = (await createTestBucket(server.db)).slug;
   });
-  const pages = () => ["/settings/buckets", "/settings/buckets/new", `/settings/buckets/${slug}`, `/settings/buckets/${slug}/export`, "/settings/buckets/import"];
+  const pages = () => [
+    "/settings/buckets",
+    "/settings/buckets/new",
+    `/settings/buckets/${slug}`,
+    `/settings/buckets/${slug}/export`,
+    "/settings/buckets/import",
+  ];
   const actions = () => ["/settings/buckets/new", `/settings/buckets/${slug}`, "/settings/buckets/import"];
 
   it("send anonymous visitors to /login with from_url (GET and POST)", async () => {
@@ -117,7 +123,17 @@ describe("guards: every loader and action of the bucket admin", () => {
     }
     const attempted = formFields();
     for (const path of actions()) {
-      const response = await postForm(server.url, path, { ...attempted, intent: path.endsWith(slug) ? "delete" : "save", confirmSlug: slug, definition: JSON.stringify({ ...attempted, locales: ["en"], jsonSchema: SIMPLE_SCHEMA }) }, member);
+      const response = await postForm(
+        server.url,
+        path,
+        {
+          ...attempted,
+          intent: path.endsWith(slug) ? "delete" : "save",
+          confirmSlug: slug,
+          definition: JSON.stringify({ ...attempted, locales: ["en"], jsonSchema: SIMPLE_SCHEMA }),
+        },
+        member,
+      );
       expect(response.status, path).toBe(302);
       expect(response.headers.get("location"), path).toBe("/?notice=admin-only");
     }
@@ -127,7 +143,10 @@ describe("guards: every loader and action of the bucket admin", () => {
 
   it("refuse a cross-site post (CSRF) before any work", async () => {
     const fields = formFields();
-    const response = await postForm(server.url, "/settings/buckets/new", fields, admin, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
+    const response = await postForm(server.url, "/settings/buckets/new", fields, admin, {
+      Origin: "https://evil.example",
+      "Sec-Fetch-Site": "cross-site",
+    });
     expect(response.status).toBe(403);
     const { rows } = await server.db.query(`SELECT 1 FROM buckets WHERE slug = $1`, [fields.slug]);
     expect(rows).toHaveLength(0);
@@ -163,7 +182,10 @@ describe("create and edit", () => {
     );
     expect(rows).toEqual([{ id: expect.any(String), schemaVersion: 1, createdBy: adminId, pointed: true, locales: ["nl", "en"] }]);
     const activity = await server.db.query(`SELECT area, action FROM admin_activity WHERE subject = $1 ORDER BY area`, [fields.slug]);
-    expect(activity.rows).toEqual([{ area: "bucket", action: "created" }, { area: "schema", action: "created" }]);
+    expect(activity.rows).toEqual([
+      { area: "bucket", action: "created" },
+      { area: "schema", action: "created" },
+    ]);
     const home = await page(server.url, "/", admin);
     expect(topBarBucketLinks(home.html)?.map((link) => link.text)).toContain("Sculptures");
     const saved = await page(server.url, `/settings/buckets/${fields.slug}?saved`, admin);
@@ -186,10 +208,20 @@ describe("create and edit", () => {
   it("a schema change is a new schema version (who, when); the page shows the history and a diff", async () => {
     const fields = await createThroughForm();
     const changed = { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, year: { type: "integer", title: "Year" } } };
-    const response = await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, jsonSchema: JSON.stringify(changed) }, admin);
+    const response = await postForm(
+      server.url,
+      `/settings/buckets/${fields.slug}`,
+      { ...fields, jsonSchema: JSON.stringify(changed) },
+      admin,
+    );
     expect(response.status).toBe(302);
     // Saving the same schema again makes no version.
-    await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, name: "Renamed only", jsonSchema: JSON.stringify(changed) }, admin);
+    await postForm(
+      server.url,
+      `/settings/buckets/${fields.slug}`,
+      { ...fields, name: "Renamed only", jsonSchema: JSON.stringify(changed) },
+      admin,
+    );
     const { rows } = await server.db.query<{ number: number }>(
       `SELECT s.number FROM schema_versions s JOIN buckets b ON b.id = s.bucket_id WHERE b.slug = $1 ORDER BY s.number`,
       [fields.slug],
@@ -203,7 +235,10 @@ describe("create and edit", () => {
     expect(textOf(diff)).toContain('+ "type": "integer",');
     expect(diff).not.toContain("diff-removed");
     expect(textOf(html)).toContain("Changes from version 1 to version 2");
-    const activity = await server.db.query(`SELECT area, action, details FROM admin_activity WHERE subject = $1 AND action = 'updated' ORDER BY created_at`, [fields.slug]);
+    const activity = await server.db.query(
+      `SELECT area, action, details FROM admin_activity WHERE subject = $1 AND action = 'updated' ORDER BY created_at`,
+      [fields.slug],
+    );
     expect(activity.rows).toEqual([
       { area: "schema", action: "updated", details: { version: 2 } },
       { area: "bucket", action: "updated", details: { changes: ["name"] } },
@@ -217,8 +252,16 @@ describe("create and edit", () => {
     const saved = (await first.json()) as { contentId: string };
     const changed = { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, note: { type: "string" } } };
     await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, jsonSchema: JSON.stringify(changed) }, admin);
-    const { rows: latest } = await server.db.query<{ latestVersionId: string }>(`SELECT latest_version_id AS "latestVersionId" FROM contents WHERE content_id = $1`, [saved.contentId]);
-    const second = await postJson(server.url, `/api/v1/buckets/${fields.slug}/save`, { content: { _id: latest[0]!.latestVersionId, contentId: saved.contentId, title: "After", note: "n" } }, admin);
+    const { rows: latest } = await server.db.query<{ latestVersionId: string }>(
+      `SELECT latest_version_id AS "latestVersionId" FROM contents WHERE content_id = $1`,
+      [saved.contentId],
+    );
+    const second = await postJson(
+      server.url,
+      `/api/v1/buckets/${fields.slug}/save`,
+      { content: { _id: latest[0]!.latestVersionId, contentId: saved.contentId, title: "After", note: "n" } },
+      admin,
+    );
     expect(second.status, await second.clone().text()).toBeLessThan(300);
     const { rows } = await server.db.query<{ number: number }>(
       `SELECT s.number FROM versions v JOIN schema_versions s ON s.id = v.schema_version_id WHERE v.content_id = $1 ORDER BY v.created_at`,
@@ -256,24 +299,76 @@ describe("create and edit", () => {
 describe("the schema check (docs/schema-dialect.md)", () => {
   const root = (properties: Record<string, unknown>) => ({ type: "object", properties });
   it.each<[string, unknown, string]>([
-    ["a JSON syntax error names its line and column", '{\n  "type": "object",\n  "properties": {,}\n}', "JSON error at line 3, column 18: unexpected ,"],
+    [
+      "a JSON syntax error names its line and column",
+      '{\n  "type": "object",\n  "properties": {,}\n}',
+      "JSON error at line 3, column 18: unexpected ,",
+    ],
     ["a text that ends too early", '{\n  "type": "object"', "JSON error at line 2, column 19: the text ends too early"],
     ["an unknown keyword", root({ title: { type: "string", colour: "red" } }), "properties.title: unknown keyword colour"],
-    ["oneOf", root({ rooms: { type: "array", items: { type: "object", properties: { photo: { oneOf: [{ type: "string" }] } } } } }), "properties.rooms.items.properties.photo: the keyword oneOf is not supported: the form can't render it"],
-    ["if/then/else", root({ a: { type: "string", if: { minLength: 1 }, then: {}, else: {} } }), "properties.a: the keyword if is not supported"],
-    ["$ref to definitions", { type: "object", definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/definitions/x" } } }, 'The keyword $ref is not supported: inline the definition "x" where it is used, then remove definitions.'],
+    [
+      "oneOf",
+      root({ rooms: { type: "array", items: { type: "object", properties: { photo: { oneOf: [{ type: "string" }] } } } } }),
+      "properties.rooms.items.properties.photo: the keyword oneOf is not supported: the form can't render it",
+    ],
+    [
+      "if/then/else",
+      root({ a: { type: "string", if: { minLength: 1 }, then: {}, else: {} } }),
+      "properties.a: the keyword if is not supported",
+    ],
+    [
+      "$ref to definitions",
+      { type: "object", definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/definitions/x" } } },
+      'The keyword $ref is not supported: inline the definition "x" where it is used, then remove definitions.',
+    ],
     ["an unknown renderer", root({ a: { type: "string", renderer: "wysiwyg" } }), "properties.a: unknown renderer wysiwyg"],
-    ["a _ref to a collection that no bucket has", root({ artist: { type: "string", _ref: "no-such-collection" } }), "properties.artist: _ref names the collection no-such-collection, which no bucket has"],
+    [
+      "a _ref to a collection that no bucket has",
+      root({ artist: { type: "string", _ref: "no-such-collection" } }),
+      "properties.artist: _ref names the collection no-such-collection, which no bucket has",
+    ],
     ["an unknown media kind", root({ photo: { type: "string", _ref: "b-audio" } }), "properties.photo: unknown media kind b-audio"],
-    ["a minimum above its maximum", root({ photo: { type: "string", _ref: "b-image", minWidth: 2000, maxWidth: 1000 } }), "properties.photo: minWidth is greater than maxWidth"],
-    ["a bound that is not a size", root({ photo: { type: "string", _ref: "b-image", minWidth: "big" } }), 'properties.photo: minWidth must be a number of pixels'],
-    ["a file size that is not a number", root({ doc: { type: "string", _ref: "b-file", maxFilesize: "lots" } }), "properties.doc: maxFilesize must be a number greater than 0"],
-    ["an integer step below 1 (the spec's text)", root({ n: { type: "integer", step: 0.5 } }), "properties.n: schema error: property with type 'integer' can't have a step value smaller than 1"],
-    ["translate inside translate", root({ a: { type: "object", translate: true, properties: { b: { type: "string", translate: true } } } }), "properties.a.properties.b: schema error: a translatable property can't be inside a translatable property"],
+    [
+      "a minimum above its maximum",
+      root({ photo: { type: "string", _ref: "b-image", minWidth: 2000, maxWidth: 1000 } }),
+      "properties.photo: minWidth is greater than maxWidth",
+    ],
+    [
+      "a bound that is not a size",
+      root({ photo: { type: "string", _ref: "b-image", minWidth: "big" } }),
+      "properties.photo: minWidth must be a number of pixels",
+    ],
+    [
+      "a file size that is not a number",
+      root({ doc: { type: "string", _ref: "b-file", maxFilesize: "lots" } }),
+      "properties.doc: maxFilesize must be a number greater than 0",
+    ],
+    [
+      "an integer step below 1 (the spec's text)",
+      root({ n: { type: "integer", step: 0.5 } }),
+      "properties.n: schema error: property with type 'integer' can't have a step value smaller than 1",
+    ],
+    [
+      "translate inside translate",
+      root({ a: { type: "object", translate: true, properties: { b: { type: "string", translate: true } } } }),
+      "properties.a.properties.b: schema error: a translatable property can't be inside a translatable property",
+    ],
     ["a property no field renders", root({ a: { description: "nothing" } }), "properties.a: no field can render this property"],
-    ["a required name that is no property", { ...root({ a: { type: "string" } }), required: ["b"] }, "the schema: required names b, which is not one of the properties"],
-    ["what AJV cannot compile", root({ a: { type: "string", enum: { $data: "not a pointer" } } }), "the validator can't compile this schema"],
-    ["a default its property does not accept", root({ seats: { type: "integer", maximum: 5, default: 7 } }), "properties.seats: the default 7 does not fit this property: This value can't be more than 5"],
+    [
+      "a required name that is no property",
+      { ...root({ a: { type: "string" } }), required: ["b"] },
+      "the schema: required names b, which is not one of the properties",
+    ],
+    [
+      "what AJV cannot compile",
+      root({ a: { type: "string", enum: { $data: "not a pointer" } } }),
+      "the validator can't compile this schema",
+    ],
+    [
+      "a default its property does not accept",
+      root({ seats: { type: "integer", maximum: 5, default: 7 } }),
+      "properties.seats: the default 7 does not fit this property: This value can't be more than 5",
+    ],
   ])("refuses %s, with a message naming the place, and keeps the input (422, never a 500)", async (_label, schema, message) => {
     const fields = formFields({ schema: typeof schema === "string" ? schema : JSON.stringify(schema, null, 2) });
     const { status, html, text } = await refusal(fields);
@@ -287,7 +382,12 @@ describe("the schema check (docs/schema-dialect.md)", () => {
   it("answers in Dutch for a Dutch admin", async () => {
     const dutch = await signedInUser(server.url, server.db, { permissions: ["user", "admin"] });
     await server.db.query(`UPDATE users SET locale = 'nl' WHERE id = $1`, [dutch.user.id]);
-    const response = await postForm(server.url, "/settings/buckets/new", formFields({ schema: root({ n: { type: "integer", step: 0.5 } }) }), dutch.cookie);
+    const response = await postForm(
+      server.url,
+      "/settings/buckets/new",
+      formFields({ schema: root({ n: { type: "integer", step: 0.5 } }) }),
+      dutch.cookie,
+    );
     const text = textOf(await response.text());
     expect(text).toContain("properties.n: schemafout: een eigenschap van type 'integer' mag geen stapwaarde kleiner dan 1 hebben");
   });
@@ -316,7 +416,12 @@ describe("the schema check (docs/schema-dialect.md)", () => {
           photo: { type: "string", _ref: "b-image", enableCrop: true, minWidth: "HD", maxWidth: "4K" },
           film: { type: "string", _ref: "b-video", minFps: 24, maxFps: 60, allowCustomStill: true },
           leaflet: { type: "string", _ref: "b-file", allowedFiles: ["pdf"], maxFilesize: 1048576 },
-          rooms: { type: "array", sortable: true, "add-button": "Add room", items: { type: "object", properties: { title: { type: "string" } } } },
+          rooms: {
+            type: "array",
+            sortable: true,
+            "add-button": "Add room",
+            items: { type: "object", properties: { title: { type: "string" } } },
+          },
         },
       },
     });
@@ -325,7 +430,13 @@ describe("the schema check (docs/schema-dialect.md)", () => {
 
 describe("the preview without JavaScript", () => {
   it("'Preview' renders the form the typed schema produces, with the input kept, saving nothing", async () => {
-    const fields = formFields({ intent: "preview", schema: { type: "object", properties: { headline: { type: "string", title: "Preview headline" }, wing: { type: "string", enum: ["East", "West"] } } } });
+    const fields = formFields({
+      intent: "preview",
+      schema: {
+        type: "object",
+        properties: { headline: { type: "string", title: "Preview headline" }, wing: { type: "string", enum: ["East", "West"] } },
+      },
+    });
     const response = await postForm(server.url, "/settings/buckets/new", fields, admin);
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -373,7 +484,12 @@ describe("renaming a bucket's slug", () => {
     expect(adminPage.headers.get("location")).toBe(`/settings/buckets/${renamed}`);
     const exportPage = await get(server.url, `/settings/buckets/${old}/export`, admin);
     expect(exportPage.headers.get("location")).toBe(`/settings/buckets/${renamed}/export`);
-    const adminPost = await postForm(server.url, `/settings/buckets/${old}`, { ...fields, slug: renamed, name: "Posted to the old slug" }, admin);
+    const adminPost = await postForm(
+      server.url,
+      `/settings/buckets/${old}`,
+      { ...fields, slug: renamed, name: "Posted to the old slug" },
+      admin,
+    );
     expect(adminPost.status).toBe(308);
     expect(adminPost.headers.get("location")).toBe(`/settings/buckets/${renamed}`);
 
@@ -411,12 +527,31 @@ describe("export and import", () => {
     expect(exported.headers.get("content-disposition")).toBe(`attachment; filename="${fields.slug}.bucket.json"`);
     expect(exported.headers.get("content-type")).toMatch(/^application\/json/);
     const definition = (await exported.json()) as Record<string, unknown>;
-    expect(definition).toEqual({ slug: fields.slug, name: fields.name, names: {}, singleton: false, private: false, collectionName: fields.slug, locales: ["en", "nl"], screen: "generic", jsonSchema: SIMPLE_SCHEMA });
+    expect(definition).toEqual({
+      slug: fields.slug,
+      name: fields.name,
+      names: {},
+      singleton: false,
+      private: false,
+      collectionName: fields.slug,
+      locales: ["en", "nl"],
+      screen: "generic",
+      jsonSchema: SIMPLE_SCHEMA,
+    });
 
-    const changed = { ...definition, name: "Imported name", jsonSchema: { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, extra: { type: "boolean" } } } };
+    const changed = {
+      ...definition,
+      name: "Imported name",
+      jsonSchema: { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, extra: { type: "boolean" } } },
+    };
     const upload = new FormData();
     upload.append("file", new Blob([JSON.stringify(changed)], { type: "application/json" }), "definition.json");
-    const asked = await fetch(`${server.url}/settings/buckets/import`, { method: "POST", body: upload, headers: { Cookie: admin, ...sameOrigin(server.url) }, redirect: "manual" });
+    const asked = await fetch(`${server.url}/settings/buckets/import`, {
+      method: "POST",
+      body: upload,
+      headers: { Cookie: admin, ...sameOrigin(server.url) },
+      redirect: "manual",
+    });
     expect(asked.status).toBe(200);
     const askedText = textOf(await asked.text());
     expect(askedText).toContain(`exists: importing updates it.`);
@@ -424,7 +559,12 @@ describe("export and import", () => {
     const { rows: unchanged } = await server.db.query<{ name: string }>(`SELECT name FROM buckets WHERE slug = $1`, [fields.slug]);
     expect(unchanged[0]!.name).toBe(fields.name);
 
-    const confirmed = await postForm(server.url, "/settings/buckets/import", { intent: "confirm", definition: JSON.stringify(changed) }, admin);
+    const confirmed = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "confirm", definition: JSON.stringify(changed) },
+      admin,
+    );
     expect(confirmed.status).toBe(302);
     expect(confirmed.headers.get("location")).toBe(`/settings/buckets/${fields.slug}?saved`);
     const { rows } = await server.db.query<{ name: string; versions: number }>(
@@ -436,8 +576,21 @@ describe("export and import", () => {
 
   it("an import with a new slug creates the bucket (pasted JSON)", async () => {
     const slug = unique("imported");
-    const definition = { slug, name: "From test", singleton: true, private: false, collectionName: slug, locales: ["nl"], jsonSchema: SIMPLE_SCHEMA };
-    const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify(definition) }, admin);
+    const definition = {
+      slug,
+      name: "From test",
+      singleton: true,
+      private: false,
+      collectionName: slug,
+      locales: ["nl"],
+      jsonSchema: SIMPLE_SCHEMA,
+    };
+    const response = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "check", definition: JSON.stringify(definition) },
+      admin,
+    );
     expect(response.status).toBe(302);
     const exported = (await (await get(server.url, `/settings/buckets/${slug}/export`, admin)).json()) as unknown;
     // An older export names no screen: the bucket gets the generic editor, and its export says so.
@@ -448,8 +601,20 @@ describe("export and import", () => {
     const slug = unique("broken");
     const cases: Array<[string, string]> = [
       ['{\n "slug": "x",\n}', "JSON error at line 3, column 1: unexpected }"],
-      [JSON.stringify({ slug: "Bad Slug", name: "x", collectionName: "x", locales: ["en"], jsonSchema: {} }), "slug: Use lower-case letters"],
-      [JSON.stringify({ slug, name: "x", collectionName: slug, locales: ["en"], jsonSchema: { type: "object", properties: { a: { allOf: [] } } } }), "properties.a: the keyword allOf is not supported"],
+      [
+        JSON.stringify({ slug: "Bad Slug", name: "x", collectionName: "x", locales: ["en"], jsonSchema: {} }),
+        "slug: Use lower-case letters",
+      ],
+      [
+        JSON.stringify({
+          slug,
+          name: "x",
+          collectionName: slug,
+          locales: ["en"],
+          jsonSchema: { type: "object", properties: { a: { allOf: [] } } },
+        }),
+        "properties.a: the keyword allOf is not supported",
+      ],
     ];
     for (const [text, message] of cases) {
       const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: text }, admin);
@@ -466,7 +631,9 @@ describe("delete", () => {
     expect(response.headers.get("location")).toBe(`/settings/buckets?deleted=${fields.slug}`);
     const { rows } = await server.db.query(`SELECT 1 FROM buckets WHERE slug = $1`, [fields.slug]);
     expect(rows).toHaveLength(0);
-    const activity = await server.db.query(`SELECT area, action FROM admin_activity WHERE subject = $1 AND action = 'deleted'`, [fields.slug]);
+    const activity = await server.db.query(`SELECT area, action FROM admin_activity WHERE subject = $1 AND action = 'deleted'`, [
+      fields.slug,
+    ]);
     expect(activity.rows).toEqual([{ area: "bucket", action: "deleted" }]);
   });
 
@@ -510,7 +677,9 @@ describe("delete", () => {
     while (existsSync(path.join(mediaDir, lonely)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(existsSync(path.join(mediaDir, lonely))).toBe(false);
     expect(existsSync(path.join(mediaDir, shared))).toBe(true);
-    const { rows } = await server.db.query<{ bucketId: string }>(`SELECT bucket_id AS "bucketId" FROM media WHERE storage_key = $1`, [shared]);
+    const { rows } = await server.db.query<{ bucketId: string }>(`SELECT bucket_id AS "bucketId" FROM media WHERE storage_key = $1`, [
+      shared,
+    ]);
     expect(rows).toEqual([{ bucketId: other.id }]);
   });
 });
@@ -525,13 +694,21 @@ describe("a schema change that breaks stored documents", () => {
     return fields;
   }
   const schemaVersions = async (slug: string) =>
-    (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM schema_versions s JOIN buckets b ON b.id = s.bucket_id WHERE b.slug = $1`, [slug])).rows[0]!.n;
+    (
+      await server.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM schema_versions s JOIN buckets b ON b.id = s.bucket_id WHERE b.slug = $1`,
+        [slug],
+      )
+    ).rows[0]!.n;
   // `title` becomes a number: every stored document's text no longer validates.
   const breaking = { ...SIMPLE_SCHEMA, properties: { title: { type: "number", title: "Headline" } } };
 
   it("is held with the impact report (how many, grouped, links) until the admin confirms; then saved, documents untouched", async () => {
     const fields = await bucketWithDocuments(3);
-    const stored = await server.db.query(`SELECT v.data FROM versions v JOIN contents c ON c.content_id = v.content_id JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = $1 ORDER BY v.data->>'title'`, [fields.slug]);
+    const stored = await server.db.query(
+      `SELECT v.data FROM versions v JOIN contents c ON c.content_id = v.content_id JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = $1 ORDER BY v.data->>'title'`,
+      [fields.slug],
+    );
     const held = await refusal({ ...fields, jsonSchema: JSON.stringify(breaking) }, `/settings/buckets/${fields.slug}`);
     expect(held.status).toBe(409);
     expect(held.text).toContain("What this schema change breaks");
@@ -541,24 +718,45 @@ describe("a schema change that breaks stored documents", () => {
     expect(held.html).toContain(`value="${fields.name}"`); // the input is kept
     expect(await schemaVersions(fields.slug)).toBe(1);
 
-    const confirmed = await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, jsonSchema: JSON.stringify(breaking), confirmBreaking: "on" }, admin);
+    const confirmed = await postForm(
+      server.url,
+      `/settings/buckets/${fields.slug}`,
+      { ...fields, jsonSchema: JSON.stringify(breaking), confirmBreaking: "on" },
+      admin,
+    );
     expect(confirmed.status).toBe(302);
     expect(await schemaVersions(fields.slug)).toBe(2);
-    const after = await server.db.query(`SELECT v.data FROM versions v JOIN contents c ON c.content_id = v.content_id JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = $1 ORDER BY v.data->>'title'`, [fields.slug]);
+    const after = await server.db.query(
+      `SELECT v.data FROM versions v JOIN contents c ON c.content_id = v.content_id JOIN buckets b ON b.id = c.bucket_id WHERE b.slug = $1 ORDER BY v.data->>'title'`,
+      [fields.slug],
+    );
     expect(after.rows).toEqual(stored.rows); // nothing stored changed
   });
 
   it("a change that breaks nothing saves at once", async () => {
     const fields = await bucketWithDocuments(2);
     const harmless = { ...SIMPLE_SCHEMA, properties: { ...SIMPLE_SCHEMA.properties, subtitle: { type: "string" } } };
-    const response = await postForm(server.url, `/settings/buckets/${fields.slug}`, { ...fields, jsonSchema: JSON.stringify(harmless) }, admin);
+    const response = await postForm(
+      server.url,
+      `/settings/buckets/${fields.slug}`,
+      { ...fields, jsonSchema: JSON.stringify(harmless) },
+      admin,
+    );
     expect(response.status).toBe(302);
     expect(await schemaVersions(fields.slug)).toBe(2);
   });
 
   it("an import that updates the schema shows the impact, and needs the same confirmation", async () => {
     const fields = await bucketWithDocuments(2);
-    const definition = JSON.stringify({ slug: fields.slug, name: fields.name, singleton: false, private: false, collectionName: fields.slug, locales: ["nl", "en"], jsonSchema: breaking });
+    const definition = JSON.stringify({
+      slug: fields.slug,
+      name: fields.name,
+      singleton: false,
+      private: false,
+      collectionName: fields.slug,
+      locales: ["nl", "en"],
+      jsonSchema: breaking,
+    });
     const asked = await refusal({ definition }, "/settings/buckets/import");
     expect(asked.status).toBe(200);
     expect(asked.text).toMatch(/2 of 2 documents/);
@@ -574,12 +772,16 @@ describe("a schema change that breaks stored documents", () => {
 describe("a bucket's screen (docs/screens.md)", () => {
   const CASES_SCHEMA = {
     type: "object",
-    properties: { title: { type: "string", title: "Title" }, cases: { type: "array", renderer: "video-cases", items: { type: "string", _ref: "cases-for-screens" } } },
+    properties: {
+      title: { type: "string", title: "Title" },
+      cases: { type: "array", renderer: "video-cases", items: { type: "string", _ref: "cases-for-screens" } },
+    },
   };
   beforeAll(async () => {
     await createTestBucket(server.db, { slug: unique("cases"), collectionName: "cases-for-screens" });
   });
-  const bucketScreen = async (slug: string) => (await server.db.query<{ screen: string }>("SELECT screen FROM buckets WHERE slug = $1", [slug])).rows[0]?.screen;
+  const bucketScreen = async (slug: string) =>
+    (await server.db.query<{ screen: string }>("SELECT screen FROM buckets WHERE slug = $1", [slug])).rows[0]?.screen;
 
   it("is chosen in the bucket editor, stored, and sends home, the top bar and the generic pages to the screen", async () => {
     const fields = await createThroughForm({ screen: "sessies", schema: CASES_SCHEMA });
@@ -605,7 +807,9 @@ describe("a bucket's screen (docs/screens.md)", () => {
     const withoutCases = formFields({ screen: "dle-sessies" });
     const missing = await refusal(withoutCases);
     expect(missing.status).toBe(422);
-    expect(missing.text).toContain('This screen shows a session\'s video cases: the schema needs a top-level list with renderer "video-cases".');
+    expect(missing.text).toContain(
+      'This screen shows a session\'s video cases: the schema needs a top-level list with renderer "video-cases".',
+    );
     expect(missing.html).toMatch(/<option value="dle-sessies" selected="">/);
     expect(await bucketScreen(withoutCases.slug)).toBeUndefined();
 
@@ -623,7 +827,12 @@ describe("a bucket's screen (docs/screens.md)", () => {
     const exported = (await (await get(server.url, `/settings/buckets/${fields.slug}/export`, admin)).json()) as Record<string, unknown>;
     expect(exported.screen).toBe("trend");
     const slug = unique("imported-screen");
-    const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify({ ...exported, slug, collectionName: slug }) }, admin);
+    const response = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "check", definition: JSON.stringify({ ...exported, slug, collectionName: slug }) },
+      admin,
+    );
     expect(response.status).toBe(302);
     expect(await bucketScreen(slug)).toBe("trend");
   });

@@ -32,7 +32,13 @@ const schema = {
     colour: { type: "string", format: "color", title: "Colour" },
     room: { type: "string", enum: ["East", "West"], title: "Room" },
     tags: { type: "array", items: { type: "string" }, renderer: "tags", title: "Tags" },
-    rooms: { type: "array", minItems: 2, sortable: true, items: { type: "object", properties: { name: { type: "string" } } }, title: "Rooms" },
+    rooms: {
+      type: "array",
+      minItems: 2,
+      sortable: true,
+      items: { type: "object", properties: { name: { type: "string" } } },
+      title: "Rooms",
+    },
     banner: { type: "object", "x-disableable-bool": true, title: "Banner" },
     texts: { type: "array", renderer: "texts", title: "Texts" },
     odd: { type: "string", renderer: "nonsense", title: "Odd" },
@@ -43,8 +49,8 @@ const schema = {
 const unknownKind = { type: "object", properties: { mystery: { title: "Mystery" } } };
 
 const valid = {
-  "__contentId": "",
-  "__baseVersionId": "",
+  __contentId: "",
+  __baseVersionId: "",
   "title.nl": "Wad",
   "title.en": "Mudflats",
   year: "1911",
@@ -63,7 +69,11 @@ const valid = {
 beforeAll(async () => {
   server = await startTestServer();
   bucket = await createTestBucket(server.db, { slug: "exhibitions", jsonSchema: schema });
-  singleton = await createTestBucket(server.db, { slug: "settings", singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string" } } } });
+  singleton = await createTestBucket(server.db, {
+    slug: "settings",
+    singleton: true,
+    jsonSchema: { type: "object", properties: { welcome: { type: "string" } } },
+  });
   const user = await createTestUser(server.db, { permissions: ["user", "admin"] });
   cookie = await signIn(server.url, user.email, user.password);
   member = (await signedInUser(server.url, server.db)).cookie;
@@ -82,14 +92,27 @@ describe("the generic form without JavaScript", () => {
   it("renders a real form control for every field kind, with the initial rows of each list", async () => {
     const html = await (await get(server.url, `/b/${bucket.slug}/new`, cookie)).text();
     // A tag list starts with no chips: one input for a new tag.
-    for (const name of ["title.nl", "title.en", "year", "price", "featured", "opens", "at", "__tagDraft.tags", "rooms[0].name", "rooms[1].name", "banner.value", "banner.disabled"]) {
+    for (const name of [
+      "title.nl",
+      "title.en",
+      "year",
+      "price",
+      "featured",
+      "opens",
+      "at",
+      "__tagDraft.tags",
+      "rooms[0].name",
+      "rooms[1].name",
+      "banner.value",
+      "banner.disabled",
+    ]) {
       expect(html, name).toContain(`name="${name}"`);
     }
     expect(html).not.toContain('name="tags[0]"');
     // The unknown renderer: the message naming the property, no control for it, the rest of the form as usual.
     expect(html).toContain("No component found to render odd");
     expect(html).not.toContain('name="odd"');
-    expect(html).toContain('<select');
+    expect(html).toContain("<select");
     expect(html).toContain("Pick an option");
     expect(inputValue(html, "at")).toBe("00:00:00");
     // A colour that is not required has no value (and no picker, which always holds one) until one is chosen.
@@ -102,7 +125,12 @@ describe("the generic form without JavaScript", () => {
   });
 
   it("re-renders invalid input with messages under the fields and the input kept (400)", async () => {
-    const response = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, "title.nl": "", year: "12", "rooms[1].name": "kept" }, cookie);
+    const response = await postForm(
+      server.url,
+      `/b/${bucket.slug}/new`,
+      { ...valid, "title.nl": "", year: "12", "rooms[1].name": "kept" },
+      cookie,
+    );
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain("This field is required");
@@ -112,20 +140,41 @@ describe("the generic form without JavaScript", () => {
   });
 
   it("applies list intents (add, remove, reorder) in the action and re-renders", async () => {
-    const insert = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, __intent__: JSON.stringify({ type: "insert", payload: { name: "rooms" } }) }, cookie);
+    const insert = await postForm(
+      server.url,
+      `/b/${bucket.slug}/new`,
+      { ...valid, __intent__: JSON.stringify({ type: "insert", payload: { name: "rooms" } }) },
+      cookie,
+    );
     expect(insert.status).toBe(200);
     expect(await insert.text()).toContain('name="rooms[2].name"');
-    const reorder = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, __intent__: JSON.stringify({ type: "reorder", payload: { name: "rooms", from: 0, to: 1 } }) }, cookie);
+    const reorder = await postForm(
+      server.url,
+      `/b/${bucket.slug}/new`,
+      { ...valid, __intent__: JSON.stringify({ type: "reorder", payload: { name: "rooms", from: 0, to: 1 } }) },
+      cookie,
+    );
     const reordered = await reorder.text();
     expect(inputValue(reordered, "rooms[0].name")).toBe("B");
     expect(inputValue(reordered, "rooms[1].name")).toBe("A");
-    const remove = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, __intent__: JSON.stringify({ type: "remove", payload: { name: "tags", index: 0 } }) }, cookie);
+    const remove = await postForm(
+      server.url,
+      `/b/${bucket.slug}/new`,
+      { ...valid, __intent__: JSON.stringify({ type: "remove", payload: { name: "tags", index: 0 } }) },
+      cookie,
+    );
     expect(await remove.text()).not.toContain('name="tags[0]"');
   });
 
   it("adds a typed tag on '+ New Tag' without saving, and keeps a typed tag on save", async () => {
-    const before = (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1`, [bucket.id])).rows[0]!.n;
-    const added = await postForm(server.url, `/b/${bucket.slug}/new`, { ...valid, "__tagDraft.tags": "wind, rain", __newTag: "tags" }, cookie);
+    const before = (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1`, [bucket.id]))
+      .rows[0]!.n;
+    const added = await postForm(
+      server.url,
+      `/b/${bucket.slug}/new`,
+      { ...valid, "__tagDraft.tags": "wind, rain", __newTag: "tags" },
+      cookie,
+    );
     expect(added.status).toBe(200);
     const html = await added.text();
     expect(inputValue(html, "tags[0]")).toBe("sea");
@@ -133,10 +182,14 @@ describe("the generic form without JavaScript", () => {
     expect(inputValue(html, "tags[2]")).toBe("rain");
     expect(inputValue(html, "__tagDraft.tags")).toBe("");
     expect(inputValue(html, "title.en")).toBe("Mudflats");
-    expect((await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1`, [bucket.id])).rows[0]!.n).toBe(before);
+    expect(
+      (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1`, [bucket.id])).rows[0]!.n,
+    ).toBe(before);
     const path = await createDocument({ ...valid, "__tagDraft.tags": "wind" });
     const contentId = path.split("/")[3]!;
-    const api = (await (await get(server.url, `/api/v1/buckets/exhibitions/content/${contentId}/latest`, cookie)).json()) as { tags: string[] };
+    const api = (await (await get(server.url, `/api/v1/buckets/exhibitions/content/${contentId}/latest`, cookie)).json()) as {
+      tags: string[];
+    };
     expect(api.tags).toEqual(["sea", "wind"]);
   });
 
@@ -148,7 +201,14 @@ describe("the generic form without JavaScript", () => {
     expect(inputValue(html, "price")).toBe("12.5");
     const contentId = path.split("/")[3]!;
     const api = await (await get(server.url, `/api/v1/buckets/exhibitions/content/${contentId}/latest`, cookie)).json();
-    expect(api).toMatchObject({ year: 1911, price: 12.5, featured: true, at: "10:00:00", tags: ["sea"], banner: { value: "Welcome", disabled: false } });
+    expect(api).toMatchObject({
+      year: 1911,
+      price: 12.5,
+      featured: true,
+      at: "10:00:00",
+      tags: ["sea"],
+      banner: { value: "Welcome", disabled: false },
+    });
   });
 
   it("refuses a save from a stale version with 409, keeping the input, and lets the user save on top", async () => {
@@ -161,7 +221,12 @@ describe("the generic form without JavaScript", () => {
     const html = await conflict.text();
     expect(html).toContain("Someone else saved this document");
     expect(inputValue(html, "title.nl")).toBe("Second");
-    const retried = await postForm(server.url, path, { ...base, __baseVersionId: inputValue(html, "__baseVersionId")!, "title.nl": "Second" }, cookie);
+    const retried = await postForm(
+      server.url,
+      path,
+      { ...base, __baseVersionId: inputValue(html, "__baseVersionId")!, "title.nl": "Second" },
+      cookie,
+    );
     expect(retried.status).toBe(302);
   });
 
@@ -192,7 +257,12 @@ describe("the generic form without JavaScript", () => {
   it("keeps exactly one document in a singleton bucket", async () => {
     const first = await postForm(server.url, `/b/${singleton.slug}/edit`, { __contentId: "", __baseVersionId: "", welcome: "Hi" }, cookie);
     expect(first.headers.get("location")).toBe(`/b/${singleton.slug}/edit?saved`);
-    const again = await postForm(server.url, `/b/${singleton.slug}/edit`, { __contentId: "", __baseVersionId: "", welcome: "Again" }, cookie);
+    const again = await postForm(
+      server.url,
+      `/b/${singleton.slug}/edit`,
+      { __contentId: "", __baseVersionId: "", welcome: "Again" },
+      cookie,
+    );
     expect(again.status).toBe(409);
     const html = await (await get(server.url, `/b/${singleton.slug}/edit`, cookie)).text();
     expect(inputValue(html, "welcome")).toBe("Hi");
@@ -210,7 +280,9 @@ describe("the generic form without JavaScript", () => {
   it("writes messages in the interface language, which is the configured default locale unless the editor chose another", async () => {
     const dutch = await startTestServer({ env: { DEFAULT_LOCALE: "nl" } });
     try {
-      const nlBucket = await createTestBucket(dutch.db, { jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } } });
+      const nlBucket = await createTestBucket(dutch.db, {
+        jsonSchema: { type: "object", required: ["t"], properties: { t: { type: "string" } } },
+      });
       const user = await createTestUser(dutch.db);
       const dutchCookie = await signIn(dutch.url, user.email, user.password);
       const response = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie);
@@ -219,7 +291,9 @@ describe("the generic form without JavaScript", () => {
       expect(html).toContain('lang="nl"');
       // A browser that asks for English gets an English page: its labels and its messages (spec §5 holds for
       // whoever did not choose another language).
-      const english = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie, { "Accept-Language": "en-US,en;q=0.9" });
+      const english = await postForm(dutch.url, `/b/${nlBucket.slug}/new`, { __contentId: "", __baseVersionId: "" }, dutchCookie, {
+        "Accept-Language": "en-US,en;q=0.9",
+      });
       const englishHtml = await english.text();
       expect(englishHtml).toContain("This field is required");
       expect(englishHtml).toContain("Some fields need attention before this can be saved.");
@@ -264,7 +338,12 @@ describe("edit routes", () => {
     const base = await createContent(server.db, bucket.id, { name: "Base" }, null);
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, n) =>
-        postForm(server.url, `/b/${bucket.slug}/${base.contentId}/latest`, { __contentId: base.contentId, __baseVersionId: base.versionId, name: `Save ${n}` }, member),
+        postForm(
+          server.url,
+          `/b/${bucket.slug}/${base.contentId}/latest`,
+          { __contentId: base.contentId, __baseVersionId: base.versionId, name: `Save ${n}` },
+          member,
+        ),
       ),
     );
     const statuses = responses.map((response) => response.status);
@@ -272,10 +351,16 @@ describe("edit routes", () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(99);
     const loser = responses.find((response) => response.status === 409)!;
     expect(await loser.text()).toMatch(/name="name"[^>]*value="Save \d+"|value="Save \d+"[^>]*name="name"/);
-    await Promise.all(responses.filter((response) => response !== loser).map(async (response) => {
-      await response.body?.cancel();
-    }));
-    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [base.contentId]);
+    await Promise.all(
+      responses
+        .filter((response) => response !== loser)
+        .map(async (response) => {
+          await response.body?.cancel();
+        }),
+    );
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [
+      base.contentId,
+    ]);
     expect(rows[0]!.count).toBe(2);
   });
 });
@@ -335,7 +420,13 @@ describe("translated text arrays (spec §6: ids, add and remove only for admin o
     const edited = await postForm(
       server.url,
       `/b/${bucket.slug}/${doc.contentId}/latest`,
-      { __contentId: doc.contentId, __baseVersionId: stored.versionId, "labels[0].id": "intro", "labels[0].text.nl": "Hallo", "labels[0].text.en": "Hello" },
+      {
+        __contentId: doc.contentId,
+        __baseVersionId: stored.versionId,
+        "labels[0].id": "intro",
+        "labels[0].text.nl": "Hallo",
+        "labels[0].text.en": "Hello",
+      },
       member,
     );
     expect(edited.status).toBe(302);

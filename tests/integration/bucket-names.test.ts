@@ -25,19 +25,40 @@ afterAll(() => server.stop());
 
 /** Text of a page's HTML: tags removed, entities decoded, spaces collapsed. */
 function textOf(html: string): string {
-  return html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/\s+/g, " ");
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 }
 const h1 = (html: string) => textOf(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? "").trim();
-const inputValue = (html: string, name: string) => new RegExp(`<input[^>]*name="${name.replace(".", "\\.")}"[^>]*value="([^"]*)"`).exec(html)?.[1] ?? null;
+const inputValue = (html: string, name: string) =>
+  new RegExp(`<input[^>]*name="${name.replace(".", "\\.")}"[^>]*value="([^"]*)"`).exec(html)?.[1] ?? null;
 
 function formFields(slug: string, extra: Record<string, string> = {}) {
-  return { intent: "save", slug, name: `Default ${slug}`, collectionName: slug, locales: "nl, en", screen: "generic", jsonSchema: JSON.stringify(SCHEMA), ...extra };
+  return {
+    intent: "save",
+    slug,
+    name: `Default ${slug}`,
+    collectionName: slug,
+    locales: "nl, en",
+    screen: "generic",
+    jsonSchema: JSON.stringify(SCHEMA),
+    ...extra,
+  };
 }
 
 describe("the bucket form", () => {
   it("saves a name per interface locale, trimmed, shows them kept, and leaves an empty one out", async () => {
     const slug = unique("named");
-    const response = await postForm(server.url, "/settings/buckets/new", formFields(slug, { "names.en": "  Paintings ", "names.nl": "Schilderijen" }), admin);
+    const response = await postForm(
+      server.url,
+      "/settings/buckets/new",
+      formFields(slug, { "names.en": "  Paintings ", "names.nl": "Schilderijen" }),
+      admin,
+    );
     expect(response.status, await response.clone().text()).toBe(302);
     const { rows } = await server.db.query<{ name: string; names: unknown }>(`SELECT name, names FROM buckets WHERE slug = $1`, [slug]);
     expect(rows).toEqual([{ name: `Default ${slug}`, names: { en: "Paintings", nl: "Schilderijen" } }]);
@@ -47,7 +68,12 @@ describe("the bucket form", () => {
     expect(inputValue(html, "name")).toBe(`Default ${slug}`);
 
     // Emptied: the Dutch name goes, the English one stays.
-    const edited = await postForm(server.url, `/settings/buckets/${slug}`, formFields(slug, { "names.en": "Paintings", "names.nl": "  " }), admin);
+    const edited = await postForm(
+      server.url,
+      `/settings/buckets/${slug}`,
+      formFields(slug, { "names.en": "Paintings", "names.nl": "  " }),
+      admin,
+    );
     expect(edited.status, await edited.clone().text()).toBe(302);
     const { rows: after } = await server.db.query<{ names: unknown }>(`SELECT names FROM buckets WHERE slug = $1`, [slug]);
     expect(after).toEqual([{ names: { en: "Paintings" } }]);
@@ -56,8 +82,17 @@ describe("the bucket form", () => {
   it("refuses a name per locale longer than the name may be, in the admin's language, with the input kept (no JavaScript)", async () => {
     const slug = unique("long");
     const long = "x".repeat(201);
-    for (const [headers, message] of [[ENGLISH, "A name can be at most 200 characters"], [DUTCH, "Een naam mag hoogstens 200 tekens lang zijn"]] as const) {
-      const response = await postForm(server.url, "/settings/buckets/new", formFields(slug, { "names.nl": long, "names.en": "Kept" }), admin, headers);
+    for (const [headers, message] of [
+      [ENGLISH, "A name can be at most 200 characters"],
+      [DUTCH, "Een naam mag hoogstens 200 tekens lang zijn"],
+    ] as const) {
+      const response = await postForm(
+        server.url,
+        "/settings/buckets/new",
+        formFields(slug, { "names.nl": long, "names.en": "Kept" }),
+        admin,
+        headers,
+      );
       expect(response.status).toBe(400);
       const html = await response.text();
       expect(textOf(html)).toContain(message);
@@ -71,10 +106,18 @@ describe("the bucket form", () => {
 
 describe("where the bucket's name is shown", () => {
   it("shows the name for the interface language on home, the top bar, the overview, the document and history pages", async () => {
-    const bucket = await createTestBucket(server.db, { slug: unique("shown"), name: "Unshown default", names: { en: "Paintings", nl: "Schilderijen" }, jsonSchema: SCHEMA });
+    const bucket = await createTestBucket(server.db, {
+      slug: unique("shown"),
+      name: "Unshown default",
+      names: { en: "Paintings", nl: "Schilderijen" },
+      jsonSchema: SCHEMA,
+    });
     const document = await createContent(server.db, bucket.id, { title: "Mesdag" }, null);
     const user = await signedInUser(server.url, server.db);
-    for (const [headers, name] of [[ENGLISH, "Paintings"], [DUTCH, "Schilderijen"]] as const) {
+    for (const [headers, name] of [
+      [ENGLISH, "Paintings"],
+      [DUTCH, "Schilderijen"],
+    ] as const) {
       const home = await page(server.url, "/", user.cookie, headers);
       expect(homeBucketLinks(home.html)).toContainEqual({ href: `/b/${bucket.slug}`, text: name });
       expect(topBarBucketLinks(home.html)).toContainEqual({ href: `/b/${bucket.slug}`, text: name });
@@ -92,7 +135,11 @@ describe("where the bucket's name is shown", () => {
   });
 
   it("falls back to the default name for a language without its own", async () => {
-    const bucket = await createTestBucket(server.db, { slug: unique("fallback"), name: "Only default", names: { nl: "Alleen Nederlands" } });
+    const bucket = await createTestBucket(server.db, {
+      slug: unique("fallback"),
+      name: "Only default",
+      names: { nl: "Alleen Nederlands" },
+    });
     const user = await signedInUser(server.url, server.db);
     expect(h1((await page(server.url, `/b/${bucket.slug}`, user.cookie, ENGLISH)).html)).toBe("Only default");
     expect(h1((await page(server.url, `/b/${bucket.slug}`, user.cookie, DUTCH)).html)).toBe("Alleen Nederlands");
@@ -103,12 +150,17 @@ describe("where the bucket's name is shown", () => {
   it("names the referring bucket in its language in the delete confirmation's where-used list, and in the admin's pickers", async () => {
     const target = await createTestBucket(server.db, { slug: unique("target"), name: "Target", jsonSchema: SCHEMA });
     const referring = await createTestBucket(server.db, {
-      slug: unique("referring"), name: "Referring default", names: { en: "Referring", nl: "Verwijzend" },
+      slug: unique("referring"),
+      name: "Referring default",
+      names: { en: "Referring", nl: "Verwijzend" },
       jsonSchema: { type: "object", properties: { title: { type: "string" }, target: { type: "string", _ref: target.collectionName } } },
     });
     const used = await createContent(server.db, target.id, { title: "Used" }, null);
     await createContent(server.db, referring.id, { title: "Refers", target: used.contentId }, null);
-    for (const [headers, name] of [[ENGLISH, "Referring"], [DUTCH, "Verwijzend"]] as const) {
+    for (const [headers, name] of [
+      [ENGLISH, "Referring"],
+      [DUTCH, "Verwijzend"],
+    ] as const) {
       const { html } = await page(server.url, `/b/${target.slug}?delete=${used.contentId}`, admin, headers);
       expect(textOf(html)).toContain(`Refers · ${name}`);
       const invite = await page(server.url, "/settings/invite-user", admin, headers);
@@ -122,13 +174,20 @@ describe("where the bucket's name is shown", () => {
 describe("export and import", () => {
   it("exports the names and imports them back: a new bucket gets them, an update lists them as a change", async () => {
     const slug = unique("trip");
-    expect((await postForm(server.url, "/settings/buckets/new", formFields(slug, { "names.en": "Trip", "names.nl": "Reis" }), admin)).status).toBe(302);
+    expect(
+      (await postForm(server.url, "/settings/buckets/new", formFields(slug, { "names.en": "Trip", "names.nl": "Reis" }), admin)).status,
+    ).toBe(302);
     const exported = (await (await get(server.url, `/settings/buckets/${slug}/export`, admin)).json()) as Record<string, unknown>;
     expect(exported.names).toEqual({ en: "Trip", nl: "Reis" });
     expect(Object.keys(exported).slice(0, 3)).toEqual(["slug", "name", "names"]);
 
     const copy = unique("copy");
-    const created = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify({ ...exported, slug: copy, collectionName: copy }) }, admin);
+    const created = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "check", definition: JSON.stringify({ ...exported, slug: copy, collectionName: copy }) },
+      admin,
+    );
     expect(created.status).toBe(302);
     const { rows } = await server.db.query<{ names: unknown }>(`SELECT names FROM buckets WHERE slug = $1`, [copy]);
     expect(rows).toEqual([{ names: { en: "Trip", nl: "Reis" } }]);
@@ -136,10 +195,21 @@ describe("export and import", () => {
     expect(again).toEqual({ ...exported, slug: copy, collectionName: copy });
 
     const renamed = { ...exported, names: { nl: "Tocht" } };
-    const asked = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify(renamed) }, admin, ENGLISH);
+    const asked = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "check", definition: JSON.stringify(renamed) },
+      admin,
+      ENGLISH,
+    );
     expect(asked.status).toBe(200);
     expect(textOf(await asked.text())).toMatch(/What changes: Name per interface language /);
-    const confirmed = await postForm(server.url, "/settings/buckets/import", { intent: "confirm", definition: JSON.stringify(renamed) }, admin);
+    const confirmed = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "confirm", definition: JSON.stringify(renamed) },
+      admin,
+    );
     expect(confirmed.status).toBe(302);
     const { rows: updated } = await server.db.query<{ names: unknown }>(`SELECT names FROM buckets WHERE slug = $1`, [slug]);
     expect(updated).toEqual([{ names: { nl: "Tocht" } }]);
@@ -148,7 +218,9 @@ describe("export and import", () => {
   it("an older export without names imports with none; bad names are refused with the field named", async () => {
     const slug = unique("older");
     const older = { slug, name: "Older", singleton: false, private: false, collectionName: slug, locales: ["nl"], jsonSchema: SCHEMA };
-    expect((await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify(older) }, admin)).status).toBe(302);
+    expect(
+      (await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify(older) }, admin)).status,
+    ).toBe(302);
     const { rows } = await server.db.query<{ names: unknown }>(`SELECT names FROM buckets WHERE slug = $1`, [slug]);
     expect(rows).toEqual([{ names: {} }]);
 
@@ -160,7 +232,13 @@ describe("export and import", () => {
       ["Emmer", "names: Names per interface language are an object with en and nl only"],
     ];
     for (const [names, message] of cases) {
-      const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: JSON.stringify({ ...older, slug: bad, collectionName: bad, names }) }, admin, ENGLISH);
+      const response = await postForm(
+        server.url,
+        "/settings/buckets/import",
+        { intent: "check", definition: JSON.stringify({ ...older, slug: bad, collectionName: bad, names }) },
+        admin,
+        ENGLISH,
+      );
       expect(response.status).toBe(422);
       expect(textOf(await response.text())).toContain(message);
     }

@@ -33,7 +33,15 @@ describe("the overview (spec §2 /b/{bucket})", () => {
     expect(overviewTitles((await page(server.url, `/b/${keyed.slug}`, member)).html)).toEqual(["Mesdag"]);
 
     const firstString = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { opens: { type: "string", format: "date" }, count: { type: "integer" }, role: { type: "string" }, name: { type: "string" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          opens: { type: "string", format: "date" },
+          count: { type: "integer" },
+          role: { type: "string" },
+          name: { type: "string" },
+        },
+      },
     });
     await createContent(server.db, firstString.id, { opens: "2026-01-01", count: 3, role: "Painter", name: "Breitner" }, null);
     expect(overviewTitles((await page(server.url, `/b/${firstString.slug}`, member)).html)).toEqual(["Painter"]);
@@ -133,13 +141,28 @@ describe("the overview (spec §2 /b/{bucket})", () => {
 
     // Someone saves the document after the dialog opened: the delete from the older version is refused.
     const shownVersion = /name="versionId" value="([^"]+)"/.exec(dialog.html)![1]!;
-    await postJson(server.url, `/api/v1/buckets/${bucket.slug}/save`, { content: { contentId: doc.contentId, _id: doc.versionId, name: "Edited" } }, member);
-    const stale = await postForm(server.url, `/b/${bucket.slug}?index`, { intent: "delete", contentId: doc.contentId, versionId: shownVersion }, member);
+    await postJson(
+      server.url,
+      `/api/v1/buckets/${bucket.slug}/save`,
+      { content: { contentId: doc.contentId, _id: doc.versionId, name: "Edited" } },
+      member,
+    );
+    const stale = await postForm(
+      server.url,
+      `/b/${bucket.slug}?index`,
+      { intent: "delete", contentId: doc.contentId, versionId: shownVersion },
+      member,
+    );
     expect(stale.status).toBe(409);
     expect(await stale.text()).toContain("it was not deleted");
     expect(await getLatestVersion(server.db, bucket.id, doc.contentId)).not.toBeNull();
 
-    const bad = await postForm(server.url, `/b/${bucket.slug}?index`, { intent: "drop", contentId: doc.contentId, versionId: shownVersion }, member);
+    const bad = await postForm(
+      server.url,
+      `/b/${bucket.slug}?index`,
+      { intent: "drop", contentId: doc.contentId, versionId: shownVersion },
+      member,
+    );
     expect(bad.status).toBe(400);
     expect(await getLatestVersion(server.db, bucket.id, doc.contentId)).not.toBeNull();
   });
@@ -147,7 +170,12 @@ describe("the overview (spec §2 /b/{bucket})", () => {
   it("pages newest first, remembers the last page, searches, and deletes after confirming", async () => {
     const list = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string" } } } });
     for (let index = 1; index <= 23; index++) {
-      const response = await postForm(server.url, `/b/${list.slug}/new`, { __contentId: "", __baseVersionId: "", name: `Item ${index}` }, member);
+      const response = await postForm(
+        server.url,
+        `/b/${list.slug}/new`,
+        { __contentId: "", __baseVersionId: "", name: `Item ${index}` },
+        member,
+      );
       expect(response.status).toBe(302);
     }
     const first = await (await get(server.url, `/b/${list.slug}`, member)).text();

@@ -85,7 +85,16 @@ const vitrine = runVitrine;
 describe("the CLI", () => {
   it("creates a user with a generated password that signs in, then resets it, answering the user's request to the admins", async () => {
     const { env, reopen } = await freshDatabase();
-    const created = await vitrine(env, "create-user", "--email", "curator@museum.example", "--name", "Curator", "--permissions", "user,admin");
+    const created = await vitrine(
+      env,
+      "create-user",
+      "--email",
+      "curator@museum.example",
+      "--name",
+      "Curator",
+      "--permissions",
+      "user,admin",
+    );
     expect(created.code).toBe(0);
     const password = /Password: (\S+)/.exec(created.stdout)?.[1];
     expect(password).toBeTruthy();
@@ -131,8 +140,14 @@ describe("the CLI", () => {
 
   it("says what went wrong: an unknown user, a missing option, an unknown command", async () => {
     const { env, reopen } = await freshDatabase();
-    expect(await vitrine(env, "reset-password", "--email", "nobody@museum.example")).toMatchObject({ code: 1, stderr: expect.stringContaining("No user with email nobody@museum.example") });
-    expect(await vitrine(env, "create-user", "--email", "x@museum.example")).toMatchObject({ code: 1, stderr: expect.stringMatching(/name/) });
+    expect(await vitrine(env, "reset-password", "--email", "nobody@museum.example")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("No user with email nobody@museum.example"),
+    });
+    expect(await vitrine(env, "create-user", "--email", "x@museum.example")).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/name/),
+    });
     expect(await vitrine(env, "frobnicate")).toMatchObject({ code: 1, stderr: expect.stringContaining("Unknown command: frobnicate") });
     await reopen();
   });
@@ -199,7 +214,10 @@ describe("the CLI on its own databases", () => {
     expect(days).toBeGreaterThan(0.95);
     expect(days).toBeLessThanOrEqual(1);
     const db = await reopen();
-    expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toMatchObject({ permissions: ["user", "admin"], buckets: null });
+    expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toMatchObject({
+      permissions: ["user", "admin"],
+      buckets: null,
+    });
     expect(await redeemInvitation(db, match![1]!, "anyone@museum.example")).toBeNull();
   });
 

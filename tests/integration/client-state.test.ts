@@ -114,7 +114,9 @@ describe("Internet Explorer notices (spec §2), in Dutch", () => {
   it("hiding it with a plain form post redirects back and stores hideIEWarning in the session: gone after that", async () => {
     const ie = { "User-Agent": IE9_UA };
     const first = await page(server.url, "/login?from_url=%2Fprofile", undefined, ie);
-    expect(first.html).toMatch(/<form[^>]*action="\/internet-explorer\/hide"[^>]*method="post"|<form[^>]*method="post"[^>]*action="\/internet-explorer\/hide"/);
+    expect(first.html).toMatch(
+      /<form[^>]*action="\/internet-explorer\/hide"[^>]*method="post"|<form[^>]*method="post"[^>]*action="\/internet-explorer\/hide"/,
+    );
     const hide = await postForm(server.url, "/internet-explorer/hide", { redirect_to: "/login?from_url=%2Fprofile" }, undefined, ie);
     expect(hide.status).toBe(302);
     expect(hide.headers.get("location")).toBe("/login?from_url=%2Fprofile");
@@ -210,7 +212,9 @@ describe("language (remix-i18next): the stored choice, else Accept-Language, els
   });
 
   it("a stored choice (POST /session/locale) beats Accept-Language, and can be changed back", async () => {
-    const chosen = await postForm(server.url, "/session/locale", { locale: "nl", redirect_to: "/login" }, undefined, { "Accept-Language": "en" });
+    const chosen = await postForm(server.url, "/session/locale", { locale: "nl", redirect_to: "/login" }, undefined, {
+      "Accept-Language": "en",
+    });
     expect(chosen.status).toBe(302);
     expect(chosen.headers.get("location")).toBe("/login");
     const cookie = cookieFrom(chosen)!;
@@ -228,7 +232,9 @@ describe("language (remix-i18next): the stored choice, else Accept-Language, els
     const { user, cookie } = await signedInUser(server.url, server.db);
     const chosen = await postJson(server.url, "/session/locale", { locale: "nl" }, cookie);
     expect(chosen.status).toBe(204);
-    const fresh = await postJson(server.url, "/auth/login", { email: user.email, password: user.password }, undefined, { "Accept-Language": "en" });
+    const fresh = await postJson(server.url, "/auth/login", { email: user.email, password: user.password }, undefined, {
+      "Accept-Language": "en",
+    });
     const home = await page(server.url, "/", cookieFrom(fresh)!, { "Accept-Language": "en" });
     expect(htmlLang(home.html)).toBe("nl");
   });

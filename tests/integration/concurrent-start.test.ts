@@ -51,50 +51,63 @@ function folder(prefix: string): string {
   return made;
 }
 
-describe.skipIf(!onPostgres)("two servers started at once on an empty PostgreSQL database (TEST_DATABASE_URL; PGlite allows one process per DATA_DIR)", () => {
-  it("both start and serve, the demo content and its admin exist once, and neither logs an error", async () => {
-    const databaseUrl = await emptyPostgresDatabase();
-    // Each server has its own DATA_DIR, as on its own machine; MEDIA_DIR is shared (docs/operations.md). No media
-    // workers: the demo's jobs are not what the start races on.
-    const mediaDir = folder("vitrine-two-starts-media-");
-    const env = (name: string) => ({
-      DATABASE_URL: databaseUrl, DATA_DIR: folder(`vitrine-two-starts-${name}-`), MEDIA_DIR: mediaDir, PORT: "0", HOST: "127.0.0.1",
-      SESSION_SECRET: TEST_SESSION_SECRET, LOG_LEVEL: "info", MEDIA_WORKERS: "0", ADMIN_EMAIL: "first-admin@example.test",
-    });
-    const starts = await Promise.allSettled([startProcess(env("a"), 90_000), startProcess(env("b"), 90_000)]);
-    const children: ChildProcess[] = starts.flatMap((start) => (start.status === "fulfilled" ? [start.value.child] : []));
-    cleanups.push(async () => {
-      for (const child of children) child.kill("SIGKILL");
-      await Promise.all(children.map(exited));
-    });
-    const failures = starts.flatMap((start) => (start.status === "rejected" ? [String(start.reason)] : []));
-    expect(failures).toEqual([]);
-    const servers = starts.map((start) => (start as PromiseFulfilledResult<Awaited<ReturnType<typeof startProcess>>>).value);
+describe.skipIf(!onPostgres)(
+  "two servers started at once on an empty PostgreSQL database (TEST_DATABASE_URL; PGlite allows one process per DATA_DIR)",
+  () => {
+    it("both start and serve, the demo content and its admin exist once, and neither logs an error", async () => {
+      const databaseUrl = await emptyPostgresDatabase();
+      // Each server has its own DATA_DIR, as on its own machine; MEDIA_DIR is shared (docs/operations.md). No media
+      // workers: the demo's jobs are not what the start races on.
+      const mediaDir = folder("vitrine-two-starts-media-");
+      const env = (name: string) => ({
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: folder(`vitrine-two-starts-${name}-`),
+        MEDIA_DIR: mediaDir,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        SESSION_SECRET: TEST_SESSION_SECRET,
+        LOG_LEVEL: "info",
+        MEDIA_WORKERS: "0",
+        ADMIN_EMAIL: "first-admin@example.test",
+      });
+      const starts = await Promise.allSettled([startProcess(env("a"), 90_000), startProcess(env("b"), 90_000)]);
+      const children: ChildProcess[] = starts.flatMap((start) => (start.status === "fulfilled" ? [start.value.child] : []));
+      cleanups.push(async () => {
+        for (const child of children) child.kill("SIGKILL");
+        await Promise.all(children.map(exited));
+      });
+      const failures = starts.flatMap((start) => (start.status === "rejected" ? [String(start.reason)] : []));
+      expect(failures).toEqual([]);
+      const servers = starts.map((start) => (start as PromiseFulfilledResult<Awaited<ReturnType<typeof startProcess>>>).value);
 
-    for (const server of servers) {
-      const health = await fetch(`${server.url}/healthz`);
-      expect(await health.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "postgres" });
-      expect((await fetch(`${server.url}/login`)).status).toBe(200);
-    }
-    // Exactly one start made the admin (its ready message shows how to sign in); the other found it.
-    const signInBlocks = servers.filter((server) => server.output().includes("with the admin account created now")).length;
-    expect(signInBlocks).toBe(1);
+      for (const server of servers) {
+        const health = await fetch(`${server.url}/healthz`);
+        expect(await health.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "postgres" });
+        expect((await fetch(`${server.url}/login`)).status).toBe(200);
+      }
+      // Exactly one start made the admin (its ready message shows how to sign in); the other found it.
+      const signInBlocks = servers.filter((server) => server.output().includes("with the admin account created now")).length;
+      expect(signInBlocks).toBe(1);
 
-    const db: Db = openPostgres(databaseUrl);
-    cleanups.push(() => db.close());
-    const users = await db.query<{ email: string; permissions: string[] }>("SELECT email, permissions FROM users");
-    expect(users.rows).toEqual([{ email: "first-admin@example.test", permissions: ["user", "admin", "dev"] }]);
-    const buckets = await db.query<{ slug: string; documents: number }>(
-      "SELECT b.slug, (SELECT count(*)::int FROM contents c WHERE c.bucket_id = b.id) AS documents FROM buckets b ORDER BY b.position",
-    );
-    expect(buckets.rows.map((bucket) => bucket.slug)).toEqual(DEMO_BUCKETS.map((demo) => demo.bucket.slug));
-    for (const bucket of buckets.rows) expect(bucket.documents, bucket.slug).toBeGreaterThan(0);
+      const db: Db = openPostgres(databaseUrl);
+      cleanups.push(() => db.close());
+      const users = await db.query<{ email: string; permissions: string[] }>("SELECT email, permissions FROM users");
+      expect(users.rows).toEqual([{ email: "first-admin@example.test", permissions: ["user", "admin", "dev"] }]);
+      const buckets = await db.query<{ slug: string; documents: number }>(
+        "SELECT b.slug, (SELECT count(*)::int FROM contents c WHERE c.bucket_id = b.id) AS documents FROM buckets b ORDER BY b.position",
+      );
+      expect(buckets.rows.map((bucket) => bucket.slug)).toEqual(DEMO_BUCKETS.map((demo) => demo.bucket.slug));
+      for (const bucket of buckets.rows) expect(bucket.documents, bucket.slug).toBeGreaterThan(0);
 
-    for (const server of servers) server.child.kill("SIGTERM");
-    await Promise.all(servers.map((server) => exited(server.child)));
-    for (const server of servers) {
-      const errors = server.output().split("\n").filter((line) => /"level":(50|60)/.test(line) || /\b\w*Error\b/.test(line));
-      expect(errors).toEqual([]);
-    }
-  }, 240_000);
-});
+      for (const server of servers) server.child.kill("SIGTERM");
+      await Promise.all(servers.map((server) => exited(server.child)));
+      for (const server of servers) {
+        const errors = server
+          .output()
+          .split("\n")
+          .filter((line) => /"level":(50|60)/.test(line) || /\b\w*Error\b/.test(line));
+        expect(errors).toEqual([]);
+      }
+    }, 240_000);
+  },
+);

@@ -29,7 +29,11 @@ const schema = {
 function api(path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}, withCookie = cookie) {
   return fetch(`${server.url}${path}`, {
     ...init,
-    headers: { "Content-Type": "application/json", ...(withCookie ? { Cookie: withCookie, ...sameOrigin(server.url) } : {}), ...init.headers },
+    headers: {
+      "Content-Type": "application/json",
+      ...(withCookie ? { Cookie: withCookie, ...sameOrigin(server.url) } : {}),
+      ...init.headers,
+    },
   });
 }
 const save = (content: unknown, slug = bucket.slug) =>
@@ -38,7 +42,13 @@ const save = (content: unknown, slug = bucket.slug) =>
 beforeAll(async () => {
   server = await startTestServer();
   bucket = await createTestBucket(server.db, { slug: "artworks", name: "Artworks", collectionName: "artworks", jsonSchema: schema });
-  hidden = await createTestBucket(server.db, { slug: "secret", name: "Secret", collectionName: "secret", private: true, jsonSchema: schema });
+  hidden = await createTestBucket(server.db, {
+    slug: "secret",
+    name: "Secret",
+    collectionName: "secret",
+    private: true,
+    jsonSchema: schema,
+  });
   const user = await createTestUser(server.db);
   cookie = await signIn(server.url, user.email, user.password);
 });
@@ -72,13 +82,13 @@ describe("JSON API: save", () => {
 
   it("lets exactly one of 100 parallel saves from one base version win", async () => {
     const base = await (await save(valid)).json();
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, index) => save({ ...base, year: 2000 + index })),
-    );
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, index) => save({ ...base, year: 2000 + index })));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(99);
-    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [base.contentId]);
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [
+      base.contentId,
+    ]);
     expect(rows[0]!.count).toBe(2);
   });
 
@@ -207,7 +217,11 @@ describe("JSON API access and rules (spec §6, §7)", () => {
       const missing = await call("GET", "/api/v1/buckets/any/content", member);
       expect(missing.status).toBe(400);
       expect(await missing.json()).toEqual({ error: "collection is required" });
-      for (const [collection, cookie] of [["nope", member], ["access-vault", admin], ["access-artists", restricted]] as const) {
+      for (const [collection, cookie] of [
+        ["nope", member],
+        ["access-vault", admin],
+        ["access-artists", restricted],
+      ] as const) {
         const response = await call("GET", `/api/v1/buckets/any/content?collection=${collection}`, cookie);
         expect(response.status, collection).toBe(404);
         expect(await response.json()).toEqual({ error: "No such bucket" });
@@ -233,7 +247,11 @@ describe("JSON API access and rules (spec §6, §7)", () => {
         const response = await call("DELETE", path, cookie);
         expect(response.status, path).toBe(status);
       }
-      for (const [bucket, item] of [[vault, hidden], [artists, excluded], [artworks, visible]] as const) {
+      for (const [bucket, item] of [
+        [vault, hidden],
+        [artists, excluded],
+        [artworks, visible],
+      ] as const) {
         expect(await getLatestVersion(server.db, bucket.id, item.contentId), bucket.slug).not.toBeNull();
       }
       // The same call by someone who may: deleted.
@@ -260,7 +278,12 @@ describe("JSON API access and rules (spec §6, §7)", () => {
   describe("POST /api/v1/buckets/{slug}/save", () => {
     it("refuses a collection that is not the bucket's with 400, writing nothing", async () => {
       const before = await versionsIn(artworks, artists);
-      const response = await postJson(server.url, "/api/v1/buckets/access-artworks/save", { content: { title: "x" }, collection: "access-artists" }, member);
+      const response = await postJson(
+        server.url,
+        "/api/v1/buckets/access-artworks/save",
+        { content: { title: "x" }, collection: "access-artists" },
+        member,
+      );
       expect(response.status).toBe(400);
       expect((await response.json()).error).toContain("does not belong");
       expect(await versionsIn(artworks, artists)).toBe(before);

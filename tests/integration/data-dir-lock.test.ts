@@ -44,7 +44,16 @@ describe.skipIf(onPostgres)("a second process on the embedded database", () => {
     const server = await startBuiltServer({ DATA_DIR: dir });
     cleanups.push(() => server.close());
 
-    const created = await runVitrine({ DATA_DIR: dir }, "create-user", "--email", "live@museum.example", "--name", "Live", "--password", "a-live-password-1");
+    const created = await runVitrine(
+      { DATA_DIR: dir },
+      "create-user",
+      "--email",
+      "live@museum.example",
+      "--name",
+      "Live",
+      "--password",
+      "a-live-password-1",
+    );
     expect(created).toMatchObject({ code: 0, stdout: "Created live@museum.example (user).\n" });
     expect(await findUserByEmail(server.db, "live@museum.example")).toMatchObject({ name: "Live" });
     expect(await signIn(server.url, "live@museum.example", "a-live-password-1")).toBeTruthy();

@@ -87,10 +87,31 @@ beforeAll(async () => {
   oldImage = await storedMedia(exhibits, "image", await pngOfSize(32, 32));
   const stills = [storedFile(Buffer.from("still zero"), "jpg"), storedFile(Buffer.from("still one"), "jpg")];
   const rendition = storedFile(Buffer.from("an mp4 rendition's bytes"), "mp4");
-  video = await storedMedia(exhibits, "video", Buffer.from("a video's original bytes"), { renditionKey: rendition, stillKeys: stills, thumb: { index: 1 }, duration: 2 });
-  ids.artist = (await createContent(server.db, artists.id, { name: "Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } }, null)).contentId;
-  ids.e1 = (await createContent(server.db, exhibits.id, { title: { nl: "Licht op het Noorden", en: "Light on the North" }, poster: image.contentId, clip: video.contentId, artist: ids.artist }, null)).contentId;
-  ids.e2 = (await createContent(server.db, exhibits.id, { title: { nl: "Glas en Vuur", en: "" }, poster: oldImage.contentId }, null)).contentId;
+  video = await storedMedia(exhibits, "video", Buffer.from("a video's original bytes"), {
+    renditionKey: rendition,
+    stillKeys: stills,
+    thumb: { index: 1 },
+    duration: 2,
+  });
+  ids.artist = (
+    await createContent(server.db, artists.id, { name: "Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } }, null)
+  ).contentId;
+  ids.e1 = (
+    await createContent(
+      server.db,
+      exhibits.id,
+      {
+        title: { nl: "Licht op het Noorden", en: "Light on the North" },
+        poster: image.contentId,
+        clip: video.contentId,
+        artist: ids.artist,
+      },
+      null,
+    )
+  ).contentId;
+  ids.e2 = (
+    await createContent(server.db, exhibits.id, { title: { nl: "Glas en Vuur", en: "" }, poster: oldImage.contentId }, null)
+  ).contentId;
   ids.other = (await createContent(server.db, other.id, { title: "Elsewhere" }, null)).contentId;
   const client = await deliveryClient(server.db, { read: [exhibits.slug, artists.slug] });
   token = client.token;
@@ -119,7 +140,8 @@ function asInBundle(value: unknown, bundle: ReadBundle): unknown {
     return media?.files[match[2]!] ?? `unlisted ${value}`;
   }
   if (Array.isArray(value)) return value.map((item) => asInBundle(item, bundle));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, asInBundle(child, bundle)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, asInBundle(child, bundle)]));
   return value;
 }
 
@@ -131,7 +153,15 @@ describe("a full bundle", () => {
 
   it("ends with a manifest naming the bundle, the client, the buckets with their schema versions, and every file with its size and SHA-256", () => {
     const { manifest } = bundle;
-    expect(manifest).toMatchObject({ format: "vitrine-bundle", formatVersion: 1, since: null, locales: ["nl", "en"], populate: 1, removed: null, client: { id: clientId } });
+    expect(manifest).toMatchObject({
+      format: "vitrine-bundle",
+      formatVersion: 1,
+      since: null,
+      locales: ["nl", "en"],
+      populate: 1,
+      removed: null,
+      client: { id: clientId },
+    });
     expect(manifest.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(manifest.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(manifest.buckets.map((bucket) => [bucket.slug, bucket.schemaVersionId])).toEqual([
@@ -151,7 +181,9 @@ describe("a full bundle", () => {
 
   it("holds each document per locale exactly as the read API answers it with populate, media URLs made relative", async () => {
     for (const locale of ["nl", "en"]) {
-      const fromApi = await json<Doc>(await deliver(server.url, `/api/v1/delivery/buckets/${exhibits.slug}/documents/${ids.e1}?locale=${locale}&populate=1`, token));
+      const fromApi = await json<Doc>(
+        await deliver(server.url, `/api/v1/delivery/buckets/${exhibits.slug}/documents/${ids.e1}?locale=${locale}&populate=1`, token),
+      );
       const inBundle = bundle.document(`content/${exhibits.slug}/${locale}/${ids.e1}.json`);
       expect(inBundle).toEqual(asInBundle(fromApi, bundle));
     }
@@ -208,7 +240,9 @@ describe("refusals", () => {
   });
 
   it("answers HEAD after checking the parameters, without making a bundle", async () => {
-    const records = async () => (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM delivery_bundles WHERE client_id = $1", [clientId])).rows[0]!.count;
+    const records = async () =>
+      (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM delivery_bundles WHERE client_id = $1", [clientId]))
+        .rows[0]!.count;
     const before = await records();
     const head = await deliver(server.url, `/api/v1/delivery/bundle?buckets=${exhibits.slug}`, token, {}, "HEAD");
     expect(head.status).toBe(200);
@@ -228,7 +262,11 @@ describe("refusals", () => {
     await expectProblem(await bundleResponse(`buckets=${exhibits.slug}&locales=`), 400, "locales");
     await expectProblem(await bundleResponse(`buckets=${exhibits.slug}&populate=99`), 400, "populate");
     await expectProblem(await bundleResponse(`buckets=${exhibits.slug}&since=yesterday`), 400, "since");
-    const dutch = await expectProblem(await deliver(server.url, `/api/v1/delivery/bundle?buckets=${exhibits.slug}&locales=fr`, token, { "Accept-Language": "nl" }), 400, "locales");
+    const dutch = await expectProblem(
+      await deliver(server.url, `/api/v1/delivery/bundle?buckets=${exhibits.slug}&locales=fr`, token, { "Accept-Language": "nl" }),
+      400,
+      "locales",
+    );
     expect(dutch.detail).toContain("geen taal van");
   });
 
@@ -257,11 +295,18 @@ describe("an incremental bundle", () => {
 
     // A new document with a new image, a deleted one (its image no longer used), an artist renamed (e1 populates it).
     const newImage = await storedMedia(exhibits, "image", await pngOfSize(20, 20));
-    const e3 = (await createContent(server.db, exhibits.id, { title: { nl: "Nieuw", en: "New" }, poster: newImage.contentId }, null)).contentId;
+    const e3 = (await createContent(server.db, exhibits.id, { title: { nl: "Nieuw", en: "New" }, poster: newImage.contentId }, null))
+      .contentId;
     const e2Version = first.manifest.buckets[0]!.documents.find((document) => document.contentId === ids.e2)!.versionId;
     await deleteContent(server.db, exhibits.id, ids.e2!, e2Version);
     const artistVersion = first.manifest.buckets[1]!.documents[0]!.versionId;
-    await saveVersion(server.db, { bucketId: artists.id, contentId: ids.artist!, baseVersionId: artistVersion, data: { name: "H. W. Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: artists.id,
+      contentId: ids.artist!,
+      baseVersionId: artistVersion,
+      data: { name: "H. W. Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } },
+      userId: null,
+    });
 
     const next = await fetchBundle(`${query}&since=${same.manifest.id}`);
     const paths = next.entries.map((entry) => entry.path).sort();
@@ -281,11 +326,19 @@ describe("an incremental bundle", () => {
     expect(next.document(`content/${exhibits.slug}/en/${ids.e1}.json`).data.artist).toMatchObject({ data: { name: "H. W. Mesdag" } });
     const removed = next.removed();
     expect(removed.since).toBe(same.manifest.id);
-    expect(removed.documents).toEqual([{ contentId: ids.e2, bucket: exhibits.slug, files: [`content/${exhibits.slug}/en/${ids.e2}.json`, `content/${exhibits.slug}/nl/${ids.e2}.json`] }]);
+    expect(removed.documents).toEqual([
+      {
+        contentId: ids.e2,
+        bucket: exhibits.slug,
+        files: [`content/${exhibits.slug}/en/${ids.e2}.json`, `content/${exhibits.slug}/nl/${ids.e2}.json`],
+      },
+    ]);
     expect(removed.media).toEqual([{ contentId: oldImage.contentId, files: [`media/${oldImage.contentId}/original.png`] }]);
     expect(removed.files).toEqual([...removed.documents[0]!.files, ...removed.media[0]!.files].sort());
     expect(next.manifest.buckets[0]!.documents.map((document) => document.contentId).sort()).toEqual([ids.e1, e3].sort());
-    expect(next.manifest.media.map((media) => media.contentId).sort()).toEqual([image.contentId, video.contentId, newImage.contentId].sort());
+    expect(next.manifest.media.map((media) => media.contentId).sort()).toEqual(
+      [image.contentId, video.contentId, newImage.contentId].sort(),
+    );
   });
 });
 
@@ -293,7 +346,9 @@ let bigBundle: { slug: string; token: string; clientId: string } | undefined;
 
 describe("memory", () => {
   it("streams large media without holding them: RSS grows far less than the bytes sent", async () => {
-    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string" }, clip: { type: "string", _ref: "b-video" } } } });
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { title: { type: "string" }, clip: { type: "string", _ref: "b-video" } } },
+    });
     const size = 20 * 1024 * 1024;
     const count = 8;
     for (let index = 0; index < count; index += 1) {
@@ -302,7 +357,18 @@ describe("memory", () => {
       const handle = await open(server.media.storage.pathOf(storageKey), "w");
       await handle.truncate(size);
       await handle.close();
-      const media = await insertMedia(server.db, { kind: "video", bucketId: bucket.id, storageKey, originalFilename: `big-${index}.mp4`, mimetype: "video/mp4", size, width: 640, height: 360, details: {}, createdBy: null });
+      const media = await insertMedia(server.db, {
+        kind: "video",
+        bucketId: bucket.id,
+        storageKey,
+        originalFilename: `big-${index}.mp4`,
+        mimetype: "video/mp4",
+        size,
+        width: 640,
+        height: 360,
+        details: {},
+        createdBy: null,
+      });
       await createContent(server.db, bucket.id, { title: `Big ${index}`, clip: media.contentId }, null);
     }
     const { token: bigToken, client: bigClient } = await deliveryClient(server.db, { read: [bucket.slug] });
@@ -343,7 +409,10 @@ describe("memory", () => {
     expect(received).toBeGreaterThan(count * size);
     const growth = peak - before;
     // Server and client share this process: both sides together stay far below the 160 MB that went through.
-    expect(growth, `RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB while ${(received / 1024 / 1024).toFixed(0)} MB streamed`).toBeLessThan(48 * 1024 * 1024);
+    expect(
+      growth,
+      `RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB while ${(received / 1024 / 1024).toFixed(0)} MB streamed`,
+    ).toBeLessThan(48 * 1024 * 1024);
   });
 });
 
@@ -351,10 +420,15 @@ describe("a client that goes away", () => {
   it("stops the bundle: no record is made, and the next bundle streams whole", async () => {
     if (!bigBundle) throw new Error("the memory test makes the large bucket first");
     const { slug, token: bigToken, clientId: bigClientId } = bigBundle;
-    const records = async () => (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM delivery_bundles WHERE client_id = $1", [bigClientId])).rows[0]!.count;
+    const records = async () =>
+      (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM delivery_bundles WHERE client_id = $1", [bigClientId]))
+        .rows[0]!.count;
     const before = await records();
     const abort = new AbortController();
-    const response = await fetch(`${server.url}/api/v1/delivery/bundle?buckets=${slug}`, { headers: { Authorization: `Bearer ${bigToken}` }, signal: abort.signal });
+    const response = await fetch(`${server.url}/api/v1/delivery/bundle?buckets=${slug}`, {
+      headers: { Authorization: `Bearer ${bigToken}` },
+      signal: abort.signal,
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     await reader.read();
@@ -370,10 +444,27 @@ describe("npm run vitrine -- export-bundle", () => {
   it("writes the same bundle to a file, for a client named by name or id, through the server holding the database", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "vitrine-bundle-cli-"));
     try {
-      const env = { DATA_DIR: server.database.dataDir, SESSION_SECRET: TEST_SESSION_SECRET, ...(server.database.databaseUrl ? { DATABASE_URL: server.database.databaseUrl } : {}) };
+      const env = {
+        DATA_DIR: server.database.dataDir,
+        SESSION_SECRET: TEST_SESSION_SECRET,
+        ...(server.database.databaseUrl ? { DATABASE_URL: server.database.databaseUrl } : {}),
+      };
       const { client } = await deliveryClient(server.db, { read: [exhibits.slug, artists.slug] });
       const out = path.join(dir, "exhibit.tar");
-      const result = await runVitrine(env, "export-bundle", "--client", client.name, "--buckets", `${exhibits.slug},${artists.slug}`, "--locales", "nl,en", "--populate", "1", "--out", out);
+      const result = await runVitrine(
+        env,
+        "export-bundle",
+        "--client",
+        client.name,
+        "--buckets",
+        `${exhibits.slug},${artists.slug}`,
+        "--locales",
+        "nl,en",
+        "--populate",
+        "1",
+        "--out",
+        out,
+      );
       expect(result, result.stderr).toMatchObject({ code: 0 });
       expect(result.stdout).toMatch(/^Bundle [0-9a-f-]{36}: \d+ files, \d+ bytes, written to /);
       const bundle = await readBundle(createReadStream(out));
@@ -384,15 +475,48 @@ describe("npm run vitrine -- export-bundle", () => {
 
       // Incremental, the client named by id: nothing changed since.
       const again = path.join(dir, "again.tar");
-      const incremental = await runVitrine(env, "export-bundle", "--client", client.id, "--buckets", `${exhibits.slug},${artists.slug}`, "--locales", "nl,en", "--populate", "1", "--since", bundle.manifest.id, "--out", again);
+      const incremental = await runVitrine(
+        env,
+        "export-bundle",
+        "--client",
+        client.id,
+        "--buckets",
+        `${exhibits.slug},${artists.slug}`,
+        "--locales",
+        "nl,en",
+        "--populate",
+        "1",
+        "--since",
+        bundle.manifest.id,
+        "--out",
+        again,
+      );
       expect(incremental, incremental.stderr).toMatchObject({ code: 0 });
       expect((await readBundle(createReadStream(again))).entries.map((entry) => entry.path)).toEqual(["removed.json", "manifest.json"]);
 
       // Refusals say what is wrong and leave no file.
-      const refused = await runVitrine(env, "export-bundle", "--client", client.id, "--buckets", other.slug, "--out", path.join(dir, "no.tar"));
+      const refused = await runVitrine(
+        env,
+        "export-bundle",
+        "--client",
+        client.id,
+        "--buckets",
+        other.slug,
+        "--out",
+        path.join(dir, "no.tar"),
+      );
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toContain("No such bucket");
-      const unknown = await runVitrine(env, "export-bundle", "--client", `nobody-${unique}`, "--buckets", exhibits.slug, "--out", path.join(dir, "no.tar"));
+      const unknown = await runVitrine(
+        env,
+        "export-bundle",
+        "--client",
+        `nobody-${unique}`,
+        "--buckets",
+        exhibits.slug,
+        "--out",
+        path.join(dir, "no.tar"),
+      );
       expect(unknown.stderr).toContain("No live API client");
       expect(existsSync(path.join(dir, "no.tar"))).toBe(false);
       expect(existsSync(path.join(dir, "no.tar.part"))).toBe(false);

@@ -33,17 +33,34 @@ const INVALID = "Write each origin as its scheme and host (and port), such as ht
 
 describe("allowed origins on /settings/new-client", () => {
   it("are taken when a client is created (one per line, made origins), and a path or another scheme is refused", async () => {
-    const created = await post([["intent", "create"], ["name", "Web kiosk"], ["read", bucket.slug], ["origins", "https://Kiosk.Example.org/\r\nhttp://localhost:5173 https://kiosk.example.org"]]);
+    const created = await post([
+      ["intent", "create"],
+      ["name", "Web kiosk"],
+      ["read", bucket.slug],
+      ["origins", "https://Kiosk.Example.org/\r\nhttp://localhost:5173 https://kiosk.example.org"],
+    ]);
     expect(created.status).toBe(201);
     const token = /data-client-token="true"[^>]*value="([^"]+)"/.exec(await created.text())?.[1];
     expect(token).toBeDefined();
     const client = await findApiClient(server.db, token!.split(".")[0]!);
     expect(client?.allowedOrigins).toEqual(["https://kiosk.example.org", "http://localhost:5173"]);
-    const answer = await deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents`, token!, { Origin: "http://localhost:5173" });
+    const answer = await deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents`, token!, {
+      Origin: "http://localhost:5173",
+    });
     expect(answer.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
 
-    for (const origin of ["https://kiosk.example.org/app", "ftp://kiosk.example.org", "kiosk.example.org", "https://kiosk.example.org?x=1"]) {
-      const refused = await post([["intent", "create"], ["name", "Bad kiosk"], ["read", bucket.slug], ["origins", origin]]);
+    for (const origin of [
+      "https://kiosk.example.org/app",
+      "ftp://kiosk.example.org",
+      "kiosk.example.org",
+      "https://kiosk.example.org?x=1",
+    ]) {
+      const refused = await post([
+        ["intent", "create"],
+        ["name", "Bad kiosk"],
+        ["read", bucket.slug],
+        ["origins", origin],
+      ]);
       expect(refused.status).toBe(400);
       expect(decode(fieldErrorText(await refused.text(), "origins") ?? "")).toBe(INVALID);
     }
@@ -53,7 +70,11 @@ describe("allowed origins on /settings/new-client", () => {
     const { client, token } = await deliveryClient(server.db, { read: [bucket.slug], origins: ["https://old.example"] });
     const call = (origin: string) => deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents`, token, { Origin: origin });
     expect((await call("https://old.example")).headers.get("access-control-allow-origin")).toBe("https://old.example");
-    const saved = await post([["intent", "origins"], ["clientId", client.id], ["origins", "https://new.example"]]);
+    const saved = await post([
+      ["intent", "origins"],
+      ["clientId", client.id],
+      ["origins", "https://new.example"],
+    ]);
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(`/settings/new-client?origins=${client.id}`);
     expect((await call("https://old.example")).headers.get("access-control-allow-origin")).toBeNull();
@@ -63,18 +84,37 @@ describe("allowed origins on /settings/new-client", () => {
     expect(html).toContain("Origins: https://new.example");
     expect(html).toContain(`The allowed origins of '${client.name}' are saved.`);
 
-    const refused = await post([["intent", "origins"], ["clientId", client.id], ["origins", "https://new.example/path"]]);
+    const refused = await post([
+      ["intent", "origins"],
+      ["clientId", client.id],
+      ["origins", "https://new.example/path"],
+    ]);
     expect(refused.status).toBe(400);
     expect((await findApiClient(server.db, client.id))?.allowedOrigins).toEqual(["https://new.example"]);
     // Empty: no origin at all.
-    expect((await post([["intent", "origins"], ["clientId", client.id], ["origins", ""]])).status).toBe(302);
+    expect(
+      (
+        await post([
+          ["intent", "origins"],
+          ["clientId", client.id],
+          ["origins", ""],
+        ])
+      ).status,
+    ).toBe(302);
     expect((await findApiClient(server.db, client.id))?.allowedOrigins).toEqual([]);
   });
 
   it("are changed by admins only", async () => {
     const { client } = await deliveryClient(server.db, { read: [bucket.slug] });
     const member = await signedInUser(server.url, server.db, { name: "Mia Member" });
-    const refused = await post([["intent", "origins"], ["clientId", client.id], ["origins", "https://evil.example"]], member.cookie);
+    const refused = await post(
+      [
+        ["intent", "origins"],
+        ["clientId", client.id],
+        ["origins", "https://evil.example"],
+      ],
+      member.cookie,
+    );
     expect(refused.status).toBe(302);
     expect(refused.headers.get("location")).toBe("/?notice=admin-only");
     expect((await findApiClient(server.db, client.id))?.allowedOrigins).toEqual([]);

@@ -28,7 +28,13 @@ let documentId: string;
 const files: Record<string, Buffer> = {};
 
 /** A media version whose files are written into the server's storage under fresh keys. */
-async function storedMedia(target: Bucket, kind: "image" | "video", bytes: Buffer, details: Record<string, unknown> = {}, facts: Partial<MediaRow> = {}) {
+async function storedMedia(
+  target: Bucket,
+  kind: "image" | "video",
+  bytes: Buffer,
+  details: Record<string, unknown> = {},
+  facts: Partial<MediaRow> = {},
+) {
   const key = `${randomUUID()}.${kind === "image" ? "png" : "mp4"}`;
   writeFileSync(server.media.storage.pathOf(key), bytes);
   files[key] = bytes;
@@ -72,31 +78,55 @@ beforeAll(async () => {
   image = await storedMedia(bucket, "image", await pngOfSize(64, 48));
   const stills = [storedFile(await jpegOfSize(32, 18), "jpg"), storedFile(await jpegOfSize(32, 18), "jpg")];
   const rendition = storedFile(Buffer.from("not really an mp4, but bytes to serve"), "mp4");
-  video = await storedMedia(bucket, "video", Buffer.from("a video's original bytes"), { renditionKey: rendition, stillKeys: stills, thumb: { index: 1 }, duration: 2 }, { width: 640, height: 360 });
+  video = await storedMedia(
+    bucket,
+    "video",
+    Buffer.from("a video's original bytes"),
+    { renditionKey: rendition, stillKeys: stills, thumb: { index: 1 }, duration: 2 },
+    { width: 640, height: 360 },
+  );
   secretImage = await storedMedia(hidden, "image", await pngOfSize(10, 10));
   documentId = (
-    await createContent(server.db, bucket.id, {
-      title: "With media",
-      poster: image.contentId,
-      clip: video.contentId,
-      secret: secretImage.contentId,
-      gone: randomUUID(),
-      gallery: [image.contentId],
-    }, null)
+    await createContent(
+      server.db,
+      bucket.id,
+      {
+        title: "With media",
+        poster: image.contentId,
+        clip: video.contentId,
+        secret: secretImage.contentId,
+        gone: randomUUID(),
+        gallery: [image.contentId],
+      },
+      null,
+    )
   ).contentId;
   ({ token } = await deliveryClient(server.db, { read: [bucket.slug] }));
 });
 afterAll(() => server.stop());
 
-const readDocument = async (query = "") => json<Doc>(await deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents/${documentId}${query}`, token));
+const readDocument = async (query = "") =>
+  json<Doc>(await deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents/${documentId}${query}`, token));
 const relative = (url: string) => url.slice(server.url.length);
 
 describe("media objects", () => {
   it("answers an image as an object: type, size, dimensions and a signed URL of its file", async () => {
     const doc = await readDocument();
     const poster = doc.data.poster as DeliveryMedia;
-    expect(poster).toMatchObject({ contentId: image.contentId, kind: "image", mimetype: "image/png", filename: "poster.png", width: 64, height: 48, size: image.size, stills: [], thumb: null });
-    expect(poster.url).toMatch(new RegExp(`^${server.url}/api/v1/delivery/media/${image.contentId}/original\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`));
+    expect(poster).toMatchObject({
+      contentId: image.contentId,
+      kind: "image",
+      mimetype: "image/png",
+      filename: "poster.png",
+      width: 64,
+      height: 48,
+      size: image.size,
+      stills: [],
+      thumb: null,
+    });
+    expect(poster.url).toMatch(
+      new RegExp(`^${server.url}/api/v1/delivery/media/${image.contentId}/original\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`),
+    );
     expect(poster.renditions).toEqual({ original: { url: poster.url, mimetype: "image/png" } });
     expect(doc.data.gallery).toEqual([poster]);
     // Without populate too, and the same with a locale.

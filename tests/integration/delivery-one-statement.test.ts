@@ -72,7 +72,10 @@ describe("the single-document lookup", () => {
     await authenticateWithDocument(probe.db, token, shown.slug, shownDoc, false);
     // One while it is being written; on PostgreSQL a read that overtook the write may see the old value too.
     expect(probe.statements.filter((sql) => sql.includes("UPDATE api_clients")).length).toBeLessThanOrEqual(2);
-    const { rows } = await database.db.query<{ lastUsedAt: Date | null }>(`SELECT last_used_at AS "lastUsedAt" FROM api_clients WHERE id = $1`, [client.id]);
+    const { rows } = await database.db.query<{ lastUsedAt: Date | null }>(
+      `SELECT last_used_at AS "lastUsedAt" FROM api_clients WHERE id = $1`,
+      [client.id],
+    );
     expect(rows[0]?.lastUsedAt).toBeInstanceOf(Date);
   });
 });

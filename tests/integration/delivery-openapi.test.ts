@@ -28,7 +28,11 @@ beforeAll(async () => {
     slug: `people-${unique}`,
     collectionName: `people-${unique}`,
     locales: ["en", "nl"],
-    jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", _ref: "b-image" } } },
+    jsonSchema: {
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string", title: "Name" }, portrait: { type: "string", _ref: "b-image" } },
+    },
   });
   guide = await createTestBucket(server.db, {
     slug: `audio-guide-${unique}`,
@@ -49,20 +53,30 @@ beforeAll(async () => {
         tags: { type: "array", items: { type: "string" }, renderer: "tags" },
         texts: { type: "array", renderer: "texts" },
         colour: { type: "string", renderer: "color" },
-        steps: { type: "array", items: { type: "object", properties: { label: { type: "string", translate: true }, seconds: { type: "number" } } } },
+        steps: {
+          type: "array",
+          items: { type: "object", properties: { label: { type: "string", translate: true }, seconds: { type: "number" } } },
+        },
       },
     },
   });
   const speaker = (await createContent(server.db, people.id, { name: "Ada" }, null)).contentId;
-  const stop = (await createContent(server.db, guide.id, {
-    title: { nl: "Ingang", en: "Entrance" },
-    stop: 1,
-    kind: "room",
-    speaker,
-    tags: ["a"],
-    texts: [{ id: "x", text: { nl: "Hallo", en: "" } }],
-    steps: [{ label: { en: "Look up" }, seconds: 3 }],
-  }, null)).contentId;
+  const stop = (
+    await createContent(
+      server.db,
+      guide.id,
+      {
+        title: { nl: "Ingang", en: "Entrance" },
+        stop: 1,
+        kind: "room",
+        speaker,
+        tags: ["a"],
+        texts: [{ id: "x", text: { nl: "Hallo", en: "" } }],
+        steps: [{ label: { en: "Look up" }, seconds: 3 }],
+      },
+      null,
+    )
+  ).contentId;
   ({ token } = await deliveryClient(server.db, { read: [guide.slug, people.slug] }));
   const read = async (path: string) => json(await deliver(server.url, `/api/v1/delivery${path}`, token));
   answers = {
@@ -74,21 +88,37 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const openapi = async () => json<Record<string, unknown> & { components: { schemas: Record<string, unknown> }; paths: Record<string, unknown> }>(await deliver(server.url, "/api/v1/delivery/openapi.json", token));
+const openapi = async () =>
+  json<Record<string, unknown> & { components: { schemas: Record<string, unknown> }; paths: Record<string, unknown> }>(
+    await deliver(server.url, "/api/v1/delivery/openapi.json", token),
+  );
 
 /** TypeScript's diagnostics for these sources, compiled in memory (strict). */
 function typeErrors(files: Record<string, string>): string[] {
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    skipLibCheck: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const read = host.readFile.bind(host);
   const exists = host.fileExists.bind(host);
   host.readFile = (name) => files[name] ?? read(name);
   host.fileExists = (name) => name in files || exists(name);
   const directoryExists = host.directoryExists?.bind(host);
-  host.directoryExists = (name) => Object.keys(files).some((file) => file.startsWith(`${name.replace(/\/$/, "")}/`)) || (directoryExists?.(name) ?? false);
-  host.getSourceFile = ((original) => (name, language) => (name in files ? ts.createSourceFile(name, files[name]!, language) : original(name, language)))(host.getSourceFile.bind(host));
+  host.directoryExists = (name) =>
+    Object.keys(files).some((file) => file.startsWith(`${name.replace(/\/$/, "")}/`)) || (directoryExists?.(name) ?? false);
+  host.getSourceFile = ((original) => (name, language) =>
+    name in files ? ts.createSourceFile(name, files[name]!, language) : original(name, language))(host.getSourceFile.bind(host));
   const program = ts.createProgram(Object.keys(files), options, host);
-  return ts.getPreEmitDiagnostics(program).filter((d) => d.file && d.file.fileName in files).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && d.file.fileName in files)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
 describe("the OpenAPI document", () => {
@@ -101,7 +131,8 @@ describe("the OpenAPI document", () => {
     const names = Object.keys(document.components.schemas);
     const guideName = names.find((name) => /^AudioGuide\w*$/.test(name) && !/(Localized|Document|Page)$/.test(name));
     expect(guideName).toBeDefined();
-    for (const suffix of ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"]) expect(names).toContain(`${guideName}${suffix}`);
+    for (const suffix of ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"])
+      expect(names).toContain(`${guideName}${suffix}`);
     expect(names.some((name) => name.startsWith("Hidden"))).toBe(false);
     expect(Object.keys(document.paths).some((path) => path.includes(hidden.slug))).toBe(false);
     expect(Object.keys(document.paths)).toContain(`/api/v1/delivery/buckets/${guide.slug}/documents/{contentId}`);
@@ -110,7 +141,9 @@ describe("the OpenAPI document", () => {
   it("generates TypeScript types that the API's real answers satisfy, and that refuse a wrong value", async () => {
     const document = await openapi();
     const types = astToString(await openapiTS(structuredClone(document) as never));
-    const name = Object.keys(document.components.schemas).find((key) => /^AudioGuide\w*$/.test(key) && !/(Localized|Document|Page)$/.test(key))!;
+    const name = Object.keys(document.components.schemas).find(
+      (key) => /^AudioGuide\w*$/.test(key) && !/(Localized|Document|Page)$/.test(key),
+    )!;
     const usage = [
       `import type { components } from "./api";`,
       `type S = components["schemas"];`,
@@ -122,7 +155,10 @@ describe("the OpenAPI document", () => {
     ].join("\n");
     const errors = typeErrors({ "/virtual/api.ts": types, "/virtual/usage.ts": usage });
     expect(errors, types).toEqual([]);
-    const wrong = [`import type { components } from "./api";`, `export const bad: components["schemas"]["${name}Localized"] = { title: 5 };`].join("\n");
+    const wrong = [
+      `import type { components } from "./api";`,
+      `export const bad: components["schemas"]["${name}Localized"] = { title: 5 };`,
+    ].join("\n");
     expect(typeErrors({ "/virtual/api.ts": types, "/virtual/wrong.ts": wrong }).length).toBeGreaterThan(0);
   });
 });

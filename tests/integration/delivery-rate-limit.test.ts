@@ -19,7 +19,8 @@ describe("rate limit", () => {
   it("answers 429 with Retry-After once a client has used its requests, and other clients go on", async () => {
     const { token } = await deliveryClient(server.db, { read: [bucket.slug], origins: ["https://kiosk.example"] });
     const { token: otherToken } = await deliveryClient(server.db, { read: [bucket.slug] });
-    const call = (with_: string) => deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents`, with_, { Origin: "https://kiosk.example" });
+    const call = (with_: string) =>
+      deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents`, with_, { Origin: "https://kiosk.example" });
     for (let i = 0; i < 3; i += 1) expect((await call(token)).status).toBe(200);
     const refused = await call(token);
     const problem = await expectProblem(refused, 429);

@@ -35,7 +35,11 @@ beforeAll(async () => {
     locales: ["en", "nl"],
     jsonSchema: {
       type: "object",
-      properties: { name: { type: "string" }, bio: { type: "string", translate: true }, mentor: { type: "string", _ref: `artists-${unique}` } },
+      properties: {
+        name: { type: "string" },
+        bio: { type: "string", translate: true },
+        mentor: { type: "string", _ref: `artists-${unique}` },
+      },
     },
   });
   vault = await createTestBucket(server.db, { slug: `vault-${unique}`, collectionName: `vault-${unique}`, private: true });
@@ -63,12 +67,18 @@ beforeAll(async () => {
   paged = await createTestBucket(server.db, {
     slug: `paged-${unique}`,
     collectionName: `paged-${unique}`,
-    jsonSchema: { type: "object", properties: { title: { type: "string" }, rank: { type: "integer" }, tags: { type: "array", items: { type: "string" } } } },
+    jsonSchema: {
+      type: "object",
+      properties: { title: { type: "string" }, rank: { type: "integer" }, tags: { type: "array", items: { type: "string" } } },
+    },
   });
 
   ids.a2 = await create(artists, { name: "Mentor", bio: { en: "Taught" } });
   ids.a1 = await create(artists, { name: "Rembrandt", bio: { en: "Painter", nl: "Schilder" }, mentor: ids.a2 });
-  await server.db.query(`UPDATE versions SET data = jsonb_set(data, '{mentor}', to_jsonb($1::text)) WHERE content_id = $2`, [ids.a1, ids.a2]);
+  await server.db.query(`UPDATE versions SET data = jsonb_set(data, '{mentor}', to_jsonb($1::text)) WHERE content_id = $2`, [
+    ids.a1,
+    ids.a2,
+  ]);
   ids.secret = await create(vault, { title: "Hidden" });
   ids.other = await create(other, { title: "Elsewhere" });
   ids.e2 = await create(exhibits, { title: { nl: "Zonnebloemen", en: "Sunflowers" }, year: 1888 });
@@ -79,23 +89,35 @@ beforeAll(async () => {
     artist: ids.a1,
     secret: ids.secret,
     elsewhere: ids.other,
-    notes: [{ id: "intro", text: { nl: "", en: "Hello" } }, { id: "outro", text: { nl: "Dag", en: "Bye" } }],
+    notes: [
+      { id: "intro", text: { nl: "", en: "Hello" } },
+      { id: "outro", text: { nl: "Dag", en: "Bye" } },
+    ],
     rooms: [{ name: { nl: "Eregalerij", en: "Gallery of Honour" } }, { name: { en: "Attic" } }],
   });
-  await server.db.query(`UPDATE versions SET data = jsonb_set(data, '{related}', jsonb_build_array($1::text, $2::text)) WHERE content_id = $1`, [ids.e1, ids.e2]);
+  await server.db.query(
+    `UPDATE versions SET data = jsonb_set(data, '{related}', jsonb_build_array($1::text, $2::text)) WHERE content_id = $1`,
+    [ids.e1, ids.e2],
+  );
   ids.home = await create(home, { title: "Welcome" });
 
-  ({ token: tokenA } = await deliveryClient(server.db, { read: [exhibits.slug, artists.slug, home.slug, paged.slug], origins: ["https://kiosk.example"] }));
+  ({ token: tokenA } = await deliveryClient(server.db, {
+    read: [exhibits.slug, artists.slug, home.slug, paged.slug],
+    origins: ["https://kiosk.example"],
+  }));
   ({ token: tokenB } = await deliveryClient(server.db, { read: [exhibits.slug, vault.slug] }));
 });
 afterAll(() => server.stop());
 
-const get = (path: string, token: string | null = tokenA, headers: Record<string, string> = {}) => deliver(server.url, `/api/v1/delivery${path}`, token, headers);
+const get = (path: string, token: string | null = tokenA, headers: Record<string, string> = {}) =>
+  deliver(server.url, `/api/v1/delivery${path}`, token, headers);
 const documentOf = async (path: string, token = tokenA) => json<Doc>(await get(path, token));
 
 describe("scopes: a client reads its buckets only", () => {
   it("lists the buckets it reads, with their normalised schemas, and no others", async () => {
-    const { items } = await json<{ items: Array<{ slug: string; locales: string[]; schema: { properties: Record<string, { properties?: object }> } }> }>(await get("/buckets"));
+    const { items } = await json<{
+      items: Array<{ slug: string; locales: string[]; schema: { properties: Record<string, { properties?: object }> } }>;
+    }>(await get("/buckets"));
     expect(items.map((bucket) => bucket.slug).sort()).toEqual([artists.slug, exhibits.slug, home.slug, paged.slug].sort());
     const exhibitsItem = items.find((bucket) => bucket.slug === exhibits.slug)!;
     expect(exhibitsItem.locales).toEqual(["nl", "en"]);
@@ -122,8 +144,16 @@ describe("scopes: a client reads its buckets only", () => {
   });
 
   it("answers for an old slug of a renamed bucket, and still 404 for one not given to the client", async () => {
-    await server.db.query("INSERT INTO bucket_slug_redirects (old_slug, bucket_id) VALUES ($1, $2), ($3, $4)", [`old-home-${unique}`, home.id, `old-other-${unique}`, other.id]);
-    expect(await documentOf(`/buckets/old-home-${unique}/documents/${ids.home}`)).toMatchObject({ bucket: home.slug, data: { title: "Welcome" } });
+    await server.db.query("INSERT INTO bucket_slug_redirects (old_slug, bucket_id) VALUES ($1, $2), ($3, $4)", [
+      `old-home-${unique}`,
+      home.id,
+      `old-other-${unique}`,
+      other.id,
+    ]);
+    expect(await documentOf(`/buckets/old-home-${unique}/documents/${ids.home}`)).toMatchObject({
+      bucket: home.slug,
+      data: { title: "Welcome" },
+    });
     expect((await json<{ items: Doc[] }>(await get(`/buckets/old-home-${unique}/documents`))).items).toHaveLength(1);
     await expectProblem(await get(`/buckets/old-other-${unique}/documents/${ids.other}`), 404);
     await expectProblem(await get(`/buckets/old-home-${unique}/documents/${ids.other}`), 404);
@@ -138,17 +168,27 @@ describe("scopes: a client reads its buckets only", () => {
 
 describe("the OpenAPI document", () => {
   it("describes the client's buckets only, each as components, with references into unread buckets typed as ids", async () => {
-    const document = await json<{ openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }>(await get("/openapi.json"));
+    const document = await json<{
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    }>(await get("/openapi.json"));
     expect(document.openapi).toBe("3.1.0");
     const names = Object.keys(document.components.schemas);
     const exhibitsName = `Exhibits${unique[0]!.toUpperCase()}${unique.slice(1)}`;
-    for (const suffix of ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"]) expect(names).toContain(`${exhibitsName}${suffix}`);
+    for (const suffix of ["", "Localized", "Document", "LocalizedDocument", "Page", "LocalizedPage"])
+      expect(names).toContain(`${exhibitsName}${suffix}`);
     expect(names.some((name) => name.startsWith("Vault") || name.startsWith("Other"))).toBe(false);
     expect(Object.keys(document.paths)).toContain(`/api/v1/delivery/buckets/${home.slug}/singleton`);
     expect(Object.keys(document.paths).some((path) => path.includes(vault.slug) || path.includes(other.slug))).toBe(false);
     const properties = document.components.schemas[`${exhibitsName}Localized`]!.properties!;
     expect(properties.secret).toEqual({ type: "string", format: "uuid" });
-    expect(properties.artist).toEqual({ anyOf: [{ type: "string", format: "uuid" }, { $ref: `#/components/schemas/Artists${unique[0]!.toUpperCase()}${unique.slice(1)}LocalizedDocument` }] });
+    expect(properties.artist).toEqual({
+      anyOf: [
+        { type: "string", format: "uuid" },
+        { $ref: `#/components/schemas/Artists${unique[0]!.toUpperCase()}${unique.slice(1)}LocalizedDocument` },
+      ],
+    });
     expect(properties.title).toEqual({ title: "Title", anyOf: [{ type: "string" }, { type: "null" }] });
     // Client B reads the private vault: it is described for B.
     const forB = await json<{ components: { schemas: Record<string, unknown> } }>(await get("/openapi.json", tokenB));
@@ -177,14 +217,20 @@ describe("locales and fallbacks", () => {
     expect(doc.locale).toBeNull();
     expect(doc.fallbacks).toEqual({});
     expect(doc.data.title).toEqual({ nl: "De Nachtwacht", en: "The Night Watch" });
-    expect(doc.data.notes).toEqual([{ id: "intro", text: { nl: "", en: "Hello" } }, { id: "outro", text: { nl: "Dag", en: "Bye" } }]);
+    expect(doc.data.notes).toEqual([
+      { id: "intro", text: { nl: "", en: "Hello" } },
+      { id: "outro", text: { nl: "Dag", en: "Bye" } },
+    ]);
   });
 
   it("answers plain values in the locale, falling back along the bucket's locale order, and lists the fields that fell back", async () => {
     const doc = await documentOf(`/buckets/${exhibits.slug}/documents/${ids.e1}?locale=nl`);
     expect(doc.locale).toBe("nl");
     expect(doc.data).toMatchObject({ title: "De Nachtwacht", subtitle: "Only in English", year: 1642 });
-    expect(doc.data.notes).toEqual([{ id: "intro", text: "Hello" }, { id: "outro", text: "Dag" }]);
+    expect(doc.data.notes).toEqual([
+      { id: "intro", text: "Hello" },
+      { id: "outro", text: "Dag" },
+    ]);
     expect(doc.data.rooms).toEqual([{ name: "Eregalerij" }, { name: "Attic" }]);
     expect(doc.fallbacks).toEqual({ subtitle: "en", "notes[0].text": "en", "rooms[1].name": "en" });
     const english = await documentOf(`/buckets/${exhibits.slug}/documents/${ids.e1}?locale=en`);
@@ -208,9 +254,17 @@ describe("locales and fallbacks", () => {
   });
 
   it("answers the problem in the client's Accept-Language", async () => {
-    const dutch = await expectProblem(await get(`/buckets/${exhibits.slug}/documents?locale=fr`, tokenA, { "Accept-Language": "nl-NL,nl;q=0.9" }), 400, "locale");
+    const dutch = await expectProblem(
+      await get(`/buckets/${exhibits.slug}/documents?locale=fr`, tokenA, { "Accept-Language": "nl-NL,nl;q=0.9" }),
+      400,
+      "locale",
+    );
     expect(dutch.detail).toContain("is geen taal van deze bucket");
-    const english = await expectProblem(await get(`/buckets/${exhibits.slug}/documents?locale=fr`, tokenA, { "Accept-Language": "en" }), 400, "locale");
+    const english = await expectProblem(
+      await get(`/buckets/${exhibits.slug}/documents?locale=fr`, tokenA, { "Accept-Language": "en" }),
+      400,
+      "locale",
+    );
     expect(english.detail).toBe("The locale 'fr' is not one of this bucket's locales (nl, en).");
   });
 });
@@ -226,7 +280,12 @@ describe("populate: references resolved to a depth, cycles cut, unreadable ones 
   it("resolves one level at populate=1, shaped the same way (locale included), and cuts a document already on the path", async () => {
     const doc = await documentOf(`${path()}?populate=1&locale=nl`);
     const artist = doc.data.artist as Doc;
-    expect(artist).toMatchObject({ contentId: ids.a1, bucket: artists.slug, locale: "nl", data: { name: "Rembrandt", bio: "Schilder", mentor: ids.a2 } });
+    expect(artist).toMatchObject({
+      contentId: ids.a1,
+      bucket: artists.slug,
+      locale: "nl",
+      data: { name: "Rembrandt", bio: "Schilder", mentor: ids.a2 },
+    });
     const [self, sunflowers] = doc.data.related as [string, Doc];
     expect(self).toBe(ids.e1); // the document itself: a cycle stays an id
     expect(sunflowers).toMatchObject({ contentId: ids.e2, data: { title: "Zonnebloemen", year: 1888 } });
@@ -263,7 +322,8 @@ describe("populate: references resolved to a depth, cycles cut, unreadable ones 
 describe("the documents of a bucket", () => {
   const made: string[] = [];
   beforeAll(async () => {
-    for (let rank = 1; rank <= 7; rank += 1) made.push(await create(paged, { title: `Item ${rank}${rank === 4 ? " with needle" : ""}`, rank: 8 - rank }));
+    for (let rank = 1; rank <= 7; rank += 1)
+      made.push(await create(paged, { title: `Item ${rank}${rank === 4 ? " with needle" : ""}`, rank: 8 - rank }));
   });
   const list = (query = "") => get(`/buckets/${paged.slug}/documents${query}`);
 
@@ -289,7 +349,9 @@ describe("the documents of a bucket", () => {
     expect(ascending.items.map((doc) => doc.data.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const first = await json<{ items: Doc[]; nextCursor: string }>(await list("?sort=rank&order=desc&limit=4"));
     expect(first.items.map((doc) => doc.data.rank)).toEqual([7, 6, 5, 4]);
-    const second = await json<{ items: Doc[]; nextCursor: string | null }>(await list(`?sort=rank&order=desc&limit=4&cursor=${first.nextCursor}`));
+    const second = await json<{ items: Doc[]; nextCursor: string | null }>(
+      await list(`?sort=rank&order=desc&limit=4&cursor=${first.nextCursor}`),
+    );
     expect(second.items.map((doc) => doc.data.rank)).toEqual([3, 2, 1]);
     expect(second.nextCursor).toBeNull();
     // A translated property sorts by the requested locale.
@@ -302,7 +364,10 @@ describe("the documents of a bucket", () => {
   it("filters by text (q) and by updatedSince", async () => {
     const found = await json<{ items: Doc[] }>(await list("?q=NEEDLE"));
     expect(found.items.map((doc) => doc.data.title)).toEqual(["Item 4 with needle"]);
-    await server.db.query(`UPDATE contents SET updated_at = '2001-01-01T00:00:00Z' WHERE bucket_id = $1 AND content_id <> $2`, [paged.id, made[0]]);
+    await server.db.query(`UPDATE contents SET updated_at = '2001-01-01T00:00:00Z' WHERE bucket_id = $1 AND content_id <> $2`, [
+      paged.id,
+      made[0],
+    ]);
     const recent = await json<{ items: Doc[] }>(await list("?updatedSince=2020-01-01T00:00:00Z"));
     expect(recent.items.map((doc) => doc.contentId)).toEqual([made[0]]);
     const since = await json<{ items: Doc[] }>(await list("?updatedSince=2001-01-01"));
@@ -311,7 +376,7 @@ describe("the documents of a bucket", () => {
 
   it("refuses a malformed cursor, limit, sort, order or updatedSince with a 400 naming the parameter", async () => {
     await expectProblem(await list("?cursor=garbage!"), 400, "cursor");
-    await expectProblem(await list(`?cursor=${Buffer.from("{\"s\":1}").toString("base64url")}`), 400, "cursor");
+    await expectProblem(await list(`?cursor=${Buffer.from('{"s":1}').toString("base64url")}`), 400, "cursor");
     await expectProblem(await list("?limit=101"), 400, "limit");
     await expectProblem(await list("?limit=0"), 400, "limit");
     await expectProblem(await list("?sort=tags"), 400, "sort");
@@ -339,7 +404,13 @@ describe("caching and CORS", () => {
     const list = await get(`/buckets/${bucket.slug}/documents`, token);
     const listTag = list.headers.get("etag")!;
     expect((await get(`/buckets/${bucket.slug}/documents`, token, { "If-None-Match": `W/${listTag}, "other"` })).status).toBe(304);
-    await saveVersion(server.db, { bucketId: bucket.id, contentId: saved.contentId, baseVersionId: saved.versionId, data: { title: "Second" }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: bucket.id,
+      contentId: saved.contentId,
+      baseVersionId: saved.versionId,
+      data: { title: "Second" },
+      userId: null,
+    });
     const changed = await get(path, token, { "If-None-Match": etag! });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
@@ -389,7 +460,13 @@ describe("caching and CORS", () => {
 
     // A referenced document saved: new with populate; the same without (the reference stays an id).
     const before = { populated: await held(populated), plain: await held(plain) };
-    await saveVersion(server.db, { bucketId: makers.id, contentId: maker.contentId, baseVersionId: maker.versionId, data: { name: "Second name" }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: makers.id,
+      contentId: maker.contentId,
+      baseVersionId: maker.versionId,
+      data: { name: "Second name" },
+      userId: null,
+    });
     const changed = await revalidated(populated, before.populated);
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(before.populated);
@@ -427,12 +504,22 @@ describe("caching and CORS", () => {
     expect(foreign.status).toBe(200);
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
     // Client B allows no origin.
-    expect((await get(`/buckets/${exhibits.slug}/documents`, tokenB, { Origin: "https://kiosk.example" })).headers.get("access-control-allow-origin")).toBeNull();
+    expect(
+      (await get(`/buckets/${exhibits.slug}/documents`, tokenB, { Origin: "https://kiosk.example" })).headers.get(
+        "access-control-allow-origin",
+      ),
+    ).toBeNull();
   });
 
   it("answers a preflight for an allowed origin, and none for another", async () => {
     const preflight = (origin: string) =>
-      deliver(server.url, `/api/v1/delivery/buckets/${exhibits.slug}/documents`, null, { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" }, "OPTIONS");
+      deliver(
+        server.url,
+        `/api/v1/delivery/buckets/${exhibits.slug}/documents`,
+        null,
+        { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+        "OPTIONS",
+      );
     const allowed = await preflight("https://kiosk.example");
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://kiosk.example");

@@ -45,7 +45,8 @@ describe("demo content", () => {
         if (typeof node.renderer === "string") renderers.add(node.renderer);
       }
     }
-    for (const kind of ["reference", "referenceList", "popup", "videoCases", "trendSelect", "trendList", "image", "video", "file"]) expect(kinds, kind).toContain(kind);
+    for (const kind of ["reference", "referenceList", "popup", "videoCases", "trendSelect", "trendList", "image", "video", "file"])
+      expect(kinds, kind).toContain(kind);
     expect(renderers).toContain("inline");
   });
 

@@ -18,32 +18,36 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-it.runIf(onPglite)("starts, and serves the sign-in page rendered from the sources", async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "vitrine-dev-"));
-  const child = spawn(process.execPath, ["scripts/dev.mjs"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "development", DATA_DIR: dataDir, PORT: "0", SESSION_SECRET: TEST_SESSION_SECRET, DATABASE_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  cleanups.push(() => child.kill("SIGKILL"));
+it.runIf(onPglite)(
+  "starts, and serves the sign-in page rendered from the sources",
+  async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "vitrine-dev-"));
+    const child = spawn(process.execPath, ["scripts/dev.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "development", DATA_DIR: dataDir, PORT: "0", SESSION_SECRET: TEST_SESSION_SECRET, DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    cleanups.push(() => child.kill("SIGKILL"));
 
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const running = /is running at (http:\/\/\S+)/.exec(output);
-      if (running?.[1]) resolve(running[1]);
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.once("exit", (code) => reject(new Error(`npm run dev exited (${code}) before it listened:\n${output}`)));
-  });
+    let output = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const running = /is running at (http:\/\/\S+)/.exec(output);
+        if (running?.[1]) resolve(running[1]);
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      child.once("exit", (code) => reject(new Error(`npm run dev exited (${code}) before it listened:\n${output}`)));
+    });
 
-  const response = await fetch(`${url}/login`);
-  expect(response.status).toBe(200);
-  expect(await response.text()).toContain('name="password"');
-  child.kill("SIGTERM");
-  await exited;
-}, 120_000);
+    const response = await fetch(`${url}/login`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('name="password"');
+    child.kill("SIGTERM");
+    await exited;
+  },
+  120_000,
+);

@@ -24,7 +24,9 @@ async function documentCount(db: Queryable, bucketId: string): Promise<number> {
 }
 
 async function storedDocuments(bucketId: string): Promise<number> {
-  const { rows } = await database.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [bucketId]);
+  const { rows } = await database.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [
+    bucketId,
+  ]);
   return rows[0]!.count;
 }
 
@@ -32,7 +34,9 @@ describe("a bucket's document count", () => {
   it("counts every create and delete, made at once over several connections", async () => {
     const bucket = await createTestBucket(database.db);
     expect(await documentCount(database.db, bucket.id)).toBe(0);
-    const created = await Promise.all(Array.from({ length: 24 }, (_, n) => createContent(database.db, bucket.id, { title: `Document ${n}` }, null)));
+    const created = await Promise.all(
+      Array.from({ length: 24 }, (_, n) => createContent(database.db, bucket.id, { title: `Document ${n}` }, null)),
+    );
     await Promise.all(created.slice(0, 5).map((document) => deleteContent(database.db, bucket.id, document.contentId, document.versionId)));
 
     expect(await storedDocuments(bucket.id)).toBe(19);
@@ -117,7 +121,10 @@ describe("the overview's statement", () => {
     const bucket = await createTestBucket(database.db);
     await Promise.all([1, 2, 3].map((n) => createContent(database.db, bucket.id, { title: `Listed ${n}` }, null)));
     const past = overviewStatement(bucket.id, { limit: 50, offset: 50, titleKey: "title" });
-    const { rows } = await database.db.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${past.text}`, past.values);
+    const { rows } = await database.db.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${past.text}`,
+      past.values,
+    );
     const scan = rows.map((row) => row["QUERY PLAN"]).find((line) => / on contents c\b/.test(line));
     expect(scan).toContain("never executed");
     expect(await listOverview(database.db, bucket.id, { limit: 50, offset: 50, titleKey: "title" })).toEqual({ rows: [], total: 3 });

@@ -34,7 +34,10 @@ describe("finding ffmpeg and ffprobe", () => {
     const ffmpegPath = linked(systemFfmpeg, "our-ffmpeg");
     const ffprobePath = linked(systemFfprobe, "our-ffprobe");
     const found = await findFfmpeg({ ffmpegPath, ffprobePath, searchPath: emptyDir });
-    expect(found).toEqual({ tools: { ffmpeg: ffmpegPath, ffprobe: ffprobePath, source: "environment", version: expect.stringMatching(/^ffmpeg version \S+/) }, rejected: [] });
+    expect(found).toEqual({
+      tools: { ffmpeg: ffmpegPath, ffprobe: ffprobePath, source: "environment", version: expect.stringMatching(/^ffmpeg version \S+/) },
+      rejected: [],
+    });
   });
 
   it("else the system's, on the PATH", async () => {

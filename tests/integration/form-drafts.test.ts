@@ -40,7 +40,12 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const inputValue = (html: string, name: string) =>
-  new RegExp(`<input[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"`).exec(html)?.slice(1).find((value): value is string => typeof value === "string") ?? null;
+  new RegExp(
+    `<input[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"`,
+  )
+    .exec(html)
+    ?.slice(1)
+    .find((value): value is string => typeof value === "string") ?? null;
 /** The value of the chosen option of the <select name="…"> (a popup field without JavaScript is the reference select). */
 const selectedValue = (html: string, name: string) => {
   const options = new RegExp(`<select[^>]*name="${name.replace(/[.[\]]/g, "\\$&")}"[^>]*>([\\s\\S]*?)</select>`).exec(html)?.[1] ?? "";
@@ -51,7 +56,12 @@ const tokenOf = (location: string | null, parameter: string) => new URL(location
 
 /** The popup's no-JavaScript button on a new work with some unsaved input: the draft's token and where it leads. */
 async function leave(cookie = editor.cookie, fields: Record<string, string> = {}) {
-  const response = await postForm(server.url, `/b/${works.slug}/new`, { __contentId: "", __baseVersionId: "", title: "Unsaved title", year: "1889", artist: "", __openSubForm: "artist", ...fields }, cookie);
+  const response = await postForm(
+    server.url,
+    `/b/${works.slug}/new`,
+    { __contentId: "", __baseVersionId: "", title: "Unsaved title", year: "1889", artist: "", __openSubForm: "artist", ...fields },
+    cookie,
+  );
   return { response, location: response.headers.get("location"), token: tokenOf(response.headers.get("location"), "return") };
 }
 
@@ -71,14 +81,26 @@ describe("popup sub-form without JavaScript: the round trip", () => {
     expect(artistPage).toContain("After saving you return to the form you came from.");
 
     // A refused save keeps the return token in the re-rendered form.
-    const refused = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", __return: token!, name: "" }, editor.cookie);
+    const refused = await postForm(
+      server.url,
+      `/b/${artists.slug}/new`,
+      { __contentId: "", __baseVersionId: "", __return: token!, name: "" },
+      editor.cookie,
+    );
     expect(refused.status).toBe(400);
     expect(inputValue(decode(await refused.text()), "__return")).toBe(token);
 
-    const saved = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", __return: token!, name: "Vincent" }, editor.cookie);
+    const saved = await postForm(
+      server.url,
+      `/b/${artists.slug}/new`,
+      { __contentId: "", __baseVersionId: "", __return: token!, name: "Vincent" },
+      editor.cookie,
+    );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(`/b/${works.slug}/new?draft=${token}`);
-    const { rows } = await server.db.query<{ contentId: string }>(`SELECT content_id AS "contentId" FROM contents WHERE bucket_id = $1`, [artists.id]);
+    const { rows } = await server.db.query<{ contentId: string }>(`SELECT content_id AS "contentId" FROM contents WHERE bucket_id = $1`, [
+      artists.id,
+    ]);
     const artistId = rows.at(-1)!.contentId;
 
     const back = decode(await (await get(server.url, saved.headers.get("location")!, editor.cookie)).text());
@@ -90,26 +112,60 @@ describe("popup sub-form without JavaScript: the round trip", () => {
   });
 
   it("opens the referenced document's latest version when the field names one", async () => {
-    const created = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", name: "Gauguin" }, editor.cookie);
+    const created = await postForm(
+      server.url,
+      `/b/${artists.slug}/new`,
+      { __contentId: "", __baseVersionId: "", name: "Gauguin" },
+      editor.cookie,
+    );
     const artistId = /\/([0-9a-f-]{36})\/latest/.exec(created.headers.get("location") ?? "")![1]!;
     const { location } = await leave(editor.cookie, { artist: artistId });
     expect(location).toMatch(new RegExp(`^/b/${artists.slug}/${artistId}/latest\\?return=`));
   });
 
   it("returns to an edit page with the version it started from, so someone else's save in between is a conflict", async () => {
-    const created = await postForm(server.url, `/b/${works.slug}/new`, { __contentId: "", __baseVersionId: "", title: "Sunflowers" }, editor.cookie);
+    const created = await postForm(
+      server.url,
+      `/b/${works.slug}/new`,
+      { __contentId: "", __baseVersionId: "", title: "Sunflowers" },
+      editor.cookie,
+    );
     const workId = /\/([0-9a-f-]{36})\/latest/.exec(created.headers.get("location") ?? "")![1]!;
-    const { rows: [first] } = await server.db.query<{ versionId: string }>(`SELECT latest_version_id AS "versionId" FROM contents WHERE content_id = $1`, [workId]);
-    const left = await postForm(server.url, `/b/${works.slug}/${workId}/latest`, { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (mine)", artist: "", __openSubForm: "artist" }, editor.cookie);
+    const {
+      rows: [first],
+    } = await server.db.query<{ versionId: string }>(`SELECT latest_version_id AS "versionId" FROM contents WHERE content_id = $1`, [
+      workId,
+    ]);
+    const left = await postForm(
+      server.url,
+      `/b/${works.slug}/${workId}/latest`,
+      { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (mine)", artist: "", __openSubForm: "artist" },
+      editor.cookie,
+    );
     const token = tokenOf(left.headers.get("location"), "return")!;
-    const other = await postForm(server.url, `/b/${works.slug}/${workId}/latest`, { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (theirs)" }, stranger.cookie);
+    const other = await postForm(
+      server.url,
+      `/b/${works.slug}/${workId}/latest`,
+      { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (theirs)" },
+      stranger.cookie,
+    );
     expect(other.status).toBe(302);
-    const saved = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", __return: token, name: "Theo" }, editor.cookie);
+    const saved = await postForm(
+      server.url,
+      `/b/${artists.slug}/new`,
+      { __contentId: "", __baseVersionId: "", __return: token, name: "Theo" },
+      editor.cookie,
+    );
     expect(saved.headers.get("location")).toBe(`/b/${works.slug}/${workId}/latest?draft=${token}`);
     const back = decode(await (await get(server.url, saved.headers.get("location")!, editor.cookie)).text());
     expect(inputValue(back, "title")).toBe("Sunflowers (mine)");
     expect(inputValue(back, "__baseVersionId")).toBe(first!.versionId);
-    const again = await postForm(server.url, `/b/${works.slug}/${workId}/latest`, { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (mine)", artist: selectedValue(back, "artist")! }, editor.cookie);
+    const again = await postForm(
+      server.url,
+      `/b/${works.slug}/${workId}/latest`,
+      { __contentId: workId, __baseVersionId: first!.versionId, title: "Sunflowers (mine)", artist: selectedValue(back, "artist")! },
+      editor.cookie,
+    );
     expect(again.status).toBe(409);
   });
 
@@ -119,9 +175,17 @@ describe("popup sub-form without JavaScript: the round trip", () => {
     expect(other).toContain("Your unsaved input could not be restored");
     expect(other).not.toContain("Unsaved title");
     // The stranger's save on the artist page with the editor's token neither returns there nor marks the draft.
-    const strangerSave = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", __return: token!, name: "Stranger" }, stranger.cookie);
+    const strangerSave = await postForm(
+      server.url,
+      `/b/${artists.slug}/new`,
+      { __contentId: "", __baseVersionId: "", __return: token!, name: "Stranger" },
+      stranger.cookie,
+    );
     expect(strangerSave.headers.get("location")).toMatch(new RegExp(`^/b/${artists.slug}/[0-9a-f-]{36}/latest\\?saved$`));
-    const { rows } = await server.db.query<{ picked: string | null }>("SELECT picked FROM form_drafts WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1", [editor.user.id]);
+    const { rows } = await server.db.query<{ picked: string | null }>(
+      "SELECT picked FROM form_drafts WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1",
+      [editor.user.id],
+    );
     expect(rows[0]!.picked).toBeNull();
 
     await server.db.query("UPDATE form_drafts SET expires_at = now() - interval '1 second' WHERE user_id = $1", [editor.user.id]);
@@ -134,13 +198,19 @@ describe("popup sub-form without JavaScript: the round trip", () => {
   });
 
   it("never redirects anywhere but a local path", async () => {
-    for (const path of ["//evil.example", "/\\evil.example", "https://evil.example/", "evil", "/b//x", "/b/x y"]) expect(isLocalPath(path)).toBe(false);
+    for (const path of ["//evil.example", "/\\evil.example", "https://evil.example/", "evil", "/b//x", "/b/x y"])
+      expect(isLocalPath(path)).toBe(false);
     expect(isLocalPath(`/b/${works.slug}/new`)).toBe(true);
     // A row whose return path is not local (written by something else than the server) is never followed.
     const { token } = await leave();
     await server.db.query("UPDATE form_drafts SET return_path = '//evil.example' WHERE user_id = $1 AND picked IS NULL", [editor.user.id]);
     expect(await pickForDraft(server.db, token, editor.user.id, "6f1c1f55-7a43-4c55-9b0e-1d2b3c4d5e6f")).toBeNull();
-    const saved = await postForm(server.url, `/b/${artists.slug}/new`, { __contentId: "", __baseVersionId: "", __return: token!, name: "Local only" }, editor.cookie);
+    const saved = await postForm(
+      server.url,
+      `/b/${artists.slug}/new`,
+      { __contentId: "", __baseVersionId: "", __return: token!, name: "Local only" },
+      editor.cookie,
+    );
     expect(saved.headers.get("location")).toMatch(new RegExp(`^/b/${artists.slug}/[0-9a-f-]{36}/latest\\?saved$`));
   });
 

@@ -141,7 +141,15 @@ describe("auth guard (spec §4): a signed-in user without the user permission", 
 });
 
 describe("isAdmin guard (spec §4): /settings and everything under it", () => {
-  const SETTINGS = ["/settings", "/settings/invite-user", "/settings/new-client", "/settings/buckets", "/settings/buckets/artworks", "/settings/users", "/settings/users/42"];
+  const SETTINGS = [
+    "/settings",
+    "/settings/invite-user",
+    "/settings/new-client",
+    "/settings/buckets",
+    "/settings/buckets/artworks",
+    "/settings/users",
+    "/settings/users/42",
+  ];
 
   it("sends anonymous visitors to /login with from_url", async () => {
     for (const path of SETTINGS) expect(await probe(path), path).toEqual({ status: 302, location: loginFor(path) });
@@ -179,7 +187,12 @@ describe("allowSignup guard (spec §4)", () => {
       const response = await get(off.url, "/signup");
       expect(response.status).toBe(302);
       expect(response.headers.get("location")).toBe("/login");
-      const posted = await postForm(off.url, "/signup", { name: "X", email: "x@example.test", password: "long enough pw", invitationCode: "x" });
+      const posted = await postForm(off.url, "/signup", {
+        name: "X",
+        email: "x@example.test",
+        password: "long enough pw",
+        invitationCode: "x",
+      });
       expect(posted.status).toBe(302);
       expect(posted.headers.get("location")).toBe("/login");
       const login = await page(off.url, "/login");
@@ -290,13 +303,14 @@ describe("bucket visibility (spec §6)", () => {
       expect(response.status, name).toBe(404);
       expect(await response.json(), name).toEqual({ error: "No such bucket" });
     }
-    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [secret.id]);
+    const { rows } = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [
+      secret.id,
+    ]);
     expect(rows[0]!.count).toBe(1);
   });
 });
 
 describe("every route of spec §2 answers a proper page", () => {
-
   it("a specialised screen's route for a bucket of another screen answers 404, never a placeholder", async () => {
     const paths = [
       "/dle-content/artworks/new",
@@ -406,7 +420,11 @@ describe("legacy optional-parameter routes (spec §2)", () => {
       const bucket = await createTestBucket(server.db, { screen, jsonSchema: schema });
       const { contentId, versionId } = await createContent(server.db, bucket.id, { title: "On its screen" }, null);
       const forms = { sessies: "sessies-form", "dle-sessies": "dle-sessies-form", "dle-content": "dle-content-form", trend: "trend-form" };
-      for (const from of [`/${forms[screen]}/${bucket.slug}`, `/${forms[screen]}/${bucket.slug}/${contentId}/${versionId}`, `/b/${bucket.slug}/form/${contentId}`]) {
+      for (const from of [
+        `/${forms[screen]}/${bucket.slug}`,
+        `/${forms[screen]}/${bucket.slug}/${contentId}/${versionId}`,
+        `/b/${bucket.slug}/form/${contentId}`,
+      ]) {
         const response = await fetch(new URL(from, server.url), { headers: { cookie: member }, redirect: "follow" });
         expect(response.status, from).toBe(200);
         expect(new URL(response.url).pathname.startsWith(`/${screen}/${bucket.slug}/`), `${from} → ${response.url}`).toBe(true);

@@ -63,7 +63,7 @@ it("explains the screens and the webhook signature in the interface language", a
   const english = visibleText((await page(server.url, "/help", undefined, { "Accept-Language": "en-US" })).html);
   expect(english).toContain("Learning-environment sessions (dle-sessies)");
   expect(english).toContain("Vitrine-Signature");
-  expect(english).toContain("createHmac(\"sha256\", secret)");
+  expect(english).toContain('createHmac("sha256", secret)');
   const dutch = visibleText((await page(server.url, "/help", undefined, { "Accept-Language": "nl-NL" })).html);
   expect(dutch).toContain("Elke bucket wordt bewerkt op een scherm");
   expect(dutch).toContain("Weiger het verzoek als t meer dan 5 minuten");

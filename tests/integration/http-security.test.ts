@@ -104,7 +104,9 @@ describe("CSRF: state-changing requests from another site", () => {
     });
     expect(sameOrigin.status).toBe(200);
     expect(await homeWith(server.url, cookieFrom(sameOrigin)!)).toBe("signed in");
-    const typed = await postForm(server.url, "/login", { email: member.email, password: member.password }, undefined, { "Sec-Fetch-Site": "none" });
+    const typed = await postForm(server.url, "/login", { email: member.email, password: member.password }, undefined, {
+      "Sec-Fetch-Site": "none",
+    });
     expect(typed.status).toBe(302);
     const plain = await postJson(server.url, "/auth/login", { email: member.email, password: member.password });
     expect(plain.status).toBe(200);
@@ -125,14 +127,20 @@ describe("CSRF: state-changing requests from another site", () => {
     afterAll(() => proxied.stop());
 
     it("accepts PUBLIC_URL's origin and the host's own, and nothing that merely resembles them", async () => {
-      const signIn = (origin: string) => postJson(proxied.url, "/auth/login", { email: user.email, password: user.password }, undefined, { Origin: origin });
+      const signIn = (origin: string) =>
+        postJson(proxied.url, "/auth/login", { email: user.email, password: user.password }, undefined, { Origin: origin });
       for (const origin of ["https://cms.example.test", proxied.url]) {
         const response = await signIn(origin);
         expect(response.status, origin).toBe(200);
         await response.body?.cancel();
       }
       const sessions = await proxied.db.query<{ count: number }>("SELECT count(*)::int AS count FROM sessions");
-      for (const origin of ["http://cms.example.test", "https://cms.example.test:8443", "https://cms.example.test.evil.example", "https://evil.example"]) {
+      for (const origin of [
+        "http://cms.example.test",
+        "https://cms.example.test:8443",
+        "https://cms.example.test.evil.example",
+        "https://evil.example",
+      ]) {
         const response = await signIn(origin);
         expect(response.status, origin).toBe(403);
         await response.body?.cancel();
@@ -145,7 +153,13 @@ describe("CSRF: state-changing requests from another site", () => {
 
 describe("cross-site writes: a cookie-authenticated write must say where it comes from", () => {
   /** A write as a script outside any browser could send it: the cookie, and only the headers given. */
-  const bareWrite = (path: string, method: string, withCookie: string | undefined, headers: Record<string, string> = {}, body: BodyInit = "locale=nl") =>
+  const bareWrite = (
+    path: string,
+    method: string,
+    withCookie: string | undefined,
+    headers: Record<string, string> = {},
+    body: BodyInit = "locale=nl",
+  ) =>
     fetch(`${server.url}${path}`, {
       method,
       redirect: "manual",
@@ -160,9 +174,23 @@ describe("cross-site writes: a cookie-authenticated write must say where it come
     const attempts = [
       () => bareWrite("/session/locale", "POST", own),
       () => bareWrite("/logout", "POST", own, {}, ""),
-      () => bareWrite(`/api/v1/buckets/${bucket.slug}/save`, "POST", own, { "Content-Type": "application/json" }, JSON.stringify({ content: { title: "Forged" } })),
+      () =>
+        bareWrite(
+          `/api/v1/buckets/${bucket.slug}/save`,
+          "POST",
+          own,
+          { "Content-Type": "application/json" },
+          JSON.stringify({ content: { title: "Forged" } }),
+        ),
       () => bareWrite(`/api/v1/buckets/${bucket.slug}/content/${doc.contentId}/${doc.versionId}`, "DELETE", own, {}, ""),
-      () => bareWrite(`/api/v1/media/video/${doc.contentId}/thumb`, "PUT", own, { "Content-Type": "application/json" }, JSON.stringify({ thumb: 1 })),
+      () =>
+        bareWrite(
+          `/api/v1/media/video/${doc.contentId}/thumb`,
+          "PUT",
+          own,
+          { "Content-Type": "application/json" },
+          JSON.stringify({ thumb: 1 }),
+        ),
       () => bareWrite("/profile", "POST", own, {}, "intent=signOutEverywhere"),
     ];
     for (const attempt of attempts) {
@@ -186,7 +214,11 @@ describe("cross-site writes: a cookie-authenticated write must say where it come
 
   it("accepts the same write with the page's Origin, a same-origin Referer, or a Sec-Fetch-Site that is not cross-site", async () => {
     const { cookie: own } = await signedInUser(server.url, server.db);
-    const shown: Array<Record<string, string>> = [{ Origin: server.url }, { Referer: `${server.url}/b/${bucket.slug}` }, { "Sec-Fetch-Site": "same-origin" }];
+    const shown: Array<Record<string, string>> = [
+      { Origin: server.url },
+      { Referer: `${server.url}/b/${bucket.slug}` },
+      { "Sec-Fetch-Site": "same-origin" },
+    ];
     for (const headers of shown) {
       const response = await bareWrite("/session/locale", "POST", own, headers);
       expect(response.status, JSON.stringify(headers)).toBe(302);

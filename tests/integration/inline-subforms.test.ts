@@ -13,8 +13,10 @@ import { inlineRefusals, loadInlineSubForms } from "../../server/content/subform
 import { compileBucketSchema } from "../../server/content/validator";
 import { translate } from "../../core/messages";
 
-const CONFLICT = "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.";
-const SAVE_FAILED = "Error saving sub-form: for unknown reasons the sub-form couldn't be saved. Try again in a bit, or reach out to support.";
+const CONFLICT =
+  "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.";
+const SAVE_FAILED =
+  "Error saving sub-form: for unknown reasons the sub-form couldn't be saved. Try again in a bit, or reach out to support.";
 const FETCH_FAILED = "Something went wrong fetching the subform content, please try again or contact support.";
 
 let server: TestServer;
@@ -55,7 +57,9 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function counts(bucket: Bucket) {
-  const { rows: [row] } = await server.db.query<{ contents: number; versions: number }>(
+  const {
+    rows: [row],
+  } = await server.db.query<{ contents: number; versions: number }>(
     `SELECT (SELECT count(*) FROM contents WHERE bucket_id = $1)::int AS contents,
             (SELECT count(*) FROM versions v JOIN contents c ON c.content_id = v.content_id WHERE c.bucket_id = $1)::int AS versions`,
     [bucket.id],
@@ -64,19 +68,28 @@ async function counts(bucket: Bucket) {
 }
 
 async function latest(bucket: Bucket, contentId: string) {
-  const { rows: [row] } = await server.db.query<{ versionId: string; data: Record<string, unknown> }>(
+  const {
+    rows: [row],
+  } = await server.db.query<{ versionId: string; data: Record<string, unknown> }>(
     `SELECT v.version_id AS "versionId", v.data FROM contents c JOIN versions v ON v.version_id = c.latest_version_id WHERE c.content_id = $1 AND c.bucket_id = $2`,
     [contentId, bucket.id],
   );
   return row ?? null;
 }
 
-const post = (path: string, fields: Record<string, string>) => postForm(server.url, path, { __contentId: "", __baseVersionId: "", ...fields }, editor.cookie);
+const post = (path: string, fields: Record<string, string>) =>
+  postForm(server.url, path, { __contentId: "", __baseVersionId: "", ...fields }, editor.cookie);
 const savedId = (response: Response) => /\/b\/[^/]+\/([0-9a-f-]{36})\/latest/.exec(response.headers.get("location") ?? "")?.[1] ?? null;
 
 /** An exhibition with its room, both saved through the form. */
 async function exhibitionWithRoom(title: string, room: string) {
-  const response = await post(`/b/${exhibitions.slug}/new`, { title, room: "", "__subforms.room.__contentId": "", "__subforms.room.__baseVersionId": "", "__subforms.room.name": room });
+  const response = await post(`/b/${exhibitions.slug}/new`, {
+    title,
+    room: "",
+    "__subforms.room.__contentId": "",
+    "__subforms.room.__baseVersionId": "",
+    "__subforms.room.name": room,
+  });
   expect(response.status).toBe(302);
   const id = savedId(response)!;
   const saved = await latest(exhibitions, id);
@@ -87,7 +100,12 @@ async function exhibitionWithRoom(title: string, room: string) {
 describe("inline sub-form saves", () => {
   it("creates the room and the exhibition together, the field holding the room's contentId", async () => {
     const before = await counts(rooms);
-    const response = await post(`/b/${exhibitions.slug}/new`, { title: "Spring", room: "", "__subforms.room.name": "East wing", "__subforms.room.capacity": "40" });
+    const response = await post(`/b/${exhibitions.slug}/new`, {
+      title: "Spring",
+      room: "",
+      "__subforms.room.name": "East wing",
+      "__subforms.room.capacity": "40",
+    });
     expect(response.status).toBe(302);
     const exhibition = await latest(exhibitions, savedId(response)!);
     expect(exhibition?.data).toEqual({ title: "Spring", room: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -107,7 +125,12 @@ describe("inline sub-form saves", () => {
 
   it("refuses an invalid sub-form with its error under the sub-form's field, saving neither", async () => {
     const [roomsBefore, exhibitionsBefore] = [await counts(rooms), await counts(exhibitions)];
-    const response = await post(`/b/${exhibitions.slug}/new`, { title: "Summer", room: "", "__subforms.room.name": "", "__subforms.room.capacity": "12" });
+    const response = await post(`/b/${exhibitions.slug}/new`, {
+      title: "Summer",
+      room: "",
+      "__subforms.room.name": "",
+      "__subforms.room.capacity": "12",
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toMatch(/id="[^"]*__subforms\.room\.name[^"]*-error"[^>]*>This field is required/);
@@ -117,7 +140,12 @@ describe("inline sub-form saves", () => {
 
   it("creates nothing for a new sub-form left empty", async () => {
     const before = await counts(rooms);
-    const response = await post(`/b/${exhibitions.slug}/new`, { title: "Autumn", room: "", "__subforms.room.name": "", "__subforms.room.capacity": "" });
+    const response = await post(`/b/${exhibitions.slug}/new`, {
+      title: "Autumn",
+      room: "",
+      "__subforms.room.name": "",
+      "__subforms.room.capacity": "",
+    });
     expect(response.status).toBe(302);
     expect((await latest(exhibitions, savedId(response)!))?.data).toEqual({ title: "Autumn" });
     expect(await counts(rooms)).toEqual(before);
@@ -126,8 +154,13 @@ describe("inline sub-form saves", () => {
   it("saves an edited room as a new version on top of the one the form was loaded with", async () => {
     const saved = await exhibitionWithRoom("Winter", "North hall");
     const response = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
-      __contentId: saved.id, __baseVersionId: saved.versionId, title: "Winter", room: saved.roomId,
-      "__subforms.room.__contentId": saved.roomId, "__subforms.room.__baseVersionId": saved.roomVersionId, "__subforms.room.name": "North hall (renovated)",
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Winter",
+      room: saved.roomId,
+      "__subforms.room.__contentId": saved.roomId,
+      "__subforms.room.__baseVersionId": saved.roomVersionId,
+      "__subforms.room.name": "North hall (renovated)",
     });
     expect(response.status).toBe(302);
     expect((await latest(rooms, saved.roomId))?.data).toEqual({ name: "North hall (renovated)" });
@@ -136,12 +169,21 @@ describe("inline sub-form saves", () => {
 
   it("answers a room edited by someone else with the spec's conflict message and saves nothing", async () => {
     const saved = await exhibitionWithRoom("Conflict", "South hall");
-    const moved = await post(`/b/${rooms.slug}/${saved.roomId}/latest`, { __contentId: saved.roomId, __baseVersionId: saved.roomVersionId, name: "South hall, by someone else" });
+    const moved = await post(`/b/${rooms.slug}/${saved.roomId}/latest`, {
+      __contentId: saved.roomId,
+      __baseVersionId: saved.roomVersionId,
+      name: "South hall, by someone else",
+    });
     expect(moved.status).toBe(302);
     const [roomsBefore, exhibitionsBefore] = [await counts(rooms), await counts(exhibitions)];
     const response = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
-      __contentId: saved.id, __baseVersionId: saved.versionId, title: "Conflict, changed", room: saved.roomId,
-      "__subforms.room.__contentId": saved.roomId, "__subforms.room.__baseVersionId": saved.roomVersionId, "__subforms.room.name": "South hall, by me",
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Conflict, changed",
+      room: saved.roomId,
+      "__subforms.room.__contentId": saved.roomId,
+      "__subforms.room.__baseVersionId": saved.roomVersionId,
+      "__subforms.room.name": "South hall, by me",
     });
     expect(response.status).toBe(409);
     expect(decode(await response.text())).toContain(CONFLICT);
@@ -153,13 +195,21 @@ describe("inline sub-form saves", () => {
   it("leaves the room unchanged when the parent is the one in conflict", async () => {
     const saved = await exhibitionWithRoom("Parent conflict", "West hall");
     const moved = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
-      __contentId: saved.id, __baseVersionId: saved.versionId, title: "Parent conflict, by someone else", room: saved.roomId,
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Parent conflict, by someone else",
+      room: saved.roomId,
     });
     expect(moved.status).toBe(302);
     const roomsBefore = await counts(rooms);
     const response = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
-      __contentId: saved.id, __baseVersionId: saved.versionId, title: "Parent conflict, by me", room: saved.roomId,
-      "__subforms.room.__contentId": saved.roomId, "__subforms.room.__baseVersionId": saved.roomVersionId, "__subforms.room.name": "West hall, by me",
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Parent conflict, by me",
+      room: saved.roomId,
+      "__subforms.room.__contentId": saved.roomId,
+      "__subforms.room.__baseVersionId": saved.roomVersionId,
+      "__subforms.room.name": "West hall, by me",
     });
     expect(response.status).toBe(409);
     expect(await counts(rooms)).toEqual(roomsBefore);
@@ -172,7 +222,11 @@ describe("inline sub-form saves", () => {
     const foreignVersion = (await latest(other, foreignId))!.versionId;
     const before = [await counts(rooms), await counts(exhibitions), await counts(other)];
     const response = await post(`/b/${exhibitions.slug}/new`, {
-      title: "Hostile", room: foreignId, "__subforms.room.__contentId": foreignId, "__subforms.room.__baseVersionId": foreignVersion, "__subforms.room.name": "Overwritten?",
+      title: "Hostile",
+      room: foreignId,
+      "__subforms.room.__contentId": foreignId,
+      "__subforms.room.__baseVersionId": foreignVersion,
+      "__subforms.room.name": "Overwritten?",
     });
     expect(response.status).toBe(500);
     expect(decode(await response.text())).toContain(SAVE_FAILED);
@@ -205,7 +259,9 @@ describe("inline sub-form loading", () => {
     const failing = {
       ...server.db,
       query: (sql: string, params?: unknown[]) =>
-        sql.includes("c.latest_version_id") && sql.includes("c.content_id = $1") ? Promise.reject(new Error("connection lost")) : server.db.query(sql, params),
+        sql.includes("c.latest_version_id") && sql.includes("c.content_id = $1")
+          ? Promise.reject(new Error("connection lost"))
+          : server.db.query(sql, params),
     };
     const logged: string[] = [];
     const logger = { error: (_: unknown, message: string) => logged.push(message) };
@@ -226,12 +282,20 @@ describe("inline sub-forms of buckets with media fields", () => {
       locales: ["en"],
       jsonSchema: { type: "object", properties: { name: { type: "string" }, photo: { type: "string", _ref: "b-image" } } },
     });
-    const schema = { type: "object", properties: { portrait: { type: "string", _ref: portraits.collectionName, renderer: "inline" }, room: { type: "string", _ref: rooms.collectionName, renderer: "inline" } } };
+    const schema = {
+      type: "object",
+      properties: {
+        portrait: { type: "string", _ref: portraits.collectionName, renderer: "inline" },
+        room: { type: "string", _ref: rooms.collectionName, renderer: "inline" },
+      },
+    };
     expect(await inlineRefusals(server.db, JSON.stringify(schema))).toEqual({ [portraits.collectionName]: "media" });
     // A bucket saved before the check (or whose sub-bucket gained a media field later) renders the reference select.
     const legacy = await createTestBucket(server.db, { locales: ["en"], jsonSchema: schema });
     const html = decode(await (await get(server.url, `/b/${legacy.slug}/new`, editor.cookie)).text());
-    expect(html).toContain("This sub-form can't be shown here: its document has media fields, which an inline sub-form can't hold (use a popup sub-form). Choose the document instead.");
+    expect(html).toContain(
+      "This sub-form can't be shown here: its document has media fields, which an inline sub-form can't hold (use a popup sub-form). Choose the document instead.",
+    );
     expect(html).toMatch(/<select[^>]*name="portrait"/);
   });
 });

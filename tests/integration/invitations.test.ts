@@ -23,7 +23,11 @@ function post(baseUrl: string, path: string, entries: Array<[string, string]>, c
     method: "POST",
     redirect: "manual",
     // What a browser sends with a same-site form post.
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: new URLSearchParams(entries),
   });
 }
@@ -39,7 +43,12 @@ function invitationEntries(fields: { email?: string; permissions?: string[]; buc
 }
 
 const textOf = (html: string) =>
-  decode(html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<!--[\s\S]*?-->/g, "").replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
+  decode(
+    html
+      .replace(/<script[\s\S]*?<\/script>/g, " ")
+      .replace(/<!--[\s\S]*?-->/g, "")
+      .replace(/<[^>]+>/g, " "),
+  ).replace(/\s+/g, " ");
 
 /** The code and link the page shows once after creating an invitation. */
 function shownInvitation(html: string): { code: string; link: string } {
@@ -84,7 +93,12 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
 
   it("mails the invitation with its link; the link's holder signs up with its permissions and sees only its buckets", async () => {
     const email = newEmail("editor");
-    const response = await post(server.url, "/settings/invite-user", invitationEntries({ email, permissions: ["user", "dev"], buckets: [shown], days: "3" }), admin.cookie);
+    const response = await post(
+      server.url,
+      "/settings/invite-user",
+      invitationEntries({ email, permissions: ["user", "dev"], buckets: [shown], days: "3" }),
+      admin.cookie,
+    );
     // The page itself answers (no redirect that would carry the code in a URL).
     expect(response.status).toBe(200);
     expect(response.headers.get("location")).toBeNull();
@@ -118,7 +132,12 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
     expect(inputValue(signupPage.html, "invitationCode")).toBe(code);
 
     expect(formAction(signupPage.html)).toBe(`/signup?code=${encodeURIComponent(code)}`);
-    const signup = await post(server.url, formAction(signupPage.html), [["name", "Eddie Editor"], ["email", email], ["password", PASSWORD], ["invitationCode", code]]);
+    const signup = await post(server.url, formAction(signupPage.html), [
+      ["name", "Eddie Editor"],
+      ["email", email],
+      ["password", PASSWORD],
+      ["invitationCode", code],
+    ]);
     expect(signup.status).toBe(302);
     expect(signup.headers.get("location")).toBe("/");
     const cookie = cookieFrom(signup)!;
@@ -152,7 +171,12 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
     const { code, link } = shownInvitation(await response.text());
     const other = newEmail("other");
     const signupPage = await page(server.url, new URL(link).pathname + new URL(link).search);
-    const signup = await post(server.url, formAction(signupPage.html), [["name", "Other"], ["email", other], ["password", PASSWORD], ["invitationCode", code]]);
+    const signup = await post(server.url, formAction(signupPage.html), [
+      ["name", "Other"],
+      ["email", other],
+      ["password", PASSWORD],
+      ["invitationCode", code],
+    ]);
     expect(signup.headers.get("location")).toBeNull();
     expect(signup.status).toBe(400);
     expect(fieldErrorText(await signup.text(), "invitationCode")).toBe("This invitation code is unknown, already used or expired");
@@ -178,7 +202,15 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
     const list = await page(server.url, "/settings/invite-user", admin.cookie);
     expect(list.html).toContain(`value="${row!.id}"`);
 
-    const revoke = await post(server.url, "/settings/invite-user", [["intent", "revoke"], ["id", row!.id]], admin.cookie);
+    const revoke = await post(
+      server.url,
+      "/settings/invite-user",
+      [
+        ["intent", "revoke"],
+        ["id", row!.id],
+      ],
+      admin.cookie,
+    );
     expect(revoke.status).toBe(302);
     expect(revoke.headers.get("location")).toBe("/settings/invite-user?done=revoked");
     const after = await page(server.url, revoke.headers.get("location")!, admin.cookie);
@@ -186,11 +218,24 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
     expect(textOf(after.html)).not.toContain(email);
 
     expect((await get(server.url, `/signup?code=${encodeURIComponent(code)}`)).headers.get("location")).toBe("/login");
-    const signup = await post(server.url, "/signup", [["name", "Late"], ["email", email], ["password", PASSWORD], ["invitationCode", code]]);
+    const signup = await post(server.url, "/signup", [
+      ["name", "Late"],
+      ["email", email],
+      ["password", PASSWORD],
+      ["invitationCode", code],
+    ]);
     expect(signup.headers.get("location")).toBe("/login");
     expect(await findUserByEmail(server.db, email)).toBeNull();
 
-    const again = await post(server.url, "/settings/invite-user", [["intent", "revoke"], ["id", row!.id]], admin.cookie);
+    const again = await post(
+      server.url,
+      "/settings/invite-user",
+      [
+        ["intent", "revoke"],
+        ["id", row!.id],
+      ],
+      admin.cookie,
+    );
     expect(again.headers.get("location")).toBe("/settings/invite-user?done=notOpen");
 
     const { rows } = await server.db.query<{ area: string; action: string; actor_name: string }>(
@@ -211,7 +256,11 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
       [invitationEntries({ email, days: "2.5" }), "days", "Enter a whole number of days from 1 to 90"],
       [invitationEntries({ email, permissions: [] }), "permissions", "Choose at least one permission"],
       [invitationEntries({ email: "nope" }), "email", "Enter a valid email address"],
-      [invitationEntries({ email, buckets: ["no-such-bucket"] }), "buckets", "One of the chosen buckets no longer exists; look at the list again"],
+      [
+        invitationEntries({ email, buckets: ["no-such-bucket"] }),
+        "buckets",
+        "One of the chosen buckets no longer exists; look at the list again",
+      ],
     ];
     const before = (await openInvitationRows(server)).length;
     for (const [entries, field, message] of cases) {
@@ -232,7 +281,12 @@ describe("with mail configured (SMTP_URL, MAIL_FROM) and open signup off", () =>
     const created = await postJson(server.url, "/auth/signup", { name: "Api Person", email, password: PASSWORD, invitationCode: code });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ email, permissions: ["user"], buckets: [shown] });
-    const refused = await postJson(server.url, "/auth/signup", { name: "No Code", email: newEmail("nocode"), password: PASSWORD, invitationCode: "not-a-code" });
+    const refused = await postJson(server.url, "/auth/signup", {
+      name: "No Code",
+      email: newEmail("nocode"),
+      password: PASSWORD,
+      invitationCode: "not-a-code",
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: "Signup is not allowed" });
   });
@@ -252,10 +306,23 @@ describe("guards", () => {
       const expected = cookie ? "/?notice=admin-only" : `/login?from_url=${encodeURIComponent("/settings/invite-user")}`;
       const view = await get(server.url, "/settings/invite-user", cookie);
       expect(view.headers.get("location")).toBe(expected);
-      const create = await post(server.url, "/settings/invite-user", invitationEntries({ email: "sneaky@example.test", permissions: ["user", "admin"] }), cookie);
+      const create = await post(
+        server.url,
+        "/settings/invite-user",
+        invitationEntries({ email: "sneaky@example.test", permissions: ["user", "admin"] }),
+        cookie,
+      );
       expect(create.status).toBe(302);
       expect(create.headers.get("location")).toBe(expected);
-      const revoke = await post(server.url, "/settings/invite-user", [["intent", "revoke"], ["id", id]], cookie);
+      const revoke = await post(
+        server.url,
+        "/settings/invite-user",
+        [
+          ["intent", "revoke"],
+          ["id", id],
+        ],
+        cookie,
+      );
       expect(revoke.headers.get("location")).toBe(expected);
     }
     expect((await openInvitationRows(server)).map((row) => row.email)).toEqual(["kept@example.test"]);

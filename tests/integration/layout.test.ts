@@ -44,7 +44,12 @@ describe("with no buckets", () => {
 
 describe("the top bar", () => {
   it("shows the brand, linking home, on every page, signed in or not", async () => {
-    for (const [path, cookie] of [["/login", undefined], ["/", member], ["/profile", member], ["/nope", member]] as const) {
+    for (const [path, cookie] of [
+      ["/login", undefined],
+      ["/", member],
+      ["/profile", member],
+      ["/nope", member],
+    ] as const) {
       expect(topBar((await page(server.url, path, cookie)).html), path).toMatch(/<a class="brand" href="\/"[^>]*>Vitrine<\/a>/);
     }
   });
@@ -79,7 +84,10 @@ describe("the top bar", () => {
 
 describe("the page head", () => {
   it("titles home and the 404 page '{page} · Vitrine', with the spec's description (every page: page-titles.test.ts)", async () => {
-    for (const [path, cookie, title] of [["/", member, "Content · Vitrine"], ["/nope", member, "Page not found · Vitrine"]] as const) {
+    for (const [path, cookie, title] of [
+      ["/", member, "Content · Vitrine"],
+      ["/nope", member, "Page not found · Vitrine"],
+    ] as const) {
       const { html } = await page(server.url, path, cookie);
       expect(pageTitle(html), path).toBe(title);
       expect(metaContent(html, "description"), path).toBe(DESCRIPTION);
@@ -124,8 +132,7 @@ describe("with 7 visible buckets (and some hidden ones)", () => {
     await createTestBucket(server.db, { slug: "private-2", name: "Private two", private: true, position: 21 });
   });
 
-  const expected = () =>
-    [1, 2, 3, 4, 5, 6, 7].map((i) => ({ href: i === 3 ? "/b/b3/edit" : `/b/b${i}`, text: `Bucket ${i}` }));
+  const expected = () => [1, 2, 3, 4, 5, 6, 7].map((i) => ({ href: i === 3 ? "/b/b3/edit" : `/b/b${i}`, text: `Bucket ${i}` }));
 
   it("shows one top-bar link per bucket, a singleton linking to its edit page", async () => {
     expect(topBarBucketLinks((await page(server.url, "/", member)).html)).toEqual(expected());
@@ -176,7 +183,16 @@ describe("with 8 visible buckets", () => {
 
   it("still lists every visible bucket on home", async () => {
     const { html } = await page(server.url, "/", member);
-    expect(homeBucketLinks(html).map((link) => link.href)).toEqual(["/b/b1", "/b/b2", "/b/b3/edit", "/b/b4", "/b/b5", "/b/b6", "/b/b7", "/b/b8"]);
+    expect(homeBucketLinks(html).map((link) => link.href)).toEqual([
+      "/b/b1",
+      "/b/b2",
+      "/b/b3/edit",
+      "/b/b4",
+      "/b/b5",
+      "/b/b6",
+      "/b/b7",
+      "/b/b8",
+    ]);
   });
 
   it("counts only the buckets the user may see: a user with a buckets list of 2 gets 2 links", async () => {

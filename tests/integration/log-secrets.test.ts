@@ -40,11 +40,22 @@ beforeAll(async () => {
   const document = await createContent(db, bucket.id, { title: "Never in the log" }, editor.id);
   const shared = await createShareable(db, editor, bucket, { contentId: document.contentId, version: "latest", expiry: "7" });
   const resetToken = randomToken(32);
-  await db.query("INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [hashToken(resetToken), editor.id]);
+  await db.query("INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [
+    hashToken(resetToken),
+    editor.id,
+  ]);
   const invitation = await createInvitation(db, { email: "logan-invited@example.test" });
   const image = await insertMedia(db, {
-    kind: "image", originalFilename: "gone.jpg", mimetype: "image/jpeg", size: 10, width: 1, height: 1, details: {},
-    bucketId: bucket.id, storageKey: "nowhere.jpg", createdBy: editor.id,
+    kind: "image",
+    originalFilename: "gone.jpg",
+    mimetype: "image/jpeg",
+    size: 10,
+    width: 1,
+    height: 1,
+    details: {},
+    bucketId: bucket.id,
+    storageKey: "nowhere.jpg",
+    createdBy: editor.id,
   });
   const signing = { SESSION_SECRET: TEST_SESSION_SECRET, DELIVERY_MEDIA_URL_TTL_SECONDS: 3600 };
   const signed = new URL(signedMediaUrl(signing, "http://x", image.contentId, "original", urlExpiry(signing)));
@@ -103,12 +114,26 @@ const FAILING: Array<[string, string, Record<string, string>, string | undefined
 
 async function fire(method: string, pathAndQuery: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
   // Same-origin, as a browser's form post: the cross-site refusal answers before the routes would.
-  return fetch(`${origin}${pathAndQuery}`, { method, headers: { origin, ...headers }, body, redirect: "manual", signal: AbortSignal.timeout(15_000) });
+  return fetch(`${origin}${pathAndQuery}`, {
+    method,
+    headers: { origin, ...headers },
+    body,
+    redirect: "manual",
+    signal: AbortSignal.timeout(15_000),
+  });
 }
 
 /** The query part joins the path's own query with & (or starts one with ?). */
 const withQuery = (pathAndQuery: string, extra: string) =>
-  !extra ? pathAndQuery : extra.startsWith("?") ? (pathAndQuery.includes("?") ? `${pathAndQuery}&${extra.slice(1)}` : `${pathAndQuery}${extra}`) : pathAndQuery.includes("?") ? `${pathAndQuery}${extra}` : `${pathAndQuery}?${extra.slice(1)}`;
+  !extra
+    ? pathAndQuery
+    : extra.startsWith("?")
+      ? pathAndQuery.includes("?")
+        ? `${pathAndQuery}&${extra.slice(1)}`
+        : `${pathAndQuery}${extra}`
+      : pathAndQuery.includes("?")
+        ? `${pathAndQuery}${extra}`
+        : `${pathAndQuery}?${extra.slice(1)}`;
 
 describe("the log of failing requests to secret-bearing paths", () => {
   it("holds no shareable token, reset token, invitation code or media signature, at any level", async () => {
@@ -123,7 +148,12 @@ describe("the log of failing requests to secret-bearing paths", () => {
       }
       // An overlong path: the secret followed by thousands of segments no route matches.
       const [pathname, search = ""] = secretPath.split("?");
-      const overlong = await fire("POST", `${pathname}${"/segment".repeat(900)}${search ? `?${search}` : ""}`, { "content-type": "application/json" }, "{}");
+      const overlong = await fire(
+        "POST",
+        `${pathname}${"/segment".repeat(900)}${search ? `?${search}` : ""}`,
+        { "content-type": "application/json" },
+        "{}",
+      );
       await overlong.arrayBuffer();
       statuses.add(overlong.status);
       if (overlong.headers.has("x-request-id")) answered += 1;
@@ -139,7 +169,10 @@ describe("the log of failing requests to secret-bearing paths", () => {
     expect(log).toContain("/shareables/[token]");
     expect(log).toContain("/password-reset/[token]");
     const leaks = Object.entries(secrets).flatMap(([kind, secret]) =>
-      log.split("\n").filter((line) => line.includes(secret)).map((line) => `${kind}: ${line.slice(0, 400)}`),
+      log
+        .split("\n")
+        .filter((line) => line.includes(secret))
+        .map((line) => `${kind}: ${line.slice(0, 400)}`),
     );
     expect(leaks).toEqual([]);
   }, 120_000);

@@ -20,7 +20,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-type Content = { contentId: string; _id: string; status: string; crop: unknown; dimensions: { width: number; height: number } | null; thumb: unknown };
+type Content = {
+  contentId: string;
+  _id: string;
+  status: string;
+  crop: unknown;
+  dimensions: { width: number; height: number } | null;
+  thumb: unknown;
+};
 
 async function json<T>(response: Response, status = 200): Promise<T> {
   const text = await response.text();
@@ -29,14 +36,30 @@ async function json<T>(response: Response, status = 200): Promise<T> {
 }
 
 const bucketWith = (properties: Record<string, unknown>) =>
-  createTestBucket(server.db, { jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, ...properties } }, locales: ["en"] });
+  createTestBucket(server.db, {
+    jsonSchema: { type: "object", properties: { name: { type: "string", title: "Name" }, ...properties } },
+    locales: ["en"],
+  });
 
-async function uploaded(bucket: Bucket, kind: "image" | "video", property: Record<string, unknown>, data: Buffer, name: string): Promise<Content> {
-  const answer = await upload(server.url, kind, cookie, { bucket: bucket.slug, uid: "u1", properties: JSON.stringify(property) }, { data, name });
+async function uploaded(
+  bucket: Bucket,
+  kind: "image" | "video",
+  property: Record<string, unknown>,
+  data: Buffer,
+  name: string,
+): Promise<Content> {
+  const answer = await upload(
+    server.url,
+    kind,
+    cookie,
+    { bucket: bucket.slug, uid: "u1", properties: JSON.stringify(property) },
+    { data, name },
+  );
   return (await json<Content[]>(answer))[0]!;
 }
 
-const latest = async (kind: "image" | "video", contentId: string) => json<Content>(await get(server.url, `/api/v1/buckets/${kind}/content/${contentId}/latest`, cookie));
+const latest = async (kind: "image" | "video", contentId: string) =>
+  json<Content>(await get(server.url, `/api/v1/buckets/${kind}/content/${contentId}/latest`, cookie));
 
 /** The edit form's post as a browser without JavaScript sends it (multipart: the form has media fields). */
 function postEditForm(bucket: Bucket, parts: Array<[string, string | Blob, string?]>) {
@@ -45,7 +68,12 @@ function postEditForm(bucket: Bucket, parts: Array<[string, string | Blob, strin
     if (typeof value === "string") form.append(name, value);
     else form.append(name, value, filename);
   }
-  return fetch(`${server.url}/b/${bucket.slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, ...sameOrigin(server.url) }, body: form });
+  return fetch(`${server.url}/b/${bucket.slug}/new`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: cookie, ...sameOrigin(server.url) },
+    body: form,
+  });
 }
 
 /** The HTML of one field's box (from its data-field to the next field), where its messages show. */
@@ -59,7 +87,11 @@ function fieldHtml(html: string, field: string): string {
   return html.slice(start, ends.length ? Math.min(...ends) : undefined);
 }
 
-const decode = (html: string) => html.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+const decode = (html: string) =>
+  html
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 const keptName = (html: string) => /<input[^>]*name="name"[^>]*>/.exec(html)?.[0].match(/value="([^"]*)"/)?.[1];
 
 describe("crop bounds on the server", () => {
@@ -67,9 +99,22 @@ describe("crop bounds on the server", () => {
     const property = { _ref: "b-image", enableCrop: true, minWidth: 1200, minHeight: 700, maxWidth: 1800, maxHeight: 1000 };
     const bucket = await bucketWith({ photo: { type: "string", title: "Photo", ...property } });
     const original = await uploaded(bucket, "image", property, await pngOfSize(1800, 1000), "wide.png");
-    const small = await json<{ error: string }>(await postCrop(server.url, original.contentId, cookie, { coordinates: { x: 0, y: 0, width: 1000, height: 600 }, properties: property }), 422);
-    expect(small.error).toBe("Crop is too narrow (1000px), minimum crop width: 1200px\nCrop is not high enough (600px), minimum crop height: 700px");
-    const cropped = await json<Content>(await postCrop(server.url, original.contentId, cookie, { coordinates: { x: 100, y: 50, width: 1200, height: 700 }, properties: property }));
+    const small = await json<{ error: string }>(
+      await postCrop(server.url, original.contentId, cookie, {
+        coordinates: { x: 0, y: 0, width: 1000, height: 600 },
+        properties: property,
+      }),
+      422,
+    );
+    expect(small.error).toBe(
+      "Crop is too narrow (1000px), minimum crop width: 1200px\nCrop is not high enough (600px), minimum crop height: 700px",
+    );
+    const cropped = await json<Content>(
+      await postCrop(server.url, original.contentId, cookie, {
+        coordinates: { x: 100, y: 50, width: 1200, height: 700 },
+        properties: property,
+      }),
+    );
     expect(cropped.dimensions).toEqual({ width: 1200, height: 700 });
   });
 
@@ -77,14 +122,23 @@ describe("crop bounds on the server", () => {
     const own = { _ref: "b-image", enableCrop: true, minWidth: 1600, minWidthCrop: 400 };
     const ownBucket = await bucketWith({ photo: { type: "string", title: "Photo", ...own } });
     const image = await uploaded(ownBucket, "image", own, await pngOfSize(1920, 1080), "own.png");
-    expect((await json<Content>(await postCrop(server.url, image.contentId, cookie, { coordinates: { x: 0, y: 0, width: 400, height: 300 } }))).dimensions).toEqual({ width: 400, height: 300 });
-    const refused = await json<{ error: string }>(await postCrop(server.url, image.contentId, cookie, { coordinates: { x: 0, y: 0, width: 399, height: 300 } }), 422);
+    expect(
+      (await json<Content>(await postCrop(server.url, image.contentId, cookie, { coordinates: { x: 0, y: 0, width: 400, height: 300 } })))
+        .dimensions,
+    ).toEqual({ width: 400, height: 300 });
+    const refused = await json<{ error: string }>(
+      await postCrop(server.url, image.contentId, cookie, { coordinates: { x: 0, y: 0, width: 399, height: 300 } }),
+      422,
+    );
     expect(refused.error).toBe("Crop is too narrow (399px), minimum crop width: 400px");
 
     const free = { _ref: "b-image", enableCrop: true };
     const freeBucket = await bucketWith({ photo: { type: "string", title: "Photo", ...free } });
     const freeImage = await uploaded(freeBucket, "image", free, await pngOfSize(1920, 1080), "free.png");
-    expect((await json<Content>(await postCrop(server.url, freeImage.contentId, cookie, { coordinates: { x: 0, y: 0, width: 10, height: 10 } }))).dimensions).toEqual({ width: 10, height: 10 });
+    expect(
+      (await json<Content>(await postCrop(server.url, freeImage.contentId, cookie, { coordinates: { x: 0, y: 0, width: 10, height: 10 } })))
+        .dimensions,
+    ).toEqual({ width: 10, height: 10 });
   });
 });
 
@@ -131,7 +185,9 @@ describe("without JavaScript", () => {
 
     const outside = await postEditForm(bucket, crop("1500", "0", "800", "450"));
     expect(outside.status).toBe(422);
-    expect(fieldHtml(decode(await outside.text()), "photo")).toContain("The crop area (800×450px at 1500,0) lies outside the image: it must fit within 1920×1080px.");
+    expect(fieldHtml(decode(await outside.text()), "photo")).toContain(
+      "The crop area (800×450px at 1500,0) lies outside the image: it must fit within 1920×1080px.",
+    );
 
     const done = await postEditForm(bucket, crop("100", "60", "960", "540"));
     expect(done.status).toBe(200);
@@ -139,18 +195,29 @@ describe("without JavaScript", () => {
     expect(keptName(doneHtml)).toBe("Kept while cropping");
     expect(fieldHtml(doneHtml, "photo")).not.toMatch(/class="field-error"/);
     // Not saved: the document is not made; the image has a new version cropped as asked.
-    expect(await latest("image", image.contentId)).toMatchObject({ crop: { x: 100, y: 60, width: 960, height: 540 }, dimensions: { width: 960, height: 540 } });
+    expect(await latest("image", image.contentId)).toMatchObject({
+      crop: { x: 100, y: 60, width: 960, height: 540 },
+      dimensions: { width: 960, height: 540 },
+    });
   });
 
   it("renders the crop inputs with the bounds and the thumbnail radios on the saved document's page", async () => {
     const property = { _ref: "b-image", enableCrop: true, minWidthCrop: 800, maxHeightCrop: 900 };
     const bucket = await bucketWith({ photo: { type: "string", title: "Photo", ...property } });
     const image = await uploaded(bucket, "image", property, await pngOfSize(1920, 1080), "harbour.png");
-    const saved = await postEditForm(bucket, [["name", "Saved"], ["photo", image.contentId]]);
+    const saved = await postEditForm(bucket, [
+      ["name", "Saved"],
+      ["photo", image.contentId],
+    ]);
     expect(saved.status).toBe(302);
     const page = decode(await (await get(server.url, saved.headers.get("location")!, cookie)).text());
     const box = fieldHtml(page, "photo");
-    for (const axis of ["x", "y", "width", "height"]) expect(box).toMatch(new RegExp(`<input[^>]*name="__media_edit\\.crop\\.${axis}\\.photo"[^>]*type="number"|<input[^>]*type="number"[^>]*name="__media_edit\\.crop\\.${axis}\\.photo"`));
+    for (const axis of ["x", "y", "width", "height"])
+      expect(box).toMatch(
+        new RegExp(
+          `<input[^>]*name="__media_edit\\.crop\\.${axis}\\.photo"[^>]*type="number"|<input[^>]*type="number"[^>]*name="__media_edit\\.crop\\.${axis}\\.photo"`,
+        ),
+      );
     expect(box).toContain("Minimum width: 800px");
     expect(box).toContain("Maximum height: 900px");
     expect(box).toMatch(/<button(?=[^>]*name="__media_crop")(?=[^>]*value="photo")[^>]*>/);
@@ -163,7 +230,10 @@ describe("without JavaScript", () => {
     await expect.poll(async () => (await latest("video", video.contentId)).status, { timeout: 90_000, interval: 500 }).toBe("completed");
     expect((await latest("video", video.contentId)).thumb).toEqual({ index: 0 });
 
-    const saved = await postEditForm(bucket, [["name", "With a clip"], ["clip", video.contentId]]);
+    const saved = await postEditForm(bucket, [
+      ["name", "With a clip"],
+      ["clip", video.contentId],
+    ]);
     expect(saved.status).toBe(302);
     const page = decode(await (await get(server.url, saved.headers.get("location")!, cookie)).text());
     const radios = [...fieldHtml(page, "clip").matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((match) => match[0]);
@@ -171,13 +241,22 @@ describe("without JavaScript", () => {
     expect(radios.every((radio) => radio.includes('name="__media_edit.thumb.clip"'))).toBe(true);
     expect(radios.filter((radio) => /\bchecked\b/.test(radio))).toHaveLength(1);
 
-    const none = await postEditForm(bucket, [["name", "Kept while choosing"], ["clip", video.contentId], ["__media_thumb", "clip"]]);
+    const none = await postEditForm(bucket, [
+      ["name", "Kept while choosing"],
+      ["clip", video.contentId],
+      ["__media_thumb", "clip"],
+    ]);
     expect(none.status).toBe(422);
     const noneHtml = decode(await none.text());
     expect(fieldHtml(noneHtml, "clip")).toContain("Choose a still for the thumbnail.");
     expect(keptName(noneHtml)).toBe("Kept while choosing");
 
-    const chosen = await postEditForm(bucket, [["name", "Kept while choosing"], ["clip", video.contentId], ["__media_edit.thumb.clip", "2"], ["__media_thumb", "clip"]]);
+    const chosen = await postEditForm(bucket, [
+      ["name", "Kept while choosing"],
+      ["clip", video.contentId],
+      ["__media_edit.thumb.clip", "2"],
+      ["__media_thumb", "clip"],
+    ]);
     expect(chosen.status).toBe(200);
     expect(keptName(decode(await chosen.text()))).toBe("Kept while choosing");
     expect((await latest("video", video.contentId)).thumb).toEqual({ index: 2 });

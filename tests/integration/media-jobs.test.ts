@@ -12,7 +12,17 @@ import { holdInput, processesWithArgument } from "../support/held-input";
 import { createTestUser, get } from "../support/http";
 import { upload, videoOf } from "../support/media-fixtures";
 import { createTestDatabase, type TestServer } from "../support/server";
-import { BUILD_DIR, STALE_TEMPORARY_MS, type Content, faststartVideo, fieldFor, fixtureDir, json, startMediaServer, uploaded } from "../support/media-server";
+import {
+  BUILD_DIR,
+  STALE_TEMPORARY_MS,
+  type Content,
+  faststartVideo,
+  fieldFor,
+  fixtureDir,
+  json,
+  startMediaServer,
+  uploaded,
+} from "../support/media-server";
 
 /*
  * The job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its
@@ -66,7 +76,14 @@ describe("job order", () => {
     const contents: Content[] = [];
     // Four videos (each generated, then probed on upload: about 3 s apiece with both cores busy) show the order.
     for (let i = 0; i < 4; i++) {
-      contents.push(await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: `v${i}.mp4` })));
+      contents.push(
+        await uploaded(
+          await upload(server.url, "video", cookie, fields, {
+            data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }),
+            name: `v${i}.mp4`,
+          }),
+        ),
+      );
     }
     for (const content of contents) expect(content.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
     const { rows } = await server.db.query<{ ordered: boolean }>(
@@ -77,7 +94,6 @@ describe("job order", () => {
     expect(rows.map((row) => row.ordered)).toEqual(Array(4).fill(true));
   }, 60_000);
 });
-
 
 describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the sweep beside running jobs", () => {
   // One server, its tests in order: the first uploads with the runner as MEDIA_WORKERS=0 leaves it, the second
@@ -90,14 +106,20 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
   });
   afterAll(() => jobServer.stop());
 
-  const latest = async (contentId: string) => json(await get(jobServer.url, `/api/v1/buckets/video/content/${contentId}/latest`, jobCookie));
-  const sendVideo = async (fields: Record<string, string>, name: string, video: Parameters<typeof videoOf>[0] = { width: 1280, height: 720, fps: 25, seconds: 1 }) =>
-    uploaded(await upload(jobServer.url, "video", jobCookie, fields, { data: videoOf(video), name }));
+  const latest = async (contentId: string) =>
+    json(await get(jobServer.url, `/api/v1/buckets/video/content/${contentId}/latest`, jobCookie));
+  const sendVideo = async (
+    fields: Record<string, string>,
+    name: string,
+    video: Parameters<typeof videoOf>[0] = { width: 1280, height: 720, fps: 25, seconds: 1 },
+  ) => uploaded(await upload(jobServer.url, "video", jobCookie, fields, { data: videoOf(video), name }));
   const jobRows = async (mediaId: string) =>
-    (await jobServer.db.query<{ name: string; status: string; attempts: number; error: string | null }>(
-      "SELECT name, status, attempts, error FROM jobs WHERE media_id = $1 ORDER BY name",
-      [mediaId],
-    )).rows;
+    (
+      await jobServer.db.query<{ name: string; status: string; attempts: number; error: string | null }>(
+        "SELECT name, status, attempts, error FROM jobs WHERE media_id = $1 ORDER BY name",
+        [mediaId],
+      )
+    ).rows;
 
   // docs/configuration.md: "`0` runs none: uploads are accepted and their jobs wait for a server that has
   // workers" (the upload's kick() must not start a runner that was never started).
@@ -120,12 +142,19 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
     const healthy = await sendVideo(fields, "healthy.mp4");
 
     // The stored original of `damaged` becomes unreadable after it was accepted: every ffmpeg run fails.
-    const key = (await jobServer.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [damaged._id])).rows[0]!.key;
+    const key = (await jobServer.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [damaged._id])).rows[0]!
+      .key;
     writeFileSync(jobServer.media.storage.pathOf(key), Buffer.alloc(4096, 0x42));
     // `abandoned`: its transcode was taken three times by servers that died (attempts used up, lease expired);
     // a job of a name this version does not know waits beside it, as a newer server might have queued.
-    await jobServer.db.query("UPDATE jobs SET status = 'processing', attempts = 3, lease_until = now() - interval '1 minute' WHERE media_id = $1 AND name = 'transcode'", [abandoned._id]);
-    await jobServer.db.query("INSERT INTO jobs (media_id, name, status, attempts, lease_until) VALUES ($1, 'waveform', 'processing', 3, now() - interval '1 minute')", [abandoned._id]);
+    await jobServer.db.query(
+      "UPDATE jobs SET status = 'processing', attempts = 3, lease_until = now() - interval '1 minute' WHERE media_id = $1 AND name = 'transcode'",
+      [abandoned._id],
+    );
+    await jobServer.db.query(
+      "INSERT INTO jobs (media_id, name, status, attempts, lease_until) VALUES ($1, 'waveform', 'processing', 3, now() - interval '1 minute')",
+      [abandoned._id],
+    );
 
     jobServer.media.jobs.start();
     // Until every job has ended: the media shows 'error' as soon as one of its jobs failed for good.
@@ -133,7 +162,12 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
     const ids = [damaged._id, abandoned._id, healthy._id];
     const open = async () => {
       await backoffPassed(jobServer.db, ids);
-      return (await jobServer.db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')", [ids])).rows[0]!.n;
+      return (
+        await jobServer.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM jobs WHERE media_id = ANY($1::uuid[]) AND status IN ('new', 'processing')",
+          [ids],
+        )
+      ).rows[0]!.n;
     };
     await expect.poll(open, { timeout: 60_000, interval: 200 }).toBe(0);
 
@@ -186,7 +220,10 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
     const { fields } = await fieldFor(jobServer.db, "video");
     const content = await sendVideo(fields, "long.mp4", { width: 1280, height: 720, fps: 25, seconds: 8, codec: "mpeg4" });
     const tmpDir = jobServer.media.storage.tmpDir;
-    const outputDir = () => readdirSync(tmpDir).map((name) => path.join(tmpDir, name)).find((entry) => existsSync(path.join(entry, "rendition.mp4")));
+    const outputDir = () =>
+      readdirSync(tmpDir)
+        .map((name) => path.join(tmpDir, name))
+        .find((entry) => existsSync(path.join(entry, "rendition.mp4")));
     await expect.poll(outputDir, { timeout: 20_000, interval: 10 }).toBeTruthy();
     const running = outputDir()!;
     const elevenMinutesAgo = new Date(Date.now() - 11 * 60 * 1000);
@@ -205,72 +242,102 @@ describe("the job runner: MEDIA_WORKERS=0, failures after the attempts, the swee
 });
 
 describe("workers that die at once", () => {
-  it("fail their jobs after the attempts with the spec's message, and never take the server down", () =>
-    withOwnServer(async ({ server, cookie }) => {
-      // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
-      const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
-      writeFileSync(dying, "process.exit(0);\n");
-      const { fields } = await fieldFor(server.db, "video");
-      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "doomed.mp4" }));
-      const runner = new JobRunner(runnerOptions(server, dying));
-      const jobs = async () => {
-        await backoffPassed(server.db, [content._id]);
-        return (await server.db.query<{ name: string; status: string; attempts: number }>("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows;
-      };
-      runner.start();
-      try {
-        await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
-          { name: "transcode", status: "failed", attempts: 3 },
-          { name: "still-creation", status: "failed", attempts: 3 },
-        ]);
-      } finally {
-        await runner.stop();
-      }
-      expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "error", error: "Error converting video" });
-      expect((await get(server.url, "/healthz")).status).toBe(200);
-    }), 40_000);
+  it(
+    "fail their jobs after the attempts with the spec's message, and never take the server down",
+    () =>
+      withOwnServer(async ({ server, cookie }) => {
+        // A worker that is gone before (or while) its job is sent: the send can fail with EPIPE.
+        const dying = path.join(server.media.storage.tmpDir, "..", "dying-worker.cjs");
+        writeFileSync(dying, "process.exit(0);\n");
+        const { fields } = await fieldFor(server.db, "video");
+        const content = await uploaded(
+          await upload(server.url, "video", cookie, fields, {
+            data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }),
+            name: "doomed.mp4",
+          }),
+        );
+        const runner = new JobRunner(runnerOptions(server, dying));
+        const jobs = async () => {
+          await backoffPassed(server.db, [content._id]);
+          return (
+            await server.db.query<{ name: string; status: string; attempts: number }>(
+              "SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq",
+              [content._id],
+            )
+          ).rows;
+        };
+        runner.start();
+        try {
+          await expect.poll(jobs, { timeout: 30_000, interval: 100 }).toEqual([
+            { name: "transcode", status: "failed", attempts: 3 },
+            { name: "still-creation", status: "failed", attempts: 3 },
+          ]);
+        } finally {
+          await runner.stop();
+        }
+        expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({
+          status: "error",
+          error: "Error converting video",
+        });
+        expect((await get(server.url, "/healthz")).status).toBe(200);
+      }),
+    40_000,
+  );
 });
 
 describe("a worker killed while its ffmpeg runs (real processes, SIGKILL)", () => {
   // ffmpeg ignores SIGPIPE: a worker's death used to leave it transcoding on beside the retried job, into a
   // directory already deleted. The worker starts it as a process group of its own and the runner kills the group.
-  it("takes that ffmpeg down with it; the job runs again after its backoff and completes", () =>
-    withOwnServer(async ({ server, cookie }) => {
-      const { fields } = await fieldFor(server.db, "video");
-      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "held.mp4" }));
-      // The transcode alone: a still-creation job would read the held input too.
-      await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
-      const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!.key;
-      const input = server.media.storage.pathOf(key);
-      const held = holdInput(input);
-      const transcode = async () =>
-        (await server.db.query<{ status: string; attempts: number; progress: number; backoffMs: number | null }>(
-          `SELECT status, attempts, progress, CASE WHEN status = 'new' THEN round(extract(epoch FROM run_after - updated_at) * 1000)::int END AS "backoffMs"
+  it(
+    "takes that ffmpeg down with it; the job runs again after its backoff and completes",
+    () =>
+      withOwnServer(async ({ server, cookie }) => {
+        const { fields } = await fieldFor(server.db, "video");
+        const content = await uploaded(
+          await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "held.mp4" }),
+        );
+        // The transcode alone: a still-creation job would read the held input too.
+        await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
+        const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!
+          .key;
+        const input = server.media.storage.pathOf(key);
+        const held = holdInput(input);
+        const transcode = async () =>
+          (
+            await server.db.query<{ status: string; attempts: number; progress: number; backoffMs: number | null }>(
+              `SELECT status, attempts, progress, CASE WHEN status = 'new' THEN round(extract(epoch FROM run_after - updated_at) * 1000)::int END AS "backoffMs"
            FROM jobs WHERE media_id = $1`,
-          [content._id],
-        )).rows[0]!;
-      const runner = new JobRunner(runnerOptions(server));
-      runner.start();
-      try {
-        // The worker reports ffmpeg's process group before any progress: once progress is recorded, the runner knows it.
-        await held.feedUntil(async () => (await transcode()).progress > 0);
-        expect(processesWithArgument(input), "the job's ffmpeg, waiting for the rest of its input").toHaveLength(1);
-        const [worker] = runner.busyWorkerPids();
-        process.kill(worker!, "SIGKILL");
-        await expect.poll(() => processesWithArgument(input), { timeout: 5_000, interval: 20 }).toEqual([]);
-
-        await expect.poll(transcode, { timeout: 5_000, interval: 20 }).toMatchObject({ status: "new", attempts: 1, backoffMs: retryDelayMs(1) });
-        await runner.stop();
-        held.release();
-        await backoffPassed(server.db, [content._id]);
+              [content._id],
+            )
+          ).rows[0]!;
+        const runner = new JobRunner(runnerOptions(server));
         runner.start();
-        await expect.poll(transcode, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 2 });
-        expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({ status: "completed" });
-      } finally {
-        await runner.stop();
-        held.release();
-      }
-    }), 90_000);
+        try {
+          // The worker reports ffmpeg's process group before any progress: once progress is recorded, the runner knows it.
+          await held.feedUntil(async () => (await transcode()).progress > 0);
+          expect(processesWithArgument(input), "the job's ffmpeg, waiting for the rest of its input").toHaveLength(1);
+          const [worker] = runner.busyWorkerPids();
+          process.kill(worker!, "SIGKILL");
+          await expect.poll(() => processesWithArgument(input), { timeout: 5_000, interval: 20 }).toEqual([]);
+
+          await expect
+            .poll(transcode, { timeout: 5_000, interval: 20 })
+            .toMatchObject({ status: "new", attempts: 1, backoffMs: retryDelayMs(1) });
+          await runner.stop();
+          held.release();
+          await backoffPassed(server.db, [content._id]);
+          runner.start();
+          await expect.poll(transcode, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 2 });
+          expect(await json(await get(server.url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie))).toMatchObject({
+            status: "completed",
+          });
+        } finally {
+          await runner.stop();
+          held.release();
+        }
+      }),
+    90_000,
+  );
 });
 
 describe("retries after the backoff", () => {
@@ -283,10 +350,19 @@ describe("retries after the backoff", () => {
       const bucket = await createTestBucket(db);
       const media = await insertMedia(
         db,
-        { kind: "video", bucketId: bucket.id, storageKey: "00000000-0000-4000-8000-000000000000.mp4", originalFilename: "v.mp4", mimetype: "video/mp4", size: 4096, createdBy: user.id },
+        {
+          kind: "video",
+          bucketId: bucket.id,
+          storageKey: "00000000-0000-4000-8000-000000000000.mp4",
+          originalFilename: "v.mp4",
+          mimetype: "video/mp4",
+          size: 4096,
+          createdBy: user.id,
+        },
         ["transcode"],
       );
-      const moveTime = (seconds: number) => db.query("UPDATE jobs SET run_after = run_after - make_interval(secs => $2) WHERE media_id = $1", [media.id, seconds]);
+      const moveTime = (seconds: number) =>
+        db.query("UPDATE jobs SET run_after = run_after - make_interval(secs => $2) WHERE media_id = $1", [media.id, seconds]);
 
       const first = await claimJob(db);
       expect(first).toMatchObject({ mediaId: media.id, attempts: 1, status: "processing" });
@@ -327,14 +403,26 @@ describe("the worker protocol between real processes: a malformed message is log
          process.send({ type: "ready" });\n`,
       );
       const { fields } = await fieldFor(server.db, "video");
-      const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "garbled.mp4" }));
+      const content = await uploaded(
+        await upload(server.url, "video", cookie, fields, {
+          data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }),
+          name: "garbled.mp4",
+        }),
+      );
       const warnings: Array<{ msg: string; problem?: string }> = [];
-      const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; problem?: string }) });
+      const logger = pino(
+        { level: "warn" },
+        { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; problem?: string }) },
+      );
       const runner = new JobRunner({ ...runnerOptions(server, worker), logger });
       runner.start();
       try {
         await expect
-          .poll(async () => (await server.db.query("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows, { timeout: 20_000, interval: 50 })
+          .poll(
+            async () =>
+              (await server.db.query("SELECT name, status, attempts FROM jobs WHERE media_id = $1 ORDER BY seq", [content._id])).rows,
+            { timeout: 20_000, interval: 50 },
+          )
           .toEqual([
             { name: "transcode", status: "completed", attempts: 1 },
             { name: "still-creation", status: "completed", attempts: 1 },
@@ -353,11 +441,24 @@ describe("the worker protocol between real processes: a malformed message is log
     const outputDir = mkdtempSync(path.join(fixtureDir, "stills-"));
     const input = path.join(outputDir, "..", "protocol-input.mp4");
     writeFileSync(input, videoOf({ width: 320, height: 240, fps: 25, seconds: 1 }));
-    const child = fork(path.join(BUILD_DIR, "server/media-worker.js"), [], { stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json", env: { PATH: server.config.PATH } });
+    const child = fork(path.join(BUILD_DIR, "server/media-worker.js"), [], {
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "json",
+      env: { PATH: server.config.PATH },
+    });
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
     try {
-      const job = { jobId: "j1", name: "still-creation", ffmpeg: server.media.ffmpeg!.ffmpeg, input, outputDir, duration: 1, stillCount: 2, timeLimitMs: 60_000 };
+      const job = {
+        jobId: "j1",
+        name: "still-creation",
+        ffmpeg: server.media.ffmpeg!.ffmpeg,
+        input,
+        outputDir,
+        duration: 1,
+        stillCount: 2,
+        timeLimitMs: 60_000,
+      };
       const answer = await new Promise<unknown>((resolve) => {
         child.on("message", (message: { type?: string }) => {
           if (message.type !== "ready") {

@@ -45,9 +45,15 @@ describe("without ffmpeg", () => {
     const cookie = await signIn(bare.url, user.email, user.password);
     const refused = await upload(bare.url, "video", cookie, fields, video);
     expect(refused.status).toBe(422);
-    expect(await refused.json()).toEqual({ error: "Video processing is unavailable on this server (no ffmpeg): videos cannot be uploaded." });
-    expect((await uploaded(await upload(bare.url, "image", cookie, fields, { data: await pngOfSize(1920, 1080), name: "a.png" }))).status).toBe("completed");
-    expect((await uploaded(await upload(bare.url, "file", cookie, fields, { data: Buffer.alloc(2000, 0x61), name: "a.txt" }))).status).toBe("completed");
+    expect(await refused.json()).toEqual({
+      error: "Video processing is unavailable on this server (no ffmpeg): videos cannot be uploaded.",
+    });
+    expect(
+      (await uploaded(await upload(bare.url, "image", cookie, fields, { data: await pngOfSize(1920, 1080), name: "a.png" }))).status,
+    ).toBe("completed");
+    expect((await uploaded(await upload(bare.url, "file", cookie, fields, { data: Buffer.alloc(2000, 0x61), name: "a.txt" }))).status).toBe(
+      "completed",
+    );
     const page = await (await get(bare.url, `/b/${bucket.slug}/new`, cookie)).text();
     expect(page).toContain("Video processing is unavailable on this server (no ffmpeg): videos cannot be uploaded.");
     bare.child.kill("SIGTERM");
@@ -55,10 +61,19 @@ describe("without ffmpeg", () => {
 
     const configured = await startProcess({ ...env, FFMPEG_PATH: "/usr/bin/ffmpeg", FFPROBE_PATH: "/usr/bin/ffprobe", MEDIA_WORKERS: "0" });
     children.push(configured.child);
-    const logLine = () => configured.output().split("\n").find((text) => text.includes("video processing with ffmpeg"));
+    const logLine = () =>
+      configured
+        .output()
+        .split("\n")
+        .find((text) => text.includes("video processing with ffmpeg"));
     await expect.poll(logLine, { timeout: 10_000 }).toBeDefined();
     const line = logLine();
-    expect(line && JSON.parse(line)).toMatchObject({ ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe", source: "environment", version: expect.stringMatching(/^ffmpeg version/) });
+    expect(line && JSON.parse(line)).toMatchObject({
+      ffmpeg: "/usr/bin/ffmpeg",
+      ffprobe: "/usr/bin/ffprobe",
+      source: "environment",
+      version: expect.stringMatching(/^ffmpeg version/),
+    });
     const accepted = await uploaded(await upload(configured.url, "video", cookie, fields, video));
     expect(accepted.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
     const page2 = await (await get(configured.url, `/b/${bucket.slug}/new`, cookie)).text();

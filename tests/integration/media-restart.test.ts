@@ -8,7 +8,20 @@ import { createTestUser, get, signIn } from "../support/http";
 import { upload } from "../support/media-fixtures";
 import { holdInput } from "../support/held-input";
 import { createTestDatabase, type TestDatabase } from "../support/server";
-import { BUILD_DIR, countMedia, exited, faststartVideo, fieldFor, MiB, ROOT, processEnv, startProcess, streamUpload, uploaded, type Content } from "../support/media-server";
+import {
+  BUILD_DIR,
+  countMedia,
+  exited,
+  faststartVideo,
+  fieldFor,
+  MiB,
+  ROOT,
+  processEnv,
+  startProcess,
+  streamUpload,
+  uploaded,
+  type Content,
+} from "../support/media-server";
 
 /*
  * Servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.
@@ -48,7 +61,8 @@ async function site(mediaWorkers: number) {
   await database.db.close();
   const env = processEnv(database, mediaDir, { MEDIA_WORKERS: String(mediaWorkers) });
   /** The database, opened again by the test once no server holds it. */
-  const reopen = async (): Promise<Db> => (database.db = database.databaseUrl ? openPostgres(database.databaseUrl) : await openPglite(database.dataDir));
+  const reopen = async (): Promise<Db> =>
+    (database.db = database.databaseUrl ? openPostgres(database.databaseUrl) : await openPglite(database.dataDir));
   const start = async (extra: Record<string, string> = {}) => {
     const started = await startProcess({ ...env, ...extra });
     children.push(started.child);
@@ -98,13 +112,23 @@ describe("a server killed mid-upload (a real process, SIGKILL)", () => {
     const first = await start();
     const cookie = await signIn(first.url, user.email, user.password);
     // 400 MB generated while it is sent; the server dies long before the end.
-    const streaming = streamUpload(first.url, "video", cookie, fields, { head: faststartVideo(1280, 720, 25, 1), size: 400 * MiB, filename: "huge.mp4" });
+    const streaming = streamUpload(first.url, "video", cookie, fields, {
+      head: faststartVideo(1280, 720, 25, 1),
+      size: 400 * MiB,
+      filename: "huge.mp4",
+    });
     const outcome = streaming.done.then(
       (answer) => ({ answer }),
       (error: unknown) => ({ error }),
     );
     await expect
-      .poll(() => partial().map((name) => statSync(path.join(tmp, name)).size).reduce((a, b) => a + b, 0), { timeout: 20_000, interval: 20 })
+      .poll(
+        () =>
+          partial()
+            .map((name) => statSync(path.join(tmp, name)).size)
+            .reduce((a, b) => a + b, 0),
+        { timeout: 20_000, interval: 20 },
+      )
       .toBeGreaterThan(16 * MiB);
     first.child.kill("SIGKILL");
     await exited(first.child);
@@ -145,12 +169,15 @@ describe("a server killed mid-transcode (a real process, SIGKILL)", () => {
     // Uploaded to a server that runs no jobs, so that its input is held back before any job reads it.
     const uploader = await start({ MEDIA_WORKERS: "0" });
     const cookie = await signIn(uploader.url, user.email, user.password);
-    const content = await uploaded(await upload(uploader.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "long.mp4" }));
+    const content = await uploaded(
+      await upload(uploader.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "long.mp4" }),
+    );
     await stop(uploader.child);
     const stored = readdirSync(path.join(mediaDir, "files"));
     expect(stored).toHaveLength(1);
     const held = holdInput(path.join(mediaDir, "files", stored[0]!));
-    const latest = async (url: string) => (await (await get(url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie)).json()) as Content;
+    const latest = async (url: string) =>
+      (await (await get(url, `/api/v1/buckets/video/content/${content.contentId}/latest`, cookie)).json()) as Content;
 
     const first = await start();
     const transcode = async () => (await latest(first.url)).jobs.find((job) => job.name === "transcode");

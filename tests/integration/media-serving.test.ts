@@ -9,7 +9,17 @@ import { signedInUser } from "../support/fixtures";
 import { createTestUser, get, sameOrigin, signIn } from "../support/http";
 import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
 import type { TestServer } from "../support/server";
-import { BUILD_DIR, type Content, fieldFor, json, uploaded, expectRefused, countMedia, fixtureDir, startMediaServer } from "../support/media-server";
+import {
+  BUILD_DIR,
+  type Content,
+  fieldFor,
+  json,
+  uploaded,
+  expectRefused,
+  countMedia,
+  fixtureDir,
+  startMediaServer,
+} from "../support/media-server";
 
 /*
  * What media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
@@ -40,14 +50,19 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
     port = (listener.address() as net.AddressInfo).port;
     // An HLS playlist whose segment is on the network: a demuxer following it would connect to `listener`.
     playlist = path.join(fixtureDir, "remote.m3u8");
-    writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nhttp://127.0.0.1:${port}/segment.ts\n#EXT-X-ENDLIST\n${"# padding\n".repeat(150)}`);
+    writeFileSync(
+      playlist,
+      `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\nhttp://127.0.0.1:${port}/segment.ts\n#EXT-X-ENDLIST\n${"# padding\n".repeat(150)}`,
+    );
   });
   afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
 
   it("the fixture is meaningful: ffprobe allowed http does connect", async () => {
     // (ffmpeg's own default for a local input, file,crypto,data, refuses http too; ours is narrower still.)
     connections = 0;
-    await promisify(execFile)("ffprobe", ["-hide_banner", "-v", "error", "-protocol_whitelist", "file,http,tcp", playlist], { timeout: 20_000 }).catch(() => undefined);
+    await promisify(execFile)("ffprobe", ["-hide_banner", "-v", "error", "-protocol_whitelist", "file,http,tcp", playlist], {
+      timeout: 20_000,
+    }).catch(() => undefined);
     expect(connections).toBeGreaterThan(0);
   });
 
@@ -55,7 +70,10 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
     const { probeVideo, PROBE_OPTIONS } = await import("../../server/media/ffmpeg");
     expect(PROBE_OPTIONS).toEqual(expect.arrayContaining(["-protocol_whitelist", "file"]));
     connections = 0;
-    await expect(probeVideo({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "", source: "system" }, playlist)).rejects.toMatchObject({ status: 422, key: "media.video.damaged" });
+    await expect(probeVideo({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "", source: "system" }, playlist)).rejects.toMatchObject({
+      status: 422,
+      key: "media.video.damaged",
+    });
     expect(connections).toBe(0);
   });
 
@@ -68,7 +86,19 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
       const reply = await new Promise<{ type: string; error?: string }>((resolve) => {
         worker.on("message", (message: { type: string; error?: string }) => {
           if (message.type === "ready") {
-            worker.send({ type: "job", job: { jobId: "j1", name: "transcode", ffmpeg: "ffmpeg", input: playlist, outputDir, duration: 10, stillCount: 5, timeLimitMs: 60_000 } });
+            worker.send({
+              type: "job",
+              job: {
+                jobId: "j1",
+                name: "transcode",
+                ffmpeg: "ffmpeg",
+                input: playlist,
+                outputDir,
+                duration: 10,
+                stillCount: 5,
+                timeLimitMs: 60_000,
+              },
+            });
           } else if (message.type === "done" || message.type === "failed") resolve(message);
         });
       });
@@ -85,12 +115,15 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
     const { fields } = await fieldFor(server.db, "video");
     connections = 0;
     const data = readFileSync(playlist);
-    await expectRefused(await upload(server.url, "video", cookie, fields, { data, name: "clip.mp4", type: "video/mp4" }), 415, /not a video/);
+    await expectRefused(
+      await upload(server.url, "video", cookie, fields, { data, name: "clip.mp4", type: "video/mp4" }),
+      415,
+      /not a video/,
+    );
     expect(connections).toBe(0);
     expect(temporaryFiles()).toEqual([]);
   });
 });
-
 
 describe("serving: HTML and SVG never inline, RFC 6266 names, ranges", () => {
   let fileFields: Record<string, string>;
@@ -99,8 +132,12 @@ describe("serving: HTML and SVG never inline, RFC 6266 names, ranges", () => {
     ({ fields: fileFields } = await fieldFor(server.db, "file"));
   });
 
-  const html = Buffer.from(`<!doctype html><html><body><script>document.title = document.cookie</script>${"<p>x</p>".repeat(300)}</body></html>`);
-  const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script>${" ".repeat(2000)}</svg>`);
+  const html = Buffer.from(
+    `<!doctype html><html><body><script>document.title = document.cookie</script>${"<p>x</p>".repeat(300)}</body></html>`,
+  );
+  const svg = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script>${" ".repeat(2000)}</svg>`,
+  );
 
   it.each([
     ["page.html", html, "application/octet-stream"],
@@ -126,32 +163,59 @@ describe("serving: HTML and SVG never inline, RFC 6266 names, ranges", () => {
   /** The name sent exactly, as RFC 5987 `filename*` (browsers' FormData would rewrite `"` to %22). */
   function uploadNamed(name: string, data: Buffer) {
     const boundary = `----vitrine-test-${randomUUID()}`;
-    const parts = Object.entries(fileFields).map(([field, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`);
+    const parts = Object.entries(fileFields).map(
+      ([field, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`,
+    );
     const body = Buffer.concat([
-      Buffer.from(`${parts.join("")}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${rfc5987(name)}\r\n\r\n`),
+      Buffer.from(
+        `${parts.join("")}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${rfc5987(name)}\r\n\r\n`,
+      ),
       data,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    return fetch(`${server.url}/api/v1/media/file/upload`, { method: "POST", headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": `multipart/form-data; boundary=${boundary}` }, body });
+    return fetch(`${server.url}/api/v1/media/file/upload`, {
+      method: "POST",
+      headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
   }
 
   it.each([
-    ['Café "menu" 100%.txt', 'Café "menu" 100%.txt', `attachment; filename="Caf_ _menu_ 100_.txt"; filename*=UTF-8''Caf%C3%A9%20%22menu%22%20100%25.txt`],
-    ["it's (1) *final*!.txt", "it's (1) *final*!.txt", `attachment; filename="it's (1) *final*!.txt"; filename*=UTF-8''it%27s%20%281%29%20%2Afinal%2A!.txt`],
+    [
+      'Café "menu" 100%.txt',
+      'Café "menu" 100%.txt',
+      `attachment; filename="Caf_ _menu_ 100_.txt"; filename*=UTF-8''Caf%C3%A9%20%22menu%22%20100%25.txt`,
+    ],
+    [
+      "it's (1) *final*!.txt",
+      "it's (1) *final*!.txt",
+      `attachment; filename="it's (1) *final*!.txt"; filename*=UTF-8''it%27s%20%281%29%20%2Afinal%2A!.txt`,
+    ],
     ["日本語.txt", "日本語.txt", `attachment; filename="___.txt"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E.txt`],
     ["../../..", "upload", `attachment; filename="upload"; filename*=UTF-8''upload`],
     ["..\\..\\etc/passwd", "passwd", `attachment; filename="passwd"; filename*=UTF-8''passwd`],
-    ["C:\\Users\\x\\..\\rapport\u0007\u001b[31m.txt", "rapport[31m.txt", `attachment; filename="rapport[31m.txt"; filename*=UTF-8''rapport%5B31m.txt`],
-    ["a\r\nSet-Cookie: x=1.txt", "aSet-Cookie: x=1.txt", `attachment; filename="aSet-Cookie: x=1.txt"; filename*=UTF-8''aSet-Cookie%3A%20x%3D1.txt`],
+    [
+      "C:\\Users\\x\\..\\rapport\u0007\u001b[31m.txt",
+      "rapport[31m.txt",
+      `attachment; filename="rapport[31m.txt"; filename*=UTF-8''rapport%5B31m.txt`,
+    ],
+    [
+      "a\r\nSet-Cookie: x=1.txt",
+      "aSet-Cookie: x=1.txt",
+      `attachment; filename="aSet-Cookie: x=1.txt"; filename*=UTF-8''aSet-Cookie%3A%20x%3D1.txt`,
+    ],
     ["\u0000\u0001", "upload", `attachment; filename="upload"; filename*=UTF-8''upload`],
-  ])("the name %j is kept as %j and comes back RFC 6266-encoded: an ASCII fallback and the exact UTF-8 name", async (name, kept, header) => {
-    const content = await uploaded(await uploadNamed(name, Buffer.alloc(2000, 0x61)));
-    expect(content.originalFilename).toBe(kept);
-    const served = await get(server.url, content.url, cookie);
-    expect(served.headers.get("content-disposition")).toBe(header);
-    const stored = readdirSync(server.media.storage.filesDir);
-    expect(stored.every((file) => /^[0-9a-f-]{36}(\.[a-z0-9]+)?$/.test(file))).toBe(true);
-  });
+  ])(
+    "the name %j is kept as %j and comes back RFC 6266-encoded: an ASCII fallback and the exact UTF-8 name",
+    async (name, kept, header) => {
+      const content = await uploaded(await uploadNamed(name, Buffer.alloc(2000, 0x61)));
+      expect(content.originalFilename).toBe(kept);
+      const served = await get(server.url, content.url, cookie);
+      expect(served.headers.get("content-disposition")).toBe(header);
+      const stored = readdirSync(server.media.storage.filesDir);
+      expect(stored.every((file) => /^[0-9a-f-]{36}(\.[a-z0-9]+)?$/.test(file))).toBe(true);
+    },
+  );
 
   it("strips C1 control characters and bidirectional overrides from the name too", async () => {
     const content = await uploaded(await uploadNamed("a\u009b31mb\u0085c.txt", Buffer.alloc(2000, 0x61)));
@@ -181,7 +245,6 @@ describe("serving: HTML and SVG never inline, RFC 6266 names, ranges", () => {
   });
 });
 
-
 describe("access on every media call", () => {
   let outsider: string;
   let noPermission: string;
@@ -197,8 +260,18 @@ describe("access on every media call", () => {
     const imageField = await fieldFor(server.db, "image");
     imageFields = imageField.fields;
     image = await uploaded(await upload(server.url, "image", cookie, imageFields, { data: await pngOfSize(1920, 1080), name: "a.png" }));
-    video = await uploaded(await upload(server.url, "video", cookie, (await fieldFor(server.db, "video")).fields, { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }), name: "v.mp4" }));
-    file = await uploaded(await upload(server.url, "file", cookie, (await fieldFor(server.db, "file")).fields, { data: Buffer.alloc(2000, 0x61), name: "f.txt" }));
+    video = await uploaded(
+      await upload(server.url, "video", cookie, (await fieldFor(server.db, "video")).fields, {
+        data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 1 }),
+        name: "v.mp4",
+      }),
+    );
+    file = await uploaded(
+      await upload(server.url, "file", cookie, (await fieldFor(server.db, "file")).fields, {
+        data: Buffer.alloc(2000, 0x61),
+        name: "f.txt",
+      }),
+    );
   });
 
   const reads = () => [
@@ -230,7 +303,9 @@ describe("access on every media call", () => {
 
   it("an account without the user permission: 403 on every read and write", async () => {
     for (const url of reads()) expect((await get(server.url, url, noPermission)).status, url).toBe(403);
-    expect((await upload(server.url, "image", noPermission, imageFields, { data: await pngOfSize(1920, 1080), name: "a.png" })).status).toBe(403);
+    expect(
+      (await upload(server.url, "image", noPermission, imageFields, { data: await pngOfSize(1920, 1080), name: "a.png" })).status,
+    ).toBe(403);
   });
 
   it("a bucket the user may not see: 404 on every read, as if the media did not exist", async () => {
@@ -246,7 +321,13 @@ describe("access on every media call", () => {
     const mine = await signedInUser(server.url, server.db, { buckets: [bucket.slug] });
     const before = await countMedia(server.db);
     await expectRefused(
-      await upload(server.url, "image", mine.cookie, { ...fields, contentId: image.contentId }, { data: await pngOfSize(1920, 1080), name: "takeover.png" }),
+      await upload(
+        server.url,
+        "image",
+        mine.cookie,
+        { ...fields, contentId: image.contentId },
+        { data: await pngOfSize(1920, 1080), name: "takeover.png" },
+      ),
       404,
       "No such media",
     );

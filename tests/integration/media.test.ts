@@ -18,7 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-type Content = Record<string, unknown> & { contentId: string; _id: string; status: string; url: string; jobs: Array<{ name: string; status: string; progress: number }> };
+type Content = Record<string, unknown> & {
+  contentId: string;
+  _id: string;
+  status: string;
+  url: string;
+  jobs: Array<{ name: string; status: string; progress: number }>;
+};
 
 async function uploaded(response: Response): Promise<Content> {
   const body = (await response.json()) as unknown;
@@ -46,8 +52,16 @@ async function expectRefused(response: Response, status: number, message: string
 describe("image uploads", () => {
   it("stores an image under a generated key and answers its content, readable and viewable afterwards", async () => {
     const png = await pngOfSize(1920, 1080);
-    const content = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: png, name: "Zee & strand.png", type: "text/plain" }));
-    expect(content).toMatchObject({ status: "completed", mimetype: "image/png", originalFilename: "Zee & strand.png", dimensions: { width: 1920, height: 1080 }, uid: "u1" });
+    const content = await uploaded(
+      await upload(server.url, "image", cookie, await fields(), { data: png, name: "Zee & strand.png", type: "text/plain" }),
+    );
+    expect(content).toMatchObject({
+      status: "completed",
+      mimetype: "image/png",
+      originalFilename: "Zee & strand.png",
+      dimensions: { width: 1920, height: 1080 },
+      uid: "u1",
+    });
     const latest = await (await get(server.url, `/api/v1/buckets/image/content/${content.contentId}/latest`, cookie)).json();
     expect(latest).toMatchObject({ contentId: content.contentId, _id: content._id, status: "completed" });
     const view = await get(server.url, content.url, cookie);
@@ -60,8 +74,12 @@ describe("image uploads", () => {
   });
 
   it("serves a given version only of its own content (?version=)", async () => {
-    const first = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }));
-    const second = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "b.jpg" }));
+    const first = await uploaded(
+      await upload(server.url, "image", cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }),
+    );
+    const second = await uploaded(
+      await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "b.jpg" }),
+    );
     const own = await get(server.url, `/api/v1/media/image/${first.contentId}?version=${first._id}`, cookie);
     expect(own.status).toBe(200);
     expect(own.headers.get("content-type")).toBe("image/png");
@@ -72,7 +90,9 @@ describe("image uploads", () => {
   });
 
   it("answers 304 to a matching ETag and 206 to a byte range", async () => {
-    const content = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "a.jpg" }));
+    const content = await uploaded(
+      await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "a.jpg" }),
+    );
     const first = await get(server.url, content.url, cookie);
     await first.arrayBuffer();
     const etag = first.headers.get("etag")!;
@@ -92,13 +112,22 @@ describe("image uploads", () => {
     [{}, 1280, 720, "Image is too narrow (1280px), minimum width: 1920px\nImage is not high enough (720px), minimum height: 1080px"],
   ])("refuses bounds %j with the spec's message", async (property, width, height, message) => {
     const before = await mediaRows();
-    await expectRefused(await upload(server.url, "image", cookie, await fields(property), { data: await pngOfSize(width, height), name: "x.png" }), 422, message);
+    await expectRefused(
+      await upload(server.url, "image", cookie, await fields(property), { data: await pngOfSize(width, height), name: "x.png" }),
+      422,
+      message,
+    );
     expect(await mediaRows()).toBe(before);
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("accepts a named resolution and WxH as bounds", async () => {
-    await uploaded(await upload(server.url, "image", cookie, await fields({ minWidth: "720p", maxWidth: "1300x800", minHeight: 700 }), { data: await pngOfSize(1280, 720), name: "x.png" }));
+    await uploaded(
+      await upload(server.url, "image", cookie, await fields({ minWidth: "720p", maxWidth: "1300x800", minHeight: 700 }), {
+        data: await pngOfSize(1280, 720),
+        name: "x.png",
+      }),
+    );
   });
 
   it("takes the rules from the bucket's schema: properties that do not match a field of the bucket are refused, so a client cannot loosen them", async () => {
@@ -106,38 +135,91 @@ describe("image uploads", () => {
     const small = { data: await pngOfSize(1920, 1080), name: "x.png" };
     const before = await mediaRows();
     const loosened = { bucket: strict.slug, uid: "u1", properties: JSON.stringify({ minWidth: 100 }) };
-    await expectRefused(await upload(server.url, "image", cookie, loosened, small), 400, /^The field 'properties' matches no image field of this bucket/);
+    await expectRefused(
+      await upload(server.url, "image", cookie, loosened, small),
+      400,
+      /^The field 'properties' matches no image field of this bucket/,
+    );
     const none = { bucket: strict.slug, uid: "u1" };
     await expectRefused(await upload(server.url, "image", cookie, none, small), 422, /minimum width: 3840px/);
-    const titled = { bucket: strict.slug, uid: "u1", properties: JSON.stringify({ _ref: "b-image", title: "Another title", minWidth: "4K" }) };
+    const titled = {
+      bucket: strict.slug,
+      uid: "u1",
+      properties: JSON.stringify({ _ref: "b-image", title: "Another title", minWidth: "4K" }),
+    };
     await expectRefused(await upload(server.url, "image", cookie, titled, small), 422, /minimum width: 3840px/);
     const plain = await createTestBucket(server.db);
-    await expectRefused(await upload(server.url, "image", cookie, { bucket: plain.slug, uid: "u1" }, small), 400, "This bucket has no image field.");
+    await expectRefused(
+      await upload(server.url, "image", cookie, { bucket: plain.slug, uid: "u1" }, small),
+      400,
+      "This bucket has no image field.",
+    );
     const twoRules = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { a: { _ref: "b-image", maxWidth: 4000 }, list: { type: "array", items: { _ref: "b-image", maxWidth: 2000 } } } },
+      jsonSchema: {
+        type: "object",
+        properties: { a: { _ref: "b-image", maxWidth: 4000 }, list: { type: "array", items: { _ref: "b-image", maxWidth: 2000 } } },
+      },
     });
-    await expectRefused(await upload(server.url, "image", cookie, { bucket: twoRules.slug, uid: "u1" }, small), 400, /different rules: send the field's schema property in 'properties'/);
-    await uploaded(await upload(server.url, "image", cookie, { bucket: twoRules.slug, uid: "u1", properties: JSON.stringify({ _ref: "b-image", maxWidth: 2000 }) }, small));
+    await expectRefused(
+      await upload(server.url, "image", cookie, { bucket: twoRules.slug, uid: "u1" }, small),
+      400,
+      /different rules: send the field's schema property in 'properties'/,
+    );
+    await uploaded(
+      await upload(
+        server.url,
+        "image",
+        cookie,
+        { bucket: twoRules.slug, uid: "u1", properties: JSON.stringify({ _ref: "b-image", maxWidth: 2000 }) },
+        small,
+      ),
+    );
     expect(await mediaRows()).toBe(before + 1);
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("refuses a decompression bomb from its header, before decoding", async () => {
-    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: decompressionBombPng(), name: "bomb.png" }), 422, /too many pixels/);
+    await expectRefused(
+      await upload(server.url, "image", cookie, await fields(), { data: decompressionBombPng(), name: "bomb.png" }),
+      422,
+      /too many pixels/,
+    );
   });
 
   it("decides the type by content: HTML named .jpg and an SVG with a script are not images (415)", async () => {
     const html = Buffer.from(`<!doctype html><html><body><script>alert(1)</script>${"x".repeat(2000)}</body></html>`);
-    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: html, name: "photo.jpg", type: "image/jpeg" }), 415, /not an image/);
-    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><script>alert(1)</script>${" ".repeat(2000)}</svg>`);
-    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: svg, name: "logo.svg", type: "image/svg+xml" }), 415, /not an image/);
+    await expectRefused(
+      await upload(server.url, "image", cookie, await fields(), { data: html, name: "photo.jpg", type: "image/jpeg" }),
+      415,
+      /not an image/,
+    );
+    const svg = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><script>alert(1)</script>${" ".repeat(2000)}</svg>`,
+    );
+    await expectRefused(
+      await upload(server.url, "image", cookie, await fields(), { data: svg, name: "logo.svg", type: "image/svg+xml" }),
+      415,
+      /not an image/,
+    );
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("refuses an empty file, a file under 1024 bytes and a request without a file", async () => {
-    await expectRefused(await upload(server.url, "image", cookie, await fields(), { data: Buffer.alloc(0), name: "empty.png" }), 400, "The file is empty.");
-    await expectRefused(await upload(server.url, "file", cookie, await fields(), { data: Buffer.alloc(1000, 65), name: "small.txt" }), 422, /too small/);
-    await expectRefused(await upload(server.url, "image", cookie, await fields(), null), 400, "Send exactly one file, in the field named 'file'.");
+    await expectRefused(
+      await upload(server.url, "image", cookie, await fields(), { data: Buffer.alloc(0), name: "empty.png" }),
+      400,
+      "The file is empty.",
+    );
+    await expectRefused(
+      await upload(server.url, "file", cookie, await fields(), { data: Buffer.alloc(1000, 65), name: "small.txt" }),
+      422,
+      /too small/,
+    );
+    await expectRefused(
+      await upload(server.url, "image", cookie, await fields(), null),
+      400,
+      "Send exactly one file, in the field named 'file'.",
+    );
   });
 
   it("refuses two files, a malformed body and a bad boundary with 400", async () => {
@@ -145,9 +227,17 @@ describe("image uploads", () => {
     form.append("bucket", bucket.slug);
     form.append("file", new Blob([new Uint8Array(await pngOfSize(1920, 1080))]), "a.png");
     form.append("file", new Blob([new Uint8Array(await pngOfSize(1920, 1080))]), "b.png");
-    const two = await fetch(`${server.url}/api/v1/media/image/upload/`, { method: "POST", headers: { Cookie: cookie, ...sameOrigin(server.url) }, body: form });
+    const two = await fetch(`${server.url}/api/v1/media/image/upload/`, {
+      method: "POST",
+      headers: { Cookie: cookie, ...sameOrigin(server.url) },
+      body: form,
+    });
     expect(two.status).toBe(400);
-    const noBoundary = await fetch(`${server.url}/api/v1/media/image/upload/`, { method: "POST", headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": "multipart/form-data" }, body: "garbage" });
+    const noBoundary = await fetch(`${server.url}/api/v1/media/image/upload/`, {
+      method: "POST",
+      headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": "multipart/form-data" },
+      body: "garbage",
+    });
     await expectRefused(noBoundary, 400, /boundary/);
     const cut = await fetch(`${server.url}/api/v1/media/image/upload/`, {
       method: "POST",
@@ -159,10 +249,20 @@ describe("image uploads", () => {
   });
 
   it("checks access: 401 signed out, 404 for a bucket the user may not see, also when reading", async () => {
-    const content = await uploaded(await upload(server.url, "image", cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }));
-    await expectRefused(await upload(server.url, "image", undefined, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }), 401, "Sign in first");
+    const content = await uploaded(
+      await upload(server.url, "image", cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }),
+    );
+    await expectRefused(
+      await upload(server.url, "image", undefined, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }),
+      401,
+      "Sign in first",
+    );
     const other = await signedInUser(server.url, server.db, { buckets: ["some-other-bucket"] });
-    await expectRefused(await upload(server.url, "image", other.cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }), 404, "No such bucket");
+    await expectRefused(
+      await upload(server.url, "image", other.cookie, await fields(), { data: await pngOfSize(1920, 1080), name: "a.png" }),
+      404,
+      "No such bucket",
+    );
     expect((await get(server.url, content.url, other.cookie)).status).toBe(404);
     expect((await get(server.url, `/api/v1/buckets/image/content/${content.contentId}/latest`, other.cookie)).status).toBe(404);
     expect((await get(server.url, content.url)).status).toBe(401);
@@ -184,8 +284,14 @@ describe("file uploads", () => {
 
   it("restricts extensions with allowedFiles by content (415) and never serves SVG inline", async () => {
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>${" ".repeat(2000)}</svg>`);
-    await expectRefused(await upload(server.url, "file", cookie, await fields({ allowedFiles: ["pdf"] }), { data: svg, name: "doc.pdf" }), 415, /not allowed/);
-    const content = await uploaded(await upload(server.url, "file", cookie, await fields({ allowedFiles: ["svg"] }), { data: svg, name: "logo.svg" }));
+    await expectRefused(
+      await upload(server.url, "file", cookie, await fields({ allowedFiles: ["pdf"] }), { data: svg, name: "doc.pdf" }),
+      415,
+      /not allowed/,
+    );
+    const content = await uploaded(
+      await upload(server.url, "file", cookie, await fields({ allowedFiles: ["svg"] }), { data: svg, name: "logo.svg" }),
+    );
     const served = await get(server.url, content.url, cookie);
     expect(served.headers.get("content-type")).toBe("application/octet-stream");
     expect(served.headers.get("content-disposition")).toMatch(/^attachment;/);
@@ -194,7 +300,11 @@ describe("file uploads", () => {
 
   it("cuts off a file above maxFilesize while streaming (413) and leaves nothing behind", async () => {
     const before = await mediaRows();
-    await expectRefused(await upload(server.url, "file", cookie, await fields({ maxFilesize: 4096 }), { data: Buffer.alloc(64 * 1024, 66), name: "big.txt" }), 413, /too large/);
+    await expectRefused(
+      await upload(server.url, "file", cookie, await fields({ maxFilesize: 4096 }), { data: Buffer.alloc(64 * 1024, 66), name: "big.txt" }),
+      413,
+      /too large/,
+    );
     expect(await mediaRows()).toBe(before);
     expect(temporaryFiles()).toEqual([]);
   });
@@ -215,7 +325,11 @@ describe("file uploads", () => {
     const controller = new AbortController();
     const body = new ReadableStream<Uint8Array>({
       start(stream) {
-        stream.enqueue(new TextEncoder().encode(`--B\r\nContent-Disposition: form-data; name="bucket"\r\n\r\n${bucket.slug}\r\n--B\r\nContent-Disposition: form-data; name="file"; filename="v.bin"\r\n\r\n`));
+        stream.enqueue(
+          new TextEncoder().encode(
+            `--B\r\nContent-Disposition: form-data; name="bucket"\r\n\r\n${bucket.slug}\r\n--B\r\nContent-Disposition: form-data; name="file"; filename="v.bin"\r\n\r\n`,
+          ),
+        );
         stream.enqueue(new Uint8Array(256 * 1024));
       },
     });
@@ -251,7 +365,12 @@ describe("video uploads and jobs", () => {
   }
 
   it("probes, transcodes to H.264/AAC MP4 and extracts stills, reporting progress, then plays with ranges", async () => {
-    const content = await uploaded(await upload(server.url, "video", cookie, await fields(), { data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 2, codec: "mpeg4" }), name: "clip.mp4" }));
+    const content = await uploaded(
+      await upload(server.url, "video", cookie, await fields(), {
+        data: videoOf({ width: 1280, height: 720, fps: 25, seconds: 2, codec: "mpeg4" }),
+        name: "clip.mp4",
+      }),
+    );
     expect(content).toMatchObject({ status: "processing", dimensions: { width: 1280, height: 720 }, fps: 25, codec: "mpeg4" });
     expect(content.jobs.map((job) => job.name)).toEqual(["transcode", "still-creation"]);
     const done = await untilSettled(content.contentId);
@@ -272,24 +391,43 @@ describe("video uploads and jobs", () => {
     [{ minFps: 30, maxFps: 30 }, { width: 1280, height: 720, fps: 25 }, "Video framerate is not 30 fps"],
     [{ minFps: 29, maxFps: 31 }, { width: 1280, height: 720, fps: 25 }, "Video framerate is not between 29 & 31 fps"],
     [{ codec: "vp9" }, { width: 1280, height: 720, fps: 25 }, "Video codec is not equal to vp9"],
-    [{}, { width: 640, height: 480, fps: 25 }, "Video width is smaller then the minumum width of 1280px\nVideo height is smaller than the minimum height of 720px"],
+    [
+      {},
+      { width: 640, height: 480, fps: 25 },
+      "Video width is smaller then the minumum width of 1280px\nVideo height is smaller than the minimum height of 720px",
+    ],
   ])("refuses bounds %j with the spec's message", async (property, video, message) => {
-    await expectRefused(await upload(server.url, "video", cookie, await fields(property), { data: videoOf({ ...video, seconds: 1 }), name: "v.mp4" }), 422, message);
+    await expectRefused(
+      await upload(server.url, "video", cookie, await fields(property), { data: videoOf({ ...video, seconds: 1 }), name: "v.mp4" }),
+      422,
+      message,
+    );
     expect(temporaryFiles()).toEqual([]);
   });
 
   it("refuses a truncated video", async () => {
     const whole = videoOf({ width: 1280, height: 720, fps: 25, seconds: 2 });
-    await expectRefused(await upload(server.url, "video", cookie, await fields(), { data: whole.subarray(0, Math.floor(whole.length / 3)), name: "cut.mp4" }), 422, /could not be read/);
+    await expectRefused(
+      await upload(server.url, "video", cookie, await fields(), { data: whole.subarray(0, Math.floor(whole.length / 3)), name: "cut.mp4" }),
+      422,
+      /could not be read/,
+    );
   });
 
   it("runs a job again when its worker is killed mid-transcode, and completes it", async () => {
-    const content = await uploaded(await upload(server.url, "video", cookie, await fields(), { data: videoOf({ width: 1920, height: 1080, fps: 30, seconds: 6, codec: "mpeg4" }), name: "long.mp4" }));
+    const content = await uploaded(
+      await upload(server.url, "video", cookie, await fields(), {
+        data: videoOf({ width: 1920, height: 1080, fps: 30, seconds: 6, codec: "mpeg4" }),
+        name: "long.mp4",
+      }),
+    );
     await expect.poll(() => server.media.jobs.busyWorkerPids().length, { timeout: 20_000, interval: 20 }).toBeGreaterThan(0);
     process.kill(server.media.jobs.busyWorkerPids()[0]!, "SIGKILL");
     const done = await untilSettled(content.contentId, 120_000);
     expect(done.status).toBe("completed");
-    const attempts = await server.db.query<{ attempts: number }>("SELECT attempts FROM jobs WHERE media_id = $1 AND name = 'transcode'", [content._id]);
+    const attempts = await server.db.query<{ attempts: number }>("SELECT attempts FROM jobs WHERE media_id = $1 AND name = 'transcode'", [
+      content._id,
+    ]);
     expect(attempts.rows[0]!.attempts).toBe(2);
   }, 150_000);
 });

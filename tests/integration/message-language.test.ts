@@ -18,7 +18,11 @@ let small: Buffer;
 beforeAll(async () => {
   server = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
   bucket = await createTestBucket(server.db, {
-    jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string" }, photo: { type: "string", _ref: "b-image", minWidth: "HD", minHeight: "HD" } } },
+    jsonSchema: {
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" }, photo: { type: "string", _ref: "b-image", minWidth: "HD", minHeight: "HD" } },
+    },
     locales: ["en"],
   });
   cookie = (await signedInUser(server.url, server.db)).cookie;
@@ -43,12 +47,15 @@ describe("the language of a refused file's message (DEFAULT_LOCALE en)", () => {
   it.each([
     ["nl-NL,nl;q=0.9", "Afbeelding is te smal (1000px), minimale breedte: 1920px", "Dit is een verplicht veld", "Image is too narrow"],
     ["en-US,en;q=0.9", "Image is too narrow (1000px), minimum width: 1920px", "This field is required", "Afbeelding is te smal"],
-  ])("Accept-Language %s: the file's and the fields' messages in that language, none in the other", async (language, fileMessage, required, other) => {
-    const response = await post(language);
-    expect(response.status).toBe(422);
-    const html = (await response.text()).replaceAll("&#x27;", "'");
-    expect(html).toContain(fileMessage);
-    expect(html).toContain(required);
-    expect(html).not.toContain(other);
-  });
+  ])(
+    "Accept-Language %s: the file's and the fields' messages in that language, none in the other",
+    async (language, fileMessage, required, other) => {
+      const response = await post(language);
+      expect(response.status).toBe(422);
+      const html = (await response.text()).replaceAll("&#x27;", "'");
+      expect(html).toContain(fileMessage);
+      expect(html).toContain(required);
+      expect(html).not.toContain(other);
+    },
+  );
 });

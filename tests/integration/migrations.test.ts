@@ -98,7 +98,10 @@ async function recorded(db: Db): Promise<Array<{ version: number; name: string }
  * A bucket written the way the schema before migration 032 takes it (no `names` column): createTestBucket writes
  * today's columns, which an older schema lacks.
  */
-async function oldSchemaBucket(db: Db, jsonSchema: object = { type: "object", properties: { title: { type: "string" } } }): Promise<{ id: string }> {
+async function oldSchemaBucket(
+  db: Db,
+  jsonSchema: object = { type: "object", properties: { title: { type: "string" } } },
+): Promise<{ id: string }> {
   const slug = `old-${randomBytes(4).toString("hex")}`;
   const { rows } = await db.query<{ id: string }>(
     "INSERT INTO buckets (slug, name, singleton, private, collection_name, json_schema, locales) VALUES ($1, $1, false, false, $1, $2, $3) RETURNING id",
@@ -171,27 +174,42 @@ describe("migrations", () => {
 
   it("027 stores the search text of every document saved before it, from its latest version only, and drops the index over all versions", async () => {
     const db = await (await freshDatabase()).open();
-    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 27));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 27),
+    );
     const bucket = await oldSchemaBucket(db, { type: "object", properties: { name: { type: "string" }, year: { type: "integer" } } });
     await db.query(
       `WITH c AS (INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $4))
        INSERT INTO versions (version_id, content_id, data) VALUES ($3, $1, '{"name": "Zandvoort"}'), ($4, $1, '{"name": "Mesdag", "year": 1881}')`,
       [randomUUID(), bucket.id, randomUUID(), randomUUID()],
     );
-    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 27))).toEqual([27]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 27),
+      ),
+    ).toEqual([27]);
     const { rows } = await db.query<{ text: string }>("SELECT search_text AS text FROM contents WHERE bucket_id = $1", [bucket.id]);
     expect(rows).toEqual([{ text: "Mesdag 1881" }]);
     expect(await relationExists(db, "versions_search_trgm_idx")).toBe(false);
     expect(await relationExists(db, "contents_search_trgm_idx")).toBe(true);
     // Nothing may write a contents row without its text: a search would never find it.
     await expect(
-      db.query("INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3)", [randomUUID(), bucket.id, randomUUID()]),
+      db.query("INSERT INTO contents (content_id, bucket_id, latest_version_id) VALUES ($1, $2, $3)", [
+        randomUUID(),
+        bucket.id,
+        randomUUID(),
+      ]),
     ).rejects.toThrow(/search_text/);
   });
 
   it("028 moves each bucket's document count into its count slots and drops the column", async () => {
     const db = await (await freshDatabase()).open();
-    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 28));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 28),
+    );
     const [full, empty] = [await oldSchemaBucket(db), await oldSchemaBucket(db)];
     for (const name of ["Mesdag", "Israëls"]) {
       const [contentId, versionId] = [randomUUID(), randomUUID()];
@@ -201,19 +219,29 @@ describe("migrations", () => {
         [contentId, full.id, versionId, name],
       );
     }
-    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 28))).toEqual([28]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 28),
+      ),
+    ).toEqual([28]);
     const { rows } = await db.query<{ bucketId: string; documents: number }>(
       `SELECT bucket_id AS "bucketId", sum(documents)::int AS documents FROM bucket_document_counts WHERE bucket_id = ANY ($1::uuid[]) GROUP BY bucket_id`,
       [[full.id, empty.id]],
     );
     expect(rows).toEqual([{ bucketId: full.id, documents: 2 }]);
-    const { rows: columns } = await db.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'buckets' AND column_name = 'content_count'");
+    const { rows: columns } = await db.query(
+      "SELECT 1 FROM information_schema.columns WHERE table_name = 'buckets' AND column_name = 'content_count'",
+    );
     expect(columns).toEqual([]);
   });
 
   it("029 stores every document's search text in lower case, and a search in any case still finds it", async () => {
     const db = await (await freshDatabase()).open();
-    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 29));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 29),
+    );
     const bucket = await oldSchemaBucket(db);
     const { contentId } = await createContent(db, bucket.id, { title: "Zeegezicht bij Scheveningen", maker: "MESDAG" }, null);
     const storedWords = async () => {
@@ -221,7 +249,12 @@ describe("migrations", () => {
       return rows[0]!.text.split(" ").sort();
     };
     expect(await storedWords()).toEqual(["MESDAG", "Scheveningen", "Zeegezicht", "bij"]);
-    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 29))).toEqual([29]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 29),
+      ),
+    ).toEqual([29]);
     expect(await storedWords()).toEqual(["bij", "mesdag", "scheveningen", "zeegezicht"]);
     for (const search of ["Mesdag", "ZEEGEZICHT bij"]) {
       expect((await listContents(db, bucket.id, { limit: 20, search })).map((version) => version.contentId)).toEqual([contentId]);
@@ -230,16 +263,26 @@ describe("migrations", () => {
 
   it("033 indexes versions by time for the activity log, and admin_activity takes a document's delete (older rows stay)", async () => {
     const db = await (await freshDatabase()).open();
-    await migrate(db, MIGRATIONS.filter((migration) => migration.version < 33));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 33),
+    );
     await db.query("INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'bucket', 'created', 'paintings')");
     const deleted = "INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'document', 'deleted', 'Mesdag')";
     await expect(db.query(deleted)).rejects.toThrow(/admin_activity_area_check/);
     expect(await relationExists(db, "versions_created_idx")).toBe(false);
-    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 33))).toEqual([33]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 33),
+      ),
+    ).toEqual([33]);
     await db.query(deleted);
     const { rows } = await db.query<{ area: string }>("SELECT area FROM admin_activity ORDER BY area");
     expect(rows).toEqual([{ area: "bucket" }, { area: "document" }]);
-    await expect(db.query("INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'nonsense', 'x', 'y')")).rejects.toThrow(/admin_activity_area_check/);
+    await expect(
+      db.query("INSERT INTO admin_activity (actor_name, area, action, subject) VALUES ('Ada', 'nonsense', 'x', 'y')"),
+    ).rejects.toThrow(/admin_activity_area_check/);
     expect(await relationExists(db, "versions_created_idx")).toBe(true);
   });
 
@@ -247,7 +290,10 @@ describe("migrations", () => {
     const fresh = await freshDatabase();
     const [first, second] = [await fresh.open(), await fresh.open()];
     // The first migration sleeps, so the two runs certainly overlap.
-    const slow = [{ version: 1, name: "slow_start", sql: "CREATE TABLE slow_start (id integer); SELECT pg_sleep(0.3);" }, ...MIGRATIONS.map((m) => ({ ...m, version: m.version + 1 }))];
+    const slow = [
+      { version: 1, name: "slow_start", sql: "CREATE TABLE slow_start (id integer); SELECT pg_sleep(0.3);" },
+      ...MIGRATIONS.map((m) => ({ ...m, version: m.version + 1 })),
+    ];
     const results = await Promise.all([migrate(first, slow), migrate(second, slow)]);
     const versions = slow.map((migration) => migration.version);
     expect(results).toContainEqual(versions);

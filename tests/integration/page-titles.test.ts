@@ -34,7 +34,12 @@ beforeAll(async () => {
   const bucket = await createTestBucket(server.db, { slug: `titles-${stamp}`, name: "Title bucket" });
   const singleton = await createTestBucket(server.db, { slug: `titles-one-${stamp}`, name: "Title singleton", singleton: true });
   const schema = { type: "object", properties: { title: { type: "string", title: "Title" } } };
-  const lessons = await createTestBucket(server.db, { slug: `titles-dle-${stamp}`, name: "Title lessons", screen: "dle-content", jsonSchema: schema });
+  const lessons = await createTestBucket(server.db, {
+    slug: `titles-dle-${stamp}`,
+    name: "Title lessons",
+    screen: "dle-content",
+    jsonSchema: schema,
+  });
   const document = await createContent(server.db, bucket.id, { title: "Titled document" }, admin.user.id);
   const lesson = await createContent(server.db, lessons.id, { title: "Titled lesson" }, admin.user.id);
   const demo = async (screen: string) => {
@@ -46,11 +51,26 @@ beforeAll(async () => {
     if (!rows[0]) throw new Error(`the demo content has no ${screen} document`);
     return rows[0];
   };
-  const [trend, sessions, dleSessions, environment] = await Promise.all([demo("trend"), demo("sessies"), demo("dle-sessies"), demo("dle-content")]);
+  const [trend, sessions, dleSessions, environment] = await Promise.all([
+    demo("trend"),
+    demo("sessies"),
+    demo("dle-sessies"),
+    demo("dle-content"),
+  ]);
   const { code } = await createInvitation(server.db, {});
   const { token: resetToken } = await createResetToken(server.db, admin.user.id);
-  const webhook = await createWebhook(server.db, admin.user, { url: "https://example.org/hook", events: ["document.saved"], bucketSlugs: null, secret: "s".repeat(32) });
-  const shared = await postForm(server.url, "/shareables", { intent: "create", expiry: "7", version: "latest", bucket: bucket.slug, contentId: document.contentId }, admin.cookie);
+  const webhook = await createWebhook(server.db, admin.user, {
+    url: "https://example.org/hook",
+    events: ["document.saved"],
+    bucketSlugs: null,
+    secret: "s".repeat(32),
+  });
+  const shared = await postForm(
+    server.url,
+    "/shareables",
+    { intent: "create", expiry: "7", version: "latest", bucket: bucket.slug, contentId: document.contentId },
+    admin.cookie,
+  );
   const shareToken = /\/shareables\/([A-Za-z0-9_-]+)"/.exec(await shared.text())?.[1];
   if (!shareToken) throw new Error(`no shareable link made (${shared.status})`);
 
@@ -93,7 +113,10 @@ beforeAll(async () => {
     "routes/screens/dle-content/version.tsx": { path: `/dle-content/${lessons.slug}/${lesson.contentId}/${lesson.versionId}`, as: "admin" },
     "routes/screens/dle-sessies/overview.tsx": { path: `/dle-sessies/${dleSessions.slug}`, as: "admin" },
     "routes/screens/dle-sessies/new.tsx": { path: `/dle-sessies/${dleSessions.slug}/new`, as: "admin" },
-    "routes/screens/dle-sessies/edit.tsx": { path: `/dle-sessies/${dleSessions.slug}/${dleSessions.contentId}/${dleSessions.versionId}`, as: "admin" },
+    "routes/screens/dle-sessies/edit.tsx": {
+      path: `/dle-sessies/${dleSessions.slug}/${dleSessions.contentId}/${dleSessions.versionId}`,
+      as: "admin",
+    },
     "routes/screens/sessies/overview.tsx": { path: `/sessies/${sessions.slug}`, as: "admin" },
     "routes/screens/sessies/new.tsx": { path: `/sessies/${sessions.slug}/new`, as: "admin" },
     "routes/screens/sessies/edit.tsx": { path: `/sessies/${sessions.slug}/${sessions.contentId}/${sessions.versionId}`, as: "admin" },
@@ -117,14 +140,18 @@ describe("page titles", () => {
     expect((await pageRoutes()).map((route) => route.file).sort()).toEqual(Object.keys(visits).sort());
   });
 
-  it.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)("titles every page '{page} · Vitrine' in %s", async (language) => {
-    const wrong: string[] = [];
-    for (const [file, visit] of Object.entries(visits)) {
-      const title = await titleOf(visit, language);
-      if (!title || !TITLE.test(title) || title.startsWith("· ")) wrong.push(`${file} (${visit.path}): ${JSON.stringify(title)}`);
-    }
-    expect(wrong).toEqual([]);
-  }, 120_000);
+  it.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)(
+    "titles every page '{page} · Vitrine' in %s",
+    async (language) => {
+      const wrong: string[] = [];
+      for (const [file, visit] of Object.entries(visits)) {
+        const title = await titleOf(visit, language);
+        if (!title || !TITLE.test(title) || title.startsWith("· ")) wrong.push(`${file} (${visit.path}): ${JSON.stringify(title)}`);
+      }
+      expect(wrong).toEqual([]);
+    },
+    120_000,
+  );
 
   it("puts each page's own part in the interface language", async () => {
     const expected: Array<[string, string, string]> = [

@@ -13,7 +13,8 @@ import { startMailServer, type TestMailServer } from "../support/smtp";
  */
 
 const NEW_PASSWORD = "set by the admin";
-const NO_MAIL_ANSWER = "This installation cannot send mail, so no link is on its way. If that address belongs to an account, the admins of Vitrine now see your request under Settings";
+const NO_MAIL_ANSWER =
+  "This installation cannot send mail, so no link is on its way. If that address belongs to an account, the admins of Vitrine now see your request under Settings";
 
 let server: TestServer;
 let admin: Awaited<ReturnType<typeof signedInUser>>;
@@ -76,7 +77,9 @@ describe("without mail, a reset request is kept for the admins", () => {
 
     expect(await openRequests(asking.id)).toHaveLength(1);
     expect(await openRequests(deactivated.id)).toEqual([]);
-    const { rows } = await server.db.query("SELECT 1 FROM password_reset_requests r JOIN users u ON u.id = r.user_id WHERE u.email = $1", [unknown]);
+    const { rows } = await server.db.query("SELECT 1 FROM password_reset_requests r JOIN users u ON u.id = r.user_id WHERE u.email = $1", [
+      unknown,
+    ]);
     expect(rows).toEqual([]);
     // A repeat keeps one open request.
     expect((await requestReset(asking.email.toUpperCase())).status).toBe(302);
@@ -196,7 +199,9 @@ describe("Make reset link", () => {
     const expired = await page(server.url, `/password-reset/${token}`);
     expect(expired.status).toBe(410);
     expect(decode(expired.html)).toContain("This password reset link has expired");
-    expect((await postForm(server.url, `/password-reset/${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).status).toBe(410);
+    expect((await postForm(server.url, `/password-reset/${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).status).toBe(
+      410,
+    );
   });
 
   it("a request made after the link was made closes when the user resets with it", async () => {
@@ -204,7 +209,9 @@ describe("Make reset link", () => {
     const { token } = linkOn(decode(await (await post(`/settings/users/${user.id}`, { intent: "resetLink" })).text()));
     expect((await requestReset(user.email)).status).toBe(302);
     expect(await openRequests(user.id)).toHaveLength(1);
-    expect((await postForm(server.url, `/password-reset/${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).status).toBe(302);
+    expect((await postForm(server.url, `/password-reset/${token}`, { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).status).toBe(
+      302,
+    );
     expect(await openRequests(user.id)).toEqual([]);
   });
 });
@@ -215,10 +222,15 @@ describe("what an admin cannot do here", () => {
     const screen = decode((await page(server.url, self, admin.cookie)).html);
     expect(screen).toContain("You change your own password on your profile");
     expect(screen).not.toContain('value="resetLink"');
-    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
+    for (const fields of [
+      { intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      { intent: "resetLink" },
+    ] as Array<Record<string, string>>) {
       const response = await post(self, fields);
       expect(response.status).toBe(409);
-      expect(formErrorText(await response.text())).toBe("You cannot set your own password here: change it on your profile, which asks for the current one.");
+      expect(formErrorText(await response.text())).toBe(
+        "You cannot set your own password here: change it on your profile, which asks for the current one.",
+      );
     }
     expect(await homeWith(server.url, admin.cookie)).toBe("signed in");
 
@@ -241,11 +253,16 @@ describe("guards", () => {
     const anonymous = await get(server.url, `${path}?password`);
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get("location")).toMatch(/^\/login\?from_url=/);
-    expect(new URL(anonymous.headers.get("location")!, server.url).searchParams.get("from_url")).toMatch(new RegExp(`^${path}\\?password=?$`));
+    expect(new URL(anonymous.headers.get("location")!, server.url).searchParams.get("from_url")).toMatch(
+      new RegExp(`^${path}\\?password=?$`),
+    );
     const notAdmin = await get(server.url, `${path}?password`, member.cookie);
     expect(notAdmin.headers.get("location")).toBe("/?notice=admin-only");
     const before = (await findUserByEmail(server.db, target.email))?.passwordHash;
-    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
+    for (const fields of [
+      { intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      { intent: "resetLink" },
+    ] as Array<Record<string, string>>) {
       const nobody = await postForm(server.url, path, fields, undefined, { Origin: server.url });
       expect(nobody.status).toBe(302);
       expect(nobody.headers.get("location")).toBe(`/login?from_url=${encodeURIComponent(path)}`);
@@ -263,8 +280,14 @@ describe("guards", () => {
     const target = await createTestUser(server.db);
     const session = await signIn(server.url, target.email, target.password);
     const path = `/settings/users/${target.id}`;
-    for (const fields of [{ intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { intent: "resetLink" }] as Array<Record<string, string>>) {
-      const response = await postForm(server.url, path, fields, admin.cookie, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
+    for (const fields of [
+      { intent: "setPassword", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      { intent: "resetLink" },
+    ] as Array<Record<string, string>>) {
+      const response = await postForm(server.url, path, fields, admin.cookie, {
+        Origin: "https://evil.example",
+        "Sec-Fetch-Site": "cross-site",
+      });
       expect(response.status).toBe(403);
     }
     expect(await homeWith(server.url, session)).toBe("signed in");
@@ -294,7 +317,11 @@ describe("with mail", () => {
     const { rows } = await mailing.db.query("SELECT 1 FROM password_reset_requests");
     expect(rows).toEqual([]);
     expect(decode((await page(mailing.url, "/settings/users", mailingAdmin.cookie)).html)).not.toContain("Password requests");
-    expect(decode((await page(mailing.url, `/settings/users/${user.id}`, mailingAdmin.cookie)).html)).not.toContain("asked for a new password");
-    expect(decode((await page(mailing.url, "/password-reset?requested=1")).html)).toContain("If that address belongs to an account, a link to choose a new password is on its way.");
+    expect(decode((await page(mailing.url, `/settings/users/${user.id}`, mailingAdmin.cookie)).html)).not.toContain(
+      "asked for a new password",
+    );
+    expect(decode((await page(mailing.url, "/password-reset?requested=1")).html)).toContain(
+      "If that address belongs to an account, a link to choose a new password is on its way.",
+    );
   });
 });

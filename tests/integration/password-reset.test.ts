@@ -41,7 +41,10 @@ beforeAll(async () => {
   mail = await startMailServer();
   log = captureLogger();
   // TRUST_PROXY: each test comes from an address of its own (X-Forwarded-For), so their rate limits stay apart.
-  server = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: "Vitrine <vitrine@example.test>", TRUST_PROXY: "1" }, logger: log.logger });
+  server = await startTestServer({
+    env: { SMTP_URL: mail.url, MAIL_FROM: "Vitrine <vitrine@example.test>", TRUST_PROXY: "1" },
+    logger: log.logger,
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -62,7 +65,8 @@ function linkIn(message: ParsedMail): { link: string; token: string } {
   return { link: link[0], token: link[1]! };
 }
 
-const mailsTo = (email: string) => mail.messages.filter((message) => [message.to].flat().some((to) => to?.value.some((entry) => entry.address === email)));
+const mailsTo = (email: string) =>
+  mail.messages.filter((message) => [message.to].flat().some((to) => to?.value.some((entry) => entry.address === email)));
 
 /** Asks for a reset of `email` and waits (polling, under a deadline) for the new mail it brings. */
 async function resetLinkFor(email: string): Promise<{ link: string; token: string; message: ParsedMail }> {
@@ -167,7 +171,9 @@ describe("using the link", () => {
     const response = await setPassword(first.token, NEW_PASSWORD);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/login?password_changed=1");
-    expect(decode((await page(server.url, "/login?password_changed=1")).html)).toContain("Your password has been changed. Sign in with your new password.");
+    expect(decode((await page(server.url, "/login?password_changed=1")).html)).toContain(
+      "Your password has been changed. Sign in with your new password.",
+    );
 
     expect(await homeWith(server.url, sessionA)).toBe("/login");
     expect(await homeWith(server.url, sessionB)).toBe("/login");
@@ -270,7 +276,9 @@ describe("without mail (no SMTP_URL)", () => {
 
 describe("with PUBLIC_URL", () => {
   it("links to PUBLIC_URL's address, not the address the request came to", async () => {
-    const proxied = await startTestServer({ env: { SMTP_URL: mail.url, MAIL_FROM: "vitrine@example.test", PUBLIC_URL: "https://cms.example.test" } });
+    const proxied = await startTestServer({
+      env: { SMTP_URL: mail.url, MAIL_FROM: "vitrine@example.test", PUBLIC_URL: "https://cms.example.test" },
+    });
     try {
       const user = await createTestUser(proxied.db);
       expect((await requestReset(user.email, "127.0.0.1", proxied)).status).toBe(302);

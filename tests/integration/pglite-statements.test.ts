@@ -10,7 +10,8 @@ import { createTestDatabase, type TestDatabase } from "../support/server";
 const onPostgres = process.env.VITRINE_TEST_DB === "postgres";
 
 const preparedCount = async (db: { query: TestDatabase["db"]["query"] }, sql: string) =>
-  (await db.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement = $1", [sql])).rows[0]!.count;
+  (await db.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement = $1", [sql])).rows[0]!
+    .count;
 
 describe.skipIf(onPostgres)("statements on the embedded database", () => {
   let database: TestDatabase;
@@ -21,9 +22,15 @@ describe.skipIf(onPostgres)("statements on the embedded database", () => {
 
   it("prepares a statement once and runs it again after an error, answering the same types as before", async () => {
     const { db } = database;
-    await db.exec("CREATE TABLE statement_probe (id int PRIMARY KEY, doc jsonb NOT NULL, tags text[], at timestamptz NOT NULL DEFAULT now())");
+    await db.exec(
+      "CREATE TABLE statement_probe (id int PRIMARY KEY, doc jsonb NOT NULL, tags text[], at timestamptz NOT NULL DEFAULT now())",
+    );
     const insert = "INSERT INTO statement_probe (id, doc, tags) VALUES ($1, $2, $3) RETURNING id, doc, tags, at";
-    const first = await db.query<{ id: number; doc: unknown; tags: string[]; at: Date }>(insert, [1, { title: "Één", n: [1, 2] }, ["a", "b,c"]]);
+    const first = await db.query<{ id: number; doc: unknown; tags: string[]; at: Date }>(insert, [
+      1,
+      { title: "Één", n: [1, 2] },
+      ["a", "b,c"],
+    ]);
     expect(first.rows).toEqual([{ id: 1, doc: { title: "Één", n: [1, 2] }, tags: ["a", "b,c"], at: expect.any(Date) }]);
     expect(first.rowCount).toBe(1);
 
@@ -38,7 +45,10 @@ describe.skipIf(onPostgres)("statements on the embedded database", () => {
       expect(await tx.query(update, [1, { x: 2 }])).toMatchObject({ rowCount: 1 });
     });
     expect(await preparedCount(db, update)).toBe(1);
-    expect((await db.query<{ doc: unknown }>("SELECT doc FROM statement_probe ORDER BY id")).rows).toEqual([{ doc: { x: 2 } }, { doc: { x: 1 } }]);
+    expect((await db.query<{ doc: unknown }>("SELECT doc FROM statement_probe ORDER BY id")).rows).toEqual([
+      { doc: { x: 2 } },
+      { doc: { x: 1 } },
+    ]);
   });
 
   it("answers a table's new shape after the table changed under a prepared statement", async () => {

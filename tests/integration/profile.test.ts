@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../server/accounts/users";
 import { hashToken } from "../../server/security/tokens";
 import { CHROME_UA, clientState, decode, errorPage, FIREFOX_UA, htmlLang, page, signedInUser } from "../support/fixtures";
-import { cookieFrom, createTestUser, fieldErrorText, formErrorText, get, homeWith, inputValue, postForm, postJson, signIn } from "../support/http";
+import {
+  cookieFrom,
+  createTestUser,
+  fieldErrorText,
+  formErrorText,
+  get,
+  homeWith,
+  inputValue,
+  postForm,
+  postJson,
+  signIn,
+} from "../support/http";
 import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
 
 /*
@@ -99,7 +110,13 @@ describe("/profile", () => {
     const { html } = await page(server.url, "/profile", chrome);
     const cards = [...html.matchAll(/<li class="session-card"( data-current="true")?>([\s\S]*?)<\/li>/g)].map((match) => ({
       current: Boolean(match[1]),
-      text: decode(match[2]!.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()),
+      text: decode(
+        match[2]!
+          .replace(/<!-- -->/g, "")
+          .replace(/<[^>]+>/g, " ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      ),
     }));
     expect(cards).toHaveLength(2);
     expect(cards[0]).toMatchObject({ current: true });
@@ -124,7 +141,9 @@ describe("/profile", () => {
     const there = await signInWith(user.email, user.password, FIREFOX_UA);
     const strangers = await signIn(server.url, stranger.email, stranger.password);
     const ids = async (userId: string) =>
-      (await server.db.query<{ id: string }>("SELECT id_hash AS id FROM sessions WHERE user_id = $1 ORDER BY created_at", [userId])).rows.map((row) => row.id);
+      (
+        await server.db.query<{ id: string }>("SELECT id_hash AS id FROM sessions WHERE user_id = $1 ORDER BY created_at", [userId])
+      ).rows.map((row) => row.id);
     const [strangerSession] = await ids(stranger.id);
     const refused = await profilePost(here, { intent: "signOutSession", sessionId: strangerSession! });
     expect(refused.status).toBe(404);
@@ -159,13 +178,20 @@ describe("/profile password change", () => {
   it("needs the current password: a wrong one is refused under its field, changes nothing and counts towards the sign-in limit", async () => {
     const user = await createTestUser(server.db);
     const cookie = await signIn(server.url, user.email, user.password);
-    const response = await profilePost(cookie, { intent: "password", currentPassword: "not my password", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const response = await profilePost(cookie, {
+      intent: "password",
+      currentPassword: "not my password",
+      newPassword: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(fieldErrorText(html, "currentPassword")).toBe("The current password is incorrect");
     expect(inputValue(html, "newPassword")).toBeNull(); // passwords are never sent back
     expect((await postJson(server.url, "/auth/login", { email: user.email, password: user.password })).status).toBe(200);
-    const { rows } = await server.db.query<{ failures: number }>("SELECT failures FROM rate_limits WHERE key = $1", [`sign-in:account:${user.email.toLowerCase()}`]);
+    const { rows } = await server.db.query<{ failures: number }>("SELECT failures FROM rate_limits WHERE key = $1", [
+      `sign-in:account:${user.email.toLowerCase()}`,
+    ]);
     expect(rows).toEqual([]); // the successful sign-in above cleared it: it was counted there
   });
 
@@ -187,10 +213,20 @@ describe("/profile password change", () => {
   it("follows signup's rules and needs the confirmation to match", async () => {
     const user = await createTestUser(server.db);
     const cookie = await signIn(server.url, user.email, user.password);
-    const short = await profilePost(cookie, { intent: "password", currentPassword: user.password, newPassword: "short", confirmPassword: "short" });
+    const short = await profilePost(cookie, {
+      intent: "password",
+      currentPassword: user.password,
+      newPassword: "short",
+      confirmPassword: "short",
+    });
     expect(short.status).toBe(400);
     expect(fieldErrorText(await short.text(), "newPassword")).toBe("Use at least 8 characters");
-    const mismatch = await profilePost(cookie, { intent: "password", currentPassword: user.password, newPassword: NEW_PASSWORD, confirmPassword: `${NEW_PASSWORD}!` });
+    const mismatch = await profilePost(cookie, {
+      intent: "password",
+      currentPassword: user.password,
+      newPassword: NEW_PASSWORD,
+      confirmPassword: `${NEW_PASSWORD}!`,
+    });
     expect(mismatch.status).toBe(400);
     expect(fieldErrorText(await mismatch.text(), "confirmPassword")).toBe("The two passwords are not the same");
     const missing = await profilePost(cookie, { intent: "password", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
@@ -202,14 +238,21 @@ describe("/profile password change", () => {
     const bystander = await signedInUser(server.url, server.db);
     const here = await signIn(server.url, user.email, user.password);
     const elsewhere = await signIn(server.url, user.email, user.password);
-    const response = await profilePost(here, { intent: "password", currentPassword: user.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const response = await profilePost(here, {
+      intent: "password",
+      currentPassword: user.password,
+      newPassword: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/profile?saved=password");
     expect(await homeWith(server.url, here)).toBe("signed in");
     expect(await homeWith(server.url, elsewhere)).toBe("/login");
     expect(await homeWith(server.url, bystander.cookie)).toBe("signed in");
     expect(await sessionCount(user.id)).toBe(1);
-    expect(decode((await page(server.url, "/profile?saved=password", here)).html)).toContain("Your password has been changed, and your other sessions have been signed out.");
+    expect(decode((await page(server.url, "/profile?saved=password", here)).html)).toContain(
+      "Your password has been changed, and your other sessions have been signed out.",
+    );
     expect((await postJson(server.url, "/auth/login", { email: user.email, password: user.password })).status).toBe(401);
     expect((await postJson(server.url, "/auth/login", { email: user.email, password: NEW_PASSWORD })).status).toBe(200);
   });

@@ -41,7 +41,12 @@ const navigation = async (cookie: string) => (topBarBucketLinks(await use(cookie
 
 /** The admin's user form (/settings/users/{id}): name, email, permissions, buckets. */
 function saveUser(user: { id: string; name: string; email: string }, permissions: string[], buckets: string[] = []) {
-  const body = new URLSearchParams([["name", user.name], ["email", user.email], ...permissions.map((p) => ["permissions", p]), ...buckets.map((b) => ["buckets", b])]);
+  const body = new URLSearchParams([
+    ["name", user.name],
+    ["email", user.email],
+    ...permissions.map((p) => ["permissions", p]),
+    ...buckets.map((b) => ["buckets", b]),
+  ]);
   return fetch(`${server.url}/settings/users/${user.id}`, {
     method: "POST",
     redirect: "manual",
@@ -83,7 +88,17 @@ describe("a cached session ends on the very next request", () => {
     const here = await signIn(server.url, user.email, user.password);
     const there = await signIn(server.url, user.email, user.password);
     await use(there);
-    const changed = await postForm(server.url, "/profile", { intent: "password", currentPassword: user.password, newPassword: "another long passphrase", confirmPassword: "another long passphrase" }, here);
+    const changed = await postForm(
+      server.url,
+      "/profile",
+      {
+        intent: "password",
+        currentPassword: user.password,
+        newPassword: "another long passphrase",
+        confirmPassword: "another long passphrase",
+      },
+      here,
+    );
     expect(changed.status).toBe(302);
     expect(await homeWith(server.url, there)).toBe("/login");
     expect(await homeWith(server.url, here)).toBe("signed in");
@@ -94,8 +109,14 @@ describe("a cached session ends on the very next request", () => {
     const cookie = await signIn(server.url, user.email, user.password);
     await use(cookie);
     const token = randomToken(32);
-    await server.db.query(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [hashToken(token), user.id]);
-    const reset = await postForm(server.url, `/password-reset/${token}`, { password: "a reset passphrase", confirmPassword: "a reset passphrase" });
+    await server.db.query(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [
+      hashToken(token),
+      user.id,
+    ]);
+    const reset = await postForm(server.url, `/password-reset/${token}`, {
+      password: "a reset passphrase",
+      confirmPassword: "a reset passphrase",
+    });
     expect(reset.status).toBe(302);
     expect(await homeWith(server.url, cookie)).toBe("/login");
   });
@@ -166,7 +187,15 @@ describe("cached buckets change on the very next request", () => {
   const SCHEMA = { type: "object", properties: { title: { type: "string", title: "Title" } } };
 
   function bucketForm(slug: string, overrides: Record<string, string> = {}) {
-    return { intent: "save", slug, name: `Bucket ${slug}`, collectionName: slug, locales: "en", jsonSchema: JSON.stringify(SCHEMA), ...overrides };
+    return {
+      intent: "save",
+      slug,
+      name: `Bucket ${slug}`,
+      collectionName: slug,
+      locales: "en",
+      jsonSchema: JSON.stringify(SCHEMA),
+      ...overrides,
+    };
   }
 
   async function createThroughForm(slug: string) {
@@ -229,10 +258,17 @@ describe("cached buckets change on the very next request", () => {
     await createThroughForm(slug);
     expect((await postJson(server.url, `/api/v1/buckets/${slug}/save`, { content: { title: "Before" } }, cookie)).status).toBe(201);
     const stricter = { ...SCHEMA, properties: { ...SCHEMA.properties, code: { type: "string", title: "Code" } }, required: ["code"] };
-    const saved = await postForm(server.url, `/settings/buckets/${slug}`, bucketForm(slug, { jsonSchema: JSON.stringify(stricter), confirmBreaking: "on" }), admin);
+    const saved = await postForm(
+      server.url,
+      `/settings/buckets/${slug}`,
+      bucketForm(slug, { jsonSchema: JSON.stringify(stricter), confirmBreaking: "on" }),
+      admin,
+    );
     expect(saved.headers.get("location")).toBe(`/settings/buckets/${slug}?saved`);
     expect((await postJson(server.url, `/api/v1/buckets/${slug}/save`, { content: { title: "After" } }, cookie)).status).toBe(422);
-    expect((await postJson(server.url, `/api/v1/buckets/${slug}/save`, { content: { title: "After", code: "A1" } }, cookie)).status).toBe(201);
+    expect((await postJson(server.url, `/api/v1/buckets/${slug}/save`, { content: { title: "After", code: "A1" } }, cookie)).status).toBe(
+      201,
+    );
   });
 
   it("a script's change to a bucket's row shows too", async () => {
@@ -250,6 +286,8 @@ describe("the triggers that empty the cache", () => {
       `SELECT pg_get_triggerdef(t.oid) AS definition FROM pg_trigger t WHERE t.tgrelid = 'buckets'::regclass AND NOT t.tgisinternal`,
     );
     // "UPDATE OF <columns>" would watch only those.
-    expect(rows.map((row) => row.definition)).toEqual([expect.stringMatching(/ AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON \S*buckets FOR EACH STATEMENT /)]);
+    expect(rows.map((row) => row.definition)).toEqual([
+      expect.stringMatching(/ AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON \S*buckets FOR EACH STATEMENT /),
+    ]);
   });
 });

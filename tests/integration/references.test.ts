@@ -57,7 +57,9 @@ beforeAll(async () => {
     private: true,
     jsonSchema: { type: "object", properties: { title: { type: "string" }, artist: { type: "string", _ref: artists.collectionName } } },
   });
-  mesdag = (await createContent(server.db, artists.id, { name: "Hendrik Willem Mesdag", portrait: "7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f" }, null)).contentId;
+  mesdag = (
+    await createContent(server.db, artists.id, { name: "Hendrik Willem Mesdag", portrait: "7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f" }, null)
+  ).contentId;
   toorop = (await createContent(server.db, artists.id, { name: "Charley Toorop" }, null)).contentId;
   for (let index = 0; index < LARGE; index += 1) {
     crowdIds.push((await createContent(server.db, crowd.id, { title: `Crowd member ${String(index).padStart(3, "0")}` }, null)).contentId);
@@ -74,8 +76,13 @@ describe("the search API of the reference combobox", () => {
   it("answers the matching documents' contentId, title and first image, newest first", async () => {
     const response = await search({ collection: artists.collectionName, search: "mesd" });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual([{ contentId: mesdag, title: "Hendrik Willem Mesdag", thumbnail: "/api/v1/media/image/7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f" }]);
-    const both = (await (await search({ collection: artists.collectionName, search: "" })).json()) as Array<{ contentId: string; thumbnail: unknown }>;
+    expect(await response.json()).toEqual([
+      { contentId: mesdag, title: "Hendrik Willem Mesdag", thumbnail: "/api/v1/media/image/7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f" },
+    ]);
+    const both = (await (await search({ collection: artists.collectionName, search: "" })).json()) as Array<{
+      contentId: string;
+      thumbnail: unknown;
+    }>;
     expect(both.map((item) => item.contentId)).toEqual([toorop, mesdag]);
     expect(both[0]!.thumbnail).toBeNull();
   });
@@ -87,7 +94,8 @@ describe("the search API of the reference combobox", () => {
   });
 
   it("limits a page: 20 by default, at most 50, and reads a bad limit as the default", async () => {
-    const page = async (params: Record<string, string>) => ((await (await search({ collection: crowd.collectionName, search: "crowd", ...params })).json()) as unknown[]).length;
+    const page = async (params: Record<string, string>) =>
+      ((await (await search({ collection: crowd.collectionName, search: "crowd", ...params })).json()) as unknown[]).length;
     expect(await page({})).toBe(20);
     expect(await page({ limit: "5" })).toBe(5);
     expect(await page({ limit: "100000" })).toBe(50);
@@ -119,13 +127,22 @@ describe("the search API of the reference combobox", () => {
 
 const optionsOf = (html: string, name: string) => {
   const select = new RegExp(`<select[^>]*name="${name.replace(/[[\].]/g, "\\$&")}"[^>]*>([\\s\\S]*?)</select>`).exec(html)?.[1] ?? "";
-  return [...select.matchAll(/<option[^>]*value="([^"]*)"([^>]*)>([^<]*)<\/option>/g)].map((match) => ({ value: match[1]!, selected: /selected/.test(match[2]!), label: decode(match[3]!) }));
+  return [...select.matchAll(/<option[^>]*value="([^"]*)"([^>]*)>([^<]*)<\/option>/g)].map((match) => ({
+    value: match[1]!,
+    selected: /selected/.test(match[2]!),
+    label: decode(match[3]!),
+  }));
 };
 
 describe("the edit page's reference fields", () => {
   it("lists a small collection whole, and of a large one only the first page and the chosen document", async () => {
     const chosen = crowdIds[3]!;
-    const saved = await createContent(server.db, exhibitions.id, { title: "Large", extra: chosen, artist: mesdag, artists: [toorop, mesdag] }, null);
+    const saved = await createContent(
+      server.db,
+      exhibitions.id,
+      { title: "Large", extra: chosen, artist: mesdag, artists: [toorop, mesdag] },
+      null,
+    );
     const { status, html } = await page(server.url, `/b/${exhibitions.slug}/${saved.contentId}/latest`, cookie);
     expect(status).toBe(200);
     expect(optionsOf(html, "artist").map((option) => option.label)).toEqual(["Pick an option", "Charley Toorop", "Hendrik Willem Mesdag"]);
@@ -168,7 +185,13 @@ describe("the edit page's reference fields", () => {
     const save = await postForm(
       server.url,
       `/b/${exhibitions.slug}/${saved.contentId}/latest`,
-      { __contentId: saved.contentId, __baseVersionId: saved.versionId, title: "Chosen", extra: crowdIds[217]!, "__reference_query:extra": "member 217" },
+      {
+        __contentId: saved.contentId,
+        __baseVersionId: saved.versionId,
+        title: "Chosen",
+        extra: crowdIds[217]!,
+        "__reference_query:extra": "member 217",
+      },
       cookie,
     );
     expect(save.status).toBe(302);
@@ -180,7 +203,13 @@ describe("the edit page's reference fields", () => {
     const response = await postForm(
       server.url,
       `/b/${exhibitions.slug}/${saved.contentId}/latest`,
-      { __contentId: saved.contentId, __baseVersionId: saved.versionId, title: "Odd 2", __reference_search: "title", "__reference_query:title": "x" },
+      {
+        __contentId: saved.contentId,
+        __baseVersionId: saved.versionId,
+        title: "Odd 2",
+        __reference_search: "title",
+        "__reference_query:title": "x",
+      },
       cookie,
     );
     // Not a reference field: no search, the post is an ordinary save.
@@ -192,7 +221,12 @@ describe("the edit page's reference fields", () => {
 describe("where a document is used, and deleted references", () => {
   it("lists the referring documents in the delete confirmation, counts hidden ones, and leaves references dangling visibly", async () => {
     const target = await createContent(server.db, artists.id, { name: "Jozef Israëls" }, null);
-    const one = await createContent(server.db, exhibitions.id, { title: "Show with select", artist: target.contentId, curator: target.contentId }, null);
+    const one = await createContent(
+      server.db,
+      exhibitions.id,
+      { title: "Show with select", artist: target.contentId, curator: target.contentId },
+      null,
+    );
     const two = await createContent(server.db, exhibitions.id, { title: "Show with list", artists: [toorop, target.contentId] }, null);
     // The id in a text, not in a reference field, is no use.
     await createContent(server.db, exhibitions.id, { title: "Mentions it", note: target.contentId }, null);

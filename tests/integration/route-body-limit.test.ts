@@ -50,7 +50,10 @@ async function post(path: string, body: FormData | string, options: { chunked?: 
 
 describe("routes whose module declares streamsBody", () => {
   it("take a multipart body over 1 MiB to their own limits: a media upload", async () => {
-    const response = await post("/api/v1/media/file/upload", bigForm({ bucket: bucket.slug, uid: "u1", properties: JSON.stringify(DOC_FIELD) }));
+    const response = await post(
+      "/api/v1/media/file/upload",
+      bigForm({ bucket: bucket.slug, uid: "u1", properties: JSON.stringify(DOC_FIELD) }),
+    );
     expect(response.status, await response.clone().text()).toBe(200);
     expect((await response.json())[0]).toMatchObject({ originalFilename: "big.txt", size: 2 * MIB });
   });
@@ -60,7 +63,11 @@ describe("routes whose module declares streamsBody", () => {
     ["a single-fetch request", ".data"],
   ])("take a multipart edit form over 1 MiB, chunked too: %s", async (_name, suffix) => {
     for (const chunked of [false, true]) {
-      const response = await post(`/b/${bucket.slug}/new${suffix}`, bigForm({ __contentId: "", __baseVersionId: "", name: "Streamed" }, "__media_file.doc"), { chunked });
+      const response = await post(
+        `/b/${bucket.slug}/new${suffix}`,
+        bigForm({ __contentId: "", __baseVersionId: "", name: "Streamed" }, "__media_file.doc"),
+        { chunked },
+      );
       expect(response.status, `chunked: ${chunked}`).not.toBe(413);
       expect(response.status, `chunked: ${chunked}`).toBeLessThan(400);
     }

@@ -23,7 +23,12 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const send = (path: string, type: string, body: string) =>
-  fetch(`${server.url}${path}`, { method: "POST", redirect: "manual", headers: { "Content-Type": type, Cookie: cookie, ...sameOrigin(server.url) }, body });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": type, Cookie: cookie, ...sameOrigin(server.url) },
+    body,
+  });
 
 /** The errors the re-rendered form shows: under each field, and the form's own above the fields ("form"). */
 function pageErrors(html: string): Record<string, string> {
@@ -32,7 +37,10 @@ function pageErrors(html: string): Record<string, string> {
   const formLevel = /<p class="form-error" role="alert">([^<]*)<\/p>/.exec(form);
   if (formLevel) shown.form = decode(formLevel[1]!);
   for (const field of RENDERED_FIELDS) {
-    const box = new RegExp(`<div class="field" data-field="${field}">([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(form)?.[1] ?? "";
+    const box =
+      new RegExp(`<div class="field" data-field="${field}">([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(
+        form,
+      )?.[1] ?? "";
     const error = /<p [^>]*class="field-error" role="alert">([^<]*)<\/p>/.exec(box);
     if (error) shown[field] = decode(error[1]!);
   }

@@ -50,11 +50,22 @@ function postMultipart(cookie: string, parts: Part[], baseUrl = server.url) {
     if (typeof value === "string") form.append(name, value);
     else form.append(name, new Blob([new Uint8Array(value)]), filename);
   }
-  return fetch(`${baseUrl}/b/${bucket.slug}/new`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, ...sameOrigin(baseUrl) }, body: form });
+  return fetch(`${baseUrl}/b/${bucket.slug}/new`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: cookie, ...sameOrigin(baseUrl) },
+    body: form,
+  });
 }
 
-const bookkeeping: Part[] = [["__contentId", ""], ["__baseVersionId", ""]];
-const withFiles = (): Part[] => [["__media_file.photo", image, "harbour.jpg"], ["__media_file.clip", video, "clip.mp4"]];
+const bookkeeping: Part[] = [
+  ["__contentId", ""],
+  ["__baseVersionId", ""],
+];
+const withFiles = (): Part[] => [
+  ["__media_file.photo", image, "harbour.jpg"],
+  ["__media_file.clip", video, "clip.mp4"],
+];
 
 /** Every file under MEDIA_DIR (tmp/, pending/, files/), by path. */
 function mediaFiles(dir = server.media.storage.root): string[] {
@@ -65,7 +76,9 @@ function mediaFiles(dir = server.media.storage.root): string[] {
 const inDir = (dir: "tmp" | "pending" | "files") => mediaFiles().filter((file) => file.startsWith(`${dir}${path.sep}`));
 
 async function rows() {
-  const { rows: [counts] } = await server.db.query<{ media: number; jobs: number; pending: number; versions: number }>(
+  const {
+    rows: [counts],
+  } = await server.db.query<{ media: number; jobs: number; pending: number; versions: number }>(
     `SELECT (SELECT count(*) FROM media)::int AS media, (SELECT count(*) FROM jobs)::int AS jobs,
             (SELECT count(*) FROM pending_uploads)::int AS pending, (SELECT count(*) FROM versions)::int AS versions`,
   );
@@ -74,13 +87,20 @@ async function rows() {
 
 /** The value of the input named `name`, the pending tokens and the pending file names shown under each field. */
 function formState(html: string) {
-  const value = (name: string) => new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="${name}"`).exec(html)?.slice(1).find(Boolean) ?? null;
+  const value = (name: string) =>
+    new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="${name}"`)
+      .exec(html)
+      ?.slice(1)
+      .find(Boolean) ?? null;
   const tokens = [...html.matchAll(/<input[^>]*name="__pendingUpload"[^>]*value="([^"]*)"/g)].map((match) => match[1]!);
   const pendingName = (field: string) => {
-    const box = new RegExp(`data-field="${field}"[\\s\\S]*?class="media-summary media-pending"><span class="media-filename">([^<]*)<`).exec(html);
+    const box = new RegExp(`data-field="${field}"[\\s\\S]*?class="media-summary media-pending"><span class="media-filename">([^<]*)<`).exec(
+      html,
+    );
     return box?.[1] ?? null;
   };
-  const fieldError = (field: string) => new RegExp(`<p id="[^"]*-${field}-error" class="field-error" role="alert">([^<]*)</p>`).exec(html)?.[1] ?? null;
+  const fieldError = (field: string) =>
+    new RegExp(`<p id="[^"]*-${field}-error" class="field-error" role="alert">([^<]*)</p>`).exec(html)?.[1] ?? null;
   return { value, tokens, pendingName, fieldError };
 }
 
@@ -119,7 +139,11 @@ describe("an invalid multipart post", () => {
     const [photo, clip] = [form.value("photo")!, form.value("clip")!];
     expect(photo).toMatch(UUID);
     expect(clip).toMatch(UUID);
-    expect(inDir("pending").map((file) => path.basename(file)).sort()).toEqual(expect.arrayContaining([`${photo}.jpg`, `${clip}.mp4`]));
+    expect(
+      inDir("pending")
+        .map((file) => path.basename(file))
+        .sort(),
+    ).toEqual(expect.arrayContaining([`${photo}.jpg`, `${clip}.mp4`]));
     // The re-rendered form shows the chosen files under their fields and carries their tokens.
     expect(form.pendingName("photo")).toBe("harbour.jpg");
     expect(form.pendingName("clip")).toBe("clip.mp4");
@@ -128,7 +152,11 @@ describe("an invalid multipart post", () => {
 
     // The next post, without choosing the files again: saved with the media committed and the video's jobs.
     const saved = await postMultipart(owner.cookie, [
-      ...bookkeeping, ["name", "Harbour"], ["photo", photo], ["clip", clip], ...form.tokens.map((token): Part => ["__pendingUpload", token]),
+      ...bookkeeping,
+      ["name", "Harbour"],
+      ["photo", photo],
+      ["clip", clip],
+      ...form.tokens.map((token): Part => ["__pendingUpload", token]),
     ]);
     expect(saved.status, await saved.clone().text()).toBe(302);
     const contentId = /\/b\/[^/]+\/([0-9a-f-]{36})\/latest/.exec(saved.headers.get("location")!)![1]!;
@@ -147,8 +175,16 @@ describe("an invalid multipart post", () => {
       `SELECT j.name, j.status FROM jobs j JOIN media m ON m.id = j.media_id WHERE m.content_id = $1 ORDER BY j.seq`,
       [clip],
     );
-    expect(jobs.rows).toEqual([{ name: "transcode", status: "new" }, { name: "still-creation", status: "new" }]);
-    expect(await rows()).toEqual({ media: before.media + 2, jobs: before.jobs + 2, pending: before.pending, versions: before.versions + 1 });
+    expect(jobs.rows).toEqual([
+      { name: "transcode", status: "new" },
+      { name: "still-creation", status: "new" },
+    ]);
+    expect(await rows()).toEqual({
+      media: before.media + 2,
+      jobs: before.jobs + 2,
+      pending: before.pending,
+      versions: before.versions + 1,
+    });
     expect(inDir("pending").filter((file) => file.includes(photo) || file.includes(clip))).toEqual([]);
 
     // The media field shows the committed media on the saved page.
@@ -158,7 +194,12 @@ describe("an invalid multipart post", () => {
 
   it("keeps a file posted with the no-JavaScript 'Upload' button as pending too, without validating", async () => {
     const before = await rows();
-    const response = await postMultipart(owner.cookie, [...bookkeeping, ["name", ""], ["__media_upload", "photo"], ["__media_file.photo", image, "upload.jpg"]]);
+    const response = await postMultipart(owner.cookie, [
+      ...bookkeeping,
+      ["name", ""],
+      ["__media_upload", "photo"],
+      ["__media_file.photo", image, "upload.jpg"],
+    ]);
     expect(response.status).toBe(200);
     const form = formState(await response.text());
     expect(form.pendingName("photo")).toBe("upload.jpg");
@@ -176,7 +217,12 @@ describe("pending uploads", () => {
     const orphan = path.join(server.media.storage.pendingDir, "00000000-0000-4000-8000-000000000000.jpg");
     writeFileSync(orphan, "left by a stopped server");
     const past = new Date(Date.now() - PENDING_UPLOAD_MAX_AGE_MS - 60_000);
-    for (const file of [orphan, ...inDir("pending").filter((name) => name.includes(photo) || name.includes(clip)).map((name) => path.join(server.media.storage.root, name))]) {
+    for (const file of [
+      orphan,
+      ...inDir("pending")
+        .filter((name) => name.includes(photo) || name.includes(clip))
+        .map((name) => path.join(server.media.storage.root, name)),
+    ]) {
       utimesSync(file, past, past);
     }
     await server.db.query(`UPDATE pending_uploads SET created_at = $2 WHERE content_id = ANY($1::uuid[])`, [[photo, clip], past]);
@@ -190,9 +236,16 @@ describe("pending uploads", () => {
 
     // The form still holding a swept upload cannot save a reference to a file that does not exist.
     const before = await rows();
-    const again = await postMultipart(owner.cookie, [...bookkeeping, ["name", "Late"], ["photo", photo], ...form.tokens.map((token): Part => ["__pendingUpload", token])]);
+    const again = await postMultipart(owner.cookie, [
+      ...bookkeeping,
+      ["name", "Late"],
+      ["photo", photo],
+      ...form.tokens.map((token): Part => ["__pendingUpload", token]),
+    ]);
     expect(again.status).toBe(400);
-    expect(formState(await again.text()).fieldError("photo")).toBe("The file chosen earlier for this field is no longer kept: choose it again.");
+    expect(formState(await again.text()).fieldError("photo")).toBe(
+      "The file chosen earlier for this field is no longer kept: choose it again.",
+    );
     expect(await rows()).toEqual(before);
   });
 
@@ -203,10 +256,31 @@ describe("pending uploads", () => {
     const other = await signedInUser(server.url, server.db);
     const refused = "This file was not chosen in this field of your form: choose it again.";
     const attempts: Array<[string, string, Part[]]> = [
-      ["another user with the token", other.cookie, [["photo", photo], ["__pendingUpload", photoToken]]],
-      ["another field", owner.cookie, [["doc", photo], ["__pendingUpload", photoToken]]],
+      [
+        "another user with the token",
+        other.cookie,
+        [
+          ["photo", photo],
+          ["__pendingUpload", photoToken],
+        ],
+      ],
+      [
+        "another field",
+        owner.cookie,
+        [
+          ["doc", photo],
+          ["__pendingUpload", photoToken],
+        ],
+      ],
       ["no token", owner.cookie, [["photo", photo]]],
-      ["a forged secret", owner.cookie, [["photo", photo], ["__pendingUpload", `${photo}.${"x".repeat(32)}`]]],
+      [
+        "a forged secret",
+        owner.cookie,
+        [
+          ["photo", photo],
+          ["__pendingUpload", `${photo}.${"x".repeat(32)}`],
+        ],
+      ],
     ];
     for (const [label, cookie, parts] of attempts) {
       const before = await rows();
@@ -232,9 +306,16 @@ describe("several servers sharing the database and MEDIA_DIR", () => {
       const form = await leavePending();
       const [photo, clip] = [form.value("photo")!, form.value("clip")!];
       const tokens = form.tokens.map((token): Part => ["__pendingUpload", token]);
-      const saved = await postMultipart(owner.cookie, [...bookkeeping, ["name", "Elsewhere"], ["photo", photo], ["clip", clip], ...tokens], second.url);
+      const saved = await postMultipart(
+        owner.cookie,
+        [...bookkeeping, ["name", "Elsewhere"], ["photo", photo], ["clip", clip], ...tokens],
+        second.url,
+      );
       expect(saved.status).toBe(302);
-      const { rows: media } = await server.db.query<{ storageKey: string }>(`SELECT storage_key AS "storageKey" FROM media WHERE content_id = ANY($1::uuid[])`, [[photo, clip]]);
+      const { rows: media } = await server.db.query<{ storageKey: string }>(
+        `SELECT storage_key AS "storageKey" FROM media WHERE content_id = ANY($1::uuid[])`,
+        [[photo, clip]],
+      );
       expect(media).toHaveLength(2);
       for (const row of media) expect(statSync(server.media.storage.pathOf(row.storageKey)).isFile()).toBe(true);
       // The same form submitted again (to the first server) references the media saved meanwhile: no file or

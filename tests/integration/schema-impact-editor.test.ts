@@ -41,7 +41,12 @@ let broken: ContentVersion;
 beforeAll(async () => {
   server = await startTestServer();
   bucket = await createTestBucket(server.db, { jsonSchema: BEFORE });
-  broken = await createContent(server.db, bucket.id, { title: "Sea", year: 2005, maker: "Mesdag", tags: ["coast", "sea"], size: { height: 12.5 } }, null);
+  broken = await createContent(
+    server.db,
+    bucket.id,
+    { title: "Sea", year: 2005, maker: "Mesdag", tags: ["coast", "sea"], size: { height: 12.5 } },
+    null,
+  );
   editor = (await signedInUser(server.url, server.db)).cookie;
   // The schema changes under the stored documents (the bucket page's save does this, and only this).
   await server.db.query("UPDATE buckets SET json_schema = $2 WHERE id = $1", [bucket.id, JSON.stringify(AFTER)]);
@@ -89,7 +94,12 @@ describe("a document that no longer fits its bucket's schema", () => {
   });
 
   it("opens even when its values have other types than the schema's fields", async () => {
-    const odd = await createContent(server.db, bucket.id, { title: { en: "An object" }, year: "nineteen", tags: "coast", size: [1, 2] }, null);
+    const odd = await createContent(
+      server.db,
+      bucket.id,
+      { title: { en: "An object" }, year: "nineteen", tags: "coast", size: [1, 2] },
+      null,
+    );
     const { status, html } = await page(server.url, `/b/${bucket.slug}/${odd.contentId}/latest`, editor);
     expect(status).toBe(200);
     expect(decode(html)).toContain("This document does not match the bucket's current schema.");
@@ -97,14 +107,25 @@ describe("a document that no longer fits its bucket's schema", () => {
 
   it("shows a value the schema now refuses as a whole under its message, each message on its own line (issue 36)", async () => {
     const changed = await createTestBucket(server.db, {
-      jsonSchema: { type: "object", properties: { born: { type: "integer", title: "Born" }, room: { type: "string", title: "Room", enum: ["east", "atrium"] } } },
+      jsonSchema: {
+        type: "object",
+        properties: { born: { type: "integer", title: "Born" }, room: { type: "string", title: "Room", enum: ["east", "atrium"] } },
+      },
     });
     const odd = await createContent(server.db, changed.id, { born: "1831-02-23", room: "attic" }, null);
     for (const [language, expected] of [
       ["en-US", { born: ["This field is required", "Stored value: 1831-02-23"], room: ["Pick one of the options", "Stored value: attic"] }],
-      ["nl-NL", { born: ["Dit is een verplicht veld", "Opgeslagen waarde: 1831-02-23"], room: ["Kies een van de opties", "Opgeslagen waarde: attic"] }],
+      [
+        "nl-NL",
+        {
+          born: ["Dit is een verplicht veld", "Opgeslagen waarde: 1831-02-23"],
+          room: ["Kies een van de opties", "Opgeslagen waarde: attic"],
+        },
+      ],
     ] as const) {
-      const { status, html } = await page(server.url, `/b/${changed.slug}/${odd.contentId}/latest`, editor, { "Accept-Language": language });
+      const { status, html } = await page(server.url, `/b/${changed.slug}/${odd.contentId}/latest`, editor, {
+        "Accept-Language": language,
+      });
       expect(status).toBe(200);
       expect({ born: errorLines(html, "born"), room: errorLines(html, "room") }).toEqual(expected);
     }

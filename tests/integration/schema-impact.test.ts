@@ -56,11 +56,25 @@ beforeAll(async () => {
     ids[name] = created.contentId;
     return created;
   };
-  await create("alpha", { title: "Alpha", year: 1900, maker: "Mesdag", rooms: [{ name: "Hall", capacity: 10 }, { name: "Attic", capacity: 2 }] });
+  await create("alpha", {
+    title: "Alpha",
+    year: 1900,
+    maker: "Mesdag",
+    rooms: [
+      { name: "Hall", capacity: 10 },
+      { name: "Attic", capacity: 2 },
+    ],
+  });
   await create("beta", { title: "Beta", year: 1950, maker: "" });
   // Only the latest version counts: the first one would fail the new maximum, the latest does not.
   const gamma = await create("gamma", { title: "Gamma", year: 2005 });
-  await saveVersion(server.db, { bucketId: bucket.id, contentId: gamma.contentId, baseVersionId: gamma.versionId, data: { title: "Gamma", year: 1955 }, userId: null });
+  await saveVersion(server.db, {
+    bucketId: bucket.id,
+    contentId: gamma.contentId,
+    baseVersionId: gamma.versionId,
+    data: { title: "Gamma", year: 1955 },
+    userId: null,
+  });
   await create("delta", { title: "Delta", year: 2005 });
   await create("untitled", { year: 1930 });
   await create("fine", { title: "Fine", year: 1920 });
@@ -89,11 +103,21 @@ function expectTheReport(report: ImpactReport) {
   const group = (property: string) => report.groups.find((candidate) => candidate.property === property)!;
   expect(group("year").documents).toEqual([{ contentId: ids.delta, title: "Delta", href: link("delta") }]);
   expect(group("title").documents).toEqual([{ contentId: ids.untitled, title: "", href: link("untitled") }]);
-  expect(group("maker").documents.map((document) => document.title).sort()).toEqual(["Alpha", "Beta"]);
+  expect(
+    group("maker")
+      .documents.map((document) => document.title)
+      .sort(),
+  ).toEqual(["Alpha", "Beta"]);
   // Beta's maker is empty: it fails (an unknown field) but holds no value there.
   expect(report.changes).toEqual([
     { kind: "removed", property: "maker", count: 1, documents: [{ contentId: ids.alpha, title: "Alpha", href: link("alpha") }] },
-    { kind: "renamed", property: "rooms[].capacity", renamedTo: "rooms[].seats", count: 1, documents: [{ contentId: ids.alpha, title: "Alpha", href: link("alpha") }] },
+    {
+      kind: "renamed",
+      property: "rooms[].capacity",
+      renamedTo: "rooms[].seats",
+      count: 1,
+      documents: [{ contentId: ids.alpha, title: "Alpha", href: link("alpha") }],
+    },
   ]);
   expect(impactNeedsConfirmation(report)).toBe(true);
 }
@@ -110,18 +134,30 @@ async function storedState() {
 
 /** `count` documents, a third of them over the new schema's maximum year (n % 3 = 0). */
 const seedYears = (bucketId: string, count: number) =>
-  seedDocuments(server.db, bucketId, count, "jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END)");
+  seedDocuments(
+    server.db,
+    bucketId,
+    count,
+    "jsonb_build_object('title', 'Document ' || n, 'year', CASE WHEN n % 3 = 0 THEN 2000 ELSE 1900 END)",
+  );
 
 /** The lines of an NDJSON answer, parsed. */
 async function streamLines(response: Response): Promise<ImpactStreamLine[]> {
   const text = await response.text();
-  return text.trim().split("\n").map((line) => JSON.parse(line) as ImpactStreamLine);
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as ImpactStreamLine);
 }
 
 describe("the engine", () => {
   it("groups the latest versions' errors by property and message, with links, and finds removed and renamed properties", async () => {
     const progress: ImpactProgress[] = [];
-    const report = await assessSchemaChange(server.db, bucket, NEW_SCHEMA, { messageLocale: "en", batchSize: 2, onProgress: (step) => progress.push(step) });
+    const report = await assessSchemaChange(server.db, bucket, NEW_SCHEMA, {
+      messageLocale: "en",
+      batchSize: 2,
+      onProgress: (step) => progress.push(step),
+    });
     expectTheReport(report);
     // Read two at a time along the keyset: progress before the first batch and after each.
     expect(progress).toEqual([0, 2, 4, 6, 6].map((checked) => ({ checked, total: 6 })));
@@ -139,7 +175,10 @@ describe("the engine", () => {
   });
 
   it("checks nothing and answers the problems of a schema that cannot be used", async () => {
-    const nested = { type: "object", properties: { title: { type: "object", translate: true, properties: { text: { type: "string", translate: true } } } } };
+    const nested = {
+      type: "object",
+      properties: { title: { type: "object", translate: true, properties: { text: { type: "string", translate: true } } } },
+    };
     const report = await assessSchemaChange(server.db, bucket, nested, { messageLocale: "en" });
     expect(report.checked).toBe(0);
     expect(report.problems.join(" ")).toContain("a translatable property can't be inside a translatable property");
@@ -193,7 +232,13 @@ describe("POST /settings/buckets/{slug}/impact/stream", () => {
   it("sends its progress while it reads, before the report, over several batches", async () => {
     const large = await createTestBucket(server.db, { jsonSchema: CURRENT_SCHEMA });
     await seedYears(large.id, 6_001);
-    const response = await postForm(server.url, `/settings/buckets/${large.slug}/impact/stream`, { jsonSchema: JSON.stringify(NEW_SCHEMA) }, admin, origin);
+    const response = await postForm(
+      server.url,
+      `/settings/buckets/${large.slug}/impact/stream`,
+      { jsonSchema: JSON.stringify(NEW_SCHEMA) },
+      admin,
+      origin,
+    );
     expect(response.status).toBe(200);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     const first = await reader.read();
@@ -201,7 +246,10 @@ describe("POST /settings/buckets/{slug}/impact/stream", () => {
     expect(first.value).not.toContain('"type":"report"');
     let text = first.value ?? "";
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
-    const lines = text.trim().split("\n").map((line) => JSON.parse(line) as ImpactStreamLine);
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ImpactStreamLine);
     expect(lines.flatMap((line) => (line.type === "progress" ? [line.checked] : []))).toEqual([0, 2000, 4000, 6000, 6001]);
     const last = lines[lines.length - 1];
     expect(last?.type === "report" ? [last.report.checked, last.report.failing] : null).toEqual([6001, 2000]);
@@ -227,7 +275,9 @@ describe("POST /settings/buckets/{slug}/impact/stream", () => {
   });
 
   it("refuses a cross-site post (403) before any work", async () => {
-    const response = await postForm(server.url, streamPath(), { jsonSchema: JSON.stringify(NEW_SCHEMA) }, admin, { Origin: "https://evil.example" });
+    const response = await postForm(server.url, streamPath(), { jsonSchema: JSON.stringify(NEW_SCHEMA) }, admin, {
+      Origin: "https://evil.example",
+    });
     expect(response.status).toBe(403);
     expect(response.headers.get("content-type")).toContain("text/plain");
     expect(await response.text()).toContain("Cross-site request refused");

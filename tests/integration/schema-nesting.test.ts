@@ -26,7 +26,8 @@ afterAll(() => server.stop());
 const DEEP_SCHEMA = `{"type":"object","properties":{"a":{"type":"array","default":${"[".repeat(100_000)}${"]".repeat(100_000)}}}}`;
 /** Not JSON: 200,000 open brackets. */
 const OPEN_BRACKETS = "[".repeat(200_000);
-const TOO_DEEP = (column: number) => `JSON error at line 1, column ${column}: objects and lists nest more than 64 levels deep here, the limit for a schema`;
+const TOO_DEEP = (column: number) =>
+  `JSON error at line 1, column ${column}: objects and lists nest more than 64 levels deep here, the limit for a schema`;
 
 function textOf(html: string): string {
   return html
@@ -52,7 +53,14 @@ describe("the bucket form refuses a schema nested too deep (422, the input kept)
   ])("%s", async (_name, jsonSchema, column) => {
     for (const intent of ["save", "preview"]) {
       const slug = unique("deep");
-      const { status, text } = await post("/settings/buckets/new", { intent, slug, name: "Deep", collectionName: slug, locales: "en", jsonSchema });
+      const { status, text } = await post("/settings/buckets/new", {
+        intent,
+        slug,
+        name: "Deep",
+        collectionName: slug,
+        locales: "en",
+        jsonSchema,
+      });
       expect(status, intent).toBe(422);
       expect(text, intent).toContain(TOO_DEEP(column));
       expect(text).not.toContain("Something went wrong");
@@ -62,7 +70,8 @@ describe("the bucket form refuses a schema nested too deep (422, the input kept)
 });
 
 describe("the import refuses a definition whose schema nests too deep (422)", () => {
-  const definition = (slug: string, jsonSchema: string) => `{"slug":"${slug}","name":"Deep","collectionName":"${slug}","locales":["en"],"jsonSchema":${jsonSchema}}`;
+  const definition = (slug: string, jsonSchema: string) =>
+    `{"slug":"${slug}","name":"Deep","collectionName":"${slug}","locales":["en"],"jsonSchema":${jsonSchema}}`;
 
   it.each<[string, string, number]>([
     ["valid JSON nested 100,000 levels", DEEP_SCHEMA, 123],
@@ -77,7 +86,12 @@ describe("the import refuses a definition whose schema nests too deep (422)", ()
 
     const upload = new FormData();
     upload.append("file", new Blob([definition(slug, jsonSchema)], { type: "application/json" }), "deep.bucket.json");
-    const uploaded = await fetch(`${server.url}/settings/buckets/import`, { method: "POST", body: upload, headers: { Cookie: admin, ...sameOrigin(server.url) }, redirect: "manual" });
+    const uploaded = await fetch(`${server.url}/settings/buckets/import`, {
+      method: "POST",
+      body: upload,
+      headers: { Cookie: admin, ...sameOrigin(server.url) },
+      redirect: "manual",
+    });
     expect(uploaded.status).toBe(422);
     expect(textOf(await uploaded.text())).toContain(TOO_DEEP(column));
     expect(await bucketCount(slug)).toBe(0);
@@ -87,7 +101,12 @@ describe("the import refuses a definition whose schema nests too deep (422)", ()
     const slug = unique("at-limit");
     // 3 levels (the schema, properties, a) and 61 lists: 64 levels, inside the definition's own.
     const atLimit = `{"type":"object","properties":{"a":{"type":"array","default":${"[".repeat(61)}${"]".repeat(61)}}}}`;
-    const response = await postForm(server.url, "/settings/buckets/import", { intent: "check", definition: definition(slug, atLimit) }, admin);
+    const response = await postForm(
+      server.url,
+      "/settings/buckets/import",
+      { intent: "check", definition: definition(slug, atLimit) },
+      admin,
+    );
     expect(response.status).toBe(302);
     expect(await bucketCount(slug)).toBe(1);
   });
@@ -96,7 +115,10 @@ describe("the import refuses a definition whose schema nests too deep (422)", ()
 describe("the impact preview refuses a schema nested too deep (400)", () => {
   const message = "The schema nests objects and lists more than 64 levels deep, the limit for a schema";
 
-  it.each([["valid JSON nested 100,000 levels", DEEP_SCHEMA], ["200,000 open brackets", OPEN_BRACKETS]])("%s: the page and its stream", async (_name, jsonSchema) => {
+  it.each([
+    ["valid JSON nested 100,000 levels", DEEP_SCHEMA],
+    ["200,000 open brackets", OPEN_BRACKETS],
+  ])("%s: the page and its stream", async (_name, jsonSchema) => {
     const bucket = await createTestBucket(server.db);
     const page = await post(`/settings/buckets/${bucket.slug}/impact`, { jsonSchema });
     expect(page.status).toBe(400);
@@ -120,13 +142,23 @@ describe("an rjsf-style schema with definitions and $ref (item 12c)", () => {
 
   it("is refused once, naming the definition to inline, by the form and the import", async () => {
     const slug = unique("rjsf");
-    const form = await post("/settings/buckets/new", { intent: "save", slug, name: "Rjsf", collectionName: slug, locales: "en", jsonSchema: JSON.stringify(rjsf, null, 2) });
+    const form = await post("/settings/buckets/new", {
+      intent: "save",
+      slug,
+      name: "Rjsf",
+      collectionName: slug,
+      locales: "en",
+      jsonSchema: JSON.stringify(rjsf, null, 2),
+    });
     expect(form.status).toBe(422);
     expect(form.text.split(message)).toHaveLength(2);
     expect(form.text).not.toContain("the keyword $ref is not supported: the form can't render it");
     expect(form.text).not.toContain("the keyword definitions is not supported");
 
-    const imported = await post("/settings/buckets/import", { intent: "check", definition: JSON.stringify({ slug, name: "Rjsf", collectionName: slug, locales: ["en"], jsonSchema: rjsf }) });
+    const imported = await post("/settings/buckets/import", {
+      intent: "check",
+      definition: JSON.stringify({ slug, name: "Rjsf", collectionName: slug, locales: ["en"], jsonSchema: rjsf }),
+    });
     expect(imported.status).toBe(422);
     expect(imported.text).toContain(`The definition can't be imported: ${message}`);
     expect(imported.text.split("$ref is not supported")).toHaveLength(2);

@@ -66,13 +66,26 @@ const fields = (contentId: string, baseVersionId: string, overrides: Record<stri
 });
 
 const versionCount = async (bucket: Bucket) =>
-  Number((await server.db.query<{ count: string }>("SELECT count(*) FROM versions v JOIN contents c USING (content_id) WHERE c.bucket_id = $1", [bucket.id])).rows[0]!.count);
+  Number(
+    (
+      await server.db.query<{ count: string }>(
+        "SELECT count(*) FROM versions v JOIN contents c USING (content_id) WHERE c.bucket_id = $1",
+        [bucket.id],
+      )
+    ).rows[0]!.count,
+  );
 
 /** A part of the page as text (tags and React's comment markers removed). */
 function section(html: string, pattern: RegExp): string {
   const match = pattern.exec(html);
   if (!match) throw new Error(`no ${pattern} on the page`);
-  return decode(match[1]!.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+  return decode(
+    match[1]!
+      .replace(/<!-- -->/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
 const strip = (html: string) => section(html, /<nav class="translation-strip"[^>]*>([\s\S]*?)<\/nav>/);
 const preview = (html: string) => section(html, /<section class="dle-preview"[^>]*>([\s\S]*?)<\/section>/);
@@ -82,15 +95,62 @@ beforeAll(async () => {
   server = await startTestServer();
   editor = await signedInUser(server.url, server.db);
   outsider = await signedInUser(server.url, server.db, { permissions: [] });
-  environment = await createTestBucket(server.db, { slug: `dle-env-${suffix}`, name: "Environment", singleton: true, screen: "dle-content", jsonSchema: schema });
-  environments = await createTestBucket(server.db, { slug: `dle-envs-${suffix}`, name: "Environments", screen: "dle-content", jsonSchema: schema });
-  empty = await createTestBucket(server.db, { slug: `dle-empty-${suffix}`, name: "Empty environment", singleton: true, screen: "dle-content", jsonSchema: schema });
+  environment = await createTestBucket(server.db, {
+    slug: `dle-env-${suffix}`,
+    name: "Environment",
+    singleton: true,
+    screen: "dle-content",
+    jsonSchema: schema,
+  });
+  environments = await createTestBucket(server.db, {
+    slug: `dle-envs-${suffix}`,
+    name: "Environments",
+    screen: "dle-content",
+    jsonSchema: schema,
+  });
+  empty = await createTestBucket(server.db, {
+    slug: `dle-empty-${suffix}`,
+    name: "Empty environment",
+    singleton: true,
+    screen: "dle-content",
+    jsonSchema: schema,
+  });
   generic = await createTestBucket(server.db, { slug: `dle-generic-${suffix}`, name: "Generic", jsonSchema: schema });
-  hidden = await createTestBucket(server.db, { slug: `dle-hidden-${suffix}`, name: "Hidden", singleton: true, private: true, screen: "dle-content", jsonSchema: schema });
-  learningSessions = await createTestBucket(server.db, { slug: `dle-lessons-${suffix}`, name: "Lessons", screen: "dle-sessies", jsonSchema: sessionSchema, position: 1 });
-  sessions = await createTestBucket(server.db, { slug: `dle-sessions-${suffix}`, name: "Visits", screen: "sessies", jsonSchema: sessionSchema, position: 0 });
-  secretSessions = await createTestBucket(server.db, { slug: `dle-secret-${suffix}`, name: "Secret lessons", screen: "dle-sessies", private: true, jsonSchema: sessionSchema });
-  elsewhereSessions = await createTestBucket(server.db, { slug: `dle-elsewhere-${suffix}`, name: "Other lessons", screen: "dle-sessies", jsonSchema: sessionSchema });
+  hidden = await createTestBucket(server.db, {
+    slug: `dle-hidden-${suffix}`,
+    name: "Hidden",
+    singleton: true,
+    private: true,
+    screen: "dle-content",
+    jsonSchema: schema,
+  });
+  learningSessions = await createTestBucket(server.db, {
+    slug: `dle-lessons-${suffix}`,
+    name: "Lessons",
+    screen: "dle-sessies",
+    jsonSchema: sessionSchema,
+    position: 1,
+  });
+  sessions = await createTestBucket(server.db, {
+    slug: `dle-sessions-${suffix}`,
+    name: "Visits",
+    screen: "sessies",
+    jsonSchema: sessionSchema,
+    position: 0,
+  });
+  secretSessions = await createTestBucket(server.db, {
+    slug: `dle-secret-${suffix}`,
+    name: "Secret lessons",
+    screen: "dle-sessies",
+    private: true,
+    jsonSchema: sessionSchema,
+  });
+  elsewhereSessions = await createTestBucket(server.db, {
+    slug: `dle-elsewhere-${suffix}`,
+    name: "Other lessons",
+    screen: "dle-sessies",
+    jsonSchema: sessionSchema,
+  });
   restricted = await signedInUser(server.url, server.db, { buckets: [environment.slug, learningSessions.slug] });
 
   document = await createContent(server.db, environment.id, stored, editor.user.id, { singleton: true });
@@ -100,7 +160,11 @@ beforeAll(async () => {
   // Lessons: four, two placed (the order the dle-sessies overview stores), two never placed (newest first after).
   const lesson = async (title: string, position: number | null, age: string) => {
     const created = await createContent(server.db, learningSessions.id, { title }, editor.user.id);
-    await server.db.query("UPDATE contents SET position = $2, updated_at = now() - $3::interval WHERE content_id = $1", [created.contentId, position, age]);
+    await server.db.query("UPDATE contents SET position = $2, updated_at = now() - $3::interval WHERE content_id = $1", [
+      created.contentId,
+      position,
+      age,
+    ]);
   };
   await lesson("Unplaced older", null, "2 days");
   await lesson("Unplaced newer", null, "1 day");
@@ -114,7 +178,11 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe("guards: as the generic editor's, for the page and its post", () => {
-  const paths = () => [`/dle-content/${environment.slug}/edit`, `/dle-content/${environments.slug}/new`, `/dle-content/${environment.slug}/${document.contentId}/latest`];
+  const paths = () => [
+    `/dle-content/${environment.slug}/edit`,
+    `/dle-content/${environments.slug}/new`,
+    `/dle-content/${environment.slug}/${document.contentId}/latest`,
+  ];
 
   it("sends an anonymous visitor to sign in, and a user without the user permission to /no-access", async () => {
     for (const path of paths()) {
@@ -143,20 +211,44 @@ describe("guards: as the generic editor's, for the page and its post", () => {
   });
 
   it("refuses the post likewise, with nothing written; a cross-site post is refused before any work", async () => {
-    const before = { generic: await versionCount(generic), hidden: await versionCount(hidden), environment: await versionCount(environment) };
+    const before = {
+      generic: await versionCount(generic),
+      hidden: await versionCount(hidden),
+      environment: await versionCount(environment),
+    };
     const anonymous = await postForm(server.url, `/dle-content/${environment.slug}/edit`, fields(document.contentId, document.versionId));
     expect(anonymous.headers.get("location")).toMatch(/^\/login\?from_url=/);
-    const noPermission = await postForm(server.url, `/dle-content/${environment.slug}/edit`, fields(document.contentId, document.versionId), outsider.cookie);
+    const noPermission = await postForm(
+      server.url,
+      `/dle-content/${environment.slug}/edit`,
+      fields(document.contentId, document.versionId),
+      outsider.cookie,
+    );
     expect(noPermission.headers.get("location")).toBe("/no-access");
-    const otherScreen = await postForm(server.url, `/dle-content/${generic.slug}/${genericDocument.contentId}/latest`, fields(genericDocument.contentId, genericDocument.versionId), editor.cookie);
+    const otherScreen = await postForm(
+      server.url,
+      `/dle-content/${generic.slug}/${genericDocument.contentId}/latest`,
+      fields(genericDocument.contentId, genericDocument.versionId),
+      editor.cookie,
+    );
     expect(otherScreen.status).toBe(404);
     const privateBucket = await postForm(server.url, `/dle-content/${hidden.slug}/edit`, fields("", ""), editor.cookie);
     expect(privateBucket.status).toBe(404);
-    const crossSite = await postForm(server.url, `/dle-content/${environment.slug}/edit`, fields(document.contentId, document.versionId, { "title.en": "Forged" }), editor.cookie, {
-      Origin: "https://evil.example",
-    });
+    const crossSite = await postForm(
+      server.url,
+      `/dle-content/${environment.slug}/edit`,
+      fields(document.contentId, document.versionId, { "title.en": "Forged" }),
+      editor.cookie,
+      {
+        Origin: "https://evil.example",
+      },
+    );
     expect(crossSite.status).toBe(403);
-    expect({ generic: await versionCount(generic), hidden: await versionCount(hidden), environment: await versionCount(environment) }).toEqual(before);
+    expect({
+      generic: await versionCount(generic),
+      hidden: await versionCount(hidden),
+      environment: await versionCount(environment),
+    }).toEqual(before);
   });
 });
 
@@ -193,20 +285,39 @@ describe("modes", () => {
   it("an older version shows the notice and the history, and its save restores it as the newest version", async () => {
     const created = await createContent(server.db, environments.id, stored, editor.user.id);
     const second = await saveVersion(server.db, {
-      bucketId: environments.id, contentId: created.contentId, baseVersionId: created.versionId, userId: editor.user.id,
+      bucketId: environments.id,
+      contentId: created.contentId,
+      baseVersionId: created.versionId,
+      userId: editor.user.id,
       data: { ...stored, title: { nl: "Tweede", en: "Second" } },
     });
-    const { status, html } = await page(server.url, `/dle-content/${environments.slug}/${created.contentId}/${created.versionId}`, editor.cookie);
+    const { status, html } = await page(
+      server.url,
+      `/dle-content/${environments.slug}/${created.contentId}/${created.versionId}`,
+      editor.cookie,
+    );
     expect(status).toBe(200);
     expect(html).toContain("You are looking at an older version");
     expect(html).toContain("Restore this version");
     expect(html).toContain('class="history-panel');
     expect(preview(html)).toContain("The museum as a classroom");
-    const restored = await postForm(server.url, `/dle-content/${environments.slug}/${created.contentId}/${created.versionId}`, fields(created.contentId, second.versionId), editor.cookie);
+    const restored = await postForm(
+      server.url,
+      `/dle-content/${environments.slug}/${created.contentId}/${created.versionId}`,
+      fields(created.contentId, second.versionId),
+      editor.cookie,
+    );
     expect(restored.headers.get("location")).toBe(`/dle-content/${environments.slug}/${created.contentId}/latest?saved`);
-    expect((await getLatestVersion(server.db, environments.id, created.contentId))?.data).toMatchObject({ title: { en: "The museum as a classroom" } });
+    expect((await getLatestVersion(server.db, environments.id, created.contentId))?.data).toMatchObject({
+      title: { en: "The museum as a classroom" },
+    });
     // A save on the same base again is a conflict, the input kept.
-    const conflict = await postForm(server.url, `/dle-content/${environments.slug}/${created.contentId}/latest`, fields(created.contentId, second.versionId, { "title.en": "Late edit" }), editor.cookie);
+    const conflict = await postForm(
+      server.url,
+      `/dle-content/${environments.slug}/${created.contentId}/latest`,
+      fields(created.contentId, second.versionId, { "title.en": "Late edit" }),
+      editor.cookie,
+    );
     expect(conflict.status).toBe(409);
     const text = await conflict.text();
     expect(text).toContain("Someone else saved this document");
@@ -231,11 +342,22 @@ describe("what the page shows", () => {
         "NL Het museum als leslokaal Drie sessies. Voor de klas. Veertig minuten. Korte films " +
         "EN The museum as a classroom Three sessions. Not filled in yet Short films",
     );
-    expect(html).toMatch(/<article class="dle-preview-locale" lang="en" data-locale="en"><p class="dle-preview-locale-name">EN<\/p><h3 data-text="title">The museum as a classroom<\/h3>/);
+    expect(html).toMatch(
+      /<article class="dle-preview-locale" lang="en" data-locale="en"><p class="dle-preview-locale-name">EN<\/p><h3 data-text="title">The museum as a classroom<\/h3>/,
+    );
   });
 
   it("the posted values after a refused save (no JavaScript): preview and status follow the input", async () => {
-    const refused = await postForm(server.url, `/dle-content/${environment.slug}/edit`, fields(document.contentId, document.versionId, { "title.nl": "", "teacherNotes.nl": "Veertig minuten.", "teacherNotes.en": "Forty minutes." }), editor.cookie);
+    const refused = await postForm(
+      server.url,
+      `/dle-content/${environment.slug}/edit`,
+      fields(document.contentId, document.versionId, {
+        "title.nl": "",
+        "teacherNotes.nl": "Veertig minuten.",
+        "teacherNotes.en": "Forty minutes.",
+      }),
+      editor.cookie,
+    );
     expect(refused.status).toBe(400);
     const html = await refused.text();
     expect(strip(html)).toBe("Translations NL 3 of 4 filled Missing: Title EN 4 of 4 filled ✓ complete");

@@ -36,8 +36,14 @@ const availability = { availableFrom: { type: "string", format: "date" }, availa
 beforeAll(async () => {
   server = await startTestServer();
   member = (await signedInUser(server.url, server.db)).cookie;
-  cases = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string" }, thumbnail: video } } });
-  for (const [name, duration] of [["harbour", 62.4], ["glass", 30], ["tide", 120]] as const) {
+  cases = await createTestBucket(server.db, {
+    jsonSchema: { type: "object", properties: { title: { type: "string" }, thumbnail: video } },
+  });
+  for (const [name, duration] of [
+    ["harbour", 62.4],
+    ["glass", 30],
+    ["tide", 120],
+  ] as const) {
     const media = await insertMedia(server.db, {
       kind: "video",
       bucketId: cases.id,
@@ -57,7 +63,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const sessiesBucket = () => createTestBucket(server.db, { screen: "sessies", jsonSchema: sessionSchema(cases.collectionName) });
-const dleBucket = () => createTestBucket(server.db, { screen: "dle-sessies", jsonSchema: sessionSchema(cases.collectionName, availability) });
+const dleBucket = () =>
+  createTestBucket(server.db, { screen: "dle-sessies", jsonSchema: sessionSchema(cases.collectionName, availability) });
 const caseIds = (...names: string[]) => names.map((name) => videos[name]!.caseId);
 
 /** The sessions' titles in the order the page shows them. */
@@ -67,7 +74,12 @@ const titles = (html: string) => [...html.matchAll(/<a[^>]*class="session-title"
 function cardTexts(html: string): Record<string, string> {
   const cards: Record<string, string> = {};
   for (const match of html.matchAll(/<li[^>]*class="session-card[^"]*"[^>]*>([\s\S]*?)<\/li>/g)) {
-    const text = decode(match[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+    const text = decode(
+      match[1]!
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
     const title = /class="session-title"[^>]*>([^<]*)</.exec(match[1]!)?.[1];
     if (title) cards[decode(title)] = text;
   }
@@ -104,7 +116,10 @@ async function positions(bucket: Bucket): Promise<Array<[string, number | null]>
 let clock = 0;
 async function createSession(bucket: Bucket, data: Record<string, unknown>) {
   const created = await createContent(server.db, bucket.id, data, null);
-  await server.db.query("UPDATE contents SET updated_at = '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => $2) WHERE content_id = $1", [created.contentId, ++clock]);
+  await server.db.query(
+    "UPDATE contents SET updated_at = '2026-01-01T00:00:00Z'::timestamptz + make_interval(secs => $2) WHERE content_id = $1",
+    [created.contentId, ++clock],
+  );
   return created;
 }
 
@@ -134,7 +149,11 @@ describe("guards", () => {
   it("answers 404 for a bucket of another screen, a private bucket and one the user may not see; POSTs likewise, nothing written", async () => {
     const sessies = await sessiesBucket();
     const dle = await dleBucket();
-    const hidden = await createTestBucket(server.db, { screen: "dle-sessies", private: true, jsonSchema: sessionSchema(cases.collectionName) });
+    const hidden = await createTestBucket(server.db, {
+      screen: "dle-sessies",
+      private: true,
+      jsonSchema: sessionSchema(cases.collectionName),
+    });
     const restricted = (await signedInUser(server.url, server.db, { buckets: [sessies.slug] })).cookie;
     for (const [path, cookie] of [
       [`/dle-sessies/${sessies.slug}`, member],
@@ -150,7 +169,12 @@ describe("guards", () => {
     const before = await positions(dle);
     const refused = await move(dle, { contentId: ids.One!, before: ids.Two! }, restricted);
     expect(refused.status).toBe(404);
-    const wrongScreen = await postForm(server.url, `/sessies/${dle.slug}`, { intent: "move", contentId: ids.One!, before: ids.Two! }, member);
+    const wrongScreen = await postForm(
+      server.url,
+      `/sessies/${dle.slug}`,
+      { intent: "move", contentId: ids.One!, before: ids.Two! },
+      member,
+    );
     expect(wrongScreen.status).toBe(404);
     const anonymous = await postForm(server.url, `/dle-sessies/${dle.slug}`, { intent: "move", contentId: ids.One!, before: ids.Two! });
     expect(anonymous.status).toBe(302);
@@ -160,7 +184,13 @@ describe("guards", () => {
   it("refuses a cross-site POST (CSRF) before any work", async () => {
     const dle = await dleBucket();
     const ids = await sessions(dle, ["One", "Two"]);
-    const response = await postForm(server.url, `/dle-sessies/${dle.slug}`, { intent: "move", contentId: ids.One!, before: ids.Two! }, member, { Origin: "https://evil.example" });
+    const response = await postForm(
+      server.url,
+      `/dle-sessies/${dle.slug}`,
+      { intent: "move", contentId: ids.One!, before: ids.Two! },
+      member,
+      { Origin: "https://evil.example" },
+    );
     expect(response.status).toBe(403);
     expect((await positions(dle)).every(([, position]) => position === null)).toBe(true);
   });
@@ -168,7 +198,9 @@ describe("guards", () => {
   it("refuses a move on a sessies bucket (its sessions have no stored order) and a malformed move", async () => {
     const bucket = await sessiesBucket();
     const ids = await sessions(bucket, ["One", "Two"]);
-    expect((await postForm(server.url, `/sessies/${bucket.slug}`, { intent: "move", contentId: ids.One!, before: ids.Two! }, member)).status).toBe(400);
+    expect(
+      (await postForm(server.url, `/sessies/${bucket.slug}`, { intent: "move", contentId: ids.One!, before: ids.Two! }, member)).status,
+    ).toBe(400);
     const dle = await dleBucket();
     const dleIds = await sessions(dle, ["One", "Two"]);
     expect((await move(dle, { contentId: dleIds.One!, before: "nonsense" })).status).toBe(400);
@@ -264,10 +296,18 @@ describe("the order of learning sessions", () => {
     const up = await move(bucket, { contentId: ids.A!, before: ids.B! }, member, "?page=1");
     expect(up.status).toBe(302);
     expect(up.headers.get("location")).toBe(`/dle-sessies/${bucket.slug}?page=1`);
-    expect(await positions(bucket)).toEqual([["C", 1], ["A", 2], ["B", 3]]);
+    expect(await positions(bucket)).toEqual([
+      ["C", 1],
+      ["A", 2],
+      ["B", 3],
+    ]);
     const down = await move(bucket, { contentId: ids.C!, after: ids.A! });
     expect(down.headers.get("location")).toBe(`/dle-sessies/${bucket.slug}`);
-    expect(await positions(bucket)).toEqual([["A", 1], ["C", 2], ["B", 3]]);
+    expect(await positions(bucket)).toEqual([
+      ["A", 1],
+      ["C", 2],
+      ["B", 3],
+    ]);
     expect(titles((await page(server.url, `/dle-sessies/${bucket.slug}`, member)).html)).toEqual(["A", "C", "B"]);
     // A session made later is never placed: after the placed ones.
     await sessions(bucket, ["New"]);
@@ -350,7 +390,13 @@ describe("the order of learning sessions", () => {
     expect(moved.headers.get("location")).toBe(`/dle-sessies/${bucket.slug}?page=2`);
     // S05 now comes right before S06: the last of page 1, S06 first on page 2.
     expect(titles((await page(server.url, `/dle-sessies/${bucket.slug}?page=1`, cookie)).html).slice(-2)).toEqual(["S07", "S05"]);
-    expect(titles((await page(server.url, `/dle-sessies/${bucket.slug}?page=2`, cookie)).html)).toEqual(["S06", "S04", "S03", "S02", "S01"]);
+    expect(titles((await page(server.url, `/dle-sessies/${bucket.slug}?page=2`, cookie)).html)).toEqual([
+      "S06",
+      "S04",
+      "S03",
+      "S02",
+      "S01",
+    ]);
     // The last session overall cannot move down; the first cannot move up.
     const last = await page(server.url, `/dle-sessies/${bucket.slug}?page=2`, cookie);
     expect(moveButton(last.html, ids.S01!, "down")).toEqual({ value: "", disabled: true });
@@ -363,7 +409,12 @@ describe("the order of learning sessions", () => {
     expect(dialog.html).toContain('role="alertdialog"');
     expect(decode(dialog.html)).toContain("Delete “Doomed”");
     const versionId = /name="versionId" value="([0-9a-f-]{36})"/.exec(dialog.html)?.[1];
-    const deleted = await postForm(server.url, `/dle-sessies/${bucket.slug}`, { intent: "delete", contentId: ids.Doomed!, versionId: versionId! }, member);
+    const deleted = await postForm(
+      server.url,
+      `/dle-sessies/${bucket.slug}`,
+      { intent: "delete", contentId: ids.Doomed!, versionId: versionId! },
+      member,
+    );
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe(`/dle-sessies/${bucket.slug}?deleted`);
     expect(titles((await page(server.url, `/dle-sessies/${bucket.slug}`, member)).html)).toEqual(["Kept"]);

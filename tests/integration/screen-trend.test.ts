@@ -35,20 +35,33 @@ const trendSchema = (collection: string) => ({
   properties: {
     title: { type: "string", title: "Title", translate: true, maxLength: 60 },
     summary: { type: "string", title: "Summary", renderer: "textarea", translate: true },
-    related: { type: "array", title: "Related trends", renderer: "trend-select", maxItems: 3, uniqueItems: true, items: { type: "string", _ref: collection } },
+    related: {
+      type: "array",
+      title: "Related trends",
+      renderer: "trend-select",
+      maxItems: 3,
+      uniqueItems: true,
+      items: { type: "string", _ref: collection },
+    },
   },
 });
 
 const referrerSchema = (collection: string, extra: Record<string, unknown> = {}) => ({
   type: "object",
   required: ["title"],
-  properties: { title: { type: "string", title: "Title" }, trend: { type: "string", title: "Trend", _ref: collection, renderer: "trend-select" }, ...extra },
+  properties: {
+    title: { type: "string", title: "Title" },
+    trend: { type: "string", title: "Trend", _ref: collection, renderer: "trend-select" },
+    ...extra,
+  },
 });
 
 const contentCount = async (bucket: Bucket) =>
-  (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [bucket.id])).rows[0]!.count;
+  (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [bucket.id])).rows[0]!
+    .count;
 const versionCount = async (contentId: string) =>
-  (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [contentId])).rows[0]!.count;
+  (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM versions WHERE content_id = $1", [contentId])).rows[0]!
+    .count;
 const latest = async (bucket: Bucket, contentId: string) => (await getLatestVersion(server.db, bucket.id, contentId))!;
 
 /** The trends a page's related list shows, in order (each card carries its trend's contentId). */
@@ -56,7 +69,12 @@ const shownRelated = (html: string) => [...html.matchAll(/<li class="trend-card"
 
 /** The form of a trend as the edit page posts it. */
 function trendForm(title: string, related: string[], ids: { contentId?: string; base?: string } = {}): Record<string, string> {
-  const fields: Record<string, string> = { [CONTENT_ID_FIELD]: ids.contentId ?? "", [BASE_VERSION_FIELD]: ids.base ?? "", "title.nl": title, "title.en": `${title} (en)` };
+  const fields: Record<string, string> = {
+    [CONTENT_ID_FIELD]: ids.contentId ?? "",
+    [BASE_VERSION_FIELD]: ids.base ?? "",
+    "title.nl": title,
+    "title.en": `${title} (en)`,
+  };
   related.forEach((id, index) => (fields[`related[${index}]`] = id));
   return fields;
 }
@@ -66,14 +84,29 @@ beforeAll(async () => {
   editor = (await signedInUser(server.url, server.db, { permissions: ["user"] })).cookie;
   const collection = `trends-${stamp}`;
   trends = await createTestBucket(server.db, { slug: collection, name: "Trends", screen: "trend", jsonSchema: trendSchema(collection) });
-  hiddenTrends = await createTestBucket(server.db, { slug: `hidden-trends-${stamp}`, name: "Hidden trends", screen: "trend", private: true, jsonSchema: trendSchema(`hidden-trends-${stamp}`) });
+  hiddenTrends = await createTestBucket(server.db, {
+    slug: `hidden-trends-${stamp}`,
+    name: "Hidden trends",
+    screen: "trend",
+    private: true,
+    jsonSchema: trendSchema(`hidden-trends-${stamp}`),
+  });
   generic = await createTestBucket(server.db, { slug: `plain-${stamp}`, name: "Plain" });
   talks = await createTestBucket(server.db, { slug: `talks-${stamp}`, name: "Talks", jsonSchema: referrerSchema(collection) });
   sessions = await createTestBucket(server.db, {
-    slug: `sessions-${stamp}`, name: "Sessions", screen: "sessies",
-    jsonSchema: referrerSchema(collection, { cases: { type: "array", title: "Cases", renderer: "video-cases", items: { type: "string", _ref: `cases-${stamp}` } } }),
+    slug: `sessions-${stamp}`,
+    name: "Sessions",
+    screen: "sessies",
+    jsonSchema: referrerSchema(collection, {
+      cases: { type: "array", title: "Cases", renderer: "video-cases", items: { type: "string", _ref: `cases-${stamp}` } },
+    }),
   });
-  secretTalks = await createTestBucket(server.db, { slug: `secret-talks-${stamp}`, name: "Secret talks", private: true, jsonSchema: referrerSchema(collection) });
+  secretTalks = await createTestBucket(server.db, {
+    slug: `secret-talks-${stamp}`,
+    name: "Secret talks",
+    private: true,
+    jsonSchema: referrerSchema(collection),
+  });
   restricted = (await signedInUser(server.url, server.db, { permissions: ["user"], buckets: [trends.slug, sessions.slug] })).cookie;
 
   const doc = async (bucket: Bucket, data: Record<string, unknown>) => (await createContent(server.db, bucket.id, data, null)).contentId;
@@ -128,7 +161,9 @@ describe("the trend screen's guards", () => {
 
   it("refuses a cross-site post (CSRF) before any work", async () => {
     const before = await contentCount(trends);
-    const response = await postForm(server.url, `/trend/${trends.slug}/new`, trendForm("Cross-site", []), editor, { Origin: "https://evil.example" });
+    const response = await postForm(server.url, `/trend/${trends.slug}/new`, trendForm("Cross-site", []), editor, {
+      Origin: "https://evil.example",
+    });
     expect(response.status).toBe(403);
     expect(await contentCount(trends)).toBe(before);
   });
@@ -190,7 +225,12 @@ describe("the trend screen's saves", () => {
 
   it("validates the list (too many trends) and keeps the input, writing nothing", async () => {
     const before = await contentCount(trends);
-    const response = await postForm(server.url, `/trend/${trends.slug}/new`, trendForm("Te veel", [ids.craft, ids.light, ids.green, ids.craft]), editor);
+    const response = await postForm(
+      server.url,
+      `/trend/${trends.slug}/new`,
+      trendForm("Te veel", [ids.craft, ids.light, ids.green, ids.craft]),
+      editor,
+    );
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(fieldErrorText(html, "related")).toBeTruthy();
@@ -200,7 +240,12 @@ describe("the trend screen's saves", () => {
 
   it("refuses a trend related to itself with the message under the list, keeping the input", async () => {
     const own = await createContent(server.db, trends.id, { title: { nl: "Eigen", en: "Own" } }, null);
-    const response = await postForm(server.url, `/trend/${trends.slug}/${own.contentId}/latest`, trendForm("Eigen", [ids.craft, own.contentId], { contentId: own.contentId, base: own.versionId }), editor);
+    const response = await postForm(
+      server.url,
+      `/trend/${trends.slug}/${own.contentId}/latest`,
+      trendForm("Eigen", [ids.craft, own.contentId], { contentId: own.contentId, base: own.versionId }),
+      editor,
+    );
     expect(response.status).toBe(422);
     const html = await response.text();
     expect(fieldErrorText(html, "related")).toBe(SELF);
@@ -214,23 +259,51 @@ describe("the trend screen's saves", () => {
     const base = { contentId: own.contentId, base: own.versionId };
     // 'Add': the select's trend joins the end of the list; Conform's validate intent shows it there.
     const validate = JSON.stringify({ type: "validate", payload: { name: "related" } });
-    const added = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": ids.light, __intent__: validate }, editor);
+    const added = await postForm(
+      server.url,
+      path,
+      { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": ids.light, __intent__: validate },
+      editor,
+    );
     expect(added.status).toBe(200);
     const addedHtml = await added.text();
     expect(shownRelated(addedHtml)).toEqual([ids.craft, ids.light]);
     expect(addedHtml).toContain('value="Volgorde"');
     // Left on 'Pick an option', or naming a trend already chosen, it adds nothing.
-    const nothing = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": "", __intent__: validate }, editor);
+    const nothing = await postForm(
+      server.url,
+      path,
+      { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": "", __intent__: validate },
+      editor,
+    );
     expect(shownRelated(await nothing.text())).toEqual([ids.craft]);
-    const twice = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": ids.craft, __intent__: validate }, editor);
+    const twice = await postForm(
+      server.url,
+      path,
+      { ...trendForm("Volgorde", [ids.craft], base), "__trend_add:related": ids.craft, __intent__: validate },
+      editor,
+    );
     expect(shownRelated(await twice.text())).toEqual([ids.craft]);
     // ↑ on the second row.
-    const moved = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.craft, ids.light], base), __intent__: JSON.stringify({ type: "reorder", payload: { name: "related", from: 1, to: 0 } }) }, editor);
+    const moved = await postForm(
+      server.url,
+      path,
+      {
+        ...trendForm("Volgorde", [ids.craft, ids.light], base),
+        __intent__: JSON.stringify({ type: "reorder", payload: { name: "related", from: 1, to: 0 } }),
+      },
+      editor,
+    );
     expect(moved.status).toBe(200);
     expect(shownRelated(await moved.text())).toEqual([ids.light, ids.craft]);
     expect(await versionCount(own.contentId)).toBe(1);
     // Save: the order as shown, with a trend chosen in the add select and not added first.
-    const saved = await postForm(server.url, path, { ...trendForm("Volgorde", [ids.light, ids.craft], base), "__trend_add:related": ids.green }, editor);
+    const saved = await postForm(
+      server.url,
+      path,
+      { ...trendForm("Volgorde", [ids.light, ids.craft], base), "__trend_add:related": ids.green },
+      editor,
+    );
     expect(saved.status).toBe(302);
     expect((await latest(trends, own.contentId)).data.related).toEqual([ids.light, ids.craft, ids.green]);
   });
@@ -240,7 +313,15 @@ describe("the trend screen's saves", () => {
     const path = `/trend/${trends.slug}/${own.contentId}/latest`;
     const base = { contentId: own.contentId, base: own.versionId };
     expect((await postForm(server.url, path, trendForm("Iemand anders", [], base), editor)).status).toBe(302);
-    const moved = await postForm(server.url, path, { ...trendForm("Ik", [ids.craft, ids.green], base), __intent__: JSON.stringify({ type: "reorder", payload: { name: "related", from: 1, to: 0 } }) }, editor);
+    const moved = await postForm(
+      server.url,
+      path,
+      {
+        ...trendForm("Ik", [ids.craft, ids.green], base),
+        __intent__: JSON.stringify({ type: "reorder", payload: { name: "related", from: 1, to: 0 } }),
+      },
+      editor,
+    );
     expect(moved.status).toBe(200);
     expect(/<input type="hidden" name="__baseVersionId" value="([^"]*)"/.exec(await moved.text())?.[1]).toBe(own.versionId);
   });

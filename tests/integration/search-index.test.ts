@@ -30,7 +30,10 @@ describe("search index", () => {
   it("answers the search condition from contents_search_trgm_idx: the condition is the index's expression", async () => {
     const plan = await database.db.transaction(async (tx) => {
       await tx.query("SET LOCAL enable_seqscan = off");
-      const { rows } = await tx.query<{ "QUERY PLAN": string }>(`EXPLAIN SELECT c.content_id FROM contents c WHERE ${searchCondition("$1")}`, [likePattern("Wad 4242")]);
+      const { rows } = await tx.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN SELECT c.content_id FROM contents c WHERE ${searchCondition("$1")}`,
+        [likePattern("Wad 4242")],
+      );
       return rows.map((row) => row["QUERY PLAN"]).join("\n");
     });
     expect(plan).toContain("contents_search_trgm_idx");
@@ -39,7 +42,10 @@ describe("search index", () => {
   it("matches as ILIKE does: any case, the wildcards literal", async () => {
     const { contentId } = await createContent(database.db, bucketId, { title: "Zonsondergang bij Scheveningen", code: "50%_off" }, null);
     const matches = async (text: string) => {
-      const { rows } = await database.db.query(`SELECT 1 FROM contents c WHERE c.content_id = $1 AND ${searchCondition("$2")}`, [contentId, likePattern(text)]);
+      const { rows } = await database.db.query(`SELECT 1 FROM contents c WHERE c.content_id = $1 AND ${searchCondition("$2")}`, [
+        contentId,
+        likePattern(text),
+      ]);
       return rows.length === 1;
     };
     expect(await matches("BIJ scheveningen")).toBe(true);
@@ -50,15 +56,32 @@ describe("search index", () => {
   });
 
   it("stores the values of the latest version: a create, a save, and not a save that lost to another", async () => {
-    const created = await createContent(database.db, bucketId, { title: { nl: "Zeegezicht", en: "Seascape" }, year: 1881, tags: ["Mesdag"] }, null);
+    const created = await createContent(
+      database.db,
+      bucketId,
+      { title: { nl: "Zeegezicht", en: "Seascape" }, year: 1881, tags: ["Mesdag"] },
+      null,
+    );
     expect(await storedWords(created.contentId)).toEqual(["1881", "mesdag", "seascape", "zeegezicht"]);
 
-    const saved = await saveVersion(database.db, { bucketId, contentId: created.contentId, baseVersionId: created.versionId, data: { title: { nl: "Panorama" } }, userId: null });
+    const saved = await saveVersion(database.db, {
+      bucketId,
+      contentId: created.contentId,
+      baseVersionId: created.versionId,
+      data: { title: { nl: "Panorama" } },
+      userId: null,
+    });
     expect(await storedWords(created.contentId)).toEqual(["panorama"]);
 
     // A save from the older version is refused, and the text stays the winner's.
     await expect(
-      saveVersion(database.db, { bucketId, contentId: created.contentId, baseVersionId: created.versionId, data: { title: { nl: "Verloren" } }, userId: null }),
+      saveVersion(database.db, {
+        bucketId,
+        contentId: created.contentId,
+        baseVersionId: created.versionId,
+        data: { title: { nl: "Verloren" } },
+        userId: null,
+      }),
     ).rejects.toBeInstanceOf(VersionConflictError);
     expect(await storedWords(created.contentId)).toEqual(["panorama"]);
     expect(saved.versionId).not.toBe(created.versionId);
@@ -73,7 +96,12 @@ describe("search index", () => {
       await seedDocuments(database.db, bucket.id, 5, "jsonb_build_object('title', 'Klein ' || n)");
     }
     const large = await createTestBucket(database.db, { slug: "search-plan-large" });
-    await seedDocuments(database.db, large.id, 2000, "jsonb_build_object('title', 'Licht op het wad ' || n, 'maker', 'Hendrik Willem Mesdag')");
+    await seedDocuments(
+      database.db,
+      large.id,
+      2000,
+      "jsonb_build_object('title', 'Licht op het wad ' || n, 'maker', 'Hendrik Willem Mesdag')",
+    );
     await database.db.query("ANALYZE contents, versions");
 
     const options = { limit: 20, search: "Wad 1234", titleKey: "title" };
@@ -93,21 +121,33 @@ describe("search index", () => {
   it("finds a word most documents hold by walking the newest, not by testing every match the index hands over", async () => {
     // The index would hand over all 3,000 to be tested and sorted for a page of 21 (1.35 s at 100,000 on PGlite).
     const bucket = await commonWordBucket("search-common-word");
-    for (const [search, offset, first] of [["MESDAG", 0, 1], ["mesdag", 40, 41], ["Zeegezicht 12", 0, 12]] as const) {
+    for (const [search, offset, first] of [
+      ["MESDAG", 0, 1],
+      ["mesdag", 40, 41],
+      ["Zeegezicht 12", 0, 12],
+    ] as const) {
       const options = { limit: 21, offset, search, titleKey: "title" };
       const { rows } = await listOverview(database.db, bucket.id, options);
       const expected = search === "Zeegezicht 12" ? TWELVES.slice(0, 21) : Array.from({ length: 21 }, (_, i) => first + i);
-      expect(rows.map((row) => row.title), `${search} from ${offset}`).toEqual(expected.map((n) => `Zeegezicht ${n}`));
+      expect(
+        rows.map((row) => row.title),
+        `${search} from ${offset}`,
+      ).toEqual(expected.map((n) => `Zeegezicht ${n}`));
     }
     for (const search of ["Mesdag", "Zeegezicht 12"]) {
-      expect(await contentsRowsRead(overviewStatement(bucket.id, { limit: 21, search, titleKey: "title" })), search).toBeLessThanOrEqual(COMMON_SEARCH_MATCHES);
+      expect(await contentsRowsRead(overviewStatement(bucket.id, { limit: 21, search, titleKey: "title" })), search).toBeLessThanOrEqual(
+        COMMON_SEARCH_MATCHES,
+      );
     }
   });
 
   it("finds a word most documents hold the same way in the session overview, newest first or in the stored order", async () => {
     const bucket = await commonWordBucket("search-common-sessions");
     // The eleven oldest are placed, the oldest first; the rest follow unplaced, newest first.
-    await database.db.query("UPDATE contents SET position = 3001 - substring(search_text from 'zeegezicht (\\d+)')::int WHERE bucket_id = $1 AND substring(search_text from 'zeegezicht (\\d+)')::int > 2989", [bucket.id]);
+    await database.db.query(
+      "UPDATE contents SET position = 3001 - substring(search_text from 'zeegezicht (\\d+)')::int WHERE bucket_id = $1 AND substring(search_text from 'zeegezicht (\\d+)')::int > 2989",
+      [bucket.id],
+    );
     const placed = [3000, 2999, 2998, 2997, 2996, 2995, 2994, 2993, 2992, 2991, 2990];
     const cases = [
       { search: "MESDAG", ordered: false, offset: 0, expected: Array.from({ length: 21 }, (_, i) => 1 + i) },
@@ -118,7 +158,10 @@ describe("search index", () => {
     ];
     for (const { search, ordered, offset, expected } of cases) {
       const { rows, total } = await listSessions(database.db, bucket.id, { limit: 21, offset, search, ordered });
-      expect(rows.map((row) => row.data.title), `${search} from ${offset}${ordered ? ", ordered" : ""}`).toEqual(expected.map((n) => `Zeegezicht ${n}`));
+      expect(
+        rows.map((row) => row.data.title),
+        `${search} from ${offset}${ordered ? ", ordered" : ""}`,
+      ).toEqual(expected.map((n) => `Zeegezicht ${n}`));
       expect(total).toBeNull();
     }
     for (const search of ["Mesdag", "Zeegezicht 12"]) {
@@ -144,7 +187,10 @@ describe("search index", () => {
       let after: PageCursor | null = null;
       for (const [index, expected] of pages.entries()) {
         const { documents, more } = await documentPage(database.db, bucket.id, { sort, limit: 20, after, updatedSince: null, search });
-        expect(documents.map((document) => document.data.title), `${search} by ${sort.by}, page ${index + 1}`).toEqual(expected.map((n) => `Zeegezicht ${n}`));
+        expect(
+          documents.map((document) => document.data.title),
+          `${search} by ${sort.by}, page ${index + 1}`,
+        ).toEqual(expected.map((n) => `Zeegezicht ${n}`));
         expect(more).toBe(expected.length === 20);
         const last = documents.at(-1)!;
         after = { value: last.sortValue, contentId: last.contentId };
@@ -152,7 +198,12 @@ describe("search index", () => {
     }
     // A common word and a rarer one: testing each document in the page's order suits only the first, the index only the second.
     for (const search of ["Mesdag", "Zeegezicht 12"]) {
-      for (const sort of [newestFirst, oldestFirst, { by: "updatedAt", order: "asc" } as const, { by: "createdAt", order: "desc" } as const]) {
+      for (const sort of [
+        newestFirst,
+        oldestFirst,
+        { by: "updatedAt", order: "asc" } as const,
+        { by: "createdAt", order: "desc" } as const,
+      ]) {
         const statement = documentPageStatement(bucket.id, { sort, limit: 20, after: null, updatedSince: null, search });
         expect(await contentsRowsRead(statement), `${search} by ${sort.by} ${sort.order}`).toBeLessThanOrEqual(COMMON_SEARCH_MATCHES);
       }
@@ -164,11 +215,25 @@ describe("pages in creation order", () => {
   it("are read from contents_bucket_created_idx, not by sorting the bucket (the delivery API's sort=createdAt, the bundle)", async () => {
     const bucket = await commonWordBucket("created-order");
     for (const order of ["asc", "desc"] as const) {
-      const first = await documentPage(database.db, bucket.id, { sort: { by: "createdAt", order }, limit: 20, after: null, updatedSince: null, search: null });
+      const first = await documentPage(database.db, bucket.id, {
+        sort: { by: "createdAt", order },
+        limit: 20,
+        after: null,
+        updatedSince: null,
+        search: null,
+      });
       const last = first.documents.at(-1)!;
-      const query = { sort: { by: "createdAt", order } as const, limit: 20, after: { value: last.sortValue, contentId: last.contentId }, updatedSince: null, search: null };
+      const query = {
+        sort: { by: "createdAt", order } as const,
+        limit: 20,
+        after: { value: last.sortValue, contentId: last.contentId },
+        updatedSince: null,
+        search: null,
+      };
       const second = await documentPage(database.db, bucket.id, query);
-      expect(second.documents.map((document) => document.data.title)).toEqual((order === "asc" ? range(2980, 2961) : range(21, 40)).map((n) => `Zeegezicht ${n}`));
+      expect(second.documents.map((document) => document.data.title)).toEqual(
+        (order === "asc" ? range(2980, 2961) : range(21, 40)).map((n) => `Zeegezicht ${n}`),
+      );
       // Without the index every page read all 3,000 contents rows to sort them (540 ms a page at 100,000 on PGlite).
       expect(await contentsRowsRead(documentPageStatement(bucket.id, query)), order).toBeLessThanOrEqual(21);
     }

@@ -29,7 +29,13 @@ beforeAll(async () => {
   const user = await createTestUser(database.db);
   token = await createSession(database.db, user.id);
   first = await createContent(database.db, bucket.id, { title: "First" }, user.id);
-  second = await saveVersion(database.db, { bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, data: { title: "Second" }, userId: user.id });
+  second = await saveVersion(database.db, {
+    bucketId: bucket.id,
+    contentId: first.contentId,
+    baseVersionId: first.versionId,
+    data: { title: "Second" },
+    userId: user.id,
+  });
   elsewhere = await createContent(database.db, other.id, { title: "Elsewhere" }, user.id);
 });
 afterAll(() => database.drop());
@@ -43,12 +49,20 @@ describe("the session lookup with the document a JSON read names", () => {
     const found = await lookup(probe.db, bucket.slug, first.contentId, null);
     expect(probe.statements).toHaveLength(1);
     expect(found?.bucket?.bucket.id).toBe(bucket.id);
-    expect(found?.document).toMatchObject({ contentId: first.contentId, versionId: second.versionId, baseVersionId: first.versionId, data: { title: "Second" } });
+    expect(found?.document).toMatchObject({
+      contentId: first.contentId,
+      versionId: second.versionId,
+      baseVersionId: first.versionId,
+      data: { title: "Second" },
+    });
     expect(found?.document?.createdAt).toEqual(second.createdAt);
   });
 
   it("reads a named version, and nothing for a version of another document or an unknown one", async () => {
-    expect((await lookup(database.db, bucket.slug, first.contentId, first.versionId))?.document).toMatchObject({ versionId: first.versionId, data: { title: "First" } });
+    expect((await lookup(database.db, bucket.slug, first.contentId, first.versionId))?.document).toMatchObject({
+      versionId: first.versionId,
+      data: { title: "First" },
+    });
     expect((await lookup(database.db, bucket.slug, first.contentId, elsewhere.versionId))?.document).toBeNull();
     expect((await lookup(database.db, bucket.slug, first.contentId, crypto.randomUUID()))?.document).toBeNull();
     expect((await lookup(database.db, bucket.slug, crypto.randomUUID(), null))?.document).toBeNull();
@@ -69,6 +83,12 @@ describe("the session lookup with the document a JSON read names", () => {
   });
 
   it("reads nothing without a live session", async () => {
-    expect(await findSessionUser(database.db, "not-a-session", { bucketSlug: bucket.slug, navigation: false, document: { contentId: first.contentId, versionId: null } })).toBeNull();
+    expect(
+      await findSessionUser(database.db, "not-a-session", {
+        bucketSlug: bucket.slug,
+        navigation: false,
+        document: { contentId: first.contentId, versionId: null },
+      }),
+    ).toBeNull();
   });
 });

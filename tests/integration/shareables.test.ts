@@ -52,9 +52,17 @@ afterAll(async () => {
 async function documentWithVersions() {
   const bucket = await createTestBucket(server.db, { jsonSchema: schema(artists.collectionName) });
   const artist = await createContent(server.db, artists.id, { name: "Mesdag" }, editor.user.id);
-  const first = await createContent(server.db, bucket.id, { title: { nl: "Wad", en: "Mudflats" }, year: 1911, artist: artist.contentId }, editor.user.id);
+  const first = await createContent(
+    server.db,
+    bucket.id,
+    { title: { nl: "Wad", en: "Mudflats" }, year: 1911, artist: artist.contentId },
+    editor.user.id,
+  );
   const second: ContentVersion = await saveVersion(server.db, {
-    bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, userId: editor.user.id,
+    bucketId: bucket.id,
+    contentId: first.contentId,
+    baseVersionId: first.versionId,
+    userId: editor.user.id,
     data: { title: { nl: "Wadden", en: "Mudflats" }, year: 1912, artist: artist.contentId },
   });
   return { bucket, contentId: first.contentId, first, second };
@@ -79,18 +87,27 @@ async function makeLink(fields: Record<string, string>, cookie = editor.cookie) 
 function sharedFields(html: string): Array<[string, string]> {
   return [...html.matchAll(/<div class="shared-field" data-field="([^"]+)">(.*?)<\/div>/gs)].map((match) => [
     match[1]!,
-    decode(match[2]!.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim(),
+    decode(match[2]!.replace(/<[^>]+>/g, " "))
+      .replace(/\s+/g, " ")
+      .trim(),
   ]);
 }
 
 const row = async (token: string) =>
-  (await server.db.query<{ id: string; expiresAt: Date }>(`SELECT id, expires_at AS "expiresAt" FROM shareables WHERE token_hash = $1`, [createHash("sha256").update(token).digest("base64url")])).rows[0];
+  (
+    await server.db.query<{ id: string; expiresAt: Date }>(`SELECT id, expires_at AS "expiresAt" FROM shareables WHERE token_hash = $1`, [
+      createHash("sha256").update(token).digest("base64url"),
+    ])
+  ).rows[0];
 
-const listRows = (html: string) => [...html.matchAll(/<tr data-shareable="([^"]+)" data-state="([^"]+)">(.*?)<\/tr>/gs)].map((match) => ({
-  id: match[1]!,
-  state: match[2]!,
-  text: decode(match[3]!.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim(),
-}));
+const listRows = (html: string) =>
+  [...html.matchAll(/<tr data-shareable="([^"]+)" data-state="([^"]+)">(.*?)<\/tr>/gs)].map((match) => ({
+    id: match[1]!,
+    state: match[2]!,
+    text: decode(match[3]!.replace(/<[^>]+>/g, " "))
+      .replace(/\s+/g, " ")
+      .trim(),
+  }));
 
 describe("making a link", () => {
   it("answers the link once, stores only its hash, and shows the document read-only to anyone without a session", async () => {
@@ -135,7 +152,13 @@ describe("making a link", () => {
     const { bucket, contentId, first, second } = await documentWithVersions();
     const pinned = await makeLink({ bucket: bucket.slug, contentId, version: first.versionId });
     const latest = await makeLink({ bucket: bucket.slug, contentId, version: "latest" });
-    await saveVersion(server.db, { bucketId: bucket.id, contentId, baseVersionId: second.versionId, userId: editor.user.id, data: { title: { nl: "Waddenzee", en: "Wadden Sea" }, year: 1913 } });
+    await saveVersion(server.db, {
+      bucketId: bucket.id,
+      contentId,
+      baseVersionId: second.versionId,
+      userId: editor.user.id,
+      data: { title: { nl: "Waddenzee", en: "Wadden Sea" }, year: 1913 },
+    });
     const old = await page(server.url, `/shareables/${pinned.token}`);
     expect(sharedFields(old.html).find(([name]) => name === "title.nl")?.[1]).toBe("Title › NL Wad");
     expect(decode(old.html)).toContain("Version 1");
@@ -155,11 +178,16 @@ describe("making a link", () => {
         },
       },
     });
-    const content = await createContent(server.db, bucket.id, {
-      banner: { value: "Closed on Mondays", disabled: false },
-      notice: { value: "Secret", disabled: true },
-      opens: "2026-03-01",
-    }, editor.user.id);
+    const content = await createContent(
+      server.db,
+      bucket.id,
+      {
+        banner: { value: "Closed on Mondays", disabled: false },
+        notice: { value: "Secret", disabled: true },
+        opens: "2026-03-01",
+      },
+      editor.user.id,
+    );
     const { token } = await makeLink({ bucket: bucket.slug, contentId: content.contentId });
     const english = await page(server.url, `/shareables/${token}`, undefined, { "Accept-Language": "en" });
     expect(sharedFields(english.html)).toEqual([
@@ -319,7 +347,9 @@ describe("/shareables", () => {
     // Another editor neither sees the confirmation nor may revoke.
     expect((await page(server.url, `/shareables?revoke=${id}`, colleague.cookie)).html).not.toContain('role="alertdialog"');
     expect((await postForm(server.url, "/shareables", { intent: "revoke", id }, colleague.cookie)).status).toBe(404);
-    const crossSite = await postForm(server.url, "/shareables", { intent: "revoke", id }, editor.cookie, { Origin: "https://evil.example" });
+    const crossSite = await postForm(server.url, "/shareables", { intent: "revoke", id }, editor.cookie, {
+      Origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
     expect((await page(server.url, `/shareables/${token}`)).status).toBe(200);
 
@@ -344,7 +374,13 @@ describe("media through the link", () => {
   it("serves the shared version's media to anyone holding the link, and nothing else", async () => {
     const bucket = await createTestBucket(server.db, { jsonSchema: schema(artists.collectionName) });
     const uploadImage = async (name: string) => {
-      const response = await upload(server.url, "image", editor.cookie, { bucket: bucket.slug, uid: "u1" }, { data: await pngOfSize(1920, 1080), name, type: "image/png" });
+      const response = await upload(
+        server.url,
+        "image",
+        editor.cookie,
+        { bucket: bucket.slug, uid: "u1" },
+        { data: await pngOfSize(1920, 1080), name, type: "image/png" },
+      );
       expect(response.status, await response.clone().text()).toBe(200);
       return ((await response.json()) as Array<{ contentId: string }>)[0]!.contentId;
     };
@@ -372,11 +408,27 @@ describe("media through the link", () => {
   });
 
   it("plays a shared video with its chosen still as the poster", async () => {
-    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, clip: { type: "string", title: "Clip", _ref: "b-video" } } } });
-    const response = await upload(server.url, "video", editor.cookie, { bucket: bucket.slug, uid: "u1" }, { data: videoOf({ width: 1920, height: 1080, fps: 25, seconds: 1 }), name: "tide.mp4", type: "video/mp4" });
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string", title: "Title" }, clip: { type: "string", title: "Clip", _ref: "b-video" } },
+      },
+    });
+    const response = await upload(
+      server.url,
+      "video",
+      editor.cookie,
+      { bucket: bucket.slug, uid: "u1" },
+      { data: videoOf({ width: 1920, height: 1080, fps: 25, seconds: 1 }), name: "tide.mp4", type: "video/mp4" },
+    );
     expect(response.status).toBe(200);
     const [video] = (await response.json()) as Array<{ contentId: string }>;
-    const still = async () => ((await (await get(server.url, `/api/v1/buckets/video/content/${video!.contentId}/latest`, editor.cookie)).json()) as { still: string | null }).still;
+    const still = async () =>
+      (
+        (await (await get(server.url, `/api/v1/buckets/video/content/${video!.contentId}/latest`, editor.cookie)).json()) as {
+          still: string | null;
+        }
+      ).still;
     await expect.poll(still, { timeout: 60_000, interval: 200 }).not.toBeNull();
     const document = await createContent(server.db, bucket.id, { title: "Tide", clip: video!.contentId }, editor.user.id);
     const { token } = await makeLink({ bucket: bucket.slug, contentId: document.contentId });

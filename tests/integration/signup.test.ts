@@ -48,7 +48,12 @@ describe("with signup not allowed (ALLOW_SIGNUP unset)", () => {
     expect(form.status).toBe(200);
     expect(inputValue(await form.text(), "invitationCode")).toBe(code);
     const email = newEmail("invited");
-    const response = await postForm(server.url, `/signup?code=${encodeURIComponent(code)}`, { name: "Invited", email, password: PASSWORD, invitationCode: code });
+    const response = await postForm(server.url, `/signup?code=${encodeURIComponent(code)}`, {
+      name: "Invited",
+      email,
+      password: PASSWORD,
+      invitationCode: code,
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/");
     expect(await findUserByEmail(server.db, email)).toMatchObject({ permissions: ["user", "dev"] });
@@ -56,7 +61,12 @@ describe("with signup not allowed (ALLOW_SIGNUP unset)", () => {
 
   it("POST /auth/signup answers 403 and creates no account without a redeemable invitation", async () => {
     const email = newEmail("refused-api");
-    const response = await postJson(server.url, "/auth/signup", { name: "Refused", email, password: PASSWORD, invitationCode: "not-a-real-code" });
+    const response = await postJson(server.url, "/auth/signup", {
+      name: "Refused",
+      email,
+      password: PASSWORD,
+      invitationCode: "not-a-real-code",
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: "Signup is not allowed" });
     expect(response.headers.get("set-cookie")).toBeNull();
@@ -173,7 +183,9 @@ describe("with signup allowed (ALLOW_SIGNUP=true)", () => {
     expect(inputValue(html, "name")).toBe("Copycat");
     expect(inputValue(html, "invitationCode")).toBe(code);
 
-    const { rows } = await server.db.query<{ used_at: Date | null }>("SELECT used_at FROM invitations WHERE code_hash = $1", [hashToken(code)]);
+    const { rows } = await server.db.query<{ used_at: Date | null }>("SELECT used_at FROM invitations WHERE code_hash = $1", [
+      hashToken(code),
+    ]);
     expect(rows[0]!.used_at).toBeNull();
 
     // The code still works for another email.
@@ -208,7 +220,9 @@ describe("with signup allowed (ALLOW_SIGNUP=true)", () => {
     expect(fieldErrorText(emptyHtml, "invitationCode")).toBe("Enter the invitation code you received");
     expect(fieldErrorText(emptyHtml, "password")).not.toBeNull();
 
-    const { rows } = await server.db.query<{ used_at: Date | null }>("SELECT used_at FROM invitations WHERE code_hash = $1", [hashToken(code)]);
+    const { rows } = await server.db.query<{ used_at: Date | null }>("SELECT used_at FROM invitations WHERE code_hash = $1", [
+      hashToken(code),
+    ]);
     expect(rows[0]!.used_at).toBeNull();
   });
 
@@ -229,14 +243,29 @@ describe("with signup allowed (ALLOW_SIGNUP=true)", () => {
     it("refuses a used code (400) and a taken email (409) with the spec's texts, keeping the code on a taken email", async () => {
       const { code } = await createInvitation(server.db, {});
       const existing = await createTestUser(server.db, { email: newEmail("api-taken") });
-      const taken = await postJson(server.url, "/auth/signup", { name: "Dup", email: existing.email, password: PASSWORD, invitationCode: code });
+      const taken = await postJson(server.url, "/auth/signup", {
+        name: "Dup",
+        email: existing.email,
+        password: PASSWORD,
+        invitationCode: code,
+      });
       expect(taken.status).toBe(409);
       expect(await taken.json()).toEqual({ error: EMAIL_TAKEN });
       expect(taken.headers.get("set-cookie")).toBeNull();
 
-      const ok = await postJson(server.url, "/auth/signup", { name: "Ok", email: newEmail("api-ok"), password: PASSWORD, invitationCode: code });
+      const ok = await postJson(server.url, "/auth/signup", {
+        name: "Ok",
+        email: newEmail("api-ok"),
+        password: PASSWORD,
+        invitationCode: code,
+      });
       expect(ok.status).toBe(201);
-      const used = await postJson(server.url, "/auth/signup", { name: "Again", email: newEmail("api-again"), password: PASSWORD, invitationCode: code });
+      const used = await postJson(server.url, "/auth/signup", {
+        name: "Again",
+        email: newEmail("api-again"),
+        password: PASSWORD,
+        invitationCode: code,
+      });
       expect(used.status).toBe(400);
       expect(await used.json()).toEqual({ error: INVALID_INVITATION });
     });
@@ -256,7 +285,9 @@ describe("with signup allowed (ALLOW_SIGNUP=true)", () => {
       expect(malformed.status).toBe(400);
       expect(((await malformed.json()) as { error: string }).error).toMatch(/JSON/);
 
-      const { rows } = await server.db.query<{ used_at: Date | null }>("SELECT used_at FROM invitations WHERE code_hash = $1", [hashToken(code)]);
+      const { rows } = await server.db.query<{ used_at: Date | null }>("SELECT used_at FROM invitations WHERE code_hash = $1", [
+        hashToken(code),
+      ]);
       expect(rows[0]!.used_at).toBeNull();
     });
   });

@@ -57,7 +57,10 @@ function start(): Promise<Started> {
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no closing block within ${BLOCK_DEADLINE_MS / 1000} s:\n${stdout}${stderr}`)), BLOCK_DEADLINE_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no closing block within ${BLOCK_DEADLINE_MS / 1000} s:\n${stdout}${stderr}`)),
+      BLOCK_DEADLINE_MS,
+    );
     child.stdout.setEncoding("utf8").on("data", (text: string) => {
       stdout += text;
       const rules = [...stdout.matchAll(RULE)];
@@ -84,7 +87,11 @@ async function stop(child: ChildProcess): Promise<number | null> {
 /** The block: the lines between the two rules, without their indentation. */
 function blockOf(output: string): string[] {
   const [first, second] = [...output.matchAll(RULE)];
-  return output.slice(first!.index + first![0].length, second!.index).split("\n").map((line) => line.trim()).filter(Boolean);
+  return output
+    .slice(first!.index + first![0].length, second!.index)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 const isJsonLog = (line: string) => line.startsWith("{") && "level" in (JSON.parse(line) as object);
@@ -97,7 +104,9 @@ describe.skipIf(process.env.VITRINE_TEST_DB === "postgres")("npm start", { timeo
     const beforeBlock = started.startOutput.slice(0, started.startOutput.search(RULE)).split("\n").filter(Boolean);
     const ownLines = beforeBlock.filter((line) => !isJsonLog(line));
     expect(ownLines[0]).toBe("Building Vitrine (the sources changed since the last build)…");
-    expect(ownLines[1]).toMatch(/^Built in \d+\.\d s \(client \d+ modules, server \d+ modules\) into build-start-test-\w+\/\. Assets precompressed: \d+ kB → \d+ kB brotli\.$/);
+    expect(ownLines[1]).toMatch(
+      /^Built in \d+\.\d s \(client \d+ modules, server \d+ modules\) into build-start-test-\w+\/\. Assets precompressed: \d+ kB → \d+ kB brotli\.$/,
+    );
     expect(ownLines).toHaveLength(2);
     expect(started.stderr()).toBe("");
     // Everything the start logs comes before the block.
@@ -120,12 +129,17 @@ describe.skipIf(process.env.VITRINE_TEST_DB === "postgres")("npm start", { timeo
     const cookie = await signIn(url!, email!, password);
     expect(cookie).toMatch(/=/);
     // The demo's videos were transcoded before the block (ffmpeg is part of the suite): every case shows its still.
-    const cases = (await (await fetch(`${url}/api/v1/buckets/any/content?collection=cases&populate=true`, { headers: { cookie } })).json()) as Array<{ thumbnail?: { status?: string } }>;
+    const cases = (await (
+      await fetch(`${url}/api/v1/buckets/any/content?collection=cases&populate=true`, { headers: { cookie } })
+    ).json()) as Array<{ thumbnail?: { status?: string } }>;
     expect(cases.length).toBeGreaterThan(0);
     expect(cases.map((item) => item.thumbnail?.status)).toEqual(cases.map(() => "completed"));
     // After the block come only the logs of the requests just made.
     const afterBlock = started.stdout().slice(started.startOutput.length).split("\n").filter(Boolean);
-    expect(afterBlock.every((line) => isJsonLog(line) && line.includes('"msg":"request"')), afterBlock.join("\n")).toBe(true);
+    expect(
+      afterBlock.every((line) => isJsonLog(line) && line.includes('"msg":"request"')),
+      afterBlock.join("\n"),
+    ).toBe(true);
 
     expect(await stop(started.child)).toBe(0);
   });

@@ -47,7 +47,9 @@ describe.runIf(onPglite)("the statements of every request, prepared by PGlite", 
         expect(response.status, path).toBe(200);
         await response.arrayBuffer();
       }
-      expect((await postJson(server.url, `/api/v1/buckets/${bucket.slug}/save`, { content: { title: `Round ${round}` } }, cookie)).status).toBe(201);
+      expect(
+        (await postJson(server.url, `/api/v1/buckets/${bucket.slug}/save`, { content: { title: `Round ${round}` } }, cookie)).status,
+      ).toBe(201);
     }
     // A search is the exception: its best plan depends on the pattern (server/content/search.ts).
     const { rows } = await server.db.query<{ statement: string; custom: number }>(

@@ -46,13 +46,24 @@ afterAll(async () => {
 /** A bucket of its own and a document in it with three versions: the editor's, the colleague's, an API client's. */
 async function documentWithHistory() {
   const bucket = await createTestBucket(server.db, { jsonSchema: schema(artists.collectionName) });
-  const first = await createContent(server.db, bucket.id, { title: { nl: "Wad", en: "Mudflats" }, year: 1911, rooms: [{ name: "East" }] }, editor.user.id);
+  const first = await createContent(
+    server.db,
+    bucket.id,
+    { title: { nl: "Wad", en: "Mudflats" }, year: 1911, rooms: [{ name: "East" }] },
+    editor.user.id,
+  );
   const second = await saveVersion(server.db, {
-    bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, userId: colleague.user.id,
+    bucketId: bucket.id,
+    contentId: first.contentId,
+    baseVersionId: first.versionId,
+    userId: colleague.user.id,
     data: { title: { nl: "Wadden", en: "Mudflats" }, year: 1911, rooms: [{ name: "East" }, { name: "West" }] },
   });
   const third = await saveVersion(server.db, {
-    bucketId: bucket.id, contentId: first.contentId, baseVersionId: second.versionId, userId: null,
+    bucketId: bucket.id,
+    contentId: first.contentId,
+    baseVersionId: second.versionId,
+    userId: null,
     data: { title: { nl: "Wadden", en: "Mudflats" }, year: 1912, rooms: [{ name: "East" }, { name: "West" }] },
   });
   return { bucket, contentId: first.contentId, versions: [first, second, third] as const };
@@ -62,7 +73,9 @@ async function documentWithHistory() {
 function listedVersions(html: string): Array<[string, string]> {
   return [...html.matchAll(/<li class="history-entry[^"]*" data-version="([^"]+)">(.*?)<\/li>/gs)].map((match) => [
     match[1]!,
-    decode(match[2]!.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim(),
+    decode(match[2]!.replace(/<[^>]+>/g, " "))
+      .replace(/\s+/g, " ")
+      .trim(),
   ]);
 }
 
@@ -102,10 +115,19 @@ describe("the history list", () => {
     let version: ContentVersion = await createContent(server.db, bucket.id, { title: "v1" }, editor.user.id);
     const saved = [version.versionId];
     for (let n = 2; n <= 10; n += 1) {
-      version = await saveVersion(server.db, { bucketId: bucket.id, contentId: version.contentId, baseVersionId: version.versionId, data: { title: `v${n}` }, userId: editor.user.id });
+      version = await saveVersion(server.db, {
+        bucketId: bucket.id,
+        contentId: version.contentId,
+        baseVersionId: version.versionId,
+        data: { title: `v${n}` },
+        userId: editor.user.id,
+      });
       saved.push(version.versionId);
     }
-    await server.db.query("UPDATE versions SET created_at = (SELECT min(created_at) FROM versions WHERE content_id = $1) WHERE content_id = $1", [version.contentId]);
+    await server.db.query(
+      "UPDATE versions SET created_at = (SELECT min(created_at) FROM versions WHERE content_id = $1) WHERE content_id = $1",
+      [version.contentId],
+    );
     const listed = listedVersions((await page(server.url, `/b/${bucket.slug}/${version.contentId}/history`, editor.cookie)).html);
     expect(listed.map(([id]) => id)).toEqual([...saved].reverse());
     expect(listed.map(([, text]) => /^Version (\d+)/.exec(text)?.[1])).toEqual(saved.map((_, index) => String(saved.length - index)));
@@ -117,7 +139,13 @@ describe("the history list", () => {
     const bucket = await createTestBucket(server.db);
     let version: ContentVersion = await createContent(server.db, bucket.id, { title: "v1" }, editor.user.id);
     for (let n = 2; n <= 25; n += 1) {
-      version = await saveVersion(server.db, { bucketId: bucket.id, contentId: version.contentId, baseVersionId: version.versionId, data: { title: `v${n}` }, userId: editor.user.id });
+      version = await saveVersion(server.db, {
+        bucketId: bucket.id,
+        contentId: version.contentId,
+        baseVersionId: version.versionId,
+        data: { title: `v${n}` },
+        userId: editor.user.id,
+      });
     }
     const base = `/b/${bucket.slug}/${version.contentId}/history`;
     const first = await page(server.url, base, editor.cookie);
@@ -150,7 +178,9 @@ describe("compare", () => {
     expect(form).toContain(`action="${path}"`);
     const radios = [...choice.html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((match) => match[0]);
     const checked = (name: string) =>
-      radios.filter((tag) => tag.includes(`name="${name}"`) && / checked(=""|\s|\/|>)/.test(tag)).map((tag) => /value="([^"]+)"/.exec(tag)?.[1]);
+      radios
+        .filter((tag) => tag.includes(`name="${name}"`) && / checked(=""|\s|\/|>)/.test(tag))
+        .map((tag) => /value="([^"]+)"/.exec(tag)?.[1]);
     expect(radios.length).toBe(6);
     expect(checked("a")).toEqual([versions[1].versionId]);
     expect(checked("b")).toEqual([versions[2].versionId]);
@@ -163,14 +193,20 @@ describe("compare", () => {
 
   it("shows two versions field by field, older first whichever order they are asked in: translated fields per locale, lists by item", async () => {
     const { bucket, contentId, versions } = await documentWithHistory();
-    const compared = await page(server.url, `/b/${bucket.slug}/${contentId}/compare?a=${versions[2].versionId}&b=${versions[0].versionId}`, editor.cookie);
+    const compared = await page(
+      server.url,
+      `/b/${bucket.slug}/${contentId}/compare?a=${versions[2].versionId}&b=${versions[0].versionId}`,
+      editor.cookie,
+    );
     expect(compared.status).toBe(200);
     const text = decode(compared.html.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ");
     expect(text).toContain("Version 1 compared with version 3");
     const rows = [...compared.html.matchAll(/<tr class="diff-row diff-(\w+)" data-field="([^"]+)">(.*?)<\/tr>/gs)].map((match) => [
       match[2],
       match[1],
-      decode(match[3]!.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim(),
+      decode(match[3]!.replace(/<[^>]+>/g, " "))
+        .replace(/\s+/g, " ")
+        .trim(),
     ]);
     expect(rows).toEqual([
       ["title.nl", "changed", "Title › NL Wad Wadden"],
@@ -178,22 +214,39 @@ describe("compare", () => {
       ["rooms[1].name", "added", "Rooms › Item 2 › Room name (empty) West"],
     ]);
     // The same version twice: nothing differs.
-    const same = await page(server.url, `/b/${bucket.slug}/${contentId}/compare?a=${versions[1].versionId}&b=${versions[1].versionId}`, editor.cookie);
+    const same = await page(
+      server.url,
+      `/b/${bucket.slug}/${contentId}/compare?a=${versions[1].versionId}&b=${versions[1].versionId}`,
+      editor.cookie,
+    );
     expect(decode(same.html)).toContain("These versions are the same.");
   });
 
   it("shows media as thumbnails and references by the referenced document's title", async () => {
     const bucket = await createTestBucket(server.db, { jsonSchema: schema(artists.collectionName) });
-    const response = await upload(server.url, "image", editor.cookie, { bucket: bucket.slug, uid: "u1" }, { data: await pngOfSize(1920, 1080), name: "dunes.png", type: "image/png" });
+    const response = await upload(
+      server.url,
+      "image",
+      editor.cookie,
+      { bucket: bucket.slug, uid: "u1" },
+      { data: await pngOfSize(1920, 1080), name: "dunes.png", type: "image/png" },
+    );
     expect(response.status).toBe(200);
     const [image] = (await response.json()) as Array<{ contentId: string; _id: string }>;
     const artist = await createContent(server.db, artists.id, { name: "Mesdag" }, editor.user.id);
     const first = await createContent(server.db, bucket.id, { title: { nl: "Wad", en: "Mudflats" } }, editor.user.id);
     const second = await saveVersion(server.db, {
-      bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, userId: editor.user.id,
+      bucketId: bucket.id,
+      contentId: first.contentId,
+      baseVersionId: first.versionId,
+      userId: editor.user.id,
       data: { title: { nl: "Wad", en: "Mudflats" }, picture: image!.contentId, artist: artist.contentId },
     });
-    const compared = await page(server.url, `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`, editor.cookie);
+    const compared = await page(
+      server.url,
+      `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`,
+      editor.cookie,
+    );
     const picture = /<tr class="diff-row diff-added" data-field="picture">(.*?)<\/tr>/s.exec(compared.html)?.[1] ?? "";
     const thumbnail = /<img src="([^"]+)" alt="dunes.png" class="diff-thumb"/.exec(picture)?.[1];
     expect(thumbnail).toBeDefined();
@@ -205,15 +258,38 @@ describe("compare", () => {
     expect(reference).toContain(">Mesdag</a>");
   });
   it("shows a video by its chosen still", async () => {
-    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video" } } } });
-    const response = await upload(server.url, "video", editor.cookie, { bucket: bucket.slug, uid: "u1" }, { data: videoOf({ width: 1920, height: 1080, fps: 25, seconds: 1 }), name: "tide.mp4", type: "video/mp4" });
+    const bucket = await createTestBucket(server.db, {
+      jsonSchema: { type: "object", properties: { clip: { type: "string", title: "Clip", _ref: "b-video" } } },
+    });
+    const response = await upload(
+      server.url,
+      "video",
+      editor.cookie,
+      { bucket: bucket.slug, uid: "u1" },
+      { data: videoOf({ width: 1920, height: 1080, fps: 25, seconds: 1 }), name: "tide.mp4", type: "video/mp4" },
+    );
     expect(response.status).toBe(200);
     const [video] = (await response.json()) as Array<{ contentId: string }>;
-    const still = async () => ((await (await get(server.url, `/api/v1/buckets/video/content/${video!.contentId}/latest`, editor.cookie)).json()) as { still: string | null }).still;
+    const still = async () =>
+      (
+        (await (await get(server.url, `/api/v1/buckets/video/content/${video!.contentId}/latest`, editor.cookie)).json()) as {
+          still: string | null;
+        }
+      ).still;
     await expect.poll(still, { timeout: 60_000, interval: 200 }).not.toBeNull();
     const first = await createContent(server.db, bucket.id, {}, editor.user.id);
-    const second = await saveVersion(server.db, { bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, userId: editor.user.id, data: { clip: video!.contentId } });
-    const compared = await page(server.url, `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`, editor.cookie);
+    const second = await saveVersion(server.db, {
+      bucketId: bucket.id,
+      contentId: first.contentId,
+      baseVersionId: first.versionId,
+      userId: editor.user.id,
+      data: { clip: video!.contentId },
+    });
+    const compared = await page(
+      server.url,
+      `/b/${bucket.slug}/${first.contentId}/compare?a=${first.versionId}&b=${second.versionId}`,
+      editor.cookie,
+    );
     const thumbnail = /<img src="([^"]+)" alt="tide.mp4" class="diff-thumb"/.exec(compared.html)?.[1];
     expect(thumbnail && decode(thumbnail)).toBe(await still());
     const served = await get(server.url, decode(thumbnail!), editor.cookie);
@@ -231,7 +307,9 @@ describe("restore", () => {
     // The page it lands on names the version restored, as the history numbers it (not just "Saved").
     const landed = await page(server.url, response.headers.get("location")!, editor.cookie);
     expect(decode(landed.html)).toContain("Version 1 restored");
-    expect(decode((await page(server.url, `/b/${bucket.slug}/${contentId}/latest?restored=1`, editor.cookie, { "Accept-Language": "nl" })).html)).toContain("Versie 1 hersteld");
+    expect(
+      decode((await page(server.url, `/b/${bucket.slug}/${contentId}/latest?restored=1`, editor.cookie, { "Accept-Language": "nl" })).html),
+    ).toContain("Versie 1 hersteld");
     const latest = await getLatestVersion(server.db, bucket.id, contentId);
     expect(latest!.data).toEqual(versions[0].data);
     expect(latest!.versionId).not.toBe(versions[0].versionId);
@@ -242,9 +320,18 @@ describe("restore", () => {
   });
 
   it("restores a singleton's version and answers with the singleton's page; its edit page has the panel", async () => {
-    const bucket = await createTestBucket(server.db, { singleton: true, jsonSchema: { type: "object", properties: { welcome: { type: "string", title: "Welcome" } } } });
+    const bucket = await createTestBucket(server.db, {
+      singleton: true,
+      jsonSchema: { type: "object", properties: { welcome: { type: "string", title: "Welcome" } } },
+    });
     const first = await createContent(server.db, bucket.id, { welcome: "Hello" }, editor.user.id, { singleton: true });
-    const second = await saveVersion(server.db, { bucketId: bucket.id, contentId: first.contentId, baseVersionId: first.versionId, data: { welcome: "Hi" }, userId: editor.user.id });
+    const second = await saveVersion(server.db, {
+      bucketId: bucket.id,
+      contentId: first.contentId,
+      baseVersionId: first.versionId,
+      data: { welcome: "Hi" },
+      userId: editor.user.id,
+    });
     const edit = await page(server.url, `/b/${bucket.slug}/edit`, editor.cookie);
     expect(listedVersions(edit.html).map(([id]) => id)).toEqual([second.versionId, first.versionId]);
     const response = await restore(bucket.slug, first.contentId, { versionId: first.versionId, base: second.versionId });
@@ -260,9 +347,18 @@ describe("restore", () => {
     expect(await versionCount(contentId)).toBe(3);
 
     // The schema now requires a field the first version lacks: restoring it opens it, where its errors show.
-    await server.db.query("UPDATE buckets SET json_schema = $2 WHERE id = $1", [bucket.id, { ...schema(artists.collectionName), required: ["title", "year"] }]);
+    await server.db.query("UPDATE buckets SET json_schema = $2 WHERE id = $1", [
+      bucket.id,
+      { ...schema(artists.collectionName), required: ["title", "year"] },
+    ]);
     const invalid = await createContent(server.db, bucket.id, { title: { nl: "Zonder jaar", en: "No year" } }, editor.user.id);
-    const withYear = await saveVersion(server.db, { bucketId: bucket.id, contentId: invalid.contentId, baseVersionId: invalid.versionId, data: { title: { nl: "a", en: "b" }, year: 2000 }, userId: editor.user.id });
+    const withYear = await saveVersion(server.db, {
+      bucketId: bucket.id,
+      contentId: invalid.contentId,
+      baseVersionId: invalid.versionId,
+      data: { title: { nl: "a", en: "b" }, year: 2000 },
+      userId: editor.user.id,
+    });
     const refused = await restore(bucket.slug, invalid.contentId, { versionId: invalid.versionId, base: withYear.versionId });
     expect(refused.status).toBe(302);
     expect(refused.headers.get("location")).toBe(`/b/${bucket.slug}/${invalid.contentId}/${invalid.versionId}?restore=invalid`);
@@ -274,11 +370,25 @@ describe("restore", () => {
     const older = await page(server.url, `/b/${bucket.slug}/${contentId}/${versions[0].versionId}`, editor.cookie);
     expect(inputValue(older.html, "__baseVersionId")).toBe(versions[2].versionId);
     expect(decode(older.html)).toMatch(/<button type="submit" class="button primary"[^>]*>Restore this version<\/button>/);
-    const saved = await postForm(server.url, `/b/${bucket.slug}/${contentId}/${versions[0].versionId}`, {
-      __contentId: contentId, __baseVersionId: versions[2].versionId, "title.nl": "Wad hersteld", "title.en": "Mudflats", year: "1911", "rooms[0].name": "East",
-    }, editor.cookie);
+    const saved = await postForm(
+      server.url,
+      `/b/${bucket.slug}/${contentId}/${versions[0].versionId}`,
+      {
+        __contentId: contentId,
+        __baseVersionId: versions[2].versionId,
+        "title.nl": "Wad hersteld",
+        "title.en": "Mudflats",
+        year: "1911",
+        "rooms[0].name": "East",
+      },
+      editor.cookie,
+    );
     expect(saved.status).toBe(302);
-    expect((await getLatestVersion(server.db, bucket.id, contentId))!.data).toMatchObject({ title: { nl: "Wad hersteld" }, year: 1911, rooms: [{ name: "East" }] });
+    expect((await getLatestVersion(server.db, bucket.id, contentId))!.data).toMatchObject({
+      title: { nl: "Wad hersteld" },
+      year: 1911,
+      rooms: [{ name: "East" }],
+    });
     // The latest version's page says Save.
     expect(decode((await page(server.url, `/b/${bucket.slug}/${contentId}/latest`, editor.cookie)).html)).toMatch(/>Save<\/button>/);
   });
@@ -300,8 +410,12 @@ describe("guards", () => {
     await notFound(`/b/${other.bucket.slug}/${contentId}/compare`);
     await notFound(`/b/${bucket.slug}/${contentId}/compare?a=${versions[0].versionId}`);
     await notFound(`/b/${bucket.slug}/not-a-uuid/history`);
-    expect((await restore(other.bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId })).status).toBe(404);
-    expect((await restore(bucket.slug, contentId, { versionId: other.versions[0].versionId, base: versions[2].versionId })).status).toBe(404);
+    expect((await restore(other.bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId })).status).toBe(
+      404,
+    );
+    expect((await restore(bucket.slug, contentId, { versionId: other.versions[0].versionId, base: versions[2].versionId })).status).toBe(
+      404,
+    );
     expect(await versionCount(contentId)).toBe(3);
 
     await server.db.query("UPDATE buckets SET private = true WHERE id = $1", [bucket.id]);
@@ -315,13 +429,21 @@ describe("guards", () => {
     const { bucket, contentId, versions } = await documentWithHistory();
     const outsider = await signedInUser(server.url, server.db, { buckets: ["some-other-bucket"] });
     expect((await page(server.url, `/b/${bucket.slug}/${contentId}/history`, outsider.cookie)).status).toBe(404);
-    expect((await restore(bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId }, outsider.cookie)).status).toBe(404);
+    expect(
+      (await restore(bucket.slug, contentId, { versionId: versions[0].versionId, base: versions[2].versionId }, outsider.cookie)).status,
+    ).toBe(404);
     const anonymous = await page(server.url, `/b/${bucket.slug}/${contentId}/history`);
     expect(anonymous.status).toBe(302);
     expect(anonymous.location).toMatch(/^\/login\?from_url=/);
-    const crossSite = await postForm(server.url, `/b/${bucket.slug}/${contentId}/history`, { versionId: versions[0].versionId, base: versions[2].versionId }, editor.cookie, {
-      Origin: "https://evil.example",
-    });
+    const crossSite = await postForm(
+      server.url,
+      `/b/${bucket.slug}/${contentId}/history`,
+      { versionId: versions[0].versionId, base: versions[2].versionId },
+      editor.cookie,
+      {
+        Origin: "https://evil.example",
+      },
+    );
     expect(crossSite.status).toBe(403);
     expect(await versionCount(contentId)).toBe(3);
   });

@@ -21,7 +21,10 @@ let cases: Bucket;
 let other: Bucket;
 let secret: Bucket;
 let sessions: Bucket;
-type Ids = Record<"harbourVideo" | "waitingVideo" | "otherVideo" | "secretVideo" | "harbour" | "waiting" | "fromOther" | "fromSecret" | "gone" | "none", string>;
+type Ids = Record<
+  "harbourVideo" | "waitingVideo" | "otherVideo" | "secretVideo" | "harbour" | "waiting" | "fromOther" | "fromSecret" | "gone" | "none",
+  string
+>;
 const ids = {} as Ids;
 
 const caseSchema = {
@@ -36,9 +39,22 @@ const caseSchema = {
 
 async function video(bucket: Bucket, name: string, stills: number, thumb: number | null) {
   const media = await insertMedia(server.db, {
-    kind: "video", originalFilename: `${name}.mp4`, mimetype: "video/mp4", size: 4096, width: 1280, height: 720,
-    details: { fps: 25, codec: "h264", duration: 2, stillKeys: Array.from({ length: stills }, () => `${randomUUID()}.jpg`), ...(thumb === null ? {} : { thumb: { index: thumb } }) },
-    bucketId: bucket.id, storageKey: `${randomUUID()}.mp4`, createdBy: admin.user.id,
+    kind: "video",
+    originalFilename: `${name}.mp4`,
+    mimetype: "video/mp4",
+    size: 4096,
+    width: 1280,
+    height: 720,
+    details: {
+      fps: 25,
+      codec: "h264",
+      duration: 2,
+      stillKeys: Array.from({ length: stills }, () => `${randomUUID()}.jpg`),
+      ...(thumb === null ? {} : { thumb: { index: thumb } }),
+    },
+    bucketId: bucket.id,
+    storageKey: `${randomUUID()}.mp4`,
+    createdBy: admin.user.id,
   });
   return media.contentId;
 }
@@ -46,9 +62,14 @@ async function video(bucket: Bucket, name: string, stills: number, thumb: number
 const api = (path: string, init: RequestInit = {}, cookie: string | null = admin.cookie) =>
   fetch(`${server.url}${path}`, {
     ...init,
-    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie, ...sameOrigin(server.url) } : {}), ...(init.headers as Record<string, string> | undefined) },
+    headers: {
+      "Content-Type": "application/json",
+      ...(cookie ? { Cookie: cookie, ...sameOrigin(server.url) } : {}),
+      ...(init.headers as Record<string, string> | undefined),
+    },
   });
-const populated = async (cookie: string | null = admin.cookie, extra = "") => api(`/api/v1/buckets/any/content?collection=vc-cases&populate=true${extra}`, {}, cookie);
+const populated = async (cookie: string | null = admin.cookie, extra = "") =>
+  api(`/api/v1/buckets/any/content?collection=vc-cases&populate=true${extra}`, {}, cookie);
 const byTitle = (documents: Array<Record<string, unknown>>, title: string) => documents.find((document) => document.title === title)!;
 
 beforeAll(async () => {
@@ -56,9 +77,17 @@ beforeAll(async () => {
   admin = await signedInUser(server.url, server.db, { permissions: ["user", "admin"] });
   cases = await createTestBucket(server.db, { slug: "vc-cases", name: "Cases", collectionName: "vc-cases", jsonSchema: caseSchema });
   other = await createTestBucket(server.db, { slug: "vc-other", name: "Other", collectionName: "vc-other", jsonSchema: caseSchema });
-  secret = await createTestBucket(server.db, { slug: "vc-secret", name: "Secret", collectionName: "vc-secret", private: true, jsonSchema: caseSchema });
+  secret = await createTestBucket(server.db, {
+    slug: "vc-secret",
+    name: "Secret",
+    collectionName: "vc-secret",
+    private: true,
+    jsonSchema: caseSchema,
+  });
   sessions = await createTestBucket(server.db, {
-    slug: "vc-sessions", name: "Sessions", collectionName: "vc-sessions",
+    slug: "vc-sessions",
+    name: "Sessions",
+    collectionName: "vc-sessions",
     jsonSchema: {
       type: "object",
       required: ["title"],
@@ -92,14 +121,21 @@ describe("GET /api/v1/buckets/any/content?populate=true", () => {
     const harbour = byTitle(documents, "Harbour at dawn");
     expect(harbour).toMatchObject({ contentId: ids.harbour, _id: expect.any(String), subtitle: "Harlingen quay" });
     expect(harbour.thumbnail).toMatchObject({
-      contentId: ids.harbourVideo, kind: "video", status: "completed", still: `/api/v1/still/${ids.harbourVideo}/1`,
-      url: `/api/v1/media/video/${ids.harbourVideo}`, dimensions: { width: 1280, height: 720 },
+      contentId: ids.harbourVideo,
+      kind: "video",
+      status: "completed",
+      still: `/api/v1/still/${ids.harbourVideo}/1`,
+      url: `/api/v1/media/video/${ids.harbourVideo}`,
+      dimensions: { width: 1280, height: 720 },
     });
     expect((harbour.thumbnail as { thumbs: unknown[] }).thumbs).toHaveLength(3);
     // No stills yet: the content, without a still.
     expect(byTitle(documents, "Blowing glass").thumbnail).toMatchObject({ contentId: ids.waitingVideo, still: null });
     // Another public bucket the admin sees.
-    expect(byTitle(documents, "Other bucket").thumbnail).toMatchObject({ contentId: ids.otherVideo, still: `/api/v1/still/${ids.otherVideo}/0` });
+    expect(byTitle(documents, "Other bucket").thumbnail).toMatchObject({
+      contentId: ids.otherVideo,
+      still: `/api/v1/still/${ids.otherVideo}/0`,
+    });
     expect(byTitle(documents, "No video").thumbnail).toBeUndefined();
     expect(byTitle(documents, "Gone video").thumbnail).toEqual({ contentId: expect.any(String), missing: true });
   });
@@ -107,7 +143,9 @@ describe("GET /api/v1/buckets/any/content?populate=true", () => {
   it("answers the plain documents without populate", async () => {
     const documents = (await (await api("/api/v1/buckets/any/content?collection=vc-cases")).json()) as Array<Record<string, unknown>>;
     expect(byTitle(documents, "Harbour at dawn").thumbnail).toBe(ids.harbourVideo);
-    const explicit = (await (await api("/api/v1/buckets/any/content?collection=vc-cases&populate=false")).json()) as Array<Record<string, unknown>>;
+    const explicit = (await (await api("/api/v1/buckets/any/content?collection=vc-cases&populate=false")).json()) as Array<
+      Record<string, unknown>
+    >;
     expect(byTitle(explicit, "Harbour at dawn").thumbnail).toBe(ids.harbourVideo);
   });
 
@@ -124,8 +162,15 @@ describe("GET /api/v1/buckets/any/content?populate=true", () => {
   });
 
   it("answers an API client by its read scope", async () => {
-    const { token } = await createApiClient(server.db, admin.user, { name: `vc-${randomUUID()}`, readBuckets: ["vc-cases"], writeBuckets: [], expiresAt: null });
-    const response = await fetch(`${server.url}/api/v1/buckets/any/content?collection=vc-cases&populate=true`, { headers: { Authorization: `Bearer ${token}` } });
+    const { token } = await createApiClient(server.db, admin.user, {
+      name: `vc-${randomUUID()}`,
+      readBuckets: ["vc-cases"],
+      writeBuckets: [],
+      expiresAt: null,
+    });
+    const response = await fetch(`${server.url}/api/v1/buckets/any/content?collection=vc-cases&populate=true`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(200);
     const documents = (await response.json()) as Array<Record<string, unknown>>;
     expect(byTitle(documents, "Harbour at dawn").thumbnail).toMatchObject({ kind: "video", still: `/api/v1/still/${ids.harbourVideo}/1` });
@@ -149,7 +194,8 @@ describe("GET /api/v1/buckets/any/content?populate=true", () => {
 });
 
 describe("cases through the JSON API (POST …/save, DELETE …/content/{contentId}/{_id})", () => {
-  const save = (content: unknown, cookie: string | null = admin.cookie) => api("/api/v1/buckets/vc-cases/save", { method: "POST", body: JSON.stringify({ content }) }, cookie);
+  const save = (content: unknown, cookie: string | null = admin.cookie) =>
+    api("/api/v1/buckets/vc-cases/save", { method: "POST", body: JSON.stringify({ content }) }, cookie);
 
   it("creates a case with its video, refuses a stale version, and deletes it only at its latest version", async () => {
     const created = await save({ title: "New case", subtitle: "Made in the picker", thumbnail: ids.harbourVideo });
@@ -175,14 +221,17 @@ describe("cases through the JSON API (POST …/save, DELETE …/content/{content
     const outsider = await signedInUser(server.url, server.db, { buckets: ["vc-other"] });
     expect((await save({ title: "Outsider" }, outsider.cookie)).status).toBe(404);
     const target = (await (await save({ title: "Kept" })).json()) as Record<string, string>;
-    expect((await api(`/api/v1/buckets/vc-cases/content/${target.contentId}/${target._id}`, { method: "DELETE" }, outsider.cookie)).status).toBe(404);
+    expect(
+      (await api(`/api/v1/buckets/vc-cases/content/${target.contentId}/${target._id}`, { method: "DELETE" }, outsider.cookie)).status,
+    ).toBe(404);
     expect((await api(`/api/v1/buckets/vc-cases/content/${target.contentId}/${target._id}`, { method: "DELETE" }, null)).status).toBe(401);
     expect((await api(`/api/v1/buckets/vc-cases/content/${target.contentId}/latest`)).status).toBe(200);
   });
 });
 
 describe("the picker without JavaScript", () => {
-  const form = (fields: Record<string, string>) => postForm(server.url, "/b/vc-sessions/new", { title: "Morning", count: "3", ...fields }, admin.cookie);
+  const form = (fields: Record<string, string>) =>
+    postForm(server.url, "/b/vc-sessions/new", { title: "Morning", count: "3", ...fields }, admin.cookie);
 
   it("the edit page shows the chosen cases as clip cards with their stills, and the add card as a submit button", async () => {
     const saved = await createContent(server.db, sessions.id, { title: "Chosen", cases: [ids.harbour, ids.none] }, admin.user.id);

@@ -27,7 +27,12 @@ const RETRY_BASE_MS = 300;
 beforeAll(async () => {
   [server, receiver] = await Promise.all([
     startTestServer({
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS), WEBHOOK_MAX_ATTEMPTS: "3", WEBHOOK_TIMEOUT_MS: "1500" },
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        WEBHOOK_MAX_ATTEMPTS: "3",
+        WEBHOOK_TIMEOUT_MS: "1500",
+      },
     }),
     startReceiver(),
   ]);
@@ -45,7 +50,13 @@ let counter = 0;
 const uniquePath = (label: string) => `/${label}-${++counter}-${Date.now().toString(36)}`;
 
 /** A form post with repeated names (checkbox groups), as a browser sends it from a page of this server. */
-function postFields(base: string, path: string, fields: Array<[string, string]>, cookie: string, headers: Record<string, string> = sameOrigin(base)) {
+function postFields(
+  base: string,
+  path: string,
+  fields: Array<[string, string]>,
+  cookie: string,
+  headers: Record<string, string> = sameOrigin(base),
+) {
   return fetch(`${base}${path}`, {
     method: "POST",
     redirect: "manual",
@@ -55,7 +66,12 @@ function postFields(base: string, path: string, fields: Array<[string, string]>,
 }
 
 function decode(html: string): string {
-  return html.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return html
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 interface Created {
@@ -97,7 +113,16 @@ async function saveDocument(bucket: Bucket, content: Record<string, unknown>): P
 }
 
 async function deliveries(webhookId: string) {
-  const { rows } = await server.db.query<{ id: string; event: string; contentId: string; versionId: string; status: string; attempts: number; lastStatus: number | null; lastError: { key: string; params?: Record<string, unknown> } | null }>(
+  const { rows } = await server.db.query<{
+    id: string;
+    event: string;
+    contentId: string;
+    versionId: string;
+    status: string;
+    attempts: number;
+    lastStatus: number | null;
+    lastError: { key: string; params?: Record<string, unknown> } | null;
+  }>(
     `SELECT id, event, content_id AS "contentId", version_id AS "versionId", status, attempts, last_status AS "lastStatus", last_error AS "lastError"
      FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq`,
     [webhookId],
@@ -155,7 +180,12 @@ describe("signed deliveries", () => {
     expect(deleted.status).toBeLessThan(300);
     const third = await receiver.waitFor((request) => request.path === path && request.json?.event === "document.deleted");
     expectSigned(third, secret);
-    expect(third.json).toMatchObject({ event: "document.deleted", bucket: artworks.slug, contentId: created.contentId, versionId: changed._id });
+    expect(third.json).toMatchObject({
+      event: "document.deleted",
+      bucket: artworks.slug,
+      contentId: created.contentId,
+      versionId: changed._id,
+    });
     expect(third.headers["vitrine-event"]).toBe("document.deleted");
 
     const log = await waitForDeliveries(id, (rows) => rows.length === 3 && rows.every((row) => row.status === "delivered"));
@@ -195,15 +225,42 @@ describe("signed deliveries", () => {
     const second = await saveDocument(artworks, { title: "Changed", contentId, _id: firstVersion });
     await receiver.waitFor((request) => request.path === path && request.json?.versionId === second._id);
     // Restore the first version from the history: a new version, a new delivery.
-    const restored = await postFields(server.url, `/b/${artworks.slug}/${contentId}/history`, [["versionId", firstVersion], ["base", second._id]], admin);
+    const restored = await postFields(
+      server.url,
+      `/b/${artworks.slug}/${contentId}/history`,
+      [
+        ["versionId", firstVersion],
+        ["base", second._id],
+      ],
+      admin,
+    );
     expect(restored.status).toBe(302);
-    const restore = await receiver.waitFor((request) => request.path === path && request.json?.event === "document.saved" && ![firstVersion, second._id].includes(request.json.versionId as string));
+    const restore = await receiver.waitFor(
+      (request) =>
+        request.path === path &&
+        request.json?.event === "document.saved" &&
+        ![firstVersion, second._id].includes(request.json.versionId as string),
+    );
     expectSigned(restore, secret);
     // Delete on the overview.
-    const removed = await postFields(server.url, `/b/${artworks.slug}?index`, [["intent", "delete"], ["contentId", contentId], ["versionId", restore.json?.versionId as string]], admin);
+    const removed = await postFields(
+      server.url,
+      `/b/${artworks.slug}?index`,
+      [
+        ["intent", "delete"],
+        ["contentId", contentId],
+        ["versionId", restore.json?.versionId as string],
+      ],
+      admin,
+    );
     expect(removed.status).toBe(302);
     await receiver.waitFor((request) => request.path === path && request.json?.event === "document.deleted");
-    expect((await waitForDeliveries(id, (rows) => rows.length === 4)).map((row) => row.event)).toEqual(["document.saved", "document.saved", "document.saved", "document.deleted"]);
+    expect((await waitForDeliveries(id, (rows) => rows.length === 4)).map((row) => row.event)).toEqual([
+      "document.saved",
+      "document.saved",
+      "document.saved",
+      "document.deleted",
+    ]);
   });
 
   it("records nothing for a change that did not happen: a save or a delete refused as a conflict", async () => {
@@ -211,7 +268,10 @@ describe("signed deliveries", () => {
     const { id } = await createWebhook(receiver.url(path), { buckets: [artworks.slug] });
     const created = await saveDocument(artworks, { title: "Base" });
     const newer = await saveDocument(artworks, { title: "Newer", contentId: created.contentId, _id: created._id });
-    const stale = await api(`/api/v1/buckets/${artworks.slug}/save`, { method: "POST", body: JSON.stringify({ content: { title: "Stale", contentId: created.contentId, _id: created._id } }) });
+    const stale = await api(`/api/v1/buckets/${artworks.slug}/save`, {
+      method: "POST",
+      body: JSON.stringify({ content: { title: "Stale", contentId: created.contentId, _id: created._id } }),
+    });
     expect(stale.status).toBe(409);
     const staleDelete = await api(`/api/v1/buckets/${artworks.slug}/content/${created.contentId}/${created._id}`, { method: "DELETE" });
     expect(staleDelete.status).toBe(409);
@@ -229,7 +289,9 @@ describe("retries", () => {
     const { id, secret } = await createWebhook(receiver.url(path), { buckets: [artworks.slug] });
     const created = await saveDocument(artworks, { title: "Flaky" });
     await receiver.waitFor((request) => request.path === path);
-    const retried = await receiver.waitFor((request) => request.path === path && receiver.received.filter((entry) => entry.path === path).indexOf(request) === 1);
+    const retried = await receiver.waitFor(
+      (request) => request.path === path && receiver.received.filter((entry) => entry.path === path).indexOf(request) === 1,
+    );
     const [failedAttempt] = receiver.received.filter((entry) => entry.path === path);
     expect(retried.at - failedAttempt!.at).toBeGreaterThanOrEqual(RETRY_BASE_MS - 50);
     expectSigned(retried, secret);
@@ -253,9 +315,16 @@ describe("retries", () => {
     const { id } = await createWebhook(receiver.url(path), { buckets: [artworks.slug] });
     await saveDocument(artworks, { title: "Never arrives" });
     const [row] = await waitForDeliveries(id, (rows) => rows[0]?.status === "failed");
-    expect(row).toMatchObject({ attempts: 3, lastStatus: 503, lastError: { key: "webhooks.deliveryErrors.status", params: { status: 503 } } });
+    expect(row).toMatchObject({
+      attempts: 3,
+      lastStatus: 503,
+      lastError: { key: "webhooks.deliveryErrors.status", params: { status: 503 } },
+    });
     expect(receiver.received.filter((entry) => entry.path === path)).toHaveLength(3);
-    const { rows } = await server.db.query<{ response: string }>("SELECT last_response AS response FROM webhook_deliveries WHERE webhook_id = $1", [id]);
+    const { rows } = await server.db.query<{ response: string }>(
+      "SELECT last_response AS response FROM webhook_deliveries WHERE webhook_id = $1",
+      [id],
+    );
     expect(rows[0]!.response.length).toBeLessThanOrEqual(512);
     expect(rows[0]!.response).not.toContain("END");
     const page = decode(await (await get(server.url, `/settings/webhooks/${id}`, admin)).text());
@@ -289,15 +358,40 @@ describe("retries", () => {
     const created = await saveDocument(artworks, { title: "Twice" });
     const first = await receiver.waitFor((request) => request.path === path);
     const [row] = await waitForDeliveries(id, (rows) => rows[0]?.status === "delivered");
-    const response = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "redeliver"], ["deliveryId", row!.id]], admin);
+    const response = await postFields(
+      server.url,
+      `/settings/webhooks/${id}`,
+      [
+        ["intent", "redeliver"],
+        ["deliveryId", row!.id],
+      ],
+      admin,
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`/settings/webhooks/${id}?done=resent`);
     const again = await receiver.waitFor((request) => request.path === path && request.json?.deliveryId !== first.json?.deliveryId);
     expectSigned(again, secret);
-    expect(again.json).toMatchObject({ event: "document.saved", contentId: created.contentId, versionId: created._id, occurredAt: first.json?.occurredAt });
+    expect(again.json).toMatchObject({
+      event: "document.saved",
+      contentId: created.contentId,
+      versionId: created._id,
+      occurredAt: first.json?.occurredAt,
+    });
     // Another webhook's delivery cannot be sent again from here.
     const other = await createWebhook(receiver.url(uniquePath("other")), { buckets: [rooms.slug] });
-    expect((await postFields(server.url, `/settings/webhooks/${other.id}`, [["intent", "redeliver"], ["deliveryId", row!.id]], admin)).status).toBe(404);
+    expect(
+      (
+        await postFields(
+          server.url,
+          `/settings/webhooks/${other.id}`,
+          [
+            ["intent", "redeliver"],
+            ["deliveryId", row!.id],
+          ],
+          admin,
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -312,7 +406,19 @@ describe("the admin pages", () => {
     const page = decode(await (await get(server.url, `/settings/webhooks/${id}`, admin)).text());
     expect(page).not.toContain(secret);
 
-    const saved = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "save"], ["url", receiver.url(path)], ["events", "document.saved"], ["scope", "some"], ["buckets", rooms.slug], ["secretMode", "generate"]], admin);
+    const saved = await postFields(
+      server.url,
+      `/settings/webhooks/${id}`,
+      [
+        ["intent", "save"],
+        ["url", receiver.url(path)],
+        ["events", "document.saved"],
+        ["scope", "some"],
+        ["buckets", rooms.slug],
+        ["secretMode", "generate"],
+      ],
+      admin,
+    );
     expect(saved.status).toBe(200);
     const newSecret = /data-webhook-secret="true"[^>]*value="([^"]+)"/.exec(decode(await saved.text()))?.[1];
     expect(newSecret).toMatch(/^whsec_/);
@@ -321,7 +427,18 @@ describe("the admin pages", () => {
     const request = await receiver.waitFor((entry) => entry.path === path && entry.json?.contentId === room.contentId);
     expectSigned(request, newSecret!);
 
-    const kept = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "save"], ["url", receiver.url(path)], ["events", "document.saved"], ["scope", "all"], ["secretMode", "keep"]], admin);
+    const kept = await postFields(
+      server.url,
+      `/settings/webhooks/${id}`,
+      [
+        ["intent", "save"],
+        ["url", receiver.url(path)],
+        ["events", "document.saved"],
+        ["scope", "all"],
+        ["secretMode", "keep"],
+      ],
+      admin,
+    );
     expect(kept.status).toBe(302);
     expect(kept.headers.get("location")).toBe(`/settings/webhooks/${id}?done=saved`);
 
@@ -329,21 +446,57 @@ describe("the admin pages", () => {
     expect(deleted.status).toBe(302);
     expect((await get(server.url, `/settings/webhooks/${id}`, admin)).status).toBe(404);
     expect(await deliveries(id)).toEqual([]);
-    const { rows } = await server.db.query<{ action: string }>(`SELECT action FROM admin_activity WHERE area = 'webhook' AND details->>'id' = $1 ORDER BY created_at`, [id]);
+    const { rows } = await server.db.query<{ action: string }>(
+      `SELECT action FROM admin_activity WHERE area = 'webhook' AND details->>'id' = $1 ORDER BY created_at`,
+      [id],
+    );
     expect(rows.map((row) => row.action)).toEqual(["created", "updated", "updated", "deleted"]);
   });
 
   it("refuses an invalid form with messages under its fields", async () => {
-    const response = await postFields(server.url, "/settings/webhooks/new", [["url", "ftp://example.org/x"], ["scope", "some"], ["secretMode", "own"], ["secret", "short"]], admin);
+    const response = await postFields(
+      server.url,
+      "/settings/webhooks/new",
+      [
+        ["url", "ftp://example.org/x"],
+        ["scope", "some"],
+        ["secretMode", "own"],
+        ["secret", "short"],
+      ],
+      admin,
+    );
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(fieldErrorText(html, "url")).toBe("Enter a complete http:// or https:// URL");
     expect(fieldErrorText(html, "events")).toBe("Choose at least one event");
     expect(fieldErrorText(html, "buckets")).toBe("Choose at least one bucket, or all buckets");
     expect(fieldErrorText(html, "secret")).toBe("Use a secret of at least 24 characters");
-    const credentials = await postFields(server.url, "/settings/webhooks/new", [["url", "https://user:pw@example.org/x"], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]], admin);
-    expect(fieldErrorText(await credentials.text(), "url")).toBe("Leave the user name and password out of the URL: the signature proves who sends");
-    const unknown = await postFields(server.url, "/settings/webhooks/new", [["url", receiver.url("/x")], ["events", "document.saved"], ["scope", "some"], ["buckets", "no-such-bucket"], ["secretMode", "generate"]], admin);
+    const credentials = await postFields(
+      server.url,
+      "/settings/webhooks/new",
+      [
+        ["url", "https://user:pw@example.org/x"],
+        ["events", "document.saved"],
+        ["scope", "all"],
+        ["secretMode", "generate"],
+      ],
+      admin,
+    );
+    expect(fieldErrorText(await credentials.text(), "url")).toBe(
+      "Leave the user name and password out of the URL: the signature proves who sends",
+    );
+    const unknown = await postFields(
+      server.url,
+      "/settings/webhooks/new",
+      [
+        ["url", receiver.url("/x")],
+        ["events", "document.saved"],
+        ["scope", "some"],
+        ["buckets", "no-such-bucket"],
+        ["secretMode", "generate"],
+      ],
+      admin,
+    );
     expect(unknown.status).toBe(400);
     expect(fieldErrorText(decode(await unknown.text()), "buckets")).toBe("There is no bucket 'no-such-bucket'");
   });
@@ -358,7 +511,17 @@ describe("the admin pages", () => {
       expect(anonymous.headers.get("location"), path).toBe(`/login?from_url=${encodeURIComponent(path)}`);
     }
     const before = (await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks")).rows[0]!.n;
-    const create = await postFields(server.url, "/settings/webhooks/new", [["url", receiver.url("/editor")], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]], editor);
+    const create = await postFields(
+      server.url,
+      "/settings/webhooks/new",
+      [
+        ["url", receiver.url("/editor")],
+        ["events", "document.saved"],
+        ["scope", "all"],
+        ["secretMode", "generate"],
+      ],
+      editor,
+    );
     expect(create.headers.get("location")).toBe("/?notice=admin-only");
     const remove = await postFields(server.url, `/settings/webhooks/${id}`, [["intent", "delete"]], editor);
     expect(remove.headers.get("location")).toBe("/?notice=admin-only");
@@ -367,7 +530,12 @@ describe("the admin pages", () => {
 
   it("refuses a cross-site form post (CSRF) before any work", async () => {
     const before = (await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks")).rows[0]!.n;
-    const fields: Array<[string, string]> = [["url", receiver.url("/csrf")], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]];
+    const fields: Array<[string, string]> = [
+      ["url", receiver.url("/csrf")],
+      ["events", "document.saved"],
+      ["scope", "all"],
+      ["secretMode", "generate"],
+    ];
     const foreign = await postFields(server.url, "/settings/webhooks/new", fields, admin, { Origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
     const crossSite = await postFields(server.url, "/settings/webhooks/new", fields, admin, { "Sec-Fetch-Site": "cross-site" });
@@ -393,11 +561,24 @@ describe("private targets (a server without WEBHOOK_ALLOW_PRIVATE_TARGETS)", () 
   afterAll(() => strict.stop());
 
   const create = (url: string) =>
-    postFields(strict.url, "/settings/webhooks/new", [["url", url], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]], strictAdmin);
+    postFields(
+      strict.url,
+      "/settings/webhooks/new",
+      [
+        ["url", url],
+        ["events", "document.saved"],
+        ["scope", "all"],
+        ["secretMode", "generate"],
+      ],
+      strictAdmin,
+    );
 
   it("refuses private, loopback and link-local addresses when the webhook is saved, in the admin's language", async () => {
     const cases: Array<[string, string]> = [
-      [receiver.url("/loopback"), "This address is this server itself (127.0.0.1): webhooks are not sent to loopback addresses. An administrator of the server can allow it with WEBHOOK_ALLOW_PRIVATE_TARGETS."],
+      [
+        receiver.url("/loopback"),
+        "This address is this server itself (127.0.0.1): webhooks are not sent to loopback addresses. An administrator of the server can allow it with WEBHOOK_ALLOW_PRIVATE_TARGETS.",
+      ],
       ["http://localhost:9/x", "This address is this server itself"],
       ["http://10.1.2.3/x", "This address is private (10.1.2.3): webhooks are not sent into private networks."],
       ["http://192.168.0.10/x", "This address is private (192.168.0.10)"],
@@ -411,7 +592,18 @@ describe("private targets (a server without WEBHOOK_ALLOW_PRIVATE_TARGETS)", () 
       expect(response.status, url).toBe(400);
       expect(fieldErrorText(decode(await response.text()), "url"), url).toContain(message);
     }
-    const dutch = await postFields(strict.url, "/settings/webhooks/new", [["url", "http://10.0.0.1/x"], ["events", "document.saved"], ["scope", "all"], ["secretMode", "generate"]], strictAdmin, { ...sameOrigin(strict.url), "Accept-Language": "nl-NL" });
+    const dutch = await postFields(
+      strict.url,
+      "/settings/webhooks/new",
+      [
+        ["url", "http://10.0.0.1/x"],
+        ["events", "document.saved"],
+        ["scope", "all"],
+        ["secretMode", "generate"],
+      ],
+      strictAdmin,
+      { ...sameOrigin(strict.url), "Accept-Language": "nl-NL" },
+    );
     expect(fieldErrorText(decode(await dutch.text()), "url")).toContain("Dit adres is privé (10.0.0.1)");
     expect((await strict.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks")).rows[0]!.n).toBe(0);
   });
@@ -444,7 +636,10 @@ describe("private targets (a server without WEBHOOK_ALLOW_PRIVATE_TARGETS)", () 
     }
     expect(states).toEqual([
       { status: "failed", lastError: { key: "webhooks.errors.loopbackAddress", params: { address: "127.0.0.1" } } },
-      { status: "failed", lastError: { key: "webhooks.errors.loopbackAddress", params: { address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) } } },
+      {
+        status: "failed",
+        lastError: { key: "webhooks.errors.loopbackAddress", params: { address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) } },
+      },
     ]);
     expect(receiver.received.some((entry) => entry.path === path)).toBe(false);
   });
@@ -480,7 +675,9 @@ describe("the outbox with several servers", () => {
     try {
       const db = database.db;
       const bucket = await createTestBucket(db, { name: "Outbox" });
-      await db.query(`INSERT INTO webhooks (url, secret, events) SELECT 'http://192.0.2.1/' || n, 'whsec_x', '{document.saved}' FROM generate_series(1, 40) n`);
+      await db.query(
+        `INSERT INTO webhooks (url, secret, events) SELECT 'http://192.0.2.1/' || n, 'whsec_x', '{document.saved}' FROM generate_series(1, 40) n`,
+      );
       const { createContent } = await import("../../server/content/store");
       await createContent(db, bucket.id, { title: "Once" }, null);
       const claimers = [db, second ?? db, db, second ?? db];

@@ -32,7 +32,10 @@ export interface ReadBundle {
  * Reads a tar archive: every entry's size and SHA-256, the bytes of small ones (kept up to `keepUpTo`), written into
  * `into` when given. Fails unless manifest.json is the last entry.
  */
-export async function readBundle(source: ReadableStream<Uint8Array> | NodeJS.ReadableStream, options: { keepUpTo?: number; into?: string } = {}): Promise<ReadBundle> {
+export async function readBundle(
+  source: ReadableStream<Uint8Array> | NodeJS.ReadableStream,
+  options: { keepUpTo?: number; into?: string } = {},
+): Promise<ReadBundle> {
   const keepUpTo = options.keepUpTo ?? 1024 * 1024;
   const extract = tar.extract();
   const entries: ReadEntry[] = [];
@@ -43,7 +46,9 @@ export async function readBundle(source: ReadableStream<Uint8Array> | NodeJS.Rea
       const hash = createHash("sha256");
       const kept: Buffer[] = [];
       let size = 0;
-      const file = options.into ? (mkdirSync(path.dirname(path.join(options.into, name)), { recursive: true }), createWriteStream(path.join(options.into, name))) : null;
+      const file = options.into
+        ? (mkdirSync(path.dirname(path.join(options.into, name)), { recursive: true }), createWriteStream(path.join(options.into, name)))
+        : null;
       for await (const chunk of entry as AsyncIterable<Buffer>) {
         hash.update(chunk);
         size += chunk.length;
@@ -51,7 +56,12 @@ export async function readBundle(source: ReadableStream<Uint8Array> | NodeJS.Rea
         if (file && !file.write(chunk)) await new Promise<void>((resolve) => file.once("drain", () => resolve()));
       }
       if (file) await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
-      entries.push({ path: name, size, sha256: hash.digest("hex"), ...(entry.header.size <= keepUpTo ? { bytes: Buffer.concat(kept) } : {}) });
+      entries.push({
+        path: name,
+        size,
+        sha256: hash.digest("hex"),
+        ...(entry.header.size <= keepUpTo ? { bytes: Buffer.concat(kept) } : {}),
+      });
     }
   })();
   const input = "getReader" in source ? Readable.fromWeb(source as import("node:stream/web").ReadableStream<Uint8Array>) : source;

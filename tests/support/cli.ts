@@ -6,7 +6,10 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** `npm run vitrine -- <args>` as a real process (scripts/vitrine.mjs); never throws, reports code and output. */
-export async function runVitrine(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runVitrine(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ["scripts/vitrine.mjs", ...args], {
       cwd: ROOT,

@@ -13,19 +13,27 @@ const admins = new WeakMap<Db, ReturnType<typeof createTestUser>>();
 export async function deliveryClient(db: Db, scope: { read: string[]; origins?: string[]; expiresAt?: Date | null }) {
   if (!admins.has(db)) admins.set(db, createTestUser(db, { name: "Delivery admin", permissions: ["user", "admin"] }));
   const admin = await admins.get(db)!;
-  const { client, token } = await createApiClient(db, { id: admin.id, name: admin.name }, {
-    name: `Exhibit app ${++counter}`,
-    readBuckets: scope.read,
-    writeBuckets: [],
-    allowedOrigins: scope.origins ?? [],
-    expiresAt: scope.expiresAt ?? null,
-  });
+  const { client, token } = await createApiClient(
+    db,
+    { id: admin.id, name: admin.name },
+    {
+      name: `Exhibit app ${++counter}`,
+      readBuckets: scope.read,
+      writeBuckets: [],
+      allowedOrigins: scope.origins ?? [],
+      expiresAt: scope.expiresAt ?? null,
+    },
+  );
   return { client, token };
 }
 
 /** GET (or another method) with the client's token; `token: null` sends none. */
 export function deliver(baseUrl: string, path: string, token: string | null, headers: Record<string, string> = {}, method = "GET") {
-  return fetch(`${baseUrl}${path}`, { method, redirect: "manual", headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers } });
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers },
+  });
 }
 
 export interface ProblemBody {
@@ -41,7 +49,12 @@ export async function expectProblem(response: Response, status: number, paramete
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
   const body = (await response.json()) as ProblemBody;
-  expect(body).toMatchObject({ status, type: expect.stringMatching(/^urn:vitrine:problem:/), title: expect.any(String), detail: expect.any(String) });
+  expect(body).toMatchObject({
+    status,
+    type: expect.stringMatching(/^urn:vitrine:problem:/),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   if (parameter !== undefined) expect(body.parameter).toBe(parameter);
   return body;
 }

@@ -33,7 +33,10 @@ export async function seedDocuments(db: Db, bucketId: string, count: number, dat
  * The test bucket: a unique slug (lower case, URL-safe), locales nl then en (nl is the default active locale)
  * and one text property, title. Override any field; `position` orders it in navigation.
  */
-export function createTestBucket(db: Db, overrides: Partial<Omit<Bucket, "id" | "schemaVersionId">> & { position?: number } = {}): Promise<Bucket> {
+export function createTestBucket(
+  db: Db,
+  overrides: Partial<Omit<Bucket, "id" | "schemaVersionId">> & { position?: number } = {},
+): Promise<Bucket> {
   counter += 1;
   const slug = overrides.slug ?? `fixture-${counter}-${Date.now().toString(36)}`;
   return createBucket(db, {
@@ -63,7 +66,10 @@ export function mediaRulesBucket(db: Db, rules: Record<string, unknown> = {}): P
   if (!bucket) {
     const field = (ref: string) => ({ type: "string", title: ref, _ref: ref, ...rules });
     bucket = createTestBucket(db, {
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, image: field("b-image"), video: field("b-video"), file: field("b-file") } },
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string", title: "Title" }, image: field("b-image"), video: field("b-video"), file: field("b-file") },
+      },
     });
     byRules.set(key, bucket);
   }
@@ -110,7 +116,12 @@ export function topBar(html: string): string {
 function linksIn(fragment: string): Array<{ href: string; text: string }> {
   return [...fragment.matchAll(/<a[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((match) => ({
     href: match[1]!,
-    text: decode(match[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()),
+    text: decode(
+      match[2]!
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim(),
+    ),
   }));
 }
 
@@ -138,8 +149,7 @@ export function htmlLang(html: string): string | null {
 export const IE9_UA = "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0)";
 export const IE10_UA = "Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0)";
 export const IE11_UA = "Mozilla/5.0 (Windows NT 10.0; Trident/7.0; rv:11.0) like Gecko";
-export const CHROME_UA =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+export const CHROME_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 export const EDGE_UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0";
 export const FIREFOX_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0";
@@ -215,6 +225,11 @@ export function countingStatements(db: Db): { db: Db; statements: string[] } {
   const statements: string[] = [];
   return {
     statements,
-    db: { ...db, query: (sql, params) => (statements.push(sql), db.query(sql, params)), transaction: (fn) => db.transaction(fn), close: () => db.close() },
+    db: {
+      ...db,
+      query: (sql, params) => (statements.push(sql), db.query(sql, params)),
+      transaction: (fn) => db.transaction(fn),
+      close: () => db.close(),
+    },
   };
 }

@@ -6,7 +6,6 @@ import type { TestProject } from "vitest/node";
 import { openPglite, openPostgres } from "../../server/db/client";
 import { migrate } from "../../server/db/migrate";
 
-
 /** One migrated database per run; each test file copies it (fast, and isolated). */
 export default async function setup(project: TestProject) {
   const templateDir = mkdtempSync(path.join(tmpdir(), "vitrine-template-"));

@@ -61,11 +61,21 @@ export function get(baseUrl: string, path: string, cookie?: string, headers: Rec
   return fetch(`${baseUrl}${path}`, { redirect: "manual", headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers } });
 }
 
-export function postForm(baseUrl: string, path: string, fields: Record<string, string>, cookie?: string, headers: Record<string, string> = {}) {
+export function postForm(
+  baseUrl: string,
+  path: string,
+  fields: Record<string, string>,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}), ...headers },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}),
+      ...headers,
+    },
     body: new URLSearchParams(fields),
   });
 }
@@ -115,7 +125,14 @@ function decodeEntities(text: string): string {
 /** The text of a page's form-level error box (role="alert" with class form-error), or null. */
 export function formErrorText(html: string): string | null {
   const match = /<div class="form-error" role="alert">([\s\S]*?)<\/div>/.exec(html);
-  return match ? decodeEntities(match[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()) : null;
+  return match
+    ? decodeEntities(
+        match[1]!
+          .replace(/<[^>]+>/g, " ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      )
+    : null;
 }
 
 /** The text of the field error under the input named `field`, or null. */

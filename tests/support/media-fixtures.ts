@@ -15,7 +15,9 @@ export async function pngOfSize(width: number, height: number): Promise<Buffer> 
 }
 
 export async function jpegOfSize(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 160 } } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 160 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 function crc32(buffer: Buffer): number {
@@ -45,23 +47,46 @@ export function decompressionBombPng(): Buffer {
   header[9] = 2; // truecolour
   const row = Buffer.alloc(1 + 100_000 * 3); // one filter byte and a black row
   const data = deflateSync(Buffer.concat(Array.from({ length: 8 }, () => row)), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", data), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", data),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 const videoDir = mkdtempSync(path.join(tmpdir(), "vitrine-video-"));
 
 /** A video from ffmpeg's lavfi test sources: exact size, frame rate and codec, with a tone. */
-export function videoOf(options: { width: number; height: number; fps: number; seconds: number; codec?: "libx264" | "mpeg4" | "libvpx-vp9" }): Buffer {
+export function videoOf(options: {
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+  codec?: "libx264" | "mpeg4" | "libvpx-vp9";
+}): Buffer {
   const codec = options.codec ?? "libx264";
   const ext = codec === "libvpx-vp9" ? "webm" : "mp4";
   const file = path.join(videoDir, `${options.width}x${options.height}-${options.fps}-${options.seconds}-${codec}.${ext}`);
   execFileSync("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", `testsrc2=size=${options.width}x${options.height}:rate=${options.fps}:duration=${options.seconds}`,
-    "-f", "lavfi", "-i", `sine=frequency=440:duration=${options.seconds}`,
-    "-c:v", codec, ...(codec === "libx264" ? ["-preset", "ultrafast", "-pix_fmt", "yuv420p"] : []),
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=${options.width}x${options.height}:rate=${options.fps}:duration=${options.seconds}`,
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=frequency=440:duration=${options.seconds}`,
+    "-c:v",
+    codec,
+    ...(codec === "libx264" ? ["-preset", "ultrafast", "-pix_fmt", "yuv420p"] : []),
     ...(codec === "libvpx-vp9" ? ["-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"] : ["-c:a", "aac"]),
-    "-shortest", file,
+    "-shortest",
+    file,
   ]);
   return readFileSync(file);
 }
@@ -94,14 +119,19 @@ export function upload(
 export async function webpOfSize(width: number, height: number): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < pixels.length; i += 89) pixels[i] = (i * 17) % 256;
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).webp({ quality: 90 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .webp({ quality: 90 })
+    .toBuffer();
 }
 
 /** A JPEG stored `width`×`height` whose EXIF Orientation (6: rotate 90° clockwise) shows it `height`×`width`. */
 export async function rotatedJpeg(width: number, height: number): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   for (let i = 0; i < pixels.length; i += 61) pixels[i] = (i * 13) % 256;
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
 }
 
 /** POST /api/v1/media/image/crop/{id}: a body object is sent as JSON, a string as is. */
@@ -125,8 +155,19 @@ export function putThumb(baseUrl: string, id: string, cookie: string | undefined
 }
 
 /** POST /api/v1/media/{contentId}/still: a custom still, multipart with one file (or several, to test refusals). */
-export function uploadStill(baseUrl: string, contentId: string, cookie: string | undefined, ...files: Array<{ data: Buffer; name: string; type?: string }>) {
+export function uploadStill(
+  baseUrl: string,
+  contentId: string,
+  cookie: string | undefined,
+  ...files: Array<{ data: Buffer; name: string; type?: string }>
+) {
   const form = new FormData();
-  for (const file of files) form.append("file", new Blob([new Uint8Array(file.data)], { type: file.type ?? "application/octet-stream" }), file.name);
-  return fetch(`${baseUrl}/api/v1/media/${contentId}/still`, { method: "POST", redirect: "manual", headers: cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {}, body: form });
+  for (const file of files)
+    form.append("file", new Blob([new Uint8Array(file.data)], { type: file.type ?? "application/octet-stream" }), file.name);
+  return fetch(`${baseUrl}/api/v1/media/${contentId}/still`, {
+    method: "POST",
+    redirect: "manual",
+    headers: cookie ? { Cookie: cookie, ...sameOrigin(baseUrl) } : {},
+    body: form,
+  });
 }

@@ -36,7 +36,10 @@ const REF: Record<Kind, string> = { image: "b-image", video: "b-video", file: "b
 /** A bucket whose schema has one field of this kind with these rules; the fields an upload to it sends. */
 export async function fieldFor(db: Db, kind: Kind, rules: Record<string, unknown> = {}, extra: Partial<Bucket> = {}) {
   const property = { type: "string", title: "Media", _ref: REF[kind], ...rules };
-  const bucket = await createTestBucket(db, { jsonSchema: { type: "object", properties: { title: { type: "string" }, media: property } }, ...extra });
+  const bucket = await createTestBucket(db, {
+    jsonSchema: { type: "object", properties: { title: { type: "string" }, media: property } },
+    ...extra,
+  });
   return { bucket, fields: { bucket: bucket.slug, uid: "u1", properties: JSON.stringify(property) } };
 }
 
@@ -71,9 +74,23 @@ export function faststartVideo(width: number, height: number, fps: number, secon
   const file = path.join(fixtureDir, `${width}x${height}-${fps}-${seconds}-faststart.mp4`);
   if (!existsSync(file)) {
     execFileSync("ffmpeg", [
-      "-hide_banner", "-loglevel", "error", "-y",
-      "-f", "lavfi", "-i", `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
-      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file,
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      file,
     ]);
   }
   return readFileSync(file);
@@ -108,7 +125,11 @@ export function streamUpload(
   const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
   const head = options.head ?? Buffer.alloc(0);
   const chunk = Buffer.alloc(MiB);
-  const headers: Record<string, string> = { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie, ...sameOrigin(baseUrl) };
+  const headers: Record<string, string> = {
+    "Content-Type": `multipart/form-data; boundary=${boundary}`,
+    Cookie: cookie,
+    ...sameOrigin(baseUrl),
+  };
   if (options.size !== undefined) headers["Content-Length"] = String(preamble.length + options.size + epilogue.length);
   const request = http.request(`${baseUrl}/api/v1/media/${kind}/upload${kind === "file" ? "" : "/"}`, { method: "POST", headers });
   let sent = 0;
@@ -182,7 +203,10 @@ export function processEnv(database: TestDatabase, mediaDir: string, extra: Reco
 export const countMedia = async (db: Db) => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM media")).rows[0]!.n;
 
 /** `npm start` (scripts/start.mjs) as a real process; resolves with its URL once it listens. */
-export function startProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+export function startProcess(
+  env: Record<string, string>,
+  startTimeoutMs = 30_000,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   // start.mjs resolves VITRINE_BUILD_DIR against the repository: hand it a relative path. --no-build: serve the
   // suite's build as it is, never rebuild it under the other tests.
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], {
@@ -210,5 +234,7 @@ export function startProcess(env: Record<string, string>, startTimeoutMs = 30_00
 }
 
 export function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", () => resolve()));
 }

@@ -73,7 +73,10 @@ const RJSF_SCHEMA = JSON.stringify(
   {
     type: "object",
     definitions: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
-    properties: { billing_address: { title: "Billing address", $ref: "#/definitions/address" }, shipping_address: { title: "Shipping address", $ref: "#/definitions/address" } },
+    properties: {
+      billing_address: { title: "Billing address", $ref: "#/definitions/address" },
+      shipping_address: { title: "Shipping address", $ref: "#/definitions/address" },
+    },
   },
   null,
   2,
@@ -127,7 +130,10 @@ const exhibitions = (setup: TourSetup) =>
       bucketId: bucket.id,
       contentId: data.contentId!,
       baseVersionId: first.versionId,
-      data: { ...first.data, subtitle: { nl: "Schilders van de Waddenkust en het Noorden", en: "Painters of the Wadden coast and the North" } },
+      data: {
+        ...first.data,
+        subtitle: { nl: "Schilders van de Waddenkust en het Noorden", en: "Painters of the Wadden coast and the North" },
+      },
       userId: setup.admin.id,
     });
     return { ...data, firstVersionId: first.versionId, versionId: second.versionId };
@@ -141,12 +147,22 @@ const artists = (setup: TourSetup) => setup.once("artists", () => demoCopy(setup
 /** A hall whose listed inline lamp no longer fits its bucket's schema: a duplicate cannot copy it (issue 36). */
 const brokenHall = (setup: TourSetup) =>
   setup.once("brokenHall", async () => {
-    const lampSchema = { type: "object", required: ["name", "watts"], properties: { name: { type: "string", title: "Name" }, watts: { type: "integer", title: "Watts" } } };
+    const lampSchema = {
+      type: "object",
+      required: ["name", "watts"],
+      properties: { name: { type: "string", title: "Name" }, watts: { type: "integer", title: "Watts" } },
+    };
     const lamps = await createTestBucket(setup.db, { name: "Lamps", slug: unique("lamps"), jsonSchema: lampSchema });
     const halls = await createTestBucket(setup.db, {
       name: "Halls",
       slug: unique("halls"),
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, lamps: { type: "array", title: "Lamps", items: { type: "string", _ref: lamps.collectionName, renderer: "inline" } } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          lamps: { type: "array", title: "Lamps", items: { type: "string", _ref: lamps.collectionName, renderer: "inline" } },
+        },
+      },
     });
     // Saved before its bucket required watts.
     const lamp = await createContent(setup.db, lamps.id, { name: "Ceiling lamp" }, setup.admin.id);
@@ -190,7 +206,13 @@ const media = (setup: TourSetup) =>
       jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, photo, clip } },
     });
     const send = async (kind: "image" | "video", property: object, file: { data: Buffer; name: string }) => {
-      const response = await upload(setup.server.url, kind, setup.admin.cookie, { bucket: bucket.slug, uid: "tour", properties: JSON.stringify(property) }, file);
+      const response = await upload(
+        setup.server.url,
+        kind,
+        setup.admin.cookie,
+        { bucket: bucket.slug, uid: "tour", properties: JSON.stringify(property) },
+        file,
+      );
       if (response.status !== 200) throw new Error(`upload ${kind}: ${response.status} ${await response.text()}`);
       const [content] = (await response.json()) as Array<{ contentId: string }>;
       await mediaCompleted(setup.server, setup.admin.cookie, kind, content!.contentId);
@@ -215,7 +237,14 @@ const shares = (setup: TourSetup) =>
       const { rows } = await setup.db.query<{ id: string }>(
         `INSERT INTO shareables (token_hash, bucket_id, content_id, created_by, expires_at, revoked_at)
          VALUES ($1, (SELECT id FROM buckets WHERE slug = $2), $3, $4, now() + $5::interval, $6) RETURNING id`,
-        [hashToken(token), slug, contentId, setup.admin.id, state === "expired" ? "-1 day" : "7 days", state === "revoked" ? new Date() : null],
+        [
+          hashToken(token),
+          slug,
+          contentId,
+          setup.admin.id,
+          state === "expired" ? "-1 day" : "7 days",
+          state === "revoked" ? new Date() : null,
+        ],
       );
       return { token, id: rows[0]!.id };
     };
@@ -229,7 +258,11 @@ const shares = (setup: TourSetup) =>
 /** A bucket with a name per interface locale (and a default name no page should show). */
 const namedBucket = (setup: TourSetup) =>
   setup.once("named-bucket", async () => {
-    const bucket = await createTestBucket(setup.db, { name: "Artworks (default)", names: { en: "Paintings", nl: "Schilderijen" }, slug: unique("named") });
+    const bucket = await createTestBucket(setup.db, {
+      name: "Artworks (default)",
+      names: { en: "Paintings", nl: "Schilderijen" },
+      slug: unique("named"),
+    });
     await createContent(setup.db, bucket.id, { title: "Harbour at dusk" }, setup.admin.id);
     return { slug: bucket.slug };
   });
@@ -279,7 +312,12 @@ const learningEnvironments = (setup: TourSetup) =>
   setup.once("learning-environments", async () => {
     const { bucket } = demo("learning-environment");
     const { collectionName: _collection, ...rest } = bucket;
-    const copy = await createTestBucket(setup.db, { ...rest, singleton: false, name: "Learning environments (tour)", slug: unique("learning-environments") });
+    const copy = await createTestBucket(setup.db, {
+      ...rest,
+      singleton: false,
+      name: "Learning environments (tour)",
+      slug: unique("learning-environments"),
+    });
     const [document] = await demoDocuments(setup.db, "learning-environment");
     const created = await createContent(setup.db, copy.id, document!, setup.admin.id, { singleton: false });
     return { slug: copy.slug, contentId: created.contentId, versionId: created.versionId };
@@ -323,7 +361,12 @@ const loans = (setup: TourSetup) =>
         },
       },
     });
-    const document = await createContent(setup.db, bucket.id, { title: "Portrait of a lady", born: "1831-02-23", room: 2, seats: 12 }, setup.admin.id);
+    const document = await createContent(
+      setup.db,
+      bucket.id,
+      { title: "Portrait of a lady", born: "1831-02-23", room: 2, seats: 12 },
+      setup.admin.id,
+    );
     return { slug: bucket.slug, contentId: document.contentId };
   });
 
@@ -344,7 +387,13 @@ const history = (setup: TourSetup) =>
       userId: setup.admin.id,
     });
     const poster = (demo("exhibitions").bucket.jsonSchema as { properties: Record<string, object> }).properties;
-    const response = await upload(setup.server.url, "image", setup.admin.cookie, { bucket: data.slug!, uid: "tour", properties: JSON.stringify(poster.poster) }, { data: await jpegOfSize(1920, 1080), name: "poster.jpg" });
+    const response = await upload(
+      setup.server.url,
+      "image",
+      setup.admin.cookie,
+      { bucket: data.slug!, uid: "tour", properties: JSON.stringify(poster.poster) },
+      { data: await jpegOfSize(1920, 1080), name: "poster.jpg" },
+    );
     if (response.status !== 200) throw new Error(`upload poster: ${response.status} ${await response.text()}`);
     const [image] = (await response.json()) as Array<{ contentId: string }>;
     await mediaCompleted(setup.server, setup.admin.cookie, "image", image!.contentId);
@@ -386,14 +435,26 @@ const references = (setup: TourSetup) =>
     });
     let object = "";
     for (let index = 1; index <= 205; index++) {
-      const created = await createContent(setup.db, objects.id, { title: `Object ${String(index).padStart(3, "0")}: ${index % 3 ? "tile" : "print"} from the depot` }, setup.admin.id);
+      const created = await createContent(
+        setup.db,
+        objects.id,
+        { title: `Object ${String(index).padStart(3, "0")}: ${index % 3 ? "tile" : "print"} from the depot` },
+        setup.admin.id,
+      );
       if (index === 42) object = created.contentId;
     }
     // Clip cards of a case without a video (no still) and of a deleted case.
     const films = await createTestBucket(setup.db, {
       name: "Loan films",
       slug: unique("films"),
-      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, subtitle: { type: "string", title: "Subtitle" }, thumbnail: { type: "string", title: "Video", _ref: "b-video" } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          subtitle: { type: "string", title: "Subtitle" },
+          thumbnail: { type: "string", title: "Video", _ref: "b-video" },
+        },
+      },
     });
     const film = await createContent(setup.db, films.id, { title: "Packing the tile", subtitle: "Before it travels" }, setup.admin.id);
     const goneFilm = await createContent(setup.db, films.id, { title: "Unpacked" }, setup.admin.id);
@@ -413,7 +474,19 @@ const references = (setup: TourSetup) =>
         },
       },
     });
-    const loan = await createContent(setup.db, referrer.id, { title: "Loan of a tile", object, lender: made[1], lenders: [made[0], made[1], made[2]], contact: made[1], films: [film.contentId, goneFilm.contentId] }, setup.admin.id);
+    const loan = await createContent(
+      setup.db,
+      referrer.id,
+      {
+        title: "Loan of a tile",
+        object,
+        lender: made[1],
+        lenders: [made[0], made[1], made[2]],
+        contact: made[1],
+        films: [film.contentId, goneFilm.contentId],
+      },
+      setup.admin.id,
+    );
     const closed = (await getLatestVersion(setup.db, places.id, made[1]!))!;
     await deleteContent(setup.db, places.id, made[1]!, closed.versionId);
     return { slug: referrer.slug, contentId: loan.contentId, lendersSlug: places.slug, usedId: made[0]! };
@@ -425,7 +498,11 @@ const popupRoundTrip = (setup: TourSetup) =>
     const people = await createTestBucket(setup.db, {
       name: "Speakers",
       slug: unique("speakers"),
-      jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", title: "Name" }, biography: { type: "string", title: "Biography", renderer: "textarea" } } },
+      jsonSchema: {
+        type: "object",
+        required: ["name"],
+        properties: { name: { type: "string", title: "Name" }, biography: { type: "string", title: "Biography", renderer: "textarea" } },
+      },
     });
     const talks = await createTestBucket(setup.db, {
       name: "Talks",
@@ -439,10 +516,21 @@ const popupRoundTrip = (setup: TourSetup) =>
         },
       },
     });
-    const talk = await createContent(setup.db, talks.id, { title: { nl: "Licht op het wad", en: "Light on the mudflats" }, date: "2026-10-03" }, setup.admin.id);
+    const talk = await createContent(
+      setup.db,
+      talks.id,
+      { title: { nl: "Licht op het wad", en: "Light on the mudflats" }, date: "2026-10-03" },
+      setup.admin.id,
+    );
     const speakers: string[] = [];
-    for (const name of ["Joost Bakker", "Els Verhoeven-de Wit", "Priya Raman"]) speakers.push((await createContent(setup.db, people.id, { name }, setup.admin.id)).contentId);
-    const chosen = await createContent(setup.db, talks.id, { title: { nl: "Zand in beweging", en: "Moving sand" }, date: "2026-10-10", speaker: speakers[1] }, setup.admin.id);
+    for (const name of ["Joost Bakker", "Els Verhoeven-de Wit", "Priya Raman"])
+      speakers.push((await createContent(setup.db, people.id, { name }, setup.admin.id)).contentId);
+    const chosen = await createContent(
+      setup.db,
+      talks.id,
+      { title: { nl: "Zand in beweging", en: "Moving sand" }, date: "2026-10-10", speaker: speakers[1] },
+      setup.admin.id,
+    );
     return { slug: talks.slug, contentId: talk.contentId, chosenId: chosen.contentId };
   });
 
@@ -477,7 +565,11 @@ const mediaInProgress = (setup: TourSetup) =>
 /** Another user (for the user pages): answers their id. */
 const colleague = (setup: TourSetup) =>
   setup.once("colleague", async () => {
-    const user = await createTestUser(setup.db, { name: "Marieke van der Berg-Oosterhuis", email: `marieke.${Date.now()}@museum.example`, permissions: ["user"] });
+    const user = await createTestUser(setup.db, {
+      name: "Marieke van der Berg-Oosterhuis",
+      email: `marieke.${Date.now()}@museum.example`,
+      permissions: ["user"],
+    });
     return { userId: user.id };
   });
 
@@ -489,7 +581,10 @@ const resetToken = (setup: TourSetup) =>
   setup.once("reset", async () => {
     const user = await createTestUser(setup.db);
     const token = randomToken(32);
-    await setup.db.query(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [hashToken(token), user.id]);
+    await setup.db.query(`INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [
+      hashToken(token),
+      user.id,
+    ]);
     return { token };
   });
 
@@ -503,11 +598,17 @@ const askedForPassword = (setup: TourSetup) =>
 
 /** A user of its own for the reset link the tour makes (making one answers any request, so not askedForPassword's). */
 const resetLinkUser = (setup: TourSetup) =>
-  setup.once("reset-link-user", async () => ({ userId: (await createTestUser(setup.db, { name: "Femke de Vries", email: `femke.${Date.now()}@museum.example` })).id }));
+  setup.once("reset-link-user", async () => ({
+    userId: (await createTestUser(setup.db, { name: "Femke de Vries", email: `femke.${Date.now()}@museum.example` })).id,
+  }));
 
 /** A schema that breaks the exhibitions' documents (title becomes a number, subtitle is removed). */
 const BREAKING_SCHEMA = JSON.stringify(
-  { type: "object", required: ["title"], properties: { title: { type: "number", title: "Title" }, opensOn: { type: "string", format: "date", title: "Opens on" } } },
+  {
+    type: "object",
+    required: ["title"],
+    properties: { title: { type: "number", title: "Title" }, opensOn: { type: "string", format: "date", title: "Opens on" } },
+  },
   null,
   2,
 );
@@ -560,9 +661,28 @@ export const TOUR: TourEntry[] = [
   // (every common field kind and an image; a video with its poster), the edit page's share panel and its answer.
   { name: "shareables", as: "admin", setup: (setup) => shares(setup), path: "/shareables" },
   { name: "shareables-empty", as: "editor", path: "/shareables" },
-  { name: "dialog-shareable-revoke", as: "admin", setup: (setup) => shares(setup), path: (data) => `/shareables?revoke=${data.activeId}`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
-  { name: "shareable-view", as: "anonymous", setup: (setup) => shares(setup), path: (data) => `/shareables/${data.documentToken}`, ready: "img.shared-image" },
-  { name: "shareable-view-video", as: "anonymous", setup: (setup) => shares(setup), path: (data) => `/shareables/${data.mediaToken}`, ready: "video.shared-video" },
+  {
+    name: "dialog-shareable-revoke",
+    as: "admin",
+    setup: (setup) => shares(setup),
+    path: (data) => `/shareables?revoke=${data.activeId}`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "shareable-view",
+    as: "anonymous",
+    setup: (setup) => shares(setup),
+    path: (data) => `/shareables/${data.documentToken}`,
+    ready: "img.shared-image",
+  },
+  {
+    name: "shareable-view-video",
+    as: "anonymous",
+    setup: (setup) => shares(setup),
+    path: (data) => `/shareables/${data.mediaToken}`,
+    ready: "video.shared-video",
+  },
   { name: "shareable-unknown", as: "anonymous", path: "/shareables/bm90LWEtbGluay1vZi1vdXJzLW5vdC1hLWxpbmstb2Ytb3Vycw", status: 404 },
   {
     name: "bucket-edit-share",
@@ -571,7 +691,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     open: async ({ page, t }) => {
       await page.locator("details.share-panel > summary").click();
-      await page.locator("details.share-panel").getByRole("button", { name: t("shareables.panel.submit") }).click();
+      await page
+        .locator("details.share-panel")
+        .getByRole("button", { name: t("shareables.panel.submit") })
+        .click();
       await page.locator("details.share-panel [data-shareable-link]").waitFor();
     },
   },
@@ -583,7 +706,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     open: async ({ page, t }) => {
       await page.locator("details.share-panel > summary").click();
-      await page.locator("details.share-panel").getByRole("button", { name: t("shareables.panel.submit") }).click();
+      await page
+        .locator("details.share-panel")
+        .getByRole("button", { name: t("shareables.panel.submit") })
+        .click();
       await page.locator("[data-shareable-link]").waitFor();
     },
   },
@@ -592,10 +718,29 @@ export const TOUR: TourEntry[] = [
   // (moved without JavaScript by buttons), reorder off while searching, the delete confirmation.
   { name: "sessies-overview", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}`, ready: ".session-still img" },
   { name: "sessies-overview-grid", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}`, open: showGrid },
-  { name: "dle-sessies-overview", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}`, ready: ".session-still img" },
+  {
+    name: "dle-sessies-overview",
+    as: "editor",
+    setup: dleSessions,
+    path: (data) => `/dle-sessies/${data.slug}`,
+    ready: ".session-still img",
+  },
   { name: "dle-sessies-overview-grid", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}`, open: showGrid },
-  { name: "dle-sessies-overview-nojs", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}`, ready: ".session-move", javaScriptEnabled: false },
-  { name: "dle-sessies-overview-search", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}?q=water`, ready: ".session-reorder-note" },
+  {
+    name: "dle-sessies-overview-nojs",
+    as: "editor",
+    setup: dleSessions,
+    path: (data) => `/dle-sessies/${data.slug}`,
+    ready: ".session-move",
+    javaScriptEnabled: false,
+  },
+  {
+    name: "dle-sessies-overview-search",
+    as: "editor",
+    setup: dleSessions,
+    path: (data) => `/dle-sessies/${data.slug}?q=water`,
+    ready: ".session-reorder-note",
+  },
   {
     name: "dialog-delete-session",
     as: "editor",
@@ -607,9 +752,21 @@ export const TOUR: TourEntry[] = [
 
   // The specialised screens (docs/screens.md) on copies of their demo buckets.
   { name: "sessies-new", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/new` },
-  { name: "sessies-edit", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
+  {
+    name: "sessies-edit",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`,
+    ready: ".clip-card img",
+  },
   { name: "dle-sessies-new", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/new` },
-  { name: "dle-sessies-edit", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
+  {
+    name: "dle-sessies-edit",
+    as: "editor",
+    setup: dleSessions,
+    path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`,
+    ready: ".clip-card img",
+  },
   // The session editor (issue 13, sessies and dle-sessies): its preview player and its no-JavaScript page.
   {
     name: "sessies-edit-preview",
@@ -623,17 +780,55 @@ export const TOUR: TourEntry[] = [
     },
     dialog: "dialog.session-player",
   },
-  { name: "sessies-edit-nojs", as: "editor", setup: sessions, path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img", javaScriptEnabled: false },
-  { name: "dle-sessies-edit-nojs", as: "editor", setup: dleSessions, path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img", javaScriptEnabled: false },
+  {
+    name: "sessies-edit-nojs",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/sessies/${data.slug}/${data.contentId}/latest`,
+    ready: ".clip-card img",
+    javaScriptEnabled: false,
+  },
+  {
+    name: "dle-sessies-edit-nojs",
+    as: "editor",
+    setup: dleSessions,
+    path: (data) => `/dle-sessies/${data.slug}/${data.contentId}/latest`,
+    ready: ".clip-card img",
+    javaScriptEnabled: false,
+  },
   { name: "dle-content-edit", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit` },
   { name: "dle-content-new", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/new` },
-  { name: "dle-content-version", as: "editor", setup: learningEnvironments, path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}` },
+  {
+    name: "dle-content-version",
+    as: "editor",
+    setup: learningEnvironments,
+    path: (data) => `/dle-content/${data.slug}/${data.contentId}/${data.versionId}`,
+  },
   // dle-content (issue 13): without JavaScript the preview shows every locale, one under the other.
-  { name: "dle-content-edit-nojs", as: "editor", setup: learningEnvironment, path: (data) => `/dle-content/${data.slug}/edit`, javaScriptEnabled: false, ready: ".dle-preview" },
+  {
+    name: "dle-content-edit-nojs",
+    as: "editor",
+    setup: learningEnvironment,
+    path: (data) => `/dle-content/${data.slug}/edit`,
+    javaScriptEnabled: false,
+    ready: ".dle-preview",
+  },
   // The trend screen (issue 13, trend): new, edit (with and without JavaScript), the related trends' add listbox.
   { name: "trend-new", as: "editor", setup: demoTrends, path: (data) => `/trend/${data.slug}/new` },
-  { name: "trend-edit", as: "editor", setup: demoTrends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest`, ready: ".trend-card img" },
-  { name: "trend-edit-nojs", as: "editor", setup: demoTrends, path: (data) => `/trend/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    name: "trend-edit",
+    as: "editor",
+    setup: demoTrends,
+    path: (data) => `/trend/${data.slug}/${data.contentId}/latest`,
+    ready: ".trend-card img",
+  },
+  {
+    name: "trend-edit-nojs",
+    as: "editor",
+    setup: demoTrends,
+    path: (data) => `/trend/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+  },
   {
     name: "trend-edit-add-related",
     as: "editor",
@@ -641,7 +836,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/trend/${data.slug}/${data.contentId}/latest`,
     ready: ".trend-card img",
     open: async ({ page, t }) => {
-      await page.locator('[data-field="related"]').getByRole("button", { name: t("trendScreen.list.add") }).click();
+      await page
+        .locator('[data-field="related"]')
+        .getByRole("button", { name: t("trendScreen.list.add") })
+        .click();
       await page.locator('[data-field="related"] [role="listbox"] li').first().waitFor();
     },
   },
@@ -662,7 +860,12 @@ export const TOUR: TourEntry[] = [
           names: { nl: "Schilderijen" },
           jsonSchema: { type: "object", properties: { title: { type: "string", translate: true } } },
         });
-        const kept = await createContent(setup.db, bucket.id, { title: { en: "View of Scheveningen", nl: "Gezicht op Scheveningen" } }, admin.id);
+        const kept = await createContent(
+          setup.db,
+          bucket.id,
+          { title: { en: "View of Scheveningen", nl: "Gezicht op Scheveningen" } },
+          admin.id,
+        );
         await saveVersion(setup.db, {
           bucketId: bucket.id,
           contentId: kept.contentId,
@@ -670,11 +873,21 @@ export const TOUR: TourEntry[] = [
           data: { title: { en: "View of Scheveningen at dusk", nl: "Gezicht op Scheveningen bij schemer" } },
           userId: admin.id,
         });
-        const gone = await createContent(setup.db, bucket.id, { title: { en: "A sketch withdrawn", nl: "Een ingetrokken schets" } }, admin.id);
+        const gone = await createContent(
+          setup.db,
+          bucket.id,
+          { title: { en: "A sketch withdrawn", nl: "Een ingetrokken schets" } },
+          admin.id,
+        );
         await deleteContent(setup.db, bucket.id, gone.contentId, gone.versionId, { actor: admin, bucket });
         const newcomer = await createTestUser(setup.db, { name: "Ines Invited", email: "ines.invited@museum.example" });
         const invitation = await createInvitation(setup.db, { email: newcomer.email, createdBy: admin.id });
-        await recordActivity(setup.db, newcomer, { area: "invitation", action: "used", subject: newcomer.email, details: { id: invitation.id, userId: newcomer.id } });
+        await recordActivity(setup.db, newcomer, {
+          area: "invitation",
+          action: "used",
+          subject: newcomer.email,
+          details: { id: invitation.id, userId: newcomer.id },
+        });
         return {};
       }),
     path: "/settings",
@@ -687,7 +900,10 @@ export const TOUR: TourEntry[] = [
     as: "admin",
     path: "/settings/invite-user",
     open: async ({ page }) => {
-      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form.people-form button[type=submit]").click()]);
+      await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.locator("form.people-form button[type=submit]").click(),
+      ]);
       await page.locator("[data-invitation-link]").waitFor();
     },
   },
@@ -698,7 +914,10 @@ export const TOUR: TourEntry[] = [
     open: async ({ page }) => {
       await page.locator("form#new-client input[name=name]").fill("Gallery kiosk");
       await page.locator("form#new-client input[name=read]").first().check();
-      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form#new-client button[type=submit]").click()]);
+      await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.locator("form#new-client button[type=submit]").click(),
+      ]);
       await page.locator("[data-client-token]").waitFor();
     },
   },
@@ -708,13 +927,17 @@ export const TOUR: TourEntry[] = [
     as: "admin",
     setup: (setup) =>
       setup.once("client-origins", async () => {
-        const { client } = await createApiClient(setup.db, { id: setup.admin.id, name: "Tour admin" }, {
-          name: "Entrance kiosk (web page)",
-          readBuckets: ["exhibitions", "artworks"],
-          writeBuckets: [],
-          allowedOrigins: ["https://kiosk.example.org", "http://localhost:5173"],
-          expiresAt: null,
-        });
+        const { client } = await createApiClient(
+          setup.db,
+          { id: setup.admin.id, name: "Tour admin" },
+          {
+            name: "Entrance kiosk (web page)",
+            readBuckets: ["exhibitions", "artworks"],
+            writeBuckets: [],
+            allowedOrigins: ["https://kiosk.example.org", "http://localhost:5173"],
+            expiresAt: null,
+          },
+        );
         return { clientId: client.id };
       }),
     path: "/settings/new-client",
@@ -745,9 +968,17 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
     open: async ({ page }) => {
       const slug = unique("addresses");
-      for (const [field, value] of [["name", "Addresses"], ["slug", slug], ["collectionName", slug]] as const) await page.locator(`input[name="${field}"]`).fill(value);
+      for (const [field, value] of [
+        ["name", "Addresses"],
+        ["slug", slug],
+        ["collectionName", slug],
+      ] as const)
+        await page.locator(`input[name="${field}"]`).fill(value);
       await page.locator('textarea[name="jsonSchema"]').fill(RJSF_SCHEMA);
-      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator('form.bucket-admin-form button[value="save"]').click()]);
+      await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.locator('form.bucket-admin-form button[value="save"]').click(),
+      ]);
       await page.locator("#json-schema-status .schema-errors").waitFor();
     },
   },
@@ -757,8 +988,13 @@ export const TOUR: TourEntry[] = [
     path: "/settings/buckets/import",
     javaScriptEnabled: false,
     open: async ({ page }) => {
-      await page.locator('textarea[name="definition"]').fill(`{"slug":"too-deep","name":"Too deep","collectionName":"too-deep","locales":["en"],"jsonSchema":${TOO_DEEP_SCHEMA}}`);
-      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator('button[name="intent"][value="check"]').click()]);
+      await page
+        .locator('textarea[name="definition"]')
+        .fill(`{"slug":"too-deep","name":"Too deep","collectionName":"too-deep","locales":["en"],"jsonSchema":${TOO_DEEP_SCHEMA}}`);
+      await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.locator('button[name="intent"][value="check"]').click(),
+      ]);
       await page.locator("main .form-error").waitFor();
     },
   },
@@ -771,8 +1007,19 @@ export const TOUR: TourEntry[] = [
     ready: ".schema-editor-cm .cm-content",
   },
   { name: "bucket-overview-names", as: "editor", setup: (setup) => namedBucket(setup), path: (data) => `/b/${data.slug}` },
-  { name: "settings-bucket-edit", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}`, ready: ".schema-editor-cm .cm-content" },
-  { name: "settings-bucket-impact", as: "admin", setup: (setup) => exhibitions(setup), path: (data) => `/settings/buckets/${data.slug}/impact` },
+  {
+    name: "settings-bucket-edit",
+    as: "admin",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/settings/buckets/${data.slug}`,
+    ready: ".schema-editor-cm .cm-content",
+  },
+  {
+    name: "settings-bucket-impact",
+    as: "admin",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/settings/buckets/${data.slug}/impact`,
+  },
   {
     name: "settings-bucket-impact-report",
     as: "admin",
@@ -788,7 +1035,13 @@ export const TOUR: TourEntry[] = [
   { name: "settings-user-edit", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}` },
   // A forgotten password without mail (issue 36): the open requests, a user's request, the reset link made (once).
   { name: "settings-users-reset-requests", as: "admin", setup: askedForPassword, path: "/settings/users", ready: "section.reset-requests" },
-  { name: "settings-user-reset-request", as: "admin", setup: askedForPassword, path: (data) => `/settings/users/${data.userId}`, ready: "[data-reset-request]" },
+  {
+    name: "settings-user-reset-request",
+    as: "admin",
+    setup: askedForPassword,
+    path: (data) => `/settings/users/${data.userId}`,
+    ready: "[data-reset-request]",
+  },
   {
     name: "settings-user-reset-link",
     as: "admin",
@@ -839,12 +1092,22 @@ export const TOUR: TourEntry[] = [
       await page.locator('input[name="url"]').fill("https://93.184.215.14/vitrine-hook-copy");
       await page.locator('input[name="scope"][value="some"]').check();
       await page.locator(`input[name="buckets"][value="${data.bucketSlug}"]`).check();
-      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.locator("form.webhook-form button[type=submit]").click()]);
+      await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.locator("form.webhook-form button[type=submit]").click(),
+      ]);
       await page.locator(".copy-field button").waitFor();
     },
   },
   { name: "settings-webhook-edit", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}` },
-  { name: "dialog-delete-webhook", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}?delete`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
+  {
+    name: "dialog-delete-webhook",
+    as: "admin",
+    setup: webhookWithLog,
+    path: (data) => `/settings/webhooks/${data.webhookId}?delete`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
 
   { name: "bucket-overview-list", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}` },
   {
@@ -859,14 +1122,36 @@ export const TOUR: TourEntry[] = [
   },
   { name: "bucket-new", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/new` },
   { name: "bucket-latest", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
-  { name: "bucket-latest-nojs", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    name: "bucket-latest-nojs",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+  },
   // A colour that is not required: chosen (picker and 'Clear colour') here; none ('No colour', 'Choose colour') on bucket-new.
   { name: "bucket-colour-chosen", as: "editor", setup: artists, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
-  { name: "bucket-version", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/${data.firstVersionId}` },
-  { name: "bucket-duplicate", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
+  {
+    name: "bucket-version",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/${data.firstVersionId}`,
+  },
+  {
+    name: "bucket-duplicate",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest`,
+  },
   // Issue 36: the duplicate's inline room is a new document with the original's content; without JavaScript too,
   // and a sub-document that cannot be copied refuses the save with the reason under its field.
-  { name: "bucket-duplicate-no-js", as: "editor", javaScriptEnabled: false, setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest` },
+  {
+    name: "bucket-duplicate-no-js",
+    as: "editor",
+    javaScriptEnabled: false,
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/duplicate/${data.contentId}/latest`,
+  },
   {
     name: "bucket-duplicate-copy-refused",
     as: "editor",
@@ -879,7 +1164,13 @@ export const TOUR: TourEntry[] = [
     },
   },
   { name: "bucket-singleton", as: "editor", setup: singleton, path: (data) => `/b/${data.slug}/edit` },
-  { name: "bucket-media", as: "editor", setup: media, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: '[data-field="clip"] [data-status="completed"]' },
+  {
+    name: "bucket-media",
+    as: "editor",
+    setup: media,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: '[data-field="clip"] [data-status="completed"]',
+  },
   {
     // Crop and thumbnail without JavaScript: numeric crop inputs and the stills as radio buttons, inside the form.
     name: "bucket-media-nojs",
@@ -900,7 +1191,12 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
     ready: '[data-field="clip"] .media-refresh',
   },
-  { name: "bucket-saved", as: "editor", setup: (setup) => exhibitions(setup), path: (data) => `/b/${data.slug}/${data.contentId}/latest?saved` },
+  {
+    name: "bucket-saved",
+    as: "editor",
+    setup: (setup) => exhibitions(setup),
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest?saved`,
+  },
   { name: "bucket-overview-deleted", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?deleted` },
   {
     name: "bucket-history-panel",
@@ -927,9 +1223,20 @@ export const TOUR: TourEntry[] = [
   },
   { name: "bucket-history", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/history` },
   { name: "bucket-compare-choose", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare` },
-  { name: "bucket-compare", as: "editor", setup: history, path: (data) => `/b/${data.slug}/${data.contentId}/compare?a=${data.firstVersionId}&b=${data.versionId}` },
+  {
+    name: "bucket-compare",
+    as: "editor",
+    setup: history,
+    path: (data) => `/b/${data.slug}/${data.contentId}/compare?a=${data.firstVersionId}&b=${data.versionId}`,
+  },
   { name: "bucket-tags", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
-  { name: "bucket-tags-nojs", as: "editor", setup: artworks, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    name: "bucket-tags-nojs",
+    as: "editor",
+    setup: artworks,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+  },
   // Issue 36: a stored value the schema refuses, under its message; typed text a number field cannot read.
   { name: "bucket-stored-value", as: "editor", setup: loans, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
   {
@@ -959,7 +1266,13 @@ export const TOUR: TourEntry[] = [
   },
   // References: a combobox (a large collection), a select whose document was deleted, a reference list, a popup.
   { name: "bucket-references", as: "editor", setup: references, path: (data) => `/b/${data.slug}/${data.contentId}/latest` },
-  { name: "bucket-references-nojs", as: "editor", setup: references, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    name: "bucket-references-nojs",
+    as: "editor",
+    setup: references,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+  },
   {
     // Without JavaScript a large collection's search box re-renders the options.
     name: "bucket-reference-search-nojs",
@@ -982,7 +1295,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     javaScriptEnabled: false,
     open: async ({ page, t }) => {
-      await page.locator('[data-field="artworks"]').getByRole("button", { name: t("form.add"), exact: true }).click();
+      await page
+        .locator('[data-field="artworks"]')
+        .getByRole("button", { name: t("form.add"), exact: true })
+        .click();
       await page.locator('[data-field="artworks"] select').first().waitFor();
     },
   },
@@ -994,7 +1310,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     javaScriptEnabled: false,
     open: async ({ page, t }) => {
-      await page.locator('[data-field="speaker"]').getByRole("button", { name: t("subForm.createOnPage") }).click();
+      await page
+        .locator('[data-field="speaker"]')
+        .getByRole("button", { name: t("subForm.createOnPage") })
+        .click();
       await page.waitForURL(/\/new\?return=/);
     },
   },
@@ -1005,7 +1324,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     javaScriptEnabled: false,
     open: async ({ page, t, language }) => {
-      await page.locator('[data-field="speaker"]').getByRole("button", { name: t("subForm.createOnPage") }).click();
+      await page
+        .locator('[data-field="speaker"]')
+        .getByRole("button", { name: t("subForm.createOnPage") })
+        .click();
       await page.waitForURL(/\/new\?return=/);
       await page.locator('[data-field="name"] input').fill(language === "nl" ? "Marieke de Vries" : "Anna Smith");
       await page.getByRole("button", { name: t("form.save"), exact: true }).click();
@@ -1014,13 +1336,49 @@ export const TOUR: TourEntry[] = [
   },
   // The popup field: empty and with a document chosen, with JavaScript ('Edit …', 'Choose existing', 'Clear
   // choice') and without it (the reference select, and buttons to the chosen document's page or a new one's).
-  { name: "bucket-popup-empty", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: '[data-field="speaker"] .popup-actions' },
-  { name: "bucket-popup-chosen", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.chosenId}/latest`, ready: '[data-field="speaker"] .popup-actions' },
-  { name: "bucket-popup-empty-nojs", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
-  { name: "bucket-popup-chosen-nojs", as: "editor", setup: popupRoundTrip, path: (data) => `/b/${data.slug}/${data.chosenId}/latest`, javaScriptEnabled: false },
+  {
+    name: "bucket-popup-empty",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: '[data-field="speaker"] .popup-actions',
+  },
+  {
+    name: "bucket-popup-chosen",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.chosenId}/latest`,
+    ready: '[data-field="speaker"] .popup-actions',
+  },
+  {
+    name: "bucket-popup-empty-nojs",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+  },
+  {
+    name: "bucket-popup-chosen-nojs",
+    as: "editor",
+    setup: popupRoundTrip,
+    path: (data) => `/b/${data.slug}/${data.chosenId}/latest`,
+    javaScriptEnabled: false,
+  },
   // Sessions: a reference select, the trend select and the video cases as clip cards.
-  { name: "bucket-sessions", as: "editor", setup: sessions, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, ready: ".clip-card img" },
-  { name: "bucket-sessions-nojs", as: "editor", setup: sessions, path: (data) => `/b/${data.slug}/${data.contentId}/latest`, javaScriptEnabled: false },
+  {
+    name: "bucket-sessions",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".clip-card img",
+  },
+  {
+    name: "bucket-sessions-nojs",
+    as: "editor",
+    setup: sessions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    javaScriptEnabled: false,
+  },
   {
     // Without JavaScript the add card re-renders the page with the picker as a section of the form.
     name: "bucket-cases-picker-nojs",
@@ -1047,9 +1405,30 @@ export const TOUR: TourEntry[] = [
     dialog: "details.user-menu [role=menu]",
   },
   { name: "dialog-ie-warning", as: "editor", path: "/", userAgent: IE11_UA, ready: ".modal", dialog: ".modal" },
-  { name: "dialog-delete-document", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?delete=${data.contentId}`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
-  { name: "dialog-set-password", as: "admin", setup: askedForPassword, path: (data) => `/settings/users/${data.userId}?password`, ready: "[role=dialog]", dialog: "[role=dialog]" },
-  { name: "dialog-delete-user", as: "admin", setup: colleague, path: (data) => `/settings/users/${data.userId}?delete`, ready: "[role=alertdialog]", dialog: "[role=alertdialog]" },
+  {
+    name: "dialog-delete-document",
+    as: "editor",
+    setup: manyDocuments,
+    path: (data) => `/b/${data.slug}?delete=${data.contentId}`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "dialog-set-password",
+    as: "admin",
+    setup: askedForPassword,
+    path: (data) => `/settings/users/${data.userId}?password`,
+    ready: "[role=dialog]",
+    dialog: "[role=dialog]",
+  },
+  {
+    name: "dialog-delete-user",
+    as: "admin",
+    setup: colleague,
+    path: (data) => `/settings/users/${data.userId}?delete`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
   {
     name: "dialog-popup-sub-form",
     as: "editor",
@@ -1087,7 +1466,10 @@ export const TOUR: TourEntry[] = [
     setup: (setup) => exhibitions(setup),
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     open: async ({ page, t }) => {
-      await page.locator('[data-field="artworks"]').getByRole("button", { name: t("form.add"), exact: true }).click();
+      await page
+        .locator('[data-field="artworks"]')
+        .getByRole("button", { name: t("form.add"), exact: true })
+        .click();
       await page.locator("dialog.reference-picker li").first().waitFor();
     },
     dialog: "dialog.reference-picker",
@@ -1099,7 +1481,10 @@ export const TOUR: TourEntry[] = [
     setup: popupRoundTrip,
     path: (data) => `/b/${data.slug}/${data.chosenId}/latest`,
     open: async ({ page, t }) => {
-      await page.locator('[data-field="speaker"]').getByRole("button", { name: t("subForm.chooseExisting") }).click();
+      await page
+        .locator('[data-field="speaker"]')
+        .getByRole("button", { name: t("subForm.chooseExisting") })
+        .click();
       await page.locator("dialog.reference-picker li").first().waitFor();
     },
     dialog: "dialog.reference-picker",
@@ -1174,7 +1559,10 @@ export const TOUR: TourEntry[] = [
     open: async ({ page, t }) => {
       await page.locator('[data-field="cases"] .add-card-button').click();
       await page.locator("dialog.cases-picker-modal .clip-card").first().waitFor();
-      await page.locator("dialog.cases-picker-modal").getByRole("button", { name: t("cases.newCase") }).click();
+      await page
+        .locator("dialog.cases-picker-modal")
+        .getByRole("button", { name: t("cases.newCase") })
+        .click();
       await page.locator("dialog.bucket-form-modal [data-field] input").first().waitFor();
     },
     dialog: "dialog.bucket-form-modal",
@@ -1197,7 +1585,10 @@ export const TOUR: TourEntry[] = [
     setup: media,
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     open: async ({ page, t }) => {
-      await page.locator('[data-field="photo"]').getByRole("button", { name: t("media.view"), exact: true }).click();
+      await page
+        .locator('[data-field="photo"]')
+        .getByRole("button", { name: t("media.view"), exact: true })
+        .click();
       await page.locator("dialog.media-preview img").waitFor();
     },
     dialog: "dialog.media-preview",
@@ -1208,7 +1599,11 @@ export const TOUR: TourEntry[] = [
     setup: media,
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     open: async ({ page }) => {
-      await page.locator('[data-field="photo"] .media-actions button, [data-field="photo"] button').filter({ hasText: /crop|bijsnijden/i }).first().click();
+      await page
+        .locator('[data-field="photo"] .media-actions button, [data-field="photo"] button')
+        .filter({ hasText: /crop|bijsnijden/i })
+        .first()
+        .click();
       await page.locator("dialog.crop-modal .cropper img").waitFor();
     },
     dialog: "dialog.crop-modal",
@@ -1220,7 +1615,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     ready: '[data-field="clip"] [data-status="completed"]',
     open: async ({ page, t }) => {
-      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.view"), exact: true }).click();
+      await page
+        .locator('[data-field="clip"]')
+        .getByRole("button", { name: t("media.view"), exact: true })
+        .click();
       await page.locator("dialog.media-player video").waitFor();
     },
     dialog: "dialog.media-player",
@@ -1232,7 +1630,10 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     ready: '[data-field="clip"] [data-status="completed"]',
     open: async ({ page, t }) => {
-      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
+      await page
+        .locator('[data-field="clip"]')
+        .getByRole("button", { name: t("media.selectThumbnail") })
+        .click();
       await page.locator("dialog.thumb-modal figure img").first().waitFor();
     },
     dialog: "dialog.thumb-modal",
@@ -1244,8 +1645,14 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     ready: '[data-field="clip"] [data-status="completed"]',
     open: async ({ page, t }) => {
-      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
-      await page.locator("dialog.thumb-modal").getByRole("tab", { name: t("media.customStillTab") }).click();
+      await page
+        .locator('[data-field="clip"]')
+        .getByRole("button", { name: t("media.selectThumbnail") })
+        .click();
+      await page
+        .locator("dialog.thumb-modal")
+        .getByRole("tab", { name: t("media.customStillTab") })
+        .click();
       await page.locator("dialog.thumb-modal .custom-still input[type=file]").waitFor();
     },
     dialog: "dialog.thumb-modal",
@@ -1258,9 +1665,17 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     ready: '[data-field="clip"] [data-status="completed"]',
     open: async ({ page, t }) => {
-      await page.locator('[data-field="clip"]').getByRole("button", { name: t("media.selectThumbnail") }).click();
-      await page.locator("dialog.thumb-modal").getByRole("tab", { name: t("media.customStillTab") }).click();
-      await page.locator("dialog.thumb-modal .custom-still input[type=file]").setInputFiles({ name: "small.png", mimeType: "image/png", buffer: await pngOfSize(160, 120) });
+      await page
+        .locator('[data-field="clip"]')
+        .getByRole("button", { name: t("media.selectThumbnail") })
+        .click();
+      await page
+        .locator("dialog.thumb-modal")
+        .getByRole("tab", { name: t("media.customStillTab") })
+        .click();
+      await page
+        .locator("dialog.thumb-modal .custom-still input[type=file]")
+        .setInputFiles({ name: "small.png", mimeType: "image/png", buffer: await pngOfSize(160, 120) });
       await page.locator('dialog.thumb-modal [role="alertdialog"] h3').waitFor();
     },
     dialog: "dialog.thumb-modal",

@@ -61,10 +61,15 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
-type BuiltServer = { startServer(options: StartOptions): Promise<RunningServer>; loadConfig(env: NodeJS.ProcessEnv): RunningServer["config"] };
+type BuiltServer = {
+  startServer(options: StartOptions): Promise<RunningServer>;
+  loadConfig(env: NodeJS.ProcessEnv): RunningServer["config"];
+};
 
 /** The production build (npm test builds it first), served in-process over real HTTP on a free port. */
-export async function startTestServer(options: { env?: Record<string, string>; db?: Db; seed?: boolean; logger?: StartOptions["logger"] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; db?: Db; seed?: boolean; logger?: StartOptions["logger"] } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase();
   const built = (await import(/* @vite-ignore */ path.resolve(process.env.VITRINE_BUILD_DIR ?? "build", "server/index.js"))) as BuiltServer;
   const config = built.loadConfig({
@@ -76,7 +81,12 @@ export async function startTestServer(options: { env?: Record<string, string>; d
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...options.env,
   });
-  const server = await built.startServer({ config, db: options.db ?? database.db, seed: options.seed ?? false, ...(options.logger ? { logger: options.logger } : {}) });
+  const server = await built.startServer({
+    config,
+    db: options.db ?? database.db,
+    seed: options.seed ?? false,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   return {
     ...server,
     database,

@@ -45,7 +45,13 @@ export async function startMailServer(): Promise<TestMailServer> {
       const found = messages.find((message) => isTo(message, to));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const waiter = { to, resolve: (message: ParsedMail) => { clearTimeout(timer); resolve(message); } };
+        const waiter = {
+          to,
+          resolve: (message: ParsedMail) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+        };
         const timer = setTimeout(() => {
           waiters.splice(waiters.indexOf(waiter), 1);
           reject(new Error(`No mail to ${to} within ${timeoutMs} ms`));

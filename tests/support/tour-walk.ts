@@ -76,7 +76,9 @@ export class Tour {
           ? Promise.resolve(null)
           : role === "admin"
             ? this.adminUser.then((admin) => admin.cookie)
-            : createTestUser(this.server.db, { name: "Eva Editor", permissions: ["user"] }).then((user) => signIn(this.server.url, user.email, user.password));
+            : createTestUser(this.server.db, { name: "Eva Editor", permissions: ["user"] }).then((user) =>
+                signIn(this.server.url, user.email, user.password),
+              );
       this.cookies.set(role, cookie);
     }
     return cookie;
@@ -85,12 +87,22 @@ export class Tour {
   /** The entry's setup data (made once). */
   async data(entry: TourEntry): Promise<TourData> {
     if (!entry.setup) return {};
-    const setup: TourSetup = { server: this.server, db: this.server.db, admin: await this.adminUser, once: (key, make) => this.once(key, make) };
+    const setup: TourSetup = {
+      server: this.server,
+      db: this.server.db,
+      admin: await this.adminUser,
+      once: (key, make) => this.once(key, make),
+    };
     return this.once(`entry:${entry.name}`, () => entry.setup!(setup));
   }
 
   /** Opens the entry in `language`, then hands each width to `look`. Closes its context in any case. */
-  async visit(entry: TourEntry, language: TourLanguage, look: (view: TourView) => Promise<void>, widths: readonly number[] = TOUR_WIDTHS): Promise<void> {
+  async visit(
+    entry: TourEntry,
+    language: TourLanguage,
+    look: (view: TourView) => Promise<void>,
+    widths: readonly number[] = TOUR_WIDTHS,
+  ): Promise<void> {
     const clock = Date.now();
     const lap = (what: string) => process.env.TOUR_TIMING && console.log(`${entry.name} ${language}: ${what} at ${Date.now() - clock} ms`);
     const data = await this.data(entry);
@@ -116,7 +128,10 @@ export class Tour {
       lap("loaded");
       await waitForHydration(page);
       lap("hydrated");
-      await page.locator(entry.ready ?? "main h1, h1").first().waitFor({ state: "visible", timeout: 15_000 });
+      await page
+        .locator(entry.ready ?? "main h1, h1")
+        .first()
+        .waitFor({ state: "visible", timeout: 15_000 });
       const step: TourStep = { page, data, language, t: (key, params) => translate(language, key, params) };
       if (entry.open) await entry.open(step);
       const dialog = entry.dialog ? page.locator(entry.dialog).first() : null;
@@ -152,10 +167,14 @@ export class Tour {
 
 /** Waits until images have loaded and fonts and layout have settled after a resize. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
   await page.evaluate(() => document.fonts.ready.then(() => undefined)).catch(() => undefined);
   // Two frames: the resize's layout and paint are done.
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))).catch(() => undefined);
+  await page
+    .evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
+    .catch(() => undefined);
 }
 
 /** The tour's server: the built server on a fresh database, seeded with the demo content and the tour's admin. */
@@ -180,7 +199,9 @@ export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegE
       const pattern = path
         .split("/")
         .filter(Boolean)
-        .map((segment) => (segment === "*" ? "/.*" : segment.startsWith(":") ? (segment.endsWith("?") ? "(?:/[^/]+)?" : "/[^/]+") : `/${segment}`))
+        .map((segment) =>
+          segment === "*" ? "/.*" : segment.startsWith(":") ? (segment.endsWith("?") ? "(?:/[^/]+)?" : "/[^/]+") : `/${segment}`,
+        )
         .join("");
       byFile.set(node.file, [...(byFile.get(node.file) ?? []), new RegExp(`^${pattern || "/"}/?(?:\\?.*)?$`)]);
     }

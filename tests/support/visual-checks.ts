@@ -73,13 +73,18 @@ export async function dialogOverflow(dialog: Locator): Promise<string[]> {
     const scrolls = (value: string) => value === "auto" || value === "scroll";
     const clips = (value: string) => scrolls(value) || value === "hidden" || value === "clip";
     if (box.left < -slack || box.right > viewport.width + slack) {
-      findings.push(`the dialog (${Math.round(box.left)}–${Math.round(box.right)} px) does not fit the ${viewport.width} px viewport sideways`);
+      findings.push(
+        `the dialog (${Math.round(box.left)}–${Math.round(box.right)} px) does not fit the ${viewport.width} px viewport sideways`,
+      );
     }
     const scrollsVertically = scrolls(style.overflowY);
     if (!scrollsVertically && (box.top < -slack || box.bottom > viewport.height + slack)) {
-      findings.push(`the dialog (${Math.round(box.top)}–${Math.round(box.bottom)} px) does not fit the ${viewport.height} px high viewport and does not scroll`);
+      findings.push(
+        `the dialog (${Math.round(box.top)}–${Math.round(box.bottom)} px) does not fit the ${viewport.height} px high viewport and does not scroll`,
+      );
     }
-    if (root.scrollWidth > root.clientWidth + slack) findings.push(`the dialog scrolls sideways: content ${root.scrollWidth} px in ${root.clientWidth} px`);
+    if (root.scrollWidth > root.clientWidth + slack)
+      findings.push(`the dialog scrolls sideways: content ${root.scrollWidth} px in ${root.clientWidth} px`);
     if (!scrollsVertically && root.scrollHeight > root.clientHeight + slack) {
       findings.push(`the dialog's content is cut off: ${root.scrollHeight} px high in ${root.clientHeight} px`);
     }
@@ -91,11 +96,15 @@ export async function dialogOverflow(dialog: Locator): Promise<string[]> {
         const rendered = rect.width > 0 && rect.height > 0 && childStyle.visibility !== "hidden";
         if (rendered) {
           if (!exemptX && (rect.left < box.left - slack || rect.right > box.right + slack)) {
-            findings.push(`${describe(child)} (${Math.round(rect.left)}–${Math.round(rect.right)} px) sticks out of the dialog (${Math.round(box.left)}–${Math.round(box.right)} px) sideways`);
+            findings.push(
+              `${describe(child)} (${Math.round(rect.left)}–${Math.round(rect.right)} px) sticks out of the dialog (${Math.round(box.left)}–${Math.round(box.right)} px) sideways`,
+            );
             continue;
           }
           if (!exemptY && (rect.top < box.top - slack || rect.bottom > box.bottom + slack)) {
-            findings.push(`${describe(child)} (${Math.round(rect.top)}–${Math.round(rect.bottom)} px) sticks out of the dialog (${Math.round(box.top)}–${Math.round(box.bottom)} px) vertically`);
+            findings.push(
+              `${describe(child)} (${Math.round(rect.top)}–${Math.round(rect.bottom)} px) sticks out of the dialog (${Math.round(box.top)}–${Math.round(box.bottom)} px) vertically`,
+            );
             continue;
           }
         }
@@ -130,10 +139,18 @@ export async function axeViolations(page: Page, scriptedPage?: Page): Promise<st
     target = scriptedPage;
   }
   await target.evaluate(axeSource);
-  const result = await target.evaluate(
-    () => (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }).axe.run(document, { resultTypes: ["violations"] }),
+  const result = await target.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }).axe.run(document, {
+      resultTypes: ["violations"],
+    }),
   );
   return result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes.map((node) => JSON.stringify(node.target)).slice(0, 5).join(", ")}${violation.nodes.length > 5 ? ` (+${violation.nodes.length - 5})` : ""}`);
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes
+          .map((node) => JSON.stringify(node.target))
+          .slice(0, 5)
+          .join(", ")}${violation.nodes.length > 5 ? ` (+${violation.nodes.length - 5})` : ""}`,
+    );
 }

@@ -48,7 +48,14 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         json = null;
       }
-      const entry: ReceivedRequest = { path: request.url ?? "/", method: request.method ?? "", headers: request.headers, body, json, at: Date.now() };
+      const entry: ReceivedRequest = {
+        path: request.url ?? "/",
+        method: request.method ?? "",
+        headers: request.headers,
+        body,
+        json,
+        at: Date.now(),
+      };
       receiver.received.push(entry);
       for (const wake of waiting) wake();
       const answer = receiver.answer(entry);

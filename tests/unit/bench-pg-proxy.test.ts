@@ -18,7 +18,13 @@ const startupMessage = () => {
 };
 // What pg sends for one parameterised query: Parse, Bind, Describe, Execute, Sync.
 const extendedQuery = () =>
-  Buffer.concat([typed("P", Buffer.concat([cString(""), cString("SELECT $1"), Buffer.from([0, 0])])), typed("B", Buffer.alloc(12)), typed("D", Buffer.from("P\0")), typed("E", Buffer.alloc(5)), typed("S")]);
+  Buffer.concat([
+    typed("P", Buffer.concat([cString(""), cString("SELECT $1"), Buffer.from([0, 0])])),
+    typed("B", Buffer.alloc(12)),
+    typed("D", Buffer.from("P\0")),
+    typed("E", Buffer.alloc(5)),
+    typed("S"),
+  ]);
 const readyForQuery = () => typed("Z", Buffer.from("I"));
 const authenticated = () => Buffer.concat([typed("R", Buffer.alloc(4)), typed("K", Buffer.alloc(8)), readyForQuery()]);
 

@@ -18,8 +18,12 @@ describe("bench budgets", () => {
   });
 
   it("prints a figure as a share of its baseline, latency and CPU as a multiple", () => {
-    expect(formatRowValue({ name: "saves", value: 1310, unit: "saves/s", baseline: { label: "bare", value: 2260 } })).toBe("1,310 saves/s — 58% of bare (2,260 saves/s)");
-    expect(formatRowValue({ name: "cpu", value: 4.12, unit: "ms", baseline: { label: "bare", value: 0.4, as: "times" } })).toBe("4.12 ms — 10.3× bare (0.40 ms)");
+    expect(formatRowValue({ name: "saves", value: 1310, unit: "saves/s", baseline: { label: "bare", value: 2260 } })).toBe(
+      "1,310 saves/s — 58% of bare (2,260 saves/s)",
+    );
+    expect(formatRowValue({ name: "cpu", value: 4.12, unit: "ms", baseline: { label: "bare", value: 0.4, as: "times" } })).toBe(
+      "4.12 ms — 10.3× bare (0.40 ms)",
+    );
     expect(verdict({ name: "saves", value: 1, pass: true, passBy: "fraction" })).toBe("PASS (fraction)");
   });
 });

@@ -72,7 +72,8 @@ describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
   it("is asked for by every page whose code names its messages", async () => {
     const routes: RouteNode[] = (await import("../../app/routes")).default;
     const missing: string[] = [];
-    const asks = (file: string) => new RegExp(`export const handle\\s*=\\s*\\{[^}]*messages:\\s*\\[[^\\]]*"${part}"`).test(read(`app/${file}`));
+    const asks = (file: string) =>
+      new RegExp(`export const handle\\s*=\\s*\\{[^}]*messages:\\s*\\[[^\\]]*"${part}"`).test(read(`app/${file}`));
     const walk = (nodes: RouteNode[], chain: string[]) => {
       for (const node of nodes) {
         const files = [...chain, node.file];
@@ -89,7 +90,10 @@ describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
 
   it("comes with every on-demand field kind whose code names its messages", () => {
     const browser = read("app/components/form/on-demand-fields.browser.tsx");
-    const kinds = [...browser.matchAll(/^\s*(\w+): \(\) => import\("([^"]+)"\)/gm)].map(([, kind, specifier]) => ({ kind: kind as OnDemandKind, specifier: specifier! }));
+    const kinds = [...browser.matchAll(/^\s*(\w+): \(\) => import\("([^"]+)"\)/gm)].map(([, kind, specifier]) => ({
+      kind: kind as OnDemandKind,
+      specifier: specifier!,
+    }));
     expect(kinds.map(({ kind }) => kind).sort()).toEqual([...ON_DEMAND_KINDS].sort());
     const missing = kinds.flatMap(({ kind, specifier }) => {
       if (ON_DEMAND_MESSAGES[kind] === part) return [];

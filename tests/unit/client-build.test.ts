@@ -43,13 +43,18 @@ describe("the browser build", () => {
   });
 
   it("keeps zod out of the edit page's scripts", () => {
-    const withZod = pageFiles(EDIT_PAGE).scripts.filter((script) => readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("_zod"));
+    const withZod = pageFiles(EDIT_PAGE).scripts.filter((script) =>
+      readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("_zod"),
+    );
     expect(withZod).toEqual([]);
   });
 
   it("keeps the history panel out of a new document's page and in a stored document's", () => {
     // The panel's compare button (app/components/history/history-list.tsx): only a stored document shows it.
-    const withHistory = (routeIds: string[]) => pageFiles(routeIds).scripts.filter((script) => readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("history-compare"));
+    const withHistory = (routeIds: string[]) =>
+      pageFiles(routeIds).scripts.filter((script) =>
+        readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8").includes("history-compare"),
+      );
     expect(withHistory(["root", "routes/bucket", "bucket-new"])).toEqual([]);
     expect(withHistory(["root", "routes/bucket", "bucket-duplicate"])).toEqual([]);
     expect(withHistory(EDIT_PAGE)).toHaveLength(1);

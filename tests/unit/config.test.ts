@@ -42,8 +42,19 @@ describe("loadConfig", () => {
 
   it("reads the search path, the job time limit and the demo admin from the environment", () => {
     expect(
-      loadConfig({ SESSION_SECRET: SECRET, PATH: "/opt/ffmpeg/bin:/usr/bin", VITRINE_JOB_TIME_LIMIT_MS: "90000", ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "long enough" }),
-    ).toMatchObject({ PATH: "/opt/ffmpeg/bin:/usr/bin", VITRINE_JOB_TIME_LIMIT_MS: 90_000, ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "long enough" });
+      loadConfig({
+        SESSION_SECRET: SECRET,
+        PATH: "/opt/ffmpeg/bin:/usr/bin",
+        VITRINE_JOB_TIME_LIMIT_MS: "90000",
+        ADMIN_EMAIL: "owner@example.org",
+        ADMIN_PASSWORD: "long enough",
+      }),
+    ).toMatchObject({
+      PATH: "/opt/ffmpeg/bin:/usr/bin",
+      VITRINE_JOB_TIME_LIMIT_MS: 90_000,
+      ADMIN_EMAIL: "owner@example.org",
+      ADMIN_PASSWORD: "long enough",
+    });
   });
 
   it.each([

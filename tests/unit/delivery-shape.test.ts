@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { deliveryReferences, hasValue, localeChain, shapeDocument, type DeliveryMedia, type DeliverySource, type ShapeLookup } from "../../core/delivery/shape";
+import {
+  deliveryReferences,
+  hasValue,
+  localeChain,
+  shapeDocument,
+  type DeliveryMedia,
+  type DeliverySource,
+  type ShapeLookup,
+} from "../../core/delivery/shape";
 import { normalizeSchema } from "../../core/schema/normalize";
 
 /* core/delivery/shape.ts: locale projection with fallbacks, references to a depth with cycles cut, media objects. */
@@ -20,7 +28,10 @@ const schema = normalizeSchema(
       next: { type: "string", _ref: "pages" },
       picture: { type: "string", _ref: "b-image" },
       localPicture: { type: "string", _ref: "b-image", translate: true },
-      sections: { type: "array", items: { type: "object", properties: { heading: { type: "string", translate: true }, link: { type: "string", _ref: "pages" } } } },
+      sections: {
+        type: "array",
+        items: { type: "object", properties: { heading: { type: "string", translate: true }, link: { type: "string", _ref: "pages" } } },
+      },
       texts: { type: "array", renderer: "texts" },
     },
   },
@@ -30,7 +41,13 @@ const schema = normalizeSchema(
 const bucket = { slug: "pages", locales: ["nl", "en", "de"], schema };
 const source = (contentId: string, data: Record<string, unknown>): DeliverySource => ({
   bucket,
-  document: { contentId, versionId: `${contentId.slice(0, -1)}f`, createdAt: "2026-01-01T00:00:00.000000Z", updatedAt: "2026-01-02T00:00:00.000000Z", data },
+  document: {
+    contentId,
+    versionId: `${contentId.slice(0, -1)}f`,
+    createdAt: "2026-01-01T00:00:00.000000Z",
+    updatedAt: "2026-01-02T00:00:00.000000Z",
+    data,
+  },
 });
 
 const media: DeliveryMedia = {
@@ -53,7 +70,10 @@ const a = source(ID.a, {
   next: ID.b,
   picture: ID.m,
   localPicture: { en: ID.m },
-  sections: [{ heading: { en: "One" }, link: ID.a }, { heading: { nl: "Twee", en: "Two" }, link: ID.c }],
+  sections: [
+    { heading: { en: "One" }, link: ID.a },
+    { heading: { nl: "Twee", en: "Two" }, link: ID.c },
+  ],
   texts: [{ id: "t1", text: { nl: "", en: "" } }],
 });
 const b = source(ID.b, { title: { en: "Second" }, next: ID.a });
@@ -89,7 +109,10 @@ describe("shapeDocument", () => {
     const doc = shapeDocument(a, { locale: { locale: "nl", fallback: null }, populate: 0 }, lookup);
     expect(doc.locale).toBe("nl");
     expect(doc.data).toMatchObject({ title: "Welkom", body: "Nur Deutsch", localPicture: media });
-    expect(doc.data.sections).toEqual([{ heading: "One", link: ID.a }, { heading: "Twee", link: ID.c }]);
+    expect(doc.data.sections).toEqual([
+      { heading: "One", link: ID.a },
+      { heading: "Twee", link: ID.c },
+    ]);
     expect(doc.data.texts).toEqual([{ id: "t1", text: null }]);
     expect(doc.fallbacks).toEqual({ body: "de", localPicture: "en", "sections[0].heading": "en", "texts[0].text": null });
   });
@@ -109,7 +132,7 @@ describe("shapeDocument", () => {
     expect(sections[0]?.link).toBe(ID.a); // itself
     expect(sections[1]?.link).toBe(ID.c); // not loaded (or not readable)
     const three = shapeDocument(a, { locale: null, populate: 3 }, lookup);
-    expect(((three.data.next as ReturnType<typeof shapeDocument>).data.next)).toBe(ID.a);
+    expect((three.data.next as ReturnType<typeof shapeDocument>).data.next).toBe(ID.a);
     // From b, a is resolved (b is the top): a's own link to b is then cut.
     const fromB = shapeDocument(b, { locale: null, populate: 3 }, lookup);
     const resolvedA = fromB.data.next as ReturnType<typeof shapeDocument>;

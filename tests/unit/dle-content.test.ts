@@ -37,7 +37,14 @@ describe("the dle-content screen's main texts", () => {
   });
 
   it("read a locale's value: a translated text's locale, an untranslated text in every locale, a list without blank entries", () => {
-    const value = { title: { nl: "Titel", en: "" }, notes: "Same everywhere", highlights: [{ nl: "Een", en: "One" }, { nl: " ", en: "Two" }] };
+    const value = {
+      title: { nl: "Titel", en: "" },
+      notes: "Same everywhere",
+      highlights: [
+        { nl: "Een", en: "One" },
+        { nl: " ", en: "Two" },
+      ],
+    };
     const [title, , notes, highlights] = mainTexts(schema);
     expect(mainTextValue(title!, value, "nl")).toBe("Titel");
     expect(mainTextValue(title!, value, "en")).toBe("");
@@ -71,9 +78,19 @@ describe("the translation status", () => {
 
   it("says per locale how many are filled and which are missing (blanks are missing)", () => {
     expect(translationStatus(schema, value, LOCALES)).toEqual([
-      { locale: "nl", filled: 4, total: 6, missing: [{ name: "subtitle.nl", label: "Subtitle" }, { name: "group.caption.nl", label: "Group › Caption" }] },
       {
-        locale: "en", filled: 2, total: 6,
+        locale: "nl",
+        filled: 4,
+        total: 6,
+        missing: [
+          { name: "subtitle.nl", label: "Subtitle" },
+          { name: "group.caption.nl", label: "Group › Caption" },
+        ],
+      },
+      {
+        locale: "en",
+        filled: 2,
+        total: 6,
         missing: [
           { name: "introduction.en", label: "Introduction" },
           { name: "highlights[0].en", label: "Highlights 1" },
@@ -82,6 +99,9 @@ describe("the translation status", () => {
         ],
       },
     ]);
-    expect(translationStatus(schema, {}, LOCALES).map((status) => [status.filled, status.total])).toEqual([[0, 4], [0, 4]]);
+    expect(translationStatus(schema, {}, LOCALES).map((status) => [status.filled, status.total])).toEqual([
+      [0, 4],
+      [0, 4],
+    ]);
   });
 });

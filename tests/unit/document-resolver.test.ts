@@ -12,7 +12,11 @@ import { compileBucketSchema } from "../../server/content/validator";
  */
 
 const { schema, validate } = compileBucketSchema({
-  jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string" }, year: { type: "integer" }, bio: { type: "string" } } },
+  jsonSchema: {
+    type: "object",
+    required: ["name"],
+    properties: { name: { type: "string" }, year: { type: "integer" }, bio: { type: "string" } },
+  },
   locales: ["en"],
 });
 const resolve = (payload: Record<string, unknown>, options: { hostile?: Message[]; only?: string[] } = {}) =>
@@ -32,7 +36,9 @@ describe("documentResolver (the page and the modal)", () => {
   });
 
   it("keeps only the shown properties' errors in the partial form", () => {
-    expect(resolve({ bio: "x".repeat(70_000) }, { only: ["bio"] })).toEqual({ error: { bio: ["This text is too long: at most 65536 characters"] } });
+    expect(resolve({ bio: "x".repeat(70_000) }, { only: ["bio"] })).toEqual({
+      error: { bio: ["This text is too long: at most 65536 characters"] },
+    });
     expect(resolve({ bio: "Painter" }, { only: ["bio"] })).toEqual({ value: { bio: "Painter" } });
     expect(resolve({ bio: "Painter" })).toEqual({ error: { name: ["This field is required"] } });
   });
@@ -62,10 +68,34 @@ describe("checkDocument (the JSON API) and documentResolver agree", () => {
 
   it.each<[string, string, Array<[string, string]>, 400 | 422]>([
     ["a required field missing", "{}", [["name", ""]], 422],
-    ["a wrong type", '{"name":"A","year":"nineteen"}', [["name", "A"], ["year", "nineteen"]], 422],
+    [
+      "a wrong type",
+      '{"name":"A","year":"nineteen"}',
+      [
+        ["name", "A"],
+        ["year", "nineteen"],
+      ],
+      422,
+    ],
     ["a too long text", `{"name":"${"x".repeat(70_000)}"}`, [["name", "x".repeat(70_000)]], 422],
-    ["a prototype key", '{"name":"A","constructor":{"prototype":{"polluted":true}}}', [["name", "A"], ["constructor.prototype.polluted", "1"]], 400],
-    ["an unknown property", '{"name":"A","colour":"red"}', [["name", "A"], ["colour", "red"]], 422],
+    [
+      "a prototype key",
+      '{"name":"A","constructor":{"prototype":{"polluted":true}}}',
+      [
+        ["name", "A"],
+        ["constructor.prototype.polluted", "1"],
+      ],
+      400,
+    ],
+    [
+      "an unknown property",
+      '{"name":"A","colour":"red"}',
+      [
+        ["name", "A"],
+        ["colour", "red"],
+      ],
+      422,
+    ],
   ])("on %s", (_case, json, entries, status) => {
     const checked = checkDocument(JSON.parse(json), schema, validate!, "en");
     expect(checked).toMatchObject({ ok: false, status });
@@ -75,7 +105,10 @@ describe("checkDocument (the JSON API) and documentResolver agree", () => {
 
   it("answers the JSON API's message: the validator's refusal, or the shape's problem", () => {
     expect(checkDocument({ name: 1 }, schema, validate!, "en")).toMatchObject({ status: 422, message: "The content is not valid" });
-    expect(checkDocument({ name: "x".repeat(70_000) }, schema, validate!, "en")).toMatchObject({ status: 422, message: "This text is too long: at most 65536 characters" });
+    expect(checkDocument({ name: "x".repeat(70_000) }, schema, validate!, "en")).toMatchObject({
+      status: 422,
+      message: "This text is too long: at most 65536 characters",
+    });
     expect(checkDocument([], schema, validate!, "en")).toMatchObject({ ok: false, status: 400, message: "content must be a JSON object" });
     expect(checkDocument({ name: "A", year: 1911 }, schema, validate!, "en")).toEqual({ ok: true, value: { name: "A", year: 1911 } });
   });

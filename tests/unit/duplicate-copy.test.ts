@@ -36,7 +36,11 @@ describe("inline references", () => {
   it("are replaced where the replacement answers, the rest of the value kept (the same object when nothing changes)", () => {
     const data = { title: "Spring", room: A, artist: A, lamps: [A, B], wing: { hall: C } };
     const copies = new Map([[A, "copy-a"]]);
-    expect(mapInlineReferences(schema, data, (reference) => copies.get(reference.contentId))).toEqual({ ...data, room: "copy-a", lamps: ["copy-a", B] });
+    expect(mapInlineReferences(schema, data, (reference) => copies.get(reference.contentId))).toEqual({
+      ...data,
+      room: "copy-a",
+      lamps: ["copy-a", B],
+    });
     expect(mapInlineReferences(schema, data, () => undefined)).toBe(data);
   });
 });
@@ -48,7 +52,9 @@ describe("a duplicate's title", () => {
   });
 
   it("marks each locale of a translated title in its own word, the editor's for another language", () => {
-    expect(markedAsCopy({ title: { nl: "Wad", en_US: "Mudflats", de: "Watt", fr: "" } }, schema, "nl")).toEqual({ title: { nl: "Wad (kopie)", en_US: "Mudflats (copy)", de: "Watt (kopie)", fr: "" } });
+    expect(markedAsCopy({ title: { nl: "Wad", en_US: "Mudflats", de: "Watt", fr: "" } }, schema, "nl")).toEqual({
+      title: { nl: "Wad (kopie)", en_US: "Mudflats (copy)", de: "Watt (kopie)", fr: "" },
+    });
   });
 
   it("follows title-key, and leaves an empty or missing title alone", () => {

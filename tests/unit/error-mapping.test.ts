@@ -69,7 +69,9 @@ describe("the test schema", () => {
   it("compiles without problems and accepts the valid document", () => {
     expect(compiled.problems).toEqual([]);
     expect(validate(VALID)).toBe(true);
-    expect(validate({ ...VALID, options: ["a"], pick: "a", rooms: [{ name: "r", label: { nl: "x", en: "y" }, pick: "a", capacity: 0 }] })).toBe(true);
+    expect(
+      validate({ ...VALID, options: ["a"], pick: "a", rooms: [{ name: "r", label: { nl: "x", en: "y" }, pick: "a", capacity: 0 }] }),
+    ).toBe(true);
   });
 });
 
@@ -88,7 +90,13 @@ describe("each AJV error → one message under its form field, with the translat
     ["maximum", { count: 11 }, "count", "This value can't be more than 10", []],
     ["exclusiveMinimum", { price: 0 }, "price", "This value should be more than 0", []],
     ["maxLength", { short: "abcd" }, "short", "This text can't be longer than 3 characters", []],
-    ["maxLength, one locale", { title: { nl: "x".repeat(21), en: "Title" } }, "title.nl", "This text can't be longer than 20 characters", ["nl"]],
+    [
+      "maxLength, one locale",
+      { title: { nl: "x".repeat(21), en: "Title" } },
+      "title.nl",
+      "This text can't be longer than 20 characters",
+      ["nl"],
+    ],
     ["minItems", { tags: [] }, "tags", "This list should have minimum 1 item(s)", []],
     ["maxItems", { tags: ["a", "b", "c"] }, "tags", "This list can't contain more than 2 item(s)", []],
     ["enum", { room: "cellar" }, "room", "Pick one of the options", []],
@@ -98,18 +106,44 @@ describe("each AJV error → one message under its form field, with the translat
     ["pattern", { code: "abc" }, "code", "This value doesn't have the expected form", []],
     ["isNotEmpty", { rooms: [{ name: "   " }] }, "rooms[0].name", "This field is required", []],
     ["isNotEmpty, one locale", { title: { nl: "Titel", en: " \t " } }, "title.en", "This field is required", ["en"]],
-    ["isNotEmpty, a translated field in a list row", { rooms: [{ name: "a" }, { name: "b", label: { nl: "", en: "ok" } }] }, "rooms[1].label.nl", "This field is required", ["nl"]],
-    ["isNotEmpty, inside a translated object", { intro: { nl: { heading: "x" }, en: { heading: "" } } }, "intro.en.heading", "This field is required", ["en"]],
-    ["maxLength, a list inside a translated object", { intro: { nl: { heading: "x", lines: ["ok", "abc"] } } }, "intro.nl.lines[1]", "This text can't be longer than 2 characters", ["nl"]],
+    [
+      "isNotEmpty, a translated field in a list row",
+      { rooms: [{ name: "a" }, { name: "b", label: { nl: "", en: "ok" } }] },
+      "rooms[1].label.nl",
+      "This field is required",
+      ["nl"],
+    ],
+    [
+      "isNotEmpty, inside a translated object",
+      { intro: { nl: { heading: "x" }, en: { heading: "" } } },
+      "intro.en.heading",
+      "This field is required",
+      ["en"],
+    ],
+    [
+      "maxLength, a list inside a translated object",
+      { intro: { nl: { heading: "x", lines: ["ok", "abc"] } } },
+      "intro.nl.lines[1]",
+      "This text can't be longer than 2 characters",
+      ["nl"],
+    ],
     ["additionalProperties", { stray: 1 }, "stray", "Unknown field: stray", []],
     ["additionalProperties, in a list row", { rooms: [{ name: "a", extra: 1 }] }, "rooms[0].extra", "Unknown field: extra", []],
-    ["additionalProperties, a locale the bucket does not have", { title: { nl: "Titel", en: "Title", de: "Titel" } }, "title.de", "Unknown field: de", []],
+    [
+      "additionalProperties, a locale the bucket does not have",
+      { title: { nl: "Titel", en: "Title", de: "Titel" } },
+      "title.de",
+      "Unknown field: de",
+      [],
+    ],
     ["$data enum", { options: ["a", "b"], pick: "c" }, "pick", "Pick one of the options", []],
     ["$data enum, in a list row", { options: ["a"], rooms: [{ name: "r", pick: "b" }] }, "rooms[0].pick", "Pick one of the options", []],
     ["a name with a slash", { "a/b": "xx" }, "a/b", "This text can't be longer than 1 characters", []],
     ["a name with a tilde", { "x~y": "xx" }, "x~y", "This text can't be longer than 1 characters", []],
   ])("%s", (_keyword, change, field, message, locales) => {
-    const data: Record<string, unknown> = Object.fromEntries(Object.entries<unknown>({ ...VALID, ...change }).filter(([, value]) => value !== undefined));
+    const data: Record<string, unknown> = Object.fromEntries(
+      Object.entries<unknown>({ ...VALID, ...change }).filter(([, value]) => value !== undefined),
+    );
     const { byField, locales: errorLocales } = errorsOf(data);
     expect(byField).toEqual({ [field]: [message] });
     expect(errorLocales).toEqual(locales);
@@ -147,9 +181,19 @@ describe("each AJV error → one message under its form field, with the translat
 describe("several errors on one field", () => {
   const ajv = createAjv();
   it.each<[string, JsonSchema, unknown, string[]]>([
-    ["two rules: both messages, in order", { type: "string", minLength: 2, pattern: "^[0-9]+$" }, "a", ["This text should be at least 2 characters", "This value doesn't have the expected form"]],
+    [
+      "two rules: both messages, in order",
+      { type: "string", minLength: 2, pattern: "^[0-9]+$" },
+      "a",
+      ["This text should be at least 2 characters", "This value doesn't have the expected form"],
+    ],
     ["the same message twice: shown once", { allOf: [{ minimum: 5 }, { minimum: 5 }] }, 1, ["This value should be at least 5"]],
-    ["the same message from two keywords: shown once", { anyOf: [{ type: "string" }, { type: "number" }] }, true, ["This field is required", "This value is not valid"]],
+    [
+      "the same message from two keywords: shown once",
+      { anyOf: [{ type: "string" }, { type: "number" }] },
+      true,
+      ["This field is required", "This value is not valid"],
+    ],
   ])("%s", (_case, property, value, messages) => {
     const { schema: local } = normalizeSchema({ type: "object", properties: { f: property } }, ["en"]);
     const check = ajv.compile(local);
@@ -180,8 +224,14 @@ describe("the partial form (popup sub-form) shows only its properties' errors", 
     [undefined, ["count", "rooms[0].name", "tags", "title.en", "title.nl"]],
     [["rooms"], ["rooms[0].name"]],
     [["title"], ["title.en", "title.nl"]],
-    [["title", "count"], ["count", "title.en", "title.nl"]],
-    [["tags", "rooms"], ["rooms[0].name", "tags"]],
+    [
+      ["title", "count"],
+      ["count", "title.en", "title.nl"],
+    ],
+    [
+      ["tags", "rooms"],
+      ["rooms[0].name", "tags"],
+    ],
     [["room"], []], // a prefix of rooms is another property
     [["code"], []],
     [[], []],
@@ -252,14 +302,30 @@ describe("the form post: payload → coercion → AJV → errors by field name (
 
   it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
     // Spec §5's type message ('This field is required') would be wrong under a field that shows what was typed.
-    ["an unreadable integer stays as typed and is refused under its field", { title: { nl: "a", en: "b" }, count: "abc" }, { count: ["“abc” is not a whole number"] }],
+    [
+      "an unreadable integer stays as typed and is refused under its field",
+      { title: { nl: "a", en: "b" }, count: "abc" },
+      { count: ["“abc” is not a whole number"] },
+    ],
     ["a decimal comma in an integer field", { title: { nl: "a", en: "b" }, count: "3,5" }, { count: ["“3,5” is not a whole number"] }],
-    ["an unreadable number in a list row", { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "a", capacity: "3,5,1" }] }, { "rooms[0].capacity": ["“3,5,1” is not a number"] }],
+    [
+      "an unreadable number in a list row",
+      { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "a", capacity: "3,5,1" }] },
+      { "rooms[0].capacity": ["“3,5,1” is not a number"] },
+    ],
     ["an empty required field", { title: { nl: "a", en: "b" }, count: "" }, { count: ["This field is required"] }],
     ["a number below the minimum", { title: { nl: "a", en: "b" }, count: "0" }, { count: ["This value should be at least 1"] }],
     ["one empty locale", { title: { nl: "a", en: "" }, count: "1" }, { "title.en": ["This field is required"] }],
-    ["a list row", { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "", capacity: "3" }] }, { "rooms[0].name": ["This field is required"] }],
-    ["a list row, second of two", { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "a" }, { name: " " }] }, { "rooms[1].name": ["This field is required"] }],
+    [
+      "a list row",
+      { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "", capacity: "3" }] },
+      { "rooms[0].name": ["This field is required"] },
+    ],
+    [
+      "a list row, second of two",
+      { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "a" }, { name: " " }] },
+      { "rooms[1].name": ["This field is required"] },
+    ],
     [
       "an unknown field is also a form error, since no field shows it",
       { title: { nl: "a", en: "b" }, count: "1", stray: "x" },
@@ -275,7 +341,9 @@ describe("the form post: payload → coercion → AJV → errors by field name (
   });
 
   it("accepts a valid post, typed by the schema, without the bookkeeping fields", () => {
-    expect(resolve({ title: { nl: "a", en: "b" }, count: "3", price: "2,5", at: "10:30", [CONTENT_ID_FIELD]: "x", [BASE_VERSION_FIELD]: "y" })).toEqual({
+    expect(
+      resolve({ title: { nl: "a", en: "b" }, count: "3", price: "2,5", at: "10:30", [CONTENT_ID_FIELD]: "x", [BASE_VERSION_FIELD]: "y" }),
+    ).toEqual({
       value: { title: { nl: "a", en: "b" }, count: 3, price: 2.5, at: "10:30:00" },
     });
   });
@@ -306,9 +374,21 @@ describe("the form post: payload → coercion → AJV → errors by field name (
   // An empty row before a filled one stays in place (as an empty item), so no row's errors move to another row;
   // the empty row itself is flagged where it is. Trailing empty rows are spare rows and are dropped.
   it.each<[string, Record<string, unknown>, string[]]>([
-    ["a text list with an empty first entry", { title: { nl: "a", en: "b" }, count: "1", intro: { nl: { heading: "h", lines: ["", "abc"] } } }, ["intro.nl.lines[1]"]],
-    ["a list of rows with an empty first row", { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "" }, { name: "", capacity: "3" }] }, ["rooms[0].name", "rooms[1].name"]],
-    ["a list of rows ending in empty rows", { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "", capacity: "3" }, { name: "" }, { name: "" }] }, ["rooms[0].name"]],
+    [
+      "a text list with an empty first entry",
+      { title: { nl: "a", en: "b" }, count: "1", intro: { nl: { heading: "h", lines: ["", "abc"] } } },
+      ["intro.nl.lines[1]"],
+    ],
+    [
+      "a list of rows with an empty first row",
+      { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "" }, { name: "", capacity: "3" }] },
+      ["rooms[0].name", "rooms[1].name"],
+    ],
+    [
+      "a list of rows ending in empty rows",
+      { title: { nl: "a", en: "b" }, count: "1", rooms: [{ name: "", capacity: "3" }, { name: "" }, { name: "" }] },
+      ["rooms[0].name"],
+    ],
   ])("an empty list entry does not move the errors of the rows after it (%s)", (_case, payload, fields) => {
     expect(Object.keys(resolve(payload).error ?? {}).sort()).toEqual(fields);
   });
@@ -320,7 +400,11 @@ describe("an all-digit property name ('2024') is a property, not a list index, b
     jsonSchema: {
       type: "object",
       properties: {
-        years: { type: "object", required: ["2025"], properties: { "2024": { type: "integer", maximum: 10 }, "2025": { type: "string", maxLength: 1 } } },
+        years: {
+          type: "object",
+          required: ["2025"],
+          properties: { "2024": { type: "integer", maximum: 10 }, "2025": { type: "string", maxLength: 1 } },
+        },
         "1999": { type: "string", maxLength: 1 },
         grid: { type: "array", items: { type: "array", items: { type: "object", properties: { "7": { type: "string", maxLength: 1 } } } } },
         editions: { type: "array", items: { type: "object", properties: { "2024": { type: "string", translate: true, maxLength: 1 } } } },
@@ -363,7 +447,12 @@ describe("an all-digit property name ('2024') is a property, not a list index, b
     ["required", { years: {} }, "years.2025", []],
     ["additionalProperties", { years: { "2025": "a", "2026": "x" } }, "years.2026", []],
     ["in a list of lists", { ...VALID_DIGITS, grid: [[{}, { "7": "xx" }]] }, "grid[0][1].7", []],
-    ["a translated all-digit property in a list row", { ...VALID_DIGITS, editions: [{ "2024": { nl: "xx", en: "y" } }] }, "editions[0].2024.nl", ["nl"]],
+    [
+      "a translated all-digit property in a list row",
+      { ...VALID_DIGITS, editions: [{ "2024": { nl: "xx", en: "y" } }] },
+      "editions[0].2024.nl",
+      ["nl"],
+    ],
   ])("%s: the error is under its field", (_case, data, field, locales) => {
     expect(check(data)).toBe(false);
     const mapped = mapValidationErrors(check.errors, digits, "en");
@@ -379,7 +468,14 @@ describe("an all-digit property name ('2024') is a property, not a list index, b
   };
 
   it("a valid post keeps '2024' as a property and coerces it by its schema", () => {
-    const submission = post([["years.2024", "7"], ["years.2025", "a"], ["1999", "b"], ["grid[0][0].7", "c"], ["editions[0].2024.nl", "d"], ["editions[0].2024.en", "e"]]);
+    const submission = post([
+      ["years.2024", "7"],
+      ["years.2025", "a"],
+      ["1999", "b"],
+      ["grid[0][0].7", "c"],
+      ["editions[0].2024.nl", "d"],
+      ["editions[0].2024.en", "e"],
+    ]);
     expect(submission.status).toBe("success");
     expect(submission.status === "success" && submission.value).toEqual({
       years: { "2024": 7, "2025": "a" },
@@ -390,7 +486,13 @@ describe("an all-digit property name ('2024') is a property, not a list index, b
   });
 
   it("an invalid post answers under the field names the form renders, not as form errors", () => {
-    const submission = post([["years.2024", "11"], ["years.2025", "a"], ["1999", "bb"], ["grid[0][0].7", "cc"], ["editions[0].2024.nl", "dd"]]);
+    const submission = post([
+      ["years.2024", "11"],
+      ["years.2025", "a"],
+      ["1999", "bb"],
+      ["grid[0][0].7", "cc"],
+      ["editions[0].2024.nl", "dd"],
+    ]);
     expect(submission.status).toBe("error");
     expect(submission.status !== "success" && submission.error).toEqual({
       "years.2024": ["This value can't be more than 10"],

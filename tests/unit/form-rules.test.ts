@@ -16,7 +16,11 @@ describe("normalisation (spec §3)", () => {
 
   it("expands translate: true into one string per locale, in the bucket's order, required when the property is", () => {
     const { schema, problems } = normalizeSchema(
-      { type: "object", required: ["title"], properties: { title: { type: "string", translate: true, maxLength: 5 }, note: { type: "string", translate: true } } },
+      {
+        type: "object",
+        required: ["title"],
+        properties: { title: { type: "string", translate: true, maxLength: 5 }, note: { type: "string", translate: true } },
+      },
       LOCALES,
     );
     expect(problems).toEqual([]);
@@ -29,7 +33,16 @@ describe("normalisation (spec §3)", () => {
 
   it.each([
     ["directly", { outer: { type: "object", translate: true, properties: { inner: { type: "string", translate: true } } } }],
-    ["deeper down", { outer: { type: "object", translate: true, properties: { box: { type: "object", properties: { inner: { type: "string", translate: true } } } } } }],
+    [
+      "deeper down",
+      {
+        outer: {
+          type: "object",
+          translate: true,
+          properties: { box: { type: "object", properties: { inner: { type: "string", translate: true } } } },
+        },
+      },
+    ],
   ])("refuses a translatable property inside a translatable one (%s)", (_where, properties) => {
     const { problems } = normalized(properties);
     expect(problems).toHaveLength(1);
@@ -48,7 +61,11 @@ describe("normalisation (spec §3)", () => {
 
   it.each([
     ["a property", { pick: { type: "string", enum: { _data: "1/list" } } }, ["properties", "pick", "enum", "$data"]],
-    ["a list item", { rows: { type: "array", items: { type: "object", properties: { pick: { enum: { _data: "2/list" } } } } } }, ["properties", "rows", "items", "properties", "pick", "enum", "$data"]],
+    [
+      "a list item",
+      { rows: { type: "array", items: { type: "object", properties: { pick: { enum: { _data: "2/list" } } } } } },
+      ["properties", "rows", "items", "properties", "pick", "enum", "$data"],
+    ],
   ])("renames _data to $data in %s", (_where, properties, path) => {
     let node: unknown = normalized(properties).schema;
     for (const key of path) node = (node as Record<string, unknown>)[key];
@@ -129,7 +146,13 @@ describe("number input (spec §5)", () => {
   });
 
   it.each([
-    [1, 0], [5, 0], [0.1, 1], [0.25, 2], [0.05, 2], [1e-7, 7], [1.5e-7, 8],
+    [1, 0],
+    [5, 0],
+    [0.1, 1],
+    [0.25, 2],
+    [0.05, 2],
+    [1e-7, 7],
+    [1.5e-7, 8],
   ])("step %s has %s decimals", (step, decimals) => {
     expect(decimalsOf(step)).toBe(decimals);
   });
@@ -199,8 +222,20 @@ describe("every message, in English and Dutch, with its parameters filled", () =
     ["isNotEmpty", { name: "  " }, "name", "This field is required", "Dit is een verplicht veld"],
     ["type", { count: "seven" }, "count", "This field is required", "Dit is een verplicht veld"],
     ["minItems", { rooms: ["a"] }, "rooms", "This list should have minimum 2 item(s)", "Er moeten minstens 2 items in deze lijst zitten"],
-    ["maxItems", { rooms: ["a", "b", "c", "d"] }, "rooms", "This list can't contain more than 3 item(s)", "Er mogen maximaal 3 items in deze lijst zitten"],
-    ["maxLength", { short: "abcd" }, "short", "This text can't be longer than 3 characters", "Deze tekst mag niet langer zijn dan 3 tekens"],
+    [
+      "maxItems",
+      { rooms: ["a", "b", "c", "d"] },
+      "rooms",
+      "This list can't contain more than 3 item(s)",
+      "Er mogen maximaal 3 items in deze lijst zitten",
+    ],
+    [
+      "maxLength",
+      { short: "abcd" },
+      "short",
+      "This text can't be longer than 3 characters",
+      "Deze tekst mag niet langer zijn dan 3 tekens",
+    ],
     ["minLength", { long: "abc" }, "long", "This text should be at least 4 characters", "Deze tekst moet minstens 4 tekens lang zijn"],
     ["minimum", { min: 4 }, "min", "This value should be at least 5", "Deze waarde moet minstens 5 zijn"],
     ["maximum", { max: 6 }, "max", "This value can't be more than 5", "Deze waarde mag niet meer zijn dan 5"],
@@ -240,7 +275,11 @@ describe("error mapping", () => {
         title: { type: "string", translate: true, isNotEmpty: true },
         rooms: {
           type: "array",
-          items: { type: "object", required: ["name"], properties: { name: { type: "string" }, label: { type: "string", translate: true, isNotEmpty: true } } },
+          items: {
+            type: "object",
+            required: ["name"],
+            properties: { name: { type: "string" }, label: { type: "string", translate: true, isNotEmpty: true } },
+          },
         },
         intro: { type: "object", translate: true, properties: { heading: { type: "string", isNotEmpty: true } } },
       },

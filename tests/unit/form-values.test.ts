@@ -84,11 +84,26 @@ describe("a number field's unreadable input says what is wrong with it (spec §5
 
 describe("a stored value the schema refuses is shown with its message (schema changed under the document)", () => {
   it.each<[string, Record<string, unknown>, "en" | "nl", Record<string, string[]>]>([
-    ["a date where the field is now an integer", { born: "1831-02-23" }, "en", { born: ["This field is required", "Stored value: 1831-02-23"] }],
+    [
+      "a date where the field is now an integer",
+      { born: "1831-02-23" },
+      "en",
+      { born: ["This field is required", "Stored value: 1831-02-23"] },
+    ],
     ["in Dutch", { born: "1831-02-23" }, "nl", { born: ["Dit is een verplicht veld", "Opgeslagen waarde: 1831-02-23"] }],
     ["an option the enum lost", { kind: "c" }, "en", { kind: ["Pick one of the options", "Stored value: c"] }],
-    ["a number that is now a translated text", { title: { nl: 12, en: "x" } }, "en", { "title.nl": ["This field is required", "Stored value: 12"] }],
-    ["an object where the field holds one value", { count: { a: 1 } }, "en", { count: ["This field is required", 'Stored value: {"a":1}'] }],
+    [
+      "a number that is now a translated text",
+      { title: { nl: 12, en: "x" } },
+      "en",
+      { "title.nl": ["This field is required", "Stored value: 12"] },
+    ],
+    [
+      "an object where the field holds one value",
+      { count: { a: 1 } },
+      "en",
+      { count: ["This field is required", 'Stored value: {"a":1}'] },
+    ],
     ["in a list row", { rooms: [{ floor: 3 }] }, "en", { "rooms[0].floor": ["Pick one of the options", "Stored value: 3"] }],
   ])("%s (%s)", (_case, data, locale, errors) => {
     expect(storedDocumentErrors(data, schema, validate, locale)).toEqual(errors);

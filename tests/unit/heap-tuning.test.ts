@@ -22,7 +22,9 @@ console.log(peak / 2 ** 20);
 `;
 
 function peakHeapMiB(flags: readonly string[]): number {
-  return Number(execFileSync(process.execPath, ["-e", PEAK_HEAP, JSON.stringify(flags)], { encoding: "utf8", env: { PATH: process.env.PATH } }).trim());
+  return Number(
+    execFileSync(process.execPath, ["-e", PEAK_HEAP, JSON.stringify(flags)], { encoding: "utf8", env: { PATH: process.env.PATH } }).trim(),
+  );
 }
 
 describe("the server's heap tuning", () => {

@@ -6,7 +6,9 @@ import { hotApiPath } from "../../server/web/hot-api";
 
 /** The app's route table as React Router matches it (under the root route), each route named by its module. */
 function tree(entries: RouteConfigEntry[]): RouteObject[] {
-  return entries.map((entry) => ({ id: entry.file, path: entry.path, index: entry.index, children: entry.children && tree(entry.children) }) as RouteObject);
+  return entries.map(
+    (entry) => ({ id: entry.file, path: entry.path, index: entry.index, children: entry.children && tree(entry.children) }) as RouteObject,
+  );
 }
 const table: RouteObject[] = [{ id: "root", path: "", children: tree(routes) }];
 

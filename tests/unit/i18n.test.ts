@@ -12,7 +12,8 @@ function texts(value: unknown, prefix = ""): Array<[string, unknown]> {
 const keys = (value: unknown): string[] => texts(value).map(([key]) => key);
 
 const en = catalogues.en!;
-const part = (locale: string, name: string): unknown => JSON.parse(readFileSync(new URL(`../../locales/${locale}/${name}.json`, import.meta.url), "utf8"));
+const part = (locale: string, name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../locales/${locale}/${name}.json`, import.meta.url), "utf8"));
 
 describe("message sets", () => {
   it("have the same keys in English and Dutch, part by part, none empty", () => {
@@ -26,28 +27,73 @@ describe("message sets", () => {
       }
     }
     expect(keys(catalogues.nl).sort()).toEqual(keys(en).sort());
-    for (const key of keys(en)) expect(key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en)).not.toBe("");
+    for (const key of keys(en))
+      expect(key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en)).not.toBe("");
   });
 
   // Words Dutch uses as they are in English (loanwords, names, codes): every other Dutch text must differ from the
   // English one, or it was left untranslated ("Select Thumbnail", "Content" and "2 cases" once were).
   const SAME_IN_DUTCH = new Set([
-    "common:nav.mainNavigation", "common:bucket.documents", "common:ieWarning.title", "common:ieWarning.unsupported",
-    "common:ieWarning.notOptimal", "common:ieWarning.hide", "common:references.unknownValue", "common:history.schemaVersion",
-    "common:history.item", "common:screens.names.trend", "common:shareables.columns.document", "common:sessionOverview.still",
-    "admin:styleGuide.kinds.tags", "admin:styleGuide.kinds.video", "admin:styleGuide.sample.stop", "admin:styleGuide.sample.videoTitle",
-    "admin:styleGuide.sample.trendSelectTitle", "admin:adminUsers.buckets", "admin:adminUsers.edit.status", "admin:adminClients.buckets",
-    "admin:adminClients.bucket", "admin:adminClients.created.token", "admin:adminClients.listTitle", "admin:adminClients.columns.status",
-    "admin:webhooks.title", "admin:webhooks.nav", "admin:webhooks.url", "admin:webhooks.buckets", "admin:webhooks.columns.url",
-    "admin:webhooks.columns.buckets", "admin:webhooks.log.document", "admin:webhooks.log.status", "admin:settings.nav.buckets",
-    "admin:settings.areas.buckets.title", "admin:settings.activity.areas.bucket", "admin:settings.activity.areas.schema",
-    "admin:settings.activity.areas.webhook", "admin:settings.activity.areas.document", "admin:settings.activity.inBucket",
-    "admin:help.webhooksTitle", "admin:settings.activity.fields.buckets", "admin:profile.languages.en",
-    "admin:profile.languages.nl", "admin:support.contactTitle", "admin:support.email", "admin:support.version",
-    "admin:delivery.clients.originsList", "admin:adminBuckets.list.title", "admin:adminBuckets.edit.title", "admin:adminBuckets.fields.slug",
-    "admin:adminBuckets.fields.jsonSchema", "admin:adminBuckets.import.fieldError", "admin:adminBuckets.dialect.at",
-    "admin:adminBuckets.dialect.normalization", "media:media.types.video", "media:media.jobRunning", "media:media.ok",
-    "media:media.stillNumber", "media:media.requirements.codec", "media:media.nouns.still",
+    "common:nav.mainNavigation",
+    "common:bucket.documents",
+    "common:ieWarning.title",
+    "common:ieWarning.unsupported",
+    "common:ieWarning.notOptimal",
+    "common:ieWarning.hide",
+    "common:references.unknownValue",
+    "common:history.schemaVersion",
+    "common:history.item",
+    "common:screens.names.trend",
+    "common:shareables.columns.document",
+    "common:sessionOverview.still",
+    "admin:styleGuide.kinds.tags",
+    "admin:styleGuide.kinds.video",
+    "admin:styleGuide.sample.stop",
+    "admin:styleGuide.sample.videoTitle",
+    "admin:styleGuide.sample.trendSelectTitle",
+    "admin:adminUsers.buckets",
+    "admin:adminUsers.edit.status",
+    "admin:adminClients.buckets",
+    "admin:adminClients.bucket",
+    "admin:adminClients.created.token",
+    "admin:adminClients.listTitle",
+    "admin:adminClients.columns.status",
+    "admin:webhooks.title",
+    "admin:webhooks.nav",
+    "admin:webhooks.url",
+    "admin:webhooks.buckets",
+    "admin:webhooks.columns.url",
+    "admin:webhooks.columns.buckets",
+    "admin:webhooks.log.document",
+    "admin:webhooks.log.status",
+    "admin:settings.nav.buckets",
+    "admin:settings.areas.buckets.title",
+    "admin:settings.activity.areas.bucket",
+    "admin:settings.activity.areas.schema",
+    "admin:settings.activity.areas.webhook",
+    "admin:settings.activity.areas.document",
+    "admin:settings.activity.inBucket",
+    "admin:help.webhooksTitle",
+    "admin:settings.activity.fields.buckets",
+    "admin:profile.languages.en",
+    "admin:profile.languages.nl",
+    "admin:support.contactTitle",
+    "admin:support.email",
+    "admin:support.version",
+    "admin:delivery.clients.originsList",
+    "admin:adminBuckets.list.title",
+    "admin:adminBuckets.edit.title",
+    "admin:adminBuckets.fields.slug",
+    "admin:adminBuckets.fields.jsonSchema",
+    "admin:adminBuckets.import.fieldError",
+    "admin:adminBuckets.dialect.at",
+    "admin:adminBuckets.dialect.normalization",
+    "media:media.types.video",
+    "media:media.jobRunning",
+    "media:media.ok",
+    "media:media.stillNumber",
+    "media:media.requirements.codec",
+    "media:media.nouns.still",
   ]);
 
   it("are translated: a Dutch text the same as the English one is a word Dutch shares (listed), never a forgotten one", () => {
@@ -75,7 +121,12 @@ describe("message sets", () => {
   });
 
   it.each([
-    ["en", "en"], ["en_US", "en"], ["nl-NL", "nl"], ["NL", "nl"], ["de", null], ["", null],
+    ["en", "en"],
+    ["en_US", "en"],
+    ["nl-NL", "nl"],
+    ["NL", "nl"],
+    ["de", null],
+    ["", null],
   ])("normalizes %s to %s", (input, expected) => {
     expect(normalizeLocale(input)).toBe(expected);
   });

@@ -57,7 +57,8 @@ describe("the layering check", { timeout: 30_000 }, () => {
   it("passes on a tree whose dependencies all point down", () => {
     const result = checkLayers(
       treeWith({
-        "app/routes/home.tsx": "import { loadConfig } from '../../server/config';\nimport { newId } from '../../core/ids';\nexport const loader = () => [loadConfig(), newId()];\n",
+        "app/routes/home.tsx":
+          "import { loadConfig } from '../../server/config';\nimport { newId } from '../../core/ids';\nexport const loader = () => [loadConfig(), newId()];\n",
         "app/root.tsx": "import { loadConfig } from '../server/config';\nexport const loader = loadConfig;\n",
         "server/ids.ts": "import { newId } from '../core/ids';\nexport const serverId = newId;\n",
       }),
@@ -114,7 +115,9 @@ describe("the layering check", { timeout: 30_000 }, () => {
   });
 
   it("fails on an import it cannot resolve, which would otherwise escape the rules", () => {
-    const result = checkLayers(treeWith({ "core/typo.ts": "import { loadConfig } from '../server/confg';\nexport const config = loadConfig;\n" }));
+    const result = checkLayers(
+      treeWith({ "core/typo.ts": "import { loadConfig } from '../server/confg';\nexport const config = loadConfig;\n" }),
+    );
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("not-to-unresolvable: core/typo.ts → ../server/confg");
   });

@@ -59,7 +59,9 @@ describe("media field rules come from the bucket schema", () => {
     expect(resolveMediaProperty(schema, "video", undefined).allowCustomStill).toBe(true);
     expect(resolveMediaProperty(schema, "file", "").allowedFiles).toEqual(["pdf"]);
     expect(refusal(() => resolveMediaProperty(schema, "image", undefined)).text).toMatch(/image fields with different rules/);
-    expect(refusal(() => resolveMediaProperty({ type: "object", properties: {} }, "video", undefined)).text).toBe("This bucket has no video field.");
+    expect(refusal(() => resolveMediaProperty({ type: "object", properties: {} }, "video", undefined)).text).toBe(
+      "This bucket has no video field.",
+    );
   });
 
   it("allows cropping only with enableCrop or forceCrop", () => {

@@ -32,8 +32,18 @@ describe("the spec's validation messages, word for word (spec §5)", () => {
     ["required", { missingProperty: "title" }, "This field is required", "Dit is een verplicht veld"],
     ["isNotEmpty", {}, "This field is required", "Dit is een verplicht veld"],
     ["type", { type: "integer" }, "This field is required", "Dit is een verplicht veld"],
-    ["minItems", { limit: 2 }, "This list should have minimum {{limit}} item(s)", "Er moeten minstens {{limit}} items in deze lijst zitten"],
-    ["maxItems", { limit: 5 }, "This list can't contain more than {{limit}} item(s)", "Er mogen maximaal {{limit}} items in deze lijst zitten"],
+    [
+      "minItems",
+      { limit: 2 },
+      "This list should have minimum {{limit}} item(s)",
+      "Er moeten minstens {{limit}} items in deze lijst zitten",
+    ],
+    [
+      "maxItems",
+      { limit: 5 },
+      "This list can't contain more than {{limit}} item(s)",
+      "Er mogen maximaal {{limit}} items in deze lijst zitten",
+    ],
   ])("%s", (keyword, params, english, dutch) => {
     expect(VALIDATION_MESSAGES.en[keyword]).toBe(english);
     expect(VALIDATION_MESSAGES.nl[keyword]).toBe(dutch);
@@ -46,23 +56,83 @@ describe("the spec's validation messages, word for word (spec §5)", () => {
 
 /** Every message the form can show, from a real AJV error, filled, in both languages. */
 const KEYWORD_TABLE: Array<[string, JsonSchema, unknown, string, string]> = [
-  ["required", { type: "object", required: ["x"], properties: { x: { type: "string" } } }, {}, "This field is required", "Dit is een verplicht veld"],
+  [
+    "required",
+    { type: "object", required: ["x"], properties: { x: { type: "string" } } },
+    {},
+    "This field is required",
+    "Dit is een verplicht veld",
+  ],
   ["isNotEmpty", { type: "string", isNotEmpty: true }, " ", "This field is required", "Dit is een verplicht veld"],
   ["type", { type: "number" }, "ten", "This field is required", "Dit is een verplicht veld"],
-  ["minItems", { type: "array", minItems: 3 }, [1], "This list should have minimum 3 item(s)", "Er moeten minstens 3 items in deze lijst zitten"],
-  ["maxItems", { type: "array", maxItems: 1 }, [1, 2], "This list can't contain more than 1 item(s)", "Er mogen maximaal 1 items in deze lijst zitten"],
-  ["maxLength", { type: "string", maxLength: 140 }, "x".repeat(141), "This text can't be longer than 140 characters", "Deze tekst mag niet langer zijn dan 140 tekens"],
-  ["minLength", { type: "string", minLength: 8 }, "short", "This text should be at least 8 characters", "Deze tekst moet minstens 8 tekens lang zijn"],
+  [
+    "minItems",
+    { type: "array", minItems: 3 },
+    [1],
+    "This list should have minimum 3 item(s)",
+    "Er moeten minstens 3 items in deze lijst zitten",
+  ],
+  [
+    "maxItems",
+    { type: "array", maxItems: 1 },
+    [1, 2],
+    "This list can't contain more than 1 item(s)",
+    "Er mogen maximaal 1 items in deze lijst zitten",
+  ],
+  [
+    "maxLength",
+    { type: "string", maxLength: 140 },
+    "x".repeat(141),
+    "This text can't be longer than 140 characters",
+    "Deze tekst mag niet langer zijn dan 140 tekens",
+  ],
+  [
+    "minLength",
+    { type: "string", minLength: 8 },
+    "short",
+    "This text should be at least 8 characters",
+    "Deze tekst moet minstens 8 tekens lang zijn",
+  ],
   ["minimum", { type: "number", minimum: -2.5 }, -3, "This value should be at least -2.5", "Deze waarde moet minstens -2.5 zijn"],
   ["maximum", { type: "number", maximum: 0 }, 1, "This value can't be more than 0", "Deze waarde mag niet meer zijn dan 0"],
-  ["exclusiveMinimum", { type: "number", exclusiveMinimum: 1 }, 1, "This value should be more than 1", "Deze waarde moet groter zijn dan 1"],
-  ["exclusiveMaximum", { type: "number", exclusiveMaximum: 100 }, 100, "This value should be less than 100", "Deze waarde moet kleiner zijn dan 100"],
-  ["multipleOf", { type: "number", multipleOf: 0.5 }, 0.3, "This value should be a multiple of 0.5", "Deze waarde moet een veelvoud zijn van 0.5"],
+  [
+    "exclusiveMinimum",
+    { type: "number", exclusiveMinimum: 1 },
+    1,
+    "This value should be more than 1",
+    "Deze waarde moet groter zijn dan 1",
+  ],
+  [
+    "exclusiveMaximum",
+    { type: "number", exclusiveMaximum: 100 },
+    100,
+    "This value should be less than 100",
+    "Deze waarde moet kleiner zijn dan 100",
+  ],
+  [
+    "multipleOf",
+    { type: "number", multipleOf: 0.5 },
+    0.3,
+    "This value should be a multiple of 0.5",
+    "Deze waarde moet een veelvoud zijn van 0.5",
+  ],
   ["format", { type: "string", format: "time" }, "24:00", "This value is not a valid time", "Deze waarde is geen geldige tijd"],
-  ["pattern", { type: "string", pattern: "^\\d+$" }, "12a", "This value doesn't have the expected form", "Deze waarde heeft niet de verwachte vorm"],
+  [
+    "pattern",
+    { type: "string", pattern: "^\\d+$" },
+    "12a",
+    "This value doesn't have the expected form",
+    "Deze waarde heeft niet de verwachte vorm",
+  ],
   ["enum", { type: "string", enum: ["a", "b"] }, "c", "Pick one of the options", "Kies een van de opties"],
   ["const", { const: 1 }, 2, "This value is not allowed", "Deze waarde is niet toegestaan"],
-  ["additionalProperties", { type: "object", properties: { a: { type: "string" } } }, { a: "x", zz: 1 }, "Unknown field: zz", "Onbekend veld: zz"],
+  [
+    "additionalProperties",
+    { type: "object", properties: { a: { type: "string" } } },
+    { a: "x", zz: 1 },
+    "Unknown field: zz",
+    "Onbekend veld: zz",
+  ],
   ["default", { type: "array", uniqueItems: true }, [1, 1], "This value is not valid", "Deze waarde is niet geldig"],
 ];
 
@@ -89,14 +159,17 @@ describe("validation message sets: no missing translation", () => {
     expect(Object.keys(VALIDATION_MESSAGES[locale]).length).toBeGreaterThan(0);
   });
 
-  it.each(Object.keys(VALIDATION_MESSAGES.en).map((keyword) => [keyword]))("%s: both languages, same placeholders, really translated", (keyword) => {
-    const english = VALIDATION_MESSAGES.en[keyword];
-    const dutch = VALIDATION_MESSAGES.nl[keyword];
-    expect(english?.trim()).toBeTruthy();
-    expect(dutch?.trim()).toBeTruthy();
-    expect(placeholders(dutch!)).toEqual(placeholders(english!));
-    expect(dutch).not.toBe(english);
-  });
+  it.each(Object.keys(VALIDATION_MESSAGES.en).map((keyword) => [keyword]))(
+    "%s: both languages, same placeholders, really translated",
+    (keyword) => {
+      const english = VALIDATION_MESSAGES.en[keyword];
+      const dutch = VALIDATION_MESSAGES.nl[keyword];
+      expect(english?.trim()).toBeTruthy();
+      expect(dutch?.trim()).toBeTruthy();
+      expect(placeholders(dutch!)).toEqual(placeholders(english!));
+      expect(dutch).not.toBe(english);
+    },
+  );
 
   it.each(Object.keys(VALIDATION_MESSAGES.nl).map((keyword) => [keyword]))("%s in Dutch exists in English", (keyword) => {
     expect(VALIDATION_MESSAGES.en[keyword]).toBeDefined();
@@ -168,8 +241,18 @@ describe("the spec's interface texts (spec §2 Field UI, §4, §8)", () => {
     ["form.newTag", {}, "+ New Tag", null],
     ["form.noEntries", {}, "No entries", null],
     ["form.editTitle", { title: "Artist" }, "Edit Artist", null],
-    ["subForm.conflict", {}, "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.", null],
-    ["subForm.saveFailed", {}, "Error saving sub-form: for unknown reasons the sub-form couldn't be saved. Try again in a bit, or reach out to support.", null],
+    [
+      "subForm.conflict",
+      {},
+      "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.",
+      null,
+    ],
+    [
+      "subForm.saveFailed",
+      {},
+      "Error saving sub-form: for unknown reasons the sub-form couldn't be saved. Try again in a bit, or reach out to support.",
+      null,
+    ],
     ["subForm.fetchFailed", {}, "Something went wrong fetching the subform content, please try again or contact support.", null],
     ["media.verifying", {}, "Verifying...", null],
     ["media.uploading", {}, "Uploading...", null],
@@ -184,7 +267,12 @@ describe("the spec's interface texts (spec §2 Field UI, §4, §8)", () => {
     ["media.selectStill", {}, "Select Still", "Still kiezen"],
     ["media.customStillTab", {}, "Custom Still", "Eigen still"],
     ["media.incorrectSizeTitle", {}, "Incorrect Size", "Onjuist formaat"],
-    ["media.incorrectSize", {}, "The still you are trying to upload is smaller then the resolution video file. Are you sure this is ok?", "De still die je probeert te uploaden is kleiner dan de resolutie van het videobestand. Weet je zeker dat dit goed is?"],
+    [
+      "media.incorrectSize",
+      {},
+      "The still you are trying to upload is smaller then the resolution video file. Are you sure this is ok?",
+      "De still die je probeert te uploaden is kleiner dan de resolutie van het videobestand. Weet je zeker dat dit goed is?",
+    ],
     ["home.title", {}, "Content", "Inhoud"],
     ["sessionOverview.caseCount", { count: 2 }, "2 cases", "2 casussen"],
     ["sessionOverview.caseCount", { count: 1 }, "1 case", "1 casus"],

@@ -16,7 +16,10 @@ const NESTED_TRANSLATE = /^schema error: .*translatable.*translatable/;
 const root = (properties: JsonSchema, extra: JsonSchema = {}) => ({ type: "object", properties, ...extra });
 /** The value at `path`, undefined where there is none. */
 const at = (node: unknown, path: readonly (string | number)[]): unknown =>
-  path.reduce<unknown>((current, key) => (current === undefined || current === null ? undefined : (current as Record<string | number, unknown>)[key]), node);
+  path.reduce<unknown>(
+    (current, key) => (current === undefined || current === null ? undefined : (current as Record<string | number, unknown>)[key]),
+    node,
+  );
 
 /** The schema node at `path`; the test fails here when there is none. */
 function nodeAt(node: unknown, path: readonly (string | number)[]): JsonSchema {
@@ -39,28 +42,36 @@ function keywords(node: unknown, out = new Set<string>()): Set<string> {
 }
 
 describe("translate: true expands into one sub-property per bucket locale (spec §3)", () => {
-  it.each([
-    [["nl", "en"]],
-    [["en", "nl"]],
-    [["de", "nl", "en", "fr"]],
-    [["nl"]],
-  ])("locales %j: one sub-property each, in the bucket's order", (locales) => {
-    const { schema, problems } = normalizeSchema(root({ title: { type: "string", translate: true } }), locales);
-    expect(problems).toEqual([]);
-    const title = nodeAt(schema, ["properties", "title"]);
-    expect(title.type).toBe("object");
-    expect(title.renderer).toBe("translate-object");
-    expect(Object.keys(nodeAt(title, ["properties"]))).toEqual(locales);
-    for (const locale of locales) expect(at(title, ["properties", locale])).toEqual({ type: "string", title: locale });
-    // An unknown locale is refused like any unknown property.
-    expect(title.additionalProperties).toBe(false);
-  });
+  it.each([[["nl", "en"]], [["en", "nl"]], [["de", "nl", "en", "fr"]], [["nl"]]])(
+    "locales %j: one sub-property each, in the bucket's order",
+    (locales) => {
+      const { schema, problems } = normalizeSchema(root({ title: { type: "string", translate: true } }), locales);
+      expect(problems).toEqual([]);
+      const title = nodeAt(schema, ["properties", "title"]);
+      expect(title.type).toBe("object");
+      expect(title.renderer).toBe("translate-object");
+      expect(Object.keys(nodeAt(title, ["properties"]))).toEqual(locales);
+      for (const locale of locales) expect(at(title, ["properties", locale])).toEqual({ type: "string", title: locale });
+      // An unknown locale is refused like any unknown property.
+      expect(title.additionalProperties).toBe(false);
+    },
+  );
 
   it.each([
-    ["top level, required", root({ title: { type: "string", translate: true } }, { required: ["title"] }), ["properties", "title"], ["nl", "en"]],
+    [
+      "top level, required",
+      root({ title: { type: "string", translate: true } }, { required: ["title"] }),
+      ["properties", "title"],
+      ["nl", "en"],
+    ],
     ["top level, optional", root({ title: { type: "string", translate: true } }, { required: [] }), ["properties", "title"], []],
     ["top level, no required list", root({ title: { type: "string", translate: true } }), ["properties", "title"], []],
-    ["required only for a sibling", root({ title: { type: "string", translate: true }, code: { type: "string" } }, { required: ["code"] }), ["properties", "title"], []],
+    [
+      "required only for a sibling",
+      root({ title: { type: "string", translate: true }, code: { type: "string" } }, { required: ["code"] }),
+      ["properties", "title"],
+      [],
+    ],
     [
       "in a nested object, required there",
       root({ intro: { type: "object", required: ["heading"], properties: { heading: { type: "string", translate: true } } } }),
@@ -69,13 +80,21 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
     ],
     [
       "in a nested object, required only at the top",
-      root({ heading: { type: "string" }, intro: { type: "object", properties: { heading: { type: "string", translate: true } } } }, { required: ["heading"] }),
+      root(
+        { heading: { type: "string" }, intro: { type: "object", properties: { heading: { type: "string", translate: true } } } },
+        { required: ["heading"] },
+      ),
       ["properties", "intro", "properties", "heading"],
       [],
     ],
     [
       "in list rows, required in the row",
-      root({ rooms: { type: "array", items: { type: "object", required: ["label"], properties: { label: { type: "string", translate: true } } } } }),
+      root({
+        rooms: {
+          type: "array",
+          items: { type: "object", required: ["label"], properties: { label: { type: "string", translate: true } } },
+        },
+      }),
       ["properties", "rooms", "items", "properties", "label"],
       ["nl", "en"],
     ],
@@ -91,7 +110,11 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
     ["renderer textarea", { type: "string", renderer: "textarea" }, { renderer: "textarea" }],
     ["placeholder", { type: "string", placeholder: "Type…" }, { placeholder: "Type…" }],
     ["format", { type: "string", format: "date" }, { format: "date" }],
-    ["an object's properties", { type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { a: { type: "string" } }, additionalProperties: false }],
+    [
+      "an object's properties",
+      { type: "object", properties: { a: { type: "string" } } },
+      { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
+    ],
   ])("each locale keeps the property's %s", (_what, property, expected) => {
     const { schema } = normalizeSchema(root({ p: { ...property, translate: true } }), ["nl", "en"]);
     for (const locale of ["nl", "en"]) {
@@ -111,7 +134,10 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
   });
 
   it("validates each locale with the property's own rules", () => {
-    const { schema } = normalizeSchema(root({ title: { type: "string", translate: true, maxLength: 3 } }, { required: ["title"] }), ["nl", "en"]);
+    const { schema } = normalizeSchema(root({ title: { type: "string", translate: true, maxLength: 3 } }, { required: ["title"] }), [
+      "nl",
+      "en",
+    ]);
     const validate = createAjv().compile(schema);
     expect(validate({ title: { nl: "abc", en: "xyz" } })).toBe(true);
     expect(validate({ title: { nl: "abcd", en: "x" } })).toBe(false);
@@ -123,10 +149,34 @@ describe("translate: true expands into one sub-property per bucket locale (spec 
 describe("a translatable property inside a translatable one is a schema error (spec §3)", () => {
   it.each([
     ["directly", root({ a: { type: "object", translate: true, properties: { b: { type: "string", translate: true } } } }), 1],
-    ["two levels down", root({ a: { type: "object", translate: true, properties: { x: { type: "object", properties: { b: { type: "string", translate: true } } } } } }), 1],
+    [
+      "two levels down",
+      root({
+        a: {
+          type: "object",
+          translate: true,
+          properties: { x: { type: "object", properties: { b: { type: "string", translate: true } } } },
+        },
+      }),
+      1,
+    ],
     ["in list rows of a translatable list", root({ a: { type: "array", translate: true, items: { type: "string", translate: true } } }), 1],
-    ["in rows of objects of a translatable list", root({ a: { type: "array", translate: true, items: { type: "object", properties: { b: { type: "string", translate: true } } } } }), 1],
-    ["twice", root({ a: { type: "object", translate: true, properties: { b: { type: "string", translate: true }, c: { type: "string", translate: true } } } }), 2],
+    [
+      "in rows of objects of a translatable list",
+      root({ a: { type: "array", translate: true, items: { type: "object", properties: { b: { type: "string", translate: true } } } } }),
+      1,
+    ],
+    [
+      "twice",
+      root({
+        a: {
+          type: "object",
+          translate: true,
+          properties: { b: { type: "string", translate: true }, c: { type: "string", translate: true } },
+        },
+      }),
+      2,
+    ],
   ])("%s → %s schema error(s)", (_where, raw, count) => {
     const { problems } = normalizeSchema(raw, ["nl", "en"]);
     expect(problems).toHaveLength(count);
@@ -135,9 +185,15 @@ describe("a translatable property inside a translatable one is a schema error (s
 
   it.each([
     ["siblings", root({ a: { type: "string", translate: true }, b: { type: "string", translate: true } })],
-    ["in list rows of a plain list", root({ a: { type: "array", items: { type: "object", properties: { b: { type: "string", translate: true } } } } })],
+    [
+      "in list rows of a plain list",
+      root({ a: { type: "array", items: { type: "object", properties: { b: { type: "string", translate: true } } } } }),
+    ],
     ["in a plain object", root({ a: { type: "object", properties: { b: { type: "string", translate: true } } } })],
-    ["translate: false inside translatable", root({ a: { type: "object", translate: true, properties: { b: { type: "string", translate: false } } } })],
+    [
+      "translate: false inside translatable",
+      root({ a: { type: "object", translate: true, properties: { b: { type: "string", translate: false } } } }),
+    ],
   ])("%s → no schema error", (_where, raw) => {
     expect(normalizeSchema(raw, ["nl", "en"]).problems).toEqual([]);
   });
@@ -155,13 +211,39 @@ describe("a translatable property inside a translatable one is a schema error (s
 describe("_data becomes $data at any depth (spec §3)", () => {
   it.each([
     ["a property's enum", root({ pick: { type: "string", enum: { _data: "1/list" } } }), ["properties", "pick", "enum"]],
-    ["a nested object", root({ a: { type: "object", properties: { b: { type: "object", properties: { pick: { type: "string", enum: { _data: "2/list" } } } } } } }), ["properties", "a", "properties", "b", "properties", "pick", "enum"]],
-    ["list rows", root({ rows: { type: "array", items: { type: "object", properties: { pick: { enum: { _data: "3/list" } } } } } }), ["properties", "rows", "items", "properties", "pick", "enum"]],
-    ["rows of rows", root({ rows: { type: "array", items: { type: "array", items: { type: "string", enum: { _data: "3/list" } } } } }), ["properties", "rows", "items", "items", "enum"]],
-    ["an allOf entry", root({ n: { allOf: [{ type: "number" }, { maximum: { _data: "1/max" } }] } }), ["properties", "n", "allOf", 1, "maximum"]],
-    ["definitions", { type: "object", definitions: { pick: { enum: { _data: "1/list" } } }, properties: {} }, ["definitions", "pick", "enum"]],
+    [
+      "a nested object",
+      root({
+        a: { type: "object", properties: { b: { type: "object", properties: { pick: { type: "string", enum: { _data: "2/list" } } } } } },
+      }),
+      ["properties", "a", "properties", "b", "properties", "pick", "enum"],
+    ],
+    [
+      "list rows",
+      root({ rows: { type: "array", items: { type: "object", properties: { pick: { enum: { _data: "3/list" } } } } } }),
+      ["properties", "rows", "items", "properties", "pick", "enum"],
+    ],
+    [
+      "rows of rows",
+      root({ rows: { type: "array", items: { type: "array", items: { type: "string", enum: { _data: "3/list" } } } } }),
+      ["properties", "rows", "items", "items", "enum"],
+    ],
+    [
+      "an allOf entry",
+      root({ n: { allOf: [{ type: "number" }, { maximum: { _data: "1/max" } }] } }),
+      ["properties", "n", "allOf", 1, "maximum"],
+    ],
+    [
+      "definitions",
+      { type: "object", definitions: { pick: { enum: { _data: "1/list" } } }, properties: {} },
+      ["definitions", "pick", "enum"],
+    ],
     ["a keyword other than enum", root({ n: { type: "number", minimum: { _data: "1/min" } } }), ["properties", "n", "minimum"]],
-    ["a translated property (each locale)", root({ t: { type: "string", translate: true, const: { _data: "1/x" } } }), ["properties", "t", "properties", "en", "const"]],
+    [
+      "a translated property (each locale)",
+      root({ t: { type: "string", translate: true, const: { _data: "1/x" } } }),
+      ["properties", "t", "properties", "en", "const"],
+    ],
   ])("in %s", (_where, raw, path) => {
     const { schema, problems } = normalizeSchema(raw, ["nl", "en"]);
     expect(problems).toEqual([]);
@@ -180,7 +262,10 @@ describe("_data becomes $data at any depth (spec §3)", () => {
 
   it("the renamed pointer works in AJV: the options come from the document", () => {
     const { schema } = normalizeSchema(
-      root({ list: { type: "array", items: { type: "string" } }, rows: { type: "array", items: { type: "object", properties: { pick: { type: "string", enum: { _data: "3/list" } } } } } }),
+      root({
+        list: { type: "array", items: { type: "string" } },
+        rows: { type: "array", items: { type: "object", properties: { pick: { type: "string", enum: { _data: "3/list" } } } } },
+      }),
       ["en"],
     );
     const validate = createAjv().compile(schema);
@@ -210,14 +295,21 @@ describe("integer step below 1 is the spec's schema error (spec §5)", () => {
   it.each([
     ["a nested object", root({ a: { type: "object", properties: { n: { type: "integer", step: 0.5 } } } }), "/a/n"],
     ["list rows", root({ rows: { type: "array", items: { type: "integer", step: 0.5 } } }), "/rows/items"],
-    ["rows of objects", root({ rows: { type: "array", items: { type: "object", properties: { n: { type: "integer", step: 0.25 } } } } }), "/rows/items/n"],
+    [
+      "rows of objects",
+      root({ rows: { type: "array", items: { type: "object", properties: { n: { type: "integer", step: 0.25 } } } } }),
+      "/rows/items/n",
+    ],
     ["a translated property", root({ n: { type: "integer", step: 0.5, translate: true } }), "/n"],
   ])("is found in %s and names where", (_where, raw, path) => {
     expect(normalizeSchema(raw, ["nl", "en"]).problems).toEqual([`${SPEC_INTEGER_STEP_ERROR} (${path})`]);
   });
 
   it("each offending property is reported once", () => {
-    const { problems } = normalizeSchema(root({ a: { type: "integer", step: 0.5 }, b: { type: "integer", step: 2 }, c: { type: "integer", step: 0.1 } }), ["en"]);
+    const { problems } = normalizeSchema(
+      root({ a: { type: "integer", step: 0.5 }, b: { type: "integer", step: 2 }, c: { type: "integer", step: 0.1 } }),
+      ["en"],
+    );
     expect(problems).toEqual([`${SPEC_INTEGER_STEP_ERROR} (/a)`, `${SPEC_INTEGER_STEP_ERROR} (/c)`]);
   });
 
@@ -232,7 +324,12 @@ describe("other normalisation", () => {
   it.each([
     ["an object with properties", root({ a: { type: "object", properties: {} } }), ["properties", "a", "additionalProperties"], false],
     ["the root", root({}), ["additionalProperties"], false],
-    ["explicitly allowed", root({ a: { type: "object", properties: {}, additionalProperties: true } }), ["properties", "a", "additionalProperties"], true],
+    [
+      "explicitly allowed",
+      root({ a: { type: "object", properties: {}, additionalProperties: true } }),
+      ["properties", "a", "additionalProperties"],
+      true,
+    ],
     ["an object without properties", root({ a: { type: "object" } }), ["properties", "a", "additionalProperties"], undefined],
   ])("unknown properties in %s: additionalProperties %s", (_where, raw, path, expected) => {
     expect(at(normalizeSchema(raw, ["en"]).schema, path)).toBe(expected);
@@ -289,9 +386,17 @@ const KIND_TABLE: Array<[string, JsonSchema, FieldKind | null]> = [
   ["list of _ref", { type: "array", items: { type: "string", _ref: "artists" } }, "referenceList"],
   ["renderer popup", { type: "string", _ref: "artists", renderer: "popup" }, "popup"],
   ["renderer inline with a collection _ref", { type: "string", _ref: "artists", renderer: "inline" }, "inline"],
-  ["renderer video-cases on a list of references", { type: "array", items: { type: "string", _ref: "cases" }, renderer: "video-cases" }, "videoCases"],
+  [
+    "renderer video-cases on a list of references",
+    { type: "array", items: { type: "string", _ref: "cases" }, renderer: "video-cases" },
+    "videoCases",
+  ],
   ["renderer trend-select on a reference", { type: "string", _ref: "trends", renderer: "trend-select" }, "trendSelect"],
-  ["renderer trend-select on a list of references", { type: "array", items: { type: "string", _ref: "trends" }, renderer: "trend-select" }, "trendList"],
+  [
+    "renderer trend-select on a list of references",
+    { type: "array", items: { type: "string", _ref: "trends" }, renderer: "trend-select" },
+    "trendList",
+  ],
   ["_ref b-image", { type: "string", _ref: "b-image" }, "image"],
   ["_ref b-video", { type: "string", _ref: "b-video" }, "video"],
   ["_ref b-file", { type: "string", _ref: "b-file" }, "file"],
@@ -349,7 +454,11 @@ describe("starting values of a normalised schema (spec §3, §5)", () => {
     ["a reference list", { type: "array", items: { type: "string", _ref: "artists" } }, []],
     ["a reference list with minItems", { type: "array", items: { type: "string", _ref: "artists" }, minItems: 2 }, ["", ""]],
     ["a list of switches", { type: "array", items: { type: "boolean" }, minItems: 2 }, [false, false]],
-    ["an object", { type: "object", properties: { on: { type: "boolean" }, at: { type: "string", format: "time" }, name: { type: "string" } } }, { on: false, at: "00:00:00" }],
+    [
+      "an object",
+      { type: "object", properties: { on: { type: "boolean" }, at: { type: "string", format: "time" }, name: { type: "string" } } },
+      { on: false, at: "00:00:00" },
+    ],
   ])("%s starts as %j", (_case, raw, expected) => {
     const { schema } = normalizeSchema(root({ field: raw }), ["nl", "en"]);
     expect(initialValue(nodeAt(schema, ["properties", "field"]))).toEqual(expected);

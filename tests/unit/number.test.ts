@@ -73,7 +73,10 @@ const PARSE_TABLE: Row[] = [
 
 describe("parseNumberInput (spec §5)", () => {
   it.each(PARSE_TABLE)("%s: %j → integer %s, number %s", (_what, text, asInteger, asNumber) => {
-    for (const [type, expected] of [["integer", asInteger], ["number", asNumber]] as const) {
+    for (const [type, expected] of [
+      ["integer", asInteger],
+      ["number", asNumber],
+    ] as const) {
       const parsed = parseNumberInput(text, type);
       if (expected === "invalid" || expected === "empty") expect(parsed, type).toEqual({ kind: expected });
       else expect(parsed, type).toEqual({ kind: "value", value: expected });
@@ -118,7 +121,17 @@ describe("steps (spec §5, §9: defaults 1 and 0.1)", () => {
   });
 
   it.each([
-    [10, 0], [1, 0], [0.5, 1], [0.1, 1], [0.25, 2], [0.01, 2], [0.125, 3], [2.5, 1], [1e-3, 3], [2e-8, 8], [-0.05, 2],
+    [10, 0],
+    [1, 0],
+    [0.5, 1],
+    [0.1, 1],
+    [0.25, 2],
+    [0.01, 2],
+    [0.125, 3],
+    [2.5, 1],
+    [1e-3, 3],
+    [2e-8, 8],
+    [-0.05, 2],
   ])("step %s has %s decimal(s)", (step, decimals) => {
     expect(decimalsOf(step)).toBe(decimals);
   });

@@ -8,7 +8,14 @@ describe("pageClause", () => {
   });
 
   it("refuses anything but whole, non-negative numbers: its text goes into SQL", () => {
-    for (const [limit, offset] of [[-1, 0], [20, -20], [2.5, 0], [20, Number.NaN], [Number.POSITIVE_INFINITY, 0], [20, 2 ** 60]]) {
+    for (const [limit, offset] of [
+      [-1, 0],
+      [20, -20],
+      [2.5, 0],
+      [20, Number.NaN],
+      [Number.POSITIVE_INFINITY, 0],
+      [20, 2 ** 60],
+    ]) {
       expect(() => pageClause(limit!, offset)).toThrow(RangeError);
     }
   });

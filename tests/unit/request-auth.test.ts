@@ -28,7 +28,16 @@ describe("parseClientToken", () => {
     expect(parseClientToken(`${id.toUpperCase()}.${secret}`)).toEqual({ clientId: id, secret });
   });
   it("refuses anything else", () => {
-    for (const token of ["", id, `${id}.`, `${id}.${secret}A`, `${id}.${secret.slice(1)}`, `${id}.${"A".repeat(42)}=`, `x${id}.${secret}`, `${id}.${secret}.${secret}`]) {
+    for (const token of [
+      "",
+      id,
+      `${id}.`,
+      `${id}.${secret}A`,
+      `${id}.${secret.slice(1)}`,
+      `${id}.${"A".repeat(42)}=`,
+      `x${id}.${secret}`,
+      `${id}.${secret}.${secret}`,
+    ]) {
       expect(parseClientToken(token), token).toBeNull();
     }
   });
@@ -41,8 +50,12 @@ describe("isCrossSiteRequest", () => {
     expect(isCrossSiteRequest(request({ Cookie: "other=1; vitrine_session=abc" }), undefined, cookie)).toBe(true);
   });
   it("accepts it with any same-origin sign, without the cookie, or as a GET", () => {
-    expect(isCrossSiteRequest(request({ Cookie: "vitrine_session=abc", Origin: "http://cms.example.test" }), undefined, cookie)).toBe(false);
-    expect(isCrossSiteRequest(request({ Cookie: "vitrine_session=abc", Referer: "http://cms.example.test/b/x" }), undefined, cookie)).toBe(false);
+    expect(isCrossSiteRequest(request({ Cookie: "vitrine_session=abc", Origin: "http://cms.example.test" }), undefined, cookie)).toBe(
+      false,
+    );
+    expect(isCrossSiteRequest(request({ Cookie: "vitrine_session=abc", Referer: "http://cms.example.test/b/x" }), undefined, cookie)).toBe(
+      false,
+    );
     expect(isCrossSiteRequest(request({ Cookie: "vitrine_session=abc", "Sec-Fetch-Site": "same-origin" }), undefined, cookie)).toBe(false);
     expect(isCrossSiteRequest(request({ Cookie: "vitrine_sessionx=abc; other=vitrine_session" }), undefined, cookie)).toBe(false);
     expect(isCrossSiteRequest(request({}), undefined, cookie)).toBe(false);

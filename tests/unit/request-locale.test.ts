@@ -24,7 +24,12 @@ function contextWith(fallbackLanguage: "en" | "nl") {
 }
 
 const locale = async (context: AppLoadContext, acceptLanguage?: string) =>
-  (await getRequestState(new Request("http://cms.example.test/", { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} }), context)).locale;
+  (
+    await getRequestState(
+      new Request("http://cms.example.test/", { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} }),
+      context,
+    )
+  ).locale;
 
 describe("the browser's locale", () => {
   it("asks the detector once per Accept-Language value", async () => {

@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { casesField, documentPath, newDocumentPath, overviewPath, savedDocumentPath, screenPathFor, screenRequirements, singletonPath } from "../../core/content/screens";
+import {
+  casesField,
+  documentPath,
+  newDocumentPath,
+  overviewPath,
+  savedDocumentPath,
+  screenPathFor,
+  screenRequirements,
+  singletonPath,
+} from "../../core/content/screens";
 
-const bucket = (screen: "generic" | "sessies" | "dle-sessies" | "dle-content" | "trend", singleton = false) => ({ slug: "x y", singleton, screen });
+const bucket = (screen: "generic" | "sessies" | "dle-sessies" | "dle-content" | "trend", singleton = false) => ({
+  slug: "x y",
+  singleton,
+  screen,
+});
 
 describe("a bucket's pages on its screen", () => {
   it("puts the overview on the screens that have one, the generic overview otherwise, and a singleton's on its document", () => {
@@ -35,7 +48,10 @@ describe("a bucket's pages on its screen", () => {
 });
 
 describe("what a screen asks of a bucket definition", () => {
-  const withCases = { type: "object", properties: { cases: { type: "array", renderer: "video-cases", items: { type: "string", _ref: "cases" } } } };
+  const withCases = {
+    type: "object",
+    properties: { cases: { type: "array", renderer: "video-cases", items: { type: "string", _ref: "cases" } } },
+  };
   const plain = { type: "object", properties: { title: { type: "string" } } };
 
   it("finds the session's cases field", () => {
@@ -45,7 +61,9 @@ describe("what a screen asks of a bucket definition", () => {
 
   it("needs a video-cases field for sessions and several documents for sessions and trends", () => {
     expect(screenRequirements({ screen: "sessies", singleton: false, jsonSchema: withCases })).toEqual([]);
-    expect(screenRequirements({ screen: "dle-sessies", singleton: false, jsonSchema: plain })).toEqual([{ key: "screens.errors.casesField" }]);
+    expect(screenRequirements({ screen: "dle-sessies", singleton: false, jsonSchema: plain })).toEqual([
+      { key: "screens.errors.casesField" },
+    ]);
     expect(screenRequirements({ screen: "trend", singleton: true, jsonSchema: plain })).toEqual([{ key: "screens.errors.notSingleton" }]);
     expect(screenRequirements({ screen: "dle-content", singleton: true, jsonSchema: plain })).toEqual([]);
     expect(screenRequirements({ screen: "generic", singleton: true, jsonSchema: plain })).toEqual([]);

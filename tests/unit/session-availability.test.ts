@@ -22,7 +22,9 @@ describe("availability", () => {
 
   it("refuses an end before the start on dle-sessies only", () => {
     const backwards = { availableFrom: "2027-02-01", availableUntil: "2027-01-01" };
-    expect(screenFieldErrors("dle-sessies", backwards)).toEqual({ availableUntil: [{ key: "sessionEditor.availability.untilBeforeFrom", params: { from: "2027-02-01" } }] });
+    expect(screenFieldErrors("dle-sessies", backwards)).toEqual({
+      availableUntil: [{ key: "sessionEditor.availability.untilBeforeFrom", params: { from: "2027-02-01" } }],
+    });
     expect(screenFieldErrors("dle-sessies", { availableFrom: "2027-02-01", availableUntil: "2027-02-01" })).toEqual({});
     expect(screenFieldErrors("dle-sessies", { availableUntil: "2027-01-01" })).toEqual({});
     expect(screenFieldErrors("sessies", backwards)).toEqual({});
@@ -36,9 +38,14 @@ describe("availability", () => {
       properties: { availableFrom: { type: "string", format: "date" }, availableUntil: { type: "string", format: "date" } },
     };
     const resolve = (screen: "dle-sessies" | "sessies", messageLocale: "en" | "nl") =>
-      subFormResolver({ schema, validate: null, messageLocale, subForms: {}, screen })({ availableFrom: "2027-02-01", availableUntil: "2027-01-01" });
+      subFormResolver({ schema, validate: null, messageLocale, subForms: {}, screen })({
+        availableFrom: "2027-02-01",
+        availableUntil: "2027-01-01",
+      });
     expect(resolve("dle-sessies", "en").error).toEqual({ availableUntil: ["The end date cannot be before the start date (2027-02-01)."] });
-    expect(resolve("dle-sessies", "nl").error).toEqual({ availableUntil: ["De einddatum kan niet vóór de begindatum (2027-02-01) liggen."] });
+    expect(resolve("dle-sessies", "nl").error).toEqual({
+      availableUntil: ["De einddatum kan niet vóór de begindatum (2027-02-01) liggen."],
+    });
     expect(resolve("sessies", "en").error).toBeUndefined();
   });
 });

@@ -7,7 +7,15 @@ import { createShareSchema, lastShareDay, shareExpiry, shareState } from "../../
 const CONTENT = "11111111-1111-4111-8111-111111111111";
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
-  for (const [name, value] of Object.entries({ intent: "create", bucket: "artworks", contentId: CONTENT, version: "latest", expiry: "7", ...fields })) data.append(name, value);
+  for (const [name, value] of Object.entries({
+    intent: "create",
+    bucket: "artworks",
+    contentId: CONTENT,
+    version: "latest",
+    expiry: "7",
+    ...fields,
+  }))
+    data.append(name, value);
   return parseWithZod(data, { schema: createShareSchema });
 };
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);

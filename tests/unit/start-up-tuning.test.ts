@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { holdEventLoop } from "../../server/event-loop-hold";
-import { limitWasmCompilationTasks, resetWasmCompilationTasksForTests, WASM_COMPILATION_TASKS_FLAG } from "../../server/db/wasm-compilation";
+import {
+  limitWasmCompilationTasks,
+  resetWasmCompilationTasksForTests,
+  WASM_COMPILATION_TASKS_FLAG,
+} from "../../server/db/wasm-compilation";
 
 const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
 
@@ -29,7 +33,12 @@ describe("limitWasmCompilationTasks", () => {
     const set: string[] = [];
     expect(limitWasmCompilationTasks({ execArgv: ["--wasm-num-compilation-tasks=4"], env: {} }, (flags) => set.push(flags))).toBe(false);
     resetWasmCompilationTasksForTests();
-    expect(limitWasmCompilationTasks({ execArgv: [], env: { NODE_OPTIONS: "--max-old-space-size=512 --wasm_num_compilation_tasks=2" } }, (flags) => set.push(flags))).toBe(false);
+    expect(
+      limitWasmCompilationTasks(
+        { execArgv: [], env: { NODE_OPTIONS: "--max-old-space-size=512 --wasm_num_compilation_tasks=2" } },
+        (flags) => set.push(flags),
+      ),
+    ).toBe(false);
     expect(set).toEqual([]);
   });
 });

@@ -18,10 +18,19 @@ const parent = compileBucketSchema({
   locales: ["en"],
 });
 const room = compileBucketSchema({
-  jsonSchema: { type: "object", required: ["name"], properties: { name: { type: "string", isNotEmpty: true }, capacity: { type: "integer" }, open: { type: "boolean" } } },
+  jsonSchema: {
+    type: "object",
+    required: ["name"],
+    properties: { name: { type: "string", isNotEmpty: true }, capacity: { type: "integer" }, open: { type: "boolean" } },
+  },
   locales: ["en"],
 });
-const resolve = subFormResolver({ schema: parent.schema, validate: parent.validate, messageLocale: "en", subForms: { room: { schema: room.schema, validate: room.validate } } });
+const resolve = subFormResolver({
+  schema: parent.schema,
+  validate: parent.validate,
+  messageLocale: "en",
+  subForms: { room: { schema: room.schema, validate: room.validate } },
+});
 
 describe("inline sub-forms", () => {
   it("are a field kind only with a collection _ref; elsewhere 'inline' is an attribute", () => {
@@ -38,7 +47,11 @@ describe("inline sub-forms", () => {
   });
 
   it("answers the parent's document with the sub-documents beside it when all are valid", () => {
-    const resolved = resolve({ title: "Spring", room: "", __subforms: { room: { __contentId: "", __baseVersionId: "", name: "East", capacity: "40" } } });
+    const resolved = resolve({
+      title: "Spring",
+      room: "",
+      __subforms: { room: { __contentId: "", __baseVersionId: "", name: "East", capacity: "40" } },
+    });
     expect(resolved.error).toBeUndefined();
     expect(takeSubDocuments(resolved.value!)).toEqual({
       data: { title: "Spring", room: NEW_SUBDOCUMENT },
@@ -49,7 +62,11 @@ describe("inline sub-forms", () => {
   it("carries an existing sub-document's contentId and base version into the parent's field and the save", () => {
     const id = "6f1c1f55-7a43-4c55-9b0e-1d2b3c4d5e6f";
     const base = "0b1c1f55-7a43-4c55-9b0e-1d2b3c4d5e6f";
-    const resolved = resolve({ title: "Spring", room: "tampered", __subforms: { room: { __contentId: id, __baseVersionId: base, name: "East" } } });
+    const resolved = resolve({
+      title: "Spring",
+      room: "tampered",
+      __subforms: { room: { __contentId: id, __baseVersionId: base, name: "East" } },
+    });
     expect(takeSubDocuments(resolved.value!)).toEqual({
       data: { title: "Spring", room: id },
       subDocuments: [{ field: "room", contentId: id, baseVersionId: base, data: { name: "East", open: false } }],
@@ -57,16 +74,33 @@ describe("inline sub-forms", () => {
   });
 
   it("creates nothing for a new sub-form left at its initial values: a required reference is then missing", () => {
-    expect(resolve({ title: "Spring", room: "", __subforms: { room: { __contentId: "", name: "", capacity: "" } } })).toEqual({ error: { room: ["This field is required"] } });
+    expect(resolve({ title: "Spring", room: "", __subforms: { room: { __contentId: "", name: "", capacity: "" } } })).toEqual({
+      error: { room: ["This field is required"] },
+    });
   });
 
   it("creates nothing for a new sub-form whose list rows nobody touched, whatever their switches show", () => {
     const hall = compileBucketSchema({
-      jsonSchema: { type: "object", properties: { doors: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" }, open: { type: "boolean" } } } } } },
+      jsonSchema: {
+        type: "object",
+        properties: {
+          doors: {
+            type: "array",
+            items: { type: "object", required: ["name"], properties: { name: { type: "string" }, open: { type: "boolean" } } },
+          },
+        },
+      },
       locales: ["en"],
     });
-    const withHall = subFormResolver({ schema: parent.schema, validate: parent.validate, messageLocale: "en", subForms: { room: { schema: hall.schema, validate: hall.validate } } });
-    expect(withHall({ title: "Spring", room: "", __subforms: { room: { __contentId: "", doors: [{ name: "" }] } } })).toEqual({ error: { room: ["This field is required"] } });
+    const withHall = subFormResolver({
+      schema: parent.schema,
+      validate: parent.validate,
+      messageLocale: "en",
+      subForms: { room: { schema: hall.schema, validate: hall.validate } },
+    });
+    expect(withHall({ title: "Spring", room: "", __subforms: { room: { __contentId: "", doors: [{ name: "" }] } } })).toEqual({
+      error: { room: ["This field is required"] },
+    });
   });
 
   it("leaves sub-form entries of unknown fields out of the document and out of the payload Conform echoes", () => {
@@ -81,7 +115,13 @@ describe("inline sub-forms", () => {
   });
 
   it("reports hostile entries as the form's errors before anything else", () => {
-    const hostile = subFormResolver({ schema: parent.schema, validate: parent.validate, messageLocale: "en", subForms: {}, hostile: [{ key: "content.stateUnreadable" }] });
+    const hostile = subFormResolver({
+      schema: parent.schema,
+      validate: parent.validate,
+      messageLocale: "en",
+      subForms: {},
+      hostile: [{ key: "content.stateUnreadable" }],
+    });
     expect(hostile({ title: "x" }).error?.[""]).toHaveLength(1);
   });
 });

@@ -10,7 +10,10 @@ const SCHEMA: JsonSchema = {
   properties: {
     tags: { type: "array", renderer: "tags", items: { type: "string" } },
     notes: { type: "array", items: { type: "string" } },
-    rooms: { type: "array", items: { type: "object", properties: { labels: { type: "array", renderer: "tags", items: { type: "string" } } } } },
+    rooms: {
+      type: "array",
+      items: { type: "object", properties: { labels: { type: "array", renderer: "tags", items: { type: "string" } } } },
+    },
   },
 };
 
@@ -32,34 +35,66 @@ describe("tag chips without JavaScript", () => {
   });
 
   it("'+ New Tag' adds the typed tag after the others and re-renders instead of saving (an update intent)", () => {
-    const data = form([["tags[0]", "sea"], ["tags[1]", "light"], [tagDraftName("tags"), "wind"], [TAG_ADD_FIELD, "tags"]]);
+    const data = form([
+      ["tags[0]", "sea"],
+      ["tags[1]", "light"],
+      [tagDraftName("tags"), "wind"],
+      [TAG_ADD_FIELD, "tags"],
+    ]);
     applyTagIntent(data, SCHEMA);
     expect(entriesOf(data)).toEqual([
-      ["tags[0]", "sea"], ["tags[1]", "light"], ["tags[2]", "wind"], ["__intent__", JSON.stringify({ type: "update", payload: { name: "tags" } })],
+      ["tags[0]", "sea"],
+      ["tags[1]", "light"],
+      ["tags[2]", "wind"],
+      ["__intent__", JSON.stringify({ type: "update", payload: { name: "tags" } })],
     ]);
   });
 
   it("'+ New Tag' with nothing typed re-renders without a new entry", () => {
-    const data = form([[tagDraftName("tags"), "  "], [TAG_ADD_FIELD, "tags"]]);
+    const data = form([
+      [tagDraftName("tags"), "  "],
+      [TAG_ADD_FIELD, "tags"],
+    ]);
     applyTagIntent(data, SCHEMA);
     expect(entriesOf(data)).toEqual([["__intent__", JSON.stringify({ type: "update", payload: { name: "tags" } })]]);
   });
 
   it("a tag typed and then saved is kept: a new entry, no intent (the post saves)", () => {
-    const data = form([["tags[0]", "sea"], [tagDraftName("tags"), "wind, rain"], [tagDraftName("rooms[0].labels"), "north"]]);
+    const data = form([
+      ["tags[0]", "sea"],
+      [tagDraftName("tags"), "wind, rain"],
+      [tagDraftName("rooms[0].labels"), "north"],
+    ]);
     applyTagIntent(data, SCHEMA);
-    expect(entriesOf(data)).toEqual([["tags[0]", "sea"], ["tags[1]", "wind"], ["tags[2]", "rain"], ["rooms[0].labels[0]", "north"]]);
+    expect(entriesOf(data)).toEqual([
+      ["tags[0]", "sea"],
+      ["tags[1]", "wind"],
+      ["tags[2]", "rain"],
+      ["rooms[0].labels[0]", "north"],
+    ]);
   });
 
   it("keeps another intent (a chip's remove) and adds the typed tag at the end, so the indexes it names still hold", () => {
     const remove = JSON.stringify({ type: "remove", payload: { name: "tags", index: 0 } });
-    const data = form([["tags[0]", "sea"], [tagDraftName("tags"), "wind"], ["__intent__", remove]]);
+    const data = form([
+      ["tags[0]", "sea"],
+      [tagDraftName("tags"), "wind"],
+      ["__intent__", remove],
+    ]);
     applyTagIntent(data, SCHEMA);
-    expect(entriesOf(data)).toEqual([["tags[0]", "sea"], ["__intent__", remove], ["tags[1]", "wind"]]);
+    expect(entriesOf(data)).toEqual([
+      ["tags[0]", "sea"],
+      ["__intent__", remove],
+      ["tags[1]", "wind"],
+    ]);
   });
 
   it("drops drafts and presses that name no tag list (a plain list, an unknown field)", () => {
-    const data = form([[tagDraftName("notes"), "x"], [tagDraftName("nowhere"), "y"], [TAG_ADD_FIELD, "notes"]]);
+    const data = form([
+      [tagDraftName("notes"), "x"],
+      [tagDraftName("nowhere"), "y"],
+      [TAG_ADD_FIELD, "notes"],
+    ]);
     applyTagIntent(data, SCHEMA);
     expect(entriesOf(data)).toEqual([]);
   });

@@ -12,11 +12,22 @@ describe("schemaHasTextIds", () => {
   it("finds a text array at the top, in an object and in a list's rows", () => {
     expect(schemaHasTextIds({ type: "object", properties: { labels: texts } })).toBe(true);
     expect(schemaHasTextIds({ type: "object", properties: { intro: { type: "object", properties: { labels: texts } } } })).toBe(true);
-    expect(schemaHasTextIds({ type: "object", properties: { rooms: { type: "array", items: { type: "object", properties: { labels: texts } } } } })).toBe(true);
+    expect(
+      schemaHasTextIds({
+        type: "object",
+        properties: { rooms: { type: "array", items: { type: "object", properties: { labels: texts } } } },
+      }),
+    ).toBe(true);
   });
 
   it("answers false when there is none, and changedTextIds is then null whatever the values", () => {
-    const schema: JsonSchema = { type: "object", properties: { title: { type: "string" }, rows: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } } } };
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        title: { type: "string" },
+        rows: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } },
+      },
+    };
     expect(schemaHasTextIds(schema)).toBe(false);
     expect(changedTextIds(schema, { rows: [{ id: "a" }] }, { title: "x", rows: [{ id: "b" }, { id: "c" }] })).toBeNull();
   });

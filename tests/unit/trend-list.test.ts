@@ -12,7 +12,10 @@ import { applyTrendAdd } from "../../core/form/trend-add";
 const ID_A = "0b7c5e64-5a1c-4b7e-9a51-7f0a2d3c4e01";
 const ID_B = "0b7c5e64-5a1c-4b7e-9a51-7f0a2d3c4e02";
 const related = { type: "array", title: "Related trends", renderer: "trend-select", items: { type: "string", _ref: "trends" } };
-const schema = { type: "object", properties: { title: { type: "string" }, related, main: { type: "string", renderer: "trend-select", _ref: "trends" } } };
+const schema = {
+  type: "object",
+  properties: { title: { type: "string" }, related, main: { type: "string", renderer: "trend-select", _ref: "trends" } },
+};
 
 describe("the trend list", () => {
   it("is its own kind on a list, the single trend select on a reference", () => {
@@ -22,15 +25,23 @@ describe("the trend list", () => {
 
   it("is accepted by the dialect on a list of references, and refused on anything else", () => {
     const check = (property: Record<string, unknown>) =>
-      checkSchemaDialect({ type: "object", properties: { p: property } }, { locales: ["en"], collections: ["trends"], compile: false }).map((message) => translateMessage("en", message));
+      checkSchemaDialect({ type: "object", properties: { p: property } }, { locales: ["en"], collections: ["trends"], compile: false }).map(
+        (message) => translateMessage("en", message),
+      );
     const needsList = "properties.p: the trend-select renderer needs a list (type array) whose items have a _ref to a collection";
     expect(check(related)).toEqual([]);
     expect(check({ ...related, maxItems: 4, uniqueItems: true })).toEqual([]);
     expect(check({ type: "array", renderer: "trend-select", items: { type: "string" } })).toEqual([needsList]);
     expect(check({ type: "array", renderer: "trend-select", items: { type: "string", _ref: "b-image" } })).toEqual([needsList]);
-    expect(check({ type: "array", renderer: "trend-select", _ref: "trends", items: { type: "string", _ref: "trends" } })).toEqual([needsList]);
-    expect(check({ type: "array", renderer: "trend-select", items: { type: "string", _ref: "nowhere" } })).toEqual(["properties.p.items: _ref names the collection nowhere, which no bucket has"]);
-    expect(check({ type: "string", renderer: "trend-select", _ref: "trends", items: { type: "string" } })).toContain("properties.p: the trend-select renderer needs a _ref to a collection");
+    expect(check({ type: "array", renderer: "trend-select", _ref: "trends", items: { type: "string", _ref: "trends" } })).toEqual([
+      needsList,
+    ]);
+    expect(check({ type: "array", renderer: "trend-select", items: { type: "string", _ref: "nowhere" } })).toEqual([
+      "properties.p.items: _ref names the collection nowhere, which no bucket has",
+    ]);
+    expect(check({ type: "string", renderer: "trend-select", _ref: "trends", items: { type: "string" } })).toContain(
+      "properties.p: the trend-select renderer needs a _ref to a collection",
+    );
   });
 
   it("keeps its values as a list: no spare row, the order as posted, empty rows at the end dropped", () => {
@@ -54,7 +65,10 @@ describe("the trend list", () => {
   });
 
   it("never offers the trend being edited", () => {
-    const options = [{ value: ID_A, label: "A" }, { value: ID_B, label: "B" }];
+    const options = [
+      { value: ID_A, label: "A" },
+      { value: ID_B, label: "B" },
+    ];
     expect(otherTrends(options, ID_A.toUpperCase())).toEqual([{ value: ID_B, label: "B" }]);
     expect(otherTrends(options, null)).toEqual(options);
   });
@@ -66,12 +80,44 @@ describe("the trend list", () => {
       applyTrendAdd(formData, schema);
       return [...formData.entries()];
     };
-    expect(post([["related[0]", ID_A], ["__trend_add:related", ID_B.toUpperCase()]])).toEqual([["related[0]", ID_A], ["related[1]", ID_B]]);
-    expect(post([["related[3]", ID_A], ["__trend_add:related", ID_B]])).toEqual([["related[3]", ID_A], ["related[4]", ID_B]]);
+    expect(
+      post([
+        ["related[0]", ID_A],
+        ["__trend_add:related", ID_B.toUpperCase()],
+      ]),
+    ).toEqual([
+      ["related[0]", ID_A],
+      ["related[1]", ID_B],
+    ]);
+    expect(
+      post([
+        ["related[3]", ID_A],
+        ["__trend_add:related", ID_B],
+      ]),
+    ).toEqual([
+      ["related[3]", ID_A],
+      ["related[4]", ID_B],
+    ]);
     expect(post([["__trend_add:related", ID_B]])).toEqual([["related[0]", ID_B]]);
-    expect(post([["related[0]", ID_A], ["__trend_add:related", ""]])).toEqual([["related[0]", ID_A]]);
-    expect(post([["related[0]", ID_A], ["__trend_add:related", ID_A]])).toEqual([["related[0]", ID_A]]);
+    expect(
+      post([
+        ["related[0]", ID_A],
+        ["__trend_add:related", ""],
+      ]),
+    ).toEqual([["related[0]", ID_A]]);
+    expect(
+      post([
+        ["related[0]", ID_A],
+        ["__trend_add:related", ID_A],
+      ]),
+    ).toEqual([["related[0]", ID_A]]);
     expect(post([["__trend_add:related", "not an id"]])).toEqual([]);
-    expect(post([["__trend_add:title", ID_B], ["__trend_add:main", ID_B], ["__trend_add:", ID_B]])).toEqual([]);
+    expect(
+      post([
+        ["__trend_add:title", ID_B],
+        ["__trend_add:main", ID_B],
+        ["__trend_add:", ID_B],
+      ]),
+    ).toEqual([]);
   });
 });

@@ -29,9 +29,20 @@ const { schema } = normalizeSchema(
 
 /** Each row as "Label › Label: before → after" for compact tables. */
 const text = (value: DiffRow["before"]) =>
-  value.kind === "empty" ? "∅" : value.kind === "text" ? value.text : value.kind === "boolean" ? String(value.value) : value.kind === "date" ? value.iso : `${value.kind}:${value.contentId}`;
+  value.kind === "empty"
+    ? "∅"
+    : value.kind === "text"
+      ? value.text
+      : value.kind === "boolean"
+        ? String(value.value)
+        : value.kind === "date"
+          ? value.iso
+          : `${value.kind}:${value.contentId}`;
 const lines = (rows: DiffRow[]) =>
-  rows.map((row) => `${row.labels.map((label) => (label.kind === "item" ? `#${label.index + 1}` : label.locale ? `(${label.title})` : label.title)).join(" › ")}: ${text(row.before)} → ${text(row.after)} [${row.change}]`);
+  rows.map(
+    (row) =>
+      `${row.labels.map((label) => (label.kind === "item" ? `#${label.index + 1}` : label.locale ? `(${label.title})` : label.title)).join(" › ")}: ${text(row.before)} → ${text(row.after)} [${row.change}]`,
+  );
 
 describe("diffVersions", () => {
   it("finds nothing between equal versions, whatever their key order, and treats missing, null and empty text alike", () => {
@@ -41,8 +52,16 @@ describe("diffVersions", () => {
   });
 
   it("labels rows by the fields' titles, a translated field per locale, in the schema's order", () => {
-    const rows = diffVersions(schema, { title: { nl: "Wad", en: "Mudflats" }, year: 1911, featured: false }, { year: 1912, title: { nl: "Wadden", en: "Mudflats" }, featured: true });
-    expect(lines(rows)).toEqual(["Title › (nl): Wad → Wadden [changed]", "Year: 1911 → 1912 [changed]", "Featured: false → true [changed]"]);
+    const rows = diffVersions(
+      schema,
+      { title: { nl: "Wad", en: "Mudflats" }, year: 1911, featured: false },
+      { year: 1912, title: { nl: "Wadden", en: "Mudflats" }, featured: true },
+    );
+    expect(lines(rows)).toEqual([
+      "Title › (nl): Wad → Wadden [changed]",
+      "Year: 1911 → 1912 [changed]",
+      "Featured: false → true [changed]",
+    ]);
     expect(rows.map((row) => row.name)).toEqual(["title.nl", "year", "featured"]);
   });
 
@@ -69,7 +88,11 @@ describe("diffVersions", () => {
     expect(rows.map((row) => [row.name, row.before, row.after])).toEqual([
       ["picture", { kind: "media", media: "image", contentId: IMAGE }, { kind: "media", media: "image", contentId: OTHER_IMAGE }],
       ["clip", { kind: "empty" }, { kind: "media", media: "video", contentId: IMAGE }],
-      ["artist", { kind: "reference", collection: "artists", contentId: ARTIST }, { kind: "reference", collection: "artists", contentId: OTHER_ARTIST }],
+      [
+        "artist",
+        { kind: "reference", collection: "artists", contentId: ARTIST },
+        { kind: "reference", collection: "artists", contentId: OTHER_ARTIST },
+      ],
       ["works[1]", { kind: "empty" }, { kind: "reference", collection: "artworks", contentId: OTHER_ARTIST }],
     ]);
     const targets = diffTargets(rows);
@@ -98,7 +121,10 @@ describe("documentRows", () => {
       { kind: "media", media: "image", contentId: IMAGE },
       { kind: "text", text: "East" },
     ]);
-    expect(rows[0]!.labels).toEqual([{ kind: "field", title: "Title" }, { kind: "field", title: "nl", locale: true }]);
+    expect(rows[0]!.labels).toEqual([
+      { kind: "field", title: "Title" },
+      { kind: "field", title: "nl", locale: true },
+    ]);
     expect(documentRows(schema, {})).toEqual([]);
   });
 
@@ -131,6 +157,8 @@ describe("documentRows", () => {
       ["odd", [{ kind: "field", title: "Odd" }], { kind: "text", text: "soon" }],
     ]);
     // A comparison keeps showing the switch itself: turning a value off is a change.
-    expect(diffVersions(shown, data, { ...data, banner: { value: "Closed on Monday", disabled: true } }).map((row) => row.name)).toEqual(["banner.disabled"]);
+    expect(diffVersions(shown, data, { ...data, banner: { value: "Closed on Monday", disabled: true } }).map((row) => row.name)).toEqual([
+      "banner.disabled",
+    ]);
   });
 });

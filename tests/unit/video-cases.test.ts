@@ -23,12 +23,19 @@ describe("video cases in core", () => {
     expect(fieldKind(schema.properties.cases)).toBe("videoCases");
     expect(fieldKind({ type: "string", _ref: "trends", renderer: "trend-select" })).toBe("trendSelect");
     const check = (property: Record<string, unknown>) =>
-      checkSchemaDialect({ type: "object", properties: { p: property } }, { locales: ["en"], collections: ["cases", "trends"], compile: false }).map((message) => translateMessage("en", message));
+      checkSchemaDialect(
+        { type: "object", properties: { p: property } },
+        { locales: ["en"], collections: ["cases", "trends"], compile: false },
+      ).map((message) => translateMessage("en", message));
     expect(check(schema.properties.cases)).toEqual([]);
     expect(check({ type: "string", _ref: "trends", renderer: "trend-select" })).toEqual([]);
-    expect(check({ type: "string", renderer: "video-cases", _ref: "cases" })).toEqual(["properties.p: the video-cases renderer needs a list (type array) whose items have a _ref to a collection"]);
+    expect(check({ type: "string", renderer: "video-cases", _ref: "cases" })).toEqual([
+      "properties.p: the video-cases renderer needs a list (type array) whose items have a _ref to a collection",
+    ]);
     expect(check({ type: "array", renderer: "video-cases", items: { type: "string", _ref: "b-video" } })).toHaveLength(1);
-    expect(check({ type: "string", renderer: "trend-select" })).toEqual(["properties.p: the trend-select renderer needs a _ref to a collection"]);
+    expect(check({ type: "string", renderer: "trend-select" })).toEqual([
+      "properties.p: the trend-select renderer needs a _ref to a collection",
+    ]);
   });
 
   it("writes durations as m:ss, h:mm:ss from an hour", () => {
@@ -46,12 +53,41 @@ describe("video cases in core", () => {
   });
 
   it("reads a populated case as a clip card: the still of its video, or none", () => {
-    expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", subtitle: "B", thumbnail: { contentId: ID_B, kind: "video", still: "/api/v1/still/x/1", status: "completed" } }))
-      .toEqual({ contentId: ID_A, _id: ID_B, title: "A", subtitle: "B", still: "/api/v1/still/x/1", thumbnailId: ID_B, processing: false, video: null });
+    expect(
+      caseCardOf({
+        contentId: ID_A,
+        _id: ID_B,
+        title: "A",
+        subtitle: "B",
+        thumbnail: { contentId: ID_B, kind: "video", still: "/api/v1/still/x/1", status: "completed" },
+      }),
+    ).toEqual({
+      contentId: ID_A,
+      _id: ID_B,
+      title: "A",
+      subtitle: "B",
+      still: "/api/v1/still/x/1",
+      thumbnailId: ID_B,
+      processing: false,
+      video: null,
+    });
     // The video as the session preview plays it: its URL, whether it is ready, its duration.
-    expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", thumbnail: { contentId: ID_B, kind: "video", url: "/api/v1/media/video/x", status: "processing", duration: 2.04 } })?.video)
-      .toEqual({ url: "/api/v1/media/video/x", ready: false, duration: 2.04 });
-    expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", thumbnail: { contentId: ID_B, kind: "image", url: "/x.png", status: "completed" } })?.video).toBeNull();
+    expect(
+      caseCardOf({
+        contentId: ID_A,
+        _id: ID_B,
+        title: "A",
+        thumbnail: { contentId: ID_B, kind: "video", url: "/api/v1/media/video/x", status: "processing", duration: 2.04 },
+      })?.video,
+    ).toEqual({ url: "/api/v1/media/video/x", ready: false, duration: 2.04 });
+    expect(
+      caseCardOf({
+        contentId: ID_A,
+        _id: ID_B,
+        title: "A",
+        thumbnail: { contentId: ID_B, kind: "image", url: "/x.png", status: "completed" },
+      })?.video,
+    ).toBeNull();
     expect(caseCardOf({ contentId: ID_A, _id: ID_B, title: "A", thumbnail: { contentId: ID_B, missing: true } })?.still).toBeNull();
     expect(caseCardOf({ title: "no ids" })).toBeNull();
   });
@@ -62,16 +98,31 @@ describe("video cases in core", () => {
       for (const [name, value] of entries) formData.append(name, value);
       return formData;
     };
-    const open = post([["title", "T"], ["cases[0]", ID_A], ["__cases_open", "cases"], ["__cases_search", "harb"]]);
+    const open = post([
+      ["title", "T"],
+      ["cases[0]", ID_A],
+      ["__cases_open", "cases"],
+      ["__cases_search", "harb"],
+    ]);
     expect(applyCasesPickerIntent(open, schema)).toEqual({ name: "cases", search: "harb" });
     expect(JSON.parse(open.get("__intent__") as string)).toEqual({ type: "update", payload: { name: "cases" } });
     expect(open.has("__cases_search")).toBe(false);
 
-    const add = post([["cases[1]", ID_B], ["cases[0]", ID_A], ["__cases_add", "cases"], ["__cases_pick", ID_B], ["__cases_pick", "nope"], ["__cases_pick", ID_A.toUpperCase()]]);
+    const add = post([
+      ["cases[1]", ID_B],
+      ["cases[0]", ID_A],
+      ["__cases_add", "cases"],
+      ["__cases_pick", ID_B],
+      ["__cases_pick", "nope"],
+      ["__cases_pick", ID_A.toUpperCase()],
+    ]);
     expect(applyCasesPickerIntent(add, schema)).toBeNull();
     expect(JSON.parse(add.get("__intent__") as string)).toEqual({ type: "update", payload: { name: "cases", value: [ID_A, ID_B] } });
 
-    const wrong = post([["__cases_open", "title"], ["__cases_pick", ID_A]]);
+    const wrong = post([
+      ["__cases_open", "title"],
+      ["__cases_pick", ID_A],
+    ]);
     expect(applyCasesPickerIntent(wrong, schema)).toBeNull();
     expect(wrong.has("__intent__")).toBe(false);
     expect(wrong.has("__cases_pick")).toBe(false);

@@ -17,7 +17,9 @@ export function ImportForm({ text = "" }: { text?: string }) {
           <label htmlFor="import-text">{t("adminBuckets.import.text")}</label>
           <textarea id="import-text" name="definition" rows={6} defaultValue={text} spellCheck={false} className="schema-textarea" />
         </div>
-        <button type="submit" name="intent" value="check" className="button">{t("adminBuckets.import.submit")}</button>
+        <button type="submit" name="intent" value="check" className="button">
+          {t("adminBuckets.import.submit")}
+        </button>
       </Form>
     </section>
   );

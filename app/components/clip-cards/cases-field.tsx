@@ -12,7 +12,9 @@ import { useClipCards } from "./context";
 import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
 import { CasesPickerSection } from "./picker-section";
 
-const CasesPickerModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./picker-modal").then((module) => module.CasesPickerModal));
+const CasesPickerModal = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./picker-modal").then((module) => module.CasesPickerModal),
+);
 
 /**
  * A list of video cases (`renderer: "video-cases"`, items `_ref` a cases collection): the chosen cases as clip cards
@@ -42,7 +44,10 @@ export function VideoCasesField(props: FieldProps) {
   const items = (props.schema.items ?? {}) as JsonSchema;
   const collection = typeof items._ref === "string" ? items._ref : "";
   const known = data.cases[collection];
-  const byId = useMemo(() => ({ ...seen, ...Object.fromEntries((known?.cards ?? []).map((card) => [card.contentId, card])) }), [known, seen]);
+  const byId = useMemo(
+    () => ({ ...seen, ...Object.fromEntries((known?.cards ?? []).map((card) => [card.contentId, card])) }),
+    [known, seen],
+  );
   const rows = meta.getFieldList();
   const values = rows.map((row) => (lock.locked ? row.initialValue : (row.value ?? row.initialValue)) ?? "");
   const maxItems = typeof props.schema.maxItems === "number" ? props.schema.maxItems : null;
@@ -55,7 +60,9 @@ export function VideoCasesField(props: FieldProps) {
   useEffect(() => {
     if (!moved || !list.current) return;
     const card = list.current.querySelector(`[data-row="${CSS.escape(moved.key)}"]`);
-    const button = card?.querySelector<HTMLButtonElement>(`[data-move="${moved.button}"]:not(:disabled)`) ?? card?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
+    const button =
+      card?.querySelector<HTMLButtonElement>(`[data-move="${moved.button}"]:not(:disabled)`) ??
+      card?.querySelector<HTMLButtonElement>("[data-move]:not(:disabled)");
     button?.focus();
     setMoved(null);
   }, [moved, values]);
@@ -64,7 +71,12 @@ export function VideoCasesField(props: FieldProps) {
     setAnnouncement(`${title} ${t("sessionEditor.cases.position", { index: to + 1, count: rows.length })}`);
   };
 
-  const counter = maxItems !== null ? <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>{rows.length}/{maxItems}</span> : null;
+  const counter =
+    maxItems !== null ? (
+      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+        {rows.length}/{maxItems}
+      </span>
+    ) : null;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}
@@ -91,7 +103,9 @@ export function VideoCasesField(props: FieldProps) {
                 }}
               >
                 <span aria-hidden="true">{button === "earlier" ? "←" : "→"}</span>
-                <span className="visually-hidden">{label}: {title}</span>
+                <span className="visually-hidden">
+                  {label}: {title}
+                </span>
               </button>
             );
           };
@@ -100,45 +114,49 @@ export function VideoCasesField(props: FieldProps) {
               key={key}
               card={byId[id] ?? null}
               missingId={id}
-              itemProps={{
-                "data-row": key,
-                className: dragFrom === index ? "dragging" : dragOver === index && dragFrom !== null ? "drop-target" : undefined,
-                draggable: canSort,
-                onDragStart: (event) => {
-                  setDragFrom(index);
-                  event.dataTransfer.effectAllowed = "move";
-                  event.dataTransfer.setData("text/plain", id);
-                },
-                onDragOver: (event) => {
-                  if (dragFrom === null) return;
-                  event.preventDefault();
-                  if (dragOver !== index) setDragOver(index);
-                },
-                onDrop: (event) => {
-                  event.preventDefault();
-                  if (dragFrom !== null && dragFrom !== index) {
-                    form.reorder({ name: meta.name, from: dragFrom, to: index });
-                    move(dragFrom, index);
-                  }
-                  setDragFrom(null);
-                  setDragOver(null);
-                },
-                onDragEnd: () => {
-                  setDragFrom(null);
-                  setDragOver(null);
-                },
-              } as React.HTMLAttributes<HTMLLIElement>}
+              itemProps={
+                {
+                  "data-row": key,
+                  className: dragFrom === index ? "dragging" : dragOver === index && dragFrom !== null ? "drop-target" : undefined,
+                  draggable: canSort,
+                  onDragStart: (event) => {
+                    setDragFrom(index);
+                    event.dataTransfer.effectAllowed = "move";
+                    event.dataTransfer.setData("text/plain", id);
+                  },
+                  onDragOver: (event) => {
+                    if (dragFrom === null) return;
+                    event.preventDefault();
+                    if (dragOver !== index) setDragOver(index);
+                  },
+                  onDrop: (event) => {
+                    event.preventDefault();
+                    if (dragFrom !== null && dragFrom !== index) {
+                      form.reorder({ name: meta.name, from: dragFrom, to: index });
+                      move(dragFrom, index);
+                    }
+                    setDragFrom(null);
+                    setDragOver(null);
+                  },
+                  onDragEnd: () => {
+                    setDragFrom(null);
+                    setDragOver(null);
+                  },
+                } as React.HTMLAttributes<HTMLLIElement>
+              }
               control={<input type="hidden" name={row.name} value={id} />}
-              actions={lock.showEditButtons ? (
-                <>
-                  {rows.length > 1 ? moveButton("earlier") : null}
-                  {rows.length > 1 ? moveButton("later") : null}
-                  <button {...form.remove.getButtonProps({ name: meta.name, index })} className="button small" disabled={lock.disabled}>
-                    {t("cases.remove")}
-                    <span className="visually-hidden"> {title}</span>
-                  </button>
-                </>
-              ) : null}
+              actions={
+                lock.showEditButtons ? (
+                  <>
+                    {rows.length > 1 ? moveButton("earlier") : null}
+                    {rows.length > 1 ? moveButton("later") : null}
+                    <button {...form.remove.getButtonProps({ name: meta.name, index })} className="button small" disabled={lock.disabled}>
+                      {t("cases.remove")}
+                      <span className="visually-hidden"> {title}</span>
+                    </button>
+                  </>
+                ) : null
+              }
             />
           );
         })}
@@ -153,8 +171,12 @@ export function VideoCasesField(props: FieldProps) {
           />
         ) : null}
       </ul>
-      <p className="visually-hidden" aria-live="polite">{announcement}</p>
-      {section ? <CasesPickerSection name={meta.name} formId={form.id} cards={section.cards} chosen={values} search={section.search} /> : null}
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      {section ? (
+        <CasesPickerSection name={meta.name} formId={form.id} cards={section.cards} chosen={values} search={section.search} />
+      ) : null}
       {open && known?.slug ? (
         <CasesPickerModal
           slug={known.slug}

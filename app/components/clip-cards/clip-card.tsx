@@ -29,7 +29,9 @@ export function ClipCard(props: {
           </span>
         ) : null}
         {/* A deleted case has no still to wait for: the title below says it was deleted. */}
-        {card?.still ? <img src={card.still} alt="" loading="lazy" width={220} height={124} draggable={false} /> : card ? (
+        {card?.still ? (
+          <img src={card.still} alt="" loading="lazy" width={220} height={124} draggable={false} />
+        ) : card ? (
           <span className="clip-card-no-still">{card.processing ? t("cases.processing") : t("cases.noStill")}</span>
         ) : null}
       </div>
@@ -50,11 +52,16 @@ export function ClipCard(props: {
 }
 
 /** The add card: a button (or a submit button without JavaScript) in the clip cards' place. */
-export function AddCard(props: { buttonProps: React.ButtonHTMLAttributes<HTMLButtonElement> & { name?: string; value?: string }; label: string }) {
+export function AddCard(props: {
+  buttonProps: React.ButtonHTMLAttributes<HTMLButtonElement> & { name?: string; value?: string };
+  label: string;
+}) {
   return (
     <li className="clip-card add-card">
       <button {...props.buttonProps} className="add-card-button">
-        <span aria-hidden="true" className="add-card-plus">+</span>
+        <span aria-hidden="true" className="add-card-plus">
+          +
+        </span>
         <span>{props.label}</span>
       </button>
     </li>

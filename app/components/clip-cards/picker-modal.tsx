@@ -10,7 +10,9 @@ import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
 import { useBucketForm } from "../form/context";
 import { ClipCard } from "./clip-card";
 
-const BucketFormModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("../form/bucket-form-modal").then((module) => module.BucketFormModal));
+const BucketFormModal = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("../form/bucket-form-modal").then((module) => module.BucketFormModal),
+);
 
 interface CasesBucket {
   slug: string;
@@ -22,7 +24,9 @@ interface CasesBucket {
 
 /** The collection's cases as clip cards, through GET …/any/content?populate=true. */
 async function fetchCases(collection: string): Promise<CaseCard[]> {
-  const documents = await requestJson<Array<Record<string, unknown>> | null>(`/api/v1/buckets/any/content?collection=${encodeURIComponent(collection)}&populate=true`);
+  const documents = await requestJson<Array<Record<string, unknown>> | null>(
+    `/api/v1/buckets/any/content?collection=${encodeURIComponent(collection)}&populate=true`,
+  );
   return (documents ?? []).flatMap((document) => caseCardOf(document) ?? []);
 }
 
@@ -101,21 +105,50 @@ export function CasesPickerModal(props: {
 
   const shown = (cards ?? []).filter((card) => !props.chosen.includes(card.contentId) && matchesCaseSearch(card, search));
   const full = props.maxAdd !== null && selected.length >= props.maxAdd;
-  const toggle = (id: string) => setSelected((before) => (before.includes(id) ? before.filter((other) => other !== id) : full ? before : [...before, id]));
+  const toggle = (id: string) =>
+    setSelected((before) => (before.includes(id) ? before.filter((other) => other !== id) : full ? before : [...before, id]));
 
   return createPortal(
-    <dialog ref={dialog} className="modal cases-picker-modal" aria-labelledby="cases-picker-title" onCancel={(event) => { event.preventDefault(); close([]); }}>
+    <dialog
+      ref={dialog}
+      className="modal cases-picker-modal"
+      aria-labelledby="cases-picker-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        close([]);
+      }}
+    >
       <div className="media-modal-header">
         <h2 id="cases-picker-title">{t("cases.pickerTitle")}</h2>
-        <button type="button" className="button small" onClick={() => void startNewCase()}>{t("cases.newCase")}</button>
+        <button type="button" className="button small" onClick={() => void startNewCase()}>
+          {t("cases.newCase")}
+        </button>
       </div>
-      {notice ? <p className="form-error cases-notice" role="alert">{notice}</p> : null}
+      {notice ? (
+        <p className="form-error cases-notice" role="alert">
+          {notice}
+        </p>
+      ) : null}
       <div className="cases-picker-search">
         <label htmlFor="cases-picker-search">{t("cases.search")}</label>
-        <input id="cases-picker-search" type="search" value={search} maxLength={CASE_SEARCH_MAX} onChange={(event) => setSearch(event.target.value)} />
+        <input
+          id="cases-picker-search"
+          type="search"
+          value={search}
+          maxLength={CASE_SEARCH_MAX}
+          onChange={(event) => setSearch(event.target.value)}
+        />
       </div>
-      {cards === null && !loadFailed ? <p className="empty" role="status">{t("cases.loading")}</p> : null}
-      {loadFailed ? <p className="form-error" role="alert">{t("cases.loadFailed")}</p> : null}
+      {cards === null && !loadFailed ? (
+        <p className="empty" role="status">
+          {t("cases.loading")}
+        </p>
+      ) : null}
+      {loadFailed ? (
+        <p className="form-error" role="alert">
+          {t("cases.loadFailed")}
+        </p>
+      ) : null}
       {cards !== null ? (
         shown.length ? (
           <ul className="clip-cards picker-cards">
@@ -127,7 +160,13 @@ export function CasesPickerModal(props: {
                   card={card}
                   selected={isSelected}
                   control={
-                    <button type="button" className="clip-card-select" aria-pressed={isSelected} disabled={!isSelected && full} onClick={() => toggle(card.contentId)}>
+                    <button
+                      type="button"
+                      className="clip-card-select"
+                      aria-pressed={isSelected}
+                      disabled={!isSelected && full}
+                      onClick={() => toggle(card.contentId)}
+                    >
                       <span className="visually-hidden">{t("cases.choose", { title: card.title })}</span>
                     </button>
                   }
@@ -146,7 +185,9 @@ export function CasesPickerModal(props: {
         )
       ) : null}
       <div className="modal-actions">
-        <button type="button" className="button" onClick={() => close([])}>{t("form.cancel")}</button>
+        <button type="button" className="button" onClick={() => close([])}>
+          {t("form.cancel")}
+        </button>
         <button type="button" className="button primary" disabled={!selected.length} onClick={() => close(selected)}>
           {t("cases.addSelectedCount", { count: selected.length })}
         </button>
@@ -155,7 +196,11 @@ export function CasesPickerModal(props: {
         <ConfirmDialog
           title={t("cases.deleteTitle")}
           onCancel={() => setDeleting(null)}
-          confirm={<button type="button" className="button danger" onClick={() => void deleteCase(deleting)}>{t("cases.delete")}</button>}
+          confirm={
+            <button type="button" className="button danger" onClick={() => void deleteCase(deleting)}>
+              {t("cases.delete")}
+            </button>
+          }
         >
           <p>{t("cases.deleteText", { title: deleting.title || t("cases.untitled") })}</p>
         </ConfirmDialog>

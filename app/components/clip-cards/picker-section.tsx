@@ -1,6 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { matchesCaseSearch, CASE_SEARCH_MAX, type CaseCard } from "../../../core/content/cases";
-import { CASES_ADD_FIELD, CASES_CLOSE_FIELD, CASES_OPEN_FIELD, CASES_PICK_FIELD, CASES_SEARCH_FIELD } from "../../../core/form/cases-picker";
+import {
+  CASES_ADD_FIELD,
+  CASES_CLOSE_FIELD,
+  CASES_OPEN_FIELD,
+  CASES_PICK_FIELD,
+  CASES_SEARCH_FIELD,
+} from "../../../core/form/cases-picker";
 import { ClipCard } from "./clip-card";
 
 /**
@@ -17,8 +23,17 @@ export function CasesPickerSection(props: { name: string; formId: string; cards:
       <h3 id={headingId}>{t("cases.pickerTitle")}</h3>
       <div className="cases-picker-search">
         <label htmlFor={`${headingId}-search`}>{t("cases.search")}</label>
-        <input id={`${headingId}-search`} type="search" name={CASES_SEARCH_FIELD} defaultValue={props.search} maxLength={CASE_SEARCH_MAX} form={props.formId} />
-        <button {...submit} name={CASES_OPEN_FIELD} className="button small">{t("cases.searchButton")}</button>
+        <input
+          id={`${headingId}-search`}
+          type="search"
+          name={CASES_SEARCH_FIELD}
+          defaultValue={props.search}
+          maxLength={CASE_SEARCH_MAX}
+          form={props.formId}
+        />
+        <button {...submit} name={CASES_OPEN_FIELD} className="button small">
+          {t("cases.searchButton")}
+        </button>
       </div>
       {shown.length ? (
         <ul className="clip-cards picker-cards">
@@ -39,8 +54,12 @@ export function CasesPickerSection(props: { name: string; formId: string; cards:
         <p className="empty">{props.search ? t("cases.noMatch", { search: props.search }) : t("cases.noCases")}</p>
       )}
       <div className="modal-actions">
-        <button {...submit} name={CASES_CLOSE_FIELD} className="button">{t("form.cancel")}</button>
-        <button {...submit} name={CASES_ADD_FIELD} className="button primary">{t("cases.addSelected")}</button>
+        <button {...submit} name={CASES_CLOSE_FIELD} className="button">
+          {t("form.cancel")}
+        </button>
+        <button {...submit} name={CASES_ADD_FIELD} className="button primary">
+          {t("cases.addSelected")}
+        </button>
       </div>
     </section>
   );

@@ -41,7 +41,12 @@ export function TrendListField(props: FieldProps) {
   const canAdd = lock.showEditButtons && !!known?.slug && (maxItems === null || rows.length < maxItems);
   const canSort = lock.showEditButtons && !lock.disabled;
   const label = fieldLabel(props);
-  const counter = maxItems !== null ? <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>{rows.length}/{maxItems}</span> : null;
+  const counter =
+    maxItems !== null ? (
+      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+        {rows.length}/{maxItems}
+      </span>
+    ) : null;
 
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
@@ -65,18 +70,42 @@ export function TrendListField(props: FieldProps) {
                 onDragOver={(event) => canSort && event.preventDefault()}
                 onDrop={(event) => {
                   event.preventDefault();
-                  if (dragFrom.current !== null && dragFrom.current !== index) form.reorder({ name: meta.name, from: dragFrom.current, to: index });
+                  if (dragFrom.current !== null && dragFrom.current !== index)
+                    form.reorder({ name: meta.name, from: dragFrom.current, to: index });
                   dragFrom.current = null;
                 }}
               >
                 <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
-                {option?.image ? <img src={option.image} alt="" width={96} height={60} loading="lazy" /> : <span className="trend-card-no-image" aria-hidden="true" />}
+                {option?.image ? (
+                  <img src={option.image} alt="" width={96} height={60} loading="lazy" />
+                ) : (
+                  <span className="trend-card-no-image" aria-hidden="true" />
+                )}
                 <span className={option ? "trend-card-title" : "trend-card-title muted"}>{title}</span>
                 {lock.showEditButtons ? (
                   <span className="row-actions">
-                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={`${t("form.moveUp")}: ${title}`}>↑</button>
-                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={`${t("form.moveDown")}: ${title}`}>↓</button>
-                    <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" disabled={lock.disabled} aria-label={`${t("form.remove")}: ${title}`}>×</button>
+                    <button
+                      {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })}
+                      disabled={lock.disabled || index === 0}
+                      aria-label={`${t("form.moveUp")}: ${title}`}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })}
+                      disabled={lock.disabled || index === rows.length - 1}
+                      aria-label={`${t("form.moveDown")}: ${title}`}
+                    >
+                      ↓
+                    </button>
+                    <button
+                      {...form.remove.getButtonProps({ name: meta.name, index })}
+                      className="remove"
+                      disabled={lock.disabled}
+                      aria-label={`${t("form.remove")}: ${title}`}
+                    >
+                      ×
+                    </button>
                   </span>
                 ) : null}
               </li>
@@ -87,16 +116,27 @@ export function TrendListField(props: FieldProps) {
       {canAdd && addable.length === 0 ? <p className="muted trend-list-none">{t("trendScreen.list.noneLeft")}</p> : null}
       {canAdd && addable.length > 0 ? (
         hydrated ? (
-          <TrendAddListbox options={addable} label={t("trendScreen.list.add")} disabled={lock.disabled} onAdd={(value) => form.insert({ name: meta.name, defaultValue: value })} />
+          <TrendAddListbox
+            options={addable}
+            label={t("trendScreen.list.add")}
+            disabled={lock.disabled}
+            onAdd={(value) => form.insert({ name: meta.name, defaultValue: value })}
+          />
         ) : (
           <div className="trend-list-add">
             <label htmlFor={addId}>{t("trendScreen.list.addLabel")}</label>
             {/* Its trend joins the end of the list on the server (core/form/trend-add.ts): 'Add' shows it, Save saves it. */}
             <select id={addId} name={`${TREND_ADD_PREFIX}${meta.name}`} defaultValue="" disabled={lock.disabled}>
               <option value="">{t("form.pickAnOption")}</option>
-              {addable.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+              {addable.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
             </select>
-            <button {...form.validate.getButtonProps({ name: meta.name })} className="button small" disabled={lock.disabled}>{t("form.add")}</button>
+            <button {...form.validate.getButtonProps({ name: meta.name })} className="button small" disabled={lock.disabled}>
+              {t("form.add")}
+            </button>
           </div>
         )
       ) : null}
@@ -123,7 +163,11 @@ function TrendAddListbox(props: { options: TrendOption[]; label: string; disable
     if (option) props.onAdd(option.value);
   };
   const onKey = (event: React.KeyboardEvent) => {
-    const action = listboxKey(event.key, active, options.map((option) => option.label));
+    const action = listboxKey(
+      event.key,
+      active,
+      options.map((option) => option.label),
+    );
     if (!action) return;
     if (action.kind !== "tab") event.preventDefault();
     if (action.kind === "move") setActive(action.to);

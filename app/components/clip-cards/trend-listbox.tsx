@@ -30,7 +30,11 @@ export function TrendOptionView(props: { option: TrendOption | null; empty: stri
   const { option } = props;
   return (
     <span className="trend-option">
-      {option?.image ? <img src={option.image} alt="" width={48} height={32} /> : <span className="trend-option-no-image" aria-hidden="true" />}
+      {option?.image ? (
+        <img src={option.image} alt="" width={48} height={32} />
+      ) : (
+        <span className="trend-option-no-image" aria-hidden="true" />
+      )}
       <span>{option ? option.label : props.empty}</span>
     </span>
   );
@@ -55,7 +59,19 @@ interface TrendOptionListProps {
 }
 
 /** The open listbox: focusable, its active option named by aria-activedescendant. */
-export function TrendOptionList({ id, ref, options, active, isSelected, labelledBy, label, empty, onKeyDown, onChoose, onLeave }: TrendOptionListProps) {
+export function TrendOptionList({
+  id,
+  ref,
+  options,
+  active,
+  isSelected,
+  labelledBy,
+  label,
+  empty,
+  onKeyDown,
+  onChoose,
+  onLeave,
+}: TrendOptionListProps) {
   return (
     <ul
       ref={ref}

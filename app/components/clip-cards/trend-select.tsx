@@ -26,7 +26,11 @@ export function TrendSelectField(props: FieldProps) {
       <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
         <select {...getSelectProps(meta)} {...lock.choice} className="trend-select-plain">
           <option value="">{t("form.pickAnOption")}</option>
-          {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
         </select>
       </FieldShell>
     );
@@ -57,11 +61,20 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
     button.current?.focus();
   };
   const openList = () => {
-    setActive(Math.max(0, choices.findIndex((option) => (option?.value ?? "") === value)));
+    setActive(
+      Math.max(
+        0,
+        choices.findIndex((option) => (option?.value ?? "") === value),
+      ),
+    );
     setOpen(true);
   };
   const onKey = (event: React.KeyboardEvent) => {
-    const action = listboxKey(event.key, active, choices.map((option) => option?.label ?? ""));
+    const action = listboxKey(
+      event.key,
+      active,
+      choices.map((option) => option?.label ?? ""),
+    );
     if (!action) return;
     if (action.kind !== "tab") event.preventDefault();
     if (action.kind === "move") setActive(action.to);
@@ -94,7 +107,9 @@ function TrendListbox(props: FieldProps & { options: TrendOption[] }) {
           }}
         >
           <TrendOptionView option={current ?? null} empty={t("form.pickAnOption")} />
-          <span aria-hidden="true" className="trend-select-caret">▾</span>
+          <span aria-hidden="true" className="trend-select-caret">
+            ▾
+          </span>
         </button>
         {open ? (
           <TrendOptionList

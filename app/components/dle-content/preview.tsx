@@ -19,7 +19,14 @@ export function ContentPreview({ texts, value }: { texts: readonly MainText[]; v
       {texts.length && hydrated && locales.length > 1 ? (
         <div className="locale-tabs" role="tablist" aria-label={t("dleContent.preview.locales")}>
           {locales.map((locale) => (
-            <button key={locale} type="button" role="tab" className="locale-tab" aria-selected={locale === activeLocale} onClick={() => settings.setActiveLocale(locale)}>
+            <button
+              key={locale}
+              type="button"
+              role="tab"
+              className="locale-tab"
+              aria-selected={locale === activeLocale}
+              onClick={() => settings.setActiveLocale(locale)}
+            >
               {locale.toUpperCase()}
             </button>
           ))}
@@ -27,7 +34,13 @@ export function ContentPreview({ texts, value }: { texts: readonly MainText[]; v
       ) : null}
       {texts.length
         ? locales.map((locale) => (
-            <article key={locale} className="dle-preview-locale" lang={locale} data-locale={locale} hidden={hydrated && locales.length > 1 && locale !== activeLocale}>
+            <article
+              key={locale}
+              className="dle-preview-locale"
+              lang={locale}
+              data-locale={locale}
+              hidden={hydrated && locales.length > 1 && locale !== activeLocale}
+            >
               {!hydrated || locales.length === 1 ? <p className="dle-preview-locale-name">{locale.toUpperCase()}</p> : null}
               {texts.map((text) => (
                 <PreviewText key={text.name} text={text} value={mainTextValue(text, value, locale)} />

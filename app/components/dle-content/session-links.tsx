@@ -13,7 +13,8 @@ export function SessionLinks({ buckets }: { buckets: readonly SessionBucketLinks
         {buckets.map((bucket) => (
           <li key={bucket.slug} data-bucket={bucket.slug}>
             <p className="dle-session-bucket">
-              <Link to={bucket.href}>{bucket.name}</Link> <span className="dle-session-count">{t("dleContent.sessions.count", { count: bucket.count })}</span>
+              <Link to={bucket.href}>{bucket.name}</Link>{" "}
+              <span className="dle-session-count">{t("dleContent.sessions.count", { count: bucket.count })}</span>
             </p>
             {bucket.first.length ? (
               <ol className="dle-session-titles">

@@ -36,7 +36,9 @@ export interface BucketFormModalProps {
  * rejects with an ApiError: the server's message, its status and its answer ({error, errors by field}).
  */
 export async function saveThroughApi(slug: string, collection: string, content: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const saved = await requestJson<Record<string, unknown> | null>(`/api/v1/buckets/${encodeURIComponent(slug)}/save`, { json: { content, collection } });
+  const saved = await requestJson<Record<string, unknown> | null>(`/api/v1/buckets/${encodeURIComponent(slug)}/save`, {
+    json: { content, collection },
+  });
   return saved ?? {};
 }
 
@@ -69,7 +71,11 @@ export function BucketFormModal(props: BucketFormModalProps) {
   useEffect(() => {
     dialog.current?.showModal();
     // Without its validator (not loaded yet, or failed) the form checks the rest and the server validates.
-    if (props.bucket.validatorUrl) loadBrowserValidator(props.bucket.validatorUrl).then((fn) => setValidate(() => fn), () => undefined);
+    if (props.bucket.validatorUrl)
+      loadBrowserValidator(props.bucket.validatorUrl).then(
+        (fn) => setValidate(() => fn),
+        () => undefined,
+      );
   }, [props.bucket.validatorUrl]);
 
   // The partial form reads only its listed properties: the rest of the document is kept as it was.
@@ -93,7 +99,9 @@ export function BucketFormModal(props: BucketFormModalProps) {
     // keeps only its properties' errors.
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: documentResolver({ schema: shownSchema, validate, messageLocale: props.messageLocale, hostile, only: props.properties }) });
+      return parse(formData, {
+        resolve: documentResolver({ schema: shownSchema, validate, messageLocale: props.messageLocale, hostile, only: props.properties }),
+      });
     },
     onSubmit(event, { submission }) {
       event.preventDefault();
@@ -114,7 +122,8 @@ export function BucketFormModal(props: BucketFormModalProps) {
           const status = error instanceof ApiError ? error.status : undefined;
           setFailure(props.failureText ? props.failureText(status) : status === 409 ? t("subForm.conflict") : t("subForm.saveFailed"));
           const errors = error instanceof ApiError ? (error.body as { errors?: unknown } | null)?.errors : undefined;
-          if (errors && typeof errors === "object") setServerResult(submission.reply({ fieldErrors: shownErrors(errors as Record<string, unknown>, shownSchema) }));
+          if (errors && typeof errors === "object")
+            setServerResult(submission.reply({ fieldErrors: shownErrors(errors as Record<string, unknown>, shownSchema) }));
         } finally {
           setSaving(false);
         }
@@ -123,7 +132,14 @@ export function BucketFormModal(props: BucketFormModalProps) {
   });
 
   const settings = useMemo(
-    () => ({ locales: props.bucket.locales, activeLocale, setActiveLocale, hydrated: true, referenceOptions: {}, canEditTextIds: props.canEditTextIds ?? false }),
+    () => ({
+      locales: props.bucket.locales,
+      activeLocale,
+      setActiveLocale,
+      hydrated: true,
+      referenceOptions: {},
+      canEditTextIds: props.canEditTextIds ?? false,
+    }),
     [props.bucket.locales, activeLocale, props.canEditTextIds],
   );
   // Media fields in this form upload to the modal's bucket, not the page's.
@@ -146,21 +162,41 @@ export function BucketFormModal(props: BucketFormModalProps) {
   // A portal: opened from a field, the modal's own form must not sit inside the page's form (nested forms submit
   // the outer one).
   return createPortal(
-    <dialog ref={dialog} className="modal bucket-form-modal" aria-labelledby="bucket-form-modal-title" onCancel={(event) => { event.preventDefault(); cancel(); }}>
+    <dialog
+      ref={dialog}
+      className="modal bucket-form-modal"
+      aria-labelledby="bucket-form-modal-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        cancel();
+      }}
+    >
       <h2 id="bucket-form-modal-title">{props.title}</h2>
-      {failure ? <p className="form-error" role="alert">{failure}</p> : null}
+      {failure ? (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      ) : null}
       <BucketFormContext.Provider value={settings}>
         <MediaFormContext.Provider value={mediaSettings}>
           <FormProvider context={form.context}>
             <form {...formProps} method="post" onSubmit={submit}>
               <DefaultSubmit />
-              {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
+              {form.errors?.length ? (
+                <p className="form-error" role="alert">
+                  {form.errors.join(" ")}
+                </p>
+              ) : null}
               {shown.map(([name, property]) => (
                 <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
               ))}
               <div className="modal-actions">
-                <button type="button" className="button" onClick={cancel}>{props.cancelText ?? t("form.cancel")}</button>
-                <button type="submit" className="button primary" disabled={saving}>{props.submitText ?? t("form.submit")}</button>
+                <button type="button" className="button" onClick={cancel}>
+                  {props.cancelText ?? t("form.cancel")}
+                </button>
+                <button type="submit" className="button primary" disabled={saving}>
+                  {props.submitText ?? t("form.submit")}
+                </button>
               </div>
             </form>
           </FormProvider>

@@ -17,14 +17,16 @@ export function fieldLabel(props: FieldProps): string {
 }
 
 /** Label, hints and the field's errors in red under it. */
-export function FieldShell(props: FieldProps & {
-  id: string;
-  errorId: string;
-  errors?: string[];
-  children: ReactNode;
-  aside?: ReactNode;
-  as?: "div" | "fieldset";
-}) {
+export function FieldShell(
+  props: FieldProps & {
+    id: string;
+    errorId: string;
+    errors?: string[];
+    children: ReactNode;
+    aside?: ReactNode;
+    as?: "div" | "fieldset";
+  },
+) {
   const { schema } = props;
   const label = fieldLabel(props);
   const Tag = props.as ?? "div";
@@ -33,12 +35,22 @@ export function FieldShell(props: FieldProps & {
       {Tag === "fieldset" ? (
         <legend>
           {label}
-          {props.required ? <span className="required" aria-hidden="true"> *</span> : null}
+          {props.required ? (
+            <span className="required" aria-hidden="true">
+              {" "}
+              *
+            </span>
+          ) : null}
         </legend>
       ) : (
         <label htmlFor={props.id}>
           {label}
-          {props.required ? <span className="required" aria-hidden="true"> *</span> : null}
+          {props.required ? (
+            <span className="required" aria-hidden="true">
+              {" "}
+              *
+            </span>
+          ) : null}
         </label>
       )}
       {typeof schema.description === "string" ? <p className="field-description">{schema.description}</p> : null}

@@ -20,11 +20,16 @@ export function ObjectField(props: FieldProps) {
   const children = Object.entries(propertiesOf(schema)).map(([key, child]) => (
     <SchemaField key={key} name={`${props.name}.${key}`} schema={child} required={required.includes(key)} />
   ));
-  const clear = schema["x-clearable"] && lock.showEditButtons ? (
-    <button {...form.update.getButtonProps({ name: meta.name, value: clearedValue(schema) as Record<string, string> })} className="button small" disabled={lock.disabled}>
-      {t("form.clearFields")}
-    </button>
-  ) : null;
+  const clear =
+    schema["x-clearable"] && lock.showEditButtons ? (
+      <button
+        {...form.update.getButtonProps({ name: meta.name, value: clearedValue(schema) as Record<string, string> })}
+        className="button small"
+        disabled={lock.disabled}
+      >
+        {t("form.clearFields")}
+      </button>
+    ) : null;
   const className = schema["x-indent"] ? "object-field indent" : "object-field";
   if (schema["x-collapsible"]) {
     return (
@@ -32,7 +37,11 @@ export function ObjectField(props: FieldProps) {
         <summary>{fieldLabel(props)}</summary>
         {children}
         {clear}
-        {meta.errors?.length ? <p className="field-error" role="alert"><ErrorLines messages={meta.errors} /></p> : null}
+        {meta.errors?.length ? (
+          <p className="field-error" role="alert">
+            <ErrorLines messages={meta.errors} />
+          </p>
+        ) : null}
       </details>
     );
   }
@@ -75,7 +84,12 @@ export function TranslateObjectField(props: FieldProps) {
       ) : null}
       {locales.map((locale) => (
         <div key={locale} hidden={hydrated && locale !== activeLocale} lang={locale}>
-          <SchemaField name={`${props.name}.${locale}`} schema={properties[locale] ?? { type: "string" }} required={required.includes(locale)} label={locale.toUpperCase()} />
+          <SchemaField
+            name={`${props.name}.${locale}`}
+            schema={properties[locale] ?? { type: "string" }}
+            required={required.includes(locale)}
+            label={locale.toUpperCase()}
+          />
         </div>
       ))}
     </FieldShell>
@@ -94,7 +108,12 @@ export function DisableableField(props: FieldProps) {
   return (
     <FieldShell {...props} id={fields.value.id} errorId={meta.errorId} errors={[...(meta.errors ?? []), ...(fields.value.errors ?? [])]}>
       <div className="disableable">
-        <input {...getInputProps(fields.value, { type: "text" })} readOnly={disabled || lock.readOnly} disabled={lock.disabled} aria-disabled={disabled} />
+        <input
+          {...getInputProps(fields.value, { type: "text" })}
+          readOnly={disabled || lock.readOnly}
+          disabled={lock.disabled}
+          aria-disabled={disabled}
+        />
         <label className="inline-check">
           <input {...getInputProps(fields.disabled, { type: "checkbox" })} {...lock.choice} />
           {disabled ? enableText : disableText}

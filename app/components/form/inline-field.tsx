@@ -72,10 +72,14 @@ function InlineSubForm(props: FieldProps & { sub: Extract<InlineSubFormData, { s
           {document ? (
             <>
               {t("subForm.editsDocument", { title: document.title })}{" "}
-              <a href={`/b/${sub.slug}/${document.contentId}/latest`} target="_blank" rel="noreferrer">{t("subForm.openDocument")}</a>
+              <a href={`/b/${sub.slug}/${document.contentId}/latest`} target="_blank" rel="noreferrer">
+                {t("subForm.openDocument")}
+              </a>
             </>
+          ) : sub.copyOf === undefined ? (
+            t("subForm.newDocument")
           ) : (
-            sub.copyOf === undefined ? t("subForm.newDocument") : t("subForm.copiesDocument", { title: sub.copyOf })
+            t("subForm.copiesDocument", { title: sub.copyOf })
           )}
         </p>
         <InlineSubFormsContext.Provider value={{}}>

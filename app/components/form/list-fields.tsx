@@ -39,11 +39,12 @@ export function ArrayField(props: FieldProps) {
   const sortable = Boolean(schema.sortable);
   const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
   const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
-  const counter = maxItems !== null ? (
-    <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-      {rows.length}/{maxItems}
-    </span>
-  ) : null;
+  const counter =
+    maxItems !== null ? (
+      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+        {rows.length}/{maxItems}
+      </span>
+    ) : null;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       <ol className="list-field">
@@ -72,12 +73,29 @@ export function ArrayField(props: FieldProps) {
               <div className="row-actions">
                 {sortable ? (
                   <>
-                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={t("form.moveUp")}>↑</button>
-                    <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={t("form.moveDown")}>↓</button>
+                    <button
+                      {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })}
+                      disabled={lock.disabled || index === 0}
+                      aria-label={t("form.moveUp")}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })}
+                      disabled={lock.disabled || index === rows.length - 1}
+                      aria-label={t("form.moveDown")}
+                    >
+                      ↓
+                    </button>
                   </>
                 ) : null}
                 {!fixed ? (
-                  <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" aria-label={t("form.remove")} disabled={lock.disabled}>
+                  <button
+                    {...form.remove.getButtonProps({ name: meta.name, index })}
+                    className="remove"
+                    aria-label={t("form.remove")}
+                    disabled={lock.disabled}
+                  >
                     ×
                   </button>
                 ) : null}
@@ -89,14 +107,17 @@ export function ArrayField(props: FieldProps) {
       {canAdd ? (
         // A new row starts as the list's first rows do (a default, a switch at false …); Conform types the row of an
         // unknown[] as a string, but serialises any JSON value.
-        <button {...form.insert.getButtonProps({ name: meta.name, defaultValue: initialValue(itemsOf(schema)) as string | undefined })} className="button small add" disabled={lock.disabled}>
+        <button
+          {...form.insert.getButtonProps({ name: meta.name, defaultValue: initialValue(itemsOf(schema)) as string | undefined })}
+          className="button small add"
+          disabled={lock.disabled}
+        >
           {addText}
         </button>
       ) : null}
     </FieldShell>
   );
 }
-
 
 /**
  * Translated text arrays: entries {id, text per locale}. Only admins and devs
@@ -124,7 +145,9 @@ export function TextsField(props: FieldProps) {
           <tr>
             <th scope="col">id</th>
             {locales.map((locale) => (
-              <th key={locale} scope="col">{locale.toUpperCase()}</th>
+              <th key={locale} scope="col">
+                {locale.toUpperCase()}
+              </th>
             ))}
             {canEditTextIds ? <th /> : null}
           </tr>
@@ -136,8 +159,17 @@ export function TextsField(props: FieldProps) {
             return (
               <tr key={row.key ?? row.name}>
                 <td>
-                  <input {...getInputProps(entry.id, { type: "text" })} readOnly={!canEditTextIds} disabled={lock.disabled} aria-label={`id ${index + 1}`} />
-                  {entry.id.errors?.length ? <p className="field-error"><ErrorLines messages={entry.id.errors} /></p> : null}
+                  <input
+                    {...getInputProps(entry.id, { type: "text" })}
+                    readOnly={!canEditTextIds}
+                    disabled={lock.disabled}
+                    aria-label={`id ${index + 1}`}
+                  />
+                  {entry.id.errors?.length ? (
+                    <p className="field-error">
+                      <ErrorLines messages={entry.id.errors} />
+                    </p>
+                  ) : null}
                 </td>
                 {locales.map((locale) => {
                   // Conform's fieldset has a field for every name: never undefined.
@@ -145,13 +177,24 @@ export function TextsField(props: FieldProps) {
                   if (!localeField) return null;
                   return (
                     <td key={locale}>
-                      <input {...getInputProps(localeField, { type: "text" })} {...lock.input} aria-label={`${locale} ${index + 1}`} lang={locale} />
+                      <input
+                        {...getInputProps(localeField, { type: "text" })}
+                        {...lock.input}
+                        aria-label={`${locale} ${index + 1}`}
+                        lang={locale}
+                      />
                     </td>
                   );
                 })}
                 {canEditTextIds ? (
                   <td>
-                    <button {...form.remove.getButtonProps({ name: meta.name, index })} aria-label={t("form.remove")} disabled={lock.disabled}>×</button>
+                    <button
+                      {...form.remove.getButtonProps({ name: meta.name, index })}
+                      aria-label={t("form.remove")}
+                      disabled={lock.disabled}
+                    >
+                      ×
+                    </button>
                   </td>
                 ) : null}
               </tr>

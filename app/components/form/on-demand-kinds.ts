@@ -2,7 +2,17 @@ import type { CataloguePart } from "../../../core/catalogue-parts";
 
 /** The field kinds whose code a form that does not use them should not pay for (on-demand-fields.tsx). */
 export const ON_DEMAND_KINDS = [
-  "image", "video", "file", "reference", "referenceList", "inline", "popup", "tags", "videoCases", "trendSelect", "trendList",
+  "image",
+  "video",
+  "file",
+  "reference",
+  "referenceList",
+  "inline",
+  "popup",
+  "tags",
+  "videoCases",
+  "trendSelect",
+  "trendList",
 ] as const;
 export type OnDemandKind = (typeof ON_DEMAND_KINDS)[number];
 

@@ -12,8 +12,12 @@ import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { useReferenceCollection } from "./reference-data";
 import { ReferenceSelectField } from "./reference-field";
 
-const BucketFormModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./bucket-form-modal").then((module) => module.BucketFormModal));
-const ReferencePicker = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker));
+const BucketFormModal = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./bucket-form-modal").then((module) => module.BucketFormModal),
+);
+const ReferencePicker = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker),
+);
 
 interface LoadedBucket {
   slug: string;
@@ -45,7 +49,13 @@ function PopupFallback(props: FieldProps) {
   const { collection, describe } = useReferenceCollection(props.schema);
   const value = meta.value ?? meta.initialValue ?? "";
   const chosen = value ? describe(value).known : false;
-  const buttonProps = { type: "submit", value: meta.name, className: "button small", formNoValidate: true, disabled: lock.disabled || undefined } as const;
+  const buttonProps = {
+    type: "submit",
+    value: meta.name,
+    className: "button small",
+    formNoValidate: true,
+    disabled: lock.disabled || undefined,
+  } as const;
   return (
     <ReferenceSelectField {...props}>
       {collection.slug && lock.showEditButtons ? (
@@ -101,7 +111,8 @@ function PopupEditor(props: FieldProps) {
       let document: Record<string, unknown> | undefined;
       if (contentId) {
         const response = await fetch(`/api/v1/buckets/${collection.slug}/content/${contentId}/latest`, { credentials: "same-origin" });
-        if (response.status === 404) control.change(""); // spec §8: a missing sub-form document clears the value
+        if (response.status === 404)
+          control.change(""); // spec §8: a missing sub-form document clears the value
         else if (!response.ok) throw new Error(String(response.status));
         else document = (await response.json()) as Record<string, unknown>;
       }
@@ -114,7 +125,9 @@ function PopupEditor(props: FieldProps) {
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={failure ? [failure, ...(meta.errors ?? [])] : meta.errors}>
       <input type="hidden" name={meta.name} value={contentId} readOnly />
-      <p className={view?.deleted ? "popup-current reference-deleted" : "popup-current"}>{view?.deleted ? t("references.deleted") : current ? current.label : t("form.noEntries")}</p>
+      <p className={view?.deleted ? "popup-current reference-deleted" : "popup-current"}>
+        {view?.deleted ? t("references.deleted") : current ? current.label : t("form.noEntries")}
+      </p>
       {collection.slug ? (
         <div className="popup-actions">
           <button type="button" className="button small" onClick={() => void open()}>

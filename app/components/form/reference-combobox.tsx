@@ -84,7 +84,15 @@ export function ReferenceCombobox(props: {
   const activeId = open && active >= 0 && results[active] ? `${listId}-${active}` : undefined;
   const locked = props.disabled || props.readOnly;
   const announce =
-    status === "loading" ? t("references.searching") : status === "error" ? t("references.searchFailed") : status === "done" ? (results.length ? t("references.searchResults", { count: results.length }) : t("references.searchNone")) : "";
+    status === "loading"
+      ? t("references.searching")
+      : status === "error"
+        ? t("references.searchFailed")
+        : status === "done"
+          ? results.length
+            ? t("references.searchResults", { count: results.length })
+            : t("references.searchNone")
+          : "";
   return (
     <div className="reference-combobox">
       <input

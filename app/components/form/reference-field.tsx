@@ -1,7 +1,12 @@
 import { getSelectProps, useField, useInputControl } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { REFERENCE_QUERY_PREFIX, REFERENCE_SEARCH_FIELD, type ReferenceOption, type ReferenceTarget } from "../../../core/content/references";
+import {
+  REFERENCE_QUERY_PREFIX,
+  REFERENCE_SEARCH_FIELD,
+  type ReferenceOption,
+  type ReferenceTarget,
+} from "../../../core/content/references";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { optionsWithValue, useReferenceCollection, type ReferenceView } from "./reference-data";
@@ -37,12 +42,19 @@ export function ReferenceSelectField({ children, ...props }: FieldProps & { chil
   const view = value ? describe(value) : null;
   const searched = referenceSearch?.name === props.name ? referenceSearch : null;
   // A search's results first, then the first page; the chosen value always stays among them.
-  const merged: ReferenceOption[] = searched ? [...searched.options, ...collection.options.filter((option) => !searched.options.some((found) => found.value === option.value))] : collection.options;
+  const merged: ReferenceOption[] = searched
+    ? [...searched.options, ...collection.options.filter((option) => !searched.options.some((found) => found.value === option.value))]
+    : collection.options;
   const options = optionsWithValue(merged, value, view);
   const queryId = `${meta.id}-search`;
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      <select {...getSelectProps(meta)} key={searched ? `search-${searched.query}` : "options"} {...lock.choice} data-collection={collectionName}>
+      <select
+        {...getSelectProps(meta)}
+        key={searched ? `search-${searched.query}` : "options"}
+        {...lock.choice}
+        data-collection={collectionName}
+      >
         <option value="">{t("form.pickAnOption")}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -52,13 +64,33 @@ export function ReferenceSelectField({ children, ...props }: FieldProps & { chil
       </select>
       {collection.searchable && lock.showEditButtons ? (
         <div className="reference-search" role="search">
-          <label htmlFor={queryId} className="visually-hidden">{t("references.search", { title: fieldLabel(props) })}</label>
-          <input id={queryId} type="search" name={`${REFERENCE_QUERY_PREFIX}${props.name}`} defaultValue={searched?.query ?? ""} placeholder={t("references.searchPlaceholder")} disabled={lock.disabled} />
-          <button type="submit" className="button small" name={REFERENCE_SEARCH_FIELD} value={props.name} formNoValidate disabled={lock.disabled}>
+          <label htmlFor={queryId} className="visually-hidden">
+            {t("references.search", { title: fieldLabel(props) })}
+          </label>
+          <input
+            id={queryId}
+            type="search"
+            name={`${REFERENCE_QUERY_PREFIX}${props.name}`}
+            defaultValue={searched?.query ?? ""}
+            placeholder={t("references.searchPlaceholder")}
+            disabled={lock.disabled}
+          />
+          <button
+            type="submit"
+            className="button small"
+            name={REFERENCE_SEARCH_FIELD}
+            value={props.name}
+            formNoValidate
+            disabled={lock.disabled}
+          >
             {t("references.searchButton")}
           </button>
           <p className="field-note">
-            {searched ? (searched.options.length ? t("references.searchResults", { count: searched.options.length }) : t("references.searchNone")) : t("references.noJsSearchHint")}
+            {searched
+              ? searched.options.length
+                ? t("references.searchResults", { count: searched.options.length })
+                : t("references.searchNone")
+              : t("references.noJsSearchHint")}
           </p>
         </div>
       ) : null}
@@ -97,7 +129,9 @@ function ReferenceComboboxField(props: FieldProps) {
           control.change(option?.value ?? "");
         }}
       />
-      <p id={hintId} className="field-note">{t("references.searchHint")}</p>
+      <p id={hintId} className="field-note">
+        {t("references.searchHint")}
+      </p>
       <DeletedReferenceNote view={view} />
     </FieldShell>
   );

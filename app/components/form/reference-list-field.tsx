@@ -9,7 +9,9 @@ import { useReferenceCollection } from "./reference-data";
 import { ReferenceField } from "./reference-field";
 import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
 
-const ReferencePicker = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker));
+const ReferencePicker = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker),
+);
 
 const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
 
@@ -42,11 +44,12 @@ export function ReferenceListField(props: FieldProps) {
   const canSort = lock.showEditButtons && !lock.disabled;
   const label = fieldLabel(props);
   const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
-  const counter = maxItems !== null ? (
-    <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-      {rows.length}/{maxItems}
-    </span>
-  ) : null;
+  const counter =
+    maxItems !== null ? (
+      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+        {rows.length}/{maxItems}
+      </span>
+    ) : null;
 
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
@@ -68,7 +71,8 @@ export function ReferenceListField(props: FieldProps) {
               onDragOver={(event) => canSort && event.preventDefault()}
               onDrop={(event) => {
                 event.preventDefault();
-                if (dragFrom.current !== null && dragFrom.current !== index) form.reorder({ name: meta.name, from: dragFrom.current, to: index });
+                if (dragFrom.current !== null && dragFrom.current !== index)
+                  form.reorder({ name: meta.name, from: dragFrom.current, to: index });
                 dragFrom.current = null;
               }}
             >
@@ -76,27 +80,58 @@ export function ReferenceListField(props: FieldProps) {
                 <div className="reference-entry" data-reference={value}>
                   <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
                   {view.thumbnail ? (
-                    <img className="reference-thumb" src={view.thumbnail} alt={t("references.thumbnail", { title: view.label })} width={48} height={48} loading="lazy" />
+                    <img
+                      className="reference-thumb"
+                      src={view.thumbnail}
+                      alt={t("references.thumbnail", { title: view.label })}
+                      width={48}
+                      height={48}
+                      loading="lazy"
+                    />
                   ) : (
                     <span className="reference-thumb reference-thumb-empty" aria-hidden="true" />
                   )}
                   {view.deleted ? (
                     <span className="reference-deleted">{t("references.deleted")}</span>
                   ) : view.known && collection.slug ? (
-                    <a href={`/b/${collection.slug}/${value}/latest`} className="reference-title">{view.label}</a>
+                    <a href={`/b/${collection.slug}/${value}/latest`} className="reference-title">
+                      {view.label}
+                    </a>
                   ) : (
                     <span className="reference-title">{view.label}</span>
                   )}
                 </div>
               ) : (
-                <ReferenceField name={row.name} schema={itemsOf(schema)} required={false} label={t("references.entry", { index: index + 1 })} />
+                <ReferenceField
+                  name={row.name}
+                  schema={itemsOf(schema)}
+                  required={false}
+                  label={t("references.entry", { index: index + 1 })}
+                />
               )}
               {lock.showEditButtons ? (
                 <div className="row-actions">
-                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })} disabled={lock.disabled || index === 0} aria-label={`${t("form.moveUp")}: ${view?.label ?? index + 1}`}>↑</button>
-                  <button {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })} disabled={lock.disabled || index === rows.length - 1} aria-label={`${t("form.moveDown")}: ${view?.label ?? index + 1}`}>↓</button>
+                  <button
+                    {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })}
+                    disabled={lock.disabled || index === 0}
+                    aria-label={`${t("form.moveUp")}: ${view?.label ?? index + 1}`}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })}
+                    disabled={lock.disabled || index === rows.length - 1}
+                    aria-label={`${t("form.moveDown")}: ${view?.label ?? index + 1}`}
+                  >
+                    ↓
+                  </button>
                   {!fixed ? (
-                    <button {...form.remove.getButtonProps({ name: meta.name, index })} className="remove" aria-label={`${t("form.remove")}: ${view?.label ?? index + 1}`} disabled={lock.disabled}>
+                    <button
+                      {...form.remove.getButtonProps({ name: meta.name, index })}
+                      className="remove"
+                      aria-label={`${t("form.remove")}: ${view?.label ?? index + 1}`}
+                      disabled={lock.disabled}
+                    >
                       ×
                     </button>
                   ) : null}
@@ -108,7 +143,13 @@ export function ReferenceListField(props: FieldProps) {
       </ol>
       {canAdd ? (
         hydrated ? (
-          <button ref={addButton} type="button" className="button small add" disabled={lock.disabled || !collection.slug} onClick={() => setPicking(true)}>
+          <button
+            ref={addButton}
+            type="button"
+            className="button small add"
+            disabled={lock.disabled || !collection.slug}
+            onClick={() => setPicking(true)}
+          >
             {addText}
           </button>
         ) : (

@@ -40,7 +40,14 @@ export function ReferencePicker(props: {
   const words = props.single
     ? { title: t("references.chooseTitle", { title: props.title }), pick: t("references.choose"), already: t("references.chosen") }
     : { title: t("references.pickTitle", { title: props.title }), pick: t("references.pick"), already: t("references.alreadyAdded") };
-  const announce = status === "loading" ? t("references.searching") : status === "error" ? t("references.searchFailed") : results.length ? t("references.searchResults", { count: results.length }) : t("references.searchNone");
+  const announce =
+    status === "loading"
+      ? t("references.searching")
+      : status === "error"
+        ? t("references.searchFailed")
+        : results.length
+          ? t("references.searchResults", { count: results.length })
+          : t("references.searchNone");
   return (
     <dialog
       ref={dialog}
@@ -52,7 +59,9 @@ export function ReferencePicker(props: {
       }}
     >
       <h2 id="reference-picker-title">{words.title}</h2>
-      <label htmlFor="reference-picker-search" className="visually-hidden">{t("references.search", { title: props.title })}</label>
+      <label htmlFor="reference-picker-search" className="visually-hidden">
+        {t("references.search", { title: props.title })}
+      </label>
       <input
         id="reference-picker-search"
         type="search"
@@ -61,13 +70,19 @@ export function ReferencePicker(props: {
         value={text}
         onChange={(event) => onSearch(event.currentTarget.value)}
       />
-      <p className="muted reference-picker-count" role="status" aria-live="polite">{announce}</p>
+      <p className="muted reference-picker-count" role="status" aria-live="polite">
+        {announce}
+      </p>
       <ul className="reference-picker-results">
         {results.map((option) => {
           const already = props.chosen.includes(option.value);
           return (
             <li key={option.value}>
-              {option.thumbnail ? <img src={option.thumbnail} alt="" width={40} height={40} loading="lazy" /> : <span className="reference-thumb-empty" aria-hidden="true" />}
+              {option.thumbnail ? (
+                <img src={option.thumbnail} alt="" width={40} height={40} loading="lazy" />
+              ) : (
+                <span className="reference-thumb-empty" aria-hidden="true" />
+              )}
               <span className="reference-picker-title">{option.label}</span>
               <button
                 type="button"
@@ -84,7 +99,9 @@ export function ReferencePicker(props: {
         })}
       </ul>
       <div className="modal-actions">
-        <button type="button" className="button" onClick={() => props.onClose()}>{t("references.close")}</button>
+        <button type="button" className="button" onClick={() => props.onClose()}>
+          {t("references.close")}
+        </button>
       </div>
     </dialog>
   );

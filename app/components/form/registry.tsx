@@ -5,7 +5,15 @@ import { DisableableField, ObjectField, TranslateObjectField } from "./group-fie
 import { ArrayField, TextsField } from "./list-fields";
 import { ON_DEMAND_FIELDS } from "./on-demand-fields";
 import {
-  BooleanField, ColorField, DateField, EnumDataField, EnumField, NumberField, TextareaField, TextField, TimeField,
+  BooleanField,
+  ColorField,
+  DateField,
+  EnumDataField,
+  EnumField,
+  NumberField,
+  TextareaField,
+  TextField,
+  TimeField,
 } from "./simple-fields";
 
 /**

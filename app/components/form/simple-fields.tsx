@@ -82,7 +82,11 @@ export function NumberField(props: FieldProps) {
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={notice}>
       <div className="number-input">
-        {lock.showEditButtons ? <button {...bump(-1)} className="step-button" aria-label={`− ${step}`} disabled={lock.disabled}>−</button> : null}
+        {lock.showEditButtons ? (
+          <button {...bump(-1)} className="step-button" aria-label={`− ${step}`} disabled={lock.disabled}>
+            −
+          </button>
+        ) : null}
         <input
           {...getInputProps(meta, { type: "text" })}
           {...lock.input}
@@ -91,7 +95,11 @@ export function NumberField(props: FieldProps) {
           onInput={() => setReverted(null)}
           onBlur={(event) => leave(event.currentTarget)}
         />
-        {lock.showEditButtons ? <button {...bump(1)} className="step-button" aria-label={`+ ${step}`} disabled={lock.disabled}>+</button> : null}
+        {lock.showEditButtons ? (
+          <button {...bump(1)} className="step-button" aria-label={`+ ${step}`} disabled={lock.disabled}>
+            +
+          </button>
+        ) : null}
       </div>
     </FieldShell>
   );
@@ -152,13 +160,19 @@ export function ColorField(props: FieldProps) {
         {chosen ? (
           <input {...getInputProps(meta, { type: "color" })} {...lock.choice} />
         ) : (
-          <output id={meta.id} className="color-none">{t("form.noColour")}</output>
+          <output id={meta.id} className="color-none">
+            {t("form.noColour")}
+          </output>
         )}
         {lock.showEditButtons && !chosen ? (
-          <button {...set("#000000")} className="button small" disabled={lock.disabled}>{t("form.chooseColour")}</button>
+          <button {...set("#000000")} className="button small" disabled={lock.disabled}>
+            {t("form.chooseColour")}
+          </button>
         ) : null}
         {lock.showEditButtons && chosen && !props.required ? (
-          <button {...set("")} className="button small" disabled={lock.disabled}>{t("form.clearColour")}</button>
+          <button {...set("")} className="button small" disabled={lock.disabled}>
+            {t("form.clearColour")}
+          </button>
         ) : null}
       </span>
     </FieldShell>
@@ -197,7 +211,10 @@ export function resolveRelativePointer(name: string, pointer: string): string | 
   const up = Number(match[1]);
   if (up > segments.length) return null;
   const base = segments.slice(0, segments.length - up);
-  const rest = (match[2] ?? "").split("/").slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : part));
+  const rest = (match[2] ?? "")
+    .split("/")
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : part));
   return [...base, ...rest].reduce((out, part) => (part.startsWith("[") ? `${out}${part}` : out ? `${out}.${part}` : part), "");
 }
 

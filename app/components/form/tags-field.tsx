@@ -47,11 +47,12 @@ export function TagsField(props: FieldProps) {
     }
   };
 
-  const counter = maxItems !== null ? (
-    <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-      {rows.length}/{maxItems}
-    </span>
-  ) : null;
+  const counter =
+    maxItems !== null ? (
+      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
+        {rows.length}/{maxItems}
+      </span>
+    ) : null;
 
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={errors} aside={counter}>
@@ -116,7 +117,15 @@ export function TagsField(props: FieldProps) {
                 {t("form.newTag")}
               </button>
             ) : (
-              <button type="submit" name={TAG_ADD_FIELD} value={meta.name} form={form.id} formNoValidate className="button small add" disabled={lock.disabled}>
+              <button
+                type="submit"
+                name={TAG_ADD_FIELD}
+                value={meta.name}
+                form={form.id}
+                formNoValidate
+                className="button small add"
+                disabled={lock.disabled}
+              >
                 {t("form.newTag")}
               </button>
             )}

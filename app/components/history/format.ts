@@ -5,7 +5,14 @@ import type { HistoryEntry } from "../../../core/content/history";
 export function useVersionTime() {
   const { i18n } = useTranslation();
   const format = new Intl.DateTimeFormat(i18n.language, {
-    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC", timeZoneName: "short",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
   });
   return (value: Date | string) => format.format(new Date(value));
 }

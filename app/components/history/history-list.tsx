@@ -42,20 +42,42 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
       <Form method="post" action={paths.restoreAction} id={restoreForm} className="history-restore-form">
         <input type="hidden" name="base" value={history.latestVersionId} />
       </Form>
-      {currentVersionId && currentVersionId !== history.latestVersionId ? <p className="notice-warning history-hint">{t("history.restoreHint")}</p> : null}
+      {currentVersionId && currentVersionId !== history.latestVersionId ? (
+        <p className="notice-warning history-hint">{t("history.restoreHint")}</p>
+      ) : null}
       {history.total > 1 ? <p className="muted history-hint">{t("history.chooseHint")}</p> : null}
       <CompareForm method="get" action={paths.compareAction} className="history-compare-form">
         <ol className="history-entries">
           {entries.map((entry) => {
             const label = t("history.version", { number: entry.number });
             return (
-              <li key={entry.versionId} className={`history-entry${entry.versionId === currentVersionId ? " current" : ""}`} data-version={entry.versionId}>
+              <li
+                key={entry.versionId}
+                className={`history-entry${entry.versionId === currentVersionId ? " current" : ""}`}
+                data-version={entry.versionId}
+              >
                 <span className="history-choose">
-                  <input type="radio" name="a" value={entry.versionId} defaultChecked={entry.versionId === defaultA} aria-label={t("history.compareFrom", { number: entry.number })} />
-                  <input type="radio" name="b" value={entry.versionId} defaultChecked={entry.versionId === defaultB} aria-label={t("history.compareTo", { number: entry.number })} />
+                  <input
+                    type="radio"
+                    name="a"
+                    value={entry.versionId}
+                    defaultChecked={entry.versionId === defaultA}
+                    aria-label={t("history.compareFrom", { number: entry.number })}
+                  />
+                  <input
+                    type="radio"
+                    name="b"
+                    value={entry.versionId}
+                    defaultChecked={entry.versionId === defaultB}
+                    aria-label={t("history.compareTo", { number: entry.number })}
+                  />
                 </span>
                 <span className="history-what">
-                  <Link to={paths.version(entry)} className="history-open" aria-current={entry.versionId === currentVersionId ? "page" : undefined}>
+                  <Link
+                    to={paths.version(entry)}
+                    className="history-open"
+                    aria-current={entry.versionId === currentVersionId ? "page" : undefined}
+                  >
                     {label}
                   </Link>
                   {entry.latest ? <span className="history-badge">{t("history.latest")}</span> : null}
@@ -76,7 +98,14 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                   </span>
                 </span>
                 {entry.latest ? null : (
-                  <button type="submit" form={restoreForm} name="versionId" value={entry.versionId} className="button small history-restore" aria-label={t("history.restoreVersion", { number: entry.number })}>
+                  <button
+                    type="submit"
+                    form={restoreForm}
+                    name="versionId"
+                    value={entry.versionId}
+                    className="button small history-restore"
+                    aria-label={t("history.restoreVersion", { number: entry.number })}
+                  >
                     {t("history.restore")}
                   </button>
                 )}
@@ -85,25 +114,41 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
           })}
         </ol>
         {history.total > 1 ? (
-          <button type="submit" className="button history-compare">{t("history.compare")}</button>
+          <button type="submit" className="button history-compare">
+            {t("history.compare")}
+          </button>
         ) : (
           <p className="muted">{t("history.onlyOne")}</p>
         )}
       </CompareForm>
       {inline && fetcher.data ? (
-        <section className="history-inline-compare" aria-live="polite" aria-label={t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}>
+        <section
+          className="history-inline-compare"
+          aria-live="polite"
+          aria-label={t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}
+        >
           <h3>{t("history.compareTitle", { from: fetcher.data.comparison.before.number, to: fetcher.data.comparison.after.number })}</h3>
           <p>
-            <Link to={paths.compare(fetcher.data.comparison.before.versionId, fetcher.data.comparison.after.versionId)}>{t("history.openComparison")}</Link>
+            <Link to={paths.compare(fetcher.data.comparison.before.versionId, fetcher.data.comparison.after.versionId)}>
+              {t("history.openComparison")}
+            </Link>
           </p>
           <VersionCompare comparison={fetcher.data.comparison} versionPath={paths.version} />
         </section>
       ) : null}
       {history.pages > 1 ? (
         <nav className="pagination" aria-label={t("history.pages")}>
-          {history.page > 1 ? <Link to={paths.history(history.page - 1)} rel="prev">{t("history.newer")}</Link> : null}
+          {history.page > 1 ? (
+            <Link to={paths.history(history.page - 1)} rel="prev">
+              {t("history.newer")}
+            </Link>
+          ) : null}
           <span>{t("history.pageOf", { page: history.page, pages: history.pages })}</span>
-          {history.page < history.pages ? <Link to={paths.history(history.page + 1)} rel="next">{t("history.older")}</Link> : null}
+          {history.page < history.pages ? (
+            <Link to={paths.history(history.page + 1)} rel="next">
+              {t("history.older")}
+            </Link>
+          ) : null}
         </nav>
       ) : null}
     </div>

@@ -21,7 +21,13 @@ export function HistoryPanel(props: HistoryListProps & { open?: boolean }) {
         </summary>
         <HistoryList {...list} inline />
       </details>
-      <SharePanel bucketSlug={bucketSlug} contentId={history.contentId} versionId={shown} versionNumber={shownNumber} latestVersionId={history.latestVersionId} />
+      <SharePanel
+        bucketSlug={bucketSlug}
+        contentId={history.contentId}
+        versionId={shown}
+        versionNumber={shownNumber}
+        latestVersionId={history.latestVersionId}
+      />
     </>
   );
 }

@@ -12,7 +12,9 @@ import { useAuthorName, useVersionTime } from "./format";
  */
 
 export function labelText(labels: readonly DiffLabel[], item: (index: number) => string): string {
-  return labels.map((label) => (label.kind === "item" ? item(label.index) : label.locale ? label.title.toUpperCase() : label.title)).join(" › ");
+  return labels
+    .map((label) => (label.kind === "item" ? item(label.index) : label.locale ? label.title.toUpperCase() : label.title))
+    .join(" › ");
 }
 
 function Value({ value, comparison }: { value: DiffValue; comparison: VersionComparison }) {
@@ -58,13 +60,23 @@ function VersionHeading({ entry, versionPath }: { entry: HistoryEntry; versionPa
   );
 }
 
-export function VersionCompare({ comparison, versionPath }: { comparison: VersionComparison; versionPath: (entry: HistoryEntry) => string }) {
+export function VersionCompare({
+  comparison,
+  versionPath,
+}: {
+  comparison: VersionComparison;
+  versionPath: (entry: HistoryEntry) => string;
+}) {
   const { t } = useTranslation();
   const item = (index: number) => t("history.item", { number: index + 1 });
   const { before, after, rows } = comparison;
   return (
     <div className="version-compare">
-      {rows.length === 0 ? <p className="muted" role="status">{t("history.noDifference")}</p> : null}
+      {rows.length === 0 ? (
+        <p className="muted" role="status">
+          {t("history.noDifference")}
+        </p>
+      ) : null}
       {/* On a narrow screen the table's head is hidden: the two versions are named here instead. */}
       <ul className="diff-versions">
         <li>
@@ -75,33 +87,33 @@ export function VersionCompare({ comparison, versionPath }: { comparison: Versio
         </li>
       </ul>
       {rows.length ? (
-      <table className="content-table diff-table">
-        <caption className="visually-hidden">{t("history.compareCaption", { from: before.number, to: after.number })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("history.field")}</th>
-            <th scope="col">
-              <VersionHeading entry={before} versionPath={versionPath} />
-            </th>
-            <th scope="col">
-              <VersionHeading entry={after} versionPath={versionPath} />
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.name} className={`diff-row diff-${row.change}`} data-field={row.name}>
-              <th scope="row">{labelText(row.labels, item)}</th>
-              <td className="diff-before" data-label={t("history.version", { number: before.number })}>
-                <Value value={row.before} comparison={comparison} />
-              </td>
-              <td className="diff-after" data-label={t("history.version", { number: after.number })}>
-                <Value value={row.after} comparison={comparison} />
-              </td>
+        <table className="content-table diff-table">
+          <caption className="visually-hidden">{t("history.compareCaption", { from: before.number, to: after.number })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("history.field")}</th>
+              <th scope="col">
+                <VersionHeading entry={before} versionPath={versionPath} />
+              </th>
+              <th scope="col">
+                <VersionHeading entry={after} versionPath={versionPath} />
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.name} className={`diff-row diff-${row.change}`} data-field={row.name}>
+                <th scope="row">{labelText(row.labels, item)}</th>
+                <td className="diff-before" data-label={t("history.version", { number: before.number })}>
+                  <Value value={row.before} comparison={comparison} />
+                </td>
+                <td className="diff-after" data-label={t("history.version", { number: after.number })}>
+                  <Value value={row.after} comparison={comparison} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       ) : null}
     </div>
   );

@@ -10,7 +10,11 @@ export function ConfirmBreakingChange({ report, required = false }: { report: Im
   if (!impactNeedsConfirmation(report)) return null;
   return (
     <div className="impact-confirm">
-      {required ? <p className="form-error" role="alert">{t("schemaImpact.confirmRequired")}</p> : null}
+      {required ? (
+        <p className="form-error" role="alert">
+          {t("schemaImpact.confirmRequired")}
+        </p>
+      ) : null}
       <label className="inline-check">
         <input type="checkbox" name={CONFIRM_BREAKING_FIELD} value="on" />
         {t("schemaImpact.confirmBreaking")}

@@ -72,7 +72,9 @@ export function SchemaImpactReport({ report, title }: { report: ImpactReport; ti
       <h2 id="schema-impact-title">{heading}</h2>
       <p className={report.failing ? "notice-warning" : "notice-success"} role="status">
         <span data-testid="impact-summary">{summary}</span>
-        {report.durationMs >= 100 ? <span className="muted"> {t("schemaImpact.duration", { seconds: (report.durationMs / 1000).toFixed(1) })}</span> : null}
+        {report.durationMs >= 100 ? (
+          <span className="muted"> {t("schemaImpact.duration", { seconds: (report.durationMs / 1000).toFixed(1) })}</span>
+        ) : null}
       </p>
       {report.groups.length ? (
         <>
@@ -82,17 +84,25 @@ export function SchemaImpactReport({ report, title }: { report: ImpactReport; ti
               <tr>
                 <th scope="col">{t("schemaImpact.property")}</th>
                 <th scope="col">{t("schemaImpact.message")}</th>
-                <th scope="col" className="impact-count">{t("schemaImpact.count")}</th>
+                <th scope="col" className="impact-count">
+                  {t("schemaImpact.count")}
+                </th>
                 <th scope="col">{t("schemaImpact.firstDocuments")}</th>
               </tr>
             </thead>
             <tbody>
               {report.groups.map((group) => (
                 <tr key={`${group.property}\u0000${group.message}`} className="impact-group">
-                  <td data-label={t("schemaImpact.property")}><PropertyName property={group.property} /></td>
+                  <td data-label={t("schemaImpact.property")}>
+                    <PropertyName property={group.property} />
+                  </td>
                   <td data-label={t("schemaImpact.message")}>{group.message}</td>
-                  <td data-label={t("schemaImpact.count")} className="impact-count">{group.count}</td>
-                  <td data-label={t("schemaImpact.firstDocuments")}><DocumentLinks documents={group.documents} count={group.count} /></td>
+                  <td data-label={t("schemaImpact.count")} className="impact-count">
+                    {group.count}
+                  </td>
+                  <td data-label={t("schemaImpact.firstDocuments")}>
+                    <DocumentLinks documents={group.documents} count={group.count} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -131,7 +141,11 @@ export function SchemaImpactProgress({ progress }: { progress: ImpactProgress | 
   return (
     <div className="impact-progress" role="status" aria-live="polite">
       <span>{t("schemaImpact.checking")}</span>
-      <progress max={Math.max(progress?.total ?? 0, 1)} value={progress ? progress.checked : undefined} aria-label={t("schemaImpact.checking")} />
+      <progress
+        max={Math.max(progress?.total ?? 0, 1)}
+        value={progress ? progress.checked : undefined}
+        aria-label={t("schemaImpact.checking")}
+      />
       {progress ? <span className="muted">{t("schemaImpact.progress", { checked: progress.checked, total: progress.total })}</span> : null}
     </div>
   );

@@ -43,7 +43,12 @@ export function useSchemaImpact(slug: string) {
           if (controller.signal.aborted) return;
           if (error instanceof ImpactInterruptedError) setState({ status: "error", key: "schemaImpact.errors.interrupted" });
           else if (error instanceof ApiError && error.status !== 0) setState({ status: "error", message: error.message });
-          else setState({ status: "error", key: "schemaImpact.errors.failed", message: error instanceof Error ? error.message : String(error) });
+          else
+            setState({
+              status: "error",
+              key: "schemaImpact.errors.failed",
+              message: error instanceof Error ? error.message : String(error),
+            });
         },
       );
     },

@@ -50,7 +50,13 @@ function SessionPreview({ name, schema }: { name: string; schema: JsonSchema }) 
         <p className="empty">{t("sessionEditor.preview.empty")}</p>
       ) : hydrated ? (
         <>
-          <button type="button" className="button primary session-play" disabled={!playable.length} aria-haspopup="dialog" onClick={() => setPlaying(0)}>
+          <button
+            type="button"
+            className="button primary session-play"
+            disabled={!playable.length}
+            aria-haspopup="dialog"
+            onClick={() => setPlaying(0)}
+          >
             ▶ {t("sessionEditor.preview.play")}
           </button>
           <ol className="session-queue">
@@ -61,7 +67,13 @@ function SessionPreview({ name, schema }: { name: string; schema: JsonSchema }) 
                   {at === -1 ? (
                     <span className="session-queue-title">{entry.title}</span>
                   ) : (
-                    <button type="button" className="session-queue-play" aria-haspopup="dialog" aria-label={t("sessionEditor.preview.playFrom", { title: entry.title })} onClick={() => setPlaying(at)}>
+                    <button
+                      type="button"
+                      className="session-queue-play"
+                      aria-haspopup="dialog"
+                      aria-label={t("sessionEditor.preview.playFrom", { title: entry.title })}
+                      onClick={() => setPlaying(at)}
+                    >
                       {entry.title}
                     </button>
                   )}
@@ -143,11 +155,12 @@ function Availability({ today }: { today: string }) {
       break;
     case "open":
       line = t("sessionEditor.availability.now");
-      detail = status.from && status.until
-        ? t("sessionEditor.availability.openBoth", { from: dateText(status.from), until: dateText(status.until) })
-        : status.from
-          ? t("sessionEditor.availability.openFrom", { from: dateText(status.from) })
-          : t("sessionEditor.availability.openUntil", { until: dateText(status.until ?? "") });
+      detail =
+        status.from && status.until
+          ? t("sessionEditor.availability.openBoth", { from: dateText(status.from), until: dateText(status.until) })
+          : status.from
+            ? t("sessionEditor.availability.openFrom", { from: dateText(status.from) })
+            : t("sessionEditor.availability.openUntil", { until: dateText(status.until ?? "") });
       break;
   }
   return (

@@ -23,10 +23,12 @@ export function useSessionEntries(name: string, schema: JsonSchema): SessionEntr
   const items = (schema.items ?? {}) as JsonSchema;
   const cards = data.cases[typeof items._ref === "string" ? items._ref : ""]?.cards ?? [];
   return meta.getFieldList().flatMap((row) => {
-    const id = (row.value ?? row.initialValue) ?? "";
+    const id = row.value ?? row.initialValue ?? "";
     if (!id) return [];
     const card = cards.find((candidate) => candidate.contentId === id);
-    return [{ id, title: card ? card.title || t("cases.untitled") : t("cases.deleted"), still: card?.still ?? null, video: card?.video ?? null }];
+    return [
+      { id, title: card ? card.title || t("cases.untitled") : t("cases.deleted"), still: card?.still ?? null, video: card?.video ?? null },
+    ];
   });
 }
 

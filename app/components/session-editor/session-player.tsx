@@ -47,11 +47,21 @@ export function SessionPlayer(props: { entries: readonly SessionEntry[]; start: 
             onEnded={() => setIndex((at) => (at + 1 < queue.length ? at + 1 : at))}
           />
           <div className="session-player-controls">
-            <button type="button" className="button small session-player-previous" disabled={index === 0} onClick={() => setIndex(index - 1)}>
+            <button
+              type="button"
+              className="button small session-player-previous"
+              disabled={index === 0}
+              onClick={() => setIndex(index - 1)}
+            >
               ← {t("sessionEditor.preview.previous")}
             </button>
             <PlaybackRates rate={rate} onChange={setRate} />
-            <button type="button" className="button small session-player-next" disabled={index + 1 >= queue.length} onClick={() => setIndex(index + 1)}>
+            <button
+              type="button"
+              className="button small session-player-next"
+              disabled={index + 1 >= queue.length}
+              onClick={() => setIndex(index + 1)}
+            >
               {t("sessionEditor.preview.next")} →
             </button>
           </div>
@@ -87,7 +97,9 @@ export function EntryState({ entry }: { entry: SessionEntry }) {
   const { t } = useTranslation();
   if (!entry.video) return <span className="session-entry-state muted">{t("sessionEditor.preview.noVideo")}</span>;
   const duration = entry.video.duration ? <span className="session-entry-duration">{formatDuration(entry.video.duration)}</span> : null;
-  return entry.video.ready ? duration : (
+  return entry.video.ready ? (
+    duration
+  ) : (
     <span className="session-entry-state">
       {t("sessionEditor.preview.processing")} {duration}
     </span>

@@ -38,7 +38,9 @@ export function PermissionList({ permissions }: { permissions: readonly string[]
     <span className="tag-list">
       {permissions.map((permission) => (
         <span key={permission} className={`tag tag-${permission}`}>
-          {PERMISSIONS.includes(permission as (typeof PERMISSIONS)[number]) ? t(`adminUsers.permission.${permission as (typeof PERMISSIONS)[number]}`) : permission}
+          {PERMISSIONS.includes(permission as (typeof PERMISSIONS)[number])
+            ? t(`adminUsers.permission.${permission as (typeof PERMISSIONS)[number]}`)
+            : permission}
         </span>
       ))}
     </span>

@@ -25,7 +25,13 @@ export interface MadeResetLink {
   expiresAt: string;
 }
 
-export function PasswordSection(props: { user: PasswordUser; requestedAt: string | null; made: MadeResetLink | null; linkMinutes: number; busy: boolean }) {
+export function PasswordSection(props: {
+  user: PasswordUser;
+  requestedAt: string | null;
+  made: MadeResetLink | null;
+  linkMinutes: number;
+  busy: boolean;
+}) {
   const { t } = useTranslation();
   const { user, made } = props;
   const here = `/settings/users/${user.id}`;
@@ -114,10 +120,16 @@ export function SetPasswordDialog({ user, lastResult }: { user: PasswordUser; la
             autoComplete="new-password"
             aria-describedby={`${fields.password.descriptionId} ${fields.password.errorId}`}
           />
-          <p id={fields.password.descriptionId} className="field-hint muted">{t("adminUsers.password.rule", min)}</p>
+          <p id={fields.password.descriptionId} className="field-hint muted">
+            {t("adminUsers.password.rule", min)}
+          </p>
           <FieldError field={fields.password} params={min} />
           <label htmlFor={fields.confirmPassword.id}>{t("adminUsers.password.confirm")}</label>
-          <input {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} autoComplete="new-password" />
+          <input
+            {...getInputProps(fields.confirmPassword, { type: "password" })}
+            key={fields.confirmPassword.key}
+            autoComplete="new-password"
+          />
           <FieldError field={fields.confirmPassword} />
           <div className="modal-actions">
             <Link to={here} className="button" replace preventScrollReset>

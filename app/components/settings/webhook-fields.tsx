@@ -65,7 +65,9 @@ export function WebhookFields({ fields, buckets, mode, params }: WebhookFieldsPr
         placeholder="https://"
         aria-describedby={`${fields.url.descriptionId} ${fields.url.errorId}`}
       />
-      <p id={fields.url.descriptionId} className="field-hint">{t("webhooks.urlHint")}</p>
+      <p id={fields.url.descriptionId} className="field-hint">
+        {t("webhooks.urlHint")}
+      </p>
       <FieldError field={fields.url} params={params} />
 
       <fieldset className="check-group" aria-describedby={fields.events.errors?.length ? fields.events.errorId : undefined}>
@@ -119,7 +121,9 @@ export function WebhookFields({ fields, buckets, mode, params }: WebhookFieldsPr
             <span>{t(modes.find(([value]) => value === props.value)?.[1] ?? "webhooks.secretMode.generate")}</span>
           </label>
         ))}
-        <label htmlFor={fields.secret.id} className="visually-hidden">{t("webhooks.secret")}</label>
+        <label htmlFor={fields.secret.id} className="visually-hidden">
+          {t("webhooks.secret")}
+        </label>
         <input
           {...getInputProps(fields.secret, { type: "text" })}
           key={fields.secret.key}
@@ -128,7 +132,9 @@ export function WebhookFields({ fields, buckets, mode, params }: WebhookFieldsPr
           maxLength={WEBHOOK_SECRET_MAX}
           aria-describedby={`${fields.secret.descriptionId} ${fields.secret.errorId}`}
         />
-        <p id={fields.secret.descriptionId} className="field-hint">{t("webhooks.secretHint")}</p>
+        <p id={fields.secret.descriptionId} className="field-hint">
+          {t("webhooks.secretHint")}
+        </p>
         <FieldError field={fields.secret} />
       </fieldset>
     </>

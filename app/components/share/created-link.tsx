@@ -10,7 +10,11 @@ const subscribeToNothing = () => () => undefined;
  */
 export function CopyLinkButton({ url, label }: { url: string; label?: string }) {
   const { t } = useTranslation();
-  const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
   if (!hydrated) return null;
   const copy = () => {
@@ -35,7 +39,14 @@ export function CopyLinkButton({ url, label }: { url: string; label?: string }) 
 export function CopyField({ value, label, copyLabel, marker }: { value: string; label: string; copyLabel: string; marker: string }) {
   return (
     <span className="copy-field">
-      <input type="text" readOnly {...{ [`data-${marker}`]: "true" }} value={value} aria-label={label} onFocus={(event) => event.currentTarget.select()} />
+      <input
+        type="text"
+        readOnly
+        {...{ [`data-${marker}`]: "true" }}
+        value={value}
+        aria-label={label}
+        onFocus={(event) => event.currentTarget.select()}
+      />
       <CopyLinkButton url={value} label={copyLabel} />
     </span>
   );
@@ -52,7 +63,15 @@ export function CreatedLink({ url, expiresAt }: { url: string; expiresAt: string
       <p className="shareable-created-title">{t("shareables.created.title")}</p>
       <p>{t("shareables.created.once")}</p>
       <p className="shareable-link">
-        <input type="text" readOnly value={url} aria-label={t("shareables.created.link")} className="shareable-link-input" data-shareable-link onFocus={(event) => event.currentTarget.select()} />
+        <input
+          type="text"
+          readOnly
+          value={url}
+          aria-label={t("shareables.created.link")}
+          className="shareable-link-input"
+          data-shareable-link
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <CopyLinkButton url={url} />
       </p>
       <p className="muted">

@@ -23,9 +23,13 @@ type ValidateShare = typeof import("./share-validation").validateShare;
 let validateShare: ValidateShare | null = null;
 function loadShareValidation() {
   if (validateShare) return;
-  import("./share-validation").then((module) => (validateShare = module.validateShare), () => undefined);
+  import("./share-validation").then(
+    (module) => (validateShare = module.validateShare),
+    () => undefined,
+  );
 }
-const uncheckedSubmission = (formData: FormData) => parse<CreateShareInput, string[]>(formData, { resolve: (value) => ({ value: value as CreateShareInput }) });
+const uncheckedSubmission = (formData: FormData) =>
+  parse<CreateShareInput, string[]>(formData, { resolve: (value) => ({ value: value as CreateShareInput }) });
 
 interface CreateAnswer {
   intent: "create";
@@ -33,7 +37,13 @@ interface CreateAnswer {
   created: { id: string; url: string; expiresAt: string } | null;
 }
 
-export function SharePanel({ bucketSlug, contentId, versionId, versionNumber, latestVersionId }: {
+export function SharePanel({
+  bucketSlug,
+  contentId,
+  versionId,
+  versionNumber,
+  latestVersionId,
+}: {
   bucketSlug: string;
   contentId: string;
   /** The version the page shows. */
@@ -53,7 +63,8 @@ export function SharePanel({ bucketSlug, contentId, versionId, versionNumber, la
     shouldRevalidate: "onInput",
   });
   const older = versionId !== latestVersionId;
-  const thisVersion = versionNumber === null ? t("shareables.panel.thisVersion") : t("shareables.panel.thisVersionNumber", { number: versionNumber });
+  const thisVersion =
+    versionNumber === null ? t("shareables.panel.thisVersion") : t("shareables.panel.thisVersionNumber", { number: versionNumber });
   return (
     <details className="share-panel" open={answer ? true : undefined} onToggle={loadShareValidation}>
       <summary>{t("shareables.panel.title")}</summary>
@@ -79,7 +90,9 @@ export function SharePanel({ bucketSlug, contentId, versionId, versionNumber, la
           <label htmlFor={`${form.id}-expiry`}>{t("shareables.panel.expiry")}</label>
           <select id={`${form.id}-expiry`} name="expiry" defaultValue={DEFAULT_SHARE_EXPIRY}>
             {SHARE_EXPIRY_DAYS.map((days) => (
-              <option key={days} value={days}>{t("shareables.panel.days", { count: Number(days) })}</option>
+              <option key={days} value={days}>
+                {t("shareables.panel.days", { count: Number(days) })}
+              </option>
             ))}
             <option value="date">{t("shareables.panel.onDate")}</option>
           </select>
@@ -94,7 +107,9 @@ export function SharePanel({ bucketSlug, contentId, versionId, versionNumber, la
             aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`}
             aria-invalid={fields.expiresOn.errors?.length ? true : undefined}
           />
-          <p id={fields.expiresOn.descriptionId} className="field-hint">{t("shareables.panel.dateHint", { days: MAX_SHARE_DAYS })}</p>
+          <p id={fields.expiresOn.descriptionId} className="field-hint">
+            {t("shareables.panel.dateHint", { days: MAX_SHARE_DAYS })}
+          </p>
           <FieldError field={fields.expiresOn} />
         </div>
         <button type="submit" className="button primary" disabled={fetcher.state !== "idle"}>

@@ -43,7 +43,9 @@ function Value({ value, shared }: { value: DiffValue; shared: SharedDocument }) 
         <span className="shared-file">
           {/* eslint-disable-next-line jsx-a11y/media-has-caption -- an uploaded sound file comes without captions */}
           {media.mimetype.startsWith("audio/") ? <audio src={media.url} controls preload="none" /> : null}
-          <a href={media.download} download={media.filename}>{t("shareables.view.download", { filename: media.filename })}</a>
+          <a href={media.download} download={media.filename}>
+            {t("shareables.view.download", { filename: media.filename })}
+          </a>
         </span>
       );
     }
@@ -58,7 +60,9 @@ export function SharedDocumentView({ shared }: { shared: SharedDocument }) {
       <p className="eyebrow">{shared.bucketName}</p>
       <h1>{shared.title}</h1>
       <p className="shared-about muted">
-        {shared.latest ? t("shareables.view.latest", { number: shared.version.number }) : t("shareables.view.version", { number: shared.version.number })}
+        {shared.latest
+          ? t("shareables.view.latest", { number: shared.version.number })
+          : t("shareables.view.version", { number: shared.version.number })}
         {" · "}
         <When iso={shared.version.createdAt} />
         {" · "}

@@ -22,7 +22,11 @@ export function ConfirmDialogSpecimen() {
           {t("styleGuide.openConfirm")}
         </Link>
       </p>
-      {params.has(CONFIRMED_PARAM) ? <p className="notice-success" role="status">{t("styleGuide.confirmed")}</p> : null}
+      {params.has(CONFIRMED_PARAM) ? (
+        <p className="notice-success" role="status">
+          {t("styleGuide.confirmed")}
+        </p>
+      ) : null}
       {params.get(DIALOG_PARAM) === "confirm" ? (
         <ConfirmDialog
           title={t("overview.deleteTitle")}
@@ -30,7 +34,9 @@ export function ConfirmDialogSpecimen() {
           confirm={
             <Form method="get" action="/style#dialogs" preventScrollReset>
               <input type="hidden" name={CONFIRMED_PARAM} value="1" />
-              <button type="submit" className="button danger">{t("form.delete")}</button>
+              <button type="submit" className="button danger">
+                {t("form.delete")}
+              </button>
             </Form>
           }
         >
@@ -72,7 +78,11 @@ export function BucketFormModalSpecimen({ hydrated, locale }: { hydrated: boolea
           {t("styleGuide.openPartialModal")}
         </button>
       </p>
-      {outcome ? <p className="notice-success" role="status">{t(`styleGuide.modal.${outcome}`)}</p> : null}
+      {outcome ? (
+        <p className="notice-success" role="status">
+          {t(`styleGuide.modal.${outcome}`)}
+        </p>
+      ) : null}
       {open ? (
         <BucketFormModal
           bucket={bucket}

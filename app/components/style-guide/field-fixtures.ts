@@ -45,8 +45,26 @@ export const FIXTURE_CLIP_CARDS: ClipCardData = {
     [FIXTURE_CASES_COLLECTION]: {
       slug: FIXTURE_CASES_COLLECTION,
       cards: [
-        { contentId: "case-harbour", _id: "case-harbour-v1", title: "Harbour at dawn", subtitle: "Harlingen, 1904", still: null, thumbnailId: null, processing: false, video: null },
-        { contentId: "case-glass", _id: "case-glass-v1", title: "Blowing glass", subtitle: "Leerdam workshop", still: null, thumbnailId: null, processing: true, video: null },
+        {
+          contentId: "case-harbour",
+          _id: "case-harbour-v1",
+          title: "Harbour at dawn",
+          subtitle: "Harlingen, 1904",
+          still: null,
+          thumbnailId: null,
+          processing: false,
+          video: null,
+        },
+        {
+          contentId: "case-glass",
+          _id: "case-glass-v1",
+          title: "Blowing glass",
+          subtitle: "Leerdam workshop",
+          still: null,
+          thumbnailId: null,
+          processing: true,
+          video: null,
+        },
       ],
     },
   },
@@ -73,7 +91,13 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       invalid: sample(t, "textTooLong"),
     },
     textarea: {
-      property: { type: "string", renderer: "textarea", title: title("textarea"), description: sample(t, "textareaDescription"), isNotEmpty: true },
+      property: {
+        type: "string",
+        renderer: "textarea",
+        title: title("textarea"),
+        description: sample(t, "textareaDescription"),
+        isNotEmpty: true,
+      },
       required: true,
       filled: sample(t, "textareaValue"),
       invalid: "   ",
@@ -217,7 +241,13 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       invalid: "",
     },
     videoCases: {
-      property: { type: "array", title: title("videoCases"), renderer: "video-cases", items: { type: "string", _ref: FIXTURE_CASES_COLLECTION }, maxItems: 2 },
+      property: {
+        type: "array",
+        title: title("videoCases"),
+        renderer: "video-cases",
+        items: { type: "string", _ref: FIXTURE_CASES_COLLECTION },
+        maxItems: 2,
+      },
       filled: ["case-harbour", "case-glass"],
       invalid: ["case-harbour", "case-glass", "case-harbour"],
     },
@@ -228,7 +258,13 @@ export function fieldFixtures(t: Translate): Record<FieldKind, FieldFixture> {
       invalid: "",
     },
     trendList: {
-      property: { type: "array", title: t("trendScreen.styleGuide.relatedTitle"), renderer: "trend-select", items: { type: "string", _ref: FIXTURE_TRENDS_COLLECTION }, maxItems: 1 },
+      property: {
+        type: "array",
+        title: t("trendScreen.styleGuide.relatedTitle"),
+        renderer: "trend-select",
+        items: { type: "string", _ref: FIXTURE_TRENDS_COLLECTION },
+        maxItems: 1,
+      },
       filled: ["trend-craft"],
       invalid: ["trend-light", "trend-craft"],
     },

@@ -46,7 +46,9 @@ function specimenOf(kind: FieldKind, fixture: FieldFixture, locale: Locale, comp
     resolve: (payload) => resolveDocument(payload, compiled.schema, compiled.validate, locale),
   });
   const errorResult = submission.reply();
-  const ownErrors = Object.keys(errorResult.error ?? {}).filter((name) => name === kind || name.startsWith(`${kind}.`) || name.startsWith(`${kind}[`));
+  const ownErrors = Object.keys(errorResult.error ?? {}).filter(
+    (name) => name === kind || name.startsWith(`${kind}.`) || name.startsWith(`${kind}[`),
+  );
   if (!ownErrors.length) {
     throw new Error(`Style guide sample of ${kind}: the invalid value passed validation`);
   }

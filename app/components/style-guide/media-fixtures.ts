@@ -8,7 +8,6 @@ import sampleStillUrl from "./sample-still.svg?no-inline";
 
 /* Media contents the style guide's media fields show: what GET …/latest would answer, without a server. */
 
-
 const base = {
   jobs: [],
   size: 48_213,

@@ -54,12 +54,14 @@ export function SpecimenForm(props: {
   return (
     <BucketFormContext.Provider value={settings}>
       <ClipCardsContext.Provider value={CLIP_CARDS}>
-      <FormProvider context={form.context}>
-        <form {...getFormProps(form)} action="/style" className="bucket-form specimen-form">
-          {props.children ??
-            properties.map(([name, property]) => <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />)}
-        </form>
-      </FormProvider>
+        <FormProvider context={form.context}>
+          <form {...getFormProps(form)} action="/style" className="bucket-form specimen-form">
+            {props.children ??
+              properties.map(([name, property]) => (
+                <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+              ))}
+          </form>
+        </FormProvider>
       </ClipCardsContext.Provider>
     </BucketFormContext.Provider>
   );

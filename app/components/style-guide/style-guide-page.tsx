@@ -9,7 +9,12 @@ import type { FieldSpecimen } from "./field-specimen";
 import { FIXTURE_MEDIA_SOURCE, MEDIA_FIXTURES } from "./media-fixtures";
 import { MediaStates } from "./media-states";
 import {
-  ButtonSpecimens, ErrorPageSpecimens, FormErrorSpecimens, LoadingBarSpecimen, NoticeSpecimens, TopBarSpecimen,
+  ButtonSpecimens,
+  ErrorPageSpecimens,
+  FormErrorSpecimens,
+  LoadingBarSpecimen,
+  NoticeSpecimens,
+  TopBarSpecimen,
 } from "./ui-specimens";
 
 const SECTIONS = ["fieldKinds", "mediaStates", "buttons", "notices", "formErrors", "dialogs", "loadingBar", "errorPage", "topBar"] as const;
@@ -32,7 +37,9 @@ export function StyleGuidePage({ fields, locale }: { fields: FieldSpecimen[]; lo
   return (
     <div className="style-guide" data-style-guide>
       <nav className="style-toc" aria-labelledby="style-toc-title">
-        <h2 id="style-toc-title" className="style-toc-title">{t("styleGuide.contents")}</h2>
+        <h2 id="style-toc-title" className="style-toc-title">
+          {t("styleGuide.contents")}
+        </h2>
         <ol>
           {SECTIONS.map((id) => (
             <li key={id}>

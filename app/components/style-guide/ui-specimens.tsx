@@ -34,8 +34,12 @@ export function NoticeSpecimens() {
   const { t } = useTranslation();
   return (
     <div className="style-stack">
-      <p className="notice-success" role="status">{t("form.saved")}</p>
-      <p className="notice-warning" role="status">{t("form.olderVersion")}</p>
+      <p className="notice-success" role="status">
+        {t("form.saved")}
+      </p>
+      <p className="notice-warning" role="status">
+        {t("form.olderVersion")}
+      </p>
       <p className="empty">{t("overview.empty")}</p>
     </div>
   );

@@ -13,7 +13,12 @@ export const loader = apiRoute(() => {
 function signInRefusal(failure: LoginFailure): HttpError {
   if (failure.code === "invalid") return new HttpError(400, "api.credentialsRequired");
   if (failure.code === "rate limited") {
-    return new HttpError(429, "login.errors.rateLimited", { minutes: Math.ceil(failure.retryAfter / 60) }, { headers: { "Retry-After": String(failure.retryAfter) } });
+    return new HttpError(
+      429,
+      "login.errors.rateLimited",
+      { minutes: Math.ceil(failure.retryAfter / 60) },
+      { headers: { "Retry-After": String(failure.retryAfter) } },
+    );
   }
   // The spec's texts are the protocol (clients match them): they go in `error`, the words in `message`.
   const key = failure.code === "unknown user" ? "login.errors.unknownUser" : "login.errors.incorrectPassword";

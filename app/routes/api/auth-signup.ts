@@ -14,7 +14,10 @@ export const loader = apiRoute(() => {
 export const action = apiRoute(async ({ request, context }: Route.ActionArgs) => {
   const body = await readBody(request);
   // As /signup: open web signup, or an invitation code that can still be redeemed (the invitation is the permission).
-  if (!context.config.ALLOW_SIGNUP && !(await isInvitationOpen(context.db, typeof body.invitationCode === "string" ? body.invitationCode : null))) {
+  if (
+    !context.config.ALLOW_SIGNUP &&
+    !(await isInvitationOpen(context.db, typeof body.invitationCode === "string" ? body.invitationCode : null))
+  ) {
     throw new HttpError(403, "api.signupNotAllowed");
   }
   try {
@@ -27,7 +30,9 @@ export const action = apiRoute(async ({ request, context }: Route.ActionArgs) =>
       throw new HttpError(400, "api.invalidSignup", { fields: fields.join(", ") });
     }
     if (error instanceof SignupFailure) {
-      throw error.code === "emailTaken" ? new HttpError(409, "signup.errors.emailTaken") : new HttpError(400, "signup.errors.invalidInvitation");
+      throw error.code === "emailTaken"
+        ? new HttpError(409, "signup.errors.emailTaken")
+        : new HttpError(400, "signup.errors.invalidInvitation");
     }
     throw error;
   }

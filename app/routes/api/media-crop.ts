@@ -26,7 +26,10 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   const body = await readJsonBody(request, CROP_USAGE, MAX_SMALL_JSON_BYTES);
   const coordinates = parseCoordinates(body);
   const bounds = cropBoundsFor(body.properties, bucket.jsonSchema);
-  const cropped = await cropImage({ source: media, coordinates, bounds, userId: user.id }, { db: context.db, storage: context.media.storage });
+  const cropped = await cropImage(
+    { source: media, coordinates, bounds, userId: user.id },
+    { db: context.db, storage: context.media.storage },
+  );
   context.logger.info({ mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates }, "image cropped");
   return Response.json(toMediaContent(cropped, []));
 });

@@ -24,5 +24,11 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   const thumb = parseThumb(await readJsonBody(request, { key: "api.usage.thumb" }, MAX_SMALL_JSON_BYTES));
   const jobs = await jobsOf(context.db, media.id);
   const updated = toMediaContent(await selectThumb(context.db, media, jobs, thumb), jobs);
-  return Response.json({ contentId: updated.contentId, _id: updated._id, thumb: updated.thumb, still: updated.still, thumbs: updated.thumbs });
+  return Response.json({
+    contentId: updated.contentId,
+    _id: updated._id,
+    thumb: updated.thumb,
+    still: updated.still,
+    thumbs: updated.thumbs,
+  });
 });

@@ -1,7 +1,13 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { HttpError } from "../../../server/web/http-error";
 import { pageRoute } from "../../../server/web/respond";
-import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "../../../server/content/store";
+import {
+  ContentNotFoundError,
+  getLatestVersion,
+  getSingletonContent,
+  getVersion,
+  type ContentVersion,
+} from "../../../server/content/store";
 import { hasPermission } from "../../../server/accounts/users";
 import { loadReferenceOptions, loadReferenceTargets } from "../../../server/content/references";
 import { loadClipCardData } from "../../../server/content/populate";
@@ -81,14 +87,17 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
   const editing = mode !== "new" && mode !== "duplicate" && version;
   const search = new URL(request.url).searchParams;
   // Back from a popup sub-form's own page (no JavaScript): the form's unsaved input, the saved document picked.
-  const draft = search.has("draft") ? await restorableDraft(context, user.id, bucket.id, new URL(request.url).pathname, search.get("draft")) : null;
+  const draft = search.has("draft")
+    ? await restorableDraft(context, user.id, bucket.id, new URL(request.url).pathname, search.get("draft"))
+    : null;
   // On the popup sub-form's own page: after the save, back to the form it was opened from.
   const returnToken = search.has("return") && (await findDraft(context.db, search.get("return"), user.id)) ? search.get("return") : null;
   // A duplicate starts from the original's content, its title marked as a copy in the editor's language.
   const startData = version && mode === "duplicate" ? markedAsCopy(version.data, bucket.jsonSchema, messageLocale) : version?.data;
-  const formValue = (
-    draft?.value ?? (startData ? storedFormValue(startData, compiled.schema) : initialValue(compiled.schema))
-  ) as Record<string, unknown>;
+  const formValue = (draft?.value ?? (startData ? storedFormValue(startData, compiled.schema) : initialValue(compiled.schema))) as Record<
+    string,
+    unknown
+  >;
   // Inline sub-forms: the referenced documents' forms, their values under SUBFORM_FIELD (a document that is gone
   // clears its field). A duplicate's sub-forms are new documents with the original's content: its save makes
   // copies (server/content/duplicate.ts), as it does of the sub-documents no sub-form shows; other references
@@ -97,11 +106,19 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
   for (const field of inline.cleared) formValue[field] = "";
   if (Object.keys(inline.subForms).length && !draft) formValue[SUBFORM_FIELD] = inline.values;
   const subReferenceOptions = await Promise.all(
-    Object.values(inline.subForms).map((sub) => (sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : Promise.resolve({}))),
+    Object.values(inline.subForms).map((sub) =>
+      sub.state === "ready" ? loadReferenceOptions(context, user, sub.schema) : Promise.resolve({}),
+    ),
   );
   return {
     mode,
-    bucket: { slug: bucket.slug, name: bucketName(bucket, messageLocale), singleton: bucket.singleton, locales: bucket.locales, screen: bucket.screen },
+    bucket: {
+      slug: bucket.slug,
+      name: bucketName(bucket, messageLocale),
+      singleton: bucket.singleton,
+      locales: bucket.locales,
+      screen: bucket.screen,
+    },
     schema: compiled.schema,
     problems: compiled.problems,
     validatorUrl: compiled.validate ? `/validators/${bucket.slug}/${compiled.hash}` : null,
@@ -119,10 +136,14 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
     draft: search.has("draft") ? { restored: draft !== null, baseVersionId: draft?.baseVersionId ?? null } : null,
     returnToken,
-    cancelReturn: returnToken ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}` : null,
+    cancelReturn: returnToken
+      ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}`
+      : null,
     // A document saved under an earlier schema may no longer fit the current one: its errors show at once.
     storedErrors: editing ? storedDocumentErrors(version.data, compiled.schema, compiled.validate, messageLocale) : null,
-    referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<ReturnType<typeof loadReferenceOptions>>,
+    referenceOptions: Object.assign({}, ...subReferenceOptions, await loadReferenceOptions(context, user, compiled.schema)) as Awaited<
+      ReturnType<typeof loadReferenceOptions>
+    >,
     // The titles of the documents the form refers to (a large collection lists only its first page), or deleted.
     referenceTargets: version ? await loadReferenceTargets(context, user, compiled.schema, version.data) : {},
     // Video-cases and trend-select fields: their collections' cases as clip cards, trends with their images.
@@ -159,8 +180,16 @@ export const latestOrVersion = (params: EditArgs["params"]): EditMode => (params
  * A specialised screen adds its own data with `extra`, read after the generic data (and its guards).
  */
 export function bucketEditLoader(mode: ModeOf): (args: EditArgs) => Promise<BucketEditData>;
-export function bucketEditLoader<T>(mode: ModeOf, screen: ScreenName, extra?: (args: EditArgs, base: BucketEditData) => Promise<T>): (args: EditArgs) => Promise<BucketEditData & { screenData: T }>;
-export function bucketEditLoader<T>(mode: ModeOf, screen: ScreenName = "generic", extra?: (args: EditArgs, base: BucketEditData) => Promise<T>) {
+export function bucketEditLoader<T>(
+  mode: ModeOf,
+  screen: ScreenName,
+  extra?: (args: EditArgs, base: BucketEditData) => Promise<T>,
+): (args: EditArgs) => Promise<BucketEditData & { screenData: T }>;
+export function bucketEditLoader<T>(
+  mode: ModeOf,
+  screen: ScreenName = "generic",
+  extra?: (args: EditArgs, base: BucketEditData) => Promise<T>,
+) {
   return pageRoute(async (args: EditArgs) => {
     const base = await loadBucketEdit(args, typeof mode === "function" ? mode(args.params) : mode, screen);
     return { ...base, screenData: extra ? await extra(args, base) : undefined };
@@ -171,21 +200,22 @@ export function bucketEditLoader<T>(mode: ModeOf, screen: ScreenName = "generic"
  * A post of the edit form in any mode, on a screen: the save pipeline, then the saved document's page or the form
  * again. A duplicate's post names its original (the URL's contentId), whose inline sub-documents the copy gets copies of.
  */
-export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") => pageRoute(async ({ request, context, params }: EditArgs) => {
-  const target = await requireBucketAccess(request, context, params.bucket);
-  // A post to another screen's route is refused like its page; the generic route saves any bucket's documents.
-  if (screen !== "generic" && target.bucket.screen !== screen) throw notFound();
-  try {
-    const duplicateOf = mode === "duplicate" && isUuid(params.contentId) ? params.contentId : undefined;
-    const outcome = await submitBucketForm(request, context, target, { duplicateOf });
-    if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
-    if (outcome.returnTo) return redirect(outcome.returnTo);
-    return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);
-  } catch (error) {
-    if (error instanceof ContentNotFoundError) throw notFound();
-    throw error;
-  }
-});
+export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") =>
+  pageRoute(async ({ request, context, params }: EditArgs) => {
+    const target = await requireBucketAccess(request, context, params.bucket);
+    // A post to another screen's route is refused like its page; the generic route saves any bucket's documents.
+    if (screen !== "generic" && target.bucket.screen !== screen) throw notFound();
+    try {
+      const duplicateOf = mode === "duplicate" && isUuid(params.contentId) ? params.contentId : undefined;
+      const outcome = await submitBucketForm(request, context, target, { duplicateOf });
+      if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
+      if (outcome.returnTo) return redirect(outcome.returnTo);
+      return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);
+    } catch (error) {
+      if (error instanceof ContentNotFoundError) throw notFound();
+      throw error;
+    }
+  });
 
 export const submitBucketEdit = bucketEditAction("generic");
 export const submitDuplicate = bucketEditAction("generic", "duplicate");

@@ -55,10 +55,17 @@ export interface BucketEditProps<D extends BucketEditData = BucketEditData> {
 }
 
 /** The page's title: a singleton's bucket, a stored document's title (else its bucket's name), or "New document". */
-export function bucketEditMeta({ data: loaderData, matches }: { data?: Pick<BucketEditData, "title" | "bucket" | "mode">; matches: ReadonlyArray<{ data?: unknown } | undefined> }): MetaDescriptor[] {
+export function bucketEditMeta({
+  data: loaderData,
+  matches,
+}: {
+  data?: Pick<BucketEditData, "title" | "bucket" | "mode">;
+  matches: ReadonlyArray<{ data?: unknown } | undefined>;
+}): MetaDescriptor[] {
   if (!loaderData) return pageTitle(matches, null);
   if (loaderData.mode === "singleton") return pageTitle(matches, loaderData.bucket.name);
-  if (loaderData.mode === "new" || loaderData.mode === "duplicate") return pageTitle(matches, translate(metaLocale(matches), "form.newDocument"));
+  if (loaderData.mode === "new" || loaderData.mode === "duplicate")
+    return pageTitle(matches, translate(metaLocale(matches), "form.newDocument"));
   return pageTitle(matches, loaderData.title || loaderData.bucket.name);
 }
 
@@ -85,12 +92,19 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
   const { bucket, schema } = loaderData;
   const [activeLocale, setActiveLocale] = useState(bucket.locales[0] ?? "");
   // False on the server and while hydrating, true once the page runs in the browser.
-  const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
   const [validate, setValidate] = useState<ValidateFunction | null>(null);
   useEffect(() => {
     if (!loaderData.validatorUrl) return;
     let current = true;
-    loadBrowserValidator(loaderData.validatorUrl).then((fn) => current && setValidate(() => fn), () => undefined);
+    loadBrowserValidator(loaderData.validatorUrl).then(
+      (fn) => current && setValidate(() => fn),
+      () => undefined,
+    );
     return () => {
       current = false;
     };
@@ -102,7 +116,10 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     let current = true;
     for (const [field, sub] of Object.entries(loaderData.subForms)) {
       if (sub.state !== "ready" || !sub.validatorUrl) continue;
-      loadBrowserValidator(sub.validatorUrl).then((fn) => current && setSubValidators((loaded) => ({ ...loaded, [field]: fn })), () => undefined);
+      loadBrowserValidator(sub.validatorUrl).then(
+        (fn) => current && setSubValidators((loaded) => ({ ...loaded, [field]: fn })),
+        () => undefined,
+      );
     }
     return () => {
       current = false;
@@ -110,7 +127,8 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
   }, [loaderData.subForms]);
   const subForms = useMemo(() => {
     const checks: Record<string, SubFormCheck> = {};
-    for (const [field, sub] of Object.entries(loaderData.subForms)) if (sub.state === "ready") checks[field] = { schema: sub.schema, validate: subValidators[field] ?? null };
+    for (const [field, sub] of Object.entries(loaderData.subForms))
+      if (sub.state === "ready") checks[field] = { schema: sub.schema, validate: subValidators[field] ?? null };
     return checks;
   }, [loaderData.subForms, subValidators]);
 
@@ -126,7 +144,9 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
-      return parse(formData, { resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile, screen: bucket.screen }) });
+      return parse(formData, {
+        resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile, screen: bucket.screen }),
+      });
     },
   });
 
@@ -141,17 +161,31 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
 
   // The referenced documents' titles: the stored document's, and those of a re-rendered post (without JavaScript).
   const references = actionData?.references;
-  const referenceTargets = useMemo(() => ({ ...loaderData.referenceTargets, ...references?.referenceTargets }), [loaderData.referenceTargets, references]);
+  const referenceTargets = useMemo(
+    () => ({ ...loaderData.referenceTargets, ...references?.referenceTargets }),
+    [loaderData.referenceTargets, references],
+  );
   const settings = useMemo(
     () => ({
-      locales: bucket.locales, activeLocale, setActiveLocale, hydrated, referenceOptions: loaderData.referenceOptions, canEditTextIds: loaderData.canEditTextIds,
-      referenceTargets, referenceSearch: references?.referenceSearch ?? null,
+      locales: bucket.locales,
+      activeLocale,
+      setActiveLocale,
+      hydrated,
+      referenceOptions: loaderData.referenceOptions,
+      canEditTextIds: loaderData.canEditTextIds,
+      referenceTargets,
+      referenceSearch: references?.referenceSearch ?? null,
     }),
     [bucket.locales, activeLocale, hydrated, loaderData.referenceOptions, loaderData.canEditTextIds, referenceTargets, references],
   );
 
   // A singleton is its bucket: its heading names the bucket, not its first text (bucketEditMeta likewise).
-  const heading = loaderData.mode === "singleton" ? bucket.name : loaderData.title ? t("form.editTitle", { title: loaderData.title }) : t("form.newDocument");
+  const heading =
+    loaderData.mode === "singleton"
+      ? bucket.name
+      : loaderData.title
+        ? t("form.editTitle", { title: loaderData.title })
+        : t("form.newDocument");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   // An older version's page saves on top of the latest version it was opened with: that restores it (its fields as
@@ -159,7 +193,12 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
   // A restored draft (back from a popup's own page) keeps the base version it was made with.
   // A form that came back unsaved keeps the base it was posted with (the loader, run again after the post, would
   // name a version someone else saved meanwhile, and hide the conflict).
-  const baseVersionId = actionData?.latestVersionId ?? actionData?.baseVersionId ?? loaderData.draft?.baseVersionId ?? loaderData.latestVersionId ?? loaderData.versionId;
+  const baseVersionId =
+    actionData?.latestVersionId ??
+    actionData?.baseVersionId ??
+    loaderData.draft?.baseVersionId ??
+    loaderData.latestVersionId ??
+    loaderData.versionId;
   const returnToken = actionData?.returnToken ?? loaderData.returnToken;
   const pending = actionData?.pending;
   const clipCards = useMemo(
@@ -171,14 +210,14 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
   );
 
-  const fieldNodes = Object.entries(properties).map(([name, property]) => [name, <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />] as const);
+  const fieldNodes = Object.entries(properties).map(
+    ([name, property]) => [name, <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />] as const,
+  );
   const { Header, Aside, Footer } = screen ?? {};
 
   return (
     <section className={screen?.className ? `bucket-edit ${screen.className}` : "bucket-edit"}>
-      <p className="eyebrow">
-        {bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}
-      </p>
+      <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
       <h1>{heading}</h1>
       {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
       {loaderData.restored && !actionData ? <FlashNotice>{t("history.restored", { number: loaderData.restored })}</FlashNotice> : null}
@@ -201,14 +240,20 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
         <div className="form-error" role="alert">
           <p>{t("form.conflict")}</p>
           <p>
-            <a href={documentPath(bucket, loaderData.contentId ?? "")} target="_blank" rel="noreferrer">{t("form.openLatest")}</a>
+            <a href={documentPath(bucket, loaderData.contentId ?? "")} target="_blank" rel="noreferrer">
+              {t("form.openLatest")}
+            </a>
           </p>
         </div>
       ) : null}
       {loaderData.storedErrors && !actionData ? (
-        <p className="notice-warning" role="status">{t("form.schemaImpactNotice")}</p>
+        <p className="notice-warning" role="status">
+          {t("form.schemaImpactNotice")}
+        </p>
       ) : form.status === "error" && actionData?.notice !== "conflict" ? (
-        <p className="form-error" role="alert">{t("form.invalid")}</p>
+        <p className="form-error" role="alert">
+          {t("form.invalid")}
+        </p>
       ) : null}
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
@@ -223,40 +268,73 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
         <BucketFormContext.Provider value={settings}>
           <MediaFormContext.Provider value={mediaSettings}>
             <ClipCardsContext.Provider value={clipCards}>
-            <InlineSubFormsContext.Provider value={loaderData.subForms}>
-            <FormProvider context={form.context}>
-              <UnsavedChangesGuard formId={form.id} />
-              <Form method="post" encType={loaderData.multipart ? "multipart/form-data" : undefined} {...getFormProps(form)} className="bucket-form">
-                <DefaultSubmit />
-                <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
-                <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
-                {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
-                {pending?.map((file) => <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />)}
-                {form.errors?.length ? <p className="form-error" role="alert">{form.errors.join(" ")}</p> : null}
-                {Header ? <Header loaderData={loaderData} /> : null}
-                {screen ? <ScreenColumns fields={fieldNodes} main={screen.mainFields?.(loaderData) ?? []} aside={Aside ? <Aside loaderData={loaderData} /> : null} /> : fieldNodes.map(([, node]) => node)}
-                <div className="form-actions">
-                  <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-                    {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
-                  </button>
-                </div>
-              </Form>
-              {Footer ? <Footer loaderData={loaderData} /> : null}
-            </FormProvider>
-            </InlineSubFormsContext.Provider>
+              <InlineSubFormsContext.Provider value={loaderData.subForms}>
+                <FormProvider context={form.context}>
+                  <UnsavedChangesGuard formId={form.id} />
+                  <Form
+                    method="post"
+                    encType={loaderData.multipart ? "multipart/form-data" : undefined}
+                    {...getFormProps(form)}
+                    className="bucket-form"
+                  >
+                    <DefaultSubmit />
+                    <input type="hidden" name={CONTENT_ID_FIELD} value={loaderData.contentId ?? ""} />
+                    <input type="hidden" name={BASE_VERSION_FIELD} value={baseVersionId ?? ""} />
+                    {returnToken ? <input type="hidden" name={RETURN_FIELD} value={returnToken} /> : null}
+                    {pending?.map((file) => (
+                      <input key={file.token} type="hidden" name={PENDING_UPLOAD_FIELD} value={file.token} />
+                    ))}
+                    {form.errors?.length ? (
+                      <p className="form-error" role="alert">
+                        {form.errors.join(" ")}
+                      </p>
+                    ) : null}
+                    {Header ? <Header loaderData={loaderData} /> : null}
+                    {screen ? (
+                      <ScreenColumns
+                        fields={fieldNodes}
+                        main={screen.mainFields?.(loaderData) ?? []}
+                        aside={Aside ? <Aside loaderData={loaderData} /> : null}
+                      />
+                    ) : (
+                      fieldNodes.map(([, node]) => node)
+                    )}
+                    <div className="form-actions">
+                      <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
+                        {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
+                      </button>
+                    </div>
+                  </Form>
+                  {Footer ? <Footer loaderData={loaderData} /> : null}
+                </FormProvider>
+              </InlineSubFormsContext.Provider>
             </ClipCardsContext.Provider>
           </MediaFormContext.Provider>
         </BucketFormContext.Provider>
       )}
       {loaderData.history && History ? (
-        <History bucketSlug={bucket.slug} history={loaderData.history.page} schemaLink={loaderData.history.schemaLink} currentVersionId={loaderData.versionId} open={loaderData.latestVersionId !== null} />
+        <History
+          bucketSlug={bucket.slug}
+          history={loaderData.history.page}
+          schemaLink={loaderData.history.schemaLink}
+          currentVersionId={loaderData.versionId}
+          open={loaderData.latestVersionId !== null}
+        />
       ) : null}
     </section>
   );
 }
 
 /** A screen's columns: its main fields, the others, and its aside (styled by the screen's class). */
-function ScreenColumns({ fields, main, aside }: { fields: ReadonlyArray<readonly [string, ReactNode]>; main: readonly string[]; aside: ReactNode }) {
+function ScreenColumns({
+  fields,
+  main,
+  aside,
+}: {
+  fields: ReadonlyArray<readonly [string, ReactNode]>;
+  main: readonly string[];
+  aside: ReactNode;
+}) {
   const byName = new Map(fields);
   const rest = fields.filter(([name]) => !main.includes(name));
   return (

@@ -39,10 +39,10 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
   const paths = historyPaths(bucket.slug, loaderData.contentId);
   return (
     <section className="bucket-compare">
-      <p className="eyebrow">
-        {bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}
-      </p>
-      <h1>{comparison ? t("history.compareTitle", { from: comparison.before.number, to: comparison.after.number }) : t("history.chooseTitle")}</h1>
+      <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
+      <h1>
+        {comparison ? t("history.compareTitle", { from: comparison.before.number, to: comparison.after.number }) : t("history.chooseTitle")}
+      </h1>
       <p className="history-links">
         <Link to={loaderData.documentPath}>{t("history.backToDocument")}</Link>
         {" · "}

@@ -60,15 +60,15 @@ export default function HistoryPageRoute({ loaderData, actionData }: Route.Compo
   const { bucket, history } = loaderData;
   return (
     <section className="bucket-history">
-      <p className="eyebrow">
-        {bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}
-      </p>
+      <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
       <h1>{t("history.pageTitle", { title: loaderData.title || bucket.name })}</h1>
       <p>
         <Link to={loaderData.documentPath}>{t("history.backToDocument")}</Link>
       </p>
       {actionData?.conflict ? (
-        <p className="form-error" role="alert">{t("history.restoreConflict")}</p>
+        <p className="form-error" role="alert">
+          {t("history.restoreConflict")}
+        </p>
       ) : null}
       <HistoryList bucketSlug={bucket.slug} history={history} schemaLink={loaderData.schemaLink} />
     </section>

@@ -56,7 +56,9 @@ export default function PasswordResetToken({ loaderData, actionData }: Route.Com
     return (
       <section className="auth-card" data-reset-state={state}>
         <h1>{t("passwordReset.invalid.title")}</h1>
-        <p className="notice-warning" role="alert">{t(`passwordReset.invalid.${state}`)}</p>
+        <p className="notice-warning" role="alert">
+          {t(`passwordReset.invalid.${state}`)}
+        </p>
         <p className="auth-alt auth-links">
           <Link to="/password-reset">{t("passwordReset.invalid.requestNew")}</Link>
           <Link to="/login">{t("passwordReset.backToLogin")}</Link>
@@ -80,10 +82,16 @@ export default function PasswordResetToken({ loaderData, actionData }: Route.Com
           autoComplete="new-password"
           aria-describedby={`${fields.password.descriptionId} ${fields.password.errorId}`}
         />
-        <p id={fields.password.descriptionId} className="field-hint">{t("passwordReset.set.hint", min)}</p>
+        <p id={fields.password.descriptionId} className="field-hint">
+          {t("passwordReset.set.hint", min)}
+        </p>
         <FieldError field={fields.password} params={min} />
         <label htmlFor={fields.confirmPassword.id}>{t("passwordReset.set.confirm")}</label>
-        <input {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} autoComplete="new-password" />
+        <input
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+          key={fields.confirmPassword.key}
+          autoComplete="new-password"
+        />
         <FieldError field={fields.confirmPassword} />
         <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
           {t("passwordReset.set.submit")}

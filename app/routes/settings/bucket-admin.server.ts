@@ -9,7 +9,13 @@ import { getRequestState } from "../../../server/web/request-state";
 import { translate } from "../../../core/messages";
 import { resolveBucketSlug } from "../../../server/content/buckets";
 import {
-  checkBucketDefinition, checkSchemaText, collectionNames, deleteBucket, findAdminBucket, saveBucket, schemaHistory,
+  checkBucketDefinition,
+  checkSchemaText,
+  collectionNames,
+  deleteBucket,
+  findAdminBucket,
+  saveBucket,
+  schemaHistory,
   schemaVersionByNumber,
 } from "../../../server/content/bucket-admin";
 import { schemaDiff } from "../../../server/content/schema-diff";
@@ -54,7 +60,17 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
       title: translate(locale, "adminBuckets.edit.newTitle"),
       isNew: true as const,
       bucket: null,
-      defaultValue: { slug: "", name: "", names: { en: "", nl: "" }, singleton: "", private: "", collectionName: "", locales: "nl, en", screen: "generic", jsonSchema: schemaText(NEW_BUCKET_SCHEMA) },
+      defaultValue: {
+        slug: "",
+        name: "",
+        names: { en: "", nl: "" },
+        singleton: "",
+        private: "",
+        collectionName: "",
+        locales: "nl, en",
+        screen: "generic",
+        jsonSchema: schemaText(NEW_BUCKET_SCHEMA),
+      },
       collections,
       history: [],
       diff: null,
@@ -75,14 +91,23 @@ export const bucketAdminLoader = pageRoute(async ({ request, context, params }: 
   const to = positiveInt(search.get("to"));
   let diff: { from: number; to: number; lines: Awaited<ReturnType<typeof schemaDiff>> } | null = null;
   if (from !== null && to !== null) {
-    const [older, newer] = await Promise.all([schemaVersionByNumber(context.db, bucket.id, from), schemaVersionByNumber(context.db, bucket.id, to)]);
+    const [older, newer] = await Promise.all([
+      schemaVersionByNumber(context.db, bucket.id, from),
+      schemaVersionByNumber(context.db, bucket.id, to),
+    ]);
     if (!older || !newer) throw new HttpError(404, "errors.notFound");
     diff = { from, to, lines: await schemaDiff(older.jsonSchema, newer.jsonSchema) };
   }
   return {
     title: translate(locale, "adminBuckets.edit.title", { name: bucketName(bucket, locale) }),
     isNew: false as const,
-    bucket: { slug: bucket.slug, name: bucketName(bucket, locale), contentCount: bucket.contentCount, singleton: bucket.singleton, private: bucket.private },
+    bucket: {
+      slug: bucket.slug,
+      name: bucketName(bucket, locale),
+      contentCount: bucket.contentCount,
+      singleton: bucket.singleton,
+      private: bucket.private,
+    },
     defaultValue: {
       slug: bucket.slug,
       name: bucket.name,
@@ -139,7 +164,9 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
       await deleteBucket(context, user, existing.slug, confirmSlug);
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) {
-        return data({ schemaErrors: [], deleteError: { key: error.key, params: error.params } } satisfies BucketAdminReply, { status: 409 });
+        return data({ schemaErrors: [], deleteError: { key: error.key, params: error.params } } satisfies BucketAdminReply, {
+          status: 409,
+        });
       }
       throw error;
     }
@@ -157,7 +184,9 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
     const checked = checkSchemaText(text, locales.length ? locales : ["en"], known);
     const reply = parseWithZod(formData, { schema: anything }).reply();
     const preview = checked.schema ? { schema: checked.schema, locales: locales.length ? locales : ["en"] } : null;
-    return data({ result: reply, schemaErrors: checked.errors, preview } satisfies BucketAdminReply, { status: checked.schema ? 200 : 422 });
+    return data({ result: reply, schemaErrors: checked.errors, preview } satisfies BucketAdminReply, {
+      status: checked.schema ? 200 : 422,
+    });
   }
 
   const submission = parseWithZod(formData, { schema: bucketFormSchema });
@@ -168,12 +197,23 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
     return data({ result: submission.reply(), schemaErrors: schema.errors, preview } satisfies BucketAdminReply, { status: 400 });
   }
   const { jsonSchema: jsonSchemaText, singleton, private: isPrivate, ...fields } = submission.value;
-  const checked = await checkBucketDefinition(context.db, { ...fields, singleton: singleton ?? false, private: isPrivate ?? false, jsonSchemaText }, existing);
+  const checked = await checkBucketDefinition(
+    context.db,
+    { ...fields, singleton: singleton ?? false, private: isPrivate ?? false, jsonSchemaText },
+    existing,
+  );
   if (!checked.ok) {
     // A slug or collection name in use is a conflict; what the chosen screen needs is an invalid definition.
     const taken = Boolean(checked.fieldErrors.slug ?? checked.fieldErrors.collectionName);
     const preview = checked.schemaErrors.length ? null : { schema: JSON.parse(jsonSchemaText) as JsonSchema, locales: fields.locales };
-    return data({ result: submission.reply({ fieldErrors: checked.fieldErrors }), schemaErrors: checked.schemaErrors, preview } satisfies BucketAdminReply, { status: taken ? 409 : 422 });
+    return data(
+      {
+        result: submission.reply({ fieldErrors: checked.fieldErrors }),
+        schemaErrors: checked.schemaErrors,
+        preview,
+      } satisfies BucketAdminReply,
+      { status: taken ? 409 : 422 },
+    );
   }
 
   // A changed schema that would break stored documents is saved only once the admin has seen what breaks and said so.

@@ -29,7 +29,10 @@ async function findBucket(context: Route.LoaderArgs["context"], slug: string) {
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   await requireAdmin(request, context);
   const bucket = await findBucket(context, params.slug);
-  return { bucket: { slug: bucket.slug, name: await interfaceBucketName(request, context, bucket) }, schemaText: JSON.stringify(bucket.jsonSchema, null, 2) };
+  return {
+    bucket: { slug: bucket.slug, name: await interfaceBucketName(request, context, bucket) },
+    schemaText: JSON.stringify(bucket.jsonSchema, null, 2),
+  };
 });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
@@ -39,7 +42,10 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const schemaText = typeof text === "string" ? text : "";
   const proposed = readSchemaText(text);
   if (!proposed.ok) return data({ schemaText, error: proposed.error, report: null }, { status: 400 });
-  const report = await assessSchemaChange(context.db, bucket, proposed.schema, { messageLocale: (await getRequestState(request, context)).locale, signal: request.signal });
+  const report = await assessSchemaChange(context.db, bucket, proposed.schema, {
+    messageLocale: (await getRequestState(request, context)).locale,
+    signal: request.signal,
+  });
   return { schemaText, error: null, report };
 });
 
@@ -55,7 +61,14 @@ export default function BucketImpact({ loaderData, actionData }: Route.Component
   // The streamed check (JavaScript) replaces the posted one (no JavaScript) once it starts.
   const report = state.status === "done" ? state.report : state.status === "idle" ? actionData?.report : null;
   const running = state.status === "running" || navigation.state === "submitting";
-  const error = state.status === "error" ? (state.key ? t(state.key, { reason: state.message }) : state.message) : state.status === "idle" && actionData?.error ? messageText(t, actionData.error) : null;
+  const error =
+    state.status === "error"
+      ? state.key
+        ? t(state.key, { reason: state.message })
+        : state.message
+      : state.status === "idle" && actionData?.error
+        ? messageText(t, actionData.error)
+        : null;
 
   return (
     <section className="bucket-impact">

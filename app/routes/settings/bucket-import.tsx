@@ -58,7 +58,14 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
         })
       : null;
     if (!confirmed || impact) {
-      const reply: ImportReply = { status: "confirm", text, slug: existing.slug, name: await interfaceBucketName(request, context, existing), changes, ...(impact ? { impact, held: confirmed } : {}) };
+      const reply: ImportReply = {
+        status: "confirm",
+        text,
+        slug: existing.slug,
+        name: await interfaceBucketName(request, context, existing),
+        changes,
+        ...(impact ? { impact, held: confirmed } : {}),
+      };
       return data(reply, { status: confirmed ? 409 : 200 });
     }
   }
@@ -100,8 +107,12 @@ export default function BucketImport({ actionData }: Route.ComponentProps) {
           <Form method="post" className="form-actions">
             {reply.impact ? <ConfirmBreakingChange report={reply.impact} required={reply.held ?? false} /> : null}
             <input type="hidden" name="definition" value={reply.text} />
-            <button type="submit" name="intent" value="confirm" className="button primary">{t("adminBuckets.import.confirm")}</button>
-            <Link to="/settings/buckets" className="button">{t("adminBuckets.import.cancel")}</Link>
+            <button type="submit" name="intent" value="confirm" className="button primary">
+              {t("adminBuckets.import.confirm")}
+            </button>
+            <Link to="/settings/buckets" className="button">
+              {t("adminBuckets.import.cancel")}
+            </Link>
           </Form>
         </div>
       ) : null}

@@ -31,12 +31,21 @@ const subscribeToNothing = () => () => undefined;
 const LIVE_DELAY_MS = 300;
 
 /** What the live check makes of the schema text: its problems, or the preview it produces. */
-function liveCheck(text: string, localesText: string, collections: readonly string[], ownCollection: string): { errors: Message[]; preview: Preview | null; parseError: { line: number; column: number } | null } {
+function liveCheck(
+  text: string,
+  localesText: string,
+  collections: readonly string[],
+  ownCollection: string,
+): { errors: Message[]; preview: Preview | null; parseError: { line: number; column: number } | null } {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { errors: [parsed.error], preview: null, parseError: { line: parsed.line, column: parsed.column } };
   const locales = parseLocaleList(localesText);
   const shown = locales.length ? locales : ["en"];
-  const errors = checkSchemaDialect(parsed.value, { locales: shown, collections: [...collections, ownCollection.trim()].filter(Boolean), compile: false });
+  const errors = checkSchemaDialect(parsed.value, {
+    locales: shown,
+    collections: [...collections, ownCollection.trim()].filter(Boolean),
+    compile: false,
+  });
   return { errors, preview: errors.length ? null : { schema: parsed.value as JsonSchema, locales: shown }, parseError: null };
 }
 
@@ -49,7 +58,11 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const reply = actionData as BucketAdminReply | undefined;
-  const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
   const [form, fields] = useForm({
     id: `bucket-admin-${loaderData.bucket?.slug ?? "new"}`,
     lastResult: navigation.state === "idle" ? reply?.result : undefined,
@@ -126,19 +139,26 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
       held.form.requestSubmit(held.submitter);
     }
   }, [impactState]);
-  const shownImpact = impactState.status === "done" && impactNeedsConfirmation(impactState.report) ? impactState.report : (reply?.impact ?? null);
+  const shownImpact =
+    impactState.status === "done" && impactNeedsConfirmation(impactState.report) ? impactState.report : (reply?.impact ?? null);
   return (
     <section className="bucket-admin">
       <p className="eyebrow">
         <Link to="/settings/buckets">{t("adminBuckets.list.title")}</Link>
       </p>
       <h1>{bucket ? t("adminBuckets.edit.title", { name: bucket.name }) : t("adminBuckets.edit.newTitle")}</h1>
-      {loaderData.saved && !reply ? <p className="notice-success" role="status">{t("adminBuckets.edit.saved")}</p> : null}
+      {loaderData.saved && !reply ? (
+        <p className="notice-success" role="status">
+          {t("adminBuckets.edit.saved")}
+        </p>
+      ) : null}
       {bucket ? (
         <p className="bucket-admin-links">
           {/* A private bucket has no pages in the web interface. */}
           {bucket.private ? null : <Link to={`/b/${encodeURIComponent(bucket.slug)}`}>{t("adminBuckets.edit.openBucket")}</Link>}
-          <a href={`/settings/buckets/${encodeURIComponent(bucket.slug)}/export`} download>{t("adminBuckets.edit.export")}</a>
+          <a href={`/settings/buckets/${encodeURIComponent(bucket.slug)}/export`} download>
+            {t("adminBuckets.edit.export")}
+          </a>
         </p>
       ) : null}
 
@@ -153,7 +173,9 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
           {/* The name per interface locale (`names.en`, `names.nl`): optional, shown instead of the name in that language. */}
           <fieldset className="admin-field bucket-names" aria-describedby="bucket-names-note">
             <legend className="admin-label">{t("adminBuckets.fields.names")}</legend>
-            <p id="bucket-names-note" className="field-note">{t("adminBuckets.fields.namesNote")}</p>
+            <p id="bucket-names-note" className="field-note">
+              {t("adminBuckets.fields.namesNote")}
+            </p>
             {SUPPORTED_LOCALES.map((locale) => {
               const field = names[locale];
               return (
@@ -167,8 +189,15 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
           </fieldset>
           <div className="admin-field">
             <label htmlFor={fields.slug.id}>{t("adminBuckets.fields.slug")}</label>
-            <input {...getInputProps(fields.slug, { type: "text" })} autoComplete="off" spellCheck={false} aria-describedby={`${fields.slug.descriptionId} ${fields.slug.errorId}`} />
-            <p id={fields.slug.descriptionId} className="field-note">{bucket ? t("adminBuckets.fields.slugRenameNote") : t("adminBuckets.fields.slugNote")}</p>
+            <input
+              {...getInputProps(fields.slug, { type: "text" })}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={`${fields.slug.descriptionId} ${fields.slug.errorId}`}
+            />
+            <p id={fields.slug.descriptionId} className="field-note">
+              {bucket ? t("adminBuckets.fields.slugRenameNote") : t("adminBuckets.fields.slugNote")}
+            </p>
             <FieldError field={fields.slug} />
           </div>
           <div className="admin-field">
@@ -180,7 +209,9 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
               aria-describedby={`${fields.collectionName.descriptionId} ${fields.collectionName.errorId}`}
               onInput={(event) => setInput((current) => ({ ...current, collection: (event.target as HTMLInputElement).value }))}
             />
-            <p id={fields.collectionName.descriptionId} className="field-note">{t("adminBuckets.fields.collectionNote")}</p>
+            <p id={fields.collectionName.descriptionId} className="field-note">
+              {t("adminBuckets.fields.collectionNote")}
+            </p>
             <FieldError field={fields.collectionName} />
           </div>
           <div className="admin-field">
@@ -192,17 +223,23 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
               aria-describedby={`${fields.locales.descriptionId} ${fields.locales.errorId}`}
               onInput={(event) => setInput((current) => ({ ...current, locales: (event.target as HTMLInputElement).value }))}
             />
-            <p id={fields.locales.descriptionId} className="field-note">{t("adminBuckets.fields.localesNote")}</p>
+            <p id={fields.locales.descriptionId} className="field-note">
+              {t("adminBuckets.fields.localesNote")}
+            </p>
             <FieldError field={fields.locales} />
           </div>
           <div className="admin-field">
             <label htmlFor={fields.screen.id}>{t("screens.field.label")}</label>
             <select {...getSelectProps(fields.screen)} aria-describedby={`${fields.screen.descriptionId} ${fields.screen.errorId}`}>
               {SCREENS.map((screen) => (
-                <option key={screen} value={screen}>{t(`screens.names.${screen}`)}</option>
+                <option key={screen} value={screen}>
+                  {t(`screens.names.${screen}`)}
+                </option>
               ))}
             </select>
-            <p id={fields.screen.descriptionId} className="field-note">{t("screens.field.note")} <Link to="/help#screens">{t("screens.field.helpLink")}</Link></p>
+            <p id={fields.screen.descriptionId} className="field-note">
+              {t("screens.field.note")} <Link to="/help#screens">{t("screens.field.helpLink")}</Link>
+            </p>
             <FieldError field={fields.screen} />
           </div>
           <fieldset className="admin-checks">
@@ -216,8 +253,12 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
             <p className="field-note">{t("adminBuckets.fields.privateNote")}</p>
           </fieldset>
           <div className="admin-field schema-field">
-            <span id="json-schema-label" className="admin-label">{t("adminBuckets.fields.jsonSchema")}</span>
-            <p id="json-schema-note" className="field-note">{t("adminBuckets.fields.jsonSchemaNote")}</p>
+            <span id="json-schema-label" className="admin-label">
+              {t("adminBuckets.fields.jsonSchema")}
+            </span>
+            <p id="json-schema-note" className="field-note">
+              {t("adminBuckets.fields.jsonSchemaNote")}
+            </p>
             <SchemaEditor
               key={textareaProps.key}
               id={textareaProps.id}
@@ -236,7 +277,11 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
                   <p>{t("adminBuckets.edit.schemaRefused")}</p>
                   <MessageList messages={schemaErrors} />
                   {live?.parseError && editor ? (
-                    <button type="button" className="button small" onClick={() => editor.goTo(live.parseError?.line ?? 1, live.parseError?.column ?? 1)}>
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => editor.goTo(live.parseError?.line ?? 1, live.parseError?.column ?? 1)}
+                    >
                       {t("adminBuckets.edit.goToError")}
                     </button>
                   ) : null}
@@ -254,7 +299,13 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
             </div>
           ) : null}
           <div className="form-actions">
-            <button type="submit" name="intent" value="save" className="button primary" disabled={submitting || impactState.status === "running"}>
+            <button
+              type="submit"
+              name="intent"
+              value="save"
+              className="button primary"
+              disabled={submitting || impactState.status === "running"}
+            >
               {bucket ? t("adminBuckets.edit.save") : t("adminBuckets.edit.create")}
             </button>
             {hydrated ? null : (
@@ -270,7 +321,12 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
           <p className="field-note">{hydrated ? t("adminBuckets.preview.liveNote") : t("adminBuckets.preview.buttonNote")}</p>
           {previewStale ? <p className="notice-warning">{t("adminBuckets.preview.stale")}</p> : null}
           {preview ? (
-            <SchemaPreview key={JSON.stringify([preview.schema, preview.locales])} schema={preview.schema} locales={preview.locales} hydrated={hydrated} />
+            <SchemaPreview
+              key={JSON.stringify([preview.schema, preview.locales])}
+              schema={preview.schema}
+              locales={preview.locales}
+              hydrated={hydrated}
+            />
           ) : (
             <p className="empty">{t("adminBuckets.preview.unavailable")}</p>
           )}
@@ -320,7 +376,9 @@ function SchemaHistory({ data }: { data: Route.ComponentProps["loaderData"] }) {
             {t("adminBuckets.history.from")}{" "}
             <select name="from" defaultValue={String(diff?.from ?? Math.max(newest - 1, 1))}>
               {history.map((version) => (
-                <option key={version.id} value={version.number}>{version.number}</option>
+                <option key={version.id} value={version.number}>
+                  {version.number}
+                </option>
               ))}
             </select>
           </label>
@@ -328,11 +386,15 @@ function SchemaHistory({ data }: { data: Route.ComponentProps["loaderData"] }) {
             {t("adminBuckets.history.to")}{" "}
             <select name="to" defaultValue={String(diff?.to ?? newest)}>
               {history.map((version) => (
-                <option key={version.id} value={version.number}>{version.number}</option>
+                <option key={version.id} value={version.number}>
+                  {version.number}
+                </option>
               ))}
             </select>
           </label>
-          <button type="submit" className="button">{t("adminBuckets.history.compare")}</button>
+          <button type="submit" className="button">
+            {t("adminBuckets.history.compare")}
+          </button>
         </Form>
       ) : null}
       {diff ? (
@@ -365,13 +427,26 @@ function DeleteBucket({ slug, contentCount, error }: { slug: string; contentCoun
           <>
             <p>{t("adminBuckets.delete.holdsDocuments", { count: contentCount })}</p>
             <label htmlFor="confirm-slug">{t("adminBuckets.delete.typeSlug", { slug })}</label>
-            <input id="confirm-slug" name="confirmSlug" type="text" autoComplete="off" spellCheck={false} aria-describedby={error ? "delete-error" : undefined} />
+            <input
+              id="confirm-slug"
+              name="confirmSlug"
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={error ? "delete-error" : undefined}
+            />
           </>
         ) : (
           <p>{t("adminBuckets.delete.empty")}</p>
         )}
-        {error ? <p id="delete-error" className="field-error" role="alert">{messageText(t, error)}</p> : null}
-        <button type="submit" className="button danger">{t("adminBuckets.delete.submit")}</button>
+        {error ? (
+          <p id="delete-error" className="field-error" role="alert">
+            {messageText(t, error)}
+          </p>
+        ) : null}
+        <button type="submit" className="button danger">
+          {t("adminBuckets.delete.submit")}
+        </button>
       </Form>
     </section>
   );

@@ -14,7 +14,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale } = await getRequestState(request, context);
   const buckets = await listAdminBuckets(context.db);
   const deleted = new URL(request.url).searchParams.get("deleted");
-  return { title: translate(locale, "adminBuckets.list.title"), buckets: buckets.map((bucket) => ({ ...bucket, name: bucketName(bucket, locale), lastChange: bucket.lastChange.toISOString() })), deleted };
+  return {
+    title: translate(locale, "adminBuckets.list.title"),
+    buckets: buckets.map((bucket) => ({ ...bucket, name: bucketName(bucket, locale), lastChange: bucket.lastChange.toISOString() })),
+    deleted,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
@@ -31,9 +35,15 @@ export default function BucketList({ loaderData }: Route.ComponentProps) {
       </p>
       <div className="overview-header">
         <h1>{t("adminBuckets.list.title")}</h1>
-        <Link to="/settings/buckets/new" className="button primary">{t("adminBuckets.list.new")}</Link>
+        <Link to="/settings/buckets/new" className="button primary">
+          {t("adminBuckets.list.new")}
+        </Link>
       </div>
-      {loaderData.deleted ? <p className="notice-success" role="status">{t("adminBuckets.list.deleted", { slug: loaderData.deleted })}</p> : null}
+      {loaderData.deleted ? (
+        <p className="notice-success" role="status">
+          {t("adminBuckets.list.deleted", { slug: loaderData.deleted })}
+        </p>
+      ) : null}
       {loaderData.buckets.length === 0 ? (
         <p className="empty">{t("adminBuckets.list.none")}</p>
       ) : (
@@ -46,7 +56,9 @@ export default function BucketList({ loaderData }: Route.ComponentProps) {
                 <th scope="col">{t("adminBuckets.fields.singleton")}</th>
                 <th scope="col">{t("adminBuckets.fields.private")}</th>
                 <th scope="col">{t("adminBuckets.fields.locales")}</th>
-                <th scope="col" className="number">{t("adminBuckets.list.documents")}</th>
+                <th scope="col" className="number">
+                  {t("adminBuckets.list.documents")}
+                </th>
                 <th scope="col">{t("adminBuckets.list.lastChange")}</th>
               </tr>
             </thead>
@@ -56,11 +68,15 @@ export default function BucketList({ loaderData }: Route.ComponentProps) {
                   <td data-label={t("adminBuckets.fields.name")}>
                     <Link to={`/settings/buckets/${encodeURIComponent(bucket.slug)}`}>{bucket.name}</Link>
                   </td>
-                  <td data-label={t("adminBuckets.fields.slug")}><code>{bucket.slug}</code></td>
+                  <td data-label={t("adminBuckets.fields.slug")}>
+                    <code>{bucket.slug}</code>
+                  </td>
                   <td data-label={t("adminBuckets.fields.singleton")}>{bucket.singleton ? yes : ""}</td>
                   <td data-label={t("adminBuckets.fields.private")}>{bucket.private ? yes : ""}</td>
                   <td data-label={t("adminBuckets.fields.locales")}>{bucket.locales.join(", ")}</td>
-                  <td data-label={t("adminBuckets.list.documents")} className="number">{bucket.contentCount}</td>
+                  <td data-label={t("adminBuckets.list.documents")} className="number">
+                    {bucket.contentCount}
+                  </td>
                   <td data-label={t("adminBuckets.list.lastChange")}>
                     <time dateTime={bucket.lastChange}>{format.format(new Date(bucket.lastChange))}</time>
                   </td>

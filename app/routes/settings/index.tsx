@@ -78,12 +78,15 @@ export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
           <tbody>
             {activity.map((entry) => (
               <tr key={entry.id}>
-                <td data-label={t("settings.activity.when")}><DateTime iso={entry.createdAt} /></td>
-                <td data-label={t("settings.activity.who")}>{entry.actorName ?? <span className="muted">{t("settings.activity.unknownActor")}</span>}</td>
+                <td data-label={t("settings.activity.when")}>
+                  <DateTime iso={entry.createdAt} />
+                </td>
+                <td data-label={t("settings.activity.who")}>
+                  {entry.actorName ?? <span className="muted">{t("settings.activity.unknownActor")}</span>}
+                </td>
                 <td data-label={t("settings.activity.what")}>
                   <span className="activity-area">{t(AREA_KEYS[entry.area], { defaultValue: entry.area })}</span>{" "}
-                  {t(`settings.activity.actions.${entry.action}`, { defaultValue: entry.action })}
-                  {" "}
+                  {t(`settings.activity.actions.${entry.action}`, { defaultValue: entry.action })}{" "}
                   <ActivitySubject subject={entry.subject} href={entry.href} isDocument={entry.area === "document"} />
                   {entry.bucket ? <span className="muted"> {t("settings.activity.inBucket", { bucket: entry.bucket })}</span> : null}
                   {entry.changed.length ? (
@@ -99,9 +102,17 @@ export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
         </table>
       )}
       <nav className="pagination" aria-label={t("settings.activity.pages")}>
-        {page > 1 ? <Link to={`?page=${page - 1}#activity`} rel="prev">{t("settings.previous")}</Link> : null}
+        {page > 1 ? (
+          <Link to={`?page=${page - 1}#activity`} rel="prev">
+            {t("settings.previous")}
+          </Link>
+        ) : null}
         <span>{t("settings.page", { page })}</span>
-        {loaderData.hasNext ? <Link to={`?page=${page + 1}#activity`} rel="next">{t("settings.next")}</Link> : null}
+        {loaderData.hasNext ? (
+          <Link to={`?page=${page + 1}#activity`} rel="next">
+            {t("settings.next")}
+          </Link>
+        ) : null}
       </nav>
     </section>
   );
@@ -113,7 +124,9 @@ function ActivitySubject({ subject, href, isDocument }: { subject: string; href:
   const text = subject || (isDocument ? t("settings.activity.untitled") : "");
   if (!text) return null;
   return href ? (
-    <Link to={href} className="activity-subject">{text}</Link>
+    <Link to={href} className="activity-subject">
+      {text}
+    </Link>
   ) : (
     <strong className="activity-subject">{text}</strong>
   );

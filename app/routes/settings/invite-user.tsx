@@ -65,7 +65,10 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   const { locale, buckets } = await getRequestState(request, context);
   const known = new Set(buckets.map((bucket) => bucket.slug));
   if (submission.value.buckets.some((slug) => !known.has(slug))) {
-    return data({ result: submission.reply({ fieldErrors: { buckets: ["adminUsers.errors.unknownBucket"] } }), created: null }, { status: 400 });
+    return data(
+      { result: submission.reply({ fieldErrors: { buckets: ["adminUsers.errors.unknownBucket"] } }), created: null },
+      { status: 400 },
+    );
   }
   const created = await inviteUser(
     context,
@@ -75,7 +78,13 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   );
   return data({
     result: submission.reply({ resetForm: true }),
-    created: { code: created.code, link: created.link, email: created.email, mail: created.mail, expiresAt: created.expiresAt.toISOString() },
+    created: {
+      code: created.code,
+      link: created.link,
+      email: created.email,
+      mail: created.mail,
+      expiresAt: created.expiresAt.toISOString(),
+    },
   });
 });
 
@@ -105,23 +114,46 @@ export default function InviteUser({ loaderData, actionData }: Route.ComponentPr
     <section className="people">
       <h1>{t("adminInvitations.title")}</h1>
       <p className="muted">{t("adminInvitations.intro")}</p>
-      {loaderData.notice ? <p className="notice-success" role="status">{t(loaderData.notice)}</p> : null}
+      {loaderData.notice ? (
+        <p className="notice-success" role="status">
+          {t(loaderData.notice)}
+        </p>
+      ) : null}
 
       {created ? (
         <section className="invitation-created" aria-labelledby="invitation-created">
           <h2 id="invitation-created">{t("adminInvitations.created.title")}</h2>
           {created.mail === "sent" ? (
-            <p className="notice-success" role="status">{t(MAIL_STATES.sent, { email: created.email })}</p>
+            <p className="notice-success" role="status">
+              {t(MAIL_STATES.sent, { email: created.email })}
+            </p>
           ) : (
-            <p className={created.mail === "failed" ? "form-error" : "notice-warning"} role={created.mail === "failed" ? "alert" : "status"}>
+            <p
+              className={created.mail === "failed" ? "form-error" : "notice-warning"}
+              role={created.mail === "failed" ? "alert" : "status"}
+            >
               {t(MAIL_STATES[created.mail], { email: created.email })}
             </p>
           )}
           <dl className="invitation-secret">
             <dt>{t("adminInvitations.created.code")}</dt>
-            <dd><CopyField value={created.code} label={t("adminInvitations.created.code")} copyLabel={t("adminInvitations.created.copyCode")} marker="invitation-code" /></dd>
+            <dd>
+              <CopyField
+                value={created.code}
+                label={t("adminInvitations.created.code")}
+                copyLabel={t("adminInvitations.created.copyCode")}
+                marker="invitation-code"
+              />
+            </dd>
             <dt>{t("adminInvitations.created.link")}</dt>
-            <dd><CopyField value={created.link} label={t("adminInvitations.created.link")} copyLabel={t("adminInvitations.created.copyLink")} marker="invitation-link" /></dd>
+            <dd>
+              <CopyField
+                value={created.link}
+                label={t("adminInvitations.created.link")}
+                copyLabel={t("adminInvitations.created.copyLink")}
+                marker="invitation-link"
+              />
+            </dd>
           </dl>
           <p className="muted">
             {t("adminInvitations.created.once")} {t("adminInvitations.created.expires")} <DateTime iso={created.expiresAt} />
@@ -141,7 +173,13 @@ export default function InviteUser({ loaderData, actionData }: Route.ComponentPr
         <PermissionCheckboxes field={fields.permissions} />
         <BucketCheckboxes field={fields.buckets} buckets={loaderData.buckets} />
         <label htmlFor={fields.days.id}>{t("adminInvitations.form.days")}</label>
-        <input {...getInputProps(fields.days, { type: "number" })} min={INVITATION_DAYS.min} max={INVITATION_DAYS.max} step={1} className="days-input" />
+        <input
+          {...getInputProps(fields.days, { type: "number" })}
+          min={INVITATION_DAYS.min}
+          max={INVITATION_DAYS.max}
+          step={1}
+          className="days-input"
+        />
         <FieldError field={fields.days} params={{ min: INVITATION_DAYS.min, max: INVITATION_DAYS.max }} />
         <button type="submit" name="intent" value="create" className="button primary" disabled={busy}>
           {t("adminInvitations.form.submit")}
@@ -160,7 +198,9 @@ export default function InviteUser({ loaderData, actionData }: Route.ComponentPr
               <th scope="col">{t("adminUsers.buckets")}</th>
               <th scope="col">{t("adminInvitations.open.createdBy")}</th>
               <th scope="col">{t("adminInvitations.open.expires")}</th>
-              <th scope="col"><span className="visually-hidden">{t("adminInvitations.open.actions")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("adminInvitations.open.actions")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -169,10 +209,16 @@ export default function InviteUser({ loaderData, actionData }: Route.ComponentPr
                 <td data-label={t("adminInvitations.open.email")} className="people-email">
                   {invitation.email ?? <span className="muted">{t("adminInvitations.open.anyone")}</span>}
                 </td>
-                <td data-label={t("adminUsers.permissions")}><PermissionList permissions={invitation.permissions} /></td>
-                <td data-label={t("adminUsers.buckets")}><BucketList buckets={invitation.buckets} /></td>
+                <td data-label={t("adminUsers.permissions")}>
+                  <PermissionList permissions={invitation.permissions} />
+                </td>
+                <td data-label={t("adminUsers.buckets")}>
+                  <BucketList buckets={invitation.buckets} />
+                </td>
                 <td data-label={t("adminInvitations.open.createdBy")}>{invitation.createdByName ?? <span className="muted">—</span>}</td>
-                <td data-label={t("adminInvitations.open.expires")}><DateTime iso={invitation.expiresAt} /></td>
+                <td data-label={t("adminInvitations.open.expires")}>
+                  <DateTime iso={invitation.expiresAt} />
+                </td>
                 <td>
                   <Form method="post" action="/settings/invite-user">
                     <input type="hidden" name="id" value={invitation.id} />

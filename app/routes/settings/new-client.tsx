@@ -73,7 +73,10 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     const submission = parseWithZod(formData, { schema: clientOriginsSchema });
     if (submission.status !== "success") {
       const clientId = formData.get("clientId");
-      return data({ intent: "origins" as const, clientId: typeof clientId === "string" ? clientId : "", result: submission.reply() }, { status: 400 });
+      return data(
+        { intent: "origins" as const, clientId: typeof clientId === "string" ? clientId : "", result: submission.reply() },
+        { status: 400 },
+      );
     }
     if (!(await setClientOrigins(context.db, admin, submission.value.clientId, submission.value.origins))) {
       return data({ intent: "revoke" as const, revokeFailed: true }, { status: 404 });
@@ -81,12 +84,21 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     throw redirect(`/settings/new-client?origins=${encodeURIComponent(submission.value.clientId)}`);
   }
   const submission = parseWithZod(formData, { schema: apiClientSchema });
-  if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply(), created: null, unknown: null }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ intent: "create" as const, result: submission.reply(), created: null, unknown: null }, { status: 400 });
   const { buckets } = await getRequestState(request, context);
   const known = new Set(buckets.map((bucket) => bucket.slug));
   const unknown = [...submission.value.read, ...submission.value.write].find((slug) => !known.has(slug));
   if (unknown !== undefined) {
-    return data({ intent: "create" as const, result: submission.reply({ fieldErrors: { read: ["adminClients.errors.unknownBucket"] } }), created: null, unknown }, { status: 400 });
+    return data(
+      {
+        intent: "create" as const,
+        result: submission.reply({ fieldErrors: { read: ["adminClients.errors.unknownBucket"] } }),
+        created: null,
+        unknown,
+      },
+      { status: 400 },
+    );
   }
   const { client, token } = await createApiClient(context.db, admin, {
     name: submission.value.name,
@@ -97,7 +109,15 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   });
   context.logger.info({ clientId: client.id }, "API client created");
   // Rendered in this answer only: the secret is never in a URL, a log or the database.
-  return data({ intent: "create" as const, result: submission.reply({ resetForm: true }), created: { name: client.name, clientId: client.id, token }, unknown: null }, { status: 201 });
+  return data(
+    {
+      intent: "create" as const,
+      result: submission.reply({ resetForm: true }),
+      created: { name: client.name, clientId: client.id, token },
+      unknown: null,
+    },
+    { status: 201 },
+  );
 });
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
@@ -131,22 +151,39 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
           <p>{t("adminClients.created.once")}</p>
           <dl className="client-token-parts">
             <dt>{t("adminClients.created.clientId")}</dt>
-            <dd><code>{created.clientId}</code></dd>
+            <dd>
+              <code>{created.clientId}</code>
+            </dd>
             <dt>{t("adminClients.created.token")}</dt>
-            <dd><CopyField value={created.token} label={t("adminClients.created.token")} copyLabel={t("adminClients.created.copyToken")} marker="client-token" /></dd>
+            <dd>
+              <CopyField
+                value={created.token}
+                label={t("adminClients.created.token")}
+                copyLabel={t("adminClients.created.copyToken")}
+                marker="client-token"
+              />
+            </dd>
           </dl>
           <p>{t("adminClients.created.usage")}</p>
-          <pre className="client-token-header"><code>{`Authorization: Bearer ${created.token}`}</code></pre>
+          <pre className="client-token-header">
+            <code>{`Authorization: Bearer ${created.token}`}</code>
+          </pre>
         </div>
       ) : null}
       {loaderData.revoked ? (
-        <p className="notice-success" role="status">{t("adminClients.revoked", { name: loaderData.revoked })}</p>
+        <p className="notice-success" role="status">
+          {t("adminClients.revoked", { name: loaderData.revoked })}
+        </p>
       ) : null}
       {loaderData.originsSaved ? (
-        <p className="notice-success" role="status">{t("delivery.clients.originsSaved", { name: loaderData.originsSaved })}</p>
+        <p className="notice-success" role="status">
+          {t("delivery.clients.originsSaved", { name: loaderData.originsSaved })}
+        </p>
       ) : null}
       {actionData?.intent === "revoke" ? (
-        <div className="form-error" role="alert"><p>{t("adminClients.errors.alreadyRevoked")}</p></div>
+        <div className="form-error" role="alert">
+          <p>{t("adminClients.errors.alreadyRevoked")}</p>
+        </div>
       ) : null}
 
       <h2>{t("adminClients.createTitle")}</h2>
@@ -154,8 +191,15 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
         <FormError errors={form.errors} />
         <input type="hidden" name="intent" value="create" />
         <label htmlFor={fields.name.id}>{t("adminClients.name")}</label>
-        <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} autoComplete="off" aria-describedby={`${fields.name.descriptionId} ${fields.name.errorId}`} />
-        <p id={fields.name.descriptionId} className="field-hint">{t("adminClients.nameHint")}</p>
+        <input
+          {...getInputProps(fields.name, { type: "text" })}
+          key={fields.name.key}
+          autoComplete="off"
+          aria-describedby={`${fields.name.descriptionId} ${fields.name.errorId}`}
+        />
+        <p id={fields.name.descriptionId} className="field-hint">
+          {t("adminClients.nameHint")}
+        </p>
         <FieldError field={fields.name} />
 
         <fieldset className="account-fieldset">
@@ -201,8 +245,15 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
         </fieldset>
 
         <label htmlFor={fields.expiresOn.id}>{t("adminClients.expiresOn")}</label>
-        <input {...getInputProps(fields.expiresOn, { type: "date" })} key={fields.expiresOn.key} min={loaderData.today} aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`} />
-        <p id={fields.expiresOn.descriptionId} className="field-hint">{t("adminClients.expiresHint")}</p>
+        <input
+          {...getInputProps(fields.expiresOn, { type: "date" })}
+          key={fields.expiresOn.key}
+          min={loaderData.today}
+          aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`}
+        />
+        <p id={fields.expiresOn.descriptionId} className="field-hint">
+          {t("adminClients.expiresHint")}
+        </p>
         <FieldError field={fields.expiresOn} />
 
         <label htmlFor={fields.origins.id}>{t("delivery.clients.origins")}</label>
@@ -215,7 +266,9 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
           autoComplete="off"
           aria-describedby={`${fields.origins.descriptionId} ${fields.origins.errorId}`}
         />
-        <p id={fields.origins.descriptionId} className="field-hint">{t("delivery.clients.originsHint")}</p>
+        <p id={fields.origins.descriptionId} className="field-hint">
+          {t("delivery.clients.originsHint")}
+        </p>
         <FieldError field={fields.origins} />
 
         <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
@@ -240,7 +293,9 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
               <p className="client-access">
                 {client.readBuckets.length ? <span>{t("adminClients.reads", { buckets: names(client.readBuckets) })}</span> : null}
                 {client.writeBuckets.length ? <span>{t("adminClients.writes", { buckets: names(client.writeBuckets) })}</span> : null}
-                {client.allowedOrigins.length ? <span>{t("delivery.clients.originsList", { origins: client.allowedOrigins.join(", ") })}</span> : null}
+                {client.allowedOrigins.length ? (
+                  <span>{t("delivery.clients.originsList", { origins: client.allowedOrigins.join(", ") })}</span>
+                ) : null}
               </p>
               <p className="muted client-meta">
                 <span>
@@ -307,9 +362,13 @@ function ClientOrigins({ clientId, origins, result }: { clientId: string; origin
           autoComplete="off"
           aria-describedby={`${fields.origins.descriptionId} ${fields.origins.errorId}`}
         />
-        <p id={fields.origins.descriptionId} className="field-hint">{t("delivery.clients.originsHint")}</p>
+        <p id={fields.origins.descriptionId} className="field-hint">
+          {t("delivery.clients.originsHint")}
+        </p>
         <FieldError field={fields.origins} />
-        <button type="submit" className="button small">{t("delivery.clients.saveOrigins")}</button>
+        <button type="submit" className="button small">
+          {t("delivery.clients.saveOrigins")}
+        </button>
       </Form>
     </details>
   );

@@ -106,7 +106,9 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     }
     if (intent === "resetLink") {
       const made = await makeResetLink(context.db, user.id, admin);
-      return data(answer({ resetLink: { url: resetLink(request, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() } }));
+      return data(
+        answer({ resetLink: { url: resetLink(request, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() } }),
+      );
     }
   } catch (error) {
     if (!(error instanceof UserAdminRefusal)) throw error;
@@ -118,12 +120,17 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const submission = parseWithZod(formData, { schema: userEditSchema });
   if (submission.status !== "success") return data(answer({ result: submission.reply() }), { status: 400 });
   try {
-    const { sessionsEnded } = await updateUser(context.db, admin, user.id, { ...submission.value, buckets: bucketsOrAll(submission.value.buckets) });
+    const { sessionsEnded } = await updateUser(context.db, admin, user.id, {
+      ...submission.value,
+      buckets: bucketsOrAll(submission.value.buckets),
+    });
     return redirect(`${here}?done=${sessionsEnded ? "signedOut" : "saved"}`);
   } catch (error) {
     if (!(error instanceof UserAdminRefusal)) throw error;
     if (error.status === 404) throw new HttpError(404, error.key);
-    const reply = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.key] } }) : submission.reply({ formErrors: [error.key] });
+    const reply = error.field
+      ? submission.reply({ fieldErrors: { [error.field]: [error.key] } })
+      : submission.reply({ formErrors: [error.key] });
     return data(answer({ result: reply }), { status: error.status });
   }
 });
@@ -153,7 +160,11 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
         {t("adminUsers.edit.title", { name: user.name })}
         {user.deactivatedAt ? <span className="tag tag-deactivated">{t("adminUsers.deactivated")}</span> : null}
       </h1>
-      {loaderData.notice ? <p className="notice-success" role="status">{t(loaderData.notice, { name: user.name })}</p> : null}
+      {loaderData.notice ? (
+        <p className="notice-success" role="status">
+          {t(loaderData.notice, { name: user.name })}
+        </p>
+      ) : null}
       {actionData?.refusal ? <FormError errors={[actionData.refusal]} /> : null}
       <dl className="people-facts">
         <div>
@@ -162,7 +173,9 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
         </div>
         <div>
           <dt>{t("adminUsers.edit.created")}</dt>
-          <dd><DateTime iso={user.createdAt} /></dd>
+          <dd>
+            <DateTime iso={user.createdAt} />
+          </dd>
         </div>
       </dl>
 
@@ -194,7 +207,9 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
         <h2 id="account-status">{t("adminUsers.edit.status")}</h2>
         {user.deactivatedAt ? (
           <>
-            <p>{t("adminUsers.edit.deactivatedSince")} <DateTime iso={user.deactivatedAt} /></p>
+            <p>
+              {t("adminUsers.edit.deactivatedSince")} <DateTime iso={user.deactivatedAt} />
+            </p>
             <Form method="post" action={here}>
               <button type="submit" name="intent" value="reactivate" className="button" disabled={busy}>
                 {t("adminUsers.edit.reactivate")}

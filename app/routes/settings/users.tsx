@@ -32,7 +32,12 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
     pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)),
     total,
     deleted: url.searchParams.get("deleted")?.slice(0, 320) ?? null,
-    requests: requests.map((request) => ({ userId: request.userId, name: request.name, email: request.email, requestedAt: request.requestedAt.toISOString() })),
+    requests: requests.map((request) => ({
+      userId: request.userId,
+      name: request.name,
+      email: request.email,
+      requestedAt: request.requestedAt.toISOString(),
+    })),
     users: rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -56,9 +61,15 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     <section className="people">
       <header className="overview-header">
         <h1>{t("adminUsers.title")}</h1>
-        <Link to="/settings/invite-user" className="button primary">{t("adminUsers.invite")}</Link>
+        <Link to="/settings/invite-user" className="button primary">
+          {t("adminUsers.invite")}
+        </Link>
       </header>
-      {loaderData.deleted ? <p className="notice-success" role="status">{t("adminUsers.deleted", { email: loaderData.deleted })}</p> : null}
+      {loaderData.deleted ? (
+        <p className="notice-success" role="status">
+          {t("adminUsers.deleted", { email: loaderData.deleted })}
+        </p>
+      ) : null}
       {loaderData.requests.length ? (
         <section className="notice-warning reset-requests" aria-labelledby="reset-requests">
           <h2 id="reset-requests">{t("adminUsers.requests.title")}</h2>
@@ -66,9 +77,13 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           <ul>
             {loaderData.requests.map((request) => (
               <li key={request.userId} data-reset-request={request.userId}>
-                <strong>{request.name}</strong> <span className="people-email">{request.email}</span>,{" "}
-                {t("adminUsers.requests.askedOn")} <DateTime iso={request.requestedAt} />{" "}
-                <Link to={`/settings/users/${request.userId}#password`} className="button small" aria-label={t("adminUsers.requests.answerLabel", { name: request.name })}>
+                <strong>{request.name}</strong> <span className="people-email">{request.email}</span>, {t("adminUsers.requests.askedOn")}{" "}
+                <DateTime iso={request.requestedAt} />{" "}
+                <Link
+                  to={`/settings/users/${request.userId}#password`}
+                  className="button small"
+                  aria-label={t("adminUsers.requests.answerLabel", { name: request.name })}
+                >
                   {t("adminUsers.requests.answer")}
                 </Link>
               </li>
@@ -78,9 +93,13 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       ) : null}
       <div className="overview-tools">
         <Form method="get" role="search" className="search">
-          <label htmlFor="users-search" className="visually-hidden">{t("adminUsers.search")}</label>
+          <label htmlFor="users-search" className="visually-hidden">
+            {t("adminUsers.search")}
+          </label>
           <input id="users-search" type="search" name="q" defaultValue={search} placeholder={t("adminUsers.search")} />
-          <button type="submit" className="button small">{t("adminUsers.searchButton")}</button>
+          <button type="submit" className="button small">
+            {t("adminUsers.searchButton")}
+          </button>
         </Form>
         <span className="muted">{t("adminUsers.count", { count: loaderData.total })}</span>
       </div>
@@ -105,9 +124,15 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   {user.isYou ? <span className="muted"> ({t("adminUsers.you")})</span> : null}
                   {user.deactivated ? <span className="tag tag-deactivated">{t("adminUsers.deactivated")}</span> : null}
                 </td>
-                <td data-label={t("adminUsers.email")} className="people-email">{user.email}</td>
-                <td data-label={t("adminUsers.permissions")}><PermissionList permissions={user.permissions} /></td>
-                <td data-label={t("adminUsers.buckets")}><BucketList buckets={user.buckets} /></td>
+                <td data-label={t("adminUsers.email")} className="people-email">
+                  {user.email}
+                </td>
+                <td data-label={t("adminUsers.permissions")}>
+                  <PermissionList permissions={user.permissions} />
+                </td>
+                <td data-label={t("adminUsers.buckets")}>
+                  <BucketList buckets={user.buckets} />
+                </td>
                 <td data-label={t("adminUsers.lastSignIn")}>
                   {user.lastSignInAt ? <DateTime iso={user.lastSignInAt} /> : <span className="muted">{t("adminUsers.never")}</span>}
                 </td>
@@ -117,9 +142,17 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </table>
       )}
       <nav className="pagination" aria-label={t("settings.pages")}>
-        {page > 1 ? <Link to={pageLink(page - 1)} rel="prev">{t("settings.previous")}</Link> : null}
+        {page > 1 ? (
+          <Link to={pageLink(page - 1)} rel="prev">
+            {t("settings.previous")}
+          </Link>
+        ) : null}
         <span>{t("settings.pageOf", { page, pages })}</span>
-        {page < pages ? <Link to={pageLink(page + 1)} rel="next">{t("settings.next")}</Link> : null}
+        {page < pages ? (
+          <Link to={pageLink(page + 1)} rel="next">
+            {t("settings.next")}
+          </Link>
+        ) : null}
       </nav>
     </section>
   );

@@ -33,12 +33,22 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   const saved = await saveWebhookForm(context, admin, null, submission.value);
   if (!saved) throw new Error("the webhook was not created");
   if (!saved.ok) {
-    return data({ result: submission.reply({ fieldErrors: { [saved.field]: [saved.message.key] } }), params: saved.message.params ?? null, created: null }, { status: 400 });
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { [saved.field]: [saved.message.key] } }),
+        params: saved.message.params ?? null,
+        created: null,
+      },
+      { status: 400 },
+    );
   }
   const webhook = saved.webhook;
   if (!webhook) throw new Error("the webhook was not created");
   // Rendered in this answer only: the secret is never in a URL or a log.
-  return data({ result: submission.reply({ resetForm: true }), params: null, created: { id: webhook.id, url: webhook.url, secret: saved.secret } }, { status: 201 });
+  return data(
+    { result: submission.reply({ resetForm: true }), params: null, created: { id: webhook.id, url: webhook.url, secret: saved.secret } },
+    { status: 201 },
+  );
 });
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
@@ -64,12 +74,19 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
       {created ? (
         <div className="client-token notice-success" role="status">
           <h2>{t("webhooks.created.title")}</h2>
-          <p className="webhook-url"><code>{created.url}</code></p>
+          <p className="webhook-url">
+            <code>{created.url}</code>
+          </p>
           {created.secret ? (
             <>
               <p>{t("webhooks.created.once")}</p>
               <p className="webhook-secret-title">{t("webhooks.created.secretTitle")}</p>
-              <CopyField value={created.secret} label={t("webhooks.created.secretTitle")} copyLabel={t("webhooks.copySecret")} marker="webhook-secret" />
+              <CopyField
+                value={created.secret}
+                label={t("webhooks.created.secretTitle")}
+                copyLabel={t("webhooks.copySecret")}
+                marker="webhook-secret"
+              />
             </>
           ) : null}
           <p>
@@ -78,7 +95,9 @@ export default function WebhookNew({ loaderData, actionData }: Route.ComponentPr
         </div>
       ) : (
         <>
-          <p className="account-intro">{t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link></p>
+          <p className="account-intro">
+            {t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link>
+          </p>
           <Form method="post" className="account-form webhook-form" {...getFormProps(form)}>
             <FormError errors={form.errors} />
             <WebhookFields fields={fields} buckets={loaderData.buckets} mode="create" params={actionData?.params ?? undefined} />

@@ -103,7 +103,14 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const saved = await saveWebhookForm(context, admin, webhook.id, submission.value);
   if (saved === null) throw new HttpError(404, "webhooks.errors.notFound");
   if (!saved.ok) {
-    return data({ result: submission.reply({ fieldErrors: { [saved.field]: [saved.message.key] } }), params: saved.message.params ?? null, secret: null }, { status: 400 });
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { [saved.field]: [saved.message.key] } }),
+        params: saved.message.params ?? null,
+        secret: null,
+      },
+      { status: 400 },
+    );
   }
   // A generated secret is shown in this answer only: never in a URL or a log.
   if (saved.secret) return data({ result: submission.reply({ resetForm: true }), params: null, secret: saved.secret }, { status: 200 });
@@ -140,7 +147,9 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
         <Link to="/settings/webhooks">{t("webhooks.back")}</Link>
       </p>
       <h1>{t("webhooks.editTitle", { host: webhook.host })}</h1>
-      <p className="webhook-url"><code>{webhook.url}</code></p>
+      <p className="webhook-url">
+        <code>{webhook.url}</code>
+      </p>
       <p className="muted" suppressHydrationWarning>
         {webhook.createdByName
           ? t("webhooks.createdBy", { date: formatWhen(i18n.language, webhook.createdAt), name: webhook.createdByName })
@@ -149,10 +158,19 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
       {actionData?.secret ? (
         <div className="client-token notice-success" role="status">
           <p>{t("webhooks.secretReplaced")}</p>
-          <CopyField value={actionData.secret} label={t("webhooks.created.secretTitle")} copyLabel={t("webhooks.copySecret")} marker="webhook-secret" />
+          <CopyField
+            value={actionData.secret}
+            label={t("webhooks.created.secretTitle")}
+            copyLabel={t("webhooks.copySecret")}
+            marker="webhook-secret"
+          />
         </div>
       ) : null}
-      {loaderData.notice && !actionData ? <p className="notice-success" role="status">{t(loaderData.notice)}</p> : null}
+      {loaderData.notice && !actionData ? (
+        <p className="notice-success" role="status">
+          {t(loaderData.notice)}
+        </p>
+      ) : null}
 
       <Form method="post" action={here} className="account-form webhook-form" {...getFormProps(form)}>
         <FormError errors={form.errors} />
@@ -194,7 +212,9 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
                     <td>
                       <code>{delivery.bucketSlug}</code>
                       <br />
-                      <code className="muted" title={delivery.contentId}>{shortId(delivery.contentId)}</code>
+                      <code className="muted" title={delivery.contentId}>
+                        {shortId(delivery.contentId)}
+                      </code>
                     </td>
                     <td>
                       <span className={`delivery-status status-${shown}`}>{t(`webhooks.status.${shown}`)}</span>
@@ -216,7 +236,13 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
                       ) : null}
                     </td>
                     <td>
-                      {delivery.nextAttemptAt ? <When iso={delivery.nextAttemptAt} /> : delivery.status === "delivering" ? t("webhooks.log.sending") : "—"}
+                      {delivery.nextAttemptAt ? (
+                        <When iso={delivery.nextAttemptAt} />
+                      ) : delivery.status === "delivering" ? (
+                        t("webhooks.log.sending")
+                      ) : (
+                        "—"
+                      )}
                     </td>
                     <td>
                       <Form method="post" action={here}>
@@ -236,9 +262,17 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
         </div>
       )}
       <nav className="pagination" aria-label={t("webhooks.log.pages")}>
-        {page > 1 ? <Link to={`?page=${page - 1}#deliveries`} rel="prev">{t("settings.previous")}</Link> : null}
+        {page > 1 ? (
+          <Link to={`?page=${page - 1}#deliveries`} rel="prev">
+            {t("settings.previous")}
+          </Link>
+        ) : null}
         <span>{t("settings.page", { page })}</span>
-        {loaderData.hasNext ? <Link to={`?page=${page + 1}#deliveries`} rel="next">{t("settings.next")}</Link> : null}
+        {loaderData.hasNext ? (
+          <Link to={`?page=${page + 1}#deliveries`} rel="next">
+            {t("settings.next")}
+          </Link>
+        ) : null}
       </nav>
 
       <section className="people-danger" aria-labelledby="webhook-delete">

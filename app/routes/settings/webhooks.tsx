@@ -29,7 +29,10 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
       pending: webhook.pending,
       failed: webhook.failed,
       lastDelivery: webhook.lastDelivery
-        ? { status: shownDeliveryStatus(webhook.lastDelivery.status, webhook.lastDelivery.attempts), at: webhook.lastDelivery.at.toISOString() }
+        ? {
+            status: shownDeliveryStatus(webhook.lastDelivery.status, webhook.lastDelivery.attempts),
+            at: webhook.lastDelivery.at.toISOString(),
+          }
         : null,
     })),
   };
@@ -43,17 +46,27 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
     <section className="webhooks-page">
       <header className="overview-header">
         <h1>{t("webhooks.title")}</h1>
-        <Link to="/settings/webhooks/new" className="button primary">{t("webhooks.new")}</Link>
+        <Link to="/settings/webhooks/new" className="button primary">
+          {t("webhooks.new")}
+        </Link>
       </header>
-      <p className="account-intro">{t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link></p>
-      {loaderData.deleted ? <p className="notice-success" role="status">{t("webhooks.deleted", { url: loaderData.deleted })}</p> : null}
+      <p className="account-intro">
+        {t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link>
+      </p>
+      {loaderData.deleted ? (
+        <p className="notice-success" role="status">
+          {t("webhooks.deleted", { url: loaderData.deleted })}
+        </p>
+      ) : null}
       {loaderData.webhooks.length === 0 ? (
         <p className="empty">{t("webhooks.empty")}</p>
       ) : (
         <ul className="webhook-list">
           {loaderData.webhooks.map((webhook) => (
             <li key={webhook.id} className="webhook-card" data-webhook={webhook.id}>
-              <Link to={`/settings/webhooks/${webhook.id}`} className="webhook-url">{webhook.url}</Link>
+              <Link to={`/settings/webhooks/${webhook.id}`} className="webhook-url">
+                {webhook.url}
+              </Link>
               <dl className="webhook-facts">
                 <div>
                   <dt>{t("webhooks.columns.events")}</dt>
@@ -61,7 +74,13 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
                 </div>
                 <div>
                   <dt>{t("webhooks.columns.buckets")}</dt>
-                  <dd>{webhook.buckets === null ? t("webhooks.allBuckets") : <span className="bucket-slugs">{webhook.buckets.join(", ")}</span>}</dd>
+                  <dd>
+                    {webhook.buckets === null ? (
+                      t("webhooks.allBuckets")
+                    ) : (
+                      <span className="bucket-slugs">{webhook.buckets.join(", ")}</span>
+                    )}
+                  </dd>
                 </div>
                 <div>
                   <dt>{t("webhooks.columns.deliveries")}</dt>
@@ -77,7 +96,9 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
                       <span className="muted">{t("webhooks.summary.none")}</span>
                     )}
                     {webhook.pending ? <span className="tag">{t("webhooks.summary.pending", { count: webhook.pending })}</span> : null}
-                    {webhook.failed ? <span className="tag tag-failed">{t("webhooks.summary.failed", { count: webhook.failed })}</span> : null}
+                    {webhook.failed ? (
+                      <span className="tag tag-failed">{t("webhooks.summary.failed", { count: webhook.failed })}</span>
+                    ) : null}
                   </dd>
                 </div>
               </dl>

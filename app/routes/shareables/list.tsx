@@ -55,7 +55,8 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   const posted = formData.get("back");
   // Where the form was: a document's page (the error links back to it), never another site.
   const back = typeof posted === "string" && posted.startsWith("/b/") ? posted : null;
-  if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply(), created: null, back }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ intent: "create" as const, result: submission.reply(), created: null, back }, { status: 400 });
   const { bucket } = await requireBucketAccess(request, context, submission.value.bucket);
   const made = await createShareable(context.db, user, bucket, submission.value);
   if (!made) throw new HttpError(404, "errors.notFound");
@@ -137,7 +138,12 @@ export default function Shareables({ loaderData, actionData }: Route.ComponentPr
                   {loaderData.admin ? <td>{share.createdByName}</td> : null}
                   <td>
                     {share.state === "active" ? (
-                      <Link to={`/shareables?revoke=${share.id}`} className="button small danger" aria-label={t("shareables.revokeLabel", { title: share.title })} preventScrollReset>
+                      <Link
+                        to={`/shareables?revoke=${share.id}`}
+                        className="button small danger"
+                        aria-label={t("shareables.revokeLabel", { title: share.title })}
+                        preventScrollReset
+                      >
                         {t("shareables.revoke")}
                       </Link>
                     ) : null}

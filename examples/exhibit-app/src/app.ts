@@ -93,7 +93,10 @@ function liveSource(config: Config): Source {
         const url = new URL(`/api/v1/delivery/buckets/${encodeURIComponent(config.bucket)}/documents`, config.baseUrl);
         for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
         const response = await fetch(url, { headers: { Authorization: `Bearer ${config.token}` } });
-        if (!response.ok) throw new Error(`${response.status} ${((await response.json().catch(() => null)) as { detail?: string } | null)?.detail ?? response.statusText}`);
+        if (!response.ok)
+          throw new Error(
+            `${response.status} ${((await response.json().catch(() => null)) as { detail?: string } | null)?.detail ?? response.statusText}`,
+          );
         const body = (await response.json()) as ExhibitionPage;
         documents.push(...body.items);
         cursor = body.nextCursor;
@@ -136,7 +139,11 @@ function bundleSource(config: Config, location: string): Source {
 
 const isMedia = (value: Media | MissingMedia | undefined): value is Media => value !== undefined && !("missing" in value);
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, properties: Partial<HTMLElementTagNameMap[K]> = {}, ...children: Array<Node | null>): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  properties: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: Array<Node | null>
+): HTMLElementTagNameMap[K] {
   const node = Object.assign(document.createElement(tag), properties);
   for (const child of children) if (child) node.append(child);
   return node;
@@ -144,7 +151,11 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, properties: Part
 
 function dateText(date: string | undefined, locale: Locale): string {
   if (!date) return "";
-  return new Date(`${date}T12:00:00Z`).toLocaleDateString(locale === "nl" ? "nl-NL" : "en-GB", { day: "numeric", month: "long", year: "numeric" });
+  return new Date(`${date}T12:00:00Z`).toLocaleDateString(locale === "nl" ? "nl-NL" : "en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  });
 }
 
 function exhibitionCard(exhibition: Exhibition, locale: Locale, source: Source): HTMLElement {
@@ -161,11 +172,18 @@ function exhibitionCard(exhibition: Exhibition, locale: Locale, source: Source):
     video.append(element("source", { src: source.media(trailer.url), type: trailer.renditions.web?.mimetype ?? trailer.mimetype }));
     video.setAttribute("aria-label", title);
   }
-  const dates = [data.opensOn ? `${text.opens} ${dateText(data.opensOn, locale)}` : "", data.closesOn ? `${text.closes} ${dateText(data.closesOn, locale)}` : ""].filter(Boolean).join(", ");
+  const dates = [
+    data.opensOn ? `${text.opens} ${dateText(data.opensOn, locale)}` : "",
+    data.closesOn ? `${text.closes} ${dateText(data.closesOn, locale)}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   return element(
     "article",
     { className: "exhibition" },
-    poster ? element("img", { src: source.media(poster.url), alt: title, width: poster.width ?? 0, height: poster.height ?? 0, loading: "lazy" }) : null,
+    poster
+      ? element("img", { src: source.media(poster.url), alt: title, width: poster.width ?? 0, height: poster.height ?? 0, loading: "lazy" })
+      : null,
     element("h2", { textContent: title }),
     data.subtitle ? element("p", { className: "subtitle", textContent: data.subtitle }) : null,
     dates ? element("p", { className: "dates", textContent: dates }) : null,
@@ -184,7 +202,8 @@ async function show(source: Source, locale: Locale): Promise<void> {
     origin.dataset.source = source.kind;
     origin.textContent = source.kind === "live" ? text.live : text.bundle;
   }
-  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-locale]")) button.setAttribute("aria-pressed", String(button.dataset.locale === locale));
+  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-locale]"))
+    button.setAttribute("aria-pressed", String(button.dataset.locale === locale));
   const status = document.querySelector<HTMLElement>("#status");
   const list = document.querySelector<HTMLElement>("#exhibitions");
   if (!status || !list) return;
@@ -192,7 +211,9 @@ async function show(source: Source, locale: Locale): Promise<void> {
   list.setAttribute("aria-busy", "true");
   try {
     const documents = await source.documents(locale);
-    documents.sort((a, b) => (a.data.opensOn < b.data.opensOn ? -1 : a.data.opensOn > b.data.opensOn ? 1 : a.contentId.localeCompare(b.contentId)));
+    documents.sort((a, b) =>
+      a.data.opensOn < b.data.opensOn ? -1 : a.data.opensOn > b.data.opensOn ? 1 : a.contentId.localeCompare(b.contentId),
+    );
     list.replaceChildren(...documents.map((exhibition) => exhibitionCard(exhibition, locale, source)));
     status.textContent = documents.length ? "" : text.empty;
   } catch (error) {

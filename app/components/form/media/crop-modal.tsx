@@ -66,7 +66,9 @@ export function CropModal(props: {
   const { t } = useTranslation();
   const { content, bounds } = props;
   // Recrop starts from the original: the latest version is itself a crop.
-  const source = content.originalImageVersionId ? `${content.url}?version=${encodeURIComponent(content.originalImageVersionId)}` : content.url;
+  const source = content.originalImageVersionId
+    ? `${content.url}?version=${encodeURIComponent(content.originalImageVersionId)}`
+    : content.url;
   const [image, setImage] = useState<Size | null>(null);
   const [shown, setShown] = useState<Size | null>(null);
   const [crop, setCrop] = useState<CropRect | null>(null);
@@ -132,7 +134,6 @@ export function CropModal(props: {
       setBusy(false);
     }
   }, [crop, content.contentId, props]);
-
 
   return (
     <MediaModal

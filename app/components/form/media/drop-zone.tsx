@@ -3,7 +3,15 @@ import { useTranslation } from "react-i18next";
 
 /** 'Drag your {type} here / Browse to {type}' over the field's hidden file input (`ref`). */
 export function DropZone({
-  type, inputId, ref, onBrowse, accept, describedBy, disabled, browseDisabled, onFiles,
+  type,
+  inputId,
+  ref,
+  onBrowse,
+  accept,
+  describedBy,
+  disabled,
+  browseDisabled,
+  onFiles,
 }: {
   type: string;
   inputId: string;
@@ -34,7 +42,7 @@ export function DropZone({
         if (!disabled) onFiles(event.dataTransfer.files);
       }}
     >
-      <span>{t("media.dropHere", { type })}</span> / {" "}
+      <span>{t("media.dropHere", { type })}</span> /{" "}
       <button type="button" className="link-button" onClick={onBrowse} disabled={disabled || browseDisabled}>
         {t("media.browse", { type })}
       </button>

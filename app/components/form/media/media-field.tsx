@@ -18,8 +18,12 @@ import { lazyDialog, opensInBrowserOnly } from "../../../lib/lazy-dialog";
 // The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
 const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));
 const ThumbModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./thumb-modal").then((module) => module.ThumbModal));
-const ImagePreviewModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.ImagePreviewModal));
-const VideoPlayerModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.VideoPlayerModal));
+const ImagePreviewModal = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.ImagePreviewModal),
+);
+const VideoPlayerModal = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.VideoPlayerModal),
+);
 
 /** The media API (GET …/latest, polled while jobs run): where a form's media fields load their contents by default. */
 const MEDIA_API: MediaSource = { fetchLatest: fetchLatestMedia, poll: pollMedia };
@@ -47,7 +51,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const control = useInputControl(meta);
   const contentId = typeof control.value === "string" ? control.value : "";
 
-  const [content, setContent] = useState<MediaContent | null>(() => (contentId ? media.contents[contentId] ?? null : null));
+  const [content, setContent] = useState<MediaContent | null>(() => (contentId ? (media.contents[contentId] ?? null) : null));
   const [item, setItem] = useState<UploadItem | null>(props.initialUpload ?? null);
   // A content that failed before the page loaded says so at once; later failures come from loading and polling.
   const [problem, setProblem] = useState<string | null>(() => (content?.status === "error" ? messageText(t, mediaFailure(content)) : null));
@@ -148,24 +152,32 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
     setProblem(null);
   }
 
-  const errors = [
-    ...(item?.state === "error" ? [item.message] : []),
-    ...(problem ? [problem] : []),
-    ...(meta.errors ?? []),
-  ];
+  const errors = [...(item?.state === "error" ? [item.message] : []), ...(problem ? [problem] : []), ...(meta.errors ?? [])];
   const inputId = `${meta.id}-file`;
   const viewLabel = kind === "file" ? t("media.download") : t("media.view");
 
   return (
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
-      <div className={`media-field media-field-${kind}`} data-media-kind={kind} data-status={shown?.status ?? (contentId ? "unknown" : "empty")}>
+      <div
+        className={`media-field media-field-${kind}`}
+        data-media-kind={kind}
+        data-status={shown?.status ?? (contentId ? "unknown" : "empty")}
+      >
         <input type="hidden" name={meta.name} value={contentId} readOnly />
-        {shown ? <MediaSummary content={shown} kind={kind} label={label} /> : pendingName ? <PendingSummary filename={pendingName} /> : null}
+        {shown ? (
+          <MediaSummary content={shown} kind={kind} label={label} />
+        ) : pendingName ? (
+          <PendingSummary filename={pendingName} />
+        ) : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
         {shown?.status === "processing" && !hydrated && lock.showEditButtons ? (
           // Without JavaScript nothing polls: this re-renders the form (Conform's update intent of the field with its
           // own value) with the job's progress now, the input kept and nothing saved; a link would lose the input.
-          <button {...form.update.getButtonProps({ name: meta.name, value: contentId })} className="button small media-refresh" disabled={lock.disabled}>
+          <button
+            {...form.update.getButtonProps({ name: meta.name, value: contentId })}
+            className="button small media-refresh"
+            disabled={lock.disabled}
+          >
             {t("media.refreshProgress")}
           </button>
         ) : null}
@@ -230,17 +242,17 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
             {lock.showEditButtons ? (
               <input
                 ref={(element) => () => {
-                // Unmounted when the form hydrates: keep what the user chose meanwhile.
-                chosenBeforeHydration.current = element?.files?.[0] ?? null;
-              }}
-              id={inputId}
-              type="file"
-              name={`${MEDIA_FILE_PREFIX}${meta.name}`}
-              accept={ACCEPT[kind]}
-              form={form.id}
-              disabled={lock.disabled}
-              aria-describedby={requirements.length ? `${meta.id}-requirements` : undefined}
-            />
+                  // Unmounted when the form hydrates: keep what the user chose meanwhile.
+                  chosenBeforeHydration.current = element?.files?.[0] ?? null;
+                }}
+                id={inputId}
+                type="file"
+                name={`${MEDIA_FILE_PREFIX}${meta.name}`}
+                accept={ACCEPT[kind]}
+                form={form.id}
+                disabled={lock.disabled}
+                aria-describedby={requirements.length ? `${meta.id}-requirements` : undefined}
+              />
             ) : null}
             <div className="media-actions">
               {contentId && lock.showEditButtons ? (
@@ -259,13 +271,28 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                 </a>
               ) : null}
               {lock.showEditButtons ? (
-                <button type="submit" name={MEDIA_UPLOAD_FIELD} value={meta.name} form={form.id} formNoValidate className="button small" disabled={lock.disabled}>
+                <button
+                  type="submit"
+                  name={MEDIA_UPLOAD_FIELD}
+                  value={meta.name}
+                  form={form.id}
+                  formNoValidate
+                  className="button small"
+                  disabled={lock.disabled}
+                >
                   {t("media.uploadButton")}
                 </button>
               ) : null}
             </div>
             {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (
-              <CropFallback name={meta.name} formId={form.id} content={shown} bounds={cropBounds(schema)} open={errors.length > 0} disabled={lock.disabled} />
+              <CropFallback
+                name={meta.name}
+                formId={form.id}
+                content={shown}
+                bounds={cropBounds(schema)}
+                open={errors.length > 0}
+                disabled={lock.disabled}
+              />
             ) : null}
             {shown && kind === "video" && shown.status === "completed" && lock.showEditButtons ? (
               <ThumbFallback name={meta.name} formId={form.id} content={shown} disabled={lock.disabled} />
@@ -282,9 +309,16 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
         ) : null}
       </div>
 
-      {modal === "view" && shown && kind === "image" ? <ImagePreviewModal url={freshUrl(shown)} title={label} onClose={() => setModal(null)} /> : null}
+      {modal === "view" && shown && kind === "image" ? (
+        <ImagePreviewModal url={freshUrl(shown)} title={label} onClose={() => setModal(null)} />
+      ) : null}
       {modal === "view" && shown && kind === "video" ? (
-        <VideoPlayerModal url={freshUrl(shown)} poster={shown.still ?? shown.thumbs[0]?.url ?? null} title={label} onClose={() => setModal(null)} />
+        <VideoPlayerModal
+          url={freshUrl(shown)}
+          poster={shown.still ?? shown.thumbs[0]?.url ?? null}
+          title={label}
+          onClose={() => setModal(null)}
+        />
       ) : null}
       {modal === "thumb" && shown ? (
         <ThumbModal
@@ -293,7 +327,9 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
           onClose={() => setModal(null)}
           onSaved={() => {
             setModal(null);
-            void source.fetchLatest(kind, shown.contentId).then(setContent, (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
+            void source
+              .fetchLatest(kind, shown.contentId)
+              .then(setContent, (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
           }}
         />
       ) : null}

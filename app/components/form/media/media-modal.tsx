@@ -80,7 +80,13 @@ export function PlaybackRates(props: { rate: number; onChange: (rate: number) =>
   return (
     <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
       {PLAYBACK_RATES.map((value) => (
-        <button key={value} type="button" className="playback-rate" aria-pressed={props.rate === value} onClick={() => props.onChange(value)}>
+        <button
+          key={value}
+          type="button"
+          className="playback-rate"
+          aria-pressed={props.rate === value}
+          onClick={() => props.onChange(value)}
+        >
           {value}×
         </button>
       ))}

@@ -70,7 +70,8 @@ export function UploadItemStatus(props: { item: UploadItem; kind: MediaKind }) {
   }
   return (
     <div className="media-progress upload-item" data-state="error" role="status">
-      <span className="media-progress-label">{t("media.uploadError", { type })}</span> <span className="media-filename">{item.filename}</span>
+      <span className="media-progress-label">{t("media.uploadError", { type })}</span>{" "}
+      <span className="media-filename">{item.filename}</span>
     </div>
   );
 }

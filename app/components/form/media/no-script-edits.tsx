@@ -2,7 +2,12 @@ import { useTranslation } from "react-i18next";
 import type { CropBounds } from "../../../../core/media/bounds";
 import { CropConstraints } from "./crop-constraints";
 import {
-  CROP_AXES, CUSTOM_THUMB_VALUE, MEDIA_CROP_FIELD, MEDIA_THUMB_FIELD, cropInputName, thumbInputName,
+  CROP_AXES,
+  CUSTOM_THUMB_VALUE,
+  MEDIA_CROP_FIELD,
+  MEDIA_THUMB_FIELD,
+  cropInputName,
+  thumbInputName,
 } from "../../../../core/media/form-edit";
 import type { MediaContent } from "../../../../core/media/wire";
 
@@ -13,7 +18,14 @@ import type { MediaContent } from "../../../../core/media/wire";
  */
 
 /** The crop as numbers: x, y, width and height in the original's pixels, with the field's crop bounds shown. */
-export function CropFallback(props: { name: string; formId: string; content: MediaContent; bounds: CropBounds; open: boolean; disabled?: boolean }) {
+export function CropFallback(props: {
+  name: string;
+  formId: string;
+  content: MediaContent;
+  bounds: CropBounds;
+  open: boolean;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const { content, bounds } = props;
   const start = content.crop ?? { x: 0, y: 0, width: content.dimensions?.width ?? 0, height: content.dimensions?.height ?? 0 };
@@ -24,7 +36,11 @@ export function CropFallback(props: { name: string; formId: string; content: Med
       <fieldset>
         <legend>{t("media.cropForm.legend")}</legend>
         <p className="muted">
-          {content.crop ? t("media.cropForm.current", { ...content.crop }) : content.dimensions ? t("media.cropForm.original", { ...content.dimensions }) : null}
+          {content.crop
+            ? t("media.cropForm.current", { ...content.crop })
+            : content.dimensions
+              ? t("media.cropForm.original", { ...content.dimensions })
+              : null}
         </p>
         <CropConstraints bounds={bounds} />
         <div className="crop-inputs">
@@ -48,7 +64,15 @@ export function CropFallback(props: { name: string; formId: string; content: Med
             );
           })}
         </div>
-        <button type="submit" name={MEDIA_CROP_FIELD} value={props.name} form={props.formId} formNoValidate className="button small" disabled={props.disabled}>
+        <button
+          type="submit"
+          name={MEDIA_CROP_FIELD}
+          value={props.name}
+          form={props.formId}
+          formNoValidate
+          className="button small"
+          disabled={props.disabled}
+        >
           {label}
         </button>
       </fieldset>
@@ -62,9 +86,23 @@ export function ThumbFallback(props: { name: string; formId: string; content: Me
   const { content } = props;
   const choices = content.thumbs.flatMap((still) =>
     typeof still.index === "number"
-      ? [{ value: String(still.index), url: still.url, label: t("media.stillNumber", { number: still.index + 1 }), current: content.thumb !== null && "index" in content.thumb && content.thumb.index === still.index }]
+      ? [
+          {
+            value: String(still.index),
+            url: still.url,
+            label: t("media.stillNumber", { number: still.index + 1 }),
+            current: content.thumb !== null && "index" in content.thumb && content.thumb.index === still.index,
+          },
+        ]
       : still.isCustom
-        ? [{ value: CUSTOM_THUMB_VALUE, url: still.url, label: t("media.customStillTab"), current: content.thumb !== null && "isCustom" in content.thumb }]
+        ? [
+            {
+              value: CUSTOM_THUMB_VALUE,
+              url: still.url,
+              label: t("media.customStillTab"),
+              current: content.thumb !== null && "isCustom" in content.thumb,
+            },
+          ]
         : [],
   );
   if (!choices.length) return null;
@@ -76,7 +114,14 @@ export function ThumbFallback(props: { name: string; formId: string; content: Me
         <div className="thumb-choices">
           {choices.map((choice) => (
             <label className="thumb-choice" key={choice.value}>
-              <input type="radio" name={thumbInputName(props.name)} value={choice.value} defaultChecked={choice.current} form={props.formId} disabled={props.disabled} />
+              <input
+                type="radio"
+                name={thumbInputName(props.name)}
+                value={choice.value}
+                defaultChecked={choice.current}
+                form={props.formId}
+                disabled={props.disabled}
+              />
               <img src={choice.url} alt="" loading="lazy" />
               <span>
                 {choice.label}
@@ -85,7 +130,15 @@ export function ThumbFallback(props: { name: string; formId: string; content: Me
             </label>
           ))}
         </div>
-        <button type="submit" name={MEDIA_THUMB_FIELD} value={props.name} form={props.formId} formNoValidate className="button small" disabled={props.disabled}>
+        <button
+          type="submit"
+          name={MEDIA_THUMB_FIELD}
+          value={props.name}
+          form={props.formId}
+          formNoValidate
+          className="button small"
+          disabled={props.disabled}
+        >
           {t("media.thumbForm.submit")}
         </button>
       </fieldset>

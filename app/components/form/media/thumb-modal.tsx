@@ -25,8 +25,15 @@ export function ThumbModal(props: {
   const stills = props.content.thumbs.flatMap(({ index, url }) => (typeof index === "number" ? [{ index, url }] : []));
   const [tab, setTab] = useState<"select" | "custom">("select");
   const [chosen, setChosen] = useState<Thumb | null>(props.content.thumb ?? null);
-  const [position, setPosition] = useState(() => Math.max(0, stills.findIndex((still) => sameThumb({ index: still.index }, props.content.thumb))));
-  const [custom, setCustom] = useState<string | null>(props.content.thumbs.find((thumb) => thumb.isCustom || thumb.filename === "custom")?.url ?? null);
+  const [position, setPosition] = useState(() =>
+    Math.max(
+      0,
+      stills.findIndex((still) => sameThumb({ index: still.index }, props.content.thumb)),
+    ),
+  );
+  const [custom, setCustom] = useState<string | null>(
+    props.content.thumbs.find((thumb) => thumb.isCustom || thumb.filename === "custom")?.url ?? null,
+  );
   const [pendingSmall, setPendingSmall] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -69,29 +76,64 @@ export function ThumbModal(props: {
   const current = stills[position];
   const actions = (
     <>
-      <button type="button" className="button" onClick={props.onClose}>{t("media.cancel")}</button>
-      <button type="button" className="button primary" onClick={() => void save()} disabled={busy}>{t("media.save")}</button>
+      <button type="button" className="button" onClick={props.onClose}>
+        {t("media.cancel")}
+      </button>
+      <button type="button" className="button primary" onClick={() => void save()} disabled={busy}>
+        {t("media.save")}
+      </button>
     </>
   );
   return (
     <MediaModal title={t("media.selectThumbnail")} className="thumb-modal" onClose={props.onClose} actions={actions}>
       {allowCustom ? (
         <div className="tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={tab === "select"} onClick={() => setTab("select")}>{t("media.selectStill")}</button>
-          <button type="button" role="tab" aria-selected={tab === "custom"} onClick={() => setTab("custom")}>{t("media.customStillTab")}</button>
+          <button type="button" role="tab" aria-selected={tab === "select"} onClick={() => setTab("select")}>
+            {t("media.selectStill")}
+          </button>
+          <button type="button" role="tab" aria-selected={tab === "custom"} onClick={() => setTab("custom")}>
+            {t("media.customStillTab")}
+          </button>
         </div>
       ) : null}
-      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       {tab === "select" ? (
         current ? (
           <div className="thumb-carousel">
-            <button type="button" className="button small" aria-label={t("media.previous")} disabled={position === 0} onClick={() => setPosition(position - 1)}>‹</button>
+            <button
+              type="button"
+              className="button small"
+              aria-label={t("media.previous")}
+              disabled={position === 0}
+              onClick={() => setPosition(position - 1)}
+            >
+              ‹
+            </button>
             <figure>
               <img src={current.url} alt={t("media.stillNumber", { number: position + 1 })} />
-              <figcaption>{position + 1} / {stills.length}</figcaption>
+              <figcaption>
+                {position + 1} / {stills.length}
+              </figcaption>
             </figure>
-            <button type="button" className="button small" aria-label={t("media.next")} disabled={position === stills.length - 1} onClick={() => setPosition(position + 1)}>›</button>
-            <button type="button" className="button small thumb-use" aria-pressed={sameThumb(chosen, { index: current.index })} onClick={() => setChosen({ index: current.index })}>
+            <button
+              type="button"
+              className="button small"
+              aria-label={t("media.next")}
+              disabled={position === stills.length - 1}
+              onClick={() => setPosition(position + 1)}
+            >
+              ›
+            </button>
+            <button
+              type="button"
+              className="button small thumb-use"
+              aria-pressed={sameThumb(chosen, { index: current.index })}
+              onClick={() => setChosen({ index: current.index })}
+            >
               {t("media.useThisStill")}
             </button>
           </div>
@@ -103,7 +145,12 @@ export function ThumbModal(props: {
           {custom ? <img src={custom} alt={t("media.customStillTab")} /> : null}
           <label>
             {t("media.chooseStill")}
-            <input type="file" accept="image/jpeg,image/png,image/webp" disabled={busy} onChange={(event) => void uploadStill(event.target.files?.[0])} />
+            <input
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              disabled={busy}
+              onChange={(event) => void uploadStill(event.target.files?.[0])}
+            />
           </label>
           {chosen && "isCustom" in chosen ? <p className="notice-success">{t("media.customChosen")}</p> : null}
         </div>
@@ -114,7 +161,9 @@ export function ThumbModal(props: {
             <h3 id="incorrect-size-title">{t("media.incorrectSizeTitle")}</h3>
             <p>{t("media.incorrectSize")}</p>
             <div className="modal-actions">
-              <button type="button" className="button" onClick={() => setPendingSmall(null)}>{t("media.cancel")}</button>
+              <button type="button" className="button" onClick={() => setPendingSmall(null)}>
+                {t("media.cancel")}
+              </button>
               <button
                 type="button"
                 className="button primary"

@@ -19,13 +19,20 @@ export const loader = deliveryLoader(async ({ read, url, request, context }) => 
   const abort = new AbortController();
   const stop = () => abort.abort(new Error("the client went away"));
   request.signal.addEventListener("abort", stop, { once: true });
-  const { pack, done } = await startBundle({ db: read.db, client: read.client, config: context.config, storage: context.media.storage }, bundle, abort.signal);
-  done.then(
-    ({ manifest, bytes }) => context.logger.info({ bundle: manifest.id, client: read.client.id, files: manifest.files.length, bytes }, "offline bundle sent"),
-    (error: unknown) => {
-      if (!abort.signal.aborted) context.logger.error({ err: error, client: read.client.id }, "offline bundle failed");
-    },
-  ).finally(() => request.signal.removeEventListener("abort", stop));
+  const { pack, done } = await startBundle(
+    { db: read.db, client: read.client, config: context.config, storage: context.media.storage },
+    bundle,
+    abort.signal,
+  );
+  done
+    .then(
+      ({ manifest, bytes }) =>
+        context.logger.info({ bundle: manifest.id, client: read.client.id, files: manifest.files.length, bytes }, "offline bundle sent"),
+      (error: unknown) => {
+        if (!abort.signal.aborted) context.logger.error({ err: error, client: read.client.id }, "offline bundle failed");
+      },
+    )
+    .finally(() => request.signal.removeEventListener("abort", stop));
   return new Response(packToWebStream(pack, stop), { status: 200, headers });
 });
 

@@ -11,12 +11,22 @@ import type { Route } from "./+types/media";
  * it; an expired or forged one is 403, an unknown media or file 404 (problem details). Byte ranges for video.
  */
 export const loader = async ({ request, context, params }: Route.LoaderArgs) => {
-  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Range", "Access-Control-Max-Age": "600" } });
+  if (request.method === "OPTIONS")
+    return new Response(null, {
+      status: 204,
+      headers: {
+        Allow: "GET, HEAD, OPTIONS",
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Headers": "Range",
+        "Access-Control-Max-Age": "600",
+      },
+    });
   const locale = problemLocale(request, context.config.DEFAULT_LOCALE);
   const url = new URL(request.url);
   const named = parseMediaPath(params.contentId, params.file);
   if (!named) return problemResponse(notFound("delivery.problems.notFound.media"), locale);
-  if (!verifyMediaUrl(context.config, url)) return problemResponse(new Problem(403, "forbidden", "delivery.problems.forbidden.signature"), locale);
+  if (!verifyMediaUrl(context.config, url))
+    return problemResponse(new Problem(403, "forbidden", "delivery.problems.forbidden.signature"), locale);
   const media = await latestMedia(context.db, named.contentId);
   const file = media ? mediaFile(media, named.file) : null;
   if (!file) return problemResponse(notFound("delivery.problems.notFound.media"), locale);
