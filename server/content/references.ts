@@ -121,14 +121,13 @@ export async function loadReferenceTargets(
   return targets;
 }
 
+/** PostgreSQL's text holds no NUL (and a control character is never in a title): a search leaves them out. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** A search of a collection's documents by their text (the overview's search), newest first. */
 export async function searchReferenceOptions(db: Queryable, bucket: Bucket, query: string, limit: number): Promise<ReferenceOption[]> {
-  // PostgreSQL's text holds no NUL (and a control character is never in a title): they are left out.
-  // eslint-disable-next-line no-control-regex
-  const search = query
-    .slice(0, REFERENCE_SEARCH_MAX_LENGTH)
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .trim();
+  const search = query.slice(0, REFERENCE_SEARCH_MAX_LENGTH).replace(CONTROL_CHARACTERS, "").trim();
   const versions = await listContents(db, bucket.id, { limit, search });
   return versions.map((version) => referenceOption(version, bucket));
 }

@@ -211,17 +211,16 @@ function fieldsOf(entries: ReadonlyArray<[string, string]>): Record<string, stri
   return Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(entries));
 }
 
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_FILENAMES = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * The last path segment, without control characters (C0, DEL, C1) and without the bidirectional controls that
  * make "txt.exe" read as "exe.txt"; never used as a path by us.
  */
 export function cleanFilename(name: string | undefined): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base
-    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
-    .trim()
-    .slice(0, 255);
+  const cleaned = base.replace(UNSAFE_IN_FILENAMES, "").trim().slice(0, 255);
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "upload";
 }
 

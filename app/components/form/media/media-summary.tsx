@@ -22,8 +22,8 @@ export function MediaSummary(props: { content: MediaContent; kind: MediaKind; la
         </span>
       ) : null}
       {content.status === "completed" ? <span className="media-state">{t("media.completed")}</span> : null}
-      {/* eslint-disable-next-line jsx-a11y/media-has-caption -- an uploaded sound file comes without captions */}
       {kind === "file" && /^audio\/(wav|x-wav|wave|vnd\.wave)$/.test(content.mimetype) ? (
+        // eslint-disable-next-line jsx-a11y/media-has-caption -- an uploaded sound file comes without captions
         <audio className="media-audio" controls preload="none" src={freshUrl(content)} />
       ) : null}
     </div>
