@@ -63,7 +63,10 @@ const onDemandFieldChunks: Plugin = {
       this.error(`Each kind in ${ON_DEMAND_BROWSER} should read \`kind: () => import("./module")…\`.`);
     }
     for (const [, kind = "", specifier = ""] of entries) {
-      const chunk = byModule.get(path.resolve(path.dirname(ON_DEMAND_BROWSER), specifier));
+      const modulePath = specifier.startsWith("~/")
+        ? fromRoot(`app/${specifier.slice(2)}`)
+        : path.resolve(path.dirname(ON_DEMAND_BROWSER), specifier);
+      const chunk = byModule.get(modulePath);
       if (!chunk) this.error(`The client build has no chunk holding the field kind ${kind} (${specifier}).`);
       const files = new Set<string>();
       const add = (fileName: string) => {

@@ -3,9 +3,9 @@ import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { createI18n } from "./lib/i18n";
-import { loadCatalogue } from "../core/catalogues";
-import { CATALOGUE_PARTS } from "../core/catalogue-parts";
-import { normalizeLocale } from "../core/locales";
+import { loadCatalogue } from "@core/catalogues";
+import { CATALOGUE_PARTS } from "@core/catalogue-parts";
+import { normalizeLocale } from "@core/locales";
 import { CATALOGUE_URLS } from "./lib/catalogue-urls";
 import { RequestContext } from "./lib/nonce";
 

@@ -7,10 +7,10 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-ro
 import { ServerRouter } from "react-router";
 import type { i18n as I18n } from "i18next";
 import { createI18n } from "./lib/i18n";
-import { normalizeLocale, type Locale } from "../core/locales";
+import { normalizeLocale, type Locale } from "@core/locales";
 import { RequestContext } from "./lib/nonce";
-import { errorPageFailureHtml } from "../server/web/error-page-failure";
-import { redactSecrets } from "../server/logger";
+import { errorPageFailureHtml } from "@server/web/error-page-failure";
+import { redactSecrets } from "@server/logger";
 import { matchedRoutesOnly } from "./server-render-context";
 import { withRememberedMessages } from "./server-i18n";
 

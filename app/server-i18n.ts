@@ -1,5 +1,5 @@
 import type { i18n as I18n } from "i18next";
-import { BoundedMap } from "../core/bounded-map";
+import { BoundedMap } from "@core/bounded-map";
 
 /** Enough for every message of the catalogue (a key made from data may push out the oldest). */
 const MESSAGES_KEPT = 4_000;

@@ -1,9 +1,9 @@
-import enAdmin from "../locales/en/admin.json";
-import enCommon from "../locales/en/common.json";
-import enMedia from "../locales/en/media.json";
-import nlAdmin from "../locales/nl/admin.json";
-import nlCommon from "../locales/nl/common.json";
-import nlMedia from "../locales/nl/media.json";
+import enAdmin from "@locales/en/admin.json";
+import enCommon from "@locales/en/common.json";
+import enMedia from "@locales/en/media.json";
+import nlAdmin from "@locales/nl/admin.json";
+import nlCommon from "@locales/nl/common.json";
+import nlMedia from "@locales/nl/media.json";
 import type { CataloguePart } from "./catalogue-parts";
 import type { Locale } from "./locales";
 

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { PASSWORD_MIN_LENGTH } from "../core/auth-schemas";
-import { normalizeLocale, SUPPORTED_LOCALES } from "../core/locales";
+import { PASSWORD_MIN_LENGTH } from "@core/auth-schemas";
+import { normalizeLocale, SUPPORTED_LOCALES } from "@core/locales";
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })

@@ -6,9 +6,9 @@
 import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { killProcessGroup } from "../server/jobs/process-group";
-import { parseRunnerMessage, type WorkerJob, type WorkerMessage } from "../server/jobs/protocol";
-import { INPUT_OPTIONS } from "../server/media/ffmpeg";
+import { killProcessGroup } from "@server/jobs/process-group";
+import { parseRunnerMessage, type WorkerJob, type WorkerMessage } from "@server/jobs/protocol";
+import { INPUT_OPTIONS } from "@server/media/ffmpeg";
 
 function send(message: WorkerMessage): void {
   process.send?.(message);

@@ -1,7 +1,7 @@
 import { Component, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse } from "react-router";
-import { useRequestId } from "../lib/nonce";
+import { useRequestId } from "~/lib/nonce";
 
 interface Described {
   status: number;

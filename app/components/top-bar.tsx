@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useLocation, useMatches, useRouteError } from "react-router";
-import type { RouteHandle } from "../../core/route-handle";
-import { useRootData } from "../lib/root-data";
-import { overviewPath } from "../../core/content/screens";
+import type { RouteHandle } from "@core/route-handle";
+import { useRootData } from "~/lib/root-data";
+import { overviewPath } from "@core/content/screens";
 
 /** More buckets than this collapse the top-bar links (spec §2). */
 export const MAX_TOP_BAR_BUCKETS = 7;

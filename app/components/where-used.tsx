@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { WhereUsed } from "../../core/content/references";
+import type { WhereUsed } from "@core/content/references";
 
 /**
  * The documents that refer to a document about to be deleted: links to them, and how many more there are in

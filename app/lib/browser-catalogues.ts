@@ -1,6 +1,6 @@
-import type { CataloguePart } from "../../core/catalogue-parts";
-import type { Catalogue } from "../../core/catalogues";
-import type { Locale } from "../../core/locales";
+import type { CataloguePart } from "@core/catalogue-parts";
+import type { Catalogue } from "@core/catalogues";
+import type { Locale } from "@core/locales";
 import { CATALOGUE_URLS } from "./catalogue-urls";
 
 /*

@@ -1,11 +1,11 @@
-import type { CataloguePart } from "../../core/catalogue-parts";
-import type { Locale } from "../../core/locales";
-import enAdmin from "../../locales/en/admin.json?url";
-import enCommon from "../../locales/en/common.json?url";
-import enMedia from "../../locales/en/media.json?url";
-import nlAdmin from "../../locales/nl/admin.json?url";
-import nlCommon from "../../locales/nl/common.json?url";
-import nlMedia from "../../locales/nl/media.json?url";
+import type { CataloguePart } from "@core/catalogue-parts";
+import type { Locale } from "@core/locales";
+import enAdmin from "@locales/en/admin.json?url";
+import enCommon from "@locales/en/common.json?url";
+import enMedia from "@locales/en/media.json?url";
+import nlAdmin from "@locales/nl/admin.json?url";
+import nlCommon from "@locales/nl/common.json?url";
+import nlMedia from "@locales/nl/media.json?url";
 
 /**
  * Where the browser fetches each language's messages, part by part (core/catalogue-parts.ts): the catalogue files as

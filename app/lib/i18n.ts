@@ -1,10 +1,10 @@
 import { createInstance, type i18n as I18n, type TFunction } from "i18next";
 import { use } from "react";
 import { initReactI18next } from "react-i18next";
-import type { CataloguePart } from "../../core/catalogue-parts";
-import { catalogues, loadCatalogue, type Catalogue } from "../../core/catalogues";
-import type { Message } from "../../core/messages";
-import { SUPPORTED_LOCALES, type Locale } from "../../core/locales";
+import type { CataloguePart } from "@core/catalogue-parts";
+import { catalogues, loadCatalogue, type Catalogue } from "@core/catalogues";
+import type { Message } from "@core/messages";
+import { SUPPORTED_LOCALES, type Locale } from "@core/locales";
 
 /** An i18next instance over the catalogues at hand: both languages on the server, the page's own in the browser. */
 export function createI18n(locale: Locale): I18n {

@@ -1,6 +1,6 @@
 /* The browser's reader of the impact preview stream (POST /settings/buckets/{slug}/impact/stream, NDJSON). */
 import { ApiError, errorOf } from "./api-client";
-import { IMPACT_STREAM_TYPE, SCHEMA_FIELD, type ImpactProgress, type ImpactReport, type ImpactStreamLine } from "../../core/schema/impact";
+import { IMPACT_STREAM_TYPE, SCHEMA_FIELD, type ImpactProgress, type ImpactReport, type ImpactStreamLine } from "@core/schema/impact";
 
 /** The stream's address for a bucket. */
 export const impactStreamUrl = (slug: string) => `/settings/buckets/${encodeURIComponent(slug)}/impact/stream`;

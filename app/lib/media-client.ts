@@ -1,6 +1,6 @@
-import type { MediaKind } from "../../core/media/bounds";
+import type { MediaKind } from "@core/media/bounds";
 import { ApiError, errorOf, requestJson } from "./api-client";
-import { POLL_INTERVAL_MS, type CropCoordinates, type MediaContent, type Thumb } from "../../core/media/wire";
+import { POLL_INTERVAL_MS, type CropCoordinates, type MediaContent, type Thumb } from "@core/media/wire";
 
 /* The browser side of the media calls (spec §4, §7): uploads with byte progress, the latest content, polling, crop. */
 

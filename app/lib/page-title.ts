@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
-import { normalizeLocale, type Locale } from "../../core/locales";
-import { translate } from "../../core/messages";
+import { normalizeLocale, type Locale } from "@core/locales";
+import { translate } from "@core/messages";
 
 /** A route's `matches` in its meta function: the root's data carries the product's name and the interface language. */
 type MetaMatches = ReadonlyArray<{ data?: unknown; loaderData?: unknown } | undefined>;

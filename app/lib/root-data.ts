@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { loader } from "../root";
+import type { loader } from "~/root";
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 

@@ -1,17 +1,17 @@
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "../../server/content/store";
-import { ConfirmDialog } from "../components/confirm-dialog";
-import { FlashNotice } from "../components/flash-notice";
-import { WhereUsedList } from "../components/where-used";
-import { findWhereUsed } from "../../server/content/where-used";
-import { titleProperty, titleText } from "../../core/content/title";
-import { requireBucketAccess } from "../../server/web/guards";
-import { isUuid } from "../../core/ids";
-import { getRequestState, interfaceBucketName } from "../../server/web/request-state";
-import { HttpError } from "../../server/web/http-error";
-import { pageRoute } from "../../server/web/respond";
+import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "@server/content/store";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { FlashNotice } from "~/components/flash-notice";
+import { WhereUsedList } from "~/components/where-used";
+import { findWhereUsed } from "@server/content/where-used";
+import { titleProperty, titleText } from "@core/content/title";
+import { requireBucketAccess } from "@server/web/guards";
+import { isUuid } from "@core/ids";
+import { getRequestState, interfaceBucketName } from "@server/web/request-state";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
 import {
   documentPath,
   duplicatePath,
@@ -20,10 +20,10 @@ import {
   overviewPath,
   type ScreenBucket,
   type ScreenName,
-} from "../../core/content/screens";
-import { useClientLinks } from "../lib/client-links";
+} from "@core/content/screens";
+import { useClientLinks } from "~/lib/client-links";
 import type { Route } from "./+types/bucket-overview";
-import { pageTitle } from "../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 export const PAGE_SIZE = 20;
 

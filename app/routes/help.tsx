@@ -1,10 +1,10 @@
-import type { RouteHandle } from "../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
-import { SCREENS } from "../../core/content/screens";
-import { translate } from "../../core/messages";
-import { getRequestState } from "../../server/web/request-state";
-import { pageRoute } from "../../server/web/respond";
-import { pageTitle } from "../lib/page-title";
+import { SCREENS } from "@core/content/screens";
+import { translate } from "@core/messages";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { pageTitle } from "~/lib/page-title";
 import type { Route } from "./+types/help";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */

@@ -1,12 +1,12 @@
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { overviewPath } from "../../core/content/screens";
-import { requireUser } from "../../server/web/guards";
-import { useClientLinks } from "../lib/client-links";
-import { useRootData } from "../lib/root-data";
+import { overviewPath } from "@core/content/screens";
+import { requireUser } from "@server/web/guards";
+import { useClientLinks } from "~/lib/client-links";
+import { useRootData } from "~/lib/root-data";
 import type { Route } from "./+types/home";
-import { metaLocale, pageTitle } from "../lib/page-title";
-import { translate } from "../../core/messages";
+import { metaLocale, pageTitle } from "~/lib/page-title";
+import { translate } from "@core/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);

@@ -1,16 +1,16 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { passRetryAfter } from "../lib/route-headers";
+import { passRetryAfter } from "~/lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { authenticate, LoginFailure, startSession } from "../../server/accounts/auth";
-import { loginSchema } from "../../core/auth-schemas";
-import { getRequestState } from "../../server/web/request-state";
-import { safeRedirectPath } from "../../core/safe-redirect";
-import { FieldError, FormError } from "../components/form-errors";
+import { authenticate, LoginFailure, startSession } from "@server/accounts/auth";
+import { loginSchema } from "@core/auth-schemas";
+import { getRequestState } from "@server/web/request-state";
+import { safeRedirectPath } from "@core/safe-redirect";
+import { FieldError, FormError } from "~/components/form-errors";
 import type { Route } from "./+types/login";
-import { metaLocale, pageTitle } from "../lib/page-title";
-import { translate } from "../../core/messages";
+import { metaLocale, pageTitle } from "~/lib/page-title";
+import { translate } from "@core/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await getRequestState(request, context);

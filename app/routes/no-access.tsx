@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
-import { hasPermission } from "../../server/accounts/users";
-import { requireUser } from "../../server/web/guards";
+import { hasPermission } from "@server/accounts/users";
+import { requireUser } from "@server/web/guards";
 import type { Route } from "./+types/no-access";
-import { metaLocale, pageTitle } from "../lib/page-title";
-import { translate } from "../../core/messages";
+import { metaLocale, pageTitle } from "~/lib/page-title";
+import { translate } from "@core/messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);

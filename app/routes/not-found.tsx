@@ -1,5 +1,5 @@
-import { HttpError } from "../../server/web/http-error";
-import { pageRoute } from "../../server/web/respond";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
 
 export const loader = pageRoute(() => {
   throw new HttpError(404, "errors.notFound");

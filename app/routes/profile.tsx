@@ -1,22 +1,22 @@
-import type { RouteHandle } from "../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { passRetryAfter } from "../lib/route-headers";
+import { passRetryAfter } from "~/lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { changePassword, updateProfile } from "../../server/accounts/profile";
-import { deleteAllSessions, deleteUserSession, listUserSessions } from "../../server/accounts/sessions";
-import { requireUser } from "../../server/web/guards";
-import { getRequestState } from "../../server/web/request-state";
-import { pageRoute } from "../../server/web/respond";
-import { passwordChangeSchema, profileSchema } from "../../core/account-schemas";
-import { PASSWORD_MIN_LENGTH } from "../../core/auth-schemas";
-import { normalizeLocale, SUPPORTED_LOCALES } from "../../core/locales";
-import { translate } from "../../core/messages";
-import { FieldError, FormError } from "../components/form-errors";
-import { formatWhen } from "../components/when";
+import { changePassword, updateProfile } from "@server/accounts/profile";
+import { deleteAllSessions, deleteUserSession, listUserSessions } from "@server/accounts/sessions";
+import { requireUser } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { passwordChangeSchema, profileSchema } from "@core/account-schemas";
+import { PASSWORD_MIN_LENGTH } from "@core/auth-schemas";
+import { normalizeLocale, SUPPORTED_LOCALES } from "@core/locales";
+import { translate } from "@core/messages";
+import { FieldError, FormError } from "~/components/form-errors";
+import { formatWhen } from "~/components/when";
 import type { Route } from "./+types/profile";
-import { pageTitle } from "../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;

@@ -1,7 +1,7 @@
-import type { RouteHandle } from "../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
-import { requireAdmin } from "../../server/web/guards";
+import { requireAdmin } from "@server/web/guards";
 import type { Route } from "./+types/settings";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */

@@ -2,13 +2,13 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { FieldError, FormError } from "../components/form-errors";
-import { requireSignupAllowed, signUp, SignupFailure, startSession } from "../../server/accounts/auth";
-import { PASSWORD_MIN_LENGTH, signupSchema } from "../../core/auth-schemas";
-import { getRequestState } from "../../server/web/request-state";
+import { FieldError, FormError } from "~/components/form-errors";
+import { requireSignupAllowed, signUp, SignupFailure, startSession } from "@server/accounts/auth";
+import { PASSWORD_MIN_LENGTH, signupSchema } from "@core/auth-schemas";
+import { getRequestState } from "@server/web/request-state";
 import type { Route } from "./+types/signup";
-import { metaLocale, pageTitle } from "../lib/page-title";
-import { translate } from "../../core/messages";
+import { metaLocale, pageTitle } from "~/lib/page-title";
+import { translate } from "@core/messages";
 
 /** The invitation link (/signup?code=…) fills in the code; a code that can still be redeemed opens the page. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,12 +1,12 @@
-import type { RouteHandle } from "../../core/route-handle";
-import { StyleGuidePage } from "../components/style-guide/style-guide-page";
-import { fieldSpecimens } from "../components/style-guide/field-specimens.server";
-import { translate } from "../../core/messages";
-import { compileBucketSchema } from "../../server/content/validator";
-import { requireUser } from "../../server/web/guards";
-import { getRequestState } from "../../server/web/request-state";
+import type { RouteHandle } from "@core/route-handle";
+import { StyleGuidePage } from "~/components/style-guide/style-guide-page";
+import { fieldSpecimens } from "~/components/style-guide/field-specimens.server";
+import { translate } from "@core/messages";
+import { compileBucketSchema } from "@server/content/validator";
+import { requireUser } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
 import type { Route } from "./+types/style";
-import { pageTitle } from "../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin", "media"] } satisfies RouteHandle;

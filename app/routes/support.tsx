@@ -1,11 +1,11 @@
-import type { RouteHandle } from "../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { getRequestState } from "../../server/web/request-state";
-import { pageRoute } from "../../server/web/respond";
-import { translate } from "../../core/messages";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { translate } from "@core/messages";
 import type { Route } from "./+types/support";
-import { pageTitle } from "../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 import type { HELP_SECTIONS } from "./help";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */

@@ -1,5 +1,5 @@
-import type { Message } from "../messages";
-import { isPlainObject } from "../plain-object";
+import type { Message } from "@core/messages";
+import { isPlainObject } from "@core/plain-object";
 import type { ScreenName } from "./screens";
 
 /*

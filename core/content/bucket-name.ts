@@ -1,4 +1,4 @@
-import { SUPPORTED_LOCALES, type Locale } from "../locales";
+import { SUPPORTED_LOCALES, type Locale } from "@core/locales";
 
 /*
  * A bucket's name per interface locale: besides its name (the default) an admin may give one for each language of

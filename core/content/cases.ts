@@ -1,4 +1,4 @@
-import { isPlainObject } from "../plain-object";
+import { isPlainObject } from "@core/plain-object";
 import { titleText } from "./title";
 
 /*

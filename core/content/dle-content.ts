@@ -1,5 +1,5 @@
-import { isPlainObject } from "../plain-object";
-import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
+import { isPlainObject } from "@core/plain-object";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
 import { titleProperty } from "./title";
 import type { ScreenName } from "./screens";
 

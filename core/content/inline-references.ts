@@ -1,7 +1,7 @@
-import type { JsonSchema } from "../schema/normalize";
-import { isPlainObject } from "../plain-object";
-import { isUuid } from "../ids";
-import { fieldKind } from "../form/field-kind";
+import type { JsonSchema } from "@core/schema/normalize";
+import { isPlainObject } from "@core/plain-object";
+import { isUuid } from "@core/ids";
+import { fieldKind } from "@core/form/field-kind";
 
 /*
  * The inline sub-documents a document holds (`renderer: "inline"` with a collection `_ref`): they belong to it, so

@@ -1,4 +1,4 @@
-import type { Message } from "../messages";
+import type { Message } from "@core/messages";
 
 /** Limits on a document's data, checked before validation (docs/schema-dialect.md). */
 export const MAX_DEPTH = 32;

@@ -1,5 +1,5 @@
-import type { JsonSchema } from "../schema/normalize";
-import { isUuid } from "../ids";
+import type { JsonSchema } from "@core/schema/normalize";
+import { isUuid } from "@core/ids";
 
 /** The options of a reference select (spec §1): the referenced collection's documents by title. */
 export interface ReferenceOption {

@@ -1,4 +1,4 @@
-import type { Message } from "../messages";
+import type { Message } from "@core/messages";
 import { VIDEO_CASES_RENDERER } from "./cases";
 
 /*

@@ -1,4 +1,4 @@
-import { todayUtc } from "../calendar-date";
+import { todayUtc } from "@core/calendar-date";
 
 /*
  * The share panel's choices (core/content/shareables.ts has the form's zod schema): apart, so that the edit page

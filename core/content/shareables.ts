@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { isCalendarDate, todayUtc } from "../calendar-date";
+import { isCalendarDate, todayUtc } from "@core/calendar-date";
 import { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_CHOICES, SHARE_EXPIRY_DAYS } from "./share-choices";
 import type { DocumentRow } from "./version-diff";
-import { isUuid } from "../ids";
+import { isUuid } from "@core/ids";
 
 /*
  * Shareable previews (spec §2 /shareables/{id}): a read-only link to one version of a document, or to whatever

@@ -1,5 +1,5 @@
-import type { JsonSchema } from "../schema/normalize";
-import { isPlainObject } from "../plain-object";
+import type { JsonSchema } from "@core/schema/normalize";
+import { isPlainObject } from "@core/plain-object";
 
 export const TEXT_IDS_MESSAGE = { key: "content.textIds" } as const;
 

@@ -1,7 +1,7 @@
-import type { JsonSchema } from "../schema/normalize";
-import { normalizeLocale, type Locale } from "../locales";
-import { translate } from "../messages";
-import { isPlainObject } from "../plain-object";
+import type { JsonSchema } from "@core/schema/normalize";
+import { normalizeLocale, type Locale } from "@core/locales";
+import { translate } from "@core/messages";
+import { isPlainObject } from "@core/plain-object";
 
 /**
  * A document's title for lists: the schema's title-key property, else the

@@ -1,6 +1,6 @@
-import { fieldKind } from "../form/field-kind";
-import { isPlainObject } from "../plain-object";
-import type { JsonSchema } from "../schema/normalize";
+import { fieldKind } from "@core/form/field-kind";
+import { isPlainObject } from "@core/plain-object";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /*
  * Trends (the trend screen, docs/screens.md): a trend document names other trends through its trend-select

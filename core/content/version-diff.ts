@@ -1,8 +1,8 @@
-import { mediaKindOfSchema } from "../form/field-kind";
-import { isCalendarDate } from "../calendar-date";
-import { isPlainObject } from "../plain-object";
-import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
-import { propertiesOf } from "../schema/walk";
+import { mediaKindOfSchema } from "@core/form/field-kind";
+import { isCalendarDate } from "@core/calendar-date";
+import { isPlainObject } from "@core/plain-object";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
+import { propertiesOf } from "@core/schema/walk";
 
 /*
  * The field-by-field difference of two versions of a document, walked along the bucket's (normalised) schema:

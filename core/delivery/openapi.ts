@@ -1,6 +1,6 @@
-import { isPlainObject } from "../plain-object";
-import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
-import { propertiesOf } from "../schema/walk";
+import { isPlainObject } from "@core/plain-object";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
+import { propertiesOf } from "@core/schema/walk";
 
 /*
  * The OpenAPI 3.1 document of the delivery API for one client (GET /api/v1/delivery/openapi.json): the shared

@@ -1,7 +1,7 @@
-import { isPlainObject } from "../plain-object";
-import { isUuid } from "../ids";
-import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
-import { propertiesOf } from "../schema/walk";
+import { isPlainObject } from "@core/plain-object";
+import { isUuid } from "@core/ids";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
+import { propertiesOf } from "@core/schema/walk";
 
 /*
  * The delivery API's shaping of a stored document (docs/delivery.md), pure so that the read API and the offline

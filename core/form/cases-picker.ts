@@ -1,6 +1,6 @@
-import { CASE_SEARCH_MAX } from "../content/cases";
-import type { JsonSchema } from "../schema/normalize";
-import { schemaAtName } from "../schema/walk";
+import { CASE_SEARCH_MAX } from "@core/content/cases";
+import type { JsonSchema } from "@core/schema/normalize";
+import { schemaAtName } from "@core/schema/walk";
 import { fieldKind } from "./field-kind";
 
 /*

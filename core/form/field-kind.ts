@@ -1,6 +1,6 @@
-import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../schema/normalize";
-import { isPlainObject } from "../plain-object";
-import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
+import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
+import { isPlainObject } from "@core/plain-object";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/cases";
 
 export const FIELD_KINDS = [
   "text",

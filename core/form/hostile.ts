@@ -1,5 +1,5 @@
-import { FORBIDDEN_KEYS, forbiddenNameMessage, inspectPayload } from "../content/payload";
-import type { Message } from "../messages";
+import { FORBIDDEN_KEYS, forbiddenNameMessage, inspectPayload } from "@core/content/payload";
+import type { Message } from "@core/messages";
 
 /** Conform's own fields: the list intent (JSON) and the form's state (JSON). */
 const INTENT_FIELD = "__intent__";

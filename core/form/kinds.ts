@@ -1,7 +1,7 @@
-import { parseNumberInput } from "../schema/number";
-import type { JsonSchema } from "../schema/normalize";
+import { parseNumberInput } from "@core/schema/number";
+import type { JsonSchema } from "@core/schema/normalize";
 import { fieldKind, type FieldKind } from "./field-kind";
-import { isPlainObject } from "../plain-object";
+import { isPlainObject } from "@core/plain-object";
 
 /*
  * What each field kind does with values, in one table: how form strings become

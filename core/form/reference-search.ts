@@ -1,6 +1,6 @@
-import { collectionOfSchema, REFERENCE_QUERY_PREFIX, REFERENCE_SEARCH_FIELD, REFERENCE_SEARCH_MAX_LENGTH } from "../content/references";
-import type { JsonSchema } from "../schema/normalize";
-import { schemaAtName } from "../schema/walk";
+import { collectionOfSchema, REFERENCE_QUERY_PREFIX, REFERENCE_SEARCH_FIELD, REFERENCE_SEARCH_MAX_LENGTH } from "@core/content/references";
+import type { JsonSchema } from "@core/schema/normalize";
+import { schemaAtName } from "@core/schema/walk";
 
 /**
  * The search box of a large collection's reference field without JavaScript (spec §1: a search box whose submit

@@ -1,14 +1,14 @@
-import { translate, translateMessage, type Message } from "../messages";
+import { translate, translateMessage, type Message } from "@core/messages";
 import type { ValidateFunction } from "ajv";
-import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
-import { mapValidationErrors, type FieldErrors } from "../schema/errors";
-import type { Locale } from "../locales";
-import { PENDING_UPLOAD_FIELD } from "../media/pending";
-import type { JsonSchema } from "../schema/normalize";
-import { nameToSegments } from "../schema/path";
+import { inspectPayload, MAX_FORM_LIST_LENGTH } from "@core/content/payload";
+import { mapValidationErrors, type FieldErrors } from "@core/schema/errors";
+import type { Locale } from "@core/locales";
+import { PENDING_UPLOAD_FIELD } from "@core/media/pending";
+import type { JsonSchema } from "@core/schema/normalize";
+import { nameToSegments } from "@core/schema/path";
 import { coerceFormValue } from "./kinds";
-import { schemaAtName } from "../schema/walk";
-import { isPlainObject } from "../plain-object";
+import { schemaAtName } from "@core/schema/walk";
+import { isPlainObject } from "@core/plain-object";
 import { withStoredValues, withUnreadableText } from "./value-messages";
 
 /** Hidden form fields that carry the save's bookkeeping, not document data. */

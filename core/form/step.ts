@@ -1,7 +1,7 @@
-import { acceptNumberInput, defaultStep, stepValue } from "../schema/number";
-import type { JsonSchema } from "../schema/normalize";
-import { schemaAtName } from "../schema/walk";
-import { isPlainObject } from "../plain-object";
+import { acceptNumberInput, defaultStep, stepValue } from "@core/schema/number";
+import type { JsonSchema } from "@core/schema/normalize";
+import { schemaAtName } from "@core/schema/walk";
+import { isPlainObject } from "@core/plain-object";
 import { fieldKind } from "./field-kind";
 
 /**

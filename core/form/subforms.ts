@@ -1,14 +1,14 @@
 import type { ValidateFunction } from "ajv";
-import type { Locale } from "../locales";
-import { translateMessage, type Message } from "../messages";
-import type { JsonSchema } from "../schema/normalize";
-import { isPlainObject } from "../plain-object";
+import type { Locale } from "@core/locales";
+import { translateMessage, type Message } from "@core/messages";
+import type { JsonSchema } from "@core/schema/normalize";
+import { isPlainObject } from "@core/plain-object";
 import { fieldKind, SUBFORM_FIELD } from "./field-kind";
 import { coerceFormValue, isUntouched } from "./kinds";
-import { inspectPayload, MAX_FORM_LIST_LENGTH } from "../content/payload";
+import { inspectPayload, MAX_FORM_LIST_LENGTH } from "@core/content/payload";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve";
-import { screenFieldErrors } from "../content/availability";
-import type { ScreenName } from "../content/screens";
+import { screenFieldErrors } from "@core/content/availability";
+import type { ScreenName } from "@core/content/screens";
 
 /*
  * Inline sub-forms (`renderer: "inline"` with `_ref`): the referenced document's fields are posted with the parent

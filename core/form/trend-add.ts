@@ -1,5 +1,5 @@
-import type { JsonSchema } from "../schema/normalize";
-import { schemaAtName } from "../schema/walk";
+import type { JsonSchema } from "@core/schema/normalize";
+import { schemaAtName } from "@core/schema/walk";
 import { fieldKind } from "./field-kind";
 
 /*

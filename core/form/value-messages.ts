@@ -1,13 +1,13 @@
 import type { ErrorObject } from "ajv";
-import type { Locale } from "../locales";
-import { translate, translateMessage, type Message } from "../messages";
-import { fieldPointer } from "../schema/errors";
-import { validationMessage } from "../schema/messages";
-import type { JsonSchema } from "../schema/normalize";
-import { nameToSegments, pointerSegments, pointerToName } from "../schema/path";
-import { schemaAtName } from "../schema/walk";
-import { isPlainObject } from "../plain-object";
-import { parseNumberInput } from "../schema/number";
+import type { Locale } from "@core/locales";
+import { translate, translateMessage, type Message } from "@core/messages";
+import { fieldPointer } from "@core/schema/errors";
+import { validationMessage } from "@core/schema/messages";
+import type { JsonSchema } from "@core/schema/normalize";
+import { nameToSegments, pointerSegments, pointerToName } from "@core/schema/path";
+import { schemaAtName } from "@core/schema/walk";
+import { isPlainObject } from "@core/plain-object";
+import { parseNumberInput } from "@core/schema/number";
 import { fieldKind } from "./field-kind";
 
 /*

@@ -1,4 +1,4 @@
-import type { Message } from "../messages";
+import type { Message } from "@core/messages";
 import { NAMED_RESOLUTIONS, parseDimension } from "./dimension";
 
 /**

@@ -1,4 +1,4 @@
-import type { Message } from "../messages";
+import type { Message } from "@core/messages";
 import type { MediaKind } from "./bounds";
 
 /* The media content as the API answers it and the form reads it (spec §3, §4): one declaration for both sides. */

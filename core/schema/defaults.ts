@@ -1,7 +1,7 @@
 import type Ajv from "ajv";
 import type { ErrorObject } from "ajv";
-import type { Message } from "../messages";
-import { isPlainObject } from "../plain-object";
+import type { Message } from "@core/messages";
+import { isPlainObject } from "@core/plain-object";
 import { validationProblem } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
 

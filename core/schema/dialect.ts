@@ -1,13 +1,13 @@
-import type { Message, MessageKey, MessageParams } from "../messages";
-import { isPlainObject } from "../plain-object";
-import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "../form/field-kind";
-import { parseDimension } from "../media/dimension";
+import type { Message, MessageKey, MessageParams } from "@core/messages";
+import { isPlainObject } from "@core/plain-object";
+import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "@core/form/field-kind";
+import { parseDimension } from "@core/media/dimension";
 import { createAjv, DIALECT_KEYWORDS } from "./ajv";
 import { defaultProblems } from "./defaults";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
 import { MAX_SCHEMA_NESTING, nestsDeeperThan } from "./nesting";
 import { REF_TARGETS, refMessages, type Refs } from "./refs";
-import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "../content/cases";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/cases";
 
 /*
  * The strict check of a bucket schema before an admin saves it (docs/schema-dialect.md), shared by the server (the

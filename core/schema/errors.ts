@@ -1,5 +1,5 @@
 import type { ErrorObject } from "ajv";
-import type { Locale } from "../locales";
+import type { Locale } from "@core/locales";
 import { validationMessage } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
 import { escapeSegment, pointerSegments, pointerToName } from "./path";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Message } from "../messages";
-import { isPlainObject } from "../plain-object";
+import type { Message } from "@core/messages";
+import { isPlainObject } from "@core/plain-object";
 import type { JsonSchema } from "./normalize";
 import { MAX_SCHEMA_NESTING, nestingOffset } from "./nesting";
 import { schemaNodes } from "./walk";

@@ -1,4 +1,4 @@
-import type { Message } from "../messages";
+import type { Message } from "@core/messages";
 import { MAX_SCHEMA_NESTING, nestingOffset } from "./nesting";
 
 /*

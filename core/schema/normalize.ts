@@ -1,5 +1,5 @@
-import { isPlainObject } from "../plain-object";
-import { translate } from "../messages";
+import { isPlainObject } from "@core/plain-object";
+import { translate } from "@core/messages";
 
 /** A JSON Schema as stored in a bucket, before normalisation. */
 export type JsonSchema = { [key: string]: unknown };

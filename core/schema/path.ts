@@ -1,4 +1,4 @@
-import { isPlainObject } from "../plain-object";
+import { isPlainObject } from "@core/plain-object";
 import type { JsonSchema } from "./normalize";
 
 /** A property name as one JSON Pointer segment (RFC 6901), as AJV writes instancePath. */

@@ -1,4 +1,4 @@
-import type { Message } from "../messages";
+import type { Message } from "@core/messages";
 
 /*
  * `$ref` in a bucket schema (docs/schema-dialect.md): the form engine renders none, so the dialect check refuses

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAjv } from "./ajv";
 import { mapValidationErrors } from "./errors";
-import { formatMessage } from "../messages";
+import { formatMessage } from "@core/messages";
 import { validationMessage, VALIDATION_KEYWORDS } from "./messages";
 import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema } from "./normalize";
 import { acceptNumberInput, parseNumberInput, stepValue } from "./number";

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "./normalize";
-import { isPlainObject } from "../plain-object";
+import { isPlainObject } from "@core/plain-object";
 import { childSchema, nameToSegments } from "./path";
 
 /*

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { prepared, type Db, type Queryable } from "../db/client";
-import { recordActivity } from "../admin/activity";
-import { parseClientToken } from "../security/bearer";
-import { hashToken, randomToken } from "../security/tokens";
+import { prepared, type Db, type Queryable } from "@server/db/client";
+import { recordActivity } from "@server/admin/activity";
+import { parseClientToken } from "@server/security/bearer";
+import { hashToken, randomToken } from "@server/security/tokens";
 import type { User } from "./users";
 
 /*

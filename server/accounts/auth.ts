@@ -1,14 +1,14 @@
 import type { AppLoadContext } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { hashPassword, verifyPassword } from "../security/password";
+import { hashPassword, verifyPassword } from "@server/security/password";
 import { markInvitationUsedBy, redeemInvitation } from "./invitations";
-import { recordActivity } from "../admin/activity";
+import { recordActivity } from "@server/admin/activity";
 import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "./rate-limit";
 import { createSession, deleteSession } from "./sessions";
 import { createUser, EmailTakenError, findUserByEmail, markSignedIn, type User } from "./users";
-import { loginSchema, signupSchema } from "../../core/auth-schemas";
-import { getRequestState } from "../web/request-state";
+import { loginSchema, signupSchema } from "@core/auth-schemas";
+import { getRequestState } from "@server/web/request-state";
 
 export type LoginFailureCode = "unknown user" | "incorrect password" | "rate limited" | "invalid";
 
@@ -118,4 +118,4 @@ export async function signUp(context: AppLoadContext, input: unknown): Promise<U
   });
 }
 
-export { requireSignupAllowed } from "../web/guards";
+export { requireSignupAllowed } from "@server/web/guards";

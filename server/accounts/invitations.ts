@@ -1,6 +1,6 @@
-import type { Queryable } from "../db/client";
-import { hashToken, randomToken } from "../security/tokens";
-import { INVITATION_DAYS } from "../../core/people-forms";
+import type { Queryable } from "@server/db/client";
+import { hashToken, randomToken } from "@server/security/tokens";
+import { INVITATION_DAYS } from "@core/people-forms";
 import type { Permission } from "./users";
 
 export interface NewInvitation {

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "react-router";
-import type { Locale } from "../../core/locales";
-import { translate } from "../../core/messages";
-import type { InvitationInput } from "../../core/people-forms";
-import { recordActivity } from "../admin/activity";
-import { canSendMail, sendMail } from "../mail/mailer";
+import type { Locale } from "@core/locales";
+import { translate } from "@core/messages";
+import type { InvitationInput } from "@core/people-forms";
+import { recordActivity } from "@server/admin/activity";
+import { canSendMail, sendMail } from "@server/mail/mailer";
 import { createInvitation, revokeInvitation } from "./invitations";
 import type { User } from "./users";
 

@@ -1,6 +1,6 @@
-import type { Db, Queryable } from "../db/client";
-import { recordActivity } from "../admin/activity";
-import { hashPassword } from "../security/password";
+import type { Db, Queryable } from "@server/db/client";
+import { recordActivity } from "@server/admin/activity";
+import { hashPassword } from "@server/security/password";
 import { accountKey } from "./auth";
 import { closeResetRequests, createResetToken } from "./password-reset";
 import { clearFailures } from "./rate-limit";

@@ -1,12 +1,12 @@
 import type { AppLoadContext } from "react-router";
-import type { Queryable } from "../db/client";
-import { canSendMail, sendMail } from "../mail/mailer";
-import { hashPassword } from "../security/password";
-import { hashToken, randomToken } from "../security/tokens";
+import type { Queryable } from "@server/db/client";
+import { canSendMail, sendMail } from "@server/mail/mailer";
+import { hashPassword } from "@server/security/password";
+import { hashToken, randomToken } from "@server/security/tokens";
 import { accountKey } from "./auth";
 import { clearFailures, PASSWORD_RESET_LIMITS, recordFailure, retryAfterSeconds } from "./rate-limit";
-import { normalizeLocale, type Locale } from "../../core/locales";
-import { translate } from "../../core/messages";
+import { normalizeLocale, type Locale } from "@core/locales";
+import { translate } from "@core/messages";
 
 /*
  * Password reset: a single-use token, valid for an hour, mailed as a link. The request answers the same whether

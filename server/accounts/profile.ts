@@ -1,10 +1,10 @@
-import type { Db } from "../db/client";
-import { hashPassword, verifyPassword } from "../security/password";
+import type { Db } from "@server/db/client";
+import { hashPassword, verifyPassword } from "@server/security/password";
 import { accountKey } from "./auth";
 import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "./rate-limit";
 import { deleteOtherSessions } from "./sessions";
 import type { User } from "./users";
-import type { Locale } from "../../core/locales";
+import type { Locale } from "@core/locales";
 
 /** The profile's own fields: the name and the language the interface speaks to this user. */
 export async function updateProfile(db: Db, userId: string, input: { name: string; locale: Locale }): Promise<void> {

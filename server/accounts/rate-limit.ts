@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Db } from "@server/db/client";
 
 export interface RateLimitRule {
   maxFailures: number;

@@ -1,13 +1,13 @@
-import { prepared, type Db, type Queryable } from "../db/client";
-import { hashToken, randomToken } from "../security/tokens";
+import { prepared, type Db, type Queryable } from "@server/db/client";
+import { hashToken, randomToken } from "@server/security/tokens";
 import {
   BUCKET_SUMMARIES_JSON,
   RESOLVED_BUCKET_JSON,
   resolveBucketSlugCached,
   type BucketSummary,
   type ResolvedBucket,
-} from "../content/buckets";
-import { NAMED_VERSION_JSON, versionFromJson, type ContentVersion } from "../content/store";
+} from "@server/content/buckets";
+import { NAMED_VERSION_JSON, versionFromJson, type ContentVersion } from "@server/content/store";
 import { USER_COLUMNS, type User } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;

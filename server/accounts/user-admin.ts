@@ -1,8 +1,8 @@
-import type { Db, Queryable } from "../db/client";
-import { likePattern } from "../db/like-pattern";
-import type { MessageKey } from "../../core/messages";
-import type { UserEdit } from "../../core/people-forms";
-import { recordActivity } from "../admin/activity";
+import type { Db, Queryable } from "@server/db/client";
+import { likePattern } from "@server/db/like-pattern";
+import type { MessageKey } from "@core/messages";
+import type { UserEdit } from "@core/people-forms";
+import { recordActivity } from "@server/admin/activity";
 import type { Permission, User } from "./users";
 
 /*

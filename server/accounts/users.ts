@@ -1,6 +1,6 @@
-import type { Queryable } from "../db/client";
-import { hashPassword } from "../security/password";
-import { PERMISSIONS, type Permission } from "../../core/people-forms";
+import type { Queryable } from "@server/db/client";
+import { hashPassword } from "@server/security/password";
+import { PERMISSIONS, type Permission } from "@core/people-forms";
 
 export { PERMISSIONS, type Permission };
 

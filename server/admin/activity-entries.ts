@@ -1,10 +1,10 @@
-import type { Queryable } from "../db/client";
+import type { Queryable } from "@server/db/client";
 import type { Activity, ActivityArea } from "./activity";
-import type { Locale } from "../../core/locales";
-import type { BucketNames } from "../../core/content/bucket-name";
-import { bucketName } from "../../core/content/bucket-name";
-import { documentPath, type ScreenName } from "../../core/content/screens";
-import { documentTitle, titleText } from "../../core/content/title";
+import type { Locale } from "@core/locales";
+import type { BucketNames } from "@core/content/bucket-name";
+import { bucketName } from "@core/content/bucket-name";
+import { documentPath, type ScreenName } from "@core/content/screens";
+import { documentTitle, titleText } from "@core/content/title";
 
 /** One row of the log as the page shows it: its subject links to what it names while that still exists. */
 export interface ActivityEntry {

@@ -1,5 +1,5 @@
-import type { Queryable } from "../db/client";
-import type { User } from "../accounts/users";
+import type { Queryable } from "@server/db/client";
+import type { User } from "@server/accounts/users";
 
 export type ActivityArea = "bucket" | "schema" | "user" | "invitation" | "client" | "webhook" | "document";
 

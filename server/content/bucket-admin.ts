@@ -1,18 +1,18 @@
 import type { AppLoadContext } from "react-router";
-import type { Db, Queryable } from "../db/client";
-import type { User } from "../accounts/users";
-import { recordActivity } from "../admin/activity";
-import { removeScheduledMedia, scheduleBucketMediaRemoval } from "../media/removals";
-import { HttpError } from "../web/http-error";
+import type { Db, Queryable } from "@server/db/client";
+import type { User } from "@server/accounts/users";
+import { recordActivity } from "@server/admin/activity";
+import { removeScheduledMedia, scheduleBucketMediaRemoval } from "@server/media/removals";
+import { HttpError } from "@server/web/http-error";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
-import { bucketDefinitionSchema, type BucketDefinition } from "../../core/content/bucket-definition";
-import { checkSchemaDialect, type DialectOptions } from "../../core/schema/dialect";
-import { screenRequirements } from "../../core/content/screens";
+import { bucketDefinitionSchema, type BucketDefinition } from "@core/content/bucket-definition";
+import { checkSchemaDialect, type DialectOptions } from "@core/schema/dialect";
+import { screenRequirements } from "@core/content/screens";
 import { inlineRefusals } from "./subforms";
-import { parseJsonText } from "../../core/schema/json-text";
-import type { Message } from "../../core/messages";
-import { cleanBucketNames, type BucketNames } from "../../core/content/bucket-name";
+import { parseJsonText } from "@core/schema/json-text";
+import type { Message } from "@core/messages";
+import { cleanBucketNames, type BucketNames } from "@core/content/bucket-name";
 
 /*
  * The bucket administration (/settings/buckets): the list, the checks of a definition, the one place a bucket and

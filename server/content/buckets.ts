@@ -1,7 +1,7 @@
-import type { Db, Queryable } from "../db/client";
-import type { User } from "../accounts/users";
-import type { ScreenName } from "../../core/content/screens";
-import type { BucketNames } from "../../core/content/bucket-name";
+import type { Db, Queryable } from "@server/db/client";
+import type { User } from "@server/accounts/users";
+import type { ScreenName } from "@core/content/screens";
+import type { BucketNames } from "@core/content/bucket-name";
 
 export interface Bucket {
   id: string;

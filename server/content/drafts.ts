@@ -1,18 +1,18 @@
 import { parse } from "@conform-to/react";
-import type { Queryable } from "../db/client";
-import { hashToken, randomToken } from "../security/tokens";
-import { removeHostileEntries } from "../../core/form/hostile";
-import { nameToSegments } from "../../core/schema/path";
-import { isPlainObject } from "../../core/plain-object";
-import { isUuid } from "../../core/ids";
-import { FORBIDDEN_KEYS } from "../../core/content/payload";
-import { OPEN_SUBFORM_FIELD, RETURN_FIELD } from "../../core/form/subforms";
-import { fieldKind } from "../../core/form/field-kind";
-import { schemaAtName } from "../../core/schema/walk";
-import type { JsonSchema } from "../../core/schema/normalize";
+import type { Queryable } from "@server/db/client";
+import { hashToken, randomToken } from "@server/security/tokens";
+import { removeHostileEntries } from "@core/form/hostile";
+import { nameToSegments } from "@core/schema/path";
+import { isPlainObject } from "@core/plain-object";
+import { isUuid } from "@core/ids";
+import { FORBIDDEN_KEYS } from "@core/content/payload";
+import { OPEN_SUBFORM_FIELD, RETURN_FIELD } from "@core/form/subforms";
+import { fieldKind } from "@core/form/field-kind";
+import { schemaAtName } from "@core/schema/walk";
+import type { JsonSchema } from "@core/schema/normalize";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { getLatestVersion } from "./store";
-import type { User } from "../accounts/users";
+import type { User } from "@server/accounts/users";
 
 /*
  * Form drafts: a popup sub-form without JavaScript (app/components/form/popup-field.tsx) is a submit button with an

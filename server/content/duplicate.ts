@@ -5,14 +5,14 @@ import { writeSubDocuments } from "./save-subforms";
 import { getLatestVersion } from "./store";
 import type { SubFormBucket } from "./subforms";
 import { compileBucketSchema } from "./validator";
-import type { User } from "../accounts/users";
-import type { Queryable } from "../db/client";
-import { inlineReferences, mapInlineReferences, type InlineReference } from "../../core/content/inline-references";
-import { documentTitle } from "../../core/content/title";
-import { subFormFieldName, type SubDocument } from "../../core/form/subforms";
-import type { Locale } from "../../core/locales";
-import { translate } from "../../core/messages";
-import type { JsonSchema } from "../../core/schema/normalize";
+import type { User } from "@server/accounts/users";
+import type { Queryable } from "@server/db/client";
+import { inlineReferences, mapInlineReferences, type InlineReference } from "@core/content/inline-references";
+import { documentTitle } from "@core/content/title";
+import { subFormFieldName, type SubDocument } from "@core/form/subforms";
+import type { Locale } from "@core/locales";
+import { translate } from "@core/messages";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /*
  * A duplicate (/b/{bucket}/duplicate/{contentId}/latest) is a new document; the inline sub-documents of the

@@ -1,11 +1,11 @@
-import type { Queryable } from "../db/client";
-import type { User } from "../accounts/users";
+import type { Queryable } from "@server/db/client";
+import type { User } from "@server/accounts/users";
 import { isBucketVisible, type Bucket } from "./buckets";
-import { documentTitle } from "../../core/content/title";
-import { documentPath, overviewPath, type ScreenName } from "../../core/content/screens";
-import type { SessionBucketLinks } from "../../core/content/dle-content";
-import { bucketName } from "../../core/content/bucket-name";
-import { normalizeLocale } from "../../core/locales";
+import { documentTitle } from "@core/content/title";
+import { documentPath, overviewPath, type ScreenName } from "@core/content/screens";
+import type { SessionBucketLinks } from "@core/content/dle-content";
+import { bucketName } from "@core/content/bucket-name";
+import { normalizeLocale } from "@core/locales";
 
 /** The screens whose buckets hold a learning environment's sessions, in the order the dle-content screen lists them. */
 const SESSION_SCREENS: readonly ScreenName[] = ["dle-sessies", "sessies"];

@@ -4,11 +4,11 @@ import { saveDocument } from "./save";
 import { ContentNotFoundError, getVersion, VersionConflictError, type ContentVersion } from "./store";
 import { checkMediaReferences } from "./submit-media";
 import { compileBucketSchema } from "./validator";
-import { hasPermission, type User } from "../accounts/users";
-import type { Queryable } from "../db/client";
-import { pageClause } from "../db/page-clause";
-import { loadMediaContents } from "../media/form-upload";
-import { documentTitle } from "../../core/content/title";
+import { hasPermission, type User } from "@server/accounts/users";
+import type { Queryable } from "@server/db/client";
+import { pageClause } from "@server/db/page-clause";
+import { loadMediaContents } from "@server/media/form-upload";
+import { documentTitle } from "@core/content/title";
 import {
   HISTORY_PAGE_SIZE,
   type DiffMedia,
@@ -16,10 +16,10 @@ import {
   type HistoryEntry,
   type HistoryPage,
   type VersionComparison,
-} from "../../core/content/history";
-import { diffTargets, diffVersions } from "../../core/content/version-diff";
-import { checkDocument } from "../../core/form/resolve";
-import { isUuid } from "../../core/ids";
+} from "@core/content/history";
+import { diffTargets, diffVersions } from "@core/content/version-diff";
+import { checkDocument } from "@core/form/resolve";
+import { isUuid } from "@core/ids";
 
 /*
  * A document's version history (the edit page's panel, /b/{bucket}/{contentId}/history and …/compare): its

@@ -3,12 +3,12 @@ import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } 
 import { toDocument } from "./save";
 import { listContents, type ContentVersion } from "./store";
 import { compileBucketSchema } from "./validator";
-import type { User } from "../accounts/users";
-import { clientMay, type ApiClient } from "../accounts/api-clients";
-import type { Queryable } from "../db/client";
-import { toMediaContent } from "../media/content";
-import { mediaReferences } from "../media/form-upload";
-import { jobsOfMany, latestMediaMany } from "../media/store-many";
+import type { User } from "@server/accounts/users";
+import { clientMay, type ApiClient } from "@server/accounts/api-clients";
+import type { Queryable } from "@server/db/client";
+import { toMediaContent } from "@server/media/content";
+import { mediaReferences } from "@server/media/form-upload";
+import { jobsOfMany, latestMediaMany } from "@server/media/store-many";
 import {
   caseCardOf,
   mediaPicture,
@@ -16,13 +16,13 @@ import {
   VIDEO_CASES_RENDERER,
   type ClipCardData,
   type UnresolvedMedia,
-} from "../../core/content/cases";
-import { documentTitle } from "../../core/content/title";
-import { mediaKindOfSchema } from "../../core/form/field-kind";
-import type { MediaContent } from "../../core/media/wire";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { propertiesOf, schemaNodes } from "../../core/schema/walk";
-import { isPlainObject } from "../../core/plain-object";
+} from "@core/content/cases";
+import { documentTitle } from "@core/content/title";
+import { mediaKindOfSchema } from "@core/form/field-kind";
+import type { MediaContent } from "@core/media/wire";
+import type { JsonSchema } from "@core/schema/normalize";
+import { propertiesOf, schemaNodes } from "@core/schema/walk";
+import { isPlainObject } from "@core/plain-object";
 
 /*
  * `populate=true` of GET /api/v1/buckets/any/content (spec §7, the cases picker): each document's media references

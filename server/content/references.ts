@@ -1,11 +1,11 @@
 import type { AppLoadContext } from "react-router";
-import type { Queryable } from "../db/client";
+import type { Queryable } from "@server/db/client";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
 import { listContents, type ContentVersion } from "./store";
-import type { User } from "../accounts/users";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { schemaNodes } from "../../core/schema/walk";
+import type { User } from "@server/accounts/users";
+import type { JsonSchema } from "@core/schema/normalize";
+import { schemaNodes } from "@core/schema/walk";
 import {
   collectionOfSchema,
   collectionReferences,
@@ -18,9 +18,9 @@ import {
   type ReferenceOption,
   type ReferenceSearchReply,
   type ReferenceTarget,
-} from "../../core/content/references";
-import { documentTitle } from "../../core/content/title";
-import type { ReferenceSearchRequest } from "../../core/form/reference-search";
+} from "@core/content/references";
+import { documentTitle } from "@core/content/title";
+import type { ReferenceSearchRequest } from "@core/form/reference-search";
 
 /*
  * Reference fields (spec §1 'references to other collections'): the options of their selects, rendered on the

@@ -2,11 +2,11 @@ import type { AppLoadContext } from "react-router";
 import { checkSave, writeDocument, type SaveRefusal } from "./save";
 import { ContentNotFoundError, VersionConflictError } from "./store";
 import type { SubFormBucket } from "./subforms";
-import type { Author } from "../accounts/users";
-import type { Queryable } from "../db/client";
-import { subFormFieldName, type SubDocument } from "../../core/form/subforms";
-import type { Locale } from "../../core/locales";
-import { translate } from "../../core/messages";
+import type { Author } from "@server/accounts/users";
+import type { Queryable } from "@server/db/client";
+import { subFormFieldName, type SubDocument } from "@core/form/subforms";
+import type { Locale } from "@core/locales";
+import { translate } from "@core/messages";
 
 /*
  * The inline sub-forms' part of a save (server/content/submit.ts): their server-only checks before anything is

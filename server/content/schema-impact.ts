@@ -1,16 +1,16 @@
 import { setImmediate } from "node:timers/promises";
 import type { ErrorObject } from "ajv";
-import type { Db, Queryable } from "../db/client";
-import type { Logger } from "../logger";
+import type { Db, Queryable } from "@server/db/client";
+import type { Logger } from "@server/logger";
 import type { Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
 import { compileBucketSchema, schemaHash } from "./validator";
-import { documentTitle } from "../../core/content/title";
-import type { Locale } from "../../core/locales";
-import { translate } from "../../core/messages";
-import { mapValidationErrors } from "../../core/schema/errors";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { BoundedMap } from "../../core/bounded-map";
+import { documentTitle } from "@core/content/title";
+import type { Locale } from "@core/locales";
+import { translate } from "@core/messages";
+import { mapValidationErrors } from "@core/schema/errors";
+import type { JsonSchema } from "@core/schema/normalize";
+import { BoundedMap } from "@core/bounded-map";
 import {
   compareSchemaProperties,
   generalizeFieldName,
@@ -24,7 +24,7 @@ import {
   type ImpactPropertyChange,
   type ImpactReport,
   type ImpactStreamLine,
-} from "../../core/schema/impact";
+} from "@core/schema/impact";
 
 /*
  * The impact preview of a schema change (issue 11): the latest version of every document of the bucket validated

@@ -1,4 +1,4 @@
-import { PLANNED_WITH_VALUES } from "../db/planned-with-values";
+import { PLANNED_WITH_VALUES } from "@server/db/planned-with-values";
 
 /**
  * The search condition over contents `c`, for a likePattern (server/db/like-pattern.ts) in `parameter`: the stored text of the latest version

@@ -1,19 +1,19 @@
 import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
-import { likePattern } from "../db/like-pattern";
-import { pageClause } from "../db/page-clause";
+import { likePattern } from "@server/db/like-pattern";
+import { pageClause } from "@server/db/page-clause";
 import { documentCountSql } from "./document-counts";
 import { searchedPageSql } from "./search";
-import type { User } from "../accounts/users";
-import type { Db, Queryable } from "../db/client";
-import { chosenStillUrl } from "../media/content";
-import type { MediaDetails } from "../media/store";
-import { casesField } from "../../core/content/screens";
-import { availabilityOf, movedOrder, type MoveTarget, type SessionCard } from "../../core/content/session-overview";
-import { titleProperty, titleText } from "../../core/content/title";
-import { mediaKindOfSchema } from "../../core/form/field-kind";
-import { isPlainObject } from "../../core/plain-object";
-import { propertiesOf } from "../../core/schema/walk";
-import type { JsonSchema } from "../../core/schema/normalize";
+import type { User } from "@server/accounts/users";
+import type { Db, Queryable } from "@server/db/client";
+import { chosenStillUrl } from "@server/media/content";
+import type { MediaDetails } from "@server/media/store";
+import { casesField } from "@core/content/screens";
+import { availabilityOf, movedOrder, type MoveTarget, type SessionCard } from "@core/content/session-overview";
+import { titleProperty, titleText } from "@core/content/title";
+import { mediaKindOfSchema } from "@core/form/field-kind";
+import { isPlainObject } from "@core/plain-object";
+import { propertiesOf } from "@core/schema/walk";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /*
  * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens.md): a page of

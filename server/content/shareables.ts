@@ -3,14 +3,14 @@ import { findBucketById, isBucketVisible, type Bucket } from "./buckets";
 import { historyEntries, referenceTitles } from "./history";
 import { getLatestVersion, getVersion, type ContentVersion } from "./store";
 import { compileBucketSchema } from "./validator";
-import { hasPermission, USER_COLUMNS, type User } from "../accounts/users";
-import type { Queryable } from "../db/client";
-import { mediaReferences } from "../media/form-upload";
-import { latestMedia, type MediaRow } from "../media/store";
-import { posterKey } from "../media/stills";
-import { hashToken, randomToken } from "../security/tokens";
-import { documentTitle } from "../../core/content/title";
-import { diffTargets, documentRows } from "../../core/content/version-diff";
+import { hasPermission, USER_COLUMNS, type User } from "@server/accounts/users";
+import type { Queryable } from "@server/db/client";
+import { mediaReferences } from "@server/media/form-upload";
+import { latestMedia, type MediaRow } from "@server/media/store";
+import { posterKey } from "@server/media/stills";
+import { hashToken, randomToken } from "@server/security/tokens";
+import { documentTitle } from "@core/content/title";
+import { diffTargets, documentRows } from "@core/content/version-diff";
 import {
   LATEST,
   shareExpiry,
@@ -20,10 +20,10 @@ import {
   type ShareListItem,
   type SharedDocument,
   type SharedMedia,
-} from "../../core/content/shareables";
-import { isUuid } from "../../core/ids";
-import { bucketName } from "../../core/content/bucket-name";
-import type { Locale } from "../../core/locales";
+} from "@core/content/shareables";
+import { isUuid } from "@core/ids";
+import { bucketName } from "@core/content/bucket-name";
+import type { Locale } from "@core/locales";
 
 /*
  * Shareable previews: an editor's read-only link to one version of a document (or its latest), opened without

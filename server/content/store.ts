@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { prepared, type Db, type Queryable } from "../db/client";
-import { enqueueDeliveriesSql } from "../webhooks/outbox";
-import { likePattern } from "../db/like-pattern";
-import { pageClause } from "../db/page-clause";
+import { prepared, type Db, type Queryable } from "@server/db/client";
+import { enqueueDeliveriesSql } from "@server/webhooks/outbox";
+import { likePattern } from "@server/db/like-pattern";
+import { pageClause } from "@server/db/page-clause";
 import { changeDocumentCountSql, documentCountSql } from "./document-counts";
 import { searchedPageSql } from "./search";
 import type { Bucket } from "./buckets";
-import { recordActivity, type Actor } from "../admin/activity";
-import { documentTitle, titleProperty } from "../../core/content/title";
+import { recordActivity, type Actor } from "@server/admin/activity";
+import { documentTitle, titleProperty } from "@core/content/title";
 
 export interface ContentVersion {
   contentId: string;

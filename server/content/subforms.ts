@@ -2,15 +2,15 @@ import type { AppLoadContext } from "react-router";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { getLatestVersion } from "./store";
 import { compileBucketSchema, type CompiledBucketSchema } from "./validator";
-import type { User } from "../accounts/users";
-import { hasMediaField } from "../media/form-upload";
-import { inlineFields, type InlineSubFormData, type SubFormCheck } from "../../core/form/subforms";
-import { initialValue, storedFormValue } from "../../core/form/kinds";
-import { documentTitle } from "../../core/content/title";
-import { isUuid } from "../../core/ids";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { isPlainObject } from "../../core/plain-object";
-import type { Queryable } from "../db/client";
+import type { User } from "@server/accounts/users";
+import { hasMediaField } from "@server/media/form-upload";
+import { inlineFields, type InlineSubFormData, type SubFormCheck } from "@core/form/subforms";
+import { initialValue, storedFormValue } from "@core/form/kinds";
+import { documentTitle } from "@core/content/title";
+import { isUuid } from "@core/ids";
+import type { JsonSchema } from "@core/schema/normalize";
+import { isPlainObject } from "@core/plain-object";
+import type { Queryable } from "@server/db/client";
 
 export type { InlineSubFormData };
 

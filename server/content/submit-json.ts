@@ -3,13 +3,13 @@ import type { Bucket } from "./buckets";
 import { saveDocument, splitDocument, toDocument } from "./save";
 import { checkMediaReferences } from "./submit-media";
 import { compileBucketSchema } from "./validator";
-import type { Author } from "../accounts/users";
-import { readJsonBody } from "../web/api";
-import { HttpError } from "../web/http-error";
-import { getRequestState } from "../web/request-state";
-import { FORBIDDEN_KEYS } from "../../core/content/payload";
-import { checkDocument, INVALID_CONTENT } from "../../core/form/resolve";
-import { translateMessage } from "../../core/messages";
+import type { Author } from "@server/accounts/users";
+import { readJsonBody } from "@server/web/api";
+import { HttpError } from "@server/web/http-error";
+import { getRequestState } from "@server/web/request-state";
+import { FORBIDDEN_KEYS } from "@core/content/payload";
+import { checkDocument, INVALID_CONTENT } from "@core/form/resolve";
+import { translateMessage } from "@core/messages";
 
 /*
  * POST /api/v1/buckets/{slug}/save {content, collection}, the same pipeline as the edit form

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import type { Bucket } from "./buckets";
-import type { Author, User } from "../accounts/users";
-import type { Db } from "../db/client";
-import type { MediaContext } from "../web/context";
-import { checkUpload } from "../media/accept";
-import type { FormFilePart } from "../media/form-upload";
-import { mediaReferences } from "../media/form-upload";
-import type { StagedMedia } from "../media/intake";
+import type { Author, User } from "@server/accounts/users";
+import type { Db } from "@server/db/client";
+import type { MediaContext } from "@server/web/context";
+import { checkUpload } from "@server/media/accept";
+import type { FormFilePart } from "@server/media/form-upload";
+import { mediaReferences } from "@server/media/form-upload";
+import type { StagedMedia } from "@server/media/intake";
 import {
   bucketField,
   committedContentIds,
@@ -17,17 +17,17 @@ import {
   pendingFileOf,
   stagedFromPending,
   stashPending,
-} from "../media/pending";
-import type { MediaStorage } from "../media/storage";
-import type { ReceivedFile } from "../media/upload";
-import { tooLargeMessage } from "../../core/media/bounds";
-import { translateMessage } from "../../core/messages";
-import { HttpError } from "../web/http-error";
-import { errorText } from "../web/respond";
-import type { Locale } from "../../core/locales";
-import type { PendingFile } from "../../core/media/pending";
-import { translate } from "../../core/messages";
-import type { JsonSchema } from "../../core/schema/normalize";
+} from "@server/media/pending";
+import type { MediaStorage } from "@server/media/storage";
+import type { ReceivedFile } from "@server/media/upload";
+import { tooLargeMessage } from "@core/media/bounds";
+import { translateMessage } from "@core/messages";
+import { HttpError } from "@server/web/http-error";
+import { errorText } from "@server/web/respond";
+import type { Locale } from "@core/locales";
+import type { PendingFile } from "@core/media/pending";
+import { translate } from "@core/messages";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /* The media side of a form post's validation, between reading it and saving it (server/content/submit.ts). */
 

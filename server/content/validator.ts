@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { createAjv } from "../../core/schema/ajv";
-import { normalizeSchema, type NormalizedSchema } from "../../core/schema/normalize";
-import { BoundedMap } from "../../core/bounded-map";
+import { createAjv } from "@core/schema/ajv";
+import { normalizeSchema, type NormalizedSchema } from "@core/schema/normalize";
+import { BoundedMap } from "@core/bounded-map";
 
 export interface CompiledBucketSchema extends NormalizedSchema {
   hash: string;

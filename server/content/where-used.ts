@@ -1,14 +1,14 @@
-import type { Queryable } from "../db/client";
+import type { Queryable } from "@server/db/client";
 import { isBucketVisible, type Bucket } from "./buckets";
 import { searchCondition } from "./search";
 import { compileBucketSchema } from "./validator";
-import type { User } from "../accounts/users";
-import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed } from "../../core/content/references";
-import { documentTitle } from "../../core/content/title";
-import { schemaNodes } from "../../core/schema/walk";
-import { savedDocumentPath } from "../../core/content/screens";
-import { bucketName } from "../../core/content/bucket-name";
-import type { Locale } from "../../core/locales";
+import type { User } from "@server/accounts/users";
+import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed } from "@core/content/references";
+import { documentTitle } from "@core/content/title";
+import { schemaNodes } from "@core/schema/walk";
+import { savedDocumentPath } from "@core/content/screens";
+import { bucketName } from "@core/content/bucket-name";
+import type { Locale } from "@core/locales";
 
 /*
  * Where a document is used (the delete confirmation): the latest versions of documents, in buckets whose schema

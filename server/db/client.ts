@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { claimDataDir, type DataDirLock } from "./data-dir-lock";
 import type { ReadCache } from "./read-cache";
 import { limitWasmCompilationTasks } from "./wasm-compilation";
-import { holdEventLoop } from "../event-loop-hold";
+import { holdEventLoop } from "@server/event-loop-hold";
 
 export interface QueryResult<T> {
   rows: T[];

@@ -1,5 +1,5 @@
 import type { Db } from "./client";
-import { BoundedMap } from "../../core/bounded-map";
+import { BoundedMap } from "@core/bounded-map";
 
 /**
  * What every request reads, kept per process on PGlite: the session's user and the buckets. Only PGlite: one

@@ -1,11 +1,11 @@
 import { createHash, createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { deliveryReferences, type ShapeOptions, type StoredDocument } from "../../core/delivery/shape";
+import { deliveryReferences, type ShapeOptions, type StoredDocument } from "@core/delivery/shape";
 import { schemaKeyOf, shapeDocuments, type DeliveryBucket, type ReadContext, type ShapeDependencies } from "./read";
 import { jsonAnswer, notModified, notModifiedAnswer } from "./route";
 import type { DocumentState } from "./store";
-import { BoundedMap } from "../../core/bounded-map";
+import { BoundedMap } from "@core/bounded-map";
 
 /*
  * The ETag of one document's answer (the document and singleton calls), made from what the answer is made of

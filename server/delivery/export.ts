@@ -1,10 +1,10 @@
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { findApiClient, type ApiClient } from "../accounts/api-clients";
-import type { Db } from "../db/client";
-import type { CommandContext } from "../cli";
-import { translate } from "../../core/messages";
+import { findApiClient, type ApiClient } from "@server/accounts/api-clients";
+import type { Db } from "@server/db/client";
+import type { CommandContext } from "@server/cli";
+import { translate } from "@core/messages";
 import { parseBundleRequest, startBundle } from "./bundle";
 import { Problem } from "./problem";
 

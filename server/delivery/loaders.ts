@@ -1,4 +1,4 @@
-import { deliveryOpenApi } from "../../core/delivery/openapi";
+import { deliveryOpenApi } from "@core/delivery/openapi";
 import { documentAnswer } from "./etag";
 import { notFound } from "./problem";
 import {

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Queryable } from "../db/client";
-import type { MediaRow } from "../media/store";
-import type { DeliveryMedia } from "../../core/delivery/shape";
-import { isUuid } from "../../core/ids";
+import type { Queryable } from "@server/db/client";
+import type { MediaRow } from "@server/media/store";
+import type { DeliveryMedia } from "@core/delivery/shape";
+import { isUuid } from "@core/ids";
 
 /*
  * Media of the delivery API: signed, expiring URLs, so that an exhibit app can put them in <img src> and <video

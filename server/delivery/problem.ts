@@ -1,5 +1,5 @@
-import { normalizeLocale, type Locale } from "../../core/locales";
-import { translate, type MessageKey, type MessageParams } from "../../core/messages";
+import { normalizeLocale, type Locale } from "@core/locales";
+import { translate, type MessageKey, type MessageParams } from "@core/messages";
 
 /*
  * The delivery API's refusals are RFC 9457 problem details (`application/problem+json`): type (a URN naming the

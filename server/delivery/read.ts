@@ -7,14 +7,14 @@ import {
   clientMay,
   type ApiClient,
   type ClientAuthRow,
-} from "../accounts/api-clients";
-import { parseClientToken } from "../security/bearer";
-import { findBucketByCollection, resolveBucketSlug, type Bucket } from "../content/buckets";
-import { prepared, type Queryable } from "../db/client";
-import type { MediaRow } from "../media/store";
-import { normalizeSchema, TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "../../core/schema/normalize";
-import { propertiesOf } from "../../core/schema/walk";
-import { isUuid } from "../../core/ids";
+} from "@server/accounts/api-clients";
+import { parseClientToken } from "@server/security/bearer";
+import { findBucketByCollection, resolveBucketSlug, type Bucket } from "@server/content/buckets";
+import { prepared, type Queryable } from "@server/db/client";
+import type { MediaRow } from "@server/media/store";
+import { normalizeSchema, TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
+import { propertiesOf } from "@core/schema/walk";
+import { isUuid } from "@core/ids";
 import {
   deliveryReferences,
   emptyReferences,
@@ -25,11 +25,11 @@ import {
   type LocaleRequest,
   type ShapeOptions,
   type StoredDocument,
-} from "../../core/delivery/shape";
+} from "@core/delivery/shape";
 import { invalidParameter, notFound } from "./problem";
 import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
 import { documentJson, latestDocument, latestDocuments, type DocumentState, type PageCursor, type PageQuery, type PageSort } from "./store";
-import { BoundedMap } from "../../core/bounded-map";
+import { BoundedMap } from "@core/bounded-map";
 
 /*
  * The delivery API's reads (docs/delivery.md): which buckets a client reads, its query parameters checked into a

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { AppLoadContext } from "react-router";
-import type { Db } from "../db/client";
-import { anyClientAllowsOrigin, authenticateApiClient, type ApiClient } from "../accounts/api-clients";
-import { bearerToken } from "../security/bearer";
+import type { Db } from "@server/db/client";
+import { anyClientAllowsOrigin, authenticateApiClient, type ApiClient } from "@server/accounts/api-clients";
+import { bearerToken } from "@server/security/bearer";
 import { Problem, problemLocale, problemResponse, unauthorized } from "./problem";
 import { limiterOf } from "./rate-limit";
 import type { ReadContext } from "./read";

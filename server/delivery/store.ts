@@ -1,7 +1,7 @@
-import type { Queryable } from "../db/client";
-import { searchCondition, searchedSql } from "../content/search";
-import { likePattern } from "../db/like-pattern";
-import type { StoredDocument } from "../../core/delivery/shape";
+import type { Queryable } from "@server/db/client";
+import { searchCondition, searchedSql } from "@server/content/search";
+import { likePattern } from "@server/db/like-pattern";
+import type { StoredDocument } from "@core/delivery/shape";
 
 /*
  * SQL of the delivery API: the latest version of documents, with the times as ISO strings to the microsecond (the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JobName } from "../../core/media/wire";
+import type { JobName } from "@core/media/wire";
 
 /*
  * The messages between the job runner and a media worker, both ways. Each side parses what it receives with

@@ -2,11 +2,11 @@ import { existsSync } from "node:fs";
 import { mkdir, rm, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
-import { translateMessage } from "../../core/messages";
-import { jobFailureMessage } from "../../core/media/wire";
-import type { Db } from "../db/client";
-import type { FfmpegTools } from "../media/ffmpeg";
-import type { MediaStorage } from "../media/storage";
+import { translateMessage } from "@core/messages";
+import { jobFailureMessage } from "@core/media/wire";
+import type { Db } from "@server/db/client";
+import type { FfmpegTools } from "@server/media/ffmpeg";
+import type { MediaStorage } from "@server/media/storage";
 import {
   claimJob,
   finishJob,
@@ -17,7 +17,7 @@ import {
   type JobOutcome,
   type JobRow,
   type MediaRow,
-} from "../media/store";
+} from "@server/media/store";
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import { isWorkerJobName, type WorkerJob } from "./protocol";
 import { WorkerProcess } from "./worker-process";

@@ -1,5 +1,5 @@
 import type { Transporter } from "nodemailer";
-import type { Config } from "../config";
+import type { Config } from "@server/config";
 
 export interface MailMessage {
   to: string;

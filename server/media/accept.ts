@@ -1,11 +1,11 @@
-import { formatSizes, imageDimensionErrors, mediaBounds, videoErrors, type MediaBounds, type MediaKind } from "../../core/media/bounds";
+import { formatSizes, imageDimensionErrors, mediaBounds, videoErrors, type MediaBounds, type MediaKind } from "@core/media/bounds";
 import type { FileFacts } from "./store";
 import type { FfmpegTools } from "./ffmpeg";
 import { probeVideo } from "./ffmpeg";
 import { readImageSize } from "./image-header";
 import { sniffType } from "./sniff";
 import { fileTooLarge, type UploadedFile } from "./upload";
-import { HttpError, refusal } from "../web/http-error";
+import { HttpError, refusal } from "@server/web/http-error";
 
 export { MAX_IMAGE_PIXELS } from "./image-header";
 

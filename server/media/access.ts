@@ -1,12 +1,12 @@
 import type { AppLoadContext } from "react-router";
-import { findBucketById, isBucketVisible, resolveBucketSlug, type Bucket } from "../content/buckets";
+import { findBucketById, isBucketVisible, resolveBucketSlug, type Bucket } from "@server/content/buckets";
 import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "./store";
-import type { User } from "../accounts/users";
-import type { MediaKind } from "../../core/media/bounds";
+import type { User } from "@server/accounts/users";
+import type { MediaKind } from "@core/media/bounds";
 import { toMediaContent } from "./content";
-import { HttpError } from "../web/http-error";
-import { requireApiUser } from "../web/guards";
-import { isUuid } from "../../core/ids";
+import { HttpError } from "@server/web/http-error";
+import { requireApiUser } from "@server/web/guards";
+import { isUuid } from "@core/ids";
 
 export const MEDIA_KINDS: readonly MediaKind[] = ["image", "video", "file"];
 

@@ -1,6 +1,6 @@
-import type { Locale } from "../../core/locales";
-import { translateMessage } from "../../core/messages";
-import { jobFailureMessage, mediaStatus, type MediaContent } from "../../core/media/wire";
+import type { Locale } from "@core/locales";
+import { translateMessage } from "@core/messages";
+import { jobFailureMessage, mediaStatus, type MediaContent } from "@core/media/wire";
 import type { JobRow, MediaRow } from "./store";
 import { customStillUrl } from "./stills";
 

@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
 import type { Sharp } from "sharp";
-import { cropBounds, cropSizeErrors, type CropBounds } from "../../core/media/bounds";
-import type { Db } from "../db/client";
+import { cropBounds, cropSizeErrors, type CropBounds } from "@core/media/bounds";
+import type { Db } from "@server/db/client";
 import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "./store";
 import { MAX_IMAGE_PIXELS } from "./accept";
 import type { MediaStorage } from "./storage";
-import { HttpError, refusal } from "../web/http-error";
+import { HttpError, refusal } from "@server/web/http-error";
 import { cropAllowed, resolveMediaProperty } from "./field-property";
 
 /**

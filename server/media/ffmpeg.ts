@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { HttpError } from "../web/http-error";
+import { HttpError } from "@server/web/http-error";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
-import type { VideoFacts } from "../../core/media/bounds";
+import type { VideoFacts } from "@core/media/bounds";
 
 const run = promisify(execFile);
 

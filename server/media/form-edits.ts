@@ -1,14 +1,14 @@
 import type { AppLoadContext } from "react-router";
-import type { Bucket } from "../content/buckets";
-import type { User } from "../accounts/users";
+import type { Bucket } from "@server/content/buckets";
+import type { User } from "@server/accounts/users";
 import { cropImage } from "./crop";
 import { cropAllowed } from "./field-property";
 import { selectThumb } from "./stills";
 import { jobsOf, latestMedia } from "./store";
-import { HttpError } from "../web/http-error";
-import { errorText } from "../web/respond";
-import { mediaKindOfSchema } from "../../core/form/field-kind";
-import { cropBounds, type CropBounds } from "../../core/media/bounds";
+import { HttpError } from "@server/web/http-error";
+import { errorText } from "@server/web/respond";
+import { mediaKindOfSchema } from "@core/form/field-kind";
+import { cropBounds, type CropBounds } from "@core/media/bounds";
 import {
   CROP_AXES,
   CUSTOM_THUMB_VALUE,
@@ -18,12 +18,12 @@ import {
   cropInputName,
   parsePixels,
   thumbInputName,
-} from "../../core/media/form-edit";
-import { isUuid } from "../../core/ids";
-import type { Locale } from "../../core/locales";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { schemaAtName } from "../../core/schema/walk";
-import type { CropCoordinates, Thumb } from "../../core/media/wire";
+} from "@core/media/form-edit";
+import { isUuid } from "@core/ids";
+import type { Locale } from "@core/locales";
+import type { JsonSchema } from "@core/schema/normalize";
+import { schemaAtName } from "@core/schema/walk";
+import type { CropCoordinates, Thumb } from "@core/media/wire";
 
 const INTENT_FIELD = "__intent__";
 

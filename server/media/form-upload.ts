@@ -1,17 +1,17 @@
 import type { AppLoadContext } from "react-router";
 import { toMediaContent } from "./content";
 import { receiveMultipart, type ReceivedFile } from "./upload";
-import { HttpError } from "../web/http-error";
+import { HttpError } from "@server/web/http-error";
 import type { MediaStorage } from "./storage";
-import { findBucketById, isBucketVisible } from "../content/buckets";
+import { findBucketById, isBucketVisible } from "@server/content/buckets";
 import { jobsOf, latestMedia } from "./store";
-import type { User } from "../accounts/users";
-import { mediaKindOfSchema } from "../../core/form/field-kind";
-import { schemaAtName, schemaNodes } from "../../core/schema/walk";
-import { isUuid } from "../../core/ids";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "../../core/media/bounds";
-import { MEDIA_FILE_PREFIX, type MediaContent } from "../../core/media/wire";
+import type { User } from "@server/accounts/users";
+import { mediaKindOfSchema } from "@core/form/field-kind";
+import { schemaAtName, schemaNodes } from "@core/schema/walk";
+import { isUuid } from "@core/ids";
+import type { JsonSchema } from "@core/schema/normalize";
+import { MAX_VIDEO_BYTES, mediaBounds, type MediaKind } from "@core/media/bounds";
+import { MEDIA_FILE_PREFIX, type MediaContent } from "@core/media/wire";
 
 /*
  * The bucket edit form without JavaScript: when the schema has a media field the form is

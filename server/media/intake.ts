@@ -1,6 +1,6 @@
-import type { Db, Queryable } from "../db/client";
-import type { MediaContext } from "../web/context";
-import type { MediaKind } from "../../core/media/bounds";
+import type { Db, Queryable } from "@server/db/client";
+import type { MediaContext } from "@server/web/context";
+import type { MediaKind } from "@core/media/bounds";
 import { checkUpload, type MediaFacts } from "./accept";
 import type { MediaStorage } from "./storage";
 import { insertMedia, type JobName, type MediaRow } from "./store";

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Db, Queryable } from "../db/client";
-import { hashToken, randomToken } from "../security/tokens";
-import type { PendingFile } from "../../core/media/pending";
-import { isUuid } from "../../core/ids";
+import type { Db, Queryable } from "@server/db/client";
+import { hashToken, randomToken } from "@server/security/tokens";
+import type { PendingFile } from "@core/media/pending";
+import { isUuid } from "@core/ids";
 import type { MediaFacts } from "./accept";
 import type { MediaOwner, StagedMedia } from "./intake";
 import type { MediaStorage } from "./storage";

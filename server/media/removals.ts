@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Db, Queryable } from "../db/client";
+import type { Db, Queryable } from "@server/db/client";
 import type { MediaStorage } from "./storage";
 
 /*

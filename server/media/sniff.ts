@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
-import { HttpError } from "../web/http-error";
-import type { MediaKind } from "../../core/media/bounds";
+import { HttpError } from "@server/web/http-error";
+import type { MediaKind } from "@core/media/bounds";
 
 export interface SniffedType {
   /** Extension of the detected format, or of the name for plain text. */

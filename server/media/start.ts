@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
-import type { MediaContext } from "../web/context";
-import type { Config } from "../config";
-import type { Db } from "../db/client";
-import { JobRunner } from "../jobs/runner";
+import type { MediaContext } from "@server/web/context";
+import type { Config } from "@server/config";
+import type { Db } from "@server/db/client";
+import { JobRunner } from "@server/jobs/runner";
 import type { FfmpegTools } from "./ffmpeg";
 import { sweepPendingUploads } from "./pending";
 import { removeScheduledMedia } from "./removals";

@@ -1,13 +1,13 @@
-import { MAX_IMAGE_BYTES } from "../../core/media/bounds";
-import type { Db } from "../db/client";
+import { MAX_IMAGE_BYTES } from "@core/media/bounds";
+import type { Db } from "@server/db/client";
 import { setCustomStill, setThumb, type JobRow, type MediaDetails, type MediaRow } from "./store";
 import { readImageSize } from "./image-header";
 import { sniffType } from "./sniff";
 import type { MediaStorage } from "./storage";
 import { fileTooLarge, type UploadedFile } from "./upload";
-import { HttpError } from "../web/http-error";
+import { HttpError } from "@server/web/http-error";
 
-export type { Thumb } from "../../core/media/wire";
+export type { Thumb } from "@core/media/wire";
 type Thumb = NonNullable<MediaDetails["thumb"]>;
 
 /** Spec §5: custom stills are jpeg, png or webp, decided by content. */

@@ -1,4 +1,4 @@
-import type { Queryable } from "../db/client";
+import type { Queryable } from "@server/db/client";
 import type { JobRow, MediaRow } from "./store";
 
 /* The media of many documents at once (GET …/any/content?populate=true, the edit page's clip cards): two queries. */

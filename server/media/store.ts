@@ -1,8 +1,8 @@
-import type { Queryable } from "../db/client";
-import type { MediaKind } from "../../core/media/bounds";
-import type { CropCoordinates, JobName, JobStatus, Thumb } from "../../core/media/wire";
+import type { Queryable } from "@server/db/client";
+import type { MediaKind } from "@core/media/bounds";
+import type { CropCoordinates, JobName, JobStatus, Thumb } from "@core/media/wire";
 
-export type { JobName, JobStatus } from "../../core/media/wire";
+export type { JobName, JobStatus } from "@core/media/wire";
 
 export interface MediaDetails {
   fps?: number;
@@ -21,7 +21,7 @@ export interface MediaDetails {
   thumb?: Thumb;
 }
 
-export type { CropCoordinates } from "../../core/media/wire";
+export type { CropCoordinates } from "@core/media/wire";
 
 /** What a media file is: its name as uploaded, its type and size, and what the checks measured. */
 export interface FileFacts {

@@ -2,8 +2,8 @@ import { createWriteStream } from "node:fs";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
-import { tooLargeMessage } from "../../core/media/bounds";
-import { HttpError } from "../web/http-error";
+import { tooLargeMessage } from "@core/media/bounds";
+import { HttpError } from "@server/web/http-error";
 import type { MediaStorage } from "./storage";
 
 export interface UploadedFile {

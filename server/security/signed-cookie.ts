@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { parse, serialize, type SerializeOptions } from "cookie";
 import type { Cookie } from "react-router";
-import { BoundedMap } from "../../core/bounded-map";
+import { BoundedMap } from "@core/bounded-map";
 
 /*
  * React Router's signed cookie, in the same format (base64 of the JSON, a dot, the unpadded base64 HMAC-SHA256),

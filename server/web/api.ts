@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import type { Message } from "../../core/messages";
-import { safeRedirectPath } from "../../core/safe-redirect";
+import type { Message } from "@core/messages";
+import { safeRedirectPath } from "@core/safe-redirect";
 import { HttpError } from "./http-error";
 
 /** A call made by fetch asks for JSON; a plain form post gets a redirect back. */

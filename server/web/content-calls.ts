@@ -1,13 +1,13 @@
 import type { AppLoadContext } from "react-router";
-import { deleteContent, getLatestVersion, getVersion, type ContentVersion } from "../content/store";
-import type { NamedDocument } from "../accounts/sessions";
-import { toDocument } from "../content/save";
-import { submitJsonDocument } from "../content/submit-json";
+import { deleteContent, getLatestVersion, getVersion, type ContentVersion } from "@server/content/store";
+import type { NamedDocument } from "@server/accounts/sessions";
+import { toDocument } from "@server/content/save";
+import { submitJsonDocument } from "@server/content/submit-json";
 import { requireApiBucketAccess } from "./guards";
 import { getRequestState } from "./request-state";
 import { HttpError } from "./http-error";
 import { methodNotAllowed } from "./respond";
-import { isUuid } from "../../core/ids";
+import { isUuid } from "@core/ids";
 
 /*
  * The content API's bucket calls, once: their route modules (app/routes/api/bucket-*.ts) and the hot-path

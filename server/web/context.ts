@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
 import type { RemixI18Next } from "remix-i18next/server";
 import type { SessionStorage } from "react-router";
-import type { Config } from "../config";
-import type { Db } from "../db/client";
-import type { FfmpegTools } from "../media/ffmpeg";
-import type { MediaStorage } from "../media/storage";
-import type { JobRunner } from "../jobs/runner";
+import type { Config } from "@server/config";
+import type { Db } from "@server/db/client";
+import type { FfmpegTools } from "@server/media/ffmpeg";
+import type { MediaStorage } from "@server/media/storage";
+import type { JobRunner } from "@server/jobs/runner";
 
 export interface SessionData {
   token?: string;

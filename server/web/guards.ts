@@ -5,12 +5,12 @@ import {
   resolveBucketSlugCached,
   type Bucket,
   type ResolvedBucket,
-} from "../content/buckets";
-import { hasPermission, type Author, type User } from "../accounts/users";
-import { authenticateApiClient, clientMay, type ApiClient } from "../accounts/api-clients";
-import { isInvitationOpen } from "../accounts/invitations";
-import type { NamedDocument } from "../accounts/sessions";
-import { bearerToken } from "../security/bearer";
+} from "@server/content/buckets";
+import { hasPermission, type Author, type User } from "@server/accounts/users";
+import { authenticateApiClient, clientMay, type ApiClient } from "@server/accounts/api-clients";
+import { isInvitationOpen } from "@server/accounts/invitations";
+import type { NamedDocument } from "@server/accounts/sessions";
+import { bearerToken } from "@server/security/bearer";
 import { HttpError } from "./http-error";
 import { getRequestState } from "./request-state";
 

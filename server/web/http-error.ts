@@ -1,4 +1,4 @@
-import type { Message, MessageKey, MessageParams } from "../../core/messages";
+import type { Message, MessageKey, MessageParams } from "@core/messages";
 
 export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 

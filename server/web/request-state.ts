@@ -1,13 +1,13 @@
 import type { AppLoadContext, Session } from "react-router";
-import { findSessionUser, type NamedDocument, type SessionLookupOptions } from "../accounts/sessions";
-import type { ContentVersion } from "../content/store";
-import type { BucketSummary, ResolvedBucket } from "../content/buckets";
-import type { User } from "../accounts/users";
+import { findSessionUser, type NamedDocument, type SessionLookupOptions } from "@server/accounts/sessions";
+import type { ContentVersion } from "@server/content/store";
+import type { BucketSummary, ResolvedBucket } from "@server/content/buckets";
+import type { User } from "@server/accounts/users";
 import type { SessionData } from "./context";
-import { bearerToken } from "../security/bearer";
-import { normalizeLocale, type Locale } from "../../core/locales";
-import { BoundedMap } from "../../core/bounded-map";
-import { bucketName, type BucketNames } from "../../core/content/bucket-name";
+import { bearerToken } from "@server/security/bearer";
+import { normalizeLocale, type Locale } from "@core/locales";
+import { BoundedMap } from "@core/bounded-map";
+import { bucketName, type BucketNames } from "@core/content/bucket-name";
 
 export interface RequestState {
   session: Session<SessionData>;

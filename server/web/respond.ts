@@ -1,7 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
-import type { Locale } from "../../core/locales";
-import { translate, translateMessage } from "../../core/messages";
-import { ContentNotFoundError, VersionConflictError } from "../content/store";
+import type { Locale } from "@core/locales";
+import { translate, translateMessage } from "@core/messages";
+import { ContentNotFoundError, VersionConflictError } from "@server/content/store";
 import { HttpError } from "./http-error";
 import { getRequestState } from "./request-state";
 

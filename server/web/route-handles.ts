@@ -1,5 +1,5 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
-import type { RouteHandle } from "../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 
 /** The build's flat route manifest as the nested routes matchRoutes walks (index routes have no children). */
 function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from "node:dns";
 import { isIP } from "node:net";
-import type { Message } from "../../core/messages";
+import type { Message } from "@core/messages";
 
 /*
  * Where webhooks may not go (unless WEBHOOK_ALLOW_PRIVATE_TARGETS): private networks, this machine and the link

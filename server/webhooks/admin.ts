@@ -1,12 +1,12 @@
 import type { AppLoadContext } from "react-router";
-import type { User } from "../accounts/users";
-import { listAdminBuckets } from "../content/bucket-admin";
-import type { Message } from "../../core/messages";
-import type { WebhookForm } from "../../core/webhook-forms";
+import type { User } from "@server/accounts/users";
+import { listAdminBuckets } from "@server/content/bucket-admin";
+import type { Message } from "@core/messages";
+import type { WebhookForm } from "@core/webhook-forms";
 import { checkTarget } from "./address-policy";
 import { createWebhook, generateWebhookSecret, updateWebhook, type Webhook } from "./store";
-import { bucketName } from "../../core/content/bucket-name";
-import type { Locale } from "../../core/locales";
+import { bucketName } from "@core/content/bucket-name";
+import type { Locale } from "@core/locales";
 
 /*
  * What the webhook forms' actions share (/settings/webhooks/new, /settings/webhooks/{id}): the checks only the

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Db } from "../db/client";
+import type { Db } from "@server/db/client";
 import { deliveryRetryDelayMs } from "./backoff";
 import { sendDelivery } from "./send";
 import { claimDeliveries, finishDelivery, pruneDeliveries, releaseDelivery, type ClaimedDelivery, type DeliveryOutcome } from "./store";

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "../../core/webhook-forms";
+import type { WebhookEvent } from "@core/webhook-forms";
 
 /*
  * The outbox: what a document's save or delete records for the webhooks that want it. The store's statements

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { Message } from "../../core/messages";
+import type { Message } from "@core/messages";
 import { addressRefusal, classifyAddress, ipLiteral, lookupPublicOnly, RefusedAddressError } from "./address-policy";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature";
 

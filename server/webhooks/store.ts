@@ -1,9 +1,9 @@
-import type { Db, Queryable } from "../db/client";
-import { recordActivity } from "../admin/activity";
-import type { User } from "../accounts/users";
-import { randomToken } from "../security/tokens";
-import type { Message } from "../../core/messages";
-import type { WebhookEvent } from "../../core/webhook-forms";
+import type { Db, Queryable } from "@server/db/client";
+import { recordActivity } from "@server/admin/activity";
+import type { User } from "@server/accounts/users";
+import { randomToken } from "@server/security/tokens";
+import type { Message } from "@core/messages";
+import type { WebhookEvent } from "@core/webhook-forms";
 
 /*
  * Webhooks and their deliveries: the SQL of the admin pages (/settings/webhooks) and of the dispatcher. Every admin

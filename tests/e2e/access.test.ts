@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
 import {
   JS_MODES,
   clickTo,
@@ -15,9 +15,9 @@ import {
   waitForHydration,
   waitForPath,
   submitAndWait,
-} from "../support/browser";
-import { startTestServer, type TestServer } from "../support/server";
-import { startMailServer, type TestMailServer } from "../support/smtp";
+} from "@tests/support/browser";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { startMailServer, type TestMailServer } from "@tests/support/smtp";
 
 /*
  * In the browser, with JavaScript on and off: an admin creates an API client and revokes it (/settings/new-client),

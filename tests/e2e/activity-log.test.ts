@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, signInTo } from "../support/browser";
-import { createContent } from "../../server/content/store";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, signInTo } from "@tests/support/browser";
+import { createContent } from "@server/content/store";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* The activity log on /settings in the browser (issue 36): an admin follows a document's row to its page; JavaScript on and off. */
 

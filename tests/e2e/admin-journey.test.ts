@@ -17,12 +17,12 @@ import {
   waitForHydration,
   waitForPath,
   submitAndWait,
-} from "../support/browser";
-import { contentIdOf, control, fieldBox, save, shownErrors } from "../support/content-browser";
-import { startTestServer, type TestServer } from "../support/server";
-import { startMailServer, type TestMailServer } from "../support/smtp";
-import { setSchema } from "../support/admin-browser";
-import { DEMO_BUCKETS } from "../../server/demo-content";
+} from "@tests/support/browser";
+import { contentIdOf, control, fieldBox, save, shownErrors } from "@tests/support/content-browser";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { startMailServer, type TestMailServer } from "@tests/support/smtp";
+import { setSchema } from "@tests/support/admin-browser";
+import { DEMO_BUCKETS } from "@server/demo-content";
 
 /*
  * Issue 11's "Done when", in one journey per JavaScript mode, on a fresh install (a fresh database seeded with the

@@ -11,9 +11,9 @@ import {
   signInTo,
   submitAndWait,
   textOf,
-} from "../support/browser";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * A forgotten password without mail (issue 36), in the browser with JavaScript on and off: the user asks on

@@ -12,10 +12,10 @@ import {
   textOf,
   waitForHydration,
   submitAndWait,
-} from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* /settings/users in the browser (issue 11): find a user, edit them, deactivate and delete them; JavaScript on and off. */
 

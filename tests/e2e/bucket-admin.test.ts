@@ -10,12 +10,12 @@ import {
   topBarBucketNav,
   linksIn,
   waitForHydration,
-} from "../support/browser";
-import { createTestUser } from "../support/http";
-import { createTestBucket } from "../support/fixtures";
-import { createContent } from "../../server/content/store";
-import { startTestServer, type TestServer } from "../support/server";
-import { setSchema } from "../support/admin-browser";
+} from "@tests/support/browser";
+import { createTestUser } from "@tests/support/http";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createContent } from "@server/content/store";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { setSchema } from "@tests/support/admin-browser";
 
 /*
  * The bucket admin in the browser (issue 11): the schema editor (CodeMirror with JavaScript, a textarea without),

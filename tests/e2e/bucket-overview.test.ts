@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open, textOf } from "../support/browser";
-import { settle, signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion } from "../../server/content/store";
+import { launchBrowser, open, textOf } from "@tests/support/browser";
+import { settle, signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion } from "@server/content/store";
 
 /* A bucket's overview in the browser: the confirm dialog (spec §2 reusable dialogs) with JavaScript. */
 

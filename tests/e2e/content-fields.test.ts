@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
+import { JS_MODES, launchBrowser, open, textOf } from "@tests/support/browser";
 import {
   bucketForm,
   contentIdOf,
@@ -13,10 +13,10 @@ import {
   signedInContext,
   storedDocument,
   submitWith,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent } from "../../server/content/store";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent } from "@server/content/store";
 
 /*
  * The generic form with every core field kind (spec §2 field UI, §3 value formats, §5 parsing and

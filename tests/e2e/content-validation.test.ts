@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "../support/browser";
+import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "@tests/support/browser";
 import {
   contentIdOf,
   control,
@@ -13,9 +13,9 @@ import {
   storedDocument,
   submitWith,
   waitForFieldError,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Validation (spec §5): every error under its field in red, the input kept; without JavaScript the server

@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent } from "../../server/content/store";
-import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "../support/browser";
-import { control, formValues, save, shownErrors, signedInContext, storedDocument } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent } from "@server/content/store";
+import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "@tests/support/browser";
+import { control, formValues, save, shownErrors, signedInContext, storedDocument } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Content versions: every save is a new version on top of the one the page started from; a save

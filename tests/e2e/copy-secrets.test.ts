@@ -1,9 +1,9 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { JS_MODES, expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Secrets shown only once (issue 36, items 14b and 14): the invitation's code and link, a new API client's token and a

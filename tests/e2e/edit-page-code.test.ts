@@ -1,10 +1,10 @@
 import type { Browser, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickTo, expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "../support/browser";
-import { catalogues } from "../../core/catalogues";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { clickTo, expectTextSoon, launchBrowser, newContext, open, signInTo, submitAndWait } from "@tests/support/browser";
+import { catalogues } from "@core/catalogues";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * What the browser loads (issue 15): the messages of the page's language only (the other when the editor

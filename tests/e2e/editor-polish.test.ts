@@ -1,6 +1,6 @@
 import type { Browser, Dialog, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "../support/browser";
+import { JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "@tests/support/browser";
 import {
   bucketForm,
   control,
@@ -12,10 +12,10 @@ import {
   storedDocument,
   submitWith,
   contentIdOf,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion } from "../../server/content/store";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion } from "@server/content/store";
 
 /*
  * An editor that feels finished: leaving with unsaved changes asks first (the confirm dialog for in-app navigation,

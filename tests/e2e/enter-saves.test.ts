@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent } from "../../server/content/store";
-import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
-import { control, settle, signedInContext, storedDocument } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent } from "@server/content/store";
+import { JS_MODES, launchBrowser, open, textOf } from "@tests/support/browser";
+import { control, settle, signedInContext, storedDocument } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Enter in a text field saves the document: the form's first submit button is a hidden Save

@@ -8,15 +8,15 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBucket, type Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { DEMO_BUCKETS } from "../../server/demo-content";
-import { insertMedia } from "../../server/media/store";
-import { launchBrowser, newContext } from "../support/browser";
-import { readBundle, verifyManifest } from "../support/bundle";
-import { deliveryClient } from "../support/delivery";
-import { jpegOfSize, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createBucket, type Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { DEMO_BUCKETS } from "@server/demo-content";
+import { insertMedia } from "@server/media/store";
+import { launchBrowser, newContext } from "@tests/support/browser";
+import { readBundle, verifyManifest } from "@tests/support/bundle";
+import { deliveryClient } from "@tests/support/delivery";
+import { jpegOfSize, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * examples/exhibit-app, the example client of the delivery API (issue 14): served by a tiny static server on its own

@@ -1,9 +1,9 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEMO_BUCKETS } from "../../server/demo-content";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import { expectTextSoon, JS_MODES, launchBrowser, open, runsScripts, textOf, waitForPath } from "../support/browser";
+import { DEMO_BUCKETS } from "@server/demo-content";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion } from "@server/content/store";
+import { expectTextSoon, JS_MODES, launchBrowser, open, runsScripts, textOf, waitForPath } from "@tests/support/browser";
 import {
   contentIdOf,
   control,
@@ -16,11 +16,11 @@ import {
   storedDocument,
   submitWith,
   waitForFieldError,
-} from "../support/content-browser";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { get, postJson } from "../support/http";
-import { upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/content-browser";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { get, postJson } from "@tests/support/http";
+import { upload, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The journey of issue 12's "Done when", as an editor (the user permission, not admin) goes through it, with

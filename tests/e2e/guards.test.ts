@@ -16,10 +16,10 @@ import {
   topBarBucketNav,
   waitForHydration,
   waitForPath,
-} from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* Route guards in the browser (spec §4 auth, isAdmin; §6 roles and bucket visibility). */
 

@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration } from "../support/browser";
-import { IE11_UA, IE9_UA } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration } from "@tests/support/browser";
+import { IE11_UA, IE9_UA } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* The Internet Explorer notice of spec §2 in a real browser, hidden for good with and without JavaScript. */
 

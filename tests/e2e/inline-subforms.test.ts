@@ -1,11 +1,11 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickTo, JS_MODES, launchBrowser, open } from "../support/browser";
-import { contentIdOf, control, countPosts, fieldBox, save, signedInContext, waitForFieldError } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
-import type { Bucket } from "../../server/content/buckets";
+import { clickTo, JS_MODES, launchBrowser, open } from "@tests/support/browser";
+import { contentIdOf, control, countPosts, fieldBox, save, signedInContext, waitForFieldError } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion, saveVersion } from "@server/content/store";
+import type { Bucket } from "@server/content/buckets";
 
 /*
  * The inline sub-form (spec §4, §8), with JavaScript and without: the referenced room's form inside the

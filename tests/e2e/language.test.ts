@@ -15,10 +15,10 @@ import {
   waitForHydration,
   waitForPath,
   submitAndWait,
-} from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* English and Dutch (spec §1 message sets en_US and nl_NL): the top-bar switch, kept across pages and reloads; Accept-Language. */
 

@@ -13,10 +13,10 @@ import {
   textOf,
   topBarBucketNav,
   waitForPath,
-} from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* The layout of spec §2: top-bar bucket links and their collapse above 7, 'Back to overview', the user dropdown, the page title. */
 

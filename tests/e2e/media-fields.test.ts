@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, runsScripts, textOf } from "../support/browser";
+import { JS_MODES, launchBrowser, open, runsScripts, textOf } from "@tests/support/browser";
 import {
   bucketForm,
   contentIdOf,
@@ -15,12 +15,12 @@ import {
   signedInContext,
   storedDocument,
   submitWith,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser, get, sameOrigin, signIn } from "../support/http";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser, get, sameOrigin, signIn } from "@tests/support/http";
 import { readdirSync } from "node:fs";
-import { jpegOfSize, pngOfSize, videoOf, wavOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { jpegOfSize, pngOfSize, videoOf, wavOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Image, video and file fields in the browser (spec §2, §4, §5): uploads through the API with

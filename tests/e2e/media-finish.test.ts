@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { open, launchBrowser, textOf } from "../support/browser";
-import { control, fieldBox, plainText, settle, signedInContext, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { get, sameOrigin } from "../support/http";
-import { jpegOfSize, pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { open, launchBrowser, textOf } from "@tests/support/browser";
+import { control, fieldBox, plainText, settle, signedInContext, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { get, sameOrigin } from "@tests/support/http";
+import { jpegOfSize, pngOfSize, upload, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The media fields of 'An editor that feels finished' in Chromium, with JavaScript on and off: the video field

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open } from "../support/browser";
-import { control, fieldBox, save, signedInContext, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { launchBrowser, open } from "@tests/support/browser";
+import { control, fieldBox, save, signedInContext, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Spec §4 media polling, in the browser: while a video's jobs run the field asks …/latest every 2 seconds; it

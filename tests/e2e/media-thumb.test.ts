@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open, textOf } from "../support/browser";
-import { control, fieldBox, signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { get } from "../support/http";
-import { pngOfSize, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { launchBrowser, open, textOf } from "@tests/support/browser";
+import { control, fieldBox, signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { get } from "@tests/support/http";
+import { pngOfSize, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The video field's 'Select Thumbnail' dialog (spec §2, §5): a carousel of the stills the job made, and with

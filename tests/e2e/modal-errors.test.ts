@@ -1,11 +1,11 @@
 import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open } from "../support/browser";
-import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, shownLikeAForm } from "../support/bad-documents";
-import { fieldBox, signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { sameOrigin } from "../support/http";
+import { launchBrowser, open } from "@tests/support/browser";
+import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, shownLikeAForm } from "@tests/support/bad-documents";
+import { fieldBox, signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { sameOrigin } from "@tests/support/http";
 
 /*
  * The bucket-form modal (JavaScript on) validates with the page's resolver (core/form/resolve.ts

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
+import { JS_MODES, launchBrowser, open, textOf } from "@tests/support/browser";
 import {
   contentIdOf,
   control,
@@ -12,10 +12,10 @@ import {
   signedInContext,
   storedDocument,
   waitForFieldError,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { postJson } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { postJson } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Issue 36, items 1 and 12: a select of a number or integer enum saves the enum's number (it could never be saved

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open } from "../support/browser";
-import { contentIdOf, control, fieldBox, plainText, save, signedInContext, storedDocument } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { jpegOfSize } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { launchBrowser, open } from "@tests/support/browser";
+import { contentIdOf, control, fieldBox, plainText, save, signedInContext, storedDocument } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { jpegOfSize } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Without JavaScript, a file chosen in a form that fails validation is not lost: the re-rendered form shows it

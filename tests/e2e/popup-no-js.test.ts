@@ -1,10 +1,10 @@
 import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open } from "../support/browser";
-import { contentIdOf, control, fieldBox, save, signedInContext, submitWith } from "../support/content-browser";
-import { createTestBucket, seedDocuments } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion } from "../../server/content/store";
+import { launchBrowser, open } from "@tests/support/browser";
+import { contentIdOf, control, fieldBox, save, signedInContext, submitWith } from "@tests/support/content-browser";
+import { createTestBucket, seedDocuments } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion } from "@server/content/store";
 
 /*
  * The popup sub-form without JavaScript (server/content/drafts.ts): 'Create on its own page' keeps the form's

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open } from "../support/browser";
-import { contentIdOf, control, fieldBox, save, signedInContext } from "../support/content-browser";
-import { createTestBucket, seedDocuments } from "../support/fixtures";
-import { pngOfSize } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion, saveVersion } from "../../server/content/store";
+import { launchBrowser, open } from "@tests/support/browser";
+import { contentIdOf, control, fieldBox, save, signedInContext } from "@tests/support/content-browser";
+import { createTestBucket, seedDocuments } from "@tests/support/fixtures";
+import { pngOfSize } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion, saveVersion } from "@server/content/store";
 
 /*
  * The popup sub-form (spec §2 'Edit {title}', §4, §5): the referenced document opens in the bucket-form modal,

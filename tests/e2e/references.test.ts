@@ -1,11 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, submitAndWait } from "../support/browser";
-import { bucketForm, contentIdOf, control, fieldBox, save, signedInContext, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import type { Bucket } from "../../server/content/buckets";
+import { JS_MODES, launchBrowser, open, submitAndWait } from "@tests/support/browser";
+import { bucketForm, contentIdOf, control, fieldBox, save, signedInContext, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion } from "@server/content/store";
+import type { Bucket } from "@server/content/buckets";
 
 /*
  * References in the browser, with JavaScript and without (spec §1, §2): the select of a small collection, the

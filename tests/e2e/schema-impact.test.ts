@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
 import {
   JS_MODES,
   clickTo,
@@ -13,10 +13,10 @@ import {
   signInThroughForm,
   textOf,
   waitForHydration,
-} from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The impact preview page (/settings/buckets/{slug}/impact) in the browser: with JavaScript the check streams with a

@@ -1,9 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, newContext, open, signInTo, waitForHydration } from "../support/browser";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { setSchema } from "../support/admin-browser";
+import { JS_MODES, launchBrowser, newContext, open, signInTo, waitForHydration } from "@tests/support/browser";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { setSchema } from "@tests/support/admin-browser";
 
 /*
  * Issue 36, items 4 and 12c in the browser: a schema nested deeper than 64 levels, and an rjsf-style schema with

@@ -1,10 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent, getSingletonContent } from "../../server/content/store";
-import { JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "../support/browser";
-import { bucketForm, control, fieldBox, formValues, plainText, save, signedInContext, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent, getSingletonContent } from "@server/content/store";
+import { JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "@tests/support/browser";
+import { bucketForm, control, fieldBox, formValues, plainText, save, signedInContext, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The dle-content screen (docs/screens.md) in a browser, with JavaScript and without: create on the new page,

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { insertMedia } from "../../server/media/store";
-import { createUser } from "../../server/accounts/users";
-import { JS_MODES, launchBrowser, open } from "../support/browser";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { insertMedia } from "@server/media/store";
+import { createUser } from "@server/accounts/users";
+import { JS_MODES, launchBrowser, open } from "@tests/support/browser";
 import {
   control,
   countPosts,
@@ -15,9 +15,9 @@ import {
   storedDocument,
   submitWith,
   waitForFieldError,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The session editor (docs/screens.md) in Chromium, JavaScript on and off: a session made from

@@ -1,11 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
-import { settle, signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import type { Bucket } from "../../server/content/buckets";
+import { JS_MODES, launchBrowser, open, textOf } from "@tests/support/browser";
+import { settle, signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent, getLatestVersion } from "@server/content/store";
+import type { Bucket } from "@server/content/buckets";
 
 /*
  * The session overviews in the browser (docs/screens.md), with JavaScript and without: cards, search,

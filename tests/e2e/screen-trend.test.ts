@@ -1,11 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { JS_MODES, clickTo, launchBrowser, open, pathOf } from "../support/browser";
-import { control, fieldBox, save, signedInContext, storedDocument, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { JS_MODES, clickTo, launchBrowser, open, pathOf } from "@tests/support/browser";
+import { control, fieldBox, save, signedInContext, storedDocument, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The trend screen (docs/screens.md) in Chromium, with JavaScript and without: the generic overview's links lead

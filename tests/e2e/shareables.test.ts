@@ -1,11 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent } from "../../server/content/store";
-import { expectTextSoon, JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration, waitForPath } from "../support/browser";
-import { signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { pngOfSize, upload } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent } from "@server/content/store";
+import { expectTextSoon, JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration, waitForPath } from "@tests/support/browser";
+import { signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { pngOfSize, upload } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Shareable previews in the browser, with JavaScript and without: an editor makes a link from a document's page

@@ -1,10 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, open, textOf, waitForHydration } from "../support/browser";
-import { fieldBox, settle, signedInContext } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent } from "../../server/content/store";
+import { launchBrowser, open, textOf, waitForHydration } from "@tests/support/browser";
+import { fieldBox, settle, signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent } from "@server/content/store";
 
 /*
  * Behaviour that only exists with JavaScript (spec §2 routing, §4 texts debounce, §9): scroll to top on navigation

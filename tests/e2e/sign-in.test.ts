@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBucket } from "../../server/content/buckets";
+import { createBucket } from "@server/content/buckets";
 import {
   JS_MODES,
   expectTextSoon,
@@ -15,9 +15,9 @@ import {
   submitLogin,
   textOf,
   waitForPath,
-} from "../support/browser";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/browser";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* Sign-in, its errors and rate limit, from_url, sign-out; the loading bar and the 404 page (spec §2, §4, §8). */
 

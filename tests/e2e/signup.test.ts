@@ -1,8 +1,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvitation } from "../../server/accounts/invitations";
-import { JS_MODES, clickTo, expectTextSoon, launchBrowser, newContext, open, pathOf, textOf, waitForHydration } from "../support/browser";
-import { startTestServer, type TestServer } from "../support/server";
+import { createInvitation } from "@server/accounts/invitations";
+import {
+  JS_MODES,
+  clickTo,
+  expectTextSoon,
+  launchBrowser,
+  newContext,
+  open,
+  pathOf,
+  textOf,
+  waitForHydration,
+} from "@tests/support/browser";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* Web signup in the browser (spec §4 allowSignup; §3 signup payload), with and without ALLOW_SIGNUP. */
 

@@ -2,11 +2,11 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIELD_KINDS } from "../../core/form/field-kind";
-import { catalogues } from "../../core/catalogues";
-import { JS_MODES, expectTextSoon, launchBrowser, open, pathOf, textOf, waitForHydration } from "../support/browser";
-import { signedInContext } from "../support/content-browser";
-import { startTestServer, type TestServer } from "../support/server";
+import { FIELD_KINDS } from "@core/form/field-kind";
+import { catalogues } from "@core/catalogues";
+import { JS_MODES, expectTextSoon, launchBrowser, open, pathOf, textOf, waitForHydration } from "@tests/support/browser";
+import { signedInContext } from "@tests/support/content-browser";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /** Every message, all the catalogue's parts (core/catalogue-parts.ts). */
 const en = catalogues.en!;

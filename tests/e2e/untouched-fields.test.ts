@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf } from "../support/browser";
+import { JS_MODES, launchBrowser, open, textOf } from "@tests/support/browser";
 import {
   bucketForm,
   contentIdOf,
@@ -12,10 +12,10 @@ import {
   storedDocument,
   submitWith,
   waitForFieldError,
-} from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { createContent } from "../../server/content/store";
+} from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createContent } from "@server/content/store";
 
 /*
  * What nobody touched stays out of the document (issue 36 items 5, 6, 7), with JavaScript on and off: a list's

@@ -1,10 +1,10 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent, saveVersion } from "../../server/content/store";
-import { clickTo, expectTextSoon, JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "../support/browser";
-import { control, save, settle, shownErrors, signedInContext, storedDocument, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent, saveVersion } from "@server/content/store";
+import { clickTo, expectTextSoon, JS_MODES, launchBrowser, open, pathOf, textOf, waitForPath } from "@tests/support/browser";
+import { control, save, settle, shownErrors, signedInContext, storedDocument, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The version history panel, with JavaScript and without: open an older version and restore it (no conflict

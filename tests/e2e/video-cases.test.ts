@@ -4,15 +4,15 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, deleteContent, getLatestVersion, saveVersion } from "../../server/content/store";
-import { insertMedia } from "../../server/media/store";
-import { createUser } from "../../server/accounts/users";
-import { JS_MODES, launchBrowser, open } from "../support/browser";
-import { contentIdOf, control, fieldBox, save, signedInContext, storedDocument, submitWith } from "../support/content-browser";
-import { createTestBucket } from "../support/fixtures";
-import { videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, deleteContent, getLatestVersion, saveVersion } from "@server/content/store";
+import { insertMedia } from "@server/media/store";
+import { createUser } from "@server/accounts/users";
+import { JS_MODES, launchBrowser, open } from "@tests/support/browser";
+import { contentIdOf, control, fieldBox, save, signedInContext, storedDocument, submitWith } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The video-cases field (spec §2 clip cards, §3 Case item, §7) and the trend select, in Chromium: cases chosen as

@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../support/browser";
-import { TOUR } from "../support/screen-tour";
-import { pageRoutes, startTourServer, Tour, TOUR_LANGUAGES } from "../support/tour-walk";
-import { axeViolations, dialogOverflow, offViewport } from "../support/visual-checks";
-import type { TestServer } from "../support/server";
+import { launchBrowser } from "@tests/support/browser";
+import { TOUR } from "@tests/support/screen-tour";
+import { pageRoutes, startTourServer, Tour, TOUR_LANGUAGES } from "@tests/support/tour-walk";
+import { axeViolations, dialogOverflow, offViewport } from "@tests/support/visual-checks";
+import type { TestServer } from "@tests/support/server";
 
 /*
  * Every screen and dialog of the tour (tests/support/screen-tour.ts), in English and Dutch: axe-core finds no

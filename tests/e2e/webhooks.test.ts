@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent } from "../../server/content/store";
-import { verifySignature } from "../../server/webhooks/signature";
-import type { Bucket } from "../../server/content/buckets";
+import { createContent } from "@server/content/store";
+import { verifySignature } from "@server/webhooks/signature";
+import type { Bucket } from "@server/content/buckets";
 import {
   JS_MODES,
   clickTo,
@@ -14,11 +14,11 @@ import {
   signInTo,
   submitAndWait,
   textOf,
-} from "../support/browser";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
+} from "@tests/support/browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { startReceiver, type Receiver } from "@tests/support/webhook-receiver";
 
 /*
  * Webhooks in the browser (issue 14): an admin registers a webhook for one bucket, copies the secret shown once,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { ACTIVITY_SQL } from "../../server/admin/activity";
-import { createInvitation } from "../../server/accounts/invitations";
-import { createApiClient, revokeApiClient } from "../../server/accounts/api-clients";
-import { findUserByEmail } from "../../server/accounts/users";
-import { createTestBucket, decode, page, seedDocuments, signedInUser } from "../support/fixtures";
-import { postForm, sameOrigin } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { ACTIVITY_SQL } from "@server/admin/activity";
+import { createInvitation } from "@server/accounts/invitations";
+import { createApiClient, revokeApiClient } from "@server/accounts/api-clients";
+import { findUserByEmail } from "@server/accounts/users";
+import { createTestBucket, decode, page, seedDocuments, signedInUser } from "@tests/support/fixtures";
+import { postForm, sameOrigin } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The activity log on /settings (issue 36): invitations used, documents created, saved and deleted (creates and

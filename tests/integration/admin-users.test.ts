@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordActivity } from "../../server/admin/activity";
-import { findUserByEmail } from "../../server/accounts/users";
-import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
-import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postJson, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { recordActivity } from "@server/admin/activity";
+import { findUserByEmail } from "@server/accounts/users";
+import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
+import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postJson, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* /settings/users and /settings/users/{id} (issue 11): the list, the edit form, deactivation, deletion, the last-admin rule. */
 

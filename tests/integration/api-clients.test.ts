@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiClient } from "../../server/accounts/api-clients";
-import type { User } from "../../server/accounts/users";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { hashToken } from "../../server/security/tokens";
-import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
-import { fieldErrorText, get, inputValue, postJson, sameOrigin } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { createApiClient } from "@server/accounts/api-clients";
+import type { User } from "@server/accounts/users";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { hashToken } from "@server/security/tokens";
+import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
+import { fieldErrorText, get, inputValue, postJson, sameOrigin } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * API clients (/settings/new-client): an admin creates one (the token shown once, kept hashed), the list shows

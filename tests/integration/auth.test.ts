@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "@tests/support/server";
 import {
   cookieFrom,
   createTestUser,
@@ -11,7 +11,7 @@ import {
   postForm,
   postJson,
   signIn,
-} from "../support/http";
+} from "@tests/support/http";
 
 /*
  * Sign-in through the /login page and the POST /auth/login API.

@@ -8,10 +8,10 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser, fieldErrorText, postForm, sameOrigin, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser, fieldErrorText, postForm, sameOrigin, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /** docs/architecture.md, docs/schema-dialect.md: 1 MiB bodies, 32 levels, 65,536 characters. */
 const BODY_LIMIT = 1024 * 1024;

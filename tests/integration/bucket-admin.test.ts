@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { startTestServer, type TestServer } from "../support/server";
-import { get, postForm, postJson, sameOrigin } from "../support/http";
-import { createTestBucket, errorPage, page, signedInUser, topBarBucketLinks } from "../support/fixtures";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { get, postForm, postJson, sameOrigin } from "@tests/support/http";
+import { createTestBucket, errorPage, page, signedInUser, topBarBucketLinks } from "@tests/support/fixtures";
 
 /*
  * The bucket administration (issue 11, /settings/buckets): guards on every loader and action, CSRF, the form's

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import { createTestBucket, decode, page, signedInUser } from "../support/fixtures";
-import { createTestUser, get, inputValue, postForm, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion } from "@server/content/store";
+import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
+import { createTestUser, get, inputValue, postForm, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The generic bucket form without JavaScript (spec §2, §5): every field kind, invalid input kept with messages,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent } from "../../server/content/store";
-import { startTestServer, type TestServer } from "../support/server";
-import { get, postForm } from "../support/http";
-import { createTestBucket, homeBucketLinks, page, pageTitle, signedInUser, topBarBucketLinks } from "../support/fixtures";
+import { createContent } from "@server/content/store";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { get, postForm } from "@tests/support/http";
+import { createTestBucket, homeBucketLinks, page, pageTitle, signedInUser, topBarBucketLinks } from "@tests/support/fixtures";
 
 /*
  * A bucket's name per interface locale (issue 36 item 13): the bucket form and the import take a name for en and nl

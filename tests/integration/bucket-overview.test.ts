@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import { clientState, createTestBucket, decode, page, signedInUser } from "../support/fixtures";
-import { cookieFrom, get, postForm, postJson } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent, getLatestVersion } from "@server/content/store";
+import { clientState, createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
+import { cookieFrom, get, postForm, postJson } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * A bucket's overview (spec §2 /b/{bucket}) without JavaScript: rows newest first and their titles (title-key,

@@ -6,16 +6,16 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPglite, openPostgres, type Db } from "../../server/db/client";
-import { MIGRATIONS } from "../../server/db/migrate";
-import { verifyPassword } from "../../server/security/password";
-import { redeemInvitation } from "../../server/accounts/invitations";
-import { findUserByEmail } from "../../server/accounts/users";
-import { startBuiltServer } from "../support/fixtures";
-import { withDatabase } from "../support/global-setup";
-import { createTestUser, homeWith, signIn } from "../support/http";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { runVitrine } from "../support/cli";
+import { openPglite, openPostgres, type Db } from "@server/db/client";
+import { MIGRATIONS } from "@server/db/migrate";
+import { verifyPassword } from "@server/security/password";
+import { redeemInvitation } from "@server/accounts/invitations";
+import { findUserByEmail } from "@server/accounts/users";
+import { startBuiltServer } from "@tests/support/fixtures";
+import { withDatabase } from "@tests/support/global-setup";
+import { createTestUser, homeWith, signIn } from "@tests/support/http";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { runVitrine } from "@tests/support/cli";
 
 /*
  * `npm run vitrine -- <command>` (scripts/vitrine.mjs → server/cli.ts) and

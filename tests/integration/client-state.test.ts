@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
-import { cookieFrom, get, postForm, postJson } from "../support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { cookieFrom, get, postForm, postJson } from "@tests/support/http";
 import {
   CHROME_UA,
   clientState,
@@ -14,7 +14,7 @@ import {
   page,
   SAFARI_UA,
   signedInUser,
-} from "../support/fixtures";
+} from "@tests/support/fixtures";
 
 /*
  * Client state of spec §4 served with the first render, the Internet Explorer

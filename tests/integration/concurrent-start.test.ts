@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPostgres, type Db } from "../../server/db/client";
-import { DEMO_BUCKETS } from "../../server/demo-content";
-import { withDatabase } from "../support/global-setup";
-import { exited, startProcess } from "../support/media-server";
-import { TEST_SESSION_SECRET } from "../support/server";
+import { openPostgres, type Db } from "@server/db/client";
+import { DEMO_BUCKETS } from "@server/demo-content";
+import { withDatabase } from "@tests/support/global-setup";
+import { exited, startProcess } from "@tests/support/media-server";
+import { TEST_SESSION_SECRET } from "@tests/support/server";
 
 /*
  * Two servers (`npm start`, real processes) started at the same moment on one empty PostgreSQL database, as a

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { createTestUser, postJson, sameOrigin, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion } from "@server/content/store";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { createTestUser, postJson, sameOrigin, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The JSON API of spec §7: save (create, versions, 409, 422 messages, hostile bodies), list and delete, and who

@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPglite, type Db } from "../../server/db/client";
-import { findUserByEmail } from "../../server/accounts/users";
-import { migrate } from "../../server/db/migrate";
-import { claimDataDir, DataDirInUseError, sendCommand } from "../../server/db/data-dir-lock";
+import { openPglite, type Db } from "@server/db/client";
+import { findUserByEmail } from "@server/accounts/users";
+import { migrate } from "@server/db/migrate";
+import { claimDataDir, DataDirInUseError, sendCommand } from "@server/db/data-dir-lock";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { startBuiltServer } from "../support/fixtures";
-import { signIn } from "../support/http";
-import { exited, startProcess } from "../support/media-server";
-import { runVitrine } from "../support/cli";
+import { startBuiltServer } from "@tests/support/fixtures";
+import { signIn } from "@tests/support/http";
+import { exited, startProcess } from "@tests/support/media-server";
+import { runVitrine } from "@tests/support/cli";
 
 /*
  * PGlite is one process's database. A second process on the same DATA_DIR must never lose data: the CLI runs its

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../server/db/client";
-import type { RunningServer } from "../../server/app";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
-import { get } from "../support/http";
-import { createTestBucket, errorPage, page, signedInUser, startBuiltServer } from "../support/fixtures";
-import { deliver, deliveryClient } from "../support/delivery";
+import type { Db } from "@server/db/client";
+import type { RunningServer } from "@server/app";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { startTcpProxy, type TcpProxy } from "@tests/support/tcp-proxy";
+import { get } from "@tests/support/http";
+import { createTestBucket, errorPage, page, signedInUser, startBuiltServer } from "@tests/support/fixtures";
+import { deliver, deliveryClient } from "@tests/support/delivery";
 
 /*
  * A lost PostgreSQL connection (spec: the pg pool handles connection errors

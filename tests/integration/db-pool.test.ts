@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { startBuiltServer } from "../support/fixtures";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { startBuiltServer } from "@tests/support/fixtures";
 
 const SOCKET_DIR = "/var/run/postgresql";
 

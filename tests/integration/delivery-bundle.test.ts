@@ -6,16 +6,16 @@ import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, deleteContent, saveVersion } from "../../server/content/store";
-import { insertMedia, type MediaRow } from "../../server/media/store";
-import type { DeliveryMedia } from "../../core/delivery/shape";
-import { readBundle, verifyManifest, type ReadBundle } from "../support/bundle";
-import { runVitrine } from "../support/cli";
-import { deliver, deliveryClient, expectProblem, json, type Doc } from "../support/delivery";
-import { createTestBucket } from "../support/fixtures";
-import { pngOfSize } from "../support/media-fixtures";
-import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, deleteContent, saveVersion } from "@server/content/store";
+import { insertMedia, type MediaRow } from "@server/media/store";
+import type { DeliveryMedia } from "@core/delivery/shape";
+import { readBundle, verifyManifest, type ReadBundle } from "@tests/support/bundle";
+import { runVitrine } from "@tests/support/cli";
+import { deliver, deliveryClient, expectProblem, json, type Doc } from "@tests/support/delivery";
+import { createTestBucket } from "@tests/support/fixtures";
+import { pngOfSize } from "@tests/support/media-fixtures";
+import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "@tests/support/server";
 
 /*
  * Offline bundles (GET /api/v1/delivery/bundle, docs/bundles.md): the archive's documents are the read API's, per

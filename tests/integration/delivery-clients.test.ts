@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findApiClient } from "../../server/accounts/api-clients";
-import type { User } from "../../server/accounts/users";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, decode, signedInUser } from "../support/fixtures";
-import { deliver, deliveryClient } from "../support/delivery";
-import { fieldErrorText, sameOrigin } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { findApiClient } from "@server/accounts/api-clients";
+import type { User } from "@server/accounts/users";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, decode, signedInUser } from "@tests/support/fixtures";
+import { deliver, deliveryClient } from "@tests/support/delivery";
+import { fieldErrorText, sameOrigin } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* An API client's allowed origins (the delivery API's CORS), set when it is created and changed later on /settings/new-client. */
 

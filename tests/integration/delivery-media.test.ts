@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { signedMediaUrl, urlExpiry } from "../../server/delivery/media";
-import { insertMedia, type MediaRow } from "../../server/media/store";
-import type { DeliveryMedia } from "../../core/delivery/shape";
-import { createTestBucket } from "../support/fixtures";
-import { deliver, deliveryClient, expectProblem, json, type Doc } from "../support/delivery";
-import { jpegOfSize, pngOfSize } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { signedMediaUrl, urlExpiry } from "@server/delivery/media";
+import { insertMedia, type MediaRow } from "@server/media/store";
+import type { DeliveryMedia } from "@core/delivery/shape";
+import { createTestBucket } from "@tests/support/fixtures";
+import { deliver, deliveryClient, expectProblem, json, type Doc } from "@tests/support/delivery";
+import { jpegOfSize, pngOfSize } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Media in the delivery API: a media reference always comes back as an object (renditions, stills, the chosen

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeApiClient } from "../../server/accounts/api-clients";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { authenticateWithDocument } from "../../server/delivery/read";
-import { countingStatements, createTestBucket } from "../support/fixtures";
-import { deliveryClient } from "../support/delivery";
-import { createTestUser } from "../support/http";
-import { createTestDatabase, type TestDatabase } from "../support/server";
+import { revokeApiClient } from "@server/accounts/api-clients";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { authenticateWithDocument } from "@server/delivery/read";
+import { countingStatements, createTestBucket } from "@tests/support/fixtures";
+import { deliveryClient } from "@tests/support/delivery";
+import { createTestUser } from "@tests/support/http";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 
 /*
  * A single-document call reads its client, the client's scope, the bucket and the document (or only its state) in

@@ -2,11 +2,11 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { createTestBucket } from "../support/fixtures";
-import { deliver, deliveryClient, json } from "../support/delivery";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { createTestBucket } from "@tests/support/fixtures";
+import { deliver, deliveryClient, json } from "@tests/support/delivery";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * GET /api/v1/delivery/openapi.json: a real OpenAPI 3.1 validator accepts it, and openapi-typescript makes

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket } from "../support/fixtures";
-import { deliver, deliveryClient, expectProblem } from "../support/delivery";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket } from "@tests/support/fixtures";
+import { deliver, deliveryClient, expectProblem } from "@tests/support/delivery";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* The delivery API's rate limit per client (DELIVERY_RATE_LIMIT_PER_MINUTE; an in-process token bucket). */
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeApiClient } from "../../server/accounts/api-clients";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, saveVersion } from "../../server/content/store";
-import { createTestBucket } from "../support/fixtures";
-import { deliver, deliveryClient, expectProblem, json, type Doc } from "../support/delivery";
-import { startTestServer, type TestServer } from "../support/server";
+import { revokeApiClient } from "@server/accounts/api-clients";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, saveVersion } from "@server/content/store";
+import { createTestBucket } from "@tests/support/fixtures";
+import { deliver, deliveryClient, expectProblem, json, type Doc } from "@tests/support/delivery";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The delivery read API (/api/v1/delivery/…, docs/delivery.md): scopes, locales and fallbacks, populate depth and

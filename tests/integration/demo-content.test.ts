@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_BUCKETS } from "../../server/demo-content";
-import { fieldKind } from "../../core/form/field-kind";
-import { schemaNodes } from "../../core/schema/walk";
-import { get, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { DEMO_BUCKETS } from "@server/demo-content";
+import { fieldKind } from "@core/form/field-kind";
+import { schemaNodes } from "@core/schema/walk";
+import { get, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The first start's demo content (server/seed.ts): the demo schemas use every field kind of references and

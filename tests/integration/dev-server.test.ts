@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { TEST_SESSION_SECRET } from "../support/server";
+import { TEST_SESSION_SECRET } from "@tests/support/server";
 
 /*
  * `npm run dev` (scripts/dev.mjs): the server through Vite's dev module runner, which runs the sources as they are

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { createTestBucket } from "../support/fixtures";
-import { documentCountSql } from "../../server/content/document-counts";
-import { createContent, deleteContent, listOverview, overviewStatement } from "../../server/content/store";
-import type { Queryable } from "../../server/db/client";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { createTestBucket } from "@tests/support/fixtures";
+import { documentCountSql } from "@server/content/document-counts";
+import { createContent, deleteContent, listOverview, overviewStatement } from "@server/content/store";
+import type { Queryable } from "@server/db/client";
 
 /*
  * A bucket's document count is kept with every create and delete (migration 028), in one slot per database

@@ -5,11 +5,11 @@
  * editor's language (server/content/duplicate.ts, core/content/title.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import { createTestBucket, decode, signedInUser } from "../support/fixtures";
-import { get, inputValue, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion } from "@server/content/store";
+import { createTestBucket, decode, signedInUser } from "@tests/support/fixtures";
+import { get, inputValue, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 let server: TestServer;
 let editor: { cookie: string };

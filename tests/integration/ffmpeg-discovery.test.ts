@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findFfmpeg } from "../../server/media/ffmpeg";
+import { findFfmpeg } from "@server/media/ffmpeg";
 
 /*
  * ffmpeg and ffprobe are found in this order: FFMPEG_PATH/FFPROBE_PATH, the system's (the PATH), then

@@ -5,11 +5,11 @@
  * nobody, expires, returns only to the form's own local path, and hostile input is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { isLocalPath, pickForDraft } from "../../server/content/drafts";
-import { createTestBucket, decode, signedInUser } from "../support/fixtures";
-import { get, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { isLocalPath, pickForDraft } from "@server/content/drafts";
+import { createTestBucket, decode, signedInUser } from "@tests/support/fixtures";
+import { get, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 let server: TestServer;
 let artists: Bucket;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { startTestServer, type TestServer } from "../support/server";
-import { get, inputValue, postForm, postJson } from "../support/http";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { get, inputValue, postForm, postJson } from "@tests/support/http";
 import {
   clientState,
   createTestBucket,
@@ -12,7 +12,7 @@ import {
   page,
   signedInUser,
   topBarBucketLinks,
-} from "../support/fixtures";
+} from "@tests/support/fixtures";
 
 /*
  * Route guards of spec §4 (auth, isAdmin, allowSignup), bucket visibility of

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestBucket, decode, htmlLang, page, signedInUser } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { createTestBucket, decode, htmlLang, page, signedInUser } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Issue 36: the interface's hints pointed at repository files (docs/screens.md, docs/webhooks.md) and the support page

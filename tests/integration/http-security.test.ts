@@ -3,11 +3,11 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { startTestServer, type TestServer } from "../support/server";
-import { cookieFrom, createTestUser, get, homeWith, postForm, postJson, sameOrigin } from "../support/http";
-import { clientState, createTestBucket, cspNonce, errorPage, page, scriptNonces, signedInUser } from "../support/fixtures";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { cookieFrom, createTestUser, get, homeWith, postForm, postJson, sameOrigin } from "@tests/support/http";
+import { clientState, createTestBucket, cspNonce, errorPage, page, scriptNonces, signedInUser } from "@tests/support/fixtures";
 
 /*
  * The HTTP layer (server/http.ts): CSRF refusal before any work, the body

@@ -5,13 +5,13 @@
  * sub-document; a sub-document edited by someone else is a conflict with the spec's message and nothing is saved.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, decode, signedInUser } from "../support/fixtures";
-import { get, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { inlineRefusals, loadInlineSubForms } from "../../server/content/subforms";
-import { compileBucketSchema } from "../../server/content/validator";
-import { translate } from "../../core/messages";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, decode, signedInUser } from "@tests/support/fixtures";
+import { get, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { inlineRefusals, loadInlineSubForms } from "@server/content/subforms";
+import { compileBucketSchema } from "@server/content/validator";
+import { translate } from "@core/messages";
 
 const CONFLICT =
   "Version conflict: unfortunately the data in this sub-form has been edited by someone else. Open this document in another tab and apply your changes again.";

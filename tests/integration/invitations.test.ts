@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvitation, isInvitationOpen } from "../../server/accounts/invitations";
-import { findUserByEmail, setUserLocale } from "../../server/accounts/users";
-import { clientState, createTestBucket, decode, page, signedInUser } from "../support/fixtures";
-import { cookieFrom, fieldErrorText, get, inputValue, postJson } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { startMailServer, type TestMailServer } from "../support/smtp";
+import { createInvitation, isInvitationOpen } from "@server/accounts/invitations";
+import { findUserByEmail, setUserLocale } from "@server/accounts/users";
+import { clientState, createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
+import { cookieFrom, fieldErrorText, get, inputValue, postJson } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { startMailServer, type TestMailServer } from "@tests/support/smtp";
 
 /*
  * /settings/invite-user (issue 11): an admin invites; the code and link are shown once and mailed (a real SMTP

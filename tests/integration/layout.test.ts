@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "@tests/support/server";
 import {
   clientState,
   createTestBucket,
@@ -11,7 +11,7 @@ import {
   signedInUser,
   topBar,
   topBarBucketLinks,
-} from "../support/fixtures";
+} from "@tests/support/fixtures";
 
 /* The layout of spec §2: top bar, bucket links and their collapse, the user menu, the page head, home. */
 

@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvitation } from "../../server/accounts/invitations";
-import { createShareable } from "../../server/content/shareables";
-import { createContent } from "../../server/content/store";
-import { signedMediaUrl, urlExpiry } from "../../server/delivery/media";
-import { insertMedia } from "../../server/media/store";
-import { hashToken, randomToken } from "../../server/security/tokens";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { exited, processEnv, startProcess } from "../support/media-server";
-import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "../support/server";
+import { createInvitation } from "@server/accounts/invitations";
+import { createShareable } from "@server/content/shareables";
+import { createContent } from "@server/content/store";
+import { signedMediaUrl, urlExpiry } from "@server/delivery/media";
+import { insertMedia } from "@server/media/store";
+import { hashToken, randomToken } from "@server/security/tokens";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { exited, processEnv, startProcess } from "@tests/support/media-server";
+import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "@tests/support/server";
 
 /*
  * The log never holds a secret of a link (docs/shareables.md, docs/operations.md "The log"): a shareable link's

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
-import { get } from "../support/http";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, mediaRulesBucket, signedInUser } from "@tests/support/fixtures";
+import { get } from "@tests/support/http";
 import {
   jpegOfSize,
   pngOfSize,
@@ -14,8 +14,8 @@ import {
   uploadStill,
   videoOf,
   webpOfSize,
-} from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+} from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 type Content = Record<string, unknown> & {
   contentId: string;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { get, sameOrigin } from "../support/http";
-import { pngOfSize, postCrop, upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { get, sameOrigin } from "@tests/support/http";
+import { pngOfSize, postCrop, upload, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The media items of 'An editor that feels finished' over real HTTP and a real database: crop bounds that fall

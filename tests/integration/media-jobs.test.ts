@@ -3,15 +3,15 @@ import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSy
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../server/db/client";
-import { retryDelayMs } from "../../server/jobs/backoff";
-import { JobRunner, type JobRunnerOptions } from "../../server/jobs/runner";
-import { claimJob, finishJob, insertMedia } from "../../server/media/store";
-import { createTestBucket } from "../support/fixtures";
-import { holdInput, processesWithArgument } from "../support/held-input";
-import { createTestUser, get } from "../support/http";
-import { upload, videoOf } from "../support/media-fixtures";
-import { createTestDatabase, type TestServer } from "../support/server";
+import type { Db } from "@server/db/client";
+import { retryDelayMs } from "@server/jobs/backoff";
+import { JobRunner, type JobRunnerOptions } from "@server/jobs/runner";
+import { claimJob, finishJob, insertMedia } from "@server/media/store";
+import { createTestBucket } from "@tests/support/fixtures";
+import { holdInput, processesWithArgument } from "@tests/support/held-input";
+import { createTestUser, get } from "@tests/support/http";
+import { upload, videoOf } from "@tests/support/media-fixtures";
+import { createTestDatabase, type TestServer } from "@tests/support/server";
 import {
   BUILD_DIR,
   STALE_TEMPORARY_MS,
@@ -22,7 +22,7 @@ import {
   json,
   startMediaServer,
   uploaded,
-} from "../support/media-server";
+} from "@tests/support/media-server";
 
 /*
  * The job runner. Jobs keep their queue order, MEDIA_WORKERS=0 runs none, the runner keeps to its

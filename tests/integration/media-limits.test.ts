@@ -1,8 +1,8 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upload, videoOf } from "../support/media-fixtures";
-import type { TestServer } from "../support/server";
+import { upload, videoOf } from "@tests/support/media-fixtures";
+import type { TestServer } from "@tests/support/server";
 import {
   MiB,
   MAX_IMAGE_BYTES,
@@ -16,7 +16,7 @@ import {
   streamUpload,
   countMedia,
   startMediaServer,
-} from "../support/media-server";
+} from "@tests/support/media-server";
 
 /*
  * Every media size limit at its boundary, enforced while the body streams, and the video messages of

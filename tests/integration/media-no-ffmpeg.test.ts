@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { mediaRulesBucket } from "../support/fixtures";
-import { createTestUser, get, signIn } from "../support/http";
-import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { exited, processEnv, startProcess, uploaded } from "../support/media-server";
+import { mediaRulesBucket } from "@tests/support/fixtures";
+import { createTestUser, get, signIn } from "@tests/support/http";
+import { pngOfSize, upload, videoOf } from "@tests/support/media-fixtures";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { exited, processEnv, startProcess, uploaded } from "@tests/support/media-server";
 
 /*
  * A machine without ffmpeg. The server starts, says so in its log, video fields say video processing is

@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite, openPostgres, type Db } from "../../server/db/client";
-import { createTestUser, get, signIn } from "../support/http";
-import { upload } from "../support/media-fixtures";
-import { holdInput } from "../support/held-input";
-import { createTestDatabase, type TestDatabase } from "../support/server";
+import { openPglite, openPostgres, type Db } from "@server/db/client";
+import { createTestUser, get, signIn } from "@tests/support/http";
+import { upload } from "@tests/support/media-fixtures";
+import { holdInput } from "@tests/support/held-input";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 import {
   BUILD_DIR,
   countMedia,
@@ -21,7 +21,7 @@ import {
   streamUpload,
   uploaded,
   type Content,
-} from "../support/media-server";
+} from "@tests/support/media-server";
 
 /*
  * Servers killed with SIGKILL, as real processes (`npm start`) on their own data and media folders.

@@ -5,10 +5,10 @@ import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signedInUser } from "../support/fixtures";
-import { createTestUser, get, sameOrigin, signIn } from "../support/http";
-import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import type { TestServer } from "../support/server";
+import { signedInUser } from "@tests/support/fixtures";
+import { createTestUser, get, sameOrigin, signIn } from "@tests/support/http";
+import { pngOfSize, upload, videoOf } from "@tests/support/media-fixtures";
+import type { TestServer } from "@tests/support/server";
 import {
   BUILD_DIR,
   type Content,
@@ -19,7 +19,7 @@ import {
   countMedia,
   fixtureDir,
   startMediaServer,
-} from "../support/media-server";
+} from "@tests/support/media-server";
 
 /*
  * What media serving and probing may never do. ffmpeg and ffprobe read local files only; HTML and SVG
@@ -67,7 +67,7 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
   });
 
   it("probing an upload (the server's ffprobe options) never connects", async () => {
-    const { probeVideo, PROBE_OPTIONS } = await import("../../server/media/ffmpeg");
+    const { probeVideo, PROBE_OPTIONS } = await import("@server/media/ffmpeg");
     expect(PROBE_OPTIONS).toEqual(expect.arrayContaining(["-protocol_whitelist", "file"]));
     connections = 0;
     await expect(probeVideo({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "", source: "system" }, playlist)).rejects.toMatchObject({

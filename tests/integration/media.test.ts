@@ -1,11 +1,11 @@
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, mediaRulesBucket, signedInUser } from "../support/fixtures";
-import { get, sameOrigin } from "../support/http";
-import { decompressionBombPng, jpegOfSize, pngOfSize, upload, videoOf, wavOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, mediaRulesBucket, signedInUser } from "@tests/support/fixtures";
+import { get, sameOrigin } from "@tests/support/http";
+import { decompressionBombPng, jpegOfSize, pngOfSize, upload, videoOf, wavOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 let server: TestServer;
 let cookie: string;

@@ -4,11 +4,11 @@
  * browser asks for Dutch. The interface language is DEFAULT_LOCALE only for whoever did not choose another.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { sameOrigin } from "../support/http";
-import { pngOfSize } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { sameOrigin } from "@tests/support/http";
+import { pngOfSize } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 let server: TestServer;
 let bucket: Bucket;

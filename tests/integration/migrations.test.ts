@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPglite, openPostgres, type Db } from "../../server/db/client";
-import { MIGRATIONS, migrate } from "../../server/db/migrate";
-import { createUser } from "../../server/accounts/users";
-import { createContent, listContents } from "../../server/content/store";
-import { withDatabase } from "../support/global-setup";
-import { startBuiltServer } from "../support/fixtures";
+import { openPglite, openPostgres, type Db } from "@server/db/client";
+import { MIGRATIONS, migrate } from "@server/db/migrate";
+import { createUser } from "@server/accounts/users";
+import { createContent, listContents } from "@server/content/store";
+import { withDatabase } from "@tests/support/global-setup";
+import { startBuiltServer } from "@tests/support/fixtures";
 
 /*
  * Numbered migrations (server/db/migrate.ts): recorded in schema_migrations,

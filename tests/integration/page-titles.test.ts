@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInvitation } from "../../server/accounts/invitations";
-import { createResetToken } from "../../server/accounts/password-reset";
-import { createContent } from "../../server/content/store";
-import { createWebhook } from "../../server/webhooks/store";
-import { createTestBucket, htmlLang, page, pageTitle, signedInUser } from "../support/fixtures";
-import { postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { pageRoutes } from "../support/tour-walk";
+import { createInvitation } from "@server/accounts/invitations";
+import { createResetToken } from "@server/accounts/password-reset";
+import { createContent } from "@server/content/store";
+import { createWebhook } from "@server/webhooks/store";
+import { createTestBucket, htmlLang, page, pageTitle, signedInUser } from "@tests/support/fixtures";
+import { postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { pageRoutes } from "@tests/support/tour-walk";
 
 /* Issue 36: every page's <title> is "{page} · Vitrine", in the interface language, error pages included. */
 

@@ -1,11 +1,11 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../server/accounts/users";
-import { hashToken } from "../../server/security/tokens";
-import { decode, page, signedInUser } from "../support/fixtures";
-import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postForm, postJson, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { startMailServer, type TestMailServer } from "../support/smtp";
+import { findUserByEmail } from "@server/accounts/users";
+import { hashToken } from "@server/security/tokens";
+import { decode, page, signedInUser } from "@tests/support/fixtures";
+import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postForm, postJson, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { startMailServer, type TestMailServer } from "@tests/support/smtp";
 
 /*
  * A forgotten password without mail (issue 36): /password-reset keeps the request of an active account for the

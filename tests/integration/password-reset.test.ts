@@ -1,12 +1,12 @@
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail, setUserLocale } from "../../server/accounts/users";
-import { createLogger } from "../../server/logger";
-import { hashToken } from "../../server/security/tokens";
-import { decode, page, signedInUser } from "../support/fixtures";
-import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postForm, postJson, signIn } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
-import { startMailServer, type TestMailServer } from "../support/smtp";
+import { findUserByEmail, setUserLocale } from "@server/accounts/users";
+import { createLogger } from "@server/logger";
+import { hashToken } from "@server/security/tokens";
+import { decode, page, signedInUser } from "@tests/support/fixtures";
+import { createTestUser, fieldErrorText, formErrorText, get, homeWith, postForm, postJson, signIn } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { startMailServer, type TestMailServer } from "@tests/support/smtp";
 
 /*
  * /password-reset and /password-reset/{id}: the same answer whether or not the account exists, rate limits per

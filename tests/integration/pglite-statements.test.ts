@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgliteStatements } from "../../server/db/pglite-statements";
-import { createTestDatabase, type TestDatabase } from "../support/server";
+import { PgliteStatements } from "@server/db/pglite-statements";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 
 /*
  * On PGlite every statement is prepared once per SQL text and then only bound and run (server/db/pglite-statements.ts):

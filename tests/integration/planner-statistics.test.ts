@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { createTestBucket } from "../support/fixtures";
-import { overviewStatement } from "../../server/content/store";
-import { refreshPlannerStatistics } from "../../server/db/statistics";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { createTestBucket } from "@tests/support/fixtures";
+import { overviewStatement } from "@server/content/store";
+import { refreshPlannerStatistics } from "@server/db/statistics";
 
 /*
  * PGlite has no autovacuum: a bucket filled while no server ran (an import, the bench's SQL seeding) has no planner

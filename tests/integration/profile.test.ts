@@ -1,8 +1,8 @@
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../server/accounts/users";
-import { hashToken } from "../../server/security/tokens";
-import { CHROME_UA, clientState, decode, errorPage, FIREFOX_UA, htmlLang, page, signedInUser } from "../support/fixtures";
+import { findUserByEmail } from "@server/accounts/users";
+import { hashToken } from "@server/security/tokens";
+import { CHROME_UA, clientState, decode, errorPage, FIREFOX_UA, htmlLang, page, signedInUser } from "@tests/support/fixtures";
 import {
   cookieFrom,
   createTestUser,
@@ -14,8 +14,8 @@ import {
   postForm,
   postJson,
   signIn,
-} from "../support/http";
-import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
+} from "@tests/support/http";
+import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "@tests/support/server";
 
 /*
  * /profile: name and interface language, a password change (current password first, signup's rules; other

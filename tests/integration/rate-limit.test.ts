@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
-import { cookieFrom, createTestUser, formErrorText, homeWith, postForm, postJson, retryMinutesIn } from "../support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { cookieFrom, createTestUser, formErrorText, homeWith, postForm, postJson, retryMinutesIn } from "@tests/support/http";
 
 /*
  * Failed sign-ins are limited per account (5) and per client address (20)

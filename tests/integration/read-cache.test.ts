@@ -1,9 +1,9 @@
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken, randomToken } from "../../server/security/tokens";
-import { createTestBucket, page, signedInUser, topBarBucketLinks } from "../support/fixtures";
-import { createTestUser, get, homeWith, postForm, postJson, signIn } from "../support/http";
-import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
+import { hashToken, randomToken } from "@server/security/tokens";
+import { createTestBucket, page, signedInUser, topBarBucketLinks } from "@tests/support/fixtures";
+import { createTestUser, get, homeWith, postForm, postJson, signIn } from "@tests/support/http";
+import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "@tests/support/server";
 
 /*
  * What every request reads is kept per process on PGlite (server/db/read-cache.ts): the session's user and the

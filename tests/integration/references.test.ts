@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, deleteContent, getLatestVersion } from "../../server/content/store";
-import { createTestBucket, decode, page, signedInUser } from "../support/fixtures";
-import { get, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, deleteContent, getLatestVersion } from "@server/content/store";
+import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
+import { get, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * References (spec §1): the search API of the reference combobox (GET /api/v1/buckets/any/content?collection=…

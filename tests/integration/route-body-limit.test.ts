@@ -4,11 +4,11 @@
  * route that streams it passes to the route's own limits; every other body is limited by the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket } from "../support/fixtures";
-import { signedInUser } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { sameOrigin } from "../support/http";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket } from "@tests/support/fixtures";
+import { signedInUser } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { sameOrigin } from "@tests/support/http";
 
 const TOO_LARGE = "Request body too large: the limit is 1048576 bytes.";
 const MIB = 1024 * 1024;

@@ -4,12 +4,12 @@
  * The modal's side is tests/e2e/modal-errors.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, RENDERED_FIELDS, shownLikeAForm } from "../support/bad-documents";
-import { createTestBucket } from "../support/fixtures";
-import { decode, signedInUser } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
-import { sameOrigin } from "../support/http";
+import type { Bucket } from "@server/content/buckets";
+import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, RENDERED_FIELDS, shownLikeAForm } from "@tests/support/bad-documents";
+import { createTestBucket } from "@tests/support/fixtures";
+import { decode, signedInUser } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { sameOrigin } from "@tests/support/http";
 
 let server: TestServer;
 let bucket: Bucket;

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPglite, openPostgres } from "../../server/db/client";
-import { createTestBucket } from "../support/fixtures";
-import { createTestUser, postJson, signIn } from "../support/http";
-import { exited, processEnv, startProcess } from "../support/media-server";
-import { createTestDatabase, type TestDatabase } from "../support/server";
+import { openPglite, openPostgres } from "@server/db/client";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser, postJson, signIn } from "@tests/support/http";
+import { exited, processEnv, startProcess } from "@tests/support/media-server";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 
 /*
  * An acknowledged save survives kill -9 of the server: what the server answered 201 for is in the database when it

@@ -7,13 +7,13 @@
 import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { PENDING_UPLOAD_MAX_AGE_MS, sweepPendingUploads } from "../../server/media/pending";
-import { createTestBucket } from "../support/fixtures";
-import { signedInUser } from "../support/fixtures";
-import { get, postJson, sameOrigin } from "../support/http";
-import { jpegOfSize, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { PENDING_UPLOAD_MAX_AGE_MS, sweepPendingUploads } from "@server/media/pending";
+import { createTestBucket } from "@tests/support/fixtures";
+import { signedInUser } from "@tests/support/fixtures";
+import { get, postJson, sameOrigin } from "@tests/support/http";
+import { jpegOfSize, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 const SCHEMA = {
   type: "object",

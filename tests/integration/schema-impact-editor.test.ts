@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion, type ContentVersion } from "../../server/content/store";
-import { startTestServer, type TestServer } from "../support/server";
-import { postForm } from "../support/http";
-import { createTestBucket, decode, page, signedInUser } from "../support/fixtures";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion, type ContentVersion } from "@server/content/store";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { postForm } from "@tests/support/http";
+import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
 
 /*
  * Issue 11: "nothing in stored documents is changed by a schema change; an editor opening a document that no longer

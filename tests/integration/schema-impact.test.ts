@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { assessSchemaChange, checkSchemaSave } from "../../server/content/schema-impact";
-import { createContent, saveVersion } from "../../server/content/store";
-import { impactNeedsConfirmation, type ImpactProgress, type ImpactReport, type ImpactStreamLine } from "../../core/schema/impact";
-import { startTestServer, type TestServer } from "../support/server";
-import { get, postForm } from "../support/http";
-import { createTestBucket, decode, errorPage, page, signedInUser, seedDocuments } from "../support/fixtures";
+import type { Bucket } from "@server/content/buckets";
+import { assessSchemaChange, checkSchemaSave } from "@server/content/schema-impact";
+import { createContent, saveVersion } from "@server/content/store";
+import { impactNeedsConfirmation, type ImpactProgress, type ImpactReport, type ImpactStreamLine } from "@core/schema/impact";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { get, postForm } from "@tests/support/http";
+import { createTestBucket, decode, errorPage, page, signedInUser, seedDocuments } from "@tests/support/fixtures";
 
 /*
  * The impact preview of a schema change (issue 11): the engine (server/content/schema-impact.ts), its NDJSON stream

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
-import { postForm, sameOrigin } from "../support/http";
-import { createTestBucket, signedInUser } from "../support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { postForm, sameOrigin } from "@tests/support/http";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
 
 /*
  * Issue 36, item 4: a schema nested deeper than 64 levels (docs/schema-dialect.md) is refused with a message naming

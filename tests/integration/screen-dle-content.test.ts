@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion, getSingletonContent, saveVersion } from "../../server/content/store";
-import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
-import { get, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion, getSingletonContent, saveVersion } from "@server/content/store";
+import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
+import { get, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The dle-content screen (docs/screens.md) without JavaScript: its guards (as the generic editor's), its three

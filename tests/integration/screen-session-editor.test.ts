@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { insertMedia } from "../../server/media/store";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { fieldErrorText, formErrorText, get, inputValue, postForm, postJson } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { insertMedia } from "@server/media/store";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { fieldErrorText, formErrorText, get, inputValue, postForm, postJson } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The session editor (docs/screens.md) of the sessies and dle-sessies screens: the generic editor's

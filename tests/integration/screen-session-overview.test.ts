@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent, deleteContent } from "../../server/content/store";
-import { insertMedia } from "../../server/media/store";
-import type { Bucket } from "../../server/content/buckets";
-import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
-import { cookieFrom, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { createContent, deleteContent } from "@server/content/store";
+import { insertMedia } from "@server/media/store";
+import type { Bucket } from "@server/content/buckets";
+import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
+import { cookieFrom, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens.md) without

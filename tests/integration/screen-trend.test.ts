@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion } from "../../server/content/store";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../core/form/resolve";
-import { createTestBucket, errorPage, page, signedInUser } from "../support/fixtures";
-import { fieldErrorText, formErrorText, get, postForm } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion } from "@server/content/store";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
+import { createTestBucket, errorPage, page, signedInUser } from "@tests/support/fixtures";
+import { fieldErrorText, formErrorText, get, postForm } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The trend screen (/trend/{bucket}/new, /trend/{bucket}/{contentId}/{latest|versionId}, docs/screens.md): the

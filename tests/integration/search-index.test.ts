@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/server";
-import { createTestBucket, seedDocuments } from "../support/fixtures";
-import { createContent, listOverview, overviewStatement, saveVersion, VersionConflictError } from "../../server/content/store";
-import { COMMON_SEARCH_MATCHES, searchCondition } from "../../server/content/search";
-import { likePattern } from "../../server/db/like-pattern";
-import { listSessions, sessionsStatement } from "../../server/content/session-overview";
-import { documentPage, documentPageStatement, type PageCursor } from "../../server/delivery/store";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { createTestBucket, seedDocuments } from "@tests/support/fixtures";
+import { createContent, listOverview, overviewStatement, saveVersion, VersionConflictError } from "@server/content/store";
+import { COMMON_SEARCH_MATCHES, searchCondition } from "@server/content/search";
+import { likePattern } from "@server/db/like-pattern";
+import { listSessions, sessionsStatement } from "@server/content/session-overview";
+import { documentPage, documentPageStatement, type PageCursor } from "@server/delivery/store";
 
 /*
  * The overview's search (`searchCondition`: as `c.search_text ILIKE '%…%'` would, over values only) reads the text stored with each document's

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession, findSessionUser } from "../../server/accounts/sessions";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, saveVersion, type ContentVersion } from "../../server/content/store";
-import type { Db } from "../../server/db/client";
-import { countingStatements, createTestBucket } from "../support/fixtures";
-import { createTestUser } from "../support/http";
-import { createTestDatabase, type TestDatabase } from "../support/server";
+import { createSession, findSessionUser } from "@server/accounts/sessions";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, saveVersion, type ContentVersion } from "@server/content/store";
+import type { Db } from "@server/db/client";
+import { countingStatements, createTestBucket } from "@tests/support/fixtures";
+import { createTestUser } from "@tests/support/http";
+import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 
 /*
  * A signed-in JSON read of one document (GET /api/v1/buckets/{slug}/content/{contentId}/{versionId|latest}) reads

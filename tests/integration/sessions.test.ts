@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setUserPassword } from "../../server/accounts/password-admin";
-import { setPermissions } from "../../server/accounts/users";
+import { setUserPassword } from "@server/accounts/password-admin";
+import { setPermissions } from "@server/accounts/users";
 import { createCookie } from "react-router";
-import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "../support/server";
-import { cookieAttributes, cookieFrom, createTestUser, get, homeWith, postForm, postJson, signIn } from "../support/http";
+import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "@tests/support/server";
+import { cookieAttributes, cookieFrom, createTestUser, get, homeWith, postForm, postJson, signIn } from "@tests/support/http";
 
 /* Session cookies and the server-side session record behind them. */
 

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createLogger } from "../../server/logger";
-import { createContent, deleteContent, saveVersion, type ContentVersion } from "../../server/content/store";
-import { createTestBucket, decode, errorPage, page, signedInUser, topBar } from "../support/fixtures";
-import { get, postForm } from "../support/http";
-import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createLogger } from "@server/logger";
+import { createContent, deleteContent, saveVersion, type ContentVersion } from "@server/content/store";
+import { createTestBucket, decode, errorPage, page, signedInUser, topBar } from "@tests/support/fixtures";
+import { get, postForm } from "@tests/support/http";
+import { pngOfSize, upload, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Shareable previews (server/content/shareables.ts, app/routes/shareables/): an editor makes a read-only link to

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../../server/security/tokens";
-import { createInvitation } from "../../server/accounts/invitations";
-import { findUserByEmail } from "../../server/accounts/users";
-import { startTestServer, type TestServer } from "../support/server";
-import { cookieFrom, createTestUser, fieldErrorText, get, homeWith, inputValue, postForm, postJson } from "../support/http";
+import { hashToken } from "@server/security/tokens";
+import { createInvitation } from "@server/accounts/invitations";
+import { findUserByEmail } from "@server/accounts/users";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { cookieFrom, createTestUser, fieldErrorText, get, homeWith, inputValue, postForm, postJson } from "@tests/support/http";
 
 /* Web signup with single-use, expiring invitation codes (spec §4 allowSignup, §7 POST /auth/signup). */
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStoredFingerprint, sourceFingerprint, writeStoredFingerprint } from "../../scripts/production-build.mjs";
-import { signIn } from "../support/http";
+import { signIn } from "@tests/support/http";
 
 /*
  * `npm start` as a new user runs it: a real `node scripts/start.mjs` on an empty data folder, with its own build

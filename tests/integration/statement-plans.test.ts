@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server";
-import { createTestBucket, seedDocuments, signedInUser } from "../support/fixtures";
-import { get, postJson } from "../support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
+import { createTestBucket, seedDocuments, signedInUser } from "@tests/support/fixtures";
+import { get, postJson } from "@tests/support/http";
 
 /*
  * PGlite prepares every statement (server/db/pglite-statements.ts) so that Postgres plans it once. It does so only

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIELD_KINDS } from "../../core/form/field-kind";
-import { page, signedInUser } from "../support/fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import { FIELD_KINDS } from "@core/form/field-kind";
+import { page, signedInUser } from "@tests/support/fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /* /style, the living style guide: a signed-in page like every other (spec §4 auth guard), rendered on the server. */
 

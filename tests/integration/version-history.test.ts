@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent, getLatestVersion, saveVersion, type ContentVersion } from "../../server/content/store";
-import { createTestBucket, decode, errorPage, page, signedInUser } from "../support/fixtures";
-import { get, inputValue, postForm } from "../support/http";
-import { pngOfSize, upload, videoOf } from "../support/media-fixtures";
-import { startTestServer, type TestServer } from "../support/server";
+import type { Bucket } from "@server/content/buckets";
+import { createContent, getLatestVersion, saveVersion, type ContentVersion } from "@server/content/store";
+import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
+import { get, inputValue, postForm } from "@tests/support/http";
+import { pngOfSize, upload, videoOf } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * A document's version history without JavaScript (server/content/history.ts, app/routes/bucket-history/): the

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { createApiClient } from "../../server/accounts/api-clients";
-import type { Bucket } from "../../server/content/buckets";
-import { createContent } from "../../server/content/store";
-import { insertMedia } from "../../server/media/store";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { get, inputValue, postForm, sameOrigin } from "../support/http";
-import { startTestServer, type TestServer } from "../support/server";
+import { createApiClient } from "@server/accounts/api-clients";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { insertMedia } from "@server/media/store";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { get, inputValue, postForm, sameOrigin } from "@tests/support/http";
+import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The video cases (spec §3 Case item, §7): GET /api/v1/buckets/any/content?collection=…&populate=true resolves each

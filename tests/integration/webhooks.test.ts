@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Bucket } from "../../server/content/buckets";
-import { openPostgres, type Db } from "../../server/db/client";
-import { claimDeliveries } from "../../server/webhooks/store";
-import { verifySignature } from "../../server/webhooks/signature";
-import { createTestBucket, signedInUser } from "../support/fixtures";
-import { fieldErrorText, get, sameOrigin } from "../support/http";
-import { createTestDatabase, startTestServer, type TestServer } from "../support/server";
-import { startReceiver, type Receiver, type ReceivedRequest } from "../support/webhook-receiver";
+import type { Bucket } from "@server/content/buckets";
+import { openPostgres, type Db } from "@server/db/client";
+import { claimDeliveries } from "@server/webhooks/store";
+import { verifySignature } from "@server/webhooks/signature";
+import { createTestBucket, signedInUser } from "@tests/support/fixtures";
+import { fieldErrorText, get, sameOrigin } from "@tests/support/http";
+import { createTestDatabase, startTestServer, type TestServer } from "@tests/support/server";
+import { startReceiver, type Receiver, type ReceivedRequest } from "@tests/support/webhook-receiver";
 
 /*
  * Webhooks (issue 14) over real HTTP: an admin registers a webhook on /settings/webhooks/new, documents are saved
@@ -654,7 +654,7 @@ describe("a stopping server", () => {
     try {
       const bucket = await createTestBucket(own.db, { name: "Stopping" });
       await own.db.query(`INSERT INTO webhooks (url, secret, events) VALUES ($1, 'whsec_x', '{document.saved}')`, [receiver.url(path)]);
-      const { createContent } = await import("../../server/content/store");
+      const { createContent } = await import("@server/content/store");
       await createContent(own.db, bucket.id, { title: "In flight" }, null);
       await receiver.waitFor((request) => request.path === path);
       await own.close();
@@ -678,7 +678,7 @@ describe("the outbox with several servers", () => {
       await db.query(
         `INSERT INTO webhooks (url, secret, events) SELECT 'http://192.0.2.1/' || n, 'whsec_x', '{document.saved}' FROM generate_series(1, 40) n`,
       );
-      const { createContent } = await import("../../server/content/store");
+      const { createContent } = await import("@server/content/store");
       await createContent(db, bucket.id, { title: "Once" }, null);
       const claimers = [db, second ?? db, db, second ?? db];
       const claimed = (await Promise.all(claimers.map((claimer) => claimDeliveries(claimer, 15, 60)))).flat().map((row) => row.id);

@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "vitest";
-import { launchBrowser } from "../support/browser";
-import { TOUR } from "../support/screen-tour";
-import { startTourServer, Tour, TOUR_LANGUAGES } from "../support/tour-walk";
-import { axeViolations, dialogOverflow, offViewport } from "../support/visual-checks";
+import { launchBrowser } from "@tests/support/browser";
+import { TOUR } from "@tests/support/screen-tour";
+import { startTourServer, Tour, TOUR_LANGUAGES } from "@tests/support/tour-walk";
+import { axeViolations, dialogOverflow, offViewport } from "@tests/support/visual-checks";
 
 /*
  * `npm run screens` (scripts/screens.mjs runs this file alone): a PNG of every screen and dialog of the tour, in

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
-import type { BundleManifest, RemovedList } from "../../server/delivery/bundle";
+import type { BundleManifest, RemovedList } from "@server/delivery/bundle";
 import type { Doc } from "./delivery";
 
 /* Offline bundles in tests: an archive read entry by entry, each hashed as it streams (never held whole unless asked). */

@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from "playwright-core";
-import type { Permission } from "../../server/accounts/users";
+import type { Permission } from "@server/accounts/users";
 import { newContext, waitForHydration } from "./browser";
 import { createTestUser, get, signIn } from "./http";
 import type { TestServer } from "./server";

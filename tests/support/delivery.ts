@@ -1,8 +1,8 @@
 import { expect } from "vitest";
-import { createApiClient } from "../../server/accounts/api-clients";
-import type { Db } from "../../server/db/client";
+import { createApiClient } from "@server/accounts/api-clients";
+import type { Db } from "@server/db/client";
 import { createTestUser } from "./http";
-import type { DeliveryDocument } from "../../core/delivery/shape";
+import type { DeliveryDocument } from "@core/delivery/shape";
 
 /* The delivery API's tests: clients made directly, calls with their bearer token, problem answers checked. */
 

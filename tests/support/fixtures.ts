@@ -1,10 +1,10 @@
 import path from "node:path";
-import type { RootData } from "../../app/lib/root-data";
-import type { RunningServer, StartOptions } from "../../server/app";
-import type { Db } from "../../server/db/client";
-import { createBucket, type Bucket } from "../../server/content/buckets";
-import { changeDocumentCountSql } from "../../server/content/document-counts";
-import type { Permission } from "../../server/accounts/users";
+import type { RootData } from "~/lib/root-data";
+import type { RunningServer, StartOptions } from "@server/app";
+import type { Db } from "@server/db/client";
+import { createBucket, type Bucket } from "@server/content/buckets";
+import { changeDocumentCountSql } from "@server/content/document-counts";
+import type { Permission } from "@server/accounts/users";
 import { createTestUser, get, signIn } from "./http";
 import { TEST_SESSION_SECRET } from "./server";
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { openPglite, openPostgres } from "../../server/db/client";
-import { migrate } from "../../server/db/migrate";
+import { openPglite, openPostgres } from "@server/db/client";
+import { migrate } from "@server/db/migrate";
 
 /** One migrated database per run; each test file copies it (fast, and isolated). */
 export default async function setup(project: TestProject) {

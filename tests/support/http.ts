@@ -1,6 +1,6 @@
-import type { Db } from "../../server/db/client";
-import { createUser, type Permission, type User } from "../../server/accounts/users";
-import { hashPassword } from "../../server/security/password";
+import type { Db } from "@server/db/client";
+import { createUser, type Permission, type User } from "@server/accounts/users";
+import { hashPassword } from "@server/security/password";
 
 const TEST_PASSWORD = "correct horse battery";
 

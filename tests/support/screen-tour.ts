@@ -1,11 +1,11 @@
 import type { Page } from "playwright-core";
-import { createApiClient } from "../../server/accounts/api-clients";
-import { createInvitation } from "../../server/accounts/invitations";
-import { recordActivity } from "../../server/admin/activity";
-import { createContent, deleteContent, getLatestVersion, listContents, saveVersion } from "../../server/content/store";
-import type { Db } from "../../server/db/client";
-import { hashToken, randomToken } from "../../server/security/tokens";
-import { DEMO_BUCKETS } from "../../server/demo-content";
+import { createApiClient } from "@server/accounts/api-clients";
+import { createInvitation } from "@server/accounts/invitations";
+import { recordActivity } from "@server/admin/activity";
+import { createContent, deleteContent, getLatestVersion, listContents, saveVersion } from "@server/content/store";
+import type { Db } from "@server/db/client";
+import { hashToken, randomToken } from "@server/security/tokens";
+import { DEMO_BUCKETS } from "@server/demo-content";
 import { createTestBucket, IE11_UA } from "./fixtures";
 import { createTestUser, get } from "./http";
 import { jpegOfSize, pngOfSize, upload, videoOf } from "./media-fixtures";

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { openPglite, openPostgres, type Db } from "../../server/db/client";
-import type { RunningServer, StartOptions } from "../../server/app";
+import { openPglite, openPostgres, type Db } from "@server/db/client";
+import type { RunningServer, StartOptions } from "@server/app";
 import { withDatabase } from "./global-setup";
 
 export const TEST_SESSION_SECRET = "test-secret-that-is-at-least-32-characters-long";

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { catalogues } from "../../core/catalogues";
+import { catalogues } from "@core/catalogues";
 import { newContext, waitForHydration } from "./browser";
 import { createTestUser, signIn } from "./http";
 import type { TourData, TourEntry, TourLanguage, TourRole, TourSetup, TourStep } from "./screen-tour";
@@ -184,7 +184,7 @@ export function startTourServer(): Promise<TestServer> {
 
 /** Every page module of app/routes.ts (legacy redirects, logout and the API left out) and a pattern of its paths. */
 export async function pageRoutes(): Promise<Array<{ file: string; patterns: RegExp[]; splat: boolean }>> {
-  const routes: RouteNode[] = (await import("../../app/routes")).default;
+  const routes: RouteNode[] = (await import("~/routes")).default;
   const byFile = new Map<string, RegExp[]>();
   const splats = new Set<string>();
   const walk = (nodes: RouteNode[], prefix: string) => {

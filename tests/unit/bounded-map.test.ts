@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedMap } from "../../core/bounded-map";
+import { BoundedMap } from "@core/bounded-map";
 
 describe("BoundedMap", () => {
   it("forgets the oldest entry when one more would pass its limit", () => {

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE_PARTS, cataloguePartsOf, type CataloguePart } from "../../core/catalogue-parts";
-import { ON_DEMAND_KINDS, ON_DEMAND_MESSAGES, type OnDemandKind } from "../../app/components/form/on-demand-kinds";
+import { CATALOGUE_PARTS, cataloguePartsOf, type CataloguePart } from "@core/catalogue-parts";
+import { ON_DEMAND_KINDS, ON_DEMAND_MESSAGES, type OnDemandKind } from "~/components/form/on-demand-kinds";
 
 /*
  * The browser fetches the catalogue's `admin` part only for pages whose routes ask for it, and its `media` part only
@@ -29,24 +29,28 @@ interface RouteNode {
   children?: RouteNode[];
 }
 
+/** The path aliases of tsconfig.json that reach app/ and core/. */
+const ALIASES: Record<string, string> = { "~/": "app/", "@core/": "core/" };
+
 function resolve(from: string, specifier: string): string | null {
-  const base = path.posix.join(path.posix.dirname(from), specifier);
+  const alias = Object.keys(ALIASES).find((prefix) => specifier.startsWith(prefix));
+  const base = alias ? ALIASES[alias] + specifier.slice(alias.length) : path.posix.join(path.posix.dirname(from), specifier);
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
     if (/\.(ts|tsx)$/.test(candidate) && existsSync(path.join(ROOT, candidate))) return candidate;
   }
   return null;
 }
 
-/** Files of app/ and core/ a module reaches through relative imports (static, dynamic, type-only left out), up to the on-demand field kinds. */
+/** Files of app/ and core/ a module reaches through relative and aliased imports (static, dynamic, type-only left out), up to the on-demand field kinds. */
 function reach(start: string, seen = new Set<string>()): Set<string> {
   if (seen.has(start)) return seen;
   seen.add(start);
   if (start === ON_DEMAND_FIELDS) return seen;
   const code = read(start);
   const specifiers = [
-    ...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"(\.[^"]+)"/gm),
-    ...code.matchAll(/^\s*import\s+"(\.[^"]+)"/gm),
-    ...code.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g),
+    ...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"((?:\.|~\/|@core\/)[^"]+)"/gm),
+    ...code.matchAll(/^\s*import\s+"((?:\.|~\/|@core\/)[^"]+)"/gm),
+    ...code.matchAll(/import\(\s*"((?:\.|~\/|@core\/)[^"]+)"\s*\)/g),
   ].map((match) => match[1]!);
   for (const specifier of specifiers) {
     const file = resolve(start, specifier);
@@ -70,7 +74,7 @@ const PARTS_BESIDES_COMMON = CATALOGUE_PARTS.filter((part) => part !== "common")
 
 describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
   it("is asked for by every page whose code names its messages", async () => {
-    const routes: RouteNode[] = (await import("../../app/routes")).default;
+    const routes: RouteNode[] = (await import("~/routes")).default;
     const missing: string[] = [];
     const asks = (file: string) =>
       new RegExp(`export const handle\\s*=\\s*\\{[^}]*messages:\\s*\\[[^\\]]*"${part}"`).test(read(`app/${file}`));

@@ -1,8 +1,8 @@
 import { matchRoutes } from "react-router";
 import { describe, expect, it } from "vitest";
-import routes from "../../app/routes";
-import { FAST_ROUTES, matchFastRoute } from "../../server/delivery/fast-path";
-import { hotCall } from "../../server/web/hot-api";
+import routes from "~/routes";
+import { FAST_ROUTES, matchFastRoute } from "@server/delivery/fast-path";
+import { hotCall } from "@server/web/hot-api";
 
 /*
  * The delivery API's fast path (server/delivery/fast-path.ts) answers some paths ahead of React Router: each must

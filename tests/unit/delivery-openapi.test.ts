@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { componentNames, deliveryOpenApi } from "../../core/delivery/openapi";
-import { normalizeSchema } from "../../core/schema/normalize";
+import { componentNames, deliveryOpenApi } from "@core/delivery/openapi";
+import { normalizeSchema } from "@core/schema/normalize";
 
 describe("the delivery API's OpenAPI document", () => {
   it("names components after slugs in PascalCase, unique, never a shared component's name", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TokenBuckets } from "../../server/delivery/rate-limit";
+import { TokenBuckets } from "@server/delivery/rate-limit";
 
 describe("the delivery API's token buckets", () => {
   it("allows a minute's worth at once, then one more as each token comes back", () => {

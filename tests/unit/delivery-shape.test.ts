@@ -7,8 +7,8 @@ import {
   type DeliveryMedia,
   type DeliverySource,
   type ShapeLookup,
-} from "../../core/delivery/shape";
-import { normalizeSchema } from "../../core/schema/normalize";
+} from "@core/delivery/shape";
+import { normalizeSchema } from "@core/schema/normalize";
 
 /* core/delivery/shape.ts: locale projection with fallbacks, references to a depth with cycles cut, media objects. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mainTexts, mainTextValue, paragraphsOf, translatableFields, translationStatus } from "../../core/content/dle-content";
-import { normalizeSchema } from "../../core/schema/normalize";
+import { mainTexts, mainTextValue, paragraphsOf, translatableFields, translationStatus } from "@core/content/dle-content";
+import { normalizeSchema } from "@core/schema/normalize";
 
 const LOCALES = ["nl", "en"];
 const raw = {

@@ -1,10 +1,10 @@
 import { parse } from "@conform-to/react";
 import { describe, expect, it } from "vitest";
-import { removeHostileEntries } from "../../core/form/hostile";
-import { checkDocument, documentResolver } from "../../core/form/resolve";
-import type { Message } from "../../core/messages";
-import { PENDING_UPLOAD_FIELD } from "../../core/media/pending";
-import { compileBucketSchema } from "../../server/content/validator";
+import { removeHostileEntries } from "@core/form/hostile";
+import { checkDocument, documentResolver } from "@core/form/resolve";
+import type { Message } from "@core/messages";
+import { PENDING_UPLOAD_FIELD } from "@core/media/pending";
+import { compileBucketSchema } from "@server/content/validator";
 
 /*
  * One validation for the page, the modal (core/form/resolve.ts documentResolver over a form's payload) and the

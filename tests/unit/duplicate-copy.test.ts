@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { inlineReferences, mapInlineReferences } from "../../core/content/inline-references";
-import { markedAsCopy } from "../../core/content/title";
+import { inlineReferences, mapInlineReferences } from "@core/content/inline-references";
+import { markedAsCopy } from "@core/content/title";
 
 /*
  * What a duplicate changes in the original's data (server/content/duplicate.ts, the duplicate page's loader): the

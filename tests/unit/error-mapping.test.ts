@@ -1,12 +1,12 @@
 import type { ErrorObject } from "ajv";
 import { parse } from "@conform-to/react";
 import { describe, expect, it } from "vitest";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, isSchemaField, resolveDocument } from "../../core/form/resolve";
-import { createAjv } from "../../core/schema/ajv";
-import { fieldPointer, localeOfPointer, mapValidationErrors } from "../../core/schema/errors";
-import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
-import { nameToSegments, pointerToName } from "../../core/schema/path";
-import { compileBucketSchema } from "../../server/content/validator";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, isSchemaField, resolveDocument } from "@core/form/resolve";
+import { createAjv } from "@core/schema/ajv";
+import { fieldPointer, localeOfPointer, mapValidationErrors } from "@core/schema/errors";
+import { normalizeSchema, type JsonSchema } from "@core/schema/normalize";
+import { nameToSegments, pointerToName } from "@core/schema/path";
+import { compileBucketSchema } from "@server/content/validator";
 
 /*
  * Spec §5: every AJV error lands under its form field (`rooms[0].title.nl`), the locale

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorPageFailureHtml } from "../../server/web/error-page-failure";
+import { errorPageFailureHtml } from "@server/web/error-page-failure";
 
 describe("error page failure fallback", () => {
   it("says so with a way home, and never echoes markup", () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { fieldKind, type FieldKind } from "../../core/form/field-kind";
-import { initialValue } from "../../core/form/kinds";
-import { createAjv } from "../../core/schema/ajv";
-import { mapValidationErrors } from "../../core/schema/errors";
-import en from "../../locales/en/common.json";
-import nl from "../../locales/nl/common.json";
-import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
-import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../core/schema/number";
+import { fieldKind, type FieldKind } from "@core/form/field-kind";
+import { initialValue } from "@core/form/kinds";
+import { createAjv } from "@core/schema/ajv";
+import { mapValidationErrors } from "@core/schema/errors";
+import en from "@locales/en/common.json";
+import nl from "@locales/nl/common.json";
+import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR, normalizeSchema, type JsonSchema } from "@core/schema/normalize";
+import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "@core/schema/number";
 
 /* Tables for the generic form's shared rules: normalisation, number input, messages, error mapping. */
 

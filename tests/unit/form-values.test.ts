@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { coerceFormValue, storedFormValue } from "../../core/form/kinds";
-import { checkDocument, resolveDocument, storedDocumentErrors } from "../../core/form/resolve";
-import { compileBucketSchema } from "../../server/content/validator";
+import { coerceFormValue, storedFormValue } from "@core/form/kinds";
+import { checkDocument, resolveDocument, storedDocumentErrors } from "@core/form/resolve";
+import { compileBucketSchema } from "@server/content/validator";
 
 /*
  * Issue 36, items 1 and 12: a select of a number or integer enum posts its option's text, which the form turns

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { HEAP_TUNING_FLAGS } from "../../server/heap-tuning";
+import { HEAP_TUNING_FLAGS } from "@server/heap-tuning";
 
 /**
  * Overlapping "requests", each holding its garbage while 40 others run, as a server under load does: the largest

@@ -1,8 +1,8 @@
 import { matchRoutes, type RouteObject } from "react-router";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
-import routes from "../../app/routes";
-import { hotApiPath } from "../../server/web/hot-api";
+import routes from "~/routes";
+import { hotApiPath } from "@server/web/hot-api";
 
 /** The app's route table as React Router matches it (under the root route), each route named by its module. */
 function tree(entries: RouteConfigEntry[]): RouteObject[] {

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { readFileSync } from "node:fs";
-import { CATALOGUE_PARTS } from "../../core/catalogue-parts";
-import { catalogues } from "../../core/catalogues";
-import { createI18n, useInterfaceLanguage } from "../../app/lib/i18n";
-import { normalizeLocale } from "../../core/locales";
+import { CATALOGUE_PARTS } from "@core/catalogue-parts";
+import { catalogues } from "@core/catalogues";
+import { createI18n, useInterfaceLanguage } from "~/lib/i18n";
+import { normalizeLocale } from "@core/locales";
 
 function texts(value: unknown, prefix = ""): Array<[string, unknown]> {
   if (typeof value !== "object" || value === null) return [[prefix, value]];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { coerceFormValue, initialValue } from "../../core/form/kinds";
-import { documentResolver } from "../../core/form/resolve";
-import { translateMessage } from "../../core/messages";
-import { checkSchemaDialect } from "../../core/schema/dialect";
-import { compileBucketSchema } from "../../server/content/validator";
+import { coerceFormValue, initialValue } from "@core/form/kinds";
+import { documentResolver } from "@core/form/resolve";
+import { translateMessage } from "@core/messages";
+import { checkSchemaDialect } from "@core/schema/dialect";
+import { compileBucketSchema } from "@server/content/validator";
 
 /*
  * What a new document starts with and what an untouched part of it means (issue 36 items 5, 6, 7;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogues } from "../../core/catalogues";
+import { catalogues } from "@core/catalogues";
 
 /* Issue 36: interface text never points at a repository file (docs/screens.md): nobody using the interface can open one. */
 

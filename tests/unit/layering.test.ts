@@ -24,13 +24,19 @@ afterEach(() => {
   for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
 });
 
-/** A project of the real shape (tsconfig with the `~/` alias, the four layers) holding only `files`. */
+/** A project of the real shape (tsconfig with the path aliases, the four layers) holding only `files`. */
 function treeWith(files: Record<string, string>): string {
   const tree = mkdtempSync(path.join(tmpdir(), "vitrine-layers-"));
   trees.push(tree);
   writeFileSync(
     path.join(tree, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { moduleResolution: "bundler", module: "ES2022", paths: { "~/*": ["./app/*"] } } }),
+    JSON.stringify({
+      compilerOptions: {
+        moduleResolution: "bundler",
+        module: "ES2022",
+        paths: { "~/*": ["./app/*"], "@server/*": ["./server/*"], "@core/*": ["./core/*"] },
+      },
+    }),
   );
   const allFiles = {
     "app/components/badge.tsx": "export const Badge = () => null;\n",
@@ -72,6 +78,7 @@ describe("the layering check", { timeout: 30_000 }, () => {
       treeWith({
         "core/wrong-way.ts": "import { loadConfig } from '../server/config';\nexport const config = loadConfig;\n",
         "core/through-alias.ts": "import { Badge } from '~/components/badge';\nexport const badge = Badge;\n",
+        "core/through-server-alias.ts": "import { loadConfig } from '@server/config';\nexport const config = loadConfig;\n",
         "core/reads-files.ts": "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
         "core/hashes.ts": "import { createHash } from 'crypto';\nexport const hash = createHash;\n",
         "node_modules/pg/package.json": JSON.stringify({ name: "pg", main: "index.js" }),
@@ -82,6 +89,7 @@ describe("the layering check", { timeout: 30_000 }, () => {
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("core-imports-no-layer-above: core/wrong-way.ts → server/config.ts");
     expect(result.output).toContain("core-imports-no-layer-above: core/through-alias.ts → app/components/badge.tsx");
+    expect(result.output).toContain("core-imports-no-layer-above: core/through-server-alias.ts → server/config.ts");
     // The checker names node:fs by its bare name.
     expect(result.output).toContain("core-imports-no-node-builtins: core/reads-files.ts → fs");
     expect(result.output).toContain("core-imports-no-node-builtins: core/hashes.ts → crypto");

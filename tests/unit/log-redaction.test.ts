@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLogger, redactSecrets } from "../../server/logger";
+import { createLogger, redactSecrets } from "@server/logger";
 
 /* server/logger.ts: the secrets of links never reach a log line, whichever field or message quotes them. */
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { catalogues } from "../../core/catalogues";
-import { createI18n } from "../../app/lib/i18n";
-import { SUPPORTED_LOCALES, type Locale } from "../../core/locales";
-import { createAjv } from "../../core/schema/ajv";
-import { mapValidationErrors } from "../../core/schema/errors";
-import { formatMessage } from "../../core/messages";
-import { VALIDATION_KEYWORDS } from "../../core/schema/messages";
+import { catalogues } from "@core/catalogues";
+import { createI18n } from "~/lib/i18n";
+import { SUPPORTED_LOCALES, type Locale } from "@core/locales";
+import { createAjv } from "@core/schema/ajv";
+import { mapValidationErrors } from "@core/schema/errors";
+import { formatMessage } from "@core/messages";
+import { VALIDATION_KEYWORDS } from "@core/schema/messages";
 
 /** Every message, all the catalogue's parts (core/catalogue-parts.ts). */
 const en = catalogues.en!;
@@ -16,7 +16,7 @@ const VALIDATION_MESSAGES: Record<Locale, Record<string, string>> = {
   en: Object.fromEntries(VALIDATION_KEYWORDS.map((keyword) => [keyword, (en.validation as Record<string, unknown>)[keyword] as string])),
   nl: Object.fromEntries(VALIDATION_KEYWORDS.map((keyword) => [keyword, (nl.validation as Record<string, unknown>)[keyword] as string])),
 };
-import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
+import { normalizeSchema, type JsonSchema } from "@core/schema/normalize";
 
 /*
  * Spec §5 validation messages and §2/§8 texts, in English and Dutch. The spec's wording is

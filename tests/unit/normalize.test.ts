@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FIELD_KINDS, fieldKind, type FieldKind } from "../../core/form/field-kind";
-import { initialValue } from "../../core/form/kinds";
-import { documentTitle, titleProperty } from "../../core/content/title";
-import { createAjv } from "../../core/schema/ajv";
-import { normalizeSchema, type JsonSchema } from "../../core/schema/normalize";
-import { compileBucketSchema } from "../../server/content/validator";
+import { FIELD_KINDS, fieldKind, type FieldKind } from "@core/form/field-kind";
+import { initialValue } from "@core/form/kinds";
+import { documentTitle, titleProperty } from "@core/content/title";
+import { createAjv } from "@core/schema/ajv";
+import { normalizeSchema, type JsonSchema } from "@core/schema/normalize";
+import { compileBucketSchema } from "@server/content/validator";
 
 /*
  * Spec §3 (jsonSchema: translate, _data, renderer) and §5 (integer step) as tables.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { coerceFormValue } from "../../core/form/kinds";
-import { applyStepIntent, STEP_FIELD, stepButtonValue } from "../../core/form/step";
-import { normalizeSchema } from "../../core/schema/normalize";
-import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "../../core/schema/number";
+import { coerceFormValue } from "@core/form/kinds";
+import { applyStepIntent, STEP_FIELD, stepButtonValue } from "@core/form/step";
+import { normalizeSchema } from "@core/schema/normalize";
+import { acceptNumberInput, decimalsOf, defaultStep, parseNumberInput, stepValue } from "@core/schema/number";
 
 /*
  * Spec §5 number input: an integer is an optional sign plus digits; a number adds an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageClause } from "../../server/db/page-clause";
+import { pageClause } from "@server/db/page-clause";
 
 describe("pageClause", () => {
   it("writes a page's size and offset into the statement", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../server/security/password";
-import { hashToken, randomToken } from "../../server/security/tokens";
+import { hashPassword, verifyPassword } from "@server/security/password";
+import { hashToken, randomToken } from "@server/security/tokens";
 
 describe("password hashing", () => {
   it("uses salted scrypt and verifies only the right password", async () => {

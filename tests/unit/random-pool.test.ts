@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pooledRandomBytes } from "../../server/security/random-pool";
+import { pooledRandomBytes } from "@server/security/random-pool";
 
 describe("the random pool behind CSP nonces", () => {
   it("never hands out the same bytes twice, across refills, and each answer is its own copy", () => {

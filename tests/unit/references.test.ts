@@ -5,8 +5,8 @@ import {
   REFERENCE_QUERY_PREFIX,
   REFERENCE_SEARCH_FIELD,
   searchLimit,
-} from "../../core/content/references";
-import { takeReferenceSearch } from "../../core/form/reference-search";
+} from "@core/content/references";
+import { takeReferenceSearch } from "@core/form/reference-search";
 
 const a = "0b6f4a3c-1d2e-4f50-8a6b-7c8d9e0f1a2b";
 const b = "7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, parseClientToken } from "../../server/security/bearer";
-import { carriesCookie, isCrossSiteRequest } from "../../server/security/csrf";
-import { clientExpiry, todayUtc } from "../../core/account-schemas";
+import { bearerToken, parseClientToken } from "@server/security/bearer";
+import { carriesCookie, isCrossSiteRequest } from "@server/security/csrf";
+import { clientExpiry, todayUtc } from "@core/account-schemas";
 
 /* How a request says who it is: a bearer token (API clients) or the session cookie, and where it comes from. */
 

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import { describe, expect, it } from "vitest";
-import { getRequestState } from "../../server/web/request-state";
+import { getRequestState } from "@server/web/request-state";
 
 /* The locale of a request without a session's or user's choice: the browser's Accept-Language, parsed once per value. */
 

@@ -1,6 +1,6 @@
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { routeHandles } from "../../server/web/route-handles";
+import { routeHandles } from "@server/web/route-handles";
 
 /** A server build's route manifest with only what matching reads. */
 function buildOf(routes: Array<{ id: string; parentId?: string; path?: string; index?: boolean; handle?: unknown }>): ServerBuild {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { translateMessage } from "../../core/messages";
-import { checkSchemaDialect } from "../../core/schema/dialect";
-import { jsonErrorOffset, parseJsonText } from "../../core/schema/json-text";
-import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR } from "../../core/schema/normalize";
-import { parseLocaleList, bucketFormSchema } from "../../core/content/bucket-definition";
+import { translateMessage } from "@core/messages";
+import { checkSchemaDialect } from "@core/schema/dialect";
+import { jsonErrorOffset, parseJsonText } from "@core/schema/json-text";
+import { INTEGER_STEP_ERROR, NESTED_TRANSLATE_ERROR } from "@core/schema/normalize";
+import { parseLocaleList, bucketFormSchema } from "@core/content/bucket-definition";
 
 /* The schema editor's shared checks (core/schema/json-text.ts, core/schema/dialect.ts), as server and browser run them. */
 

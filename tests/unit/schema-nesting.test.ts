@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { translateMessage } from "../../core/messages";
-import { checkSchemaDialect } from "../../core/schema/dialect";
-import { parseJsonText } from "../../core/schema/json-text";
-import { readSchemaText } from "../../core/schema/impact";
-import { MAX_SCHEMA_NESTING, nestingOffset, nestsDeeperThan } from "../../core/schema/nesting";
+import { translateMessage } from "@core/messages";
+import { checkSchemaDialect } from "@core/schema/dialect";
+import { parseJsonText } from "@core/schema/json-text";
+import { readSchemaText } from "@core/schema/impact";
+import { MAX_SCHEMA_NESTING, nestingOffset, nestsDeeperThan } from "@core/schema/nesting";
 
 /*
  * Issue 36, items 4 and 12c: a schema nested deeper than MAX_SCHEMA_NESTING is refused with a message naming the limit

@@ -8,7 +8,7 @@ import {
   screenPathFor,
   screenRequirements,
   singletonPath,
-} from "../../core/content/screens";
+} from "@core/content/screens";
 
 const bucket = (screen: "generic" | "sessies" | "dle-sessies" | "dle-content" | "trend", singleton = false) => ({
   slug: "x y",

@@ -1,7 +1,7 @@
 import type { i18n as I18n } from "i18next";
 import { describe, expect, it } from "vitest";
-import { createI18n } from "../../app/lib/i18n";
-import { withRememberedMessages } from "../../app/server-i18n";
+import { createI18n } from "~/lib/i18n";
+import { withRememberedMessages } from "~/server-i18n";
 
 /* The server render's translations: a message without parameters is put into words once per process. */
 

@@ -1,6 +1,6 @@
 import type { EntryContext } from "react-router";
 import { describe, expect, it } from "vitest";
-import { matchedRoutesOnly } from "../../app/server-render-context";
+import { matchedRoutesOnly } from "~/server-render-context";
 
 /** An entry context with only what matchedRoutesOnly reads. */
 function contextOf(matchedIds: string[], mode: "initial" | "lazy" = "initial"): EntryContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { availabilityStatus, screenFieldErrors } from "../../core/content/availability";
-import { subFormResolver } from "../../core/form/subforms";
+import { availabilityStatus, screenFieldErrors } from "@core/content/availability";
+import { subFormResolver } from "@core/form/subforms";
 
 /* A learning session's availability (core/content/availability.ts): the status the editor's aside tells, and the one
    check of an end before the start, which the shared resolver runs for dle-sessies buckets only. */

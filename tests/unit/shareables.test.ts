@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { createShareSchema, lastShareDay, shareExpiry, shareState } from "../../core/content/shareables";
+import { createShareSchema, lastShareDay, shareExpiry, shareState } from "@core/content/shareables";
 
 /* The shareable link's form and expiry (core/content/shareables.ts). */
 

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createSignedCookie } from "../../server/security/signed-cookie";
+import { createSignedCookie } from "@server/security/signed-cookie";
 
 const SECRET = "a-session-secret-of-at-least-32-characters";
 const value = { token: "abc", locale: "nl", note: "één ☃" };

@@ -1,10 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { holdEventLoop } from "../../server/event-loop-hold";
-import {
-  limitWasmCompilationTasks,
-  resetWasmCompilationTasksForTests,
-  WASM_COMPILATION_TASKS_FLAG,
-} from "../../server/db/wasm-compilation";
+import { holdEventLoop } from "@server/event-loop-hold";
+import { limitWasmCompilationTasks, resetWasmCompilationTasksForTests, WASM_COMPILATION_TASKS_FLAG } from "@server/db/wasm-compilation";
 
 const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
 

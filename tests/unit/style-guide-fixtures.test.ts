@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { fieldSpecimens } from "../../app/components/style-guide/field-specimens.server";
-import { FIELD_KINDS, fieldKind } from "../../core/form/field-kind";
-import type { JsonSchema } from "../../core/schema/normalize";
-import { compileBucketSchema } from "../../server/content/validator";
+import { fieldSpecimens } from "~/components/style-guide/field-specimens.server";
+import { FIELD_KINDS, fieldKind } from "@core/form/field-kind";
+import type { JsonSchema } from "@core/schema/normalize";
+import { compileBucketSchema } from "@server/content/validator";
 
 /* The style guide's samples (app/components/style-guide/field-fixtures.ts) stay true to their kinds. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fieldKind } from "../../core/form/field-kind";
-import { inlineFields, NEW_SUBDOCUMENT, subFormResolver, takeSubDocuments } from "../../core/form/subforms";
-import { compileBucketSchema } from "../../server/content/validator";
+import { fieldKind } from "@core/form/field-kind";
+import { inlineFields, NEW_SUBDOCUMENT, subFormResolver, takeSubDocuments } from "@core/form/subforms";
+import { compileBucketSchema } from "@server/content/validator";
 
 /*
  * Inline sub-forms (core/form/subforms.ts): one resolver for the parent and its sub-forms, the same on the page and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { initialValue } from "../../core/form/kinds";
-import { applyTagIntent, TAG_ADD_FIELD, tagDraftName, tagsFromText } from "../../core/form/tags";
-import type { JsonSchema } from "../../core/schema/normalize";
+import { initialValue } from "@core/form/kinds";
+import { applyTagIntent, TAG_ADD_FIELD, tagDraftName, tagsFromText } from "@core/form/tags";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /* The tag list's chips without JavaScript (core/form/tags.ts): the typed tag and '+ New Tag' become an entry. */
 

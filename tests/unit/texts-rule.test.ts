@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changedTextIds, schemaHasTextIds } from "../../core/content/texts-rule";
-import type { JsonSchema } from "../../core/schema/normalize";
+import { changedTextIds, schemaHasTextIds } from "@core/content/texts-rule";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /*
  * A save reads the version it started from only to compare text ids (server/content/save.ts): schemaHasTextIds says

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fieldKind } from "../../core/form/field-kind";
-import { clearedValue, coerceFormValue, initialValue, storedFormValue } from "../../core/form/kinds";
-import { checkSchemaDialect } from "../../core/schema/dialect";
-import { translateMessage } from "../../core/messages";
-import { otherTrends, selfReferencingField } from "../../core/content/trends";
-import { applyTrendAdd } from "../../core/form/trend-add";
+import { fieldKind } from "@core/form/field-kind";
+import { clearedValue, coerceFormValue, initialValue, storedFormValue } from "@core/form/kinds";
+import { checkSchemaDialect } from "@core/schema/dialect";
+import { translateMessage } from "@core/messages";
+import { otherTrends, selfReferencingField } from "@core/content/trends";
+import { applyTrendAdd } from "@core/form/trend-add";
 
 /* The trend select on a list (related trends, kind trendList): its kind, the dialect's check, its values, and the
  * one rule of the trend screen the server adds: a trend is never related to itself. */

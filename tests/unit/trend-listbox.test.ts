@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listboxKey } from "../../app/components/clip-cards/trend-listbox";
+import { listboxKey } from "~/components/clip-cards/trend-listbox";
 
 const labels = ["", "Craft revival", "Green cities", "Gold leaf", "Light and water"];
 

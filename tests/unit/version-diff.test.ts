@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { diffTargets, diffVersions, documentRows, type DiffRow } from "../../core/content/version-diff";
-import { normalizeSchema } from "../../core/schema/normalize";
+import { diffTargets, diffVersions, documentRows, type DiffRow } from "@core/content/version-diff";
+import { normalizeSchema } from "@core/schema/normalize";
 
 /* The field-by-field difference of two document versions (core/content/version-diff.ts), walked along the schema. */
 

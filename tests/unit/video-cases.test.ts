@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { caseCardOf, formatDuration, matchesCaseSearch } from "../../core/content/cases";
-import { applyCasesPickerIntent } from "../../core/form/cases-picker";
-import { fieldKind } from "../../core/form/field-kind";
-import { checkSchemaDialect } from "../../core/schema/dialect";
-import { translateMessage } from "../../core/messages";
+import { caseCardOf, formatDuration, matchesCaseSearch } from "@core/content/cases";
+import { applyCasesPickerIntent } from "@core/form/cases-picker";
+import { fieldKind } from "@core/form/field-kind";
+import { checkSchemaDialect } from "@core/schema/dialect";
+import { translateMessage } from "@core/messages";
 
 /* The video-cases field and the trend select in core: their kinds, the dialect's check, the search, the card, and
  * the picker's no-JavaScript buttons turned into Conform intents. */

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { Message } from "../../../core/messages";
-import { messageText } from "../../lib/i18n";
+import type { Message } from "@core/messages";
+import { messageText } from "~/lib/i18n";
 
 /** Catalogue messages (with their parameters) as a list, in the interface's language. */
 export function MessageList({ messages }: { messages: readonly Message[] }) {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import type { SchemaEditorHandle } from "../../lib/schema-editor";
+import type { SchemaEditorHandle } from "~/lib/schema-editor";
 
 export interface SchemaEditorProps {
   id: string;
@@ -29,7 +29,7 @@ export function SchemaEditor(props: SchemaEditorProps) {
     if (!element) return;
     let handle: SchemaEditorHandle | null = null;
     let gone = false;
-    void import("../../lib/schema-editor").then(({ enhanceTextarea }) => {
+    void import("~/lib/schema-editor").then(({ enhanceTextarea }) => {
       if (gone) return;
       handle = enhanceTextarea(element, {
         labelledBy: latest.current.labelId,

@@ -1,11 +1,11 @@
 import { FormProvider, getFormProps, parse, useForm, type DefaultValue } from "@conform-to/react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { initialValue } from "../../../core/form/kinds";
-import { normalizeSchema, type JsonSchema } from "../../../core/schema/normalize";
-import { BucketFormContext } from "../form/context";
-import { MediaFormContext } from "../form/media/context";
-import { SchemaField } from "../form/schema-field";
+import { initialValue } from "@core/form/kinds";
+import { normalizeSchema, type JsonSchema } from "@core/schema/normalize";
+import { BucketFormContext } from "~/components/form/context";
+import { MediaFormContext } from "~/components/form/media/context";
+import { SchemaField } from "~/components/form/schema-field";
 
 const NO_MEDIA = { bucketSlug: null, contents: {}, videoProcessing: true };
 

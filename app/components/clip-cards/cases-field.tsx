@@ -2,14 +2,14 @@ import { useField } from "@conform-to/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
-import type { CaseCard } from "../../../core/content/cases";
-import { CASES_OPEN_FIELD } from "../../../core/form/cases-picker";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { useBucketForm, useFieldLock } from "../form/context";
-import { FieldShell, type FieldProps } from "../form/field-shell";
+import type { CaseCard } from "@core/content/cases";
+import { CASES_OPEN_FIELD } from "@core/form/cases-picker";
+import type { JsonSchema } from "@core/schema/normalize";
+import { useBucketForm, useFieldLock } from "~/components/form/context";
+import { FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { AddCard, ClipCard } from "./clip-card";
 import { useClipCards } from "./context";
-import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
+import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 import { CasesPickerSection } from "./picker-section";
 
 const CasesPickerModal = lazyDialog(

@@ -1,6 +1,6 @@
 import type { HTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDuration, type CaseCard } from "../../../core/content/cases";
+import { formatDuration, type CaseCard } from "@core/content/cases";
 
 /**
  * A clip card (spec §2: 220 px wide): the case video's chosen still, its title and subtitle. `actions` go under

@@ -1,6 +1,6 @@
 import { createContext, useContext } from "react";
-import type { ClipCardData } from "../../../core/content/cases";
-import type { CasesPickerState } from "../../../core/form/cases-picker";
+import type { ClipCardData } from "@core/content/cases";
+import type { CasesPickerState } from "@core/form/cases-picker";
 
 export interface ClipCardSettings {
   /** The cases and trends the page's video-cases and trend-select fields name, loaded by the server. */

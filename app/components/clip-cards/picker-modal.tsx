@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
-import { caseCardOf, CASE_SEARCH_MAX, matchesCaseSearch, type CaseCard } from "../../../core/content/cases";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { requestJson } from "../../lib/api-client";
-import { useRootData } from "../../lib/root-data";
-import { ConfirmDialog } from "../confirm-dialog";
-import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
-import { useBucketForm } from "../form/context";
+import { caseCardOf, CASE_SEARCH_MAX, matchesCaseSearch, type CaseCard } from "@core/content/cases";
+import type { JsonSchema } from "@core/schema/normalize";
+import { requestJson } from "~/lib/api-client";
+import { useRootData } from "~/lib/root-data";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
+import { useBucketForm } from "~/components/form/context";
 import { ClipCard } from "./clip-card";
 
 const BucketFormModal = lazyDialog(
-  import.meta.env.SSR ? opensInBrowserOnly : () => import("../form/bucket-form-modal").then((module) => module.BucketFormModal),
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("~/components/form/bucket-form-modal").then((module) => module.BucketFormModal),
 );
 
 interface CasesBucket {

@@ -1,12 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { matchesCaseSearch, CASE_SEARCH_MAX, type CaseCard } from "../../../core/content/cases";
-import {
-  CASES_ADD_FIELD,
-  CASES_CLOSE_FIELD,
-  CASES_OPEN_FIELD,
-  CASES_PICK_FIELD,
-  CASES_SEARCH_FIELD,
-} from "../../../core/form/cases-picker";
+import { matchesCaseSearch, CASE_SEARCH_MAX, type CaseCard } from "@core/content/cases";
+import { CASES_ADD_FIELD, CASES_CLOSE_FIELD, CASES_OPEN_FIELD, CASES_PICK_FIELD, CASES_SEARCH_FIELD } from "@core/form/cases-picker";
 import { ClipCard } from "./clip-card";
 
 /**

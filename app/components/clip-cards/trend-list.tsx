@@ -1,15 +1,15 @@
 import { useField } from "@conform-to/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { TrendOption } from "../../../core/content/cases";
-import { otherTrends } from "../../../core/content/trends";
-import { TREND_ADD_PREFIX } from "../../../core/form/trend-add";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { useBucketForm, useFieldLock } from "../form/context";
-import { fieldLabel, FieldShell, type FieldProps } from "../form/field-shell";
+import type { TrendOption } from "@core/content/cases";
+import { otherTrends } from "@core/content/trends";
+import { TREND_ADD_PREFIX } from "@core/form/trend-add";
+import type { JsonSchema } from "@core/schema/normalize";
+import { useBucketForm, useFieldLock } from "~/components/form/context";
+import { fieldLabel, FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList } from "./trend-listbox";
-import "../../styles/trend-screen.css";
+import "~/styles/trend-screen.css";
 
 /**
  * The trend select on a list (`renderer: "trend-select"`, items `_ref` a trends collection): related trends, each a

@@ -1,5 +1,5 @@
 import type { KeyboardEvent, RefObject } from "react";
-import type { TrendOption } from "../../../core/content/cases";
+import type { TrendOption } from "@core/content/cases";
 
 /*
  * The listbox both trend selects open (the single select and the related-trends list's 'Add'): each option its

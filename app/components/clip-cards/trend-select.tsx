@@ -1,10 +1,10 @@
 import { getSelectProps, useField, useInputControl } from "@conform-to/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { TrendOption } from "../../../core/content/cases";
-import { otherTrends } from "../../../core/content/trends";
-import { useBucketForm, useFieldLock } from "../form/context";
-import { FieldShell, type FieldProps } from "../form/field-shell";
+import type { TrendOption } from "@core/content/cases";
+import { otherTrends } from "@core/content/trends";
+import { useBucketForm, useFieldLock } from "~/components/form/context";
+import { FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { mainTextValue, paragraphsOf, type MainText } from "../../../core/content/dle-content";
-import { useBucketForm } from "../form/context";
+import { mainTextValue, paragraphsOf, type MainText } from "@core/content/dle-content";
+import { useBucketForm } from "~/components/form/context";
 
 /**
  * The learning environment's main texts as an exhibit shows them (a heading, paragraphs, lists), per locale. With

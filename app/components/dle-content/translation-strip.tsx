@@ -1,8 +1,8 @@
 import type { MouseEvent } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
-import type { LocaleStatus } from "../../../core/content/dle-content";
-import { useBucketForm } from "../form/context";
+import type { LocaleStatus } from "@core/content/dle-content";
+import { useBucketForm } from "~/components/form/context";
 
 /**
  * Per locale of the bucket: how many translatable fields are filled, and links to the missing ones. A link is a

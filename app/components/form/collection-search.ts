@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import type { ReferenceOption } from "../../../core/content/references";
-import { requestJson } from "../../lib/api-client";
+import type { ReferenceOption } from "@core/content/references";
+import { requestJson } from "~/lib/api-client";
 
 /** How long typing pauses before the server is asked. */
 export const REFERENCE_SEARCH_DEBOUNCE_MS = 250;

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { ReferenceCollection, ReferenceSearchReply, ReferenceTarget } from "../../../core/content/references";
+import type { ReferenceCollection, ReferenceSearchReply, ReferenceTarget } from "@core/content/references";
 
 export interface BucketFormSettings {
   locales: string[];

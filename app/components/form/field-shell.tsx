@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { ErrorLines } from "../form-errors";
+import type { JsonSchema } from "@core/schema/normalize";
+import { ErrorLines } from "~/components/form-errors";
 
 export interface FieldProps {
   name: string;

@@ -1,9 +1,9 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { clearedValue } from "../../../core/form/kinds";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import { clearedValue } from "@core/form/kinds";
+import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
-import { ErrorLines } from "../form-errors";
+import { ErrorLines } from "~/components/form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 

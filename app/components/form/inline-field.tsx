@@ -1,9 +1,9 @@
 import { useField } from "@conform-to/react";
 import { useContext, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "../../../core/form/resolve";
-import { subFormFieldName, type InlineSubFormData } from "../../../core/form/subforms";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
+import { subFormFieldName, type InlineSubFormData } from "@core/form/subforms";
+import type { JsonSchema } from "@core/schema/normalize";
 import { BucketFormContext, useBucketForm } from "./context";
 import { FieldShell, fieldLabel, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";

@@ -1,12 +1,12 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { titleText } from "../../../core/content/title";
-import { initialValue } from "../../../core/form/kinds";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import { titleText } from "@core/content/title";
+import { initialValue } from "@core/form/kinds";
+import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { useDebouncedInput } from "./debounce";
-import { ErrorLines } from "../form-errors";
+import { ErrorLines } from "~/components/form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
 

@@ -1,12 +1,12 @@
 import { lazy, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
-import type { CataloguePart } from "../../../core/catalogue-parts";
-import { normalizeLocale } from "../../../core/locales";
-import { useInterfaceLanguage } from "../../lib/i18n";
+import type { CataloguePart } from "@core/catalogue-parts";
+import { normalizeLocale } from "@core/locales";
+import { useInterfaceLanguage } from "~/lib/i18n";
 import type { FieldProps } from "./field-shell";
 import { ON_DEMAND_KINDS, ON_DEMAND_MESSAGES, type OnDemandKind } from "./on-demand-kinds";
 // The trend list's styles: in the page's stylesheets, which the server links, not in the chunk fetched later.
-import "../../styles/trend-screen.css";
+import "~/styles/trend-screen.css";
 
 /*
  * The browser's on-demand-fields.tsx (vite.config.ts swaps it in): each kind's code is a chunk of its own, fetched
@@ -26,9 +26,9 @@ const CODE: Record<OnDemandKind, FieldCode> = {
   inline: () => import("./inline-field").then((module) => module.InlineField),
   popup: () => import("./popup-field").then((module) => module.PopupField),
   tags: () => import("./tags-field").then((module) => module.TagsField),
-  videoCases: () => import("../clip-cards/cases-field").then((module) => module.VideoCasesField),
-  trendSelect: () => import("../clip-cards/trend-select").then((module) => module.TrendSelectField),
-  trendList: () => import("../clip-cards/trend-list").then((module) => module.TrendListField),
+  videoCases: () => import("~/components/clip-cards/cases-field").then((module) => module.VideoCasesField),
+  trendSelect: () => import("~/components/clip-cards/trend-select").then((module) => module.TrendSelectField),
+  trendList: () => import("~/components/clip-cards/trend-list").then((module) => module.TrendListField),
 };
 
 function onDemand(load: FieldCode, part: CataloguePart | undefined): ComponentType<FieldProps> {

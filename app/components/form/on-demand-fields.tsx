@@ -2,8 +2,8 @@ import type { ComponentType } from "react";
 import { preload, preloadModule } from "react-dom";
 import { useTranslation } from "react-i18next";
 import ON_DEMAND_CHUNKS from "virtual:vitrine/on-demand-chunks";
-import { normalizeLocale } from "../../../core/locales";
-import { CATALOGUE_URLS } from "../../lib/catalogue-urls";
+import { normalizeLocale } from "@core/locales";
+import { CATALOGUE_URLS } from "~/lib/catalogue-urls";
 import type { FieldProps } from "./field-shell";
 import { FileField, ImageField, VideoField } from "./media/media-field";
 import { InlineField } from "./inline-field";
@@ -11,9 +11,9 @@ import { PopupField } from "./popup-field";
 import { ReferenceField } from "./reference-field";
 import { ReferenceListField } from "./reference-list-field";
 import { TagsField } from "./tags-field";
-import { VideoCasesField } from "../clip-cards/cases-field";
-import { TrendListField } from "../clip-cards/trend-list";
-import { TrendSelectField } from "../clip-cards/trend-select";
+import { VideoCasesField } from "~/components/clip-cards/cases-field";
+import { TrendListField } from "~/components/clip-cards/trend-list";
+import { TrendSelectField } from "~/components/clip-cards/trend-select";
 import { ON_DEMAND_MESSAGES, type OnDemandKind } from "./on-demand-kinds";
 
 /*

@@ -1,4 +1,4 @@
-import type { CataloguePart } from "../../../core/catalogue-parts";
+import type { CataloguePart } from "@core/catalogue-parts";
 
 /** The field kinds whose code a form that does not use them should not pay for (on-demand-fields.tsx). */
 export const ON_DEMAND_KINDS = [

@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { ReferenceOption } from "../../../core/content/references";
+import type { ReferenceOption } from "@core/content/references";
 import { useCollectionSearch } from "./collection-search";
 
 /**

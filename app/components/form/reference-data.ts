@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { ReferenceCollection, ReferenceOption, ReferenceTarget } from "../../../core/content/references";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import type { ReferenceCollection, ReferenceOption, ReferenceTarget } from "@core/content/references";
+import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm } from "./context";
 
 /** What a reference field shows of a stored contentId. */

@@ -1,12 +1,7 @@
 import { getSelectProps, useField, useInputControl } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  REFERENCE_QUERY_PREFIX,
-  REFERENCE_SEARCH_FIELD,
-  type ReferenceOption,
-  type ReferenceTarget,
-} from "../../../core/content/references";
+import { REFERENCE_QUERY_PREFIX, REFERENCE_SEARCH_FIELD, type ReferenceOption, type ReferenceTarget } from "@core/content/references";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { optionsWithValue, useReferenceCollection, type ReferenceView } from "./reference-data";

@@ -1,13 +1,13 @@
 import { useField } from "@conform-to/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ReferenceTarget } from "../../../core/content/references";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import type { ReferenceTarget } from "@core/content/references";
+import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { useReferenceCollection } from "./reference-data";
 import { ReferenceField } from "./reference-field";
-import { lazyDialog, opensInBrowserOnly } from "../../lib/lazy-dialog";
+import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 
 const ReferencePicker = lazyDialog(
   import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker),

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ReferenceCollection, ReferenceOption } from "../../../core/content/references";
+import type { ReferenceCollection, ReferenceOption } from "@core/content/references";
 import { useCollectionSearch } from "./collection-search";
 
 /**

@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import type { FieldKind } from "../../../core/form/field-kind";
+import type { FieldKind } from "@core/form/field-kind";
 import type { FieldProps } from "./field-shell";
 import { DisableableField, ObjectField, TranslateObjectField } from "./group-fields";
 import { ArrayField, TextsField } from "./list-fields";

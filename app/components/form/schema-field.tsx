@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { fieldKind } from "../../../core/form/field-kind";
+import { fieldKind } from "@core/form/field-kind";
 import type { FieldProps } from "./field-shell";
 import { FIELD_COMPONENTS } from "./registry";
 

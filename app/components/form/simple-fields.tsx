@@ -1,10 +1,10 @@
 import { getInputProps, getSelectProps, getTextareaProps, useField } from "@conform-to/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { STEP_FIELD, stepButtonValue } from "../../../core/form/step";
-import { unreadableNumber } from "../../../core/form/value-messages";
-import { acceptNumberInput, defaultStep, parseNumberInput, stepValue } from "../../../core/schema/number";
-import { messageText } from "../../lib/i18n";
+import { STEP_FIELD, stepButtonValue } from "@core/form/step";
+import { unreadableNumber } from "@core/form/value-messages";
+import { acceptNumberInput, defaultStep, parseNumberInput, stepValue } from "@core/schema/number";
+import { messageText } from "~/lib/i18n";
 import { useBucketForm, useFieldLock } from "./context";
 import { FieldShell, type FieldProps } from "./field-shell";
 

@@ -1,7 +1,7 @@
 import { getInputProps, useField } from "@conform-to/react";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { TAG_ADD_FIELD, tagDraftName, tagsFromText } from "../../../core/form/tags";
+import { TAG_ADD_FIELD, tagDraftName, tagsFromText } from "@core/form/tags";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 

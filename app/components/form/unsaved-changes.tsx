@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useBlocker, type BlockerFunction } from "react-router";
-import { ConfirmDialog } from "../confirm-dialog";
-import { SUBFORM_FIELD } from "../../../core/form/field-kind";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { SUBFORM_FIELD } from "@core/form/field-kind";
 
 /** The form's own entries (`__contentId`, Conform's intent and state, pending uploads …), not the editor's input. */
 function ownEntry(name: string): boolean {

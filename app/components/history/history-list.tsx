@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher } from "react-router";
-import { historyPaths, type HistoryPage, type VersionComparison } from "../../../core/content/history";
+import { historyPaths, type HistoryPage, type VersionComparison } from "@core/content/history";
 import { useAuthorName, useVersionTime } from "./format";
 import { VersionCompare } from "./version-compare";
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { HistoryList, type HistoryListProps } from "./history-list";
-import { SharePanel } from "../share/share-panel";
+import { SharePanel } from "~/components/share/share-panel";
 
 /**
  * The edit page's history panel: a disclosure (a <details>, so it opens without JavaScript) over the first page of

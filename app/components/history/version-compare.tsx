@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { HistoryEntry, VersionComparison } from "../../../core/content/history";
-import type { DiffLabel, DiffValue } from "../../../core/content/version-diff";
-import { When } from "../when";
+import type { HistoryEntry, VersionComparison } from "@core/content/history";
+import type { DiffLabel, DiffValue } from "@core/content/version-diff";
+import { When } from "~/components/when";
 import { useAuthorName, useVersionTime } from "./format";
 
 /*

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { CONFIRM_BREAKING_FIELD, impactNeedsConfirmation, type ImpactReport } from "../../../core/schema/impact";
+import { CONFIRM_BREAKING_FIELD, impactNeedsConfirmation, type ImpactReport } from "@core/schema/impact";
 
 /**
  * The explicit confirmation a schema save needs when the change breaks documents (impactNeedsConfirmation): a

@@ -1,7 +1,7 @@
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { ImpactDocument, ImpactProgress, ImpactReport } from "../../../core/schema/impact";
+import type { ImpactDocument, ImpactProgress, ImpactReport } from "@core/schema/impact";
 
 /** The links to the first documents of a group or a property change, and how many more there are. */
 function DocumentLinks({ documents, count }: { documents: ImpactDocument[]; count: number }) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError } from "../../lib/api-client";
-import { ImpactInterruptedError, streamSchemaImpact } from "../../lib/impact-stream";
-import type { ImpactProgress, ImpactReport } from "../../../core/schema/impact";
+import { ApiError } from "~/lib/api-client";
+import { ImpactInterruptedError, streamSchemaImpact } from "~/lib/impact-stream";
+import type { ImpactProgress, ImpactReport } from "@core/schema/impact";
 
 export type SchemaImpactState =
   | { status: "idle" }

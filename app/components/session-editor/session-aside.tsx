@@ -1,13 +1,13 @@
 import { useField } from "@conform-to/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDuration } from "../../../core/content/cases";
-import { AVAILABLE_FROM, AVAILABLE_UNTIL, availabilityStatus } from "../../../core/content/availability";
-import { casesField } from "../../../core/content/screens";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import type { BucketEditData } from "../../routes/bucket-edit/edit.server";
-import type { EditScreenParts } from "../../routes/bucket-edit/page";
-import { useBucketForm } from "../form/context";
+import { formatDuration } from "@core/content/cases";
+import { AVAILABLE_FROM, AVAILABLE_UNTIL, availabilityStatus } from "@core/content/availability";
+import { casesField } from "@core/content/screens";
+import type { JsonSchema } from "@core/schema/normalize";
+import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
+import type { EditScreenParts } from "~/routes/bucket-edit/page";
+import { useBucketForm } from "~/components/form/context";
 import { EntryState, SessionPlayer } from "./session-player";
 import { totalDuration, useSessionEntries, type SessionEntry } from "./session-entries";
 

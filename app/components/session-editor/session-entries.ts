@@ -1,8 +1,8 @@
 import { useField } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import type { CaseVideo } from "../../../core/content/cases";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { useClipCards } from "../clip-cards/context";
+import type { CaseVideo } from "@core/content/cases";
+import type { JsonSchema } from "@core/schema/normalize";
+import { useClipCards } from "~/components/clip-cards/context";
 
 /** One case of the session as the preview shows it. */
 export interface SessionEntry {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDuration } from "../../../core/content/cases";
-import { MediaModal, PlaybackRates } from "../form/media/media-modal";
+import { formatDuration } from "@core/content/cases";
+import { MediaModal, PlaybackRates } from "~/components/form/media/media-modal";
 import type { SessionEntry } from "./session-entries";
 
 /**

@@ -1,7 +1,7 @@
 import { getCollectionProps, type FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { PERMISSIONS } from "../../../core/people-forms";
-import { FieldError } from "../form-errors";
+import { PERMISSIONS } from "@core/people-forms";
+import { FieldError } from "~/components/form-errors";
 
 /*
  * Pieces shared by the people screens (/settings/users, /settings/users/{id}, /settings/invite-user): how

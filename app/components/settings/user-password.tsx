@@ -2,10 +2,10 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { adminPasswordSchema } from "../../../core/account-schemas";
-import { PASSWORD_MIN_LENGTH } from "../../../core/auth-schemas";
-import { FieldError, FormError } from "../form-errors";
-import { CopyLinkButton } from "../share/created-link";
+import { adminPasswordSchema } from "@core/account-schemas";
+import { PASSWORD_MIN_LENGTH } from "@core/auth-schemas";
+import { FieldError, FormError } from "~/components/form-errors";
+import { CopyLinkButton } from "~/components/share/created-link";
 import { DateTime } from "./people";
 
 /*

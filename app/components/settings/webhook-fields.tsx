@@ -1,7 +1,7 @@
 import { getCollectionProps, getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { WEBHOOK_EVENTS, WEBHOOK_SECRET_MAX, type WebhookEvent } from "../../../core/webhook-forms";
-import { FieldError } from "../form-errors";
+import { WEBHOOK_EVENTS, WEBHOOK_SECRET_MAX, type WebhookEvent } from "@core/webhook-forms";
+import { FieldError } from "~/components/form-errors";
 
 /*
  * The fields of a webhook (/settings/webhooks/new and /settings/webhooks/{id}): URL, events, buckets and the

@@ -1,6 +1,6 @@
 import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { When } from "../when";
+import { When } from "~/components/when";
 
 const subscribeToNothing = () => () => undefined;
 

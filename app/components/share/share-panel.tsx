@@ -1,12 +1,12 @@
 import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { useFetcher, useLocation } from "react-router";
-import { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "../../../core/content/share-choices";
-import { todayUtc } from "../../../core/calendar-date";
-import type { CreateShareInput } from "../../../core/content/shareables";
-import { FieldError, FormError } from "../form-errors";
+import { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "@core/content/share-choices";
+import { todayUtc } from "@core/calendar-date";
+import type { CreateShareInput } from "@core/content/shareables";
+import { FieldError, FormError } from "~/components/form-errors";
 import { CreatedLink } from "./created-link";
-import "../../styles/shareables.css";
+import "~/styles/shareables.css";
 
 /*
  * The edit page's 'Share' action: a read-only link to the version shown or to whatever is the latest, with an

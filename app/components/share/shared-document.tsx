@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
-import type { SharedDocument } from "../../../core/content/shareables";
-import type { DiffValue } from "../../../core/content/version-diff";
-import { labelText } from "../history/version-compare";
-import { When } from "../when";
-import "../../styles/shareables.css";
+import type { SharedDocument } from "@core/content/shareables";
+import type { DiffValue } from "@core/content/version-diff";
+import { labelText } from "~/components/history/version-compare";
+import { When } from "~/components/when";
+import "~/styles/shareables.css";
 
 /*
  * A shared document, read-only: each filled value under its label along the schema (a translated field once per

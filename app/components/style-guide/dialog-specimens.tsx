@@ -1,11 +1,11 @@
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSearchParams } from "react-router";
-import type { Locale } from "../../../core/locales";
-import { normalizeSchema } from "../../../core/schema/normalize";
-import { ConfirmDialog } from "../confirm-dialog";
-import { BucketFormModal } from "../form/bucket-form-modal";
-import { IEWarning } from "../ie-warning";
+import type { Locale } from "@core/locales";
+import { normalizeSchema } from "@core/schema/normalize";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { BucketFormModal } from "~/components/form/bucket-form-modal";
+import { IEWarning } from "~/components/ie-warning";
 import { FIXTURE_LOCALES } from "./field-fixtures";
 
 /** The search parameter that opens the confirm dialog (a link: it opens without JavaScript too). */

@@ -1,7 +1,7 @@
-import type { ReferenceCollection } from "../../../core/content/references";
-import type { ClipCardData } from "../../../core/content/cases";
-import type { FieldKind } from "../../../core/form/field-kind";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import type { ReferenceCollection } from "@core/content/references";
+import type { ClipCardData } from "@core/content/cases";
+import type { FieldKind } from "@core/form/field-kind";
+import type { JsonSchema } from "@core/schema/normalize";
 import { MEDIA_FIXTURE_IDS } from "./media-fixture-ids";
 
 /* One entry per field kind: the style guide's sample of it. A kind without an entry does not compile. */

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import type { FieldKind } from "../../../core/form/field-kind";
-import type { JsonSchema } from "../../../core/schema/normalize";
+import type { FieldKind } from "@core/form/field-kind";
+import type { JsonSchema } from "@core/schema/normalize";
 
 /** The states every field kind is shown in. */
 export const FIELD_STATES = ["empty", "filled", "error", "disabled", "readOnly"] as const;

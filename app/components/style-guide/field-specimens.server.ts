@@ -1,11 +1,11 @@
 import { parse } from "@conform-to/react";
 import type { ValidateFunction } from "ajv";
-import { FIELD_KINDS, type FieldKind } from "../../../core/form/field-kind";
-import { initialValue } from "../../../core/form/kinds";
-import { resolveDocument } from "../../../core/form/resolve";
-import type { Locale } from "../../../core/locales";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { createI18n } from "../../lib/i18n";
+import { FIELD_KINDS, type FieldKind } from "@core/form/field-kind";
+import { initialValue } from "@core/form/kinds";
+import { resolveDocument } from "@core/form/resolve";
+import type { Locale } from "@core/locales";
+import type { JsonSchema } from "@core/schema/normalize";
+import { createI18n } from "~/lib/i18n";
 import { fieldFixtures, FIXTURE_LOCALES, type FieldFixture } from "./field-fixtures";
 import type { FieldSpecimen } from "./field-specimen";
 

@@ -1,6 +1,6 @@
-import type { MediaContent } from "../../../core/media/wire";
-import type { MediaSource } from "../form/media/context";
-import { ApiError } from "../../lib/api-client";
+import type { MediaContent } from "@core/media/wire";
+import type { MediaSource } from "~/components/form/media/context";
+import { ApiError } from "~/lib/api-client";
 import { MEDIA_FIXTURE_IDS } from "./media-fixture-ids";
 // Files of their own (never inlined as data: URLs): a media field adds ?v=… to the address.
 import sampleImageUrl from "./sample-image.svg?no-inline";

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { MAX_IMAGE_BYTES, tooLargeMessage, type MediaKind } from "../../../core/media/bounds";
-import { messageText } from "../../lib/i18n";
-import { MediaField } from "../form/media/media-field";
-import type { UploadItem } from "../form/media/media-status";
+import { MAX_IMAGE_BYTES, tooLargeMessage, type MediaKind } from "@core/media/bounds";
+import { messageText } from "~/lib/i18n";
+import { MediaField } from "~/components/form/media/media-field";
+import type { UploadItem } from "~/components/form/media/media-status";
 import { MEDIA_FIXTURE_IDS } from "./media-fixture-ids";
 import { SpecimenForm } from "./specimen-form";
 

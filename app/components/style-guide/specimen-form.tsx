@@ -1,9 +1,9 @@
 import { FormProvider, getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { useMemo, useState, type ReactNode } from "react";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { BucketFormContext } from "../form/context";
-import { SchemaField } from "../form/schema-field";
-import { ClipCardsContext } from "../clip-cards/context";
+import type { JsonSchema } from "@core/schema/normalize";
+import { BucketFormContext } from "~/components/form/context";
+import { SchemaField } from "~/components/form/schema-field";
+import { ClipCardsContext } from "~/components/clip-cards/context";
 import { FIXTURE_CLIP_CARDS, FIXTURE_LOCALES, FIXTURE_REFERENCE_OPTIONS } from "./field-fixtures";
 
 const CLIP_CARDS = { data: FIXTURE_CLIP_CARDS, picker: null };

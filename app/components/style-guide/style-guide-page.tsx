@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { Locale } from "../../../core/locales";
-import { SchemaField } from "../form/schema-field";
-import { MediaFormContext } from "../form/media/context";
+import type { Locale } from "@core/locales";
+import { SchemaField } from "~/components/form/schema-field";
+import { MediaFormContext } from "~/components/form/media/context";
 import { BucketFormModalSpecimen, ConfirmDialogSpecimen, IEWarningSpecimen } from "./dialog-specimens";
 import { FieldKindSection, kindAnchor } from "./field-kind-section";
 import type { FieldSpecimen } from "./field-specimen";

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { ErrorPage, ErrorPageFailure } from "../error-page";
-import { FieldError, FormError } from "../form-errors";
-import { LoadingBar } from "../loading-bar";
-import { TopBar } from "../top-bar";
+import { ErrorPage, ErrorPageFailure } from "~/components/error-page";
+import { FieldError, FormError } from "~/components/form-errors";
+import { LoadingBar } from "~/components/loading-bar";
+import { TopBar } from "~/components/top-bar";
 
 /** Each button style, enabled and disabled. */
 export function ButtonSpecimens() {

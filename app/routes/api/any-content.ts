@@ -1,10 +1,10 @@
-import { listContents } from "../../../server/content/store";
-import { toDocument } from "../../../server/content/save";
-import { bucketReader, populateDocuments } from "../../../server/content/populate";
-import { referenceSearchAnswer } from "../../../server/content/references";
-import { requireApiBucketAccess } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute } from "../../../server/web/respond";
+import { listContents } from "@server/content/store";
+import { toDocument } from "@server/content/save";
+import { bucketReader, populateDocuments } from "@server/content/populate";
+import { referenceSearchAnswer } from "@server/content/references";
+import { requireApiBucketAccess } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/any-content";
 
 export const ANY_CONTENT_LIMIT = 1000;

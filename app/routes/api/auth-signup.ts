@@ -1,10 +1,10 @@
 import { ZodError } from "zod";
-import { signUp, SignupFailure, startSession } from "../../../server/accounts/auth";
-import { readBody } from "../../../server/web/api";
-import { isInvitationOpen } from "../../../server/accounts/invitations";
-import { publicUser } from "../../../server/accounts/users";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import { signUp, SignupFailure, startSession } from "@server/accounts/auth";
+import { readBody } from "@server/web/api";
+import { isInvitationOpen } from "@server/accounts/invitations";
+import { publicUser } from "@server/accounts/users";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/auth-signup";
 
 export const loader = apiRoute(() => {

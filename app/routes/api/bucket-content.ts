@@ -1,5 +1,5 @@
-import { deleteDocumentCall, readDocumentCall } from "../../../server/web/content-calls";
-import { apiRoute } from "../../../server/web/respond";
+import { deleteDocumentCall, readDocumentCall } from "@server/web/content-calls";
+import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/bucket-content";
 
 /** GET /api/v1/buckets/{slug}/content/{contentId}/{versionId|latest}: one document (also server/web/hot-api.ts). */

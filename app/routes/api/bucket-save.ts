@@ -1,5 +1,5 @@
-import { saveDocumentCall, saveNotAllowed } from "../../../server/web/content-calls";
-import { apiRoute } from "../../../server/web/respond";
+import { saveDocumentCall, saveNotAllowed } from "@server/web/content-calls";
+import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/bucket-save";
 
 export const loader = apiRoute(() => {

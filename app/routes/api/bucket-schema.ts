@@ -1,6 +1,6 @@
-import { requireApiBucketAccess } from "../../../server/web/guards";
-import { compileBucketSchema } from "../../../server/content/validator";
-import { apiRoute } from "../../../server/web/respond";
+import { requireApiBucketAccess } from "@server/web/guards";
+import { compileBucketSchema } from "@server/content/validator";
+import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/bucket-schema";
 
 /** GET /api/v1/buckets/{slug}/schema: what a form needs to render and validate the bucket's documents. */

@@ -1,6 +1,6 @@
-import { getRequestState } from "../../../server/web/request-state";
-import { readBody, redirectBack, wantsJson } from "../../../server/web/api";
-import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import { getRequestState } from "@server/web/request-state";
+import { readBody, redirectBack, wantsJson } from "@server/web/api";
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/ie-hide";
 
 /** A GET changes nothing: only /logout may (spec §2). */

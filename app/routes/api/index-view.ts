@@ -1,7 +1,7 @@
-import { getRequestState } from "../../../server/web/request-state";
-import { readBody, redirectBack, wantsJson } from "../../../server/web/api";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import { getRequestState } from "@server/web/request-state";
+import { readBody, redirectBack, wantsJson } from "@server/web/api";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/index-view";
 
 const INDEX_VIEWS = ["list", "grid"] as const;

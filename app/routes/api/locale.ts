@@ -1,9 +1,9 @@
-import { setUserLocale } from "../../../server/accounts/users";
-import { normalizeLocale } from "../../../core/locales";
-import { getRequestState } from "../../../server/web/request-state";
-import { readBody, redirectBack, wantsJson } from "../../../server/web/api";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import { setUserLocale } from "@server/accounts/users";
+import { normalizeLocale } from "@core/locales";
+import { getRequestState } from "@server/web/request-state";
+import { readBody, redirectBack, wantsJson } from "@server/web/api";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/locale";
 
 /** A GET changes nothing: only /logout may (spec §2). */

@@ -1,8 +1,8 @@
-import { toMediaContent } from "../../../server/media/content";
-import { CROP_USAGE, cropBoundsFor, cropImage, parseCoordinates } from "../../../server/media/crop";
-import { requireMediaById } from "../../../server/media/access";
-import { MAX_SMALL_JSON_BYTES, readJsonBody } from "../../../server/web/api";
-import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import { toMediaContent } from "@server/media/content";
+import { CROP_USAGE, cropBoundsFor, cropImage, parseCoordinates } from "@server/media/crop";
+import { requireMediaById } from "@server/media/access";
+import { MAX_SMALL_JSON_BYTES, readJsonBody } from "@server/web/api";
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/media-crop";
 
 const notAllowed = () => methodNotAllowed("POST", "POST {coordinates: {x, y, width, height}}");

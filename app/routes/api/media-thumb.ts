@@ -1,9 +1,9 @@
-import { toMediaContent } from "../../../server/media/content";
-import { parseThumb, selectThumb } from "../../../server/media/stills";
-import { jobsOf } from "../../../server/media/store";
-import { requireMediaById } from "../../../server/media/access";
-import { MAX_SMALL_JSON_BYTES, readJsonBody } from "../../../server/web/api";
-import { apiRoute, methodNotAllowed } from "../../../server/web/respond";
+import { toMediaContent } from "@server/media/content";
+import { parseThumb, selectThumb } from "@server/media/stills";
+import { jobsOf } from "@server/media/store";
+import { requireMediaById } from "@server/media/access";
+import { MAX_SMALL_JSON_BYTES, readJsonBody } from "@server/web/api";
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/media-thumb";
 
 const notAllowed = () => methodNotAllowed("PUT", "PUT {thumb}");

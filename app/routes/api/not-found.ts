@@ -1,5 +1,5 @@
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute } from "../../../server/web/respond";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute } from "@server/web/respond";
 
 const notFound = apiRoute(() => {
   throw new HttpError(404, "api.notFound");

@@ -1,8 +1,8 @@
-import { serveFile } from "../../../server/media/serve";
-import { requireMediaAccess } from "../../../server/media/access";
-import { stillMimetype } from "../../../server/media/stills";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute } from "../../../server/web/respond";
+import { serveFile } from "@server/media/serve";
+import { requireMediaAccess } from "@server/media/access";
+import { stillMimetype } from "@server/media/stills";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/still";
 
 const noSuchStill = () => new HttpError(404, "media.noSuchStill");

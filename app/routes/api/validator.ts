@@ -1,7 +1,7 @@
-import { compileBucketSchema, validatorModule } from "../../../server/content/validator";
-import { requireApiBucketAccess } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute } from "../../../server/web/respond";
+import { compileBucketSchema, validatorModule } from "@server/content/validator";
+import { requireApiBucketAccess } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/validator";
 
 /** GET /validators/{bucket}/{hash}: the bucket's validator as an ES module; the hash makes it cacheable. */

@@ -1,4 +1,4 @@
-import type { RouteHandle } from "../../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { bucketEditLoader, submitDuplicate } from "./edit.server";
 import { BucketEditPage, bucketEditMeta } from "./page";
 

@@ -1,33 +1,27 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import {
-  ContentNotFoundError,
-  getLatestVersion,
-  getSingletonContent,
-  getVersion,
-  type ContentVersion,
-} from "../../../server/content/store";
-import { hasPermission } from "../../../server/accounts/users";
-import { loadReferenceOptions, loadReferenceTargets } from "../../../server/content/references";
-import { loadClipCardData } from "../../../server/content/populate";
-import { submitBucketForm } from "../../../server/content/submit";
-import { historyPanel } from "../../../server/content/history";
-import { compileBucketSchema } from "../../../server/content/validator";
-import { loadInlineSubForms } from "../../../server/content/subforms";
-import { draftFormValue, findDraft } from "../../../server/content/drafts";
-import { BASE_VERSION_FIELD } from "../../../core/form/resolve";
-import { hasMediaField, loadMediaContents } from "../../../server/media/form-upload";
-import { requireBucketAccess } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
-import { documentTitle, markedAsCopy } from "../../../core/content/title";
-import { initialValue, storedFormValue } from "../../../core/form/kinds";
-import { storedDocumentErrors } from "../../../core/form/resolve";
-import { isUuid } from "../../../core/ids";
-import { SUBFORM_FIELD } from "../../../core/form/subforms";
-import { savedDocumentPath, screenPathFor, type DocumentMode, type ScreenName } from "../../../core/content/screens";
-import type { Bucket } from "../../../server/content/buckets";
-import { bucketName } from "../../../core/content/bucket-name";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "@server/content/store";
+import { hasPermission } from "@server/accounts/users";
+import { loadReferenceOptions, loadReferenceTargets } from "@server/content/references";
+import { loadClipCardData } from "@server/content/populate";
+import { submitBucketForm } from "@server/content/submit";
+import { historyPanel } from "@server/content/history";
+import { compileBucketSchema } from "@server/content/validator";
+import { loadInlineSubForms } from "@server/content/subforms";
+import { draftFormValue, findDraft } from "@server/content/drafts";
+import { BASE_VERSION_FIELD } from "@core/form/resolve";
+import { hasMediaField, loadMediaContents } from "@server/media/form-upload";
+import { requireBucketAccess } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { documentTitle, markedAsCopy } from "@core/content/title";
+import { initialValue, storedFormValue } from "@core/form/kinds";
+import { storedDocumentErrors } from "@core/form/resolve";
+import { isUuid } from "@core/ids";
+import { SUBFORM_FIELD } from "@core/form/subforms";
+import { savedDocumentPath, screenPathFor, type DocumentMode, type ScreenName } from "@core/content/screens";
+import type { Bucket } from "@server/content/buckets";
+import { bucketName } from "@core/content/bucket-name";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
 export type EditMode = DocumentMode;

@@ -1,4 +1,4 @@
-import type { RouteHandle } from "../../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { bucketEditLoader, submitBucketEdit } from "./edit.server";
 import { bucketEditMeta } from "./page";
 import { StoredDocumentPage } from "./stored-page";

@@ -1,4 +1,4 @@
-import { HistoryPanel } from "../../components/history/history-panel";
+import { HistoryPanel } from "~/components/history/history-panel";
 import type { BucketEditData } from "./edit.server";
 import { BucketEditPage, type BucketEditProps } from "./page";
 

@@ -1,15 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { compareVersions, listHistory } from "../../../server/content/history";
-import { requireBucketAccess } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { historyPaths } from "../../../core/content/history";
-import { HistoryList } from "../../components/history/history-list";
-import { VersionCompare } from "../../components/history/version-compare";
+import { compareVersions, listHistory } from "@server/content/history";
+import { requireBucketAccess } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { historyPaths } from "@core/content/history";
+import { HistoryList } from "~/components/history/history-list";
+import { VersionCompare } from "~/components/history/version-compare";
 import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
-import { overviewPath } from "../../../core/content/screens";
+import { overviewPath } from "@core/content/screens";
 import type { Route } from "./+types/compare";
 
 /*

@@ -1,13 +1,13 @@
 import type { AppLoadContext } from "react-router";
-import type { User } from "../../../server/accounts/users";
-import type { Bucket } from "../../../server/content/buckets";
-import { savedDocumentPath } from "../../../core/content/screens";
-import { schemaLinkFor } from "../../../server/content/history";
-import { getLatestVersion } from "../../../server/content/store";
-import { HttpError } from "../../../server/web/http-error";
-import { documentTitle } from "../../../core/content/title";
-import { isUuid } from "../../../core/ids";
-import { interfaceBucketName } from "../../../server/web/request-state";
+import type { User } from "@server/accounts/users";
+import type { Bucket } from "@server/content/buckets";
+import { savedDocumentPath } from "@core/content/screens";
+import { schemaLinkFor } from "@server/content/history";
+import { getLatestVersion } from "@server/content/store";
+import { HttpError } from "@server/web/http-error";
+import { documentTitle } from "@core/content/title";
+import { isUuid } from "@core/ids";
+import { interfaceBucketName } from "@server/web/request-state";
 
 /** What the history and compare pages show around their content: the bucket, the document's title, links. */
 export async function historyHeader(

@@ -1,14 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
-import { ContentNotFoundError } from "../../../server/content/store";
-import { historyEntries, listHistory, restoreVersion } from "../../../server/content/history";
-import { requireBucketAccess } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { HistoryList } from "../../components/history/history-list";
+import { ContentNotFoundError } from "@server/content/store";
+import { historyEntries, listHistory, restoreVersion } from "@server/content/history";
+import { requireBucketAccess } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { HistoryList } from "~/components/history/history-list";
 import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
-import { documentPath, overviewPath, savedDocumentPath } from "../../../core/content/screens";
+import { documentPath, overviewPath, savedDocumentPath } from "@core/content/screens";
 import type { Route } from "./+types/history";
 
 /*

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /** The title of the history and compare pages: the document's (or the bucket's) name and the product's. */
 export function historyMeta({

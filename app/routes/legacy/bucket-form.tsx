@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { visibleBuckets } from "../../../server/content/buckets";
-import { currentEditPath } from "../../lib/legacy-routes";
-import { getRequestState } from "../../../server/web/request-state";
-import { documentPath, newDocumentPath, singletonPath } from "../../../core/content/screens";
+import { visibleBuckets } from "@server/content/buckets";
+import { currentEditPath } from "~/lib/legacy-routes";
+import { getRequestState } from "@server/web/request-state";
+import { documentPath, newDocumentPath, singletonPath } from "@core/content/screens";
 import type { Route } from "./+types/bucket-form";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

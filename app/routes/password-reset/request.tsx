@@ -1,18 +1,18 @@
-import type { RouteHandle } from "../../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { passRetryAfter } from "../../lib/route-headers";
+import { passRetryAfter } from "~/lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { requestPasswordReset } from "../../../server/accounts/password-reset";
-import { canSendMail } from "../../../server/mail/mailer";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { passwordResetRequestSchema } from "../../../core/account-schemas";
-import { translate } from "../../../core/messages";
-import { FieldError, FormError } from "../../components/form-errors";
+import { requestPasswordReset } from "@server/accounts/password-reset";
+import { canSendMail } from "@server/mail/mailer";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { passwordResetRequestSchema } from "@core/account-schemas";
+import { translate } from "@core/messages";
+import { FieldError, FormError } from "~/components/form-errors";
 import type { Route } from "./+types/request";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;

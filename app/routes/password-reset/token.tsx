@@ -1,17 +1,17 @@
-import type { RouteHandle } from "../../../core/route-handle";
+import type { RouteHandle } from "@core/route-handle";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { completePasswordReset, findResetToken, type ResetTokenState } from "../../../server/accounts/password-reset";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { passwordResetSchema } from "../../../core/account-schemas";
-import { PASSWORD_MIN_LENGTH } from "../../../core/auth-schemas";
-import { translate } from "../../../core/messages";
-import { FieldError, FormError } from "../../components/form-errors";
+import { completePasswordReset, findResetToken, type ResetTokenState } from "@server/accounts/password-reset";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { passwordResetSchema } from "@core/account-schemas";
+import { PASSWORD_MIN_LENGTH } from "@core/auth-schemas";
+import { translate } from "@core/messages";
+import { FieldError, FormError } from "~/components/form-errors";
 import type { Route } from "./+types/token";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "../bucket-overview";
-import { FlashNotice } from "../../components/flash-notice";
-import type { WhereUsed } from "../../../core/content/references";
-import { documentPath, newDocumentPath, type ScreenBucket } from "../../../core/content/screens";
-import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "../../../core/content/session-overview";
-import { useClientLinks } from "../../lib/client-links";
-import "../../styles/session-overview.css";
+import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/routes/bucket-overview";
+import { FlashNotice } from "~/components/flash-notice";
+import type { WhereUsed } from "@core/content/references";
+import { documentPath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
+import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "@core/content/session-overview";
+import { useClientLinks } from "~/lib/client-links";
+import "~/styles/session-overview.css";
 
 /*
  * The session overviews' page (/sessies/{bucket}, /dle-sessies/{bucket}): sessions as clip cards (grid) or rows with a

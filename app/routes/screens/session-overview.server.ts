@@ -1,16 +1,16 @@
 import { data, redirect } from "react-router";
-import { deleteParam, overviewAction, overviewPage, PAGE_SIZE, pageFrom } from "../bucket-overview";
-import { listSessions, moveSession, MoveRefusedError, sessionCards, today } from "../../../server/content/session-overview";
-import { findWhereUsed } from "../../../server/content/where-used";
-import { requireBucketAccess } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { overviewPath } from "../../../core/content/screens";
-import type { MoveTarget } from "../../../core/content/session-overview";
-import { isUuid } from "../../../core/ids";
+import { deleteParam, overviewAction, overviewPage, PAGE_SIZE, pageFrom } from "~/routes/bucket-overview";
+import { listSessions, moveSession, MoveRefusedError, sessionCards, today } from "@server/content/session-overview";
+import { findWhereUsed } from "@server/content/where-used";
+import { requireBucketAccess } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { overviewPath } from "@core/content/screens";
+import type { MoveTarget } from "@core/content/session-overview";
+import { isUuid } from "@core/ids";
 // Both overviews' routes have the same arguments (/{screen}/:bucket).
 import type { Route } from "./sessies/+types/overview";
-import { getRequestState, interfaceBucketName } from "../../../server/web/request-state";
+import { getRequestState, interfaceBucketName } from "@server/web/request-state";
 
 /*
  * The session overviews (docs/screens.md): the generic overview's guards, search, paging, view and

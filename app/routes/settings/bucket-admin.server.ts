@@ -2,12 +2,12 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { getRequestState } from "../../../server/web/request-state";
-import { translate } from "../../../core/messages";
-import { resolveBucketSlug } from "../../../server/content/buckets";
+import { requireAdmin } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { getRequestState } from "@server/web/request-state";
+import { translate } from "@core/messages";
+import { resolveBucketSlug } from "@server/content/buckets";
 import {
   checkBucketDefinition,
   checkSchemaText,
@@ -17,14 +17,14 @@ import {
   saveBucket,
   schemaHistory,
   schemaVersionByNumber,
-} from "../../../server/content/bucket-admin";
-import { schemaDiff } from "../../../server/content/schema-diff";
-import { checkSchemaSave } from "../../../server/content/schema-impact";
-import { confirmedBreaking, type ImpactReport } from "../../../core/schema/impact";
-import { bucketFormSchema, parseLocaleList, schemaText } from "../../../core/content/bucket-definition";
-import type { Message } from "../../../core/messages";
-import type { JsonSchema } from "../../../core/schema/normalize";
-import { bucketName } from "../../../core/content/bucket-name";
+} from "@server/content/bucket-admin";
+import { schemaDiff } from "@server/content/schema-diff";
+import { checkSchemaSave } from "@server/content/schema-impact";
+import { confirmedBreaking, type ImpactReport } from "@core/schema/impact";
+import { bucketFormSchema, parseLocaleList, schemaText } from "@core/content/bucket-definition";
+import type { Message } from "@core/messages";
+import type { JsonSchema } from "@core/schema/normalize";
+import { bucketName } from "@core/content/bucket-name";
 
 /** The schema a new bucket starts from. */
 export const NEW_BUCKET_SCHEMA = { type: "object", properties: {}, required: [] };

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "../../../server/web/guards";
-import { resolveBucketSlug } from "../../../server/content/buckets";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { exportDefinition, findAdminBucket } from "../../../server/content/bucket-admin";
-import { definitionJson } from "../../../core/content/bucket-definition";
+import { requireAdmin } from "@server/web/guards";
+import { resolveBucketSlug } from "@server/content/buckets";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { exportDefinition, findAdminBucket } from "@server/content/bucket-admin";
+import { definitionJson } from "@core/content/bucket-definition";
 import type { Route } from "./+types/bucket-export";
 
 /** GET /settings/buckets/{slug}/export: the bucket's definition as a JSON download (what the import reads). */

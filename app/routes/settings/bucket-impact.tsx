@@ -1,18 +1,18 @@
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { findBucketBySlug } from "../../../server/content/buckets";
-import { assessSchemaChange } from "../../../server/content/schema-impact";
-import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { readSchemaText, SCHEMA_FIELD } from "../../../core/schema/impact";
-import { SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "../../components/schema-impact";
-import { messageText } from "../../lib/i18n";
+import { findBucketBySlug } from "@server/content/buckets";
+import { assessSchemaChange } from "@server/content/schema-impact";
+import { requireAdmin } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { readSchemaText, SCHEMA_FIELD } from "@core/schema/impact";
+import { SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "~/components/schema-impact";
+import { messageText } from "~/lib/i18n";
 import type { Route } from "./+types/bucket-impact";
-import { interfaceBucketName } from "../../../server/web/request-state";
-import { pageTitle } from "../../lib/page-title";
+import { interfaceBucketName } from "@server/web/request-state";
+import { pageTitle } from "~/lib/page-title";
 
 /*
  * /settings/buckets/{slug}/impact: what a proposed schema would do to the bucket's documents, before it is saved.

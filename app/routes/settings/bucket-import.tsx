@@ -1,17 +1,17 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState, interfaceBucketName } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { checkImport, saveBucket, type DefinitionField } from "../../../server/content/bucket-admin";
-import { ImportForm } from "../../components/bucket-admin/import-form";
-import { MessageList } from "../../components/bucket-admin/message-list";
-import { translate, type Message } from "../../../core/messages";
-import { checkSchemaSave } from "../../../server/content/schema-impact";
-import { confirmedBreaking, type ImpactReport } from "../../../core/schema/impact";
-import { ConfirmBreakingChange, SchemaImpactReport } from "../../components/schema-impact";
+import { requireAdmin } from "@server/web/guards";
+import { getRequestState, interfaceBucketName } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { checkImport, saveBucket, type DefinitionField } from "@server/content/bucket-admin";
+import { ImportForm } from "~/components/bucket-admin/import-form";
+import { MessageList } from "~/components/bucket-admin/message-list";
+import { translate, type Message } from "@core/messages";
+import { checkSchemaSave } from "@server/content/schema-impact";
+import { confirmedBreaking, type ImpactReport } from "@core/schema/impact";
+import { ConfirmBreakingChange, SchemaImpactReport } from "~/components/schema-impact";
 import type { Route } from "./+types/bucket-import";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);

@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { requireAdmin } from "../../../server/web/guards";
-import { listAdminBuckets } from "../../../server/content/bucket-admin";
-import { getRequestState } from "../../../server/web/request-state";
-import { translate } from "../../../core/messages";
-import { ImportForm } from "../../components/bucket-admin/import-form";
+import { requireAdmin } from "@server/web/guards";
+import { listAdminBuckets } from "@server/content/bucket-admin";
+import { getRequestState } from "@server/web/request-state";
+import { translate } from "@core/messages";
+import { ImportForm } from "~/components/bucket-admin/import-form";
 import type { Route } from "./+types/buckets";
-import { bucketName } from "../../../core/content/bucket-name";
-import { pageTitle } from "../../lib/page-title";
+import { bucketName } from "@core/content/bucket-name";
+import { pageTitle } from "~/lib/page-title";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);

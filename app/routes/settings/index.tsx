@@ -1,15 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { listActivity, type ActivityArea } from "../../../server/admin/activity";
-import { activityEntries } from "../../../server/admin/activity-entries";
-import { requireAdmin } from "../../../server/web/guards";
-import { pageRoute } from "../../../server/web/respond";
-import { DateTime } from "../../components/settings/people";
-import { pageNumber } from "../../../core/paging";
-import { translate } from "../../../core/messages";
-import { getRequestState } from "../../../server/web/request-state";
+import { listActivity, type ActivityArea } from "@server/admin/activity";
+import { activityEntries } from "@server/admin/activity-entries";
+import { requireAdmin } from "@server/web/guards";
+import { pageRoute } from "@server/web/respond";
+import { DateTime } from "~/components/settings/people";
+import { pageNumber } from "@core/paging";
+import { translate } from "@core/messages";
+import { getRequestState } from "@server/web/request-state";
 import type { Route } from "./+types/index";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 export const ACTIVITY_PAGE_SIZE = 25;
 

@@ -2,20 +2,20 @@ import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useF
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { createApiClient, listApiClients, revokeApiClient, setClientOrigins, type ApiClient } from "../../../server/accounts/api-clients";
-import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { apiClientSchema, clientExpiry, revokeClientSchema, todayUtc } from "../../../core/account-schemas";
-import { clientOriginsSchema } from "../../../core/delivery/origins";
-import { translate } from "../../../core/messages";
-import { FieldError, FormError } from "../../components/form-errors";
-import { formatWhen, When } from "../../components/when";
-import { CopyField } from "../../components/share/created-link";
+import { createApiClient, listApiClients, revokeApiClient, setClientOrigins, type ApiClient } from "@server/accounts/api-clients";
+import { requireAdmin } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { apiClientSchema, clientExpiry, revokeClientSchema, todayUtc } from "@core/account-schemas";
+import { clientOriginsSchema } from "@core/delivery/origins";
+import { translate } from "@core/messages";
+import { FieldError, FormError } from "~/components/form-errors";
+import { formatWhen, When } from "~/components/when";
+import { CopyField } from "~/components/share/created-link";
 import type { Route } from "./+types/new-client";
-import "../../styles/delivery.css";
-import { bucketName } from "../../../core/content/bucket-name";
-import { pageTitle } from "../../lib/page-title";
+import "~/styles/delivery.css";
+import { bucketName } from "@core/content/bucket-name";
+import { pageTitle } from "~/lib/page-title";
 
 /*
  * /settings/new-client: create an API client for an exhibit app (the token is shown once, in the answer to the

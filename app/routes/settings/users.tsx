@@ -1,16 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { listOpenResetRequests } from "../../../server/accounts/password-reset";
-import { listUsers } from "../../../server/accounts/user-admin";
-import { canSendMail } from "../../../server/mail/mailer";
-import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { translate } from "../../../core/messages";
-import { pageNumber } from "../../../core/paging";
-import { BucketList, DateTime, PermissionList } from "../../components/settings/people";
+import { listOpenResetRequests } from "@server/accounts/password-reset";
+import { listUsers } from "@server/accounts/user-admin";
+import { canSendMail } from "@server/mail/mailer";
+import { requireAdmin } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { translate } from "@core/messages";
+import { pageNumber } from "@core/paging";
+import { BucketList, DateTime, PermissionList } from "~/components/settings/people";
 import type { Route } from "./+types/users";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 export const USERS_PAGE_SIZE = 25;
 

@@ -2,18 +2,18 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { bucketChoices, saveWebhookForm } from "../../../server/webhooks/admin";
-import { translate } from "../../../core/messages";
-import { webhookCreateSchema } from "../../../core/webhook-forms";
-import { FormError } from "../../components/form-errors";
-import { WebhookFields } from "../../components/settings/webhook-fields";
-import "../../styles/webhooks.css";
+import { requireAdmin } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { bucketChoices, saveWebhookForm } from "@server/webhooks/admin";
+import { translate } from "@core/messages";
+import { webhookCreateSchema } from "@core/webhook-forms";
+import { FormError } from "~/components/form-errors";
+import { WebhookFields } from "~/components/settings/webhook-fields";
+import "~/styles/webhooks.css";
 import type { Route } from "./+types/webhook-new";
-import { pageTitle } from "../../lib/page-title";
-import { CopyField } from "../../components/share/created-link";
+import { pageTitle } from "~/lib/page-title";
+import { CopyField } from "~/components/share/created-link";
 
 /*
  * /settings/webhooks/new: register a webhook. A generated secret is shown once, in the answer to the POST (never

@@ -1,16 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { requireAdmin } from "../../../server/web/guards";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { listWebhooks } from "../../../server/webhooks/store";
-import { translate } from "../../../core/messages";
-import { shownDeliveryStatus } from "../../../core/webhook-forms";
-import { eventKey } from "../../components/settings/webhook-fields";
-import { formatWhen } from "../../components/when";
-import "../../styles/webhooks.css";
+import { requireAdmin } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { listWebhooks } from "@server/webhooks/store";
+import { translate } from "@core/messages";
+import { shownDeliveryStatus } from "@core/webhook-forms";
+import { eventKey } from "~/components/settings/webhook-fields";
+import { formatWhen } from "~/components/when";
+import "~/styles/webhooks.css";
 import type { Route } from "./+types/webhooks";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /* /settings/webhooks: every webhook, what it is sent for, and how its deliveries are doing. */
 

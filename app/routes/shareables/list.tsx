@@ -1,21 +1,21 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { createShareable, listShareables, revokeShareable } from "../../../server/content/shareables";
-import { requireBucketAccess, requireUser } from "../../../server/web/guards";
-import { HttpError } from "../../../server/web/http-error";
-import { getRequestState } from "../../../server/web/request-state";
-import { pageRoute } from "../../../server/web/respond";
-import { hasPermission } from "../../../server/accounts/users";
-import { createShareSchema, revokeShareSchema, sharePaths } from "../../../core/content/shareables";
-import { translate } from "../../../core/messages";
-import { ConfirmDialog } from "../../components/confirm-dialog";
-import { FlashNotice } from "../../components/flash-notice";
-import { CreatedLink } from "../../components/share/created-link";
-import { When } from "../../components/when";
-import "../../styles/shareables.css";
+import { createShareable, listShareables, revokeShareable } from "@server/content/shareables";
+import { requireBucketAccess, requireUser } from "@server/web/guards";
+import { HttpError } from "@server/web/http-error";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { hasPermission } from "@server/accounts/users";
+import { createShareSchema, revokeShareSchema, sharePaths } from "@core/content/shareables";
+import { translate } from "@core/messages";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { FlashNotice } from "~/components/flash-notice";
+import { CreatedLink } from "~/components/share/created-link";
+import { When } from "~/components/when";
+import "~/styles/shareables.css";
 import type { Route } from "./+types/list";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /*
  * /shareables: the links the user made (an admin: everyone's), with their document, bucket, version, expiry and

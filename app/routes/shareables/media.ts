@@ -1,8 +1,8 @@
-import { sharedMedia } from "../../../server/content/shareables";
-import { serveMedia } from "../../../server/media/serve";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute } from "../../../server/web/respond";
-import { SHARE_HEADERS } from "../../../core/content/shareables";
+import { sharedMedia } from "@server/content/shareables";
+import { serveMedia } from "@server/media/serve";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute } from "@server/web/respond";
+import { SHARE_HEADERS } from "@core/content/shareables";
 import type { Route } from "./+types/media";
 
 /**

@@ -1,9 +1,9 @@
-import { sharedMedia } from "../../../server/content/shareables";
-import { serveFile } from "../../../server/media/serve";
-import { posterKey, stillMimetype } from "../../../server/media/stills";
-import { HttpError } from "../../../server/web/http-error";
-import { apiRoute } from "../../../server/web/respond";
-import { SHARE_HEADERS } from "../../../core/content/shareables";
+import { sharedMedia } from "@server/content/shareables";
+import { serveFile } from "@server/media/serve";
+import { posterKey, stillMimetype } from "@server/media/stills";
+import { HttpError } from "@server/web/http-error";
+import { apiRoute } from "@server/web/respond";
+import { SHARE_HEADERS } from "@core/content/shareables";
 import type { Route } from "./+types/poster";
 
 /** GET /shareables/{token}/media/{mediaContentId}/poster: the chosen still of a shared video (its player's poster). */

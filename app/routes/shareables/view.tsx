@@ -1,14 +1,14 @@
 import { data } from "react-router";
-import { sharedDocument } from "../../../server/content/shareables";
-import { HttpError } from "../../../server/web/http-error";
-import { pageRoute } from "../../../server/web/respond";
-import { getRequestState } from "../../../server/web/request-state";
-import { SHARE_HEADERS } from "../../../core/content/shareables";
-import type { RouteHandle } from "../../../core/route-handle";
-import { ErrorPage } from "../../components/error-page";
-import { SharedDocumentView } from "../../components/share/shared-document";
+import { sharedDocument } from "@server/content/shareables";
+import { HttpError } from "@server/web/http-error";
+import { pageRoute } from "@server/web/respond";
+import { getRequestState } from "@server/web/request-state";
+import { SHARE_HEADERS } from "@core/content/shareables";
+import type { RouteHandle } from "@core/route-handle";
+import { ErrorPage } from "~/components/error-page";
+import { SharedDocumentView } from "~/components/share/shared-document";
 import type { Route } from "./+types/view";
-import { pageTitle } from "../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 /*
  * /shareables/{token}: a shared document, read-only, for anyone holding the link: no session needed, and nothing

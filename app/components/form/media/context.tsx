@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
-import type { PendingFile } from "../../../../core/media/pending";
-import type { MediaContent } from "../../../../core/media/wire";
-import type { fetchLatestMedia, pollMedia } from "../../../lib/media-client";
+import type { PendingFile } from "@core/media/pending";
+import type { MediaContent } from "@core/media/wire";
+import type { fetchLatestMedia, pollMedia } from "~/lib/media-client";
 
 /** Where media fields load a content and follow its jobs. */
 export interface MediaSource {

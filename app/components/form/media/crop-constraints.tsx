@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { CropBounds } from "../../../../core/media/bounds";
+import type { CropBounds } from "@core/media/bounds";
 
 /** The field's crop bounds as a list ('Minimum width: 800px' …), for the crop dialog and its no-JavaScript form. */
 export function CropConstraints({ bounds }: { bounds: CropBounds }) {

@@ -1,9 +1,9 @@
 import { useCallback, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { CropBounds } from "../../../../core/media/bounds";
+import type { CropBounds } from "@core/media/bounds";
 import { CropConstraints } from "./crop-constraints";
-import type { MediaContent } from "../../../../core/media/wire";
-import { cropImage } from "../../../lib/media-client";
+import type { MediaContent } from "@core/media/wire";
+import { cropImage } from "~/lib/media-client";
 import { MediaModal } from "./media-modal";
 
 export interface CropRect {

@@ -2,18 +2,18 @@ import { useField, useFormMetadata, useInputControl } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "../../../../core/media/bounds";
-import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "../../../../core/media/wire";
-import { messageText } from "../../../lib/i18n";
-import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "../../../lib/media-client";
-import { useBucketForm, useFieldLock } from "../context";
-import { fieldLabel, FieldShell, type FieldProps } from "../field-shell";
+import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "@core/media/bounds";
+import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "@core/media/wire";
+import { messageText } from "~/lib/i18n";
+import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "~/lib/media-client";
+import { useBucketForm, useFieldLock } from "~/components/form/context";
+import { fieldLabel, FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useMediaForm, type MediaSource } from "./context";
 import { DropZone } from "./drop-zone";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
 import { CropFallback, ThumbFallback } from "./no-script-edits";
-import { lazyDialog, opensInBrowserOnly } from "../../../lib/lazy-dialog";
+import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 
 // The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
 const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
-import { PLAYBACK_RATES } from "../../../../core/media/wire";
+import { PLAYBACK_RATES } from "@core/media/wire";
 
 /**
  * A modal <dialog> (focus kept inside, Escape closes) rendered into <body>:

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { MediaKind } from "../../../../core/media/bounds";
-import { averageJobProgress, runningJob, type MediaContent } from "../../../../core/media/wire";
+import type { MediaKind } from "@core/media/bounds";
+import { averageJobProgress, runningJob, type MediaContent } from "@core/media/wire";
 
 /** The label of the running job (spec §4). */
 export function useJobLabel() {

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import type { MediaKind } from "../../../../core/media/bounds";
-import type { PendingFile } from "../../../../core/media/pending";
-import type { MediaContent } from "../../../../core/media/wire";
+import type { MediaKind } from "@core/media/bounds";
+import type { PendingFile } from "@core/media/pending";
+import type { MediaContent } from "@core/media/wire";
 
 /** The URL of a media version's file, changed by every new version so that a browser cache never shows an old one. */
 export const freshUrl = (content: MediaContent) => `${content.url}?v=${encodeURIComponent(content._id)}`;

@@ -1,15 +1,8 @@
 import { useTranslation } from "react-i18next";
-import type { CropBounds } from "../../../../core/media/bounds";
+import type { CropBounds } from "@core/media/bounds";
 import { CropConstraints } from "./crop-constraints";
-import {
-  CROP_AXES,
-  CUSTOM_THUMB_VALUE,
-  MEDIA_CROP_FIELD,
-  MEDIA_THUMB_FIELD,
-  cropInputName,
-  thumbInputName,
-} from "../../../../core/media/form-edit";
-import type { MediaContent } from "../../../../core/media/wire";
+import { CROP_AXES, CUSTOM_THUMB_VALUE, MEDIA_CROP_FIELD, MEDIA_THUMB_FIELD, cropInputName, thumbInputName } from "@core/media/form-edit";
+import type { MediaContent } from "@core/media/wire";
 
 /*
  * Crop and thumbnail choice without JavaScript (spec §2): inputs and a submit button of the edit form, so

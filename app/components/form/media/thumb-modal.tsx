@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { MediaContent, Thumb } from "../../../../core/media/wire";
-import { selectThumb, uploadCustomStill } from "../../../lib/media-client";
+import type { MediaContent, Thumb } from "@core/media/wire";
+import { selectThumb, uploadCustomStill } from "~/lib/media-client";
 import { MediaModal } from "./media-modal";
 
 const sameThumb = (a: Thumb | null | undefined, b: Thumb | null | undefined) =>

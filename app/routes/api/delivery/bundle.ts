@@ -1,6 +1,6 @@
-import { contentDisposition } from "../../../../server/media/serve";
-import { packToWebStream, parseBundleRequest, startBundle } from "../../../../server/delivery/bundle";
-import { deliveryAction, deliveryLoader } from "../../../../server/delivery/route";
+import { contentDisposition } from "@server/media/serve";
+import { packToWebStream, parseBundleRequest, startBundle } from "@server/delivery/bundle";
+import { deliveryAction, deliveryLoader } from "@server/delivery/route";
 
 /*
  * GET /api/v1/delivery/bundle?buckets=a,b&locales=nl,en&populate=1[&since=<bundle id>]: an offline bundle, one tar

@@ -1,8 +1,8 @@
-import { serveFile } from "../../../../server/media/serve";
-import { latestMedia } from "../../../../server/media/store";
-import { mediaFile, parseMediaPath, verifyMediaUrl } from "../../../../server/delivery/media";
-import { notFound, Problem, problemLocale, problemResponse } from "../../../../server/delivery/problem";
-import { deliveryAction } from "../../../../server/delivery/route";
+import { serveFile } from "@server/media/serve";
+import { latestMedia } from "@server/media/store";
+import { mediaFile, parseMediaPath, verifyMediaUrl } from "@server/delivery/media";
+import { notFound, Problem, problemLocale, problemResponse } from "@server/delivery/problem";
+import { deliveryAction } from "@server/delivery/route";
 import type { Route } from "./+types/media";
 
 /*

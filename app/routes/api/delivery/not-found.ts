@@ -1,5 +1,5 @@
-import { deliveryAction, preflight } from "../../../../server/delivery/route";
-import { notFound, problemLocale, problemResponse } from "../../../../server/delivery/problem";
+import { deliveryAction, preflight } from "@server/delivery/route";
+import { notFound, problemLocale, problemResponse } from "@server/delivery/problem";
 import type { Route } from "./+types/not-found";
 
 /** Any other path under /api/v1/delivery/: a 404 problem. */

@@ -1,8 +1,8 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "react-router";
-import { isUuid } from "../../../../core/ids";
-import type { MediaKind } from "../../../../core/media/bounds";
-import { HttpError } from "../../../../server/web/http-error";
-import { mediaContentResponse, requireMediaAccess } from "../../../../server/media/access";
+import { isUuid } from "@core/ids";
+import type { MediaKind } from "@core/media/bounds";
+import { HttpError } from "@server/web/http-error";
+import { mediaContentResponse, requireMediaAccess } from "@server/media/access";
 
 /**
  * GET /api/v1/buckets/{kind}/content/{contentId}/latest: the media content

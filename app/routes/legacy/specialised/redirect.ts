@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "react-router";
-import { currentEditPath } from "../../../lib/legacy-routes";
+import { currentEditPath } from "~/lib/legacy-routes";
 
 /** The specialised screens whose legacy optional-parameter URLs still arrive (spec §2). */
 export type SpecialisedScreen = "dle-content" | "dle-sessies" | "sessies" | "trend";

@@ -1,10 +1,10 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { bucketEditLoader, type EditMode } from "../../bucket-edit/edit.server";
-import { loadEnvironmentSessions } from "../../../../server/content/environment-sessions";
-import { requireBucketAccess, requireUser } from "../../../../server/web/guards";
-import { getRequestState } from "../../../../server/web/request-state";
-import { pageRoute } from "../../../../server/web/respond";
-import { overviewPath, singletonPath } from "../../../../core/content/screens";
+import { bucketEditLoader, type EditMode } from "~/routes/bucket-edit/edit.server";
+import { loadEnvironmentSessions } from "@server/content/environment-sessions";
+import { requireBucketAccess, requireUser } from "@server/web/guards";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { overviewPath, singletonPath } from "@core/content/screens";
 
 interface Args {
   request: Request;

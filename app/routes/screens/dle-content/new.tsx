@@ -1,6 +1,6 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction } from "~/routes/bucket-edit/edit.server";
+import { BucketEditPage, bucketEditMeta } from "~/routes/bucket-edit/page";
 import { dleContentLoader } from "./dle-content.server";
 import { DLE_CONTENT_SCREEN } from "./screen";
 import type { Route } from "./+types/new";

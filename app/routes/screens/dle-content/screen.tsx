@@ -1,11 +1,11 @@
 import { useFormMetadata } from "@conform-to/react";
-import { mainTexts, translationStatus } from "../../../../core/content/dle-content";
-import { ContentPreview } from "../../../components/dle-content/preview";
-import { SessionLinks } from "../../../components/dle-content/session-links";
-import { TranslationStrip } from "../../../components/dle-content/translation-strip";
-import type { EditScreenParts } from "../../bucket-edit/page";
+import { mainTexts, translationStatus } from "@core/content/dle-content";
+import { ContentPreview } from "~/components/dle-content/preview";
+import { SessionLinks } from "~/components/dle-content/session-links";
+import { TranslationStrip } from "~/components/dle-content/translation-strip";
+import type { EditScreenParts } from "~/routes/bucket-edit/page";
 import type { DleContentData } from "./dle-content.server";
-import "../../../styles/dle-content.css";
+import "~/styles/dle-content.css";
 
 /**
  * The dle-content screen (docs/screens.md): the generic form, its main texts first, with a live preview of those

@@ -1,7 +1,7 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction } from "../../bucket-edit/edit.server";
-import { bucketEditMeta } from "../../bucket-edit/page";
-import { StoredDocumentPage } from "../../bucket-edit/stored-page";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction } from "~/routes/bucket-edit/edit.server";
+import { bucketEditMeta } from "~/routes/bucket-edit/page";
+import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
 import { dleContentLoader } from "./dle-content.server";
 import { DLE_CONTENT_SCREEN } from "./screen";
 import type { Route } from "./+types/singleton";

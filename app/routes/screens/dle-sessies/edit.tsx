@@ -1,9 +1,9 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { learningSessionData } from "../../../components/session-editor/session-data.server";
-import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
-import { bucketEditMeta } from "../../bucket-edit/page";
-import { StoredDocumentPage } from "../../bucket-edit/stored-page";
-import { LEARNING_SESSION_EDITOR } from "../../../components/session-editor/session-aside";
+import type { RouteHandle } from "@core/route-handle";
+import { learningSessionData } from "~/components/session-editor/session-data.server";
+import { bucketEditAction, bucketEditLoader, latestOrVersion } from "~/routes/bucket-edit/edit.server";
+import { bucketEditMeta } from "~/routes/bucket-edit/page";
+import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
+import { LEARNING_SESSION_EDITOR } from "~/components/session-editor/session-aside";
 import type { Route } from "./+types/edit";
 
 // /dle-sessies/{bucket}/{contentId}/{latest|versionId}: a session of a learning environment.

@@ -1,8 +1,8 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { learningSessionData } from "../../../components/session-editor/session-data.server";
-import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
-import { LEARNING_SESSION_EDITOR } from "../../../components/session-editor/session-aside";
+import type { RouteHandle } from "@core/route-handle";
+import { learningSessionData } from "~/components/session-editor/session-data.server";
+import { bucketEditAction, bucketEditLoader } from "~/routes/bucket-edit/edit.server";
+import { BucketEditPage, bucketEditMeta } from "~/routes/bucket-edit/page";
+import { LEARNING_SESSION_EDITOR } from "~/components/session-editor/session-aside";
 import type { Route } from "./+types/new";
 
 // /dle-sessies/{bucket}/new: a new session of a learning environment.

@@ -1,8 +1,8 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
-import { bucketEditMeta } from "../../bucket-edit/page";
-import { StoredDocumentPage } from "../../bucket-edit/stored-page";
-import { SESSION_EDITOR } from "../../../components/session-editor/session-aside";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction, bucketEditLoader, latestOrVersion } from "~/routes/bucket-edit/edit.server";
+import { bucketEditMeta } from "~/routes/bucket-edit/page";
+import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
+import { SESSION_EDITOR } from "~/components/session-editor/session-aside";
 import type { Route } from "./+types/edit";
 
 // /sessies/{bucket}/{contentId}/{latest|versionId}: a session.

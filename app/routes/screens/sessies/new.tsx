@@ -1,7 +1,7 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
-import { SESSION_EDITOR } from "../../../components/session-editor/session-aside";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction, bucketEditLoader } from "~/routes/bucket-edit/edit.server";
+import { BucketEditPage, bucketEditMeta } from "~/routes/bucket-edit/page";
+import { SESSION_EDITOR } from "~/components/session-editor/session-aside";
 import type { Route } from "./+types/new";
 
 // /sessies/{bucket}/new: a new session.

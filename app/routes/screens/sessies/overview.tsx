@@ -1,7 +1,7 @@
-import { SessionOverviewPage } from "../session-overview-page";
-import { sessionOverviewAction, sessionOverviewLoader } from "../session-overview.server";
+import { SessionOverviewPage } from "~/routes/screens/session-overview-page";
+import { sessionOverviewAction, sessionOverviewLoader } from "~/routes/screens/session-overview.server";
 import type { Route } from "./+types/overview";
-import { pageTitle } from "../../../lib/page-title";
+import { pageTitle } from "~/lib/page-title";
 
 // /sessies/{bucket}: the sessions of a sessies bucket as clip cards (docs/screens.md).
 

@@ -1,7 +1,7 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader, latestOrVersion } from "../../bucket-edit/edit.server";
-import { bucketEditMeta } from "../../bucket-edit/page";
-import { StoredDocumentPage } from "../../bucket-edit/stored-page";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction, bucketEditLoader, latestOrVersion } from "~/routes/bucket-edit/edit.server";
+import { bucketEditMeta } from "~/routes/bucket-edit/page";
+import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
 import { loadTrendScreen } from "./trend.server";
 import { TREND_SCREEN } from "./parts";
 import type { Route } from "./+types/edit";

@@ -1,6 +1,6 @@
-import type { RouteHandle } from "../../../../core/route-handle";
-import { bucketEditAction, bucketEditLoader } from "../../bucket-edit/edit.server";
-import { BucketEditPage, bucketEditMeta } from "../../bucket-edit/page";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction, bucketEditLoader } from "~/routes/bucket-edit/edit.server";
+import { BucketEditPage, bucketEditMeta } from "~/routes/bucket-edit/page";
 import { loadTrendScreen } from "./trend.server";
 import { TREND_SCREEN } from "./parts";
 import type { Route } from "./+types/new";

@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { fieldKind, type FieldKind } from "../../../../core/form/field-kind";
-import type { JsonSchema } from "../../../../core/schema/normalize";
-import type { BucketEditData } from "../../bucket-edit/edit.server";
-import type { EditScreenParts } from "../../bucket-edit/page";
+import { fieldKind, type FieldKind } from "@core/form/field-kind";
+import type { JsonSchema } from "@core/schema/normalize";
+import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
+import type { EditScreenParts } from "~/routes/bucket-edit/page";
 import type { TrendScreenData } from "./trend.server";
-import "../../../styles/trend-screen.css";
+import "~/styles/trend-screen.css";
 
 type TrendEditData = BucketEditData & { screenData: TrendScreenData };
 

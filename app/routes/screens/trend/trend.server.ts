@@ -1,7 +1,7 @@
-import { findWhereUsed } from "../../../../server/content/where-used";
-import { requireBucketAccess } from "../../../../server/web/guards";
-import type { WhereUsed } from "../../../../core/content/references";
-import type { BucketEditData } from "../../bucket-edit/edit.server";
+import { findWhereUsed } from "@server/content/where-used";
+import { requireBucketAccess } from "@server/web/guards";
+import type { WhereUsed } from "@core/content/references";
+import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
 import type { AppLoadContext } from "react-router";
 
 /** What the trend screen adds to the edit page's data: which documents refer to the trend (none for a new one). */
