@@ -21,6 +21,7 @@ import {
 import { MAX_ATTEMPTS, retryDelayMs } from "./backoff";
 import { isWorkerJobName, type WorkerJob } from "./protocol";
 import { WorkerProcess } from "./worker-process";
+import { PollingLoop } from "@server/background/polling-loop";
 
 export interface JobRunnerOptions {
   db: Db;
@@ -56,14 +57,17 @@ export class JobRunner {
   private readonly maxAttempts: number;
   private readonly idleWorkers: WorkerProcess[] = [];
   private readonly busyWorkers = new Set<WorkerProcess>();
-  private timer: NodeJS.Timeout | undefined;
-  private polling = false;
   /** Only a started runner claims jobs: with MEDIA_WORKERS=0 an upload's kick() does nothing. */
-  private started = false;
+  private readonly loop: PollingLoop;
 
   constructor(private readonly options: JobRunnerOptions) {
     this.concurrency = options.concurrency ?? 1;
     this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+    this.loop = new PollingLoop({
+      intervalMs: options.pollMs ?? 1000,
+      work: () => this.fill(),
+      onError: (error) => options.logger.warn({ err: error }, "job runner: claiming jobs failed"),
+    });
   }
 
   get available(): boolean {
@@ -71,20 +75,12 @@ export class JobRunner {
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** Looks for work now (after an upload queued some). */
   kick(): void {
-    if (this.polling || !this.started) return;
-    this.polling = true;
-    void this.fill()
-      .catch((error: unknown) => this.options.logger.warn({ err: error }, "job runner: claiming jobs failed"))
-      .finally(() => (this.polling = false));
+    this.loop.kick();
   }
 
   /** Process ids of the workers running a job now (tests kill one to prove retries). */
@@ -93,8 +89,7 @@ export class JobRunner {
   }
 
   stop(): Promise<void> {
-    this.started = false;
-    clearInterval(this.timer);
+    this.loop.stop();
     for (const worker of [...this.idleWorkers, ...this.busyWorkers]) worker.kill();
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
@@ -102,7 +97,7 @@ export class JobRunner {
   }
 
   private async fill(): Promise<void> {
-    while (this.started && this.available && this.busyWorkers.size < this.concurrency) {
+    while (this.loop.isStarted && this.available && this.busyWorkers.size < this.concurrency) {
       const job = await claimJob(this.options.db);
       if (!job) return;
       void this.run(job).catch((error: unknown) =>
@@ -138,9 +133,9 @@ export class JobRunner {
     }
     await rm(outputDir, { recursive: true, force: true });
     this.busyWorkers.delete(worker);
-    if (worker.usable && this.started) this.idleWorkers.push(worker);
+    if (worker.usable && this.loop.isStarted) this.idleWorkers.push(worker);
     // A stopping server leaves the job to its lease: another server (or the next start) runs it again.
-    if (this.started) await finishJob(db, job.id, outcome);
+    if (this.loop.isStarted) await finishJob(db, job.id, outcome);
     this.kick();
   }
 

@@ -3,6 +3,7 @@ import type { Db } from "@server/db/client";
 import { deliveryRetryDelayMs } from "./backoff";
 import { sendDelivery } from "./send";
 import { claimDeliveries, finishDelivery, pruneDeliveries, releaseDelivery, type ClaimedDelivery, type DeliveryOutcome } from "./store";
+import { PollingLoop } from "@server/background/polling-loop";
 
 /*
  * The webhook dispatcher: every server runs one (started with the server, stopped before its database closes). It
@@ -46,35 +47,27 @@ export function deliveryBody(
 }
 
 export class WebhookDispatcher {
-  private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private timer: NodeJS.Timeout | undefined;
-  private readonly wakeTimers = new Set<NodeJS.Timeout>();
-  private polling = false;
-  private started = false;
+  private readonly loop: PollingLoop;
   private lastPrune = 0;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
-    this.pollMs = options.pollMs ?? 1000;
     this.concurrency = options.concurrency ?? 4;
+    this.loop = new PollingLoop({
+      intervalMs: options.pollMs ?? 1000,
+      work: () => this.fill(),
+      onError: (error) => options.logger.warn({ err: error }, "webhooks: claiming deliveries failed"),
+    });
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.timer = setInterval(() => this.kick(), this.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** Looks at the outbox now. */
   kick(): void {
-    if (this.polling || !this.started) return;
-    this.polling = true;
-    void this.fill()
-      .catch((error: unknown) => this.options.logger.warn({ err: error }, "webhooks: claiming deliveries failed"))
-      .finally(() => (this.polling = false));
+    this.loop.kick();
   }
 
   /**
@@ -82,10 +75,7 @@ export class WebhookDispatcher {
    * counted), so that the next server to look sends them. Call it before the database closes.
    */
   async stop(): Promise<void> {
-    this.started = false;
-    clearInterval(this.timer);
-    for (const timer of this.wakeTimers) clearTimeout(timer);
-    this.wakeTimers.clear();
+    this.loop.stop();
     const running = [...this.inFlight.values()];
     for (const attempt of running) attempt.controller.abort();
     await Promise.all(running.map((attempt) => attempt.done));
@@ -97,7 +87,7 @@ export class WebhookDispatcher {
       this.lastPrune = Date.now();
       await pruneDeliveries(db);
     }
-    while (this.started && this.inFlight.size < this.concurrency) {
+    while (this.loop.isStarted && this.inFlight.size < this.concurrency) {
       const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
       const claimed = await claimDeliveries(db, this.concurrency - this.inFlight.size, leaseSeconds);
       if (claimed.length === 0) return;
@@ -135,22 +125,12 @@ export class WebhookDispatcher {
       const retryAfterMs = deliveryRetryDelayMs(delivery.attempts, settings.retryBaseMs);
       outcome = { status: "pending", retryAfterMs, responseStatus: result.status, excerpt: result.excerpt, error: result.error };
       log.warn({ status: result.status, error: result.error, retryAfterMs }, "webhook delivery failed; it will be sent again");
-      this.wakeAfter(retryAfterMs);
+      // A retry due before the next poll is looked for when it is due (5 ms late, so that it is due by then).
+      this.loop.wakeAfter(retryAfterMs + 5);
     } else {
       outcome = { status: "failed", responseStatus: result.status, excerpt: result.excerpt, error: result.error };
       log.warn({ status: result.status, error: result.error }, "webhook delivery failed for good");
     }
     await finishDelivery(db, delivery.id, outcome);
-  }
-
-  /** A retry due before the next poll is looked for when it is due. */
-  private wakeAfter(delayMs: number): void {
-    if (delayMs >= this.pollMs || !this.started) return;
-    const timer = setTimeout(() => {
-      this.wakeTimers.delete(timer);
-      this.kick();
-    }, delayMs + 5);
-    timer.unref();
-    this.wakeTimers.add(timer);
   }
 }

@@ -11,6 +11,7 @@ import { AddCard, ClipCard } from "./clip-card";
 import { useClipCards } from "./context";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 import { CasesPickerSection } from "./picker-section";
+import { useRowDrag } from "~/components/form/row-drag";
 
 const CasesPickerModal = lazyDialog(
   import.meta.env.SSR ? opensInBrowserOnly : () => import("./picker-modal").then((module) => module.CasesPickerModal),
@@ -32,9 +33,6 @@ export function VideoCasesField(props: FieldProps) {
   const { data, picker } = useClipCards();
   const [meta, form] = useField<string[]>(props.name);
   const [open, setOpen] = useState(false);
-  // Drag and drop (JavaScript): the card dragged and the one it is over.
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [dragOver, setDragOver] = useState<number | null>(null);
   // A Move button moves its card: focus follows the card (React may re-insert the button's element).
   const list = useRef<HTMLUListElement>(null);
   const [moved, setMoved] = useState<{ key: string; button: "earlier" | "later" } | null>(null);
@@ -70,6 +68,10 @@ export function VideoCasesField(props: FieldProps) {
     const title = byId[values[from] ?? ""]?.title ?? "";
     setAnnouncement(`${title} ${t("sessionEditor.cases.position", { index: to + 1, count: rows.length })}`);
   };
+  const drag = useRowDrag(canSort, (from, to) => {
+    form.reorder({ name: meta.name, from, to });
+    move(from, to);
+  });
 
   const counter =
     maxItems !== null ? (
@@ -117,31 +119,8 @@ export function VideoCasesField(props: FieldProps) {
               itemProps={
                 {
                   "data-row": key,
-                  className: dragFrom === index ? "dragging" : dragOver === index && dragFrom !== null ? "drop-target" : undefined,
-                  draggable: canSort,
-                  onDragStart: (event) => {
-                    setDragFrom(index);
-                    event.dataTransfer.effectAllowed = "move";
-                    event.dataTransfer.setData("text/plain", id);
-                  },
-                  onDragOver: (event) => {
-                    if (dragFrom === null) return;
-                    event.preventDefault();
-                    if (dragOver !== index) setDragOver(index);
-                  },
-                  onDrop: (event) => {
-                    event.preventDefault();
-                    if (dragFrom !== null && dragFrom !== index) {
-                      form.reorder({ name: meta.name, from: dragFrom, to: index });
-                      move(dragFrom, index);
-                    }
-                    setDragFrom(null);
-                    setDragOver(null);
-                  },
-                  onDragEnd: () => {
-                    setDragFrom(null);
-                    setDragOver(null);
-                  },
+                  ...drag.rowProps(index),
+                  className: drag.className(index),
                 } as React.HTMLAttributes<HTMLLIElement>
               }
               control={<input type="hidden" name={row.name} value={id} />}

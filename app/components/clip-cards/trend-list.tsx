@@ -10,6 +10,7 @@ import { fieldLabel, FieldShell, type FieldProps } from "~/components/form/field
 import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList } from "./trend-listbox";
 import "~/styles/trend-screen.css";
+import { useRowDrag } from "~/components/form/row-drag";
 
 /**
  * The trend select on a list (`renderer: "trend-select"`, items `_ref` a trends collection): related trends, each a
@@ -25,7 +26,6 @@ export function TrendListField(props: FieldProps) {
   const lock = useFieldLock();
   const { data, documentId } = useClipCards();
   const [meta, form] = useField<string[]>(props.name);
-  const dragFrom = useRef<number | null>(null);
   const addId = useId();
   const items = (props.schema.items ?? {}) as JsonSchema;
   const collection = typeof items._ref === "string" ? items._ref : "";
@@ -40,6 +40,7 @@ export function TrendListField(props: FieldProps) {
   const maxItems = typeof props.schema.maxItems === "number" ? props.schema.maxItems : null;
   const canAdd = lock.showEditButtons && !!known?.slug && (maxItems === null || rows.length < maxItems);
   const canSort = lock.showEditButtons && !lock.disabled;
+  const drag = useRowDrag(hydrated && canSort, (from, to) => form.reorder({ name: meta.name, from, to }));
   const label = fieldLabel(props);
   const counter =
     maxItems !== null ? (
@@ -60,20 +61,9 @@ export function TrendListField(props: FieldProps) {
             return (
               <li
                 key={row.key ?? row.name}
-                className="trend-card"
+                {...drag.rowProps(index)}
+                className={["trend-card", drag.className(index)].filter(Boolean).join(" ")}
                 data-trend={value}
-                draggable={hydrated && canSort}
-                onDragStart={(event) => {
-                  dragFrom.current = index;
-                  event.dataTransfer.effectAllowed = "move";
-                }}
-                onDragOver={(event) => canSort && event.preventDefault()}
-                onDrop={(event) => {
-                  event.preventDefault();
-                  if (dragFrom.current !== null && dragFrom.current !== index)
-                    form.reorder({ name: meta.name, from: dragFrom.current, to: index });
-                  dragFrom.current = null;
-                }}
               >
                 <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
                 {option?.image ? (

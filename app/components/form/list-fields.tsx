@@ -9,6 +9,7 @@ import { useDebouncedInput } from "./debounce";
 import { ErrorLines } from "~/components/form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { SchemaField } from "./schema-field";
+import { useRowDrag } from "./row-drag";
 
 const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
 
@@ -31,12 +32,14 @@ export function ArrayField(props: FieldProps) {
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
   const [meta, form] = useField<unknown[]>(props.name);
-  const dragFrom = useRef<number | null>(null);
   const { schema } = props;
   const rows = meta.getFieldList();
   const maxItems = typeof schema.maxItems === "number" ? schema.maxItems : null;
   const fixed = Boolean(schema.fixed) || typeof schema.fixedItems === "number";
   const sortable = Boolean(schema.sortable);
+  const drag = useRowDrag(hydrated && sortable && !lock.disabled && !lock.readOnly, (from, to) =>
+    form.reorder({ name: meta.name, from, to }),
+  );
   const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
   const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
   const counter =
@@ -49,20 +52,7 @@ export function ArrayField(props: FieldProps) {
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       <ol className="list-field">
         {rows.map((row, index) => (
-          <li
-            key={row.key ?? row.name}
-            className="list-row"
-            draggable={hydrated && sortable && !lock.disabled && !lock.readOnly}
-            onDragStart={() => (dragFrom.current = index)}
-            onDragOver={(event) => sortable && event.preventDefault()}
-            onDrop={(event) => {
-              event.preventDefault();
-              if (dragFrom.current !== null && dragFrom.current !== index) {
-                form.reorder({ name: meta.name, from: dragFrom.current, to: index });
-              }
-              dragFrom.current = null;
-            }}
-          >
+          <li key={row.key ?? row.name} {...drag.rowProps(index)} className={["list-row", drag.className(index)].filter(Boolean).join(" ")}>
             <SchemaField
               name={row.name}
               schema={itemsOf(schema)}

@@ -8,6 +8,7 @@ import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { useReferenceCollection } from "./reference-data";
 import { ReferenceField } from "./reference-field";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
+import { useRowDrag } from "./row-drag";
 
 const ReferencePicker = lazyDialog(
   import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker),
@@ -29,7 +30,6 @@ export function ReferenceListField(props: FieldProps) {
   const [meta, form] = useField<unknown[]>(props.name);
   const [picking, setPicking] = useState(false);
   const [picked, setPicked] = useState<Record<string, ReferenceTarget>>({});
-  const dragFrom = useRef<number | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
   const { schema } = props;
   const { collection, collectionName, describe } = useReferenceCollection(itemsOf(schema), picked);
@@ -42,6 +42,7 @@ export function ReferenceListField(props: FieldProps) {
   const fixed = Boolean(schema.fixed) || typeof schema.fixedItems === "number";
   const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
   const canSort = lock.showEditButtons && !lock.disabled;
+  const drag = useRowDrag(hydrated && canSort, (from, to) => form.reorder({ name: meta.name, from, to }));
   const label = fieldLabel(props);
   const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
   const counter =
@@ -62,19 +63,8 @@ export function ReferenceListField(props: FieldProps) {
           return (
             <li
               key={row.key ?? row.name}
-              className="list-row reference-row"
-              draggable={hydrated && canSort}
-              onDragStart={(event) => {
-                dragFrom.current = index;
-                event.dataTransfer.effectAllowed = "move";
-              }}
-              onDragOver={(event) => canSort && event.preventDefault()}
-              onDrop={(event) => {
-                event.preventDefault();
-                if (dragFrom.current !== null && dragFrom.current !== index)
-                  form.reorder({ name: meta.name, from: dragFrom.current, to: index });
-                dragFrom.current = null;
-              }}
+              {...drag.rowProps(index)}
+              className={["list-row reference-row", drag.className(index)].filter(Boolean).join(" ")}
             >
               {value && view ? (
                 <div className="reference-entry" data-reference={value}>
