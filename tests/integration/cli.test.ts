@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "@server/db/client";
 import { MIGRATIONS } from "@server/db/migrate";
 import { verifyPassword } from "@server/security/password";
@@ -73,6 +73,8 @@ async function emptyDatabase(): Promise<{ env: Record<string, string>; open: () 
       },
     };
   }
+  // PGlite's first open of a directory (its initdb) costs seconds: the suite's empty database is copied instead.
+  cpSync(inject("pgliteEmptyTemplate"), path.join(dataDir, "pgdata"), { recursive: true });
   cleanups.push(async () => {
     await opened?.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
@@ -82,7 +84,10 @@ async function emptyDatabase(): Promise<{ env: Record<string, string>; open: () 
 
 const vitrine = runVitrine;
 
-describe("the CLI", () => {
+// Each command is a node process opening the database: seconds apiece on a busy machine.
+const PROCESS_TESTS = { timeout: 90_000 };
+
+describe("the CLI", PROCESS_TESTS, () => {
   it("creates a user with a generated password that signs in, then resets it, answering the user's request to the admins", async () => {
     const { env, reopen } = await freshDatabase();
     const created = await vitrine(
@@ -153,7 +158,7 @@ describe("the CLI", () => {
   });
 });
 
-describe("the CLI on its own databases", () => {
+describe("the CLI on its own databases", PROCESS_TESTS, () => {
   it("migrate creates the whole schema on an empty database, recording every migration, and a second run is a no-op", async () => {
     const { env, open } = await emptyDatabase();
     const first = await vitrine(env, "migrate");

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "@server/db/client";
 import { MIGRATIONS, migrate } from "@server/db/migrate";
 import { createUser } from "@server/accounts/users";
@@ -69,6 +69,7 @@ async function freshDatabase(): Promise<FreshDatabase> {
     cleanups.push(() => fresh.drop());
     return fresh;
   }
+  cpSync(inject("pgliteEmptyTemplate"), path.join(dataDir, "pgdata"), { recursive: true });
   let handle: Db | null = null;
   const fresh: FreshDatabase = {
     async open() {
@@ -333,5 +334,5 @@ describe("migrations", () => {
     expect(before.users).toEqual([{ email: "kept@example.test" }]);
     await (await startBuiltServer(fresh.env)).close();
     expect(await snapshot()).toEqual(before);
-  });
+  }, 90_000); // two server processes, each opening the database
 });
