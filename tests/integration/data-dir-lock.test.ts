@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPglite, type Db } from "@server/db/client";
 import { findUserByEmail } from "@server/accounts/users";
 import { migrate } from "@server/db/migrate";
@@ -23,8 +23,10 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-function dataDir(): string {
+/** A new DATA_DIR holding a copy of the suite's migrated database (PGlite's initdb costs seconds), or nothing. */
+function dataDir(contents: "migrated database" | "nothing" = "migrated database"): string {
   const dir = mkdtempSync(path.join(tmpdir(), "vitrine-lock-"));
+  if (contents === "migrated database") cpSync(inject("pgliteTemplate"), path.join(dir, "pgdata"), { recursive: true });
   cleanups.push(() => {
     rmSync(dir, { recursive: true, force: true });
     return Promise.resolve();
@@ -114,7 +116,7 @@ describe.skipIf(onPostgres)("a second process on the embedded database", () => {
 
 describe.skipIf(onPostgres)("the command channel", () => {
   it("runs a command only for a caller holding the holder's token (kept in DATA_DIR, readable by its owner only)", async () => {
-    const dir = dataDir();
+    const dir = dataDir("nothing");
     const pgdata = path.join(dir, "pgdata");
     mkdirSync(pgdata);
     const lock = await claimDataDir(dir, pgdata);
