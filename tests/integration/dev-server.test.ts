@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, inject, it } from "vitest";
 import { TEST_SESSION_SECRET } from "@tests/support/server";
 
 /*
@@ -22,6 +22,7 @@ it.runIf(onPglite)(
   "starts, and serves the sign-in page rendered from the sources",
   async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "vitrine-dev-"));
+    cpSync(inject("pgliteTemplate"), path.join(dataDir, "pgdata"), { recursive: true }); // PGlite's initdb costs seconds
     const child = spawn(process.execPath, ["scripts/dev.mjs"], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: "development", DATA_DIR: dataDir, PORT: "0", SESSION_SECRET: TEST_SESSION_SECRET, DATABASE_URL: "" },
