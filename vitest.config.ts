@@ -7,6 +7,27 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 // "How the suite runs", has the measurements).
 const fileGroups = { waiting: { groupOrder: 0, maxWorkers: 2 }, browser: { groupOrder: 1, maxWorkers: 2 } };
 
+/**
+ * Files whose subject is not storage (page shells and titles, HTTP rules, the logs, what media processing does to a
+ * file): they send the same statements as the files that run on both databases, so they run on PGlite alone.
+ */
+const ENGINE_AGNOSTIC = [
+  "page-titles",
+  "help",
+  "http-security",
+  "layout",
+  "style-guide",
+  "message-language",
+  "route-body-limit",
+  "log-secrets",
+  "ffmpeg-discovery",
+  "media-no-ffmpeg",
+  "media-serving",
+  "media",
+  "media-limits",
+  "media-edit",
+].map((name) => `tests/integration/${name}.test.ts`);
+
 const integration = (database: "pglite" | "postgres") => ({
   extends: true as const,
   test: {
@@ -14,6 +35,7 @@ const integration = (database: "pglite" | "postgres") => ({
     maxWorkers: fileGroups.waiting.maxWorkers,
     sequence: { groupOrder: fileGroups.waiting.groupOrder },
     include: ["tests/integration/**/*.test.ts"],
+    exclude: database === "postgres" ? ENGINE_AGNOSTIC : [],
     env: { VITRINE_TEST_DB: database },
     testTimeout: 30_000,
     hookTimeout: 60_000,
