@@ -154,3 +154,38 @@ export async function axeViolations(page: Page, scriptedPage?: Page): Promise<st
           .join(", ")}${violation.nodes.length > 5 ? ` (+${violation.nodes.length - 5})` : ""}`,
     );
 }
+
+/** Every key of the English catalogues (locales/en/*.json), dotted as `t()` names them. */
+function catalogueKeys(): Set<string> {
+  const keys = new Set<string>();
+  const walk = (node: unknown, prefix: string) => {
+    if (typeof node !== "object" || node === null) {
+      keys.add(prefix.replace(/_(zero|one|two|few|many|other)$/, ""));
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) walk(value, prefix ? `${prefix}.${key}` : key);
+  };
+  const localesDir = new URL("../../locales/en/", import.meta.url);
+  for (const part of ["common", "admin", "media"]) walk(JSON.parse(readFileSync(new URL(`${part}.json`, localesDir), "utf8")), "");
+  return keys;
+}
+let knownKeys: Set<string> | undefined;
+
+/**
+ * Message keys shown instead of their text (a key missing from the page's catalogue): in the visible text and in
+ * the labels a screen reader reads (aria-label, title, placeholder, alt).
+ */
+export async function keysShown(page: Page): Promise<string[]> {
+  knownKeys ??= catalogueKeys();
+  const texts = await page.evaluate(() => {
+    const labels = [...document.querySelectorAll("[aria-label], [title], [placeholder], [alt]")].flatMap((element) =>
+      ["aria-label", "title", "placeholder", "alt"].map((name) => element.getAttribute(name) ?? ""),
+    );
+    return [document.body.innerText, ...labels];
+  });
+  const shown = new Set<string>();
+  for (const text of texts) {
+    for (const [token] of text.matchAll(/[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+/g)) if (knownKeys.has(token)) shown.add(token);
+  }
+  return [...shown].sort().map((key) => `the message key ${key} is shown instead of its text`);
+}
