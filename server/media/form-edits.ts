@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Bucket } from "@server/content/buckets";
 import type { User } from "@server/accounts/users";
 import { cropImage } from "./crop";
@@ -34,7 +34,7 @@ export interface MediaEdit {
 }
 
 interface EditTarget {
-  context: AppLoadContext;
+  context: Services;
   user: User;
   bucket: Bucket;
   locale: Locale;

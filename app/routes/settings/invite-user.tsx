@@ -74,7 +74,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     context,
     admin,
     { ...submission.value, buckets: bucketsOrAll(submission.value.buckets) },
-    { origin: publicOrigin(request, context), locale },
+    { origin: publicOrigin(request.url, context), locale },
   );
   return data({
     result: submission.reply({ resetForm: true }),

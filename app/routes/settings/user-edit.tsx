@@ -107,7 +107,9 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     if (intent === "resetLink") {
       const made = await makeResetLink(context.db, user.id, admin);
       return data(
-        answer({ resetLink: { url: resetLink(request, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() } }),
+        answer({
+          resetLink: { url: resetLink(request.url, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() },
+        }),
       );
     }
   } catch (error) {
