@@ -3,7 +3,7 @@ import type { Db, Queryable } from "@server/db/client";
 import type { User } from "@server/accounts/users";
 import { recordActivity } from "@server/admin/activity";
 import { removeScheduledMedia, scheduleBucketMediaRemoval } from "@server/media/removals";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
 import { bucketDefinitionSchema, type BucketDefinition } from "@core/content/bucket-definition";

@@ -5,7 +5,7 @@ import { checkMediaReferences } from "./submit-media";
 import { compileBucketSchema } from "./validator";
 import type { Author } from "@server/accounts/users";
 import { readJsonBody } from "@server/web/api";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { FORBIDDEN_KEYS } from "@core/content/payload";
 import { checkDocument, INVALID_CONTENT } from "@core/form/resolve";

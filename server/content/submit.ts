@@ -27,7 +27,7 @@ import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
 import { leaveForSubForm, pickForDraft } from "./drafts";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { applyStepIntent } from "@core/form/step";
 import { applyTagIntent } from "@core/form/tags";
 import { applyCasesPickerIntent, type CasesPickerState } from "@core/form/cases-picker";

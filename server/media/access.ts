@@ -4,7 +4,7 @@ import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "./store";
 import type { User } from "@server/accounts/users";
 import type { MediaKind } from "@core/media/bounds";
 import { toMediaContent } from "./content";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { requireApiUser } from "@server/web/guards";
 import { isUuid } from "@core/ids";
 

@@ -5,8 +5,7 @@ import { cropImage } from "./crop";
 import { cropAllowed } from "./field-property";
 import { selectThumb } from "./stills";
 import { jobsOf, latestMedia } from "./store";
-import { HttpError } from "@server/web/http-error";
-import { errorText } from "@server/web/respond";
+import { errorText, HttpError } from "@server/errors";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import { cropBounds, type CropBounds } from "@core/media/bounds";
 import {

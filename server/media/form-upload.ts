@@ -1,7 +1,7 @@
 import type { Services } from "@server/services";
 import { toMediaContent } from "./content";
 import { receiveMultipart, type ReceivedFile } from "./upload";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import type { MediaStorage } from "./storage";
 import { findBucketById, isBucketVisible } from "@server/content/buckets";
 import { jobsOf, latestMedia } from "./store";

@@ -5,7 +5,7 @@ import { toDocument } from "@server/content/save";
 import { submitJsonDocument } from "@server/content/submit-json";
 import { requireApiBucketAccess } from "./guards";
 import { getRequestState } from "./request-state";
-import { HttpError } from "./http-error";
+import { HttpError } from "@server/errors";
 import { methodNotAllowed } from "./respond";
 import { isUuid } from "@core/ids";
 

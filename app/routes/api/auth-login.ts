@@ -1,7 +1,7 @@
 import { authenticate, LoginFailure, startSession } from "@server/accounts/auth";
 import { readBody } from "@server/web/api";
 import { publicUser } from "@server/accounts/users";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/auth-login";
 

@@ -2,7 +2,7 @@ import { acceptCustomStill, customStillUrl, MAX_CUSTOM_STILL_BYTES } from "@serv
 import { resolveMediaProperty } from "@server/media/field-property";
 import { receiveUpload } from "@server/media/upload";
 import { requireMediaById } from "@server/media/access";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { RouteHandle } from "@core/route-handle";
 import type { Route } from "./+types/media-custom-still";

@@ -1,7 +1,7 @@
 import { intakeUpload } from "@server/media/intake";
 import { receiveUpload } from "@server/media/upload";
 import { requireApiUser } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import { mediaBounds } from "@core/media/bounds";
 import type { RouteHandle } from "@core/route-handle";

@@ -6,7 +6,7 @@ import { listOpenInvitations } from "@server/accounts/invitations";
 import { inviteUser, publicOrigin, revokeInvitationAs } from "@server/accounts/invite";
 import { canSendMail } from "@server/mail/mailer";
 import { requireAdmin } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { isUuid } from "@core/ids";

@@ -1,7 +1,7 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "react-router";
 import { isUuid } from "@core/ids";
 import type { MediaKind } from "@core/media/bounds";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { mediaContentResponse, requireMediaAccess } from "@server/media/access";
 
 /**
