@@ -1,5 +1,4 @@
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
-import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
@@ -37,7 +36,7 @@ import { PENDING_UPLOAD_FIELD, type PendingFile } from "@core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "@core/media/wire";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { Locale } from "@core/locales";
-import { getRequestState } from "@server/web/request-state";
+import type { Services } from "@server/services";
 import { isUuid } from "@core/ids";
 
 /*
@@ -104,18 +103,19 @@ export interface SubmitOptions {
   duplicateOf?: string;
 }
 
-/** Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there. */
+/**
+ * Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there.
+ * `target.locale` is the editor's interface language: every message under the form's fields, the files' included,
+ * is in it (the configured default locale unless the editor chose another, spec §5), so a page never mixes two.
+ */
 export async function submitBucketForm(
   request: Request,
-  context: AppLoadContext,
-  target: { user: User; bucket: Bucket },
+  context: Services,
+  target: { user: User; bucket: Bucket; locale: Locale },
   options: SubmitOptions = {},
 ): Promise<FormSubmission> {
-  const { user, bucket } = target;
+  const { user, bucket, locale } = target;
   const { schema, validate } = compileBucketSchema(bucket);
-  // Every message under the form's fields, the files' included, in the editor's interface language (which is the
-  // configured default locale unless the editor chose another, spec §5), so a page never mixes two languages.
-  const { locale } = await getRequestState(request, context);
   const messageLocale = locale;
   const { storage } = context.media;
   const post = await readFormPost(request, storage, schema);
@@ -230,7 +230,7 @@ type SaveStep =
 
 /** Saves a valid submission with the files its document references; the post's other files are removed. */
 async function save(
-  context: AppLoadContext,
+  context: Services,
   target: { user: User; bucket: Bucket },
   formData: FormData,
   submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,

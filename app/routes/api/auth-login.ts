@@ -1,4 +1,5 @@
-import { authenticate, LoginFailure, startSession } from "@server/accounts/auth";
+import { LoginFailure } from "@server/accounts/auth";
+import { authenticate, startSession } from "@server/web/sign-in";
 import { readBody } from "@server/web/api";
 import { publicUser } from "@server/accounts/users";
 import { HttpError } from "@server/errors";

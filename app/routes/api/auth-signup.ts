@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
-import { signUp, SignupFailure, startSession } from "@server/accounts/auth";
+import { signUp, SignupFailure } from "@server/accounts/auth";
+import { startSession } from "@server/web/sign-in";
 import { readBody } from "@server/web/api";
 import { isInvitationOpen } from "@server/accounts/invitations";
 import { publicUser } from "@server/accounts/users";

@@ -1,7 +1,7 @@
 import { acceptCustomStill, customStillUrl, MAX_CUSTOM_STILL_BYTES } from "@server/media/stills";
 import { resolveMediaProperty } from "@server/media/field-property";
 import { receiveUpload } from "@server/media/upload";
-import { requireMediaById } from "@server/media/access";
+import { requireMediaById } from "@server/web/media-access";
 import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { RouteHandle } from "@core/route-handle";

@@ -1,5 +1,5 @@
 import { serveFile } from "@server/media/serve";
-import { requireMediaAccess } from "@server/media/access";
+import { requireMediaAccess } from "@server/web/media-access";
 import { stillMimetype } from "@server/media/stills";
 import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";

@@ -201,7 +201,8 @@ export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") =>
     if (screen !== "generic" && target.bucket.screen !== screen) throw notFound();
     try {
       const duplicateOf = mode === "duplicate" && isUuid(params.contentId) ? params.contentId : undefined;
-      const outcome = await submitBucketForm(request, context, target, { duplicateOf });
+      const { locale } = await getRequestState(request, context);
+      const outcome = await submitBucketForm(request, context, { ...target, locale }, { duplicateOf });
       if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
       if (outcome.returnTo) return redirect(outcome.returnTo);
       return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);

@@ -2,7 +2,8 @@ import type { AppLoadContext, LoaderFunctionArgs } from "react-router";
 import { isUuid } from "@core/ids";
 import type { MediaKind } from "@core/media/bounds";
 import { HttpError } from "@server/errors";
-import { mediaContentResponse, requireMediaAccess } from "@server/media/access";
+import { mediaContentResponse } from "@server/media/access";
+import { requireMediaAccess } from "@server/web/media-access";
 
 /**
  * GET /api/v1/buckets/{kind}/content/{contentId}/latest: the media content
