@@ -17,7 +17,7 @@ import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments 
 import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
 import { asNewSubDocuments, InlineCopyError, inlineCopyRefusal, ownedInlineDocuments, writeDuplicateDocuments } from "./duplicate";
 import type { User } from "@server/accounts/users";
-import { mediaReferences, readFormPost } from "@server/media/form-upload";
+import { mediaReferences, type FormPost } from "@server/media/form-upload";
 import { applyMediaEdit } from "@server/media/form-edits";
 import { PendingUploadTaken } from "@server/media/pending";
 import { mediaKindOfSchema } from "@core/form/field-kind";
@@ -104,21 +104,21 @@ export interface SubmitOptions {
 }
 
 /**
- * Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there.
- * `target.locale` is the editor's interface language: every message under the form's fields, the files' included,
- * is in it (the configured default locale unless the editor chose another, spec §5), so a page never mixes two.
+ * Runs the pipeline on a bucket edit form post (read by readFormPost, its files staged). Throws
+ * ContentNotFoundError for a document that is not there. `target.locale` is the editor's interface language: every
+ * message under the form's fields, the files' included, is in it (the configured default locale unless the editor
+ * chose another, spec §5), so a page never mixes two. `target.path` is the page's path (where a sub-form returns to).
  */
 export async function submitBucketForm(
-  request: Request,
   context: Services,
-  target: { user: User; bucket: Bucket; locale: Locale },
+  post: FormPost,
+  target: { user: User; bucket: Bucket; locale: Locale; path: string },
   options: SubmitOptions = {},
 ): Promise<FormSubmission> {
   const { user, bucket, locale } = target;
   const { schema, validate } = compileBucketSchema(bucket);
   const messageLocale = locale;
   const { storage } = context.media;
-  const post = await readFormPost(request, storage, schema);
   const { formData } = post;
   const referenceSearch = takeReferenceSearch(formData, schema);
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
@@ -153,7 +153,7 @@ export async function submitBucketForm(
       storage,
       post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })),
     );
-    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, {
+    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
       field: openNewSubForm ?? openSubForm ?? "",
       fresh: openNewSubForm !== undefined,
     });

@@ -11,7 +11,7 @@ import { compileBucketSchema } from "@server/content/validator";
 import { loadInlineSubForms } from "@server/content/subforms";
 import { draftFormValue, findDraft } from "@server/content/drafts";
 import { BASE_VERSION_FIELD } from "@core/form/resolve";
-import { hasMediaField, loadMediaContents } from "@server/media/form-upload";
+import { hasMediaField, loadMediaContents, readFormPost } from "@server/media/form-upload";
 import { requireBucketAccess } from "@server/web/guards";
 import { getRequestState } from "@server/web/request-state";
 import { documentTitle, markedAsCopy } from "@core/content/title";
@@ -202,7 +202,9 @@ export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") =>
     try {
       const duplicateOf = mode === "duplicate" && isUuid(params.contentId) ? params.contentId : undefined;
       const { locale } = await getRequestState(request, context);
-      const outcome = await submitBucketForm(request, context, { ...target, locale }, { duplicateOf });
+      const post = await readFormPost(request, context.media.storage, compileBucketSchema(target.bucket).schema);
+      const path = new URL(request.url).pathname;
+      const outcome = await submitBucketForm(context, post, { ...target, locale, path }, { duplicateOf });
       if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
       if (outcome.returnTo) return redirect(outcome.returnTo);
       return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);
