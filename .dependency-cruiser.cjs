@@ -43,6 +43,16 @@ module.exports = {
       to: { path: "^server/" },
     },
     {
+      name: "domain-knows-no-http",
+      comment:
+        "The domain folders of server/ know nothing of HTTP: no server/web/ and no react-router (AppLoadContext included). " +
+        "They take Services (server/services.ts) and plain values, and refuse with server/errors.ts; server/web/ and " +
+        "app/routes/ read bodies, sessions, headers and locales and turn refusals into answers.",
+      severity: "error",
+      from: { path: "^server/(content|accounts|media|delivery|webhooks|jobs|admin|mail)/" },
+      to: { path: "^server/web/|(^|/)node_modules/react-router/" },
+    },
+    {
       name: "not-to-unresolvable",
       comment: "An import the checker cannot resolve would escape the rules above.",
       severity: "error",

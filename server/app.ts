@@ -12,7 +12,7 @@ import { withReadCache } from "./db/read-cache";
 import { holdEventLoop } from "./event-loop-hold";
 import { createLogger, type Logger } from "./logger";
 import { findFfmpeg } from "./media/ffmpeg";
-import type { MediaContext } from "./web/context";
+import type { MediaServices } from "./services";
 import type { SeedResult } from "./seed";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
 
@@ -50,7 +50,7 @@ export interface RunningServer {
   db: Db;
   config: Config;
   server: Server;
-  media: MediaContext;
+  media: MediaServices;
   /** Sends the webhooks' deliveries (server/webhooks/dispatcher.ts). */
   webhooks: WebhookDispatcher;
   /** The admin account a first start (no users yet) created: the caller says how to sign in. */

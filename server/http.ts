@@ -5,7 +5,8 @@ import { createRequestHandler, data, type AppLoadContext, type ServerBuild } fro
 import { createCookieSessionStorage } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import sirv from "sirv";
-import type { MediaContext, SessionData } from "./web/context";
+import type { SessionData } from "./web/context";
+import type { MediaServices } from "./services";
 import { normalizeLocale, SUPPORTED_LOCALES } from "@core/locales";
 import { translate, type MessageKey, type MessageParams } from "@core/messages";
 import type { Config } from "./config";
@@ -30,7 +31,7 @@ export interface HttpAppOptions {
   config: Config;
   logger: Logger;
   version: string;
-  media: MediaContext;
+  media: MediaServices;
   clientDir?: string;
   mode?: "production" | "development";
 }

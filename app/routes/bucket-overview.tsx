@@ -10,7 +10,7 @@ import { titleProperty, titleText } from "@core/content/title";
 import { requireBucketAccess } from "@server/web/guards";
 import { isUuid } from "@core/ids";
 import { getRequestState, interfaceBucketName } from "@server/web/request-state";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import {
   documentPath,

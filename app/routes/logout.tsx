@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { endSession } from "@server/accounts/auth";
+import { endSession } from "@server/web/sign-in";
 import type { Route } from "./+types/logout";
 
 /** The user menu's 'Signout' is a plain link (spec §2): the one GET that changes state. */

@@ -1,4 +1,4 @@
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 
 export const loader = pageRoute(() => {

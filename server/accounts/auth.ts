@@ -1,14 +1,10 @@
-import type { AppLoadContext } from "react-router";
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
 import { hashPassword, verifyPassword } from "@server/security/password";
 import { markInvitationUsedBy, redeemInvitation } from "./invitations";
 import { recordActivity } from "@server/admin/activity";
 import { clearFailures, recordFailure, retryAfterSeconds, SIGN_IN_LIMITS } from "./rate-limit";
-import { createSession, deleteSession } from "./sessions";
-import { createUser, EmailTakenError, findUserByEmail, markSignedIn, type User } from "./users";
+import { createUser, EmailTakenError, findUserByEmail, type User } from "./users";
 import { loginSchema, signupSchema } from "@core/auth-schemas";
-import { getRequestState } from "@server/web/request-state";
+import type { Services } from "@server/services";
 
 export type LoginFailureCode = "unknown user" | "incorrect password" | "rate limited" | "invalid";
 
@@ -28,14 +24,18 @@ export class LoginFailure extends Error {
 export const accountKey = (email: string) => `sign-in:account:${email.trim().toLowerCase()}`;
 const addressKey = (address: string) => `sign-in:address:${address}`;
 
-async function verifyCredentials(context: AppLoadContext, form: FormData): Promise<User> {
-  const parsed = loginSchema.safeParse(Object.fromEntries(form));
+/**
+ * The user of the posted sign-in fields {email, password}; throws LoginFailure. Failures count against the account
+ * and the client's address (the rate limit).
+ */
+export async function verifyCredentials(context: Pick<Services, "db">, fields: unknown, clientAddress: string): Promise<User> {
+  const parsed = loginSchema.safeParse(fields);
   if (!parsed.success) throw new LoginFailure("invalid", 400);
   const { email, password } = parsed.data;
   const { db } = context;
   const keys = [
     [accountKey(email), SIGN_IN_LIMITS.perAccount],
-    [addressKey(context.clientAddress), SIGN_IN_LIMITS.perAddress],
+    [addressKey(clientAddress), SIGN_IN_LIMITS.perAddress],
   ] as const;
   const waits = await Promise.all(keys.map(([key, rule]) => retryAfterSeconds(db, key, rule)));
   const wait = Math.max(...waits);
@@ -55,35 +55,6 @@ async function verifyCredentials(context: AppLoadContext, form: FormData): Promi
   return publicFields;
 }
 
-/** remix-auth with its form strategy; the verify step needs this request's context. */
-function authenticator(context: AppLoadContext): Authenticator<User> {
-  return new Authenticator<User>().use(new FormStrategy(({ form }) => verifyCredentials(context, form)), "form");
-}
-
-/** Checks the credentials in the request's form body; throws LoginFailure. */
-export function authenticate(request: Request, context: AppLoadContext): Promise<User> {
-  return authenticator(context).authenticate("form", request);
-}
-
-/** Starts a new server-side session and renews the cookie. */
-export async function startSession(request: Request, context: AppLoadContext, user: User): Promise<string> {
-  const { session } = await getRequestState(request, context);
-  const previous = session.get("token");
-  if (previous) await deleteSession(context.db, previous);
-  const origin = { userAgent: request.headers.get("user-agent"), address: context.clientAddress };
-  session.set("token", await createSession(context.db, user.id, origin));
-  await markSignedIn(context.db, user.id);
-  return context.sessionStorage.commitSession(session);
-}
-
-export async function endSession(request: Request, context: AppLoadContext): Promise<string> {
-  const { session } = await getRequestState(request, context);
-  const token = session.get("token");
-  if (token) await deleteSession(context.db, token);
-  session.unset("token");
-  return context.sessionStorage.commitSession(session);
-}
-
 export type SignupFailureCode = "invalidInvitation" | "emailTaken";
 
 export class SignupFailure extends Error {
@@ -94,7 +65,7 @@ export class SignupFailure extends Error {
 }
 
 /** Redeems the invitation and creates the user together: a failed signup burns no code. */
-export async function signUp(context: AppLoadContext, input: unknown): Promise<User> {
+export async function signUp(context: Pick<Services, "db">, input: unknown): Promise<User> {
   const { name, email, password, invitationCode } = signupSchema.parse(input);
   const passwordHash = await hashPassword(password);
   return context.db.transaction(async (tx) => {
@@ -117,5 +88,3 @@ export async function signUp(context: AppLoadContext, input: unknown): Promise<U
     }
   });
 }
-
-export { requireSignupAllowed } from "@server/web/guards";

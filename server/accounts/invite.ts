@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Locale } from "@core/locales";
 import { translate } from "@core/messages";
 import type { InvitationInput } from "@core/people-forms";
@@ -19,8 +19,8 @@ export interface CreatedInvitation {
 }
 
 /** Absolute links in mail: PUBLIC_URL when it is set (behind a proxy the request's host may be an inner one). */
-export function publicOrigin(request: Request, context: Pick<AppLoadContext, "config">): string {
-  return new URL(context.config.PUBLIC_URL ?? request.url).origin;
+export function publicOrigin(requestUrl: string, context: Pick<Services, "config">): string {
+  return new URL(context.config.PUBLIC_URL ?? requestUrl).origin;
 }
 
 export const signupLink = (origin: string, code: string) => `${origin}/signup?${new URLSearchParams({ code }).toString()}`;
@@ -31,7 +31,7 @@ export const signupLink = (origin: string, code: string) => `${origin}/signup?${
  * to pass on. The code is never logged.
  */
 export async function inviteUser(
-  context: Pick<AppLoadContext, "db" | "config" | "logger">,
+  context: Pick<Services, "db" | "config" | "logger">,
   actor: User,
   input: Omit<InvitationInput, "buckets"> & { buckets: string[] | null },
   options: { origin: string; locale: Locale },
@@ -105,7 +105,7 @@ export function invitationMail(
 }
 
 /** Revokes an open invitation (a revoked code cannot be redeemed); false when it was no longer open. */
-export async function revokeInvitationAs(context: Pick<AppLoadContext, "db">, actor: User, id: string): Promise<boolean> {
+export async function revokeInvitationAs(context: Pick<Services, "db">, actor: User, id: string): Promise<boolean> {
   return context.db.transaction(async (tx) => {
     const revoked = await revokeInvitation(tx, id);
     if (!revoked) return false;

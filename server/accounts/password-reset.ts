@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Queryable } from "@server/db/client";
 import { canSendMail, sendMail } from "@server/mail/mailer";
 import { hashPassword } from "@server/security/password";
@@ -40,9 +40,9 @@ async function findAccount(db: Queryable, email: string): Promise<ResetAccount |
   return rows[0] ?? null;
 }
 
-/** The absolute link of a reset token: PUBLIC_URL's origin, or the origin the request came to. */
-export function resetLink(request: Request, publicUrl: string | undefined, token: string): string {
-  return new URL(`/password-reset/${token}`, publicUrl ?? new URL(request.url).origin).toString();
+/** The absolute link of a reset token: PUBLIC_URL's origin, or the origin of the URL the request came to. */
+export function resetLink(requestUrl: string, publicUrl: string | undefined, token: string): string {
+  return new URL(`/password-reset/${token}`, publicUrl ?? new URL(requestUrl).origin).toString();
 }
 
 /**
@@ -97,17 +97,26 @@ export async function createResetToken(db: Queryable, userId: string): Promise<{
   return { token, expiresAt: row.expiresAt };
 }
 
-/** Handles a reset request for `email`; the outcome never depends on whether the account exists. */
+/** Who asks for a reset: the address typed in, and where the request came from. */
+export interface ResetAsker {
+  email: string;
+  /** The language of the mail when the account has none. */
+  locale: Locale;
+  clientAddress: string;
+  /** The URL the request came to: the reset link's origin when PUBLIC_URL is unset. */
+  requestUrl: string;
+}
+
+/** Handles a reset request for `asker.email`; the outcome never depends on whether the account exists. */
 export async function requestPasswordReset(
-  request: Request,
-  context: AppLoadContext,
-  email: string,
-  requestLocale: Locale,
+  context: Pick<Services, "db" | "config" | "logger">,
+  asker: ResetAsker,
 ): Promise<ResetRequestOutcome> {
   const { db, config, logger } = context;
+  const { email } = asker;
   const keys = [
     [`password-reset:account:${email.trim().toLowerCase()}`, PASSWORD_RESET_LIMITS.perAccount],
-    [`password-reset:address:${context.clientAddress}`, PASSWORD_RESET_LIMITS.perAddress],
+    [`password-reset:address:${asker.clientAddress}`, PASSWORD_RESET_LIMITS.perAddress],
   ] as const;
   const wait = Math.max(...(await Promise.all(keys.map(([key, rule]) => retryAfterSeconds(db, key, rule)))));
   if (wait > 0) return { status: "rateLimited", retryAfter: wait };
@@ -124,11 +133,11 @@ export async function requestPasswordReset(
   const account = await findAccount(db, email);
   if (!account || account.deactivated) return { status: "sent" };
   const { token } = await createResetToken(db, account.id);
-  const locale = normalizeLocale(account.locale) ?? requestLocale;
+  const locale = normalizeLocale(account.locale) ?? asker.locale;
   const params = {
     name: account.name,
     product: config.PRODUCT_NAME,
-    link: resetLink(request, config.PUBLIC_URL, token),
+    link: resetLink(asker.requestUrl, config.PUBLIC_URL, token),
     minutes: RESET_TOKEN_TTL_SECONDS / 60,
   };
   // Not awaited: an account's answer must take no longer than a stranger's.
@@ -163,7 +172,7 @@ export async function findResetToken(db: Queryable, token: string): Promise<{ st
  * closed, every session of the user ends, its open request to the admins is closed, and the sign-in limit of the
  * account is lifted. Answers the token's state ("valid" when the password was set).
  */
-export async function completePasswordReset(context: AppLoadContext, token: string, password: string): Promise<ResetTokenState> {
+export async function completePasswordReset(context: Services, token: string, password: string): Promise<ResetTokenState> {
   const passwordHash = await hashPassword(password);
   const email = await context.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ userId: string }>(

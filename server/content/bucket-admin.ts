@@ -1,9 +1,9 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Db, Queryable } from "@server/db/client";
 import type { User } from "@server/accounts/users";
 import { recordActivity } from "@server/admin/activity";
 import { removeScheduledMedia, scheduleBucketMediaRemoval } from "@server/media/removals";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
 import { bucketDefinitionSchema, type BucketDefinition } from "@core/content/bucket-definition";
@@ -328,7 +328,7 @@ export async function checkImport(
  * removal in the same transaction (server/media/removals.ts) and removed right after the commit.
  */
 export async function deleteBucket(
-  context: AppLoadContext,
+  context: Services,
   actor: Pick<User, "id" | "name">,
   slug: string,
   confirmSlug: string,

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { checkSave, writeDocument, type SaveRefusal } from "./save";
 import { writeSubDocuments } from "./save-subforms";
@@ -91,7 +91,7 @@ export function asNewSubDocuments(documents: readonly SubDocument[], owned: Read
 }
 
 /** Copies documents in one transaction: each once (a document held twice gets one copy), its own sub-documents first. */
-function copier(context: AppLoadContext, tx: Queryable, user: User, locale: Locale) {
+function copier(context: Services, tx: Queryable, user: User, locale: Locale) {
   const copies = new Map<string, string>();
   const copying = new Set<string>();
   const bucketOf = bucketLookup(tx);
@@ -149,7 +149,7 @@ const topField = (name: string) => /^[^.[]*/.exec(name)?.[0] ?? name;
  * data and the sub-forms' documents still name, then the sub-forms' documents; answers the parent's fields.
  */
 export function writeDuplicateDocuments(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   target: { schema: JsonSchema; data: Record<string, unknown> },
   sub: { buckets: readonly SubFormBucket[]; documents: readonly SubDocument[] },

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { saveDocument } from "./save";
 import { ContentNotFoundError, getVersion, VersionConflictError, type ContentVersion } from "./store";
@@ -87,7 +87,7 @@ export async function historyEntries(
 
 /** The titles and pages of referenced documents, by collection: only buckets the user may see. */
 export async function referenceTitles(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   targets: Map<string, Set<string>>,
 ): Promise<Record<string, DiffReference>> {
@@ -114,7 +114,7 @@ export async function referenceTitles(
 
 /** Two versions of one document compared, the older first; null when either is not a version of it. */
 export async function compareVersions(
-  context: AppLoadContext,
+  context: Services,
   target: { user: User; bucket: Bucket },
   contentId: string,
   versionIds: readonly [string, string],
@@ -168,7 +168,7 @@ export type RestoreOutcome =
  * is a conflict. Throws ContentNotFoundError for an unknown version.
  */
 export async function restoreVersion(
-  context: AppLoadContext,
+  context: Services,
   target: { user: User; bucket: Bucket },
   input: { contentId: string; versionId: string; baseVersionId: string },
 ): Promise<RestoreOutcome> {

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
 import { toDocument } from "./save";
 import { listContents, type ContentVersion } from "./store";
@@ -103,7 +103,7 @@ export async function populateDocuments(
 /** The edit page's clip cards and trend options: one list per collection its video-cases and trend-select fields name. */
 const CARD_LIMIT = 1000;
 
-export async function loadClipCardData(context: AppLoadContext, user: User, schema: JsonSchema): Promise<ClipCardData> {
+export async function loadClipCardData(context: Services, user: User, schema: JsonSchema): Promise<ClipCardData> {
   const caseCollections = new Set<string>();
   const trendCollections = new Set<string>();
   for (const { node } of schemaNodes(schema)) {

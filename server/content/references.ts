@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Queryable } from "@server/db/client";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
@@ -67,7 +67,7 @@ const byLabel = (a: ReferenceOption, b: ReferenceOption) => a.label.localeCompar
 
 /** Options of every reference field in a schema: the whole collection, or the first page of a large one. */
 export async function loadReferenceOptions(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   schema: JsonSchema,
 ): Promise<Record<string, ReferenceCollection>> {
@@ -91,7 +91,7 @@ export async function loadReferenceOptions(
  * out (the field shows the raw value, as before).
  */
 export async function loadReferenceTargets(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   schema: JsonSchema,
   value: unknown,
@@ -153,7 +153,7 @@ export interface ReferenceReply {
 
 /** The reference part of a form post that did not save (server/content/submit.ts). */
 export async function referenceReply(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   schema: JsonSchema,
   payload: unknown,

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { checkSave, writeDocument, type SaveRefusal } from "./save";
 import { ContentNotFoundError, VersionConflictError } from "./store";
 import type { SubFormBucket } from "./subforms";
@@ -34,7 +34,7 @@ const usable = (buckets: readonly SubFormBucket[], field: string) => {
 
 /** The server-only checks of each sub-document (ids, text ids), its refusal under the sub-form's fields. */
 export async function checkSubDocuments(
-  context: AppLoadContext,
+  context: Services,
   user: Author,
   buckets: readonly SubFormBucket[],
   documents: readonly SubDocument[],
@@ -82,7 +82,7 @@ export function writeSubDocuments(user: Author, buckets: readonly SubFormBucket[
  * A sub-form's failed save as the form shows it, under the sub-form (spec §8): a conflict says so
  * (DOCUMENT_VERSION_CONFLICT), anything else is 'Error saving sub-form…'.
  */
-export function subFormRefusal(context: AppLoadContext, error: SubFormSaveError, locale: Locale): SaveRefusal {
+export function subFormRefusal(context: Services, error: SubFormSaveError, locale: Locale): SaveRefusal {
   const conflict = error.reason instanceof VersionConflictError;
   if (!conflict) context.logger.error({ err: error.reason, field: error.field }, "Error saving sub-form");
   const message = translate(locale, conflict ? "subForm.conflict" : "subForm.saveFailed");

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Bucket } from "./buckets";
 import { ContentNotFoundError, createContent, getSingletonContent, getVersion, saveVersion, type ContentVersion } from "./store";
 import { hasPermission, type Author } from "@server/accounts/users";
@@ -53,7 +53,7 @@ function refusal(locale: Locale, status: SaveRefusal["status"], key: MessageKey,
 
 const singletonTaken = (locale: Locale) => refusal(locale, 409, "content.singletonTaken");
 
-const messageLocaleOf = (context: AppLoadContext, input: SaveInput): Locale => input.messageLocale ?? context.config.DEFAULT_LOCALE;
+const messageLocaleOf = (context: Services, input: SaveInput): Locale => input.messageLocale ?? context.config.DEFAULT_LOCALE;
 
 export interface SaveOptions {
   /**
@@ -72,7 +72,7 @@ export interface SaveOptions {
  * `db` is where it reads: a transaction that is writing reads there (PGlite runs one statement at a time).
  */
 export async function checkSave(
-  context: AppLoadContext,
+  context: Services,
   user: Author,
   bucket: Bucket,
   input: SaveInput,
@@ -115,7 +115,7 @@ export async function checkSave(
  * / ContentNotFoundError from the store.
  */
 export async function saveDocument(
-  context: AppLoadContext,
+  context: Services,
   user: Author,
   bucket: Bucket,
   input: SaveInput,

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { findBucketById, isBucketVisible, type Bucket } from "./buckets";
 import { historyEntries, referenceTitles } from "./history";
 import { getLatestVersion, getVersion, type ContentVersion } from "./store";
@@ -173,7 +173,7 @@ async function visibleMedia(db: Queryable, creator: User, contentId: string, buc
 }
 
 /** What /shareables/{token} shows; null answers 404. */
-export async function sharedDocument(context: AppLoadContext, token: string | undefined, locale: Locale): Promise<SharedDocument | null> {
+export async function sharedDocument(context: Services, token: string | undefined, locale: Locale): Promise<SharedDocument | null> {
   const open = await openShareable(context.db, token);
   if (!open || !token) return null;
   const { bucket, version, creator, share } = open;

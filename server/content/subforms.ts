@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { getLatestVersion } from "./store";
 import { compileBucketSchema, type CompiledBucketSchema } from "./validator";
@@ -26,7 +26,7 @@ export type SubFormBucket =
   | { ok: true; field: string; collection: string; bucket: Bucket; compiled: CompiledBucketSchema }
   | { ok: false; field: string; collection: string; reason: "bucket" | "media" | "nested" };
 
-export async function subFormBuckets(context: AppLoadContext, user: User, schema: JsonSchema): Promise<SubFormBucket[]> {
+export async function subFormBuckets(context: Services, user: User, schema: JsonSchema): Promise<SubFormBucket[]> {
   return Promise.all(
     inlineFields(schema).map(async ({ field, collection }): Promise<SubFormBucket> => {
       const bucket = await findBucketByCollection(context.db, collection);
@@ -77,7 +77,7 @@ export function subFormChecks(buckets: readonly SubFormBucket[]): Record<string,
  * content, the field cleared (`cleared`), and says a copy is made.
  */
 export async function loadInlineSubForms(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   schema: JsonSchema,
   value: Record<string, unknown>,

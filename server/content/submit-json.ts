@@ -1,12 +1,11 @@
-import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
 import { saveDocument, splitDocument, toDocument } from "./save";
 import { checkMediaReferences } from "./submit-media";
 import { compileBucketSchema } from "./validator";
 import type { Author } from "@server/accounts/users";
-import { readJsonBody } from "@server/web/api";
-import { HttpError } from "@server/web/http-error";
-import { getRequestState } from "@server/web/request-state";
+import { HttpError } from "@server/errors";
+import type { Services } from "@server/services";
+import type { Locale } from "@core/locales";
 import { FORBIDDEN_KEYS } from "@core/content/payload";
 import { checkDocument, INVALID_CONTENT } from "@core/form/resolve";
 import { translateMessage } from "@core/messages";
@@ -18,11 +17,11 @@ import { translateMessage } from "@core/messages";
  * same bad input gets the same messages under the same field names as on the page and in the modal.
  */
 
-const SAVE_USAGE = { key: "api.usage.save" } as const;
+/** What a save call's body should be: the web layer refuses a body that is no JSON object with it. */
+export const SAVE_USAGE = { key: "api.usage.save" } as const;
 
-/** Reads the envelope {content, collection}: the content, or the 400 (an HttpError) that refuses it. */
-async function readEnvelope(request: Request, bucket: Bucket): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(request, SAVE_USAGE);
+/** Checks the envelope {content, collection}: the content, or the 400 (an HttpError) that refuses it. */
+function readEnvelope(body: Record<string, unknown>, bucket: Bucket): Record<string, unknown> {
   const forbidden = Object.keys(body).find((key) => FORBIDDEN_KEYS.has(key));
   if (forbidden) throw new HttpError(400, "api.forbiddenName", { name: forbidden });
   const content = body.content;
@@ -42,20 +41,19 @@ async function readEnvelope(request: Request, bucket: Bucket): Promise<Record<st
 /**
  * The saved document (201 new, 200 a new version), or the refusal as {error, errors, locales}. A malformed
  * envelope, a version conflict or an unknown document is thrown (HttpError, VersionConflictError,
- * ContentNotFoundError) for the route's apiRoute to answer.
+ * ContentNotFoundError) for the route's apiRoute to answer. `body` is the call's JSON object; `locale` the
+ * interface language of whoever sends it (an API client's: its Accept-Language, else the default).
  */
 export async function submitJsonDocument(
-  request: Request,
-  context: AppLoadContext,
-  target: { author: Author; bucket: Bucket },
+  context: Services,
+  body: Record<string, unknown>,
+  target: { author: Author; bucket: Bucket; locale: Locale },
 ): Promise<Response> {
-  const { author: user, bucket } = target;
-  const content = await readEnvelope(request, bucket);
+  const { author: user, bucket, locale } = target;
+  const content = readEnvelope(body, bucket);
   const { contentId, baseVersionId, data } = splitDocument(content);
   const { schema, validate, problems } = compileBucketSchema(bucket);
   if (!validate) return Response.json({ error: problems.join("; "), errors: { "": problems }, locales: [] }, { status: 422 });
-  // Messages in the interface language of whoever sends it (an API client's: its Accept-Language, else the default).
-  const { locale } = await getRequestState(request, context);
   const checked = checkDocument(data, schema, validate, locale);
   if (!checked.ok)
     return Response.json(

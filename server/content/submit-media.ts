@@ -3,7 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { Bucket } from "./buckets";
 import type { Author, User } from "@server/accounts/users";
 import type { Db } from "@server/db/client";
-import type { MediaContext } from "@server/web/context";
+import type { MediaServices } from "@server/services";
 import { checkUpload } from "@server/media/accept";
 import type { FormFilePart } from "@server/media/form-upload";
 import { mediaReferences } from "@server/media/form-upload";
@@ -22,8 +22,7 @@ import type { MediaStorage } from "@server/media/storage";
 import type { ReceivedFile } from "@server/media/upload";
 import { tooLargeMessage } from "@core/media/bounds";
 import { translateMessage } from "@core/messages";
-import { HttpError } from "@server/web/http-error";
-import { errorText } from "@server/web/respond";
+import { errorText, HttpError } from "@server/errors";
 import type { Locale } from "@core/locales";
 import type { PendingFile } from "@core/media/pending";
 import { translate } from "@core/messages";
@@ -50,7 +49,7 @@ const add = (errors: FieldErrors, name: string, message: string) => void (errors
 export async function checkFormFiles(
   files: ReadonlyArray<ReceivedFile<FormFilePart>>,
   formData: FormData,
-  media: MediaContext,
+  media: MediaServices,
   locale: Locale,
 ) {
   const staged: StagedFormFile[] = [];

@@ -1,5 +1,4 @@
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
-import type { AppLoadContext } from "react-router";
 import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument, type SaveOutcome } from "./save";
@@ -18,7 +17,7 @@ import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments 
 import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
 import { asNewSubDocuments, InlineCopyError, inlineCopyRefusal, ownedInlineDocuments, writeDuplicateDocuments } from "./duplicate";
 import type { User } from "@server/accounts/users";
-import { mediaReferences, readFormPost } from "@server/media/form-upload";
+import { mediaReferences, type FormPost } from "@server/media/form-upload";
 import { applyMediaEdit } from "@server/media/form-edits";
 import { PendingUploadTaken } from "@server/media/pending";
 import { mediaKindOfSchema } from "@core/form/field-kind";
@@ -27,7 +26,7 @@ import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
 import { leaveForSubForm, pickForDraft } from "./drafts";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { applyStepIntent } from "@core/form/step";
 import { applyTagIntent } from "@core/form/tags";
 import { applyCasesPickerIntent, type CasesPickerState } from "@core/form/cases-picker";
@@ -37,7 +36,7 @@ import { PENDING_UPLOAD_FIELD, type PendingFile } from "@core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "@core/media/wire";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { Locale } from "@core/locales";
-import { getRequestState } from "@server/web/request-state";
+import type { Services } from "@server/services";
 import { isUuid } from "@core/ids";
 
 /*
@@ -104,21 +103,22 @@ export interface SubmitOptions {
   duplicateOf?: string;
 }
 
-/** Runs the pipeline on a bucket edit form post. Throws ContentNotFoundError for a document that is not there. */
+/**
+ * Runs the pipeline on a bucket edit form post (read by readFormPost, its files staged). Throws
+ * ContentNotFoundError for a document that is not there. `target.locale` is the editor's interface language: every
+ * message under the form's fields, the files' included, is in it (the configured default locale unless the editor
+ * chose another, spec §5), so a page never mixes two. `target.path` is the page's path (where a sub-form returns to).
+ */
 export async function submitBucketForm(
-  request: Request,
-  context: AppLoadContext,
-  target: { user: User; bucket: Bucket },
+  context: Services,
+  post: FormPost,
+  target: { user: User; bucket: Bucket; locale: Locale; path: string },
   options: SubmitOptions = {},
 ): Promise<FormSubmission> {
-  const { user, bucket } = target;
+  const { user, bucket, locale } = target;
   const { schema, validate } = compileBucketSchema(bucket);
-  // Every message under the form's fields, the files' included, in the editor's interface language (which is the
-  // configured default locale unless the editor chose another, spec §5), so a page never mixes two languages.
-  const { locale } = await getRequestState(request, context);
   const messageLocale = locale;
   const { storage } = context.media;
-  const post = await readFormPost(request, storage, schema);
   const { formData } = post;
   const referenceSearch = takeReferenceSearch(formData, schema);
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
@@ -153,7 +153,7 @@ export async function submitBucketForm(
       storage,
       post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })),
     );
-    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, new URL(request.url).pathname, formData, {
+    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
       field: openNewSubForm ?? openSubForm ?? "",
       fresh: openNewSubForm !== undefined,
     });
@@ -230,7 +230,7 @@ type SaveStep =
 
 /** Saves a valid submission with the files its document references; the post's other files are removed. */
 async function save(
-  context: AppLoadContext,
+  context: Services,
   target: { user: User; bucket: Bucket },
   formData: FormData,
   submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,

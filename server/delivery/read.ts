@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import {
   acceptClient,
   CLIENT_AUTH_COLUMNS,
@@ -275,7 +275,7 @@ export function parsePageQuery(url: URL, bucket: DeliveryBucket, locale: LocaleR
 export interface ReadContext {
   db: Queryable;
   client: ApiClient;
-  config: AppLoadContext["config"];
+  config: Services["config"];
   /** The origin media URLs start with (PUBLIC_URL, else the request's). */
   base: string;
   /** How a media file's URL is made; default: a signed URL. An offline bundle answers paths inside the bundle. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Db } from "@server/db/client";
 import { anyClientAllowsOrigin, authenticateApiClient, type ApiClient } from "@server/accounts/api-clients";
 import { bearerToken } from "@server/security/bearer";
@@ -16,7 +16,7 @@ import type { ReadContext } from "./read";
 
 export interface RouteArgs {
   request: Request;
-  context: AppLoadContext;
+  context: Services;
   params: Record<string, string | undefined>;
 }
 
@@ -50,7 +50,7 @@ function corsHeaders(origin: string): Record<string, string> {
 
 const publicOrigins = new WeakMap<object, string>();
 /** The origin media URLs start with: PUBLIC_URL's (parsed once per configuration), else the request's. */
-function baseOf(url: URL, config: AppLoadContext["config"]): string {
+function baseOf(url: URL, config: Services["config"]): string {
   if (!config.PUBLIC_URL) return url.origin;
   let origin = publicOrigins.get(config);
   if (origin === undefined) publicOrigins.set(config, (origin = new URL(config.PUBLIC_URL).origin));
@@ -152,7 +152,7 @@ export function deliveryLoader<Found>(
  * A CORS preflight (OPTIONS) is answered for an origin that some live client allows: a preflight carries no token,
  * so the actual request is checked again against its own client's origins.
  */
-export async function preflight(request: Request, context: AppLoadContext): Promise<Response> {
+export async function preflight(request: Request, context: Services): Promise<Response> {
   const origin = request.headers.get("origin");
   const headers: Record<string, string> = { Allow: ALLOWED_METHODS, Vary: "Origin" };
   if (origin && (await anyClientAllowsOrigin(context.db, origin))) {

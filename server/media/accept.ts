@@ -5,7 +5,7 @@ import { probeVideo } from "./ffmpeg";
 import { readImageSize } from "./image-header";
 import { sniffType } from "./sniff";
 import { fileTooLarge, type UploadedFile } from "./upload";
-import { HttpError, refusal } from "@server/web/http-error";
+import { HttpError, refusal } from "@server/errors";
 
 export { MAX_IMAGE_PIXELS } from "./image-header";
 

@@ -1,11 +1,11 @@
-import type { AppLoadContext } from "react-router";
 import { findBucketById, isBucketVisible, resolveBucketSlug, type Bucket } from "@server/content/buckets";
 import { jobsOf, latestMedia, mediaVersion, type MediaRow } from "./store";
 import type { User } from "@server/accounts/users";
 import type { MediaKind } from "@core/media/bounds";
 import { toMediaContent } from "./content";
-import { HttpError } from "@server/web/http-error";
-import { requireApiUser } from "@server/web/guards";
+import { HttpError } from "@server/errors";
+import type { Services } from "@server/services";
+import type { Queryable } from "@server/db/client";
 import { isUuid } from "@core/ids";
 
 export const MEDIA_KINDS: readonly MediaKind[] = ["image", "video", "file"];
@@ -16,31 +16,36 @@ export function mediaKindOf(value: string | undefined): MediaKind | null {
 
 const notFound = () => new HttpError(404, "media.noSuchMedia");
 
+export interface MediaFind {
+  contentId?: string;
+  versionId?: string;
+  kind?: MediaKind;
+}
+
 /**
- * The signed-in user and a media version they may see: the latest of
- * `contentId`, or the version `versionId` (of `contentId` when both are
- * given). The media belongs to a bucket, and the bucket's visibility
- * (spec §6) decides. Otherwise 404.
+ * A media version the user may see: the latest of `contentId`, or the version `versionId` (of `contentId` when
+ * both are given). The media belongs to a bucket, and the bucket's visibility (spec §6) decides. Otherwise 404.
  */
-export async function requireMediaAccess(
-  request: Request,
-  context: AppLoadContext,
-  find: { contentId?: string; versionId?: string; kind?: MediaKind },
-): Promise<{ user: User; media: MediaRow; bucket: Bucket }> {
-  const user = await requireApiUser(request, context);
+export async function findVisibleMedia(db: Queryable, user: User, find: MediaFind): Promise<{ media: MediaRow; bucket: Bucket }> {
   const id = find.versionId ?? find.contentId;
   if (!id || !isUuid(id)) throw notFound();
-  const media = find.versionId ? await mediaVersion(context.db, find.versionId) : await latestMedia(context.db, id, find.kind);
+  const media = find.versionId ? await mediaVersion(db, find.versionId) : await latestMedia(db, id, find.kind);
   if (!media || (find.kind && media.kind !== find.kind)) throw notFound();
   // A version named together with a contentId must be one of that content's versions.
   if (find.versionId && find.contentId !== undefined && media.contentId !== find.contentId) throw notFound();
-  const bucket = await findBucketById(context.db, media.bucketId);
+  const bucket = await findBucketById(db, media.bucketId);
   if (!bucket || !isBucketVisible(bucket, user)) throw notFound();
-  return { user, media, bucket };
+  return { media, bucket };
+}
+
+/** What an edit call's `{id}` names (crop, thumb, custom still): a version's _id, or else a contentId (its latest). */
+export async function mediaFindById(db: Queryable, id: string | undefined, kind: MediaKind): Promise<MediaFind> {
+  const version = isUuid(id) ? await mediaVersion(db, id) : null;
+  return version ? { versionId: id, kind } : { contentId: id, kind };
 }
 
 /** The bucket an upload goes to, by the slug sent before the file; refuses what the user may not see. */
-export async function uploadBucket(context: AppLoadContext, user: User, slug: string | undefined): Promise<Bucket> {
+export async function uploadBucket(context: Services, user: User, slug: string | undefined): Promise<Bucket> {
   if (!slug) throw new HttpError(400, "media.upload.bucketMissing");
   // An old slug of a renamed bucket still names it (exhibit apps keep working).
   const bucket = (await resolveBucketSlug(context.db, slug))?.bucket;
@@ -48,18 +53,6 @@ export async function uploadBucket(context: AppLoadContext, user: User, slug: st
   return bucket;
 }
 
-export async function mediaContentResponse(context: AppLoadContext, media: MediaRow, init?: ResponseInit) {
+export async function mediaContentResponse(context: Services, media: MediaRow, init?: ResponseInit) {
   return Response.json(toMediaContent(media, await jobsOf(context.db, media.id)), init);
-}
-
-/**
- * The media an edit call names by `{id}` (crop, thumb, custom still): a
- * version's _id, or a contentId (its latest version), as the browser sends
- * the contentId. Same guard as every media call: 401 signed out, 404 for
- * media in a bucket the user may not see.
- */
-export async function requireMediaById(request: Request, context: AppLoadContext, id: string | undefined, kind: MediaKind) {
-  await requireApiUser(request, context);
-  const version = isUuid(id) ? await mediaVersion(context.db, id) : null;
-  return requireMediaAccess(request, context, version ? { versionId: id, kind } : { contentId: id, kind });
 }

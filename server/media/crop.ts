@@ -5,7 +5,7 @@ import type { Db } from "@server/db/client";
 import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "./store";
 import { MAX_IMAGE_PIXELS } from "./accept";
 import type { MediaStorage } from "./storage";
-import { HttpError, refusal } from "@server/web/http-error";
+import { HttpError, refusal } from "@server/errors";
 import { cropAllowed, resolveMediaProperty } from "./field-property";
 
 /**

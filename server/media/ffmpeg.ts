@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import type { VideoFacts } from "@core/media/bounds";

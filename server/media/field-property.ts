@@ -1,7 +1,7 @@
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import type { MediaKind } from "@core/media/bounds";
 import { schemaNodes } from "@core/schema/walk";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 
 /**
  * The attributes of a media property that decide what an upload or an edit may do (spec §3). Two

@@ -1,12 +1,11 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { Bucket } from "@server/content/buckets";
 import type { User } from "@server/accounts/users";
 import { cropImage } from "./crop";
 import { cropAllowed } from "./field-property";
 import { selectThumb } from "./stills";
 import { jobsOf, latestMedia } from "./store";
-import { HttpError } from "@server/web/http-error";
-import { errorText } from "@server/web/respond";
+import { errorText, HttpError } from "@server/errors";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import { cropBounds, type CropBounds } from "@core/media/bounds";
 import {
@@ -34,7 +33,7 @@ export interface MediaEdit {
 }
 
 interface EditTarget {
-  context: AppLoadContext;
+  context: Services;
   user: User;
   bucket: Bucket;
   locale: Locale;

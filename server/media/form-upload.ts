@@ -1,7 +1,7 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import { toMediaContent } from "./content";
 import { receiveMultipart, type ReceivedFile } from "./upload";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import type { MediaStorage } from "./storage";
 import { findBucketById, isBucketVisible } from "@server/content/buckets";
 import { jobsOf, latestMedia } from "./store";
@@ -114,7 +114,7 @@ export function mediaReferences(schema: unknown, value: unknown, name = "", out:
 
 /** The media contents a document shows (for the page without JavaScript and the first render), access checked. */
 export async function loadMediaContents(
-  context: AppLoadContext,
+  context: Services,
   user: User,
   schema: unknown,
   value: unknown,

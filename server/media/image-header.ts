@@ -1,5 +1,5 @@
 import type { Metadata } from "sharp";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 
 /** Images beyond this many pixels are refused from their header, before decoding (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 100_000_000;

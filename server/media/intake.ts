@@ -1,5 +1,5 @@
 import type { Db, Queryable } from "@server/db/client";
-import type { MediaContext } from "@server/web/context";
+import type { MediaServices } from "@server/services";
 import type { MediaKind } from "@core/media/bounds";
 import { checkUpload, type MediaFacts } from "./accept";
 import type { MediaStorage } from "./storage";
@@ -75,7 +75,7 @@ export async function recordMedia(tx: Queryable, placed: readonly PlacedMedia[],
 }
 
 /** Starts the job runner when new media have jobs (videos). */
-export function kickJobs(media: MediaContext, kinds: Iterable<MediaKind>): void {
+export function kickJobs(media: MediaServices, kinds: Iterable<MediaKind>): void {
   if ([...kinds].some((kind) => jobNamesFor(kind).length)) media.jobs.kick();
 }
 
@@ -85,7 +85,7 @@ export function kickJobs(media: MediaContext, kinds: Iterable<MediaKind>): void 
  */
 export async function intakeUpload(
   input: { kind: MediaKind; file: UploadedFile; property: Record<string, unknown>; owner: MediaOwner; contentId?: string },
-  deps: { db: Db; media: MediaContext },
+  deps: { db: Db; media: MediaServices },
 ): Promise<MediaRow> {
   const { storage } = deps.media;
   let placed: PlacedMedia[] = [];

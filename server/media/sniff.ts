@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import type { MediaKind } from "@core/media/bounds";
 
 export interface SniffedType {

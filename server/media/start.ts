@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
-import type { MediaContext } from "@server/web/context";
+import type { MediaServices } from "@server/services";
 import type { Config } from "@server/config";
 import type { Db } from "@server/db/client";
 import { JobRunner } from "@server/jobs/runner";
@@ -29,7 +29,7 @@ export function startMedia(
   logger: Logger,
   workerPath: string,
   found: { tools: FfmpegTools | null; rejected: string[] },
-): MediaContext & { startBackgroundWork(): void; stop(): Promise<void> } {
+): MediaServices & { startBackgroundWork(): void; stop(): Promise<void> } {
   const ffmpeg = found.tools;
   const storage = new MediaStorage(mediaDirOf(config));
   if (found.rejected.length) logger.warn({ rejected: found.rejected }, "FFMPEG_PATH/FFPROBE_PATH do not name working binaries: ignored");

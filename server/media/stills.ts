@@ -5,7 +5,7 @@ import { readImageSize } from "./image-header";
 import { sniffType } from "./sniff";
 import type { MediaStorage } from "./storage";
 import { fileTooLarge, type UploadedFile } from "./upload";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 
 export type { Thumb } from "@core/media/wire";
 type Thumb = NonNullable<MediaDetails["thumb"]>;

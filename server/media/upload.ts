@@ -3,7 +3,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { tooLargeMessage } from "@core/media/bounds";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import type { MediaStorage } from "./storage";
 
 export interface UploadedFile {

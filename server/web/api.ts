@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Message } from "@core/messages";
 import { safeRedirectPath } from "@core/safe-redirect";
-import { HttpError } from "./http-error";
+import { HttpError } from "@server/errors";
 
 /** A call made by fetch asks for JSON; a plain form post gets a redirect back. */
 export function wantsJson(request: Request): boolean {

@@ -2,10 +2,11 @@ import type { AppLoadContext } from "react-router";
 import { deleteContent, getLatestVersion, getVersion, type ContentVersion } from "@server/content/store";
 import type { NamedDocument } from "@server/accounts/sessions";
 import { toDocument } from "@server/content/save";
-import { submitJsonDocument } from "@server/content/submit-json";
+import { SAVE_USAGE, submitJsonDocument } from "@server/content/submit-json";
+import { readJsonBody } from "./api";
 import { requireApiBucketAccess } from "./guards";
 import { getRequestState } from "./request-state";
-import { HttpError } from "./http-error";
+import { HttpError } from "@server/errors";
 import { methodNotAllowed } from "./respond";
 import { isUuid } from "@core/ids";
 
@@ -69,5 +70,9 @@ export const saveNotAllowed = () => methodNotAllowed("POST", "POST {content, col
 /** POST /api/v1/buckets/{slug}/save {content, collection} → the saved content with contentId. */
 export async function saveDocumentCall(request: Request, context: AppLoadContext, params: { slug?: string }): Promise<Response> {
   if (request.method !== "POST") throw saveNotAllowed();
-  return submitJsonDocument(request, context, await requireApiBucketAccess(request, context, { slug: params.slug }, "write"));
+  const { author, bucket } = await requireApiBucketAccess(request, context, { slug: params.slug }, "write");
+  const body = await readJsonBody(request, SAVE_USAGE);
+  // Messages in the interface language of whoever sends it (an API client's: its Accept-Language, else the default).
+  const { locale } = await getRequestState(request, context);
+  return submitJsonDocument(context, body, { author, bucket, locale });
 }

@@ -11,7 +11,7 @@ import { authenticateApiClient, clientMay, type ApiClient } from "@server/accoun
 import { isInvitationOpen } from "@server/accounts/invitations";
 import type { NamedDocument } from "@server/accounts/sessions";
 import { bearerToken } from "@server/security/bearer";
-import { HttpError } from "./http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "./request-state";
 
 /** /login with from_url holding the encoded full path, except for /. */

@@ -1,8 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
-import type { Locale } from "@core/locales";
-import { translate, translateMessage } from "@core/messages";
 import { ContentNotFoundError, VersionConflictError } from "@server/content/store";
-import { HttpError } from "./http-error";
+import { errorText, HttpError } from "@server/errors";
 import { getRequestState } from "./request-state";
 
 /*
@@ -33,13 +31,6 @@ export async function errorJson(error: HttpError, request: Request, context: App
   const { code, body, headers } = error.options;
   const payload = code ? { error: code, message, ...body } : { error: message, ...body };
   return Response.json(payload, { status: error.status, headers });
-}
-
-/** The refusal in words: its message, and the further ones on their own lines. */
-export function errorText(error: HttpError, locale: Locale): string {
-  return [translate(locale, error.key, error.params), ...(error.options.more ?? []).map((more) => translateMessage(locale, more))].join(
-    "\n",
-  );
 }
 
 interface RouteArgs {

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { Services } from "@server/services";
 import type { User } from "@server/accounts/users";
 import { listAdminBuckets } from "@server/content/bucket-admin";
 import type { Message } from "@core/messages";
@@ -17,7 +17,7 @@ export type WebhookSave =
   { ok: true; webhook: Webhook | null; secret: string | null } | { ok: false; field: "url" | "buckets"; message: Message };
 
 /** Every bucket an admin can choose, private ones too, named in the interface language `locale`. */
-export async function bucketChoices(context: AppLoadContext, locale: Locale) {
+export async function bucketChoices(context: Services, locale: Locale) {
   return (await listAdminBuckets(context.db)).map((bucket) => ({
     slug: bucket.slug,
     name: bucketName(bucket, locale),
@@ -30,7 +30,7 @@ export async function bucketChoices(context: AppLoadContext, locale: Locale) {
  * server generated it, or a refusal under a field.
  */
 export async function saveWebhookForm(
-  context: AppLoadContext,
+  context: Services,
   admin: Pick<User, "id" | "name">,
   existingId: string | null,
   value: WebhookForm | (Omit<WebhookForm, "secretMode"> & { secretMode: "keep" | "generate" | "own" }),

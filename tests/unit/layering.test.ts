@@ -122,6 +122,24 @@ describe("the layering check", { timeout: 30_000 }, () => {
     expect(result.output).not.toContain("app/routes/settings.tsx");
   });
 
+  it("fails when a domain folder of server imports server/web or react-router, type-only imports included; web may", () => {
+    const result = checkLayers(
+      treeWith({
+        "node_modules/react-router/package.json": JSON.stringify({ name: "react-router", main: "index.js", types: "index.d.ts" }),
+        "node_modules/react-router/index.js": "module.exports = {};\n",
+        "node_modules/react-router/index.d.ts": "export interface AppLoadContext { db: unknown }\n",
+        "server/web/guards.ts": "export const requireUser = () => null;\n",
+        "server/web/context.ts": "import type { AppLoadContext } from 'react-router';\nexport type Context = AppLoadContext;\n",
+        "server/content/x.ts": "import { requireUser } from '@server/web/guards';\nexport const guard = requireUser;\n",
+        "server/accounts/y.ts": "import type { AppLoadContext } from 'react-router';\nexport type Context = AppLoadContext;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("domain-knows-no-http: server/content/x.ts → server/web/guards.ts");
+    expect(result.output).toContain("domain-knows-no-http: server/accounts/y.ts → node_modules/react-router/");
+    expect(result.output).not.toContain("server/web/context.ts");
+  });
+
   it("fails on an import it cannot resolve, which would otherwise escape the rules", () => {
     const result = checkLayers(
       treeWith({ "core/typo.ts": "import { loadConfig } from '../server/confg';\nexport const config = loadConfig;\n" }),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cropAllowed, mediaPropertiesOf, resolveMediaProperty } from "@server/media/field-property";
-import { HttpError } from "@server/web/http-error";
-import { errorText } from "@server/web/respond";
+import { errorText, HttpError } from "@server/errors";
 
 /** The refusal a call throws, in English words with its status. */
 function refusal(call: () => unknown): { status: number; text: string } {

@@ -3,7 +3,7 @@ import { toDocument } from "@server/content/save";
 import { bucketReader, populateDocuments } from "@server/content/populate";
 import { referenceSearchAnswer } from "@server/content/references";
 import { requireApiBucketAccess } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/any-content";
 

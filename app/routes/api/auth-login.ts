@@ -1,7 +1,8 @@
-import { authenticate, LoginFailure, startSession } from "@server/accounts/auth";
+import { LoginFailure } from "@server/accounts/auth";
+import { authenticate, startSession } from "@server/web/sign-in";
 import { readBody } from "@server/web/api";
 import { publicUser } from "@server/accounts/users";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/auth-login";
 

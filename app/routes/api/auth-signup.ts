@@ -1,9 +1,10 @@
 import { ZodError } from "zod";
-import { signUp, SignupFailure, startSession } from "@server/accounts/auth";
+import { signUp, SignupFailure } from "@server/accounts/auth";
+import { startSession } from "@server/web/sign-in";
 import { readBody } from "@server/web/api";
 import { isInvitationOpen } from "@server/accounts/invitations";
 import { publicUser } from "@server/accounts/users";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/auth-signup";
 

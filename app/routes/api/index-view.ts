@@ -1,6 +1,6 @@
 import { getRequestState } from "@server/web/request-state";
 import { readBody, redirectBack, wantsJson } from "@server/web/api";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/index-view";
 

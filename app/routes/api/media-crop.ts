@@ -1,6 +1,6 @@
 import { toMediaContent } from "@server/media/content";
 import { CROP_USAGE, cropBoundsFor, cropImage, parseCoordinates } from "@server/media/crop";
-import { requireMediaById } from "@server/media/access";
+import { requireMediaById } from "@server/web/media-access";
 import { MAX_SMALL_JSON_BYTES, readJsonBody } from "@server/web/api";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/media-crop";

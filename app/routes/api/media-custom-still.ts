@@ -1,8 +1,8 @@
 import { acceptCustomStill, customStillUrl, MAX_CUSTOM_STILL_BYTES } from "@server/media/stills";
 import { resolveMediaProperty } from "@server/media/field-property";
 import { receiveUpload } from "@server/media/upload";
-import { requireMediaById } from "@server/media/access";
-import { HttpError } from "@server/web/http-error";
+import { requireMediaById } from "@server/web/media-access";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { RouteHandle } from "@core/route-handle";
 import type { Route } from "./+types/media-custom-still";

@@ -1,6 +1,7 @@
 import { serveMedia } from "@server/media/serve";
-import { mediaKindOf, requireMediaAccess } from "@server/media/access";
-import { HttpError } from "@server/web/http-error";
+import { mediaKindOf } from "@server/media/access";
+import { requireMediaAccess } from "@server/web/media-access";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/media-file";
 

@@ -1,7 +1,7 @@
 import { toMediaContent } from "@server/media/content";
 import { parseThumb, selectThumb } from "@server/media/stills";
 import { jobsOf } from "@server/media/store";
-import { requireMediaById } from "@server/media/access";
+import { requireMediaById } from "@server/web/media-access";
 import { MAX_SMALL_JSON_BYTES, readJsonBody } from "@server/web/api";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import type { Route } from "./+types/media-thumb";

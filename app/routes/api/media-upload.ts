@@ -1,11 +1,12 @@
 import { intakeUpload } from "@server/media/intake";
 import { receiveUpload } from "@server/media/upload";
 import { requireApiUser } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import { mediaBounds } from "@core/media/bounds";
 import type { RouteHandle } from "@core/route-handle";
-import { mediaKindOf, requireMediaAccess, uploadBucket } from "@server/media/access";
+import { mediaKindOf, uploadBucket } from "@server/media/access";
+import { requireMediaAccess } from "@server/web/media-access";
 import { resolveMediaProperty } from "@server/media/field-property";
 import { toMediaContent } from "@server/media/content";
 import { jobsOf } from "@server/media/store";

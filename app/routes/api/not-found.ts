@@ -1,4 +1,4 @@
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 
 const notFound = apiRoute(() => {

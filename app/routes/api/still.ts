@@ -1,7 +1,7 @@
 import { serveFile } from "@server/media/serve";
-import { requireMediaAccess } from "@server/media/access";
+import { requireMediaAccess } from "@server/web/media-access";
 import { stillMimetype } from "@server/media/stills";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/still";
 

@@ -1,6 +1,6 @@
 import { compileBucketSchema, validatorModule } from "@server/content/validator";
 import { requireApiBucketAccess } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import type { Route } from "./+types/validator";
 

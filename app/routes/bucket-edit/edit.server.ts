@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "@server/content/store";
 import { hasPermission } from "@server/accounts/users";
@@ -11,7 +11,7 @@ import { compileBucketSchema } from "@server/content/validator";
 import { loadInlineSubForms } from "@server/content/subforms";
 import { draftFormValue, findDraft } from "@server/content/drafts";
 import { BASE_VERSION_FIELD } from "@core/form/resolve";
-import { hasMediaField, loadMediaContents } from "@server/media/form-upload";
+import { hasMediaField, loadMediaContents, readFormPost } from "@server/media/form-upload";
 import { requireBucketAccess } from "@server/web/guards";
 import { getRequestState } from "@server/web/request-state";
 import { documentTitle, markedAsCopy } from "@core/content/title";
@@ -201,7 +201,10 @@ export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") =>
     if (screen !== "generic" && target.bucket.screen !== screen) throw notFound();
     try {
       const duplicateOf = mode === "duplicate" && isUuid(params.contentId) ? params.contentId : undefined;
-      const outcome = await submitBucketForm(request, context, target, { duplicateOf });
+      const { locale } = await getRequestState(request, context);
+      const post = await readFormPost(request, context.media.storage, compileBucketSchema(target.bucket).schema);
+      const path = new URL(request.url).pathname;
+      const outcome = await submitBucketForm(context, post, { ...target, locale, path }, { duplicateOf });
       if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
       if (outcome.returnTo) return redirect(outcome.returnTo);
       return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);

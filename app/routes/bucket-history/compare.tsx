@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { compareVersions, listHistory } from "@server/content/history";
 import { requireBucketAccess } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { historyPaths } from "@core/content/history";
 import { HistoryList } from "~/components/history/history-list";

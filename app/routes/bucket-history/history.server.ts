@@ -4,7 +4,7 @@ import type { Bucket } from "@server/content/buckets";
 import { savedDocumentPath } from "@core/content/screens";
 import { schemaLinkFor } from "@server/content/history";
 import { getLatestVersion } from "@server/content/store";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { documentTitle } from "@core/content/title";
 import { isUuid } from "@core/ids";
 import { interfaceBucketName } from "@server/web/request-state";

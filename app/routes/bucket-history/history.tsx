@@ -3,7 +3,7 @@ import { data, Link, redirect } from "react-router";
 import { ContentNotFoundError } from "@server/content/store";
 import { historyEntries, listHistory, restoreVersion } from "@server/content/history";
 import { requireBucketAccess } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { HistoryList } from "~/components/history/history-list";
 import { historyHeader } from "./history.server";

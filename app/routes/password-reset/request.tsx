@@ -37,7 +37,12 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   const submission = parseWithZod(await request.formData(), { schema: passwordResetRequestSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), retryMinutes: 0 }, { status: 400 });
   const { locale } = await getRequestState(request, context);
-  const outcome = await requestPasswordReset(request, context, submission.value.email, locale);
+  const outcome = await requestPasswordReset(context, {
+    email: submission.value.email,
+    locale,
+    clientAddress: context.clientAddress,
+    requestUrl: request.url,
+  });
   if (outcome.status === "rateLimited") {
     const retryMinutes = Math.ceil(outcome.retryAfter / 60);
     return data(

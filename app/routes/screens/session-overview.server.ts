@@ -3,7 +3,7 @@ import { deleteParam, overviewAction, overviewPage, PAGE_SIZE, pageFrom } from "
 import { listSessions, moveSession, MoveRefusedError, sessionCards, today } from "@server/content/session-overview";
 import { findWhereUsed } from "@server/content/where-used";
 import { requireBucketAccess } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { overviewPath } from "@core/content/screens";
 import type { MoveTarget } from "@core/content/session-overview";

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { getRequestState } from "@server/web/request-state";
 import { translate } from "@core/messages";

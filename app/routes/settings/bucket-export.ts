@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { requireAdmin } from "@server/web/guards";
 import { resolveBucketSlug } from "@server/content/buckets";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { exportDefinition, findAdminBucket } from "@server/content/bucket-admin";
 import { definitionJson } from "@core/content/bucket-definition";

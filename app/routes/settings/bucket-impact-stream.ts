@@ -1,7 +1,7 @@
 import { findBucketBySlug } from "@server/content/buckets";
 import { impactStreamResponse } from "@server/content/schema-impact";
 import { requireAdmin } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import { readSchemaText, SCHEMA_FIELD } from "@core/schema/impact";

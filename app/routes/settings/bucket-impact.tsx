@@ -5,7 +5,7 @@ import { findBucketBySlug } from "@server/content/buckets";
 import { assessSchemaChange } from "@server/content/schema-impact";
 import { requireAdmin } from "@server/web/guards";
 import { getRequestState } from "@server/web/request-state";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { readSchemaText, SCHEMA_FIELD } from "@core/schema/impact";
 import { SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "~/components/schema-impact";

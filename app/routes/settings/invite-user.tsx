@@ -6,7 +6,7 @@ import { listOpenInvitations } from "@server/accounts/invitations";
 import { inviteUser, publicOrigin, revokeInvitationAs } from "@server/accounts/invite";
 import { canSendMail } from "@server/mail/mailer";
 import { requireAdmin } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { isUuid } from "@core/ids";
@@ -74,7 +74,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     context,
     admin,
     { ...submission.value, buckets: bucketsOrAll(submission.value.buckets) },
-    { origin: publicOrigin(request, context), locale },
+    { origin: publicOrigin(request.url, context), locale },
   );
   return data({
     result: submission.reply({ resetForm: true }),

@@ -7,7 +7,7 @@ import { listOpenResetRequests, RESET_TOKEN_TTL_SECONDS, resetLink } from "@serv
 import { deleteUser, findAdminUser, setDeactivated, updateUser, UserAdminRefusal } from "@server/accounts/user-admin";
 import { canSendMail } from "@server/mail/mailer";
 import { requireAdmin } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { adminPasswordSchema } from "@core/account-schemas";
@@ -107,7 +107,9 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     if (intent === "resetLink") {
       const made = await makeResetLink(context.db, user.id, admin);
       return data(
-        answer({ resetLink: { url: resetLink(request, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() } }),
+        answer({
+          resetLink: { url: resetLink(request.url, context.config.PUBLIC_URL, made.token), expiresAt: made.expiresAt.toISOString() },
+        }),
       );
     }
   } catch (error) {

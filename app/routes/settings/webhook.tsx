@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation, type AppLoadContext } from "react-router";
 import { requireAdmin } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { bucketChoices, saveWebhookForm } from "@server/webhooks/admin";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { createShareable, listShareables, revokeShareable } from "@server/content/shareables";
 import { requireBucketAccess, requireUser } from "@server/web/guards";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { hasPermission } from "@server/accounts/users";

@@ -1,6 +1,6 @@
 import { sharedMedia } from "@server/content/shareables";
 import { serveMedia } from "@server/media/serve";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import { SHARE_HEADERS } from "@core/content/shareables";
 import type { Route } from "./+types/media";

@@ -1,7 +1,7 @@
 import { sharedMedia } from "@server/content/shareables";
 import { serveFile } from "@server/media/serve";
 import { posterKey, stillMimetype } from "@server/media/stills";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import { SHARE_HEADERS } from "@core/content/shareables";
 import type { Route } from "./+types/poster";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { sharedDocument } from "@server/content/shareables";
-import { HttpError } from "@server/web/http-error";
+import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { getRequestState } from "@server/web/request-state";
 import { SHARE_HEADERS } from "@core/content/shareables";

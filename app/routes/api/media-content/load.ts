@@ -1,8 +1,9 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "react-router";
 import { isUuid } from "@core/ids";
 import type { MediaKind } from "@core/media/bounds";
-import { HttpError } from "@server/web/http-error";
-import { mediaContentResponse, requireMediaAccess } from "@server/media/access";
+import { HttpError } from "@server/errors";
+import { mediaContentResponse } from "@server/media/access";
+import { requireMediaAccess } from "@server/web/media-access";
 
 /**
  * GET /api/v1/buckets/{kind}/content/{contentId}/latest: the media content

@@ -1,4 +1,5 @@
-import type { Message, MessageKey, MessageParams } from "@core/messages";
+import type { Locale } from "@core/locales";
+import { translate, translateMessage, type Message, type MessageKey, type MessageParams } from "@core/messages";
 
 export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
@@ -13,9 +14,9 @@ export interface HttpErrorOptions {
 }
 
 /**
- * The one way server code refuses a request: a status and a message of the
- * catalogue, put into words in the reader's language where the answer is
- * made (server/web/respond.ts).
+ * The one way server code refuses: a status and a message of the catalogue. Domain code throws it knowing nothing
+ * of HTTP beyond the status's meaning; the web layer (server/web/respond.ts) alone turns it into a page, JSON or an
+ * RFC 9457 answer, in the reader's language.
  */
 export class HttpError extends Error {
   constructor(
@@ -34,4 +35,11 @@ export function refusal(status: HttpStatus, messages: readonly Message[]): HttpE
   const [first, ...more] = messages;
   if (!first) throw new Error("a refusal needs at least one message");
   return new HttpError(status, first.key, first.params, { more });
+}
+
+/** The refusal in words: its message, and the further ones on their own lines. */
+export function errorText(error: HttpError, locale: Locale): string {
+  return [translate(locale, error.key, error.params), ...(error.options.more ?? []).map((more) => translateMessage(locale, more))].join(
+    "\n",
+  );
 }
