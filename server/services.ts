@@ -14,9 +14,9 @@ export interface MediaServices {
 }
 
 /**
- * What domain code is given to work with: the database, the configuration, the log, the media services and the build's version. The web
- * layer's load context (server/web/context.ts) contains these, so a route passes its context as it is; domain code
- * never sees the request, the session or the headers.
+ * What domain code is given to work with: the database, the configuration, the log, the media services and the
+ * build's version. The web layer's load context (server/web/context.ts) contains these, so a route passes its context
+ * as it is; domain code never sees the request, the session or the headers.
  */
 export interface Services {
   db: Db;
