@@ -33,8 +33,8 @@ interface RouteNode {
 const ALIASES: Record<string, string> = { "~/": "app/", "@core/": "core/" };
 
 function resolve(from: string, specifier: string): string | null {
-  const alias = Object.keys(ALIASES).find((prefix) => specifier.startsWith(prefix));
-  const base = alias ? ALIASES[alias] + specifier.slice(alias.length) : path.posix.join(path.posix.dirname(from), specifier);
+  const alias = Object.entries(ALIASES).find(([prefix]) => specifier.startsWith(prefix));
+  const base = alias ? `${alias[1]}${specifier.slice(alias[0].length)}` : path.posix.join(path.posix.dirname(from), specifier);
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
     if (/\.(ts|tsx)$/.test(candidate) && existsSync(path.join(ROOT, candidate))) return candidate;
   }
