@@ -25,7 +25,11 @@ import passwordResetRequests from "./migrations/031_password_reset_requests.sql?
 import bucketNames from "./migrations/032_bucket_names.sql?raw";
 import activityLog from "./migrations/033_activity_log.sql?raw";
 
-/** Numbered migrations, applied in order; never edit one that has shipped. */
+/**
+ * Numbered migrations, applied in order; never edit one that has shipped. Numbers 3, 4, 6, 7 and 21–24 were never
+ * shipped: the gaps are harmless, since a migration runs when its version is not yet recorded in schema_migrations,
+ * whatever the numbers around it; a new migration takes the next number after the last one here.
+ */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "content_singletons", sql: contentSingletons },
