@@ -119,8 +119,8 @@ export function VideoCasesField(props: FieldProps) {
               itemProps={
                 {
                   "data-row": key,
-                  ...drag.rowProps(index),
                   className: drag.className(index),
+                  ...drag.rowProps(index),
                 } as React.HTMLAttributes<HTMLLIElement>
               }
               control={<input type="hidden" name={row.name} value={id} />}

@@ -61,9 +61,9 @@ export function TrendListField(props: FieldProps) {
             return (
               <li
                 key={row.key ?? row.name}
-                {...drag.rowProps(index)}
                 className={["trend-card", drag.className(index)].filter(Boolean).join(" ")}
                 data-trend={value}
+                {...drag.rowProps(index)}
               >
                 <input type="hidden" name={row.name} value={value} disabled={lock.disabled} />
                 {option?.image ? (

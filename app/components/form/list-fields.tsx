@@ -52,7 +52,7 @@ export function ArrayField(props: FieldProps) {
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       <ol className="list-field">
         {rows.map((row, index) => (
-          <li key={row.key ?? row.name} {...drag.rowProps(index)} className={["list-row", drag.className(index)].filter(Boolean).join(" ")}>
+          <li key={row.key ?? row.name} className={["list-row", drag.className(index)].filter(Boolean).join(" ")} {...drag.rowProps(index)}>
             <SchemaField
               name={row.name}
               schema={itemsOf(schema)}

@@ -63,8 +63,8 @@ export function ReferenceListField(props: FieldProps) {
           return (
             <li
               key={row.key ?? row.name}
-              {...drag.rowProps(index)}
               className={["list-row reference-row", drag.className(index)].filter(Boolean).join(" ")}
+              {...drag.rowProps(index)}
             >
               {value && view ? (
                 <div className="reference-entry" data-reference={value}>
