@@ -4,1476 +4,1476 @@
  */
 
 export interface paths {
-  "/api/v1/delivery/buckets": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buckets this client reads, with their normalised schemas. */
+        get: operations["listBuckets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The buckets this client reads, with their normalised schemas. */
-    get: operations["listBuckets"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/exhibitions/documents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/exhibitions/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents of Exhibitions, newest first or by sort, a page at a time. */
+        get: operations["listExhibitionsDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Documents of Exhibitions, newest first or by sort, a page at a time. */
-    get: operations["listExhibitionsDocuments"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/exhibitions/documents/{contentId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/exhibitions/documents/{contentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One document of Exhibitions. */
+        get: operations["getExhibitionsDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One document of Exhibitions. */
-    get: operations["getExhibitionsDocument"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/artworks/documents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/artworks/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents of Artworks, newest first or by sort, a page at a time. */
+        get: operations["listArtworksDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Documents of Artworks, newest first or by sort, a page at a time. */
-    get: operations["listArtworksDocuments"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/artworks/documents/{contentId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/artworks/documents/{contentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One document of Artworks. */
+        get: operations["getArtworksDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One document of Artworks. */
-    get: operations["getArtworksDocument"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/artists/documents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/artists/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents of Artists, newest first or by sort, a page at a time. */
+        get: operations["listArtistsDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Documents of Artists, newest first or by sort, a page at a time. */
-    get: operations["listArtistsDocuments"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/artists/documents/{contentId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/artists/documents/{contentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One document of Artists. */
+        get: operations["getArtistsDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One document of Artists. */
-    get: operations["getArtistsDocument"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/rooms/documents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/rooms/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents of Rooms, newest first or by sort, a page at a time. */
+        get: operations["listRoomsDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Documents of Rooms, newest first or by sort, a page at a time. */
-    get: operations["listRoomsDocuments"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/buckets/rooms/documents/{contentId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/buckets/rooms/documents/{contentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One document of Rooms. */
+        get: operations["getRoomsDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One document of Rooms. */
-    get: operations["getRoomsDocument"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/media/{contentId}/{file}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/media/{contentId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A media file by its signed URL (as the documents answer it; no token needed). */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** A media file by its signed URL (as the documents answer it; no token needed). */
-    get: operations["getMedia"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/delivery/bundle": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/delivery/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An offline bundle: one streamed tar of the chosen buckets' documents (as this API answers them) and their media, manifest.json last (docs/bundles.md). */
+        get: operations["getBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** An offline bundle: one streamed tar of the chosen buckets' documents (as this API answers them) and their media, manifest.json last (docs/bundles.md). */
-    get: operations["getBundle"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /** @description A media reference: signed, expiring URLs of its files (see docs/delivery.md). */
-    Media: {
-      /** Format: uuid */
-      contentId: string;
-      /** @enum {string} */
-      kind: "image" | "video" | "file";
-      mimetype: string;
-      filename: string;
-      size: number;
-      width: number | null;
-      height: number | null;
-      duration?: number | null;
-      /** Format: uri */
-      url: string;
-      renditions: {
-        [key: string]: {
-          /** Format: uri */
-          url: string;
-          mimetype: string;
+    schemas: {
+        /** @description A media reference: signed, expiring URLs of its files (see docs/delivery.md). */
+        Media: {
+            /** Format: uuid */
+            contentId: string;
+            /** @enum {string} */
+            kind: "image" | "video" | "file";
+            mimetype: string;
+            filename: string;
+            size: number;
+            width: number | null;
+            height: number | null;
+            duration?: number | null;
+            /** Format: uri */
+            url: string;
+            renditions: {
+                [key: string]: {
+                    /** Format: uri */
+                    url: string;
+                    mimetype: string;
+                };
+            };
+            stills: {
+                index: number | null;
+                custom: boolean;
+                /** Format: uri */
+                url: string;
+            }[];
+            thumb: {
+                /** Format: uri */
+                url: string;
+                index: number | null;
+                custom: boolean;
+            } | null;
         };
-      };
-      stills: {
-        index: number | null;
-        custom: boolean;
-        /** Format: uri */
-        url: string;
-      }[];
-      thumb: {
-        /** Format: uri */
-        url: string;
-        index: number | null;
-        custom: boolean;
-      } | null;
-    };
-    /** @description A media reference that is gone, or in a bucket this client does not read. */
-    MissingMedia: {
-      contentId: string;
-      /** @constant */
-      missing: true;
-    };
-    /** @description RFC 9457 problem details. */
-    Problem: {
-      type: string;
-      title: string;
-      status: number;
-      detail: string;
-      parameter?: string;
-    };
-    /** @description Fields (paths) whose value came from a later locale of the chain, or from none (null). */
-    Fallbacks: {
-      [key: string]: string | null;
-    };
-    Bucket: {
-      slug: string;
-      name: string;
-      singleton: boolean;
-      private?: boolean;
-      collectionName: string;
-      locales: string[];
-      /** @description The bucket's normalised JSON schema. */
-      schema: {
-        [key: string]: unknown;
-      };
-    };
-    BucketList: {
-      items: components["schemas"]["Bucket"][];
-    };
-    /** Exhibitions */
-    Exhibitions: {
-      /** Title */
-      title: {
-        /** nl */
-        nl: string;
-        /** en */
-        en: string;
-      };
-      /** Subtitle */
-      subtitle?: {
-        /** nl */
-        nl?: string;
-        /** en */
-        en?: string;
-      };
-      /**
-       * Opens on
-       * Format: date
-       */
-      opensOn: string;
-      /**
-       * Closes on
-       * Format: date
-       */
-      closesOn?: string;
-      /** Room */
-      room?: string | components["schemas"]["RoomsDocument"];
-      /** Ticket price (€) */
-      ticketPrice?: number;
-      /** Featured on the entrance screen */
-      featured?: boolean;
-      /** Artworks */
-      artworks?: (string | components["schemas"]["ArtworksDocument"])[];
-      /** Artist */
-      artist?: string | components["schemas"]["ArtistsDocument"];
-      /** Guest curator */
-      curator?: string | components["schemas"]["ArtistsDocument"];
-      /** Rooms */
-      rooms?: {
-        /** Name */
-        name: string;
-        /** Capacity */
-        capacity?: number;
-      }[];
-      /** Highlight room */
-      highlightRoom?: string;
-      /** Room names (for the highlight) */
-      roomNames?: string[];
-      /** Screen texts */
-      screenTexts?: {
-        /** id */
-        id: string;
-        text?: {
-          /** nl */
-          nl?: string;
-          /** en */
-          en?: string;
+        /** @description A media reference that is gone, or in a bucket this client does not read. */
+        MissingMedia: {
+            contentId: string;
+            /** @constant */
+            missing: true;
         };
-      }[];
-      /** Banner */
-      banner?: {
-        value?: string;
-        disabled?: boolean;
-      };
-      /** Contact */
-      contact?: {
-        /**
-         * Email
-         * Format: email
-         */
-        email?: string;
-        /** Phone */
-        phone?: string;
-      };
-      /**
-       * Accent colour
-       * Format: color
-       */
-      accent?: string;
-      /** Poster */
-      poster?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-      /** Trailer */
-      trailer?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-      /** Press kit */
-      pressKit?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+        /** @description RFC 9457 problem details. */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            parameter?: string;
+        };
+        /** @description Fields (paths) whose value came from a later locale of the chain, or from none (null). */
+        Fallbacks: {
+            [key: string]: string | null;
+        };
+        Bucket: {
+            slug: string;
+            name: string;
+            singleton: boolean;
+            private?: boolean;
+            collectionName: string;
+            locales: string[];
+            /** @description The bucket's normalised JSON schema. */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
+        BucketList: {
+            items: components["schemas"]["Bucket"][];
+        };
+        /** Exhibitions */
+        Exhibitions: {
+            /** Title */
+            title: {
+                /** nl */
+                nl: string;
+                /** en */
+                en: string;
+            };
+            /** Subtitle */
+            subtitle?: {
+                /** nl */
+                nl?: string;
+                /** en */
+                en?: string;
+            };
+            /**
+             * Opens on
+             * Format: date
+             */
+            opensOn: string;
+            /**
+             * Closes on
+             * Format: date
+             */
+            closesOn?: string;
+            /** Room */
+            room?: string | components["schemas"]["RoomsDocument"];
+            /** Ticket price (€) */
+            ticketPrice?: number;
+            /** Featured on the entrance screen */
+            featured?: boolean;
+            /** Artworks */
+            artworks?: (string | components["schemas"]["ArtworksDocument"])[];
+            /** Artist */
+            artist?: string | components["schemas"]["ArtistsDocument"];
+            /** Guest curator */
+            curator?: string | components["schemas"]["ArtistsDocument"];
+            /** Rooms */
+            rooms?: {
+                /** Name */
+                name: string;
+                /** Capacity */
+                capacity?: number;
+            }[];
+            /** Highlight room */
+            highlightRoom?: string;
+            /** Room names (for the highlight) */
+            roomNames?: string[];
+            /** Screen texts */
+            screenTexts?: {
+                /** id */
+                id: string;
+                text?: {
+                    /** nl */
+                    nl?: string;
+                    /** en */
+                    en?: string;
+                };
+            }[];
+            /** Banner */
+            banner?: {
+                value?: string;
+                disabled?: boolean;
+            };
+            /** Contact */
+            contact?: {
+                /**
+                 * Email
+                 * Format: email
+                 */
+                email?: string;
+                /** Phone */
+                phone?: string;
+            };
+            /**
+             * Accent colour
+             * Format: color
+             */
+            accent?: string;
+            /** Poster */
+            poster?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+            /** Trailer */
+            trailer?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+            /** Press kit */
+            pressKit?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+        };
+        /** Exhibitions (one locale) */
+        ExhibitionsLocalized: {
+            /** Title */
+            title: string | null;
+            /** Subtitle */
+            subtitle?: string | null;
+            /**
+             * Opens on
+             * Format: date
+             */
+            opensOn: string;
+            /**
+             * Closes on
+             * Format: date
+             */
+            closesOn?: string;
+            /** Room */
+            room?: string | components["schemas"]["RoomsLocalizedDocument"];
+            /** Ticket price (€) */
+            ticketPrice?: number;
+            /** Featured on the entrance screen */
+            featured?: boolean;
+            /** Artworks */
+            artworks?: (string | components["schemas"]["ArtworksLocalizedDocument"])[];
+            /** Artist */
+            artist?: string | components["schemas"]["ArtistsLocalizedDocument"];
+            /** Guest curator */
+            curator?: string | components["schemas"]["ArtistsLocalizedDocument"];
+            /** Rooms */
+            rooms?: {
+                /** Name */
+                name: string;
+                /** Capacity */
+                capacity?: number;
+            }[];
+            /** Highlight room */
+            highlightRoom?: string;
+            /** Room names (for the highlight) */
+            roomNames?: string[];
+            /** Screen texts */
+            screenTexts?: {
+                id: string;
+                text?: string | null;
+            }[];
+            /** Banner */
+            banner?: {
+                value?: string;
+                disabled?: boolean;
+            };
+            /** Contact */
+            contact?: {
+                /**
+                 * Email
+                 * Format: email
+                 */
+                email?: string;
+                /** Phone */
+                phone?: string;
+            };
+            /**
+             * Accent colour
+             * Format: color
+             */
+            accent?: string;
+            /** Poster */
+            poster?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+            /** Trailer */
+            trailer?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+            /** Press kit */
+            pressKit?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+        };
+        ExhibitionsDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "exhibitions";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            locale: null;
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["Exhibitions"];
+        };
+        ExhibitionsPage: {
+            items: components["schemas"]["ExhibitionsDocument"][];
+            nextCursor: string | null;
+        };
+        ExhibitionsLocalizedDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "exhibitions";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            locale: "nl" | "en";
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["ExhibitionsLocalized"];
+        };
+        ExhibitionsLocalizedPage: {
+            items: components["schemas"]["ExhibitionsLocalizedDocument"][];
+            nextCursor: string | null;
+        };
+        /** Artworks */
+        Artworks: {
+            /** Title */
+            title: {
+                /** nl */
+                nl: string;
+                /** en */
+                en: string;
+            };
+            /** Year */
+            year: number;
+            /**
+             * Medium
+             * @enum {string}
+             */
+            medium?: "Oil on canvas" | "Watercolour" | "Glass" | "Bronze" | "Photograph";
+            /** Label text */
+            description?: {
+                /** nl */
+                nl?: string;
+                /** en */
+                en?: string;
+            };
+            /** Tags */
+            tags?: string[];
+            /** Photo */
+            photo?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+            /** Audio guide */
+            audioGuide?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+        };
+        /** Artworks (one locale) */
+        ArtworksLocalized: {
+            /** Title */
+            title: string | null;
+            /** Year */
+            year: number;
+            /**
+             * Medium
+             * @enum {string}
+             */
+            medium?: "Oil on canvas" | "Watercolour" | "Glass" | "Bronze" | "Photograph";
+            /** Label text */
+            description?: string | null;
+            /** Tags */
+            tags?: string[];
+            /** Photo */
+            photo?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+            /** Audio guide */
+            audioGuide?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
+        };
+        ArtworksDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "artworks";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            locale: null;
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["Artworks"];
+        };
+        ArtworksPage: {
+            items: components["schemas"]["ArtworksDocument"][];
+            nextCursor: string | null;
+        };
+        ArtworksLocalizedDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "artworks";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            locale: "nl" | "en";
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["ArtworksLocalized"];
+        };
+        ArtworksLocalizedPage: {
+            items: components["schemas"]["ArtworksLocalizedDocument"][];
+            nextCursor: string | null;
+        };
+        /** Artists */
+        Artists: {
+            /** Name */
+            name: string;
+            /**
+             * Born
+             * Format: date
+             */
+            born?: string;
+            /** Biography */
+            biography?: {
+                /** nl */
+                nl?: string;
+                /** en */
+                en?: string;
+            };
+            /**
+             * Accent colour
+             * Format: color
+             */
+            colour?: string;
+        };
+        /** Artists (one locale) */
+        ArtistsLocalized: {
+            /** Name */
+            name: string;
+            /**
+             * Born
+             * Format: date
+             */
+            born?: string;
+            /** Biography */
+            biography?: string | null;
+            /**
+             * Accent colour
+             * Format: color
+             */
+            colour?: string;
+        };
+        ArtistsDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "artists";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            locale: null;
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["Artists"];
+        };
+        ArtistsPage: {
+            items: components["schemas"]["ArtistsDocument"][];
+            nextCursor: string | null;
+        };
+        ArtistsLocalizedDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "artists";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            locale: "nl" | "en";
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["ArtistsLocalized"];
+        };
+        ArtistsLocalizedPage: {
+            items: components["schemas"]["ArtistsLocalizedDocument"][];
+            nextCursor: string | null;
+        };
+        /** Rooms */
+        Rooms: {
+            /** Name */
+            name: string;
+            /** Floor */
+            floor?: number;
+            /** Capacity */
+            capacity?: number;
+        };
+        /** Rooms (one locale) */
+        RoomsLocalized: {
+            /** Name */
+            name: string;
+            /** Floor */
+            floor?: number;
+            /** Capacity */
+            capacity?: number;
+        };
+        RoomsDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "rooms";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            locale: null;
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["Rooms"];
+        };
+        RoomsPage: {
+            items: components["schemas"]["RoomsDocument"][];
+            nextCursor: string | null;
+        };
+        RoomsLocalizedDocument: {
+            /** Format: uuid */
+            contentId: string;
+            /** Format: uuid */
+            versionId: string;
+            /** @constant */
+            bucket: "rooms";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            locale: "nl" | "en";
+            fallbacks: components["schemas"]["Fallbacks"];
+            data: components["schemas"]["RoomsLocalized"];
+        };
+        RoomsLocalizedPage: {
+            items: components["schemas"]["RoomsLocalizedDocument"][];
+            nextCursor: string | null;
+        };
     };
-    /** Exhibitions (one locale) */
-    ExhibitionsLocalized: {
-      /** Title */
-      title: string | null;
-      /** Subtitle */
-      subtitle?: string | null;
-      /**
-       * Opens on
-       * Format: date
-       */
-      opensOn: string;
-      /**
-       * Closes on
-       * Format: date
-       */
-      closesOn?: string;
-      /** Room */
-      room?: string | components["schemas"]["RoomsLocalizedDocument"];
-      /** Ticket price (€) */
-      ticketPrice?: number;
-      /** Featured on the entrance screen */
-      featured?: boolean;
-      /** Artworks */
-      artworks?: (string | components["schemas"]["ArtworksLocalizedDocument"])[];
-      /** Artist */
-      artist?: string | components["schemas"]["ArtistsLocalizedDocument"];
-      /** Guest curator */
-      curator?: string | components["schemas"]["ArtistsLocalizedDocument"];
-      /** Rooms */
-      rooms?: {
-        /** Name */
-        name: string;
-        /** Capacity */
-        capacity?: number;
-      }[];
-      /** Highlight room */
-      highlightRoom?: string;
-      /** Room names (for the highlight) */
-      roomNames?: string[];
-      /** Screen texts */
-      screenTexts?: {
-        id: string;
-        text?: string | null;
-      }[];
-      /** Banner */
-      banner?: {
-        value?: string;
-        disabled?: boolean;
-      };
-      /** Contact */
-      contact?: {
-        /**
-         * Email
-         * Format: email
-         */
-        email?: string;
-        /** Phone */
-        phone?: string;
-      };
-      /**
-       * Accent colour
-       * Format: color
-       */
-      accent?: string;
-      /** Poster */
-      poster?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-      /** Trailer */
-      trailer?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-      /** Press kit */
-      pressKit?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-    };
-    ExhibitionsDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "exhibitions";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      locale: null;
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["Exhibitions"];
-    };
-    ExhibitionsPage: {
-      items: components["schemas"]["ExhibitionsDocument"][];
-      nextCursor: string | null;
-    };
-    ExhibitionsLocalizedDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "exhibitions";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @enum {string} */
-      locale: "nl" | "en";
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["ExhibitionsLocalized"];
-    };
-    ExhibitionsLocalizedPage: {
-      items: components["schemas"]["ExhibitionsLocalizedDocument"][];
-      nextCursor: string | null;
-    };
-    /** Artworks */
-    Artworks: {
-      /** Title */
-      title: {
-        /** nl */
-        nl: string;
-        /** en */
-        en: string;
-      };
-      /** Year */
-      year: number;
-      /**
-       * Medium
-       * @enum {string}
-       */
-      medium?: "Oil on canvas" | "Watercolour" | "Glass" | "Bronze" | "Photograph";
-      /** Label text */
-      description?: {
-        /** nl */
-        nl?: string;
-        /** en */
-        en?: string;
-      };
-      /** Tags */
-      tags?: string[];
-      /** Photo */
-      photo?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-      /** Audio guide */
-      audioGuide?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-    };
-    /** Artworks (one locale) */
-    ArtworksLocalized: {
-      /** Title */
-      title: string | null;
-      /** Year */
-      year: number;
-      /**
-       * Medium
-       * @enum {string}
-       */
-      medium?: "Oil on canvas" | "Watercolour" | "Glass" | "Bronze" | "Photograph";
-      /** Label text */
-      description?: string | null;
-      /** Tags */
-      tags?: string[];
-      /** Photo */
-      photo?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-      /** Audio guide */
-      audioGuide?: components["schemas"]["Media"] | components["schemas"]["MissingMedia"];
-    };
-    ArtworksDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "artworks";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      locale: null;
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["Artworks"];
-    };
-    ArtworksPage: {
-      items: components["schemas"]["ArtworksDocument"][];
-      nextCursor: string | null;
-    };
-    ArtworksLocalizedDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "artworks";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @enum {string} */
-      locale: "nl" | "en";
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["ArtworksLocalized"];
-    };
-    ArtworksLocalizedPage: {
-      items: components["schemas"]["ArtworksLocalizedDocument"][];
-      nextCursor: string | null;
-    };
-    /** Artists */
-    Artists: {
-      /** Name */
-      name: string;
-      /**
-       * Born
-       * Format: date
-       */
-      born?: string;
-      /** Biography */
-      biography?: {
-        /** nl */
-        nl?: string;
-        /** en */
-        en?: string;
-      };
-      /**
-       * Accent colour
-       * Format: color
-       */
-      colour?: string;
-    };
-    /** Artists (one locale) */
-    ArtistsLocalized: {
-      /** Name */
-      name: string;
-      /**
-       * Born
-       * Format: date
-       */
-      born?: string;
-      /** Biography */
-      biography?: string | null;
-      /**
-       * Accent colour
-       * Format: color
-       */
-      colour?: string;
-    };
-    ArtistsDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "artists";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      locale: null;
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["Artists"];
-    };
-    ArtistsPage: {
-      items: components["schemas"]["ArtistsDocument"][];
-      nextCursor: string | null;
-    };
-    ArtistsLocalizedDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "artists";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @enum {string} */
-      locale: "nl" | "en";
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["ArtistsLocalized"];
-    };
-    ArtistsLocalizedPage: {
-      items: components["schemas"]["ArtistsLocalizedDocument"][];
-      nextCursor: string | null;
-    };
-    /** Rooms */
-    Rooms: {
-      /** Name */
-      name: string;
-      /** Floor */
-      floor?: number;
-      /** Capacity */
-      capacity?: number;
-    };
-    /** Rooms (one locale) */
-    RoomsLocalized: {
-      /** Name */
-      name: string;
-      /** Floor */
-      floor?: number;
-      /** Capacity */
-      capacity?: number;
-    };
-    RoomsDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "rooms";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      locale: null;
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["Rooms"];
-    };
-    RoomsPage: {
-      items: components["schemas"]["RoomsDocument"][];
-      nextCursor: string | null;
-    };
-    RoomsLocalizedDocument: {
-      /** Format: uuid */
-      contentId: string;
-      /** Format: uuid */
-      versionId: string;
-      /** @constant */
-      bucket: "rooms";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @enum {string} */
-      locale: "nl" | "en";
-      fallbacks: components["schemas"]["Fallbacks"];
-      data: components["schemas"]["RoomsLocalized"];
-    };
-    RoomsLocalizedPage: {
-      items: components["schemas"]["RoomsLocalizedDocument"][];
-      nextCursor: string | null;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  listBuckets: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listBuckets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BucketList"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The buckets. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
+    listExhibitionsDocuments: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+                /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
+                sort?: string;
+                order?: "asc" | "desc";
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Only documents saved at or after this time. */
+                updatedSince?: string;
+                /** @description Only documents with this text in any value. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["BucketList"];
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExhibitionsPage"] | components["schemas"]["ExhibitionsLocalizedPage"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
     };
-  };
-  listExhibitionsDocuments: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-        /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
-        sort?: string;
-        order?: "asc" | "desc";
-        limit?: number;
-        /** @description nextCursor of the previous page. */
-        cursor?: string;
-        /** @description Only documents saved at or after this time. */
-        updatedSince?: string;
-        /** @description Only documents with this text in any value. */
-        q?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getExhibitionsDocument: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+            };
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExhibitionsDocument"] | components["schemas"]["ExhibitionsLocalizedDocument"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of documents. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
+    listArtworksDocuments: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+                /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
+                sort?: string;
+                order?: "asc" | "desc";
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Only documents saved at or after this time. */
+                updatedSince?: string;
+                /** @description Only documents with this text in any value. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["ExhibitionsPage"] | components["schemas"]["ExhibitionsLocalizedPage"];
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtworksPage"] | components["schemas"]["ArtworksLocalizedPage"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such bucket. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
     };
-  };
-  getExhibitionsDocument: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-      };
-      header?: never;
-      path: {
-        contentId: string;
-      };
-      cookie?: never;
+    getArtworksDocument: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+            };
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtworksDocument"] | components["schemas"]["ArtworksLocalizedDocument"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The document. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
+    listArtistsDocuments: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+                /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
+                sort?: string;
+                order?: "asc" | "desc";
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Only documents saved at or after this time. */
+                updatedSince?: string;
+                /** @description Only documents with this text in any value. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["ExhibitionsDocument"] | components["schemas"]["ExhibitionsLocalizedDocument"];
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtistsPage"] | components["schemas"]["ArtistsLocalizedPage"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such document (or bucket). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
     };
-  };
-  listArtworksDocuments: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-        /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
-        sort?: string;
-        order?: "asc" | "desc";
-        limit?: number;
-        /** @description nextCursor of the previous page. */
-        cursor?: string;
-        /** @description Only documents saved at or after this time. */
-        updatedSince?: string;
-        /** @description Only documents with this text in any value. */
-        q?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getArtistsDocument: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+            };
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtistsDocument"] | components["schemas"]["ArtistsLocalizedDocument"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of documents. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
+    listRoomsDocuments: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+                /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
+                sort?: string;
+                order?: "asc" | "desc";
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Only documents saved at or after this time. */
+                updatedSince?: string;
+                /** @description Only documents with this text in any value. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["ArtworksPage"] | components["schemas"]["ArtworksLocalizedPage"];
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomsPage"] | components["schemas"]["RoomsLocalizedPage"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such bucket. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
     };
-  };
-  getArtworksDocument: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-      };
-      header?: never;
-      path: {
-        contentId: string;
-      };
-      cookie?: never;
+    getRoomsDocument: {
+        parameters: {
+            query?: {
+                /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
+                locale?: "nl" | "en";
+                /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
+                fallback?: string;
+                /** @description Resolve references to documents this many levels deep (0-3). */
+                populate?: number;
+            };
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomsDocument"] | components["schemas"]["RoomsLocalizedDocument"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The document. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
+    getMedia: {
+        parameters: {
+            query: {
+                expires: number;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                contentId: string;
+                file: string;
+            };
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["ArtworksDocument"] | components["schemas"]["ArtworksLocalizedDocument"];
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A byte range of the file. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Expired or forged signature. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such media or file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such document (or bucket). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
     };
-  };
-  listArtistsDocuments: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-        /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
-        sort?: string;
-        order?: "asc" | "desc";
-        limit?: number;
-        /** @description nextCursor of the previous page. */
-        cursor?: string;
-        /** @description Only documents saved at or after this time. */
-        updatedSince?: string;
-        /** @description Only documents with this text in any value. */
-        q?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getBundle: {
+        parameters: {
+            query: {
+                /** @description Comma-separated slugs of buckets this client reads. */
+                buckets: string;
+                /** @description Comma-separated locales: one file per document and locale (default: one file with every locale). */
+                locales?: string;
+                populate?: number;
+                /** @description The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            /** @description A query parameter cannot be used: `parameter` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid API client token (WWW-Authenticate: Bearer). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket, or no such earlier bundle. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of documents. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ArtistsPage"] | components["schemas"]["ArtistsLocalizedPage"];
-        };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such bucket. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  getArtistsDocument: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-      };
-      header?: never;
-      path: {
-        contentId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The document. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ArtistsDocument"] | components["schemas"]["ArtistsLocalizedDocument"];
-        };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such document (or bucket). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  listRoomsDocuments: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-        /** @description updatedAt (default), createdAt, or a top-level property holding text, a number or a boolean. */
-        sort?: string;
-        order?: "asc" | "desc";
-        limit?: number;
-        /** @description nextCursor of the previous page. */
-        cursor?: string;
-        /** @description Only documents saved at or after this time. */
-        updatedSince?: string;
-        /** @description Only documents with this text in any value. */
-        q?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of documents. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RoomsPage"] | components["schemas"]["RoomsLocalizedPage"];
-        };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such bucket. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  getRoomsDocument: {
-    parameters: {
-      query?: {
-        /** @description Answer translated properties as plain values in this locale (with fallbacks); without it, every locale. */
-        locale?: "nl" | "en";
-        /** @description The locales to fall back to, in order, comma-separated (default: the bucket's locale order), or 'none'. */
-        fallback?: string;
-        /** @description Resolve references to documents this many levels deep (0-3). */
-        populate?: number;
-      };
-      header?: never;
-      path: {
-        contentId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The document. */
-      200: {
-        headers: {
-          /** @description A hash of the body: send it as If-None-Match to get 304 while it is unchanged. */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["RoomsDocument"] | components["schemas"]["RoomsLocalizedDocument"];
-        };
-      };
-      /** @description Not modified (If-None-Match matched the ETag). */
-      304: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such document (or bucket). */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  getMedia: {
-    parameters: {
-      query: {
-        expires: number;
-        signature: string;
-      };
-      header?: never;
-      path: {
-        contentId: string;
-        file: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The file. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description A byte range of the file. */
-      206: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Expired or forged signature. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such media or file. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  getBundle: {
-    parameters: {
-      query: {
-        /** @description Comma-separated slugs of buckets this client reads. */
-        buckets: string;
-        /** @description Comma-separated locales: one file per document and locale (default: one file with every locale). */
-        locales?: string;
-        populate?: number;
-        /** @description The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json. */
-        since?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The bundle. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/x-tar": string;
-        };
-      };
-      /** @description A query parameter cannot be used: `parameter` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API client token (WWW-Authenticate: Bearer). */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such bucket, or no such earlier bundle. */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests: see Retry-After. */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
 }
