@@ -83,6 +83,21 @@ const onDemandFieldChunks: Plugin = {
   load: (id) => (id === `\0${ON_DEMAND_CHUNKS}` ? `export default ${JSON.stringify(onDemandChunks)};` : null),
 };
 
+/**
+ * The message catalogues the browser fetches (app/lib/catalogue-urls.ts) go out without the indentation they are kept
+ * in for editing: 5% of their gzipped bytes. The file name keeps the hash of the source, which changes with it.
+ */
+const compactCatalogues: Plugin = {
+  name: "vitrine-compact-catalogues",
+  generateBundle(_options, bundle) {
+    if (this.environment.name !== "client") return;
+    for (const file of Object.values(bundle)) {
+      if (file.type !== "asset" || !file.originalFileNames.some((name) => /(^|\/)locales\/\w+\/\w+\.json$/.test(name))) continue;
+      file.source = JSON.stringify(JSON.parse(String(file.source)));
+    }
+  },
+};
+
 /*
  * How the browser build is cut into files (issue 36: the edit page made 59 requests, most scripts under 1 kB):
  * - framework: the libraries every page runs (React, React Router, i18next, Conform's form state): one file;
@@ -95,8 +110,11 @@ const onDemandFieldChunks: Plugin = {
  * - the on-demand field kinds (app/components/form/on-demand-fields.browser.tsx): the reference kinds in one file, the
  *   media kinds in another, fetched when a form has such a field.
  * The shell, the editor and the field kinds' files are found in the module graph (static imports only, so what a page
- * loads when a user asks, a dialog or a panel's check, stays in files of its own). strictExecutionOrder keeps module evaluation in import order across merged files
- * (without it a merge once ran a module before the one it imports: "p is not a function" at hydration).
+ * loads when a user asks, a dialog or a panel's check, stays in files of its own).
+ * Rolldown's strictExecutionOrder is off: it wraps every module in a function to run it lazily, 4 kB gzipped on the
+ * edit page. The first cut into files needed it (a merge ran a module before one it imports: "p is not a function"
+ * at hydration); the groups above do not, and the tour fails on any page error or console error in every page and
+ * dialog (tests/support/tour-walk.ts), so a merge that breaks the order again is found there.
  */
 const FRAMEWORK =
   /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|@conform-to[\\/](dom|react)|cookie|set-cookie-parser)[\\/]/;
@@ -154,7 +172,6 @@ export default defineConfig(({ command }) => ({
         target: "es2022",
         rolldownOptions: {
           output: {
-            strictExecutionOrder: true,
             codeSplitting: {
               groups: [
                 { name: "zod", test: /node_modules[\\/]zod[\\/]/, priority: 9 },
@@ -198,5 +215,13 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-  plugins: [staticGraph, browserVariants, reactRouterProductionInBrowser, onDemandFieldChunks, reactRouter(), namedWorkerEntry],
+  plugins: [
+    staticGraph,
+    browserVariants,
+    reactRouterProductionInBrowser,
+    onDemandFieldChunks,
+    compactCatalogues,
+    reactRouter(),
+    namedWorkerEntry,
+  ],
 }));

@@ -35,7 +35,6 @@ describe("message sets", () => {
   // English one, or it was left untranslated ("Select Thumbnail", "Content" and "2 cases" once were).
   const SAME_IN_DUTCH = new Set([
     "common:nav.mainNavigation",
-    "common:bucket.documents",
     "common:ieWarning.title",
     "common:ieWarning.unsupported",
     "common:ieWarning.notOptimal",

@@ -292,12 +292,12 @@ describe("the spec's interface texts (spec §2 Field UI, §4, §8)", () => {
   });
 
   it.each<[Locale, number, string]>([
-    ["en", 1, "1 document"],
-    ["en", 2, "2 documents"],
-    ["en", 0, "0 documents"],
-    ["nl", 1, "1 document"],
-    ["nl", 2, "2 documenten"],
+    ["en", 1, "1 result"],
+    ["en", 2, "2 results"],
+    ["en", 0, "0 results"],
+    ["nl", 1, "1 resultaat"],
+    ["nl", 2, "2 resultaten"],
   ])("plural: %s, %s → %s", (locale, count, text) => {
-    expect(createI18n(locale).t("bucket.documents", { count })).toBe(text);
+    expect(createI18n(locale).t("references.searchResults", { count })).toBe(text);
   });
 });
