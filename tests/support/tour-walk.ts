@@ -10,7 +10,8 @@ const en = catalogues.en!;
 const nl = catalogues.nl!;
 
 /*
- * Walks the tour (tests/support/screen-tour.ts): one browser context per entry and language (so no entry sees
+ * Walks the tour (tests/support/screen-tour.ts): one browser context per entry and language at a time (cleaned between
+ * entries, tests/support/browser.ts, so no entry sees
  * another's session preferences), the page opened at the first width, the entry's dialog opened, then each width
  * in turn (the same page resized) handed to `look`. Shared by `npm run screens` and tests/e2e/visual-checks.test.ts.
  */
@@ -114,6 +115,7 @@ export class Tour {
       userAgent: entry.userAgent,
     });
     const context: BrowserContext = ctx.context;
+    let scriptedCtx: Awaited<ReturnType<typeof newContext>> | null = null;
     try {
       if (cookie) {
         const [name, ...value] = cookie.split("=");
@@ -151,15 +153,17 @@ export class Tour {
           dialog,
           scriptedPage: async () => {
             if (!scripted) {
-              const other = await newContext(this.browser, this.server.url, { locale: language === "nl" ? "nl-NL" : "en-US" });
-              context.once("close", () => void other.close());
-              scripted = await other.newPage();
+              scriptedCtx = await newContext(this.browser, this.server.url, { locale: language === "nl" ? "nl-NL" : "en-US" });
+              scripted = await scriptedCtx.newPage();
             }
             return scripted;
           },
         });
       }
+      // An uncaught error or a console error (a module run before one it imports, a failed hydration) fails the visit.
+      if (ctx.errors.length) throw new Error(`${path} in ${language}: ${ctx.errors.join("; ")}`);
     } finally {
+      await (scriptedCtx as Awaited<ReturnType<typeof newContext>> | null)?.close();
       await ctx.close();
     }
   }
