@@ -21,6 +21,7 @@ import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
 import { compressResponse } from "./web/compress";
 import { hotCall } from "./web/hot-api";
+import { isMultipart } from "./web/form-post";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -85,8 +86,6 @@ async function readWithinLimit(request: Request, requestBody: ReadableStream<Uin
   headers.set("content-length", String(body.byteLength));
   return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }
-
-const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
 
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });

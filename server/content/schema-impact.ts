@@ -16,7 +16,6 @@ import {
   generalizeFieldName,
   holdsValueAt,
   IMPACT_SAMPLE_SIZE,
-  IMPACT_STREAM_TYPE,
   impactNeedsConfirmation,
   type ImpactDocument,
   type ImpactGroup,
@@ -250,12 +249,12 @@ const line = (value: ImpactStreamLine) => encoder.encode(`${JSON.stringify(value
  * then the report. It stops when the client goes away (`signal`, or the stream cancelled); an unexpected failure is
  * logged and ends the stream with an `error` line carrying the request id.
  */
-export function impactStreamResponse(
+export function impactStream(
   db: Db,
   bucket: ImpactBucket,
   newSchema: unknown,
   options: { messageLocale: Locale; locale: Locale; signal: AbortSignal; logger: Logger; requestId: string },
-): Response {
+): ReadableStream<Uint8Array> {
   const stopped = new AbortController();
   const signal = AbortSignal.any([options.signal, stopped.signal]);
   const body = new ReadableStream<Uint8Array>({
@@ -279,11 +278,5 @@ export function impactStreamResponse(
       stopped.abort();
     },
   });
-  return new Response(body, {
-    headers: {
-      "Content-Type": `${IMPACT_STREAM_TYPE}; charset=utf-8`,
-      // A proxy that buffers answers (nginx) would hold the progress back until the end.
-      "X-Accel-Buffering": "no",
-    },
-  });
+  return body;
 }

@@ -38,28 +38,35 @@ function readEnvelope(body: Record<string, unknown>, bucket: Bucket): Record<str
   return content as Record<string, unknown>;
 }
 
+/** A JSON save's outcome: the saved document, or the refusal as the API words it ({error, errors, locales}). */
+export type JsonSaveOutcome =
+  | { saved: true; created: boolean; document: Record<string, unknown> }
+  | { saved: false; status: number; refusal: { error: string; errors: Record<string, string[]>; locales: string[] } };
+
+const refused = (status: number, error: string, errors: Record<string, string[]>, locales: string[] = []): JsonSaveOutcome => ({
+  saved: false,
+  status,
+  refusal: { error, errors, locales },
+});
+
 /**
- * The saved document (201 new, 200 a new version), or the refusal as {error, errors, locales}. A malformed
- * envelope, a version conflict or an unknown document is thrown (HttpError, VersionConflictError,
- * ContentNotFoundError) for the route's apiRoute to answer. `body` is the call's JSON object; `locale` the
- * interface language of whoever sends it (an API client's: its Accept-Language, else the default).
+ * The saved document (new, or a new version), or the refusal. A malformed envelope, a version conflict or an
+ * unknown document is thrown (HttpError, VersionConflictError, ContentNotFoundError) for the route's apiRoute to
+ * answer. `body` is the call's JSON object; `locale` the interface language of whoever sends it (an API client's:
+ * its Accept-Language, else the default).
  */
 export async function submitJsonDocument(
   context: Services,
   body: Record<string, unknown>,
   target: { author: Author; bucket: Bucket; locale: Locale },
-): Promise<Response> {
+): Promise<JsonSaveOutcome> {
   const { author: user, bucket, locale } = target;
   const content = readEnvelope(body, bucket);
   const { contentId, baseVersionId, data } = splitDocument(content);
   const { schema, validate, problems } = compileBucketSchema(bucket);
-  if (!validate) return Response.json({ error: problems.join("; "), errors: { "": problems }, locales: [] }, { status: 422 });
+  if (!validate) return refused(422, problems.join("; "), { "": problems });
   const checked = checkDocument(data, schema, validate, locale);
-  if (!checked.ok)
-    return Response.json(
-      { error: checked.message, errors: checked.errors.byField, locales: checked.errors.locales },
-      { status: checked.status },
-    );
+  if (!checked.ok) return refused(checked.status, checked.message, checked.errors.byField, checked.errors.locales);
   const media = await checkMediaReferences(context.db, context.media.storage, {
     user,
     bucket,
@@ -69,14 +76,9 @@ export async function submitJsonDocument(
     staged: [],
     locale,
   });
-  if (Object.keys(media.errors).length)
-    return Response.json({ error: translateMessage(locale, INVALID_CONTENT), errors: media.errors, locales: [] }, { status: 422 });
+  if (Object.keys(media.errors).length) return refused(422, translateMessage(locale, INVALID_CONTENT), media.errors);
   // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.
   const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value, messageLocale: locale });
-  if (!outcome.ok)
-    return Response.json(
-      { error: outcome.message, errors: outcome.errors.byField, locales: outcome.errors.locales },
-      { status: outcome.status },
-    );
-  return Response.json(toDocument(outcome.version), { status: contentId ? 200 : 201 });
+  if (!outcome.ok) return refused(outcome.status, outcome.message, outcome.errors.byField, outcome.errors.locales);
+  return { saved: true, created: !contentId, document: toDocument(outcome.version) };
 }

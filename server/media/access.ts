@@ -53,6 +53,7 @@ export async function uploadBucket(context: Services, user: User, slug: string |
   return bucket;
 }
 
-export async function mediaContentResponse(context: Services, media: MediaRow, init?: ResponseInit) {
-  return Response.json(toMediaContent(media, await jobsOf(context.db, media.id)), init);
+/** A media version as the API shows it, with its jobs. */
+export async function mediaContent(context: Services, media: MediaRow) {
+  return toMediaContent(media, await jobsOf(context.db, media.id));
 }

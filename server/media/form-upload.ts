@@ -1,6 +1,6 @@
 import type { Services } from "@server/services";
 import { toMediaContent } from "./content";
-import { receiveMultipart, type ReceivedFile } from "./upload";
+import { receiveMultipart, type IncomingBody, type ReceivedFile } from "./upload";
 import { HttpError } from "@server/errors";
 import type { MediaStorage } from "./storage";
 import { findBucketById, isBucketVisible } from "@server/content/buckets";
@@ -15,7 +15,8 @@ import { MEDIA_FILE_PREFIX, type MediaContent } from "@core/media/wire";
 
 /*
  * The bucket edit form without JavaScript: when the schema has a media field the form is
- * multipart/form-data and its <input type=file> parts stream to temporary files here, exactly like
+ * multipart/form-data (read by server/web/form-post.ts) and its <input type=file> parts stream to temporary files
+ * here, exactly like
  * POST /api/v1/media/{kind}/upload: counted while they arrive, cut off over the field's limit. Reading
  * writes nothing else: the files are checked with the rest of the form and committed only by a save
  * (server/content/submit.ts). Nothing is held whole in memory; the text fields are limited like any other
@@ -38,42 +39,20 @@ export interface FormPost {
   files: Array<ReceivedFile<FormFilePart>>;
 }
 
-export const isMultipart = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
-
 /** Whether a schema has a media field anywhere (then its form is multipart). */
 export function hasMediaField(schema: unknown): boolean {
   return [...schemaNodes(schema)].some(({ node }) => mediaKindOfSchema(node) !== null);
 }
 
 /**
- * Reads a bucket form post. A urlencoded body is read as usual (the 1 MiB
- * limit of server/http.ts already applied); a multipart one is streamed, its
- * files into temporary files. A file part whose name is not a media field of
- * the schema is refused (400), a malformed or too large body too (thrown as
- * a plain-text response); an unreadable urlencoded body is an HttpError (400).
- */
-export async function readFormPost(request: Request, storage: MediaStorage, schema: JsonSchema): Promise<FormPost> {
-  if (!isMultipart(request)) {
-    try {
-      return { formData: await request.formData(), files: [] };
-    } catch {
-      throw new HttpError(400, "api.formUnreadable");
-    }
-  }
-  const received = await receiveForm(request, storage, schema);
-  const formData = new FormData();
-  for (const [name, value] of received.fields) formData.append(name, value);
-  return { formData, files: received.files };
-}
-
-/**
- * Streams the multipart body through the uploads' receiver: text fields limited like any form post, each
+ * Streams a multipart form body through the uploads' receiver: text fields limited like any form post, each
  * file part in a media field's input streamed to a temporary file. A file over its field's limit is read
  * into nothing and reported under the field (so the rest of the form survives), up to the largest upload
- * we take at all.
+ * we take at all. A file part whose name is not a media field of the schema is refused (400), a malformed
+ * or too large body too.
  */
-async function receiveForm(request: Request, storage: MediaStorage, schema: JsonSchema) {
-  return receiveMultipart<FormFilePart>(request, storage, {
+export async function receiveFormPost(body: IncomingBody, storage: MediaStorage, schema: JsonSchema): Promise<FormPost> {
+  const received = await receiveMultipart<FormFilePart>(body, storage, {
     limits: {
       fieldNameSize: 1024,
       fieldSize: MAX_TEXT_BYTES,
@@ -92,6 +71,9 @@ async function receiveForm(request: Request, storage: MediaStorage, schema: Json
       return { maxBytes: mediaBounds(kind, property).maxBytes, tag: { name, kind, property } };
     },
   });
+  const formData = new FormData();
+  for (const [name, value] of received.fields) formData.append(name, value);
+  return { formData, files: received.files };
 }
 
 /** The media contentIds of a document (or of a form's payload) with the form field names that hold them. */

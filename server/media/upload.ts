@@ -6,6 +6,12 @@ import { tooLargeMessage } from "@core/media/bounds";
 import { HttpError } from "@server/errors";
 import type { MediaStorage } from "./storage";
 
+/** A request body as the media intake reads it: its Content-Type and its bytes (the web layer hands them over). */
+export interface IncomingBody {
+  contentType: string;
+  stream: ReadableStream<Uint8Array> | null;
+}
+
 export interface UploadedFile {
   temporaryPath: string;
   size: number;
@@ -57,12 +63,12 @@ class Oversize extends Error {}
  * at its limit while it streams, never after. On any refusal every temporary file is removed.
  */
 export async function receiveMultipart<T>(
-  request: Request,
+  body: IncomingBody,
   storage: MediaStorage,
   options: MultipartOptions<T>,
 ): Promise<ReceivedMultipart<T>> {
-  const contentType = request.headers.get("Content-Type") ?? "";
-  if (!request.body || !/^multipart\/form-data/i.test(contentType)) {
+  const { contentType, stream } = body;
+  if (!stream || !/^multipart\/form-data/i.test(contentType)) {
     throw new HttpError(400, "media.file.notMultipart");
   }
   const { fieldBytes = Number.MAX_SAFE_INTEGER, ...limits } = options.limits;
@@ -84,7 +90,7 @@ export async function receiveMultipart<T>(
   let failure: HttpError | undefined;
   // What planFile threw (not an HttpError), boxed: it is rethrown as it came, whatever it is.
   let unexpected: { error: unknown } | undefined;
-  const source = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
+  const source = Readable.fromWeb(stream as import("node:stream/web").ReadableStream);
   const open = new Set<Readable>();
   const fail = (error: HttpError) => {
     failure ??= error;
@@ -189,11 +195,11 @@ const oneFile = () => new HttpError(400, "media.file.oneFileNamed");
  * bucket the user may not see); a larger file is cut off while streaming (413).
  */
 export async function receiveUpload(
-  request: Request,
+  body: IncomingBody,
   storage: MediaStorage,
   maxBytesFor: (fields: Record<string, string>) => number | Promise<number>,
 ): Promise<ParsedUpload> {
-  const received = await receiveMultipart(request, storage, {
+  const received = await receiveMultipart(body, storage, {
     limits: { fields: 10, fieldSize: 64 * 1024, parts: 12, files: 1 },
     oversize: { mode: "refuse" },
     async planFile(partName, _filename, fieldsBefore) {

@@ -74,5 +74,7 @@ export async function saveDocumentCall(request: Request, context: AppLoadContext
   const body = await readJsonBody(request, SAVE_USAGE);
   // Messages in the interface language of whoever sends it (an API client's: its Accept-Language, else the default).
   const { locale } = await getRequestState(request, context);
-  return submitJsonDocument(context, body, { author, bucket, locale });
+  const outcome = await submitJsonDocument(context, body, { author, bucket, locale });
+  if (!outcome.saved) return Response.json(outcome.refusal, { status: outcome.status });
+  return Response.json(outcome.document, { status: outcome.created ? 201 : 200 });
 }

@@ -1,8 +1,8 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import type { MediaStorage } from "./storage";
-import type { MediaRow } from "./store";
+import type { MediaStorage } from "@server/media/storage";
+import type { MediaRow } from "@server/media/store";
 
 export interface ServeOptions {
   mimetype: string;

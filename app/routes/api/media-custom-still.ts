@@ -1,6 +1,7 @@
 import { acceptCustomStill, customStillUrl, MAX_CUSTOM_STILL_BYTES } from "@server/media/stills";
 import { resolveMediaProperty } from "@server/media/field-property";
 import { receiveUpload } from "@server/media/upload";
+import { incomingBody } from "@server/web/form-post";
 import { requireMediaById } from "@server/web/media-access";
 import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
@@ -28,7 +29,7 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   if (request.method !== "POST") throw notAllowed();
   const { media, bucket } = await requireMediaById(request, context, params.contentId, "video");
   const { storage } = context.media;
-  const upload = await receiveUpload(request, storage, (fields) => {
+  const upload = await receiveUpload(incomingBody(request), storage, (fields) => {
     if (resolveMediaProperty(bucket.jsonSchema, "video", fields.properties).allowCustomStill !== true) {
       throw new HttpError(403, "media.customStill.notAllowed");
     }

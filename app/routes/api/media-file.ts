@@ -1,4 +1,4 @@
-import { serveMedia } from "@server/media/serve";
+import { serveMedia } from "@server/web/serve-media";
 import { mediaKindOf } from "@server/media/access";
 import { requireMediaAccess } from "@server/web/media-access";
 import { HttpError } from "@server/errors";

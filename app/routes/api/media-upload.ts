@@ -1,5 +1,6 @@
 import { intakeUpload } from "@server/media/intake";
 import { receiveUpload } from "@server/media/upload";
+import { incomingBody } from "@server/web/form-post";
 import { requireApiUser } from "@server/web/guards";
 import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
@@ -29,7 +30,7 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   let bucketId = "";
   let property: Record<string, unknown> = {};
   let contentId: string | undefined;
-  const upload = await receiveUpload(request, context.media.storage, async (fields) => {
+  const upload = await receiveUpload(incomingBody(request), context.media.storage, async (fields) => {
     const bucket = await uploadBucket(context, user, fields.bucket);
     bucketId = bucket.id;
     if (fields.contentId) {

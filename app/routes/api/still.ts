@@ -1,4 +1,4 @@
-import { serveFile } from "@server/media/serve";
+import { serveFile } from "@server/web/serve-media";
 import { requireMediaAccess } from "@server/web/media-access";
 import { stillMimetype } from "@server/media/stills";
 import { HttpError } from "@server/errors";

@@ -1,10 +1,10 @@
 import { findBucketBySlug } from "@server/content/buckets";
-import { impactStreamResponse } from "@server/content/schema-impact";
+import { impactStream } from "@server/content/schema-impact";
 import { requireAdmin } from "@server/web/guards";
 import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
-import { readSchemaText, SCHEMA_FIELD } from "@core/schema/impact";
+import { IMPACT_STREAM_TYPE, readSchemaText, SCHEMA_FIELD } from "@core/schema/impact";
 import type { Route } from "./+types/bucket-impact-stream";
 
 /*
@@ -31,11 +31,13 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   const proposed = readSchemaText(form.get(SCHEMA_FIELD));
   if (!proposed.ok) throw new HttpError(400, proposed.error.key, proposed.error.params);
   const { locale } = await getRequestState(request, context);
-  return impactStreamResponse(context.db, bucket, proposed.schema, {
+  const lines = impactStream(context.db, bucket, proposed.schema, {
     messageLocale: locale,
     locale,
     signal: request.signal,
     logger: context.logger,
     requestId: context.requestId,
   });
+  // A proxy that buffers answers (nginx) would hold the progress back until the end.
+  return new Response(lines, { headers: { "Content-Type": `${IMPACT_STREAM_TYPE}; charset=utf-8`, "X-Accel-Buffering": "no" } });
 });

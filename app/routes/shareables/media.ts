@@ -1,5 +1,5 @@
 import { sharedMedia } from "@server/content/shareables";
-import { serveMedia } from "@server/media/serve";
+import { serveMedia } from "@server/web/serve-media";
 import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import { SHARE_HEADERS } from "@core/content/shareables";

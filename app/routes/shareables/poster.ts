@@ -1,5 +1,5 @@
 import { sharedMedia } from "@server/content/shareables";
-import { serveFile } from "@server/media/serve";
+import { serveFile } from "@server/web/serve-media";
 import { posterKey, stillMimetype } from "@server/media/stills";
 import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";

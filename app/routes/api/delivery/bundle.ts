@@ -1,4 +1,4 @@
-import { contentDisposition } from "@server/media/serve";
+import { contentDisposition } from "@server/web/serve-media";
 import { packToWebStream, parseBundleRequest, startBundle } from "@server/delivery/bundle";
 import { deliveryAction, deliveryLoader } from "@server/delivery/route";
 

@@ -1,4 +1,4 @@
-import { serveFile } from "@server/media/serve";
+import { serveFile } from "@server/web/serve-media";
 import { latestMedia } from "@server/media/store";
 import { mediaFile, parseMediaPath, verifyMediaUrl } from "@server/delivery/media";
 import { notFound, Problem, problemLocale, problemResponse } from "@server/delivery/problem";

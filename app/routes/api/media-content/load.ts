@@ -2,7 +2,7 @@ import type { AppLoadContext, LoaderFunctionArgs } from "react-router";
 import { isUuid } from "@core/ids";
 import type { MediaKind } from "@core/media/bounds";
 import { HttpError } from "@server/errors";
-import { mediaContentResponse } from "@server/media/access";
+import { mediaContent } from "@server/media/access";
 import { requireMediaAccess } from "@server/web/media-access";
 
 /**
@@ -21,5 +21,5 @@ export async function loadMediaContent({ request, context, params }: LoaderFunct
         : null;
   if (!find) throw new HttpError(404, "media.noSuchMedia");
   const { media } = await requireMediaAccess(request, context, find);
-  return mediaContentResponse(context, media);
+  return Response.json(await mediaContent(context, media));
 }
