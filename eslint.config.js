@@ -8,6 +8,10 @@ import eslintConfigPrettier from "eslint-config-prettier/flat";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const FETCH_CLASSES = ["Request", "Response", "Headers"];
+const httpInDomain = (name) =>
+  `The domain knows nothing of HTTP: take plain values and return them; server/web/ and app/routes/ use ${name}.`;
+
 export default defineConfig(
   { ignores: ["build/", "build-*/", ".react-router/", "data/", "coverage/", "test-results/", "examples/exhibit-app/dist/"] },
   // A disable comment that no longer silences anything is itself a finding.
@@ -48,6 +52,20 @@ export default defineConfig(
       // objects in templates are still reported.
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // The domain folders of server/ know nothing of HTTP (docs/architecture.md): they take plain values and return
+    // them, and server/web/ and app/routes/ read requests and make answers. The import side of the rule is
+    // dependency-cruiser's (.dependency-cruiser.cjs, domain-knows-no-http); the Fetch classes are globals, so here.
+    files: ["server/{content,accounts,media,delivery,webhooks,jobs,admin,mail}/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-globals": ["error", ...FETCH_CLASSES.map((name) => ({ name, message: httpInDomain(name) }))],
+      "@typescript-eslint/no-restricted-types": [
+        "error",
+        { types: Object.fromEntries(FETCH_CLASSES.map((name) => [name, { message: httpInDomain(name) }])) },
+      ],
     },
   },
   {

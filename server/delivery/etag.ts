@@ -2,8 +2,7 @@ import { createHash, createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { deliveryReferences, type ShapeOptions, type StoredDocument } from "@core/delivery/shape";
-import { schemaKeyOf, shapeDocuments, type DeliveryBucket, type ReadContext, type ShapeDependencies } from "./read";
-import { jsonAnswer, notModified, notModifiedAnswer } from "./route";
+import { schemaKeyOf, type DeliveryBucket, type ReadContext } from "./read";
 import type { DocumentState } from "./store";
 import { BoundedMap } from "@core/bounded-map";
 
@@ -35,7 +34,8 @@ const versionReferences = new BoundedMap<string, VersionReferences>(MAX_VERSIONS
 
 const versionKey = (bucket: DeliveryBucket, versionId: string) => `${schemaKeyOf(bucket.bucket)}|${versionId}`;
 
-function rememberReferences(bucket: DeliveryBucket, document: StoredDocument) {
+/** Notes what a version refers to, once this process has shaped it. */
+export function rememberReferences(bucket: DeliveryBucket, document: StoredDocument) {
   const key = versionKey(bucket, document.versionId);
   if (versionReferences.has(key)) return;
   const found = deliveryReferences(bucket.schema, document.data);
@@ -43,7 +43,7 @@ function rememberReferences(bucket: DeliveryBucket, document: StoredDocument) {
 }
 
 /** Whether this version's answer depends on nothing but itself (known only once this process shaped it). */
-function standsAlone(bucket: DeliveryBucket, versionId: string, options: ShapeOptions): boolean {
+export function standsAlone(bucket: DeliveryBucket, versionId: string, options: ShapeOptions): boolean {
   const known = versionReferences.get(versionKey(bucket, versionId));
   return known !== undefined && !known.media && (options.populate === 0 || !known.documents);
 }
@@ -97,32 +97,4 @@ export function documentEtag(
     ...dependencies,
   ];
   return `"${TAG_PREFIX}${createHmac("sha256", keyOf(read.config)).update(inputs.join("\n")).digest("base64url").slice(0, 32)}"`;
-}
-
-const hasData = (document: StoredDocument | DocumentState): document is StoredDocument => "data" in document;
-
-/**
- * One document's answer with its ETag: 304 from the document's state alone when the tag is known from it and the
- * client has it; else the document (read now when only its state was), shaped, with the tag of its inputs.
- * `reload` reads the document's latest version (null when it is gone meanwhile).
- */
-export async function documentAnswer(
-  request: Request,
-  read: ReadContext,
-  version: string,
-  bucket: DeliveryBucket,
-  document: StoredDocument | DocumentState,
-  options: ShapeOptions,
-  reload: () => Promise<StoredDocument | null>,
-): Promise<Response | null> {
-  if (standsAlone(bucket, document.versionId, options)) {
-    const etag = documentEtag(read, version, bucket, document, options, []);
-    if (notModified(request, etag)) return notModifiedAnswer(etag);
-  }
-  const full = hasData(document) ? document : await reload();
-  if (!full) return null;
-  const dependencies: ShapeDependencies = { lines: [] };
-  const [shaped] = await shapeDocuments(read, bucket, [full], options, dependencies);
-  rememberReferences(bucket, full);
-  return jsonAnswer(request, shaped, {}, documentEtag(read, version, bucket, full, options, dependencies.lines));
 }

@@ -1,10 +1,11 @@
-import { normalizeLocale, type Locale } from "@core/locales";
+import type { Locale } from "@core/locales";
 import { translate, type MessageKey, type MessageParams } from "@core/messages";
 
 /*
  * The delivery API's refusals are RFC 9457 problem details (`application/problem+json`): type (a URN naming the
  * kind of problem), title, status, detail, and for a bad query parameter the extension member `parameter`. Title
- * and detail are in the client's Accept-Language (en or nl), else the default locale.
+ * and detail are in the client's Accept-Language (en or nl), else the default locale (the answer:
+ * server/web/delivery/problem-answer.ts).
  */
 
 export type ProblemType = "unauthorized" | "not-found" | "invalid-parameter" | "rate-limited" | "forbidden" | "method-not-allowed";
@@ -48,42 +49,13 @@ export const unauthorized = () =>
 
 export const notFound = (key: MessageKey = "delivery.problems.notFound.bucket") => new Problem(404, "not-found", key);
 
-/** The language of the answer: the first of Accept-Language's tags we speak, else the default locale. */
-export function problemLocale(request: Request, fallback: Locale): Locale {
-  const header = request.headers.get("accept-language");
-  if (!header) return fallback;
-  const tags = header
-    .split(",")
-    .map((part) => {
-      const [tag = "", ...rest] = part.trim().split(";");
-      const q = Number(/q=([\d.]+)/.exec(rest.join(";"))?.[1] ?? 1);
-      return { tag, q: Number.isFinite(q) ? q : 0 };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { tag } of tags) {
-    const locale = normalizeLocale(tag);
-    if (locale) return locale;
-  }
-  return fallback;
-}
-
-export function problemResponse(problem: Problem, locale: Locale, headers: Record<string, string> = {}): Response {
-  const body = {
+/** The problem's JSON body (RFC 9457), in `locale`. */
+export function problemBody(problem: Problem, locale: Locale) {
+  return {
     type: `${PROBLEM_TYPE_PREFIX}${problem.type}`,
     title: translate(locale, TITLES[problem.type]),
     status: problem.status,
     detail: translate(locale, problem.detailKey, problem.params),
     ...(problem.extra.parameter ? { parameter: problem.extra.parameter } : {}),
   };
-  return new Response(JSON.stringify(body), {
-    status: problem.status,
-    headers: {
-      "Content-Type": "application/problem+json",
-      "Content-Language": locale,
-      "Cache-Control": "no-store",
-      ...headers,
-      ...problem.extra.headers,
-    },
-  });
 }

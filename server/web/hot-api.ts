@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { matchFastRoute } from "@server/delivery/fast-path";
+import { matchFastRoute } from "@server/web/delivery/fast-path";
 import { readDocumentCall, saveDocumentCall } from "./content-calls";
 import { apiRoute } from "./respond";
 

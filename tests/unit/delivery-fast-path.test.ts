@@ -1,7 +1,7 @@
 import { matchRoutes } from "react-router";
 import { describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { FAST_ROUTES, matchFastRoute } from "@server/delivery/fast-path";
+import { FAST_ROUTES, matchFastRoute } from "@server/web/delivery/fast-path";
 import { hotCall } from "@server/web/hot-api";
 
 /*

@@ -1,6 +1,6 @@
 import { contentDisposition } from "@server/web/serve-media";
 import { packToWebStream, parseBundleRequest, startBundle } from "@server/delivery/bundle";
-import { deliveryAction, deliveryLoader } from "@server/delivery/route";
+import { deliveryAction, deliveryLoader } from "@server/web/delivery/route";
 
 /*
  * GET /api/v1/delivery/bundle?buckets=a,b&locales=nl,en&populate=1[&since=<bundle id>]: an offline bundle, one tar

@@ -1,5 +1,5 @@
-import { deliveryAction } from "@server/delivery/route";
-import { documentLoader } from "@server/delivery/loaders";
+import { deliveryAction } from "@server/web/delivery/route";
+import { documentLoader } from "@server/web/delivery/loaders";
 
 /** GET /api/v1/delivery/buckets/{slug}/documents/{contentId} (server/delivery/loaders.ts; served ahead of React Router by server/delivery/fast-path.ts). */
 export const loader = documentLoader;

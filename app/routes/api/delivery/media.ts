@@ -1,8 +1,9 @@
 import { serveFile } from "@server/web/serve-media";
 import { latestMedia } from "@server/media/store";
 import { mediaFile, parseMediaPath, verifyMediaUrl } from "@server/delivery/media";
-import { notFound, Problem, problemLocale, problemResponse } from "@server/delivery/problem";
-import { deliveryAction } from "@server/delivery/route";
+import { notFound, Problem } from "@server/delivery/problem";
+import { problemLocale, problemResponse } from "@server/web/delivery/problem-answer";
+import { deliveryAction } from "@server/web/delivery/route";
 import type { Route } from "./+types/media";
 
 /*

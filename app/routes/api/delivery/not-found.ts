@@ -1,5 +1,6 @@
-import { deliveryAction, preflight } from "@server/delivery/route";
-import { notFound, problemLocale, problemResponse } from "@server/delivery/problem";
+import { deliveryAction, preflight } from "@server/web/delivery/route";
+import { notFound } from "@server/delivery/problem";
+import { problemLocale, problemResponse } from "@server/web/delivery/problem-answer";
 import type { Route } from "./+types/not-found";
 
 /** Any other path under /api/v1/delivery/: a 404 problem. */

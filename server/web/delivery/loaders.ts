@@ -1,6 +1,6 @@
 import { deliveryOpenApi } from "@core/delivery/openapi";
-import { documentAnswer } from "./etag";
-import { notFound } from "./problem";
+import { documentAnswer } from "./document-answer";
+import { notFound } from "@server/delivery/problem";
 import {
   authenticateWithDocument,
   deliveryBucket,
@@ -13,9 +13,9 @@ import {
   requireClientBucket,
   requireClientDocument,
   shapeDocuments,
-} from "./read";
+} from "@server/delivery/read";
 import { deliveryLoader } from "./route";
-import { documentPage, latestDocument, singletonDocument } from "./store";
+import { documentPage, latestDocument, singletonDocument } from "@server/delivery/store";
 
 /*
  * The loaders of the delivery API's JSON calls (docs/delivery.md). Their route modules (app/routes/api/delivery/)

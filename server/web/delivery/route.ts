@@ -3,9 +3,10 @@ import type { Services } from "@server/services";
 import type { Db } from "@server/db/client";
 import { anyClientAllowsOrigin, authenticateApiClient, type ApiClient } from "@server/accounts/api-clients";
 import { bearerToken } from "@server/security/bearer";
-import { Problem, problemLocale, problemResponse, unauthorized } from "./problem";
-import { limiterOf } from "./rate-limit";
-import type { ReadContext } from "./read";
+import { Problem, unauthorized } from "@server/delivery/problem";
+import { problemLocale, problemResponse } from "./problem-answer";
+import { limiterOf } from "@server/delivery/rate-limit";
+import type { ReadContext } from "@server/delivery/read";
 
 /*
  * What every delivery route shares (docs/delivery.md): the bearer token of an API client (401 problem otherwise),
