@@ -17,6 +17,7 @@ import { FieldError, FormError } from "~/components/form-errors";
 import { formatWhen } from "~/components/when";
 import type { Route } from "./+types/profile";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -52,7 +53,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const user = await requireUser(request, context);
   const { session } = await getRequestState(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
 
   if (intent === "signOutEverywhere") {

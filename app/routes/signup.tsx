@@ -11,6 +11,8 @@ import { getRequestState } from "@server/web/request-state";
 import type { Route } from "./+types/signup";
 import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
+import { readForm } from "@server/web/read-form";
+import { pageRoute } from "@server/web/respond";
 
 /** The invitation link (/signup?code=…) fills in the code; a code that can still be redeemed opens the page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -23,8 +25,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, translate(metaLocale(matches), "signup.title"));
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
+  const formData = await readForm(request);
   const posted = formData.get("invitationCode");
   await requireSignupAllowed(context, typeof posted === "string" ? posted : null);
   const submission = parseWithZod(formData, { schema: signupSchema });
@@ -42,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: error.code === "emailTaken" ? 409 : 400,
     });
   }
-}
+});
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import { HttpError } from "@server/errors";
+import { readForm } from "./read-form";
 import { receiveFormPost, type FormPost } from "@server/media/form-upload";
 import type { MediaStorage } from "@server/media/storage";
 import type { IncomingBody } from "@server/media/upload";
@@ -19,9 +19,5 @@ export const incomingBody = (request: Request): IncomingBody => ({
  */
 export async function readFormPost(request: Request, storage: MediaStorage, schema: JsonSchema): Promise<FormPost> {
   if (isMultipart(request)) return receiveFormPost(incomingBody(request), storage, schema);
-  try {
-    return { formData: await request.formData(), files: [] };
-  } catch {
-    throw new HttpError(400, "api.formUnreadable");
-  }
+  return { formData: await readForm(request), files: [] };
 }

@@ -10,6 +10,7 @@ import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
 import { documentPath, overviewPath, savedDocumentPath } from "@core/content/screens";
 import type { Route } from "./+types/history";
+import { readForm } from "@server/web/read-form";
 
 /*
  * /b/{bucket}/{contentId}/history: every version of a document, 20 a page (?page=2 …), to open, compare and restore.
@@ -30,7 +31,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const target = await requireBucketAccess(request, context, params.bucket);
   const { bucket } = target;
-  const form = await request.formData();
+  const form = await readForm(request);
   const field = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";

@@ -13,6 +13,7 @@ import { translate } from "@core/messages";
 import { FieldError, FormError } from "~/components/form-errors";
 import type { Route } from "./+types/request";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -34,7 +35,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 });
 
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
-  const submission = parseWithZod(await request.formData(), { schema: passwordResetRequestSchema });
+  const submission = parseWithZod(await readForm(request), { schema: passwordResetRequestSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), retryMinutes: 0 }, { status: 400 });
   const { locale } = await getRequestState(request, context);
   const outcome = await requestPasswordReset(context, {

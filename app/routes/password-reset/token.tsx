@@ -12,6 +12,7 @@ import { translate } from "@core/messages";
 import { FieldError, FormError } from "~/components/form-errors";
 import type { Route } from "./+types/token";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
 export const handle = { messages: ["admin"] } satisfies RouteHandle;
@@ -31,7 +32,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
 });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
-  const submission = parseWithZod(await request.formData(), { schema: passwordResetSchema });
+  const submission = parseWithZod(await readForm(request), { schema: passwordResetSchema });
   const hidden = { hideFields: ["password", "confirmPassword"] };
   if (submission.status !== "success") return data({ result: submission.reply(hidden), state: null }, { status: 400 });
   const state = await completePasswordReset(context, params.id, submission.value.password);

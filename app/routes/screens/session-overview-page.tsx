@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/routes/bucket-overview";
+import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/components/overview";
 import { FlashNotice } from "~/components/flash-notice";
 import type { WhereUsed } from "@core/content/references";
 import { documentPath, newDocumentPath, type ScreenBucket } from "@core/content/screens";

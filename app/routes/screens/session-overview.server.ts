@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { deleteParam, overviewAction, overviewPage, PAGE_SIZE, pageFrom } from "~/routes/bucket-overview";
+import { deleteParam, overviewAction, overviewPage, PAGE_SIZE, pageFrom } from "~/routes/bucket-overview.server";
 import { listSessions, moveSession, MoveRefusedError, sessionCards, today } from "@server/content/session-overview";
 import { findWhereUsed } from "@server/content/where-used";
 import { requireBucketAccess } from "@server/web/guards";

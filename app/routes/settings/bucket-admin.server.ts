@@ -25,6 +25,7 @@ import { bucketFormSchema, parseLocaleList, schemaText } from "@core/content/buc
 import type { Message } from "@core/messages";
 import type { JsonSchema } from "@core/schema/normalize";
 import { bucketName } from "@core/content/bucket-name";
+import { readForm } from "@server/web/read-form";
 
 /** The schema a new bucket starts from. */
 export const NEW_BUCKET_SCHEMA = { type: "object", properties: {}, required: [] };
@@ -154,7 +155,7 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
     if (renamed) throw redirect(`/settings/buckets/${encodeURIComponent(renamed.bucket.slug)}`, 308);
     throw new HttpError(404, "errors.notFound");
   }
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
 
   if (intent === "delete") {

@@ -6,6 +6,7 @@ import { getRequestState } from "@server/web/request-state";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import { IMPACT_STREAM_TYPE, readSchemaText, SCHEMA_FIELD } from "@core/schema/impact";
 import type { Route } from "./+types/bucket-impact-stream";
+import { readForm } from "@server/web/read-form";
 
 /*
  * POST /settings/buckets/{slug}/impact/stream (form field jsonSchema): the impact preview of a proposed schema as
@@ -25,9 +26,7 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
   if (request.method !== "POST") throw notAllowed();
   const bucket = await findBucketBySlug(context.db, params.slug);
   if (!bucket) throw new HttpError(404, "errors.notFound");
-  const form = await request.formData().catch(() => {
-    throw new HttpError(400, "errors.badRequest");
-  });
+  const form = await readForm(request);
   const proposed = readSchemaText(form.get(SCHEMA_FIELD));
   if (!proposed.ok) throw new HttpError(400, proposed.error.key, proposed.error.params);
   const { locale } = await getRequestState(request, context);

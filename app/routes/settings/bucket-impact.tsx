@@ -13,6 +13,7 @@ import { messageText } from "~/lib/i18n";
 import type { Route } from "./+types/bucket-impact";
 import { interfaceBucketName } from "@server/web/request-state";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 /*
  * /settings/buckets/{slug}/impact: what a proposed schema would do to the bucket's documents, before it is saved.
@@ -38,7 +39,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   await requireAdmin(request, context);
   const bucket = await findBucket(context, params.slug);
-  const text = (await request.formData()).get(SCHEMA_FIELD);
+  const text = (await readForm(request)).get(SCHEMA_FIELD);
   const schemaText = typeof text === "string" ? text : "";
   const proposed = readSchemaText(text);
   if (!proposed.ok) return data({ schemaText, error: proposed.error, report: null }, { status: 400 });

@@ -12,6 +12,7 @@ import { confirmedBreaking, type ImpactReport } from "@core/schema/impact";
 import { ConfirmBreakingChange, SchemaImpactReport } from "~/components/schema-impact";
 import type { Route } from "./+types/bucket-import";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
@@ -40,7 +41,7 @@ async function definitionText(formData: FormData): Promise<string> {
  */
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const user = await requireAdmin(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const text = await definitionText(formData);
   const checked = await checkImport(context.db, text);
   if (!checked.ok) return data({ status: "refused", errors: checked.errors, text } satisfies ImportReply, { status: 422 });

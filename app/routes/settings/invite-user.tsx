@@ -18,6 +18,7 @@ import { BucketCheckboxes, BucketList, DateTime, PermissionCheckboxes, Permissio
 import type { Route } from "./+types/invite-user";
 import { bucketName } from "@core/content/bucket-name";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
   await requireAdmin(request, context);
@@ -50,7 +51,7 @@ const NOTICES: Record<string, MessageKey> = {
  */
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const admin = await requireAdmin(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   if (intent === "revoke") {
     const id = formData.get("id");

@@ -16,6 +16,7 @@ import type { Route } from "./+types/new-client";
 import "~/styles/delivery.css";
 import { bucketName } from "@core/content/bucket-name";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 /*
  * /settings/new-client: create an API client for an exhibit app (the token is shown once, in the answer to the
@@ -62,7 +63,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const admin = await requireAdmin(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === "revoke") {
     const submission = parseWithZod(formData, { schema: revokeClientSchema });
     const revoked = submission.status === "success" && (await revokeApiClient(context.db, admin, submission.value.clientId));

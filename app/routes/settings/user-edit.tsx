@@ -21,6 +21,7 @@ import { PasswordSection, SetPasswordDialog, type MadeResetLink } from "~/compon
 import type { Route } from "./+types/user-edit";
 import { bucketName } from "@core/content/bucket-name";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 async function userFor(context: AppLoadContext, id: string | undefined) {
   const user = isUuid(id) ? await findAdminUser(context.db, id) : null;
@@ -84,7 +85,7 @@ const answer = (part: Partial<Answer>): Answer => ({ result: null, refusal: null
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const admin = await requireAdmin(request, context);
   const user = await userFor(context, params.id);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const here = `/settings/users/${user.id}`;
   try {

@@ -14,6 +14,7 @@ import "~/styles/webhooks.css";
 import type { Route } from "./+types/webhook-new";
 import { pageTitle } from "~/lib/page-title";
 import { CopyField } from "~/components/share/created-link";
+import { readForm } from "@server/web/read-form";
 
 /*
  * /settings/webhooks/new: register a webhook. A generated secret is shown once, in the answer to the POST (never
@@ -28,7 +29,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const admin = await requireAdmin(request, context);
-  const submission = parseWithZod(await request.formData(), { schema: webhookCreateSchema });
+  const submission = parseWithZod(await readForm(request), { schema: webhookCreateSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), params: null, created: null }, { status: 400 });
   const saved = await saveWebhookForm(context, admin, null, submission.value);
   if (!saved) throw new Error("the webhook was not created");

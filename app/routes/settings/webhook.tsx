@@ -20,6 +20,7 @@ import "~/styles/webhooks.css";
 import type { Route } from "./+types/webhook";
 import { pageTitle } from "~/lib/page-title";
 import { CopyField } from "~/components/share/created-link";
+import { readForm } from "@server/web/read-form";
 
 /*
  * /settings/webhooks/{id}: change a webhook (a generated secret is shown once, in the answer to the POST), its
@@ -85,7 +86,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const admin = await requireAdmin(request, context);
   const webhook = await webhookFor(context, params.id);
   const here = `/settings/webhooks/${webhook.id}`;
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   if (intent === "delete") {
     if (!(await deleteWebhook(context.db, admin, webhook.id))) throw new HttpError(404, "webhooks.errors.notFound");

@@ -16,6 +16,7 @@ import { When } from "~/components/when";
 import "~/styles/shareables.css";
 import type { Route } from "./+types/list";
 import { pageTitle } from "~/lib/page-title";
+import { readForm } from "@server/web/read-form";
 
 /*
  * /shareables: the links the user made (an admin: everyone's), with their document, bucket, version, expiry and
@@ -42,7 +43,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const user = await requireUser(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === "revoke") {
     const submission = parseWithZod(formData, { schema: revokeShareSchema });
     if (submission.status !== "success" || !(await revokeShareable(context.db, user, submission.value.id))) {

@@ -1,0 +1,137 @@
+import { data, redirect } from "react-router";
+import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "@server/content/store";
+import { findWhereUsed } from "@server/content/where-used";
+import { HttpError } from "@server/errors";
+import { requireBucketAccess } from "@server/web/guards";
+import { readForm } from "@server/web/read-form";
+import { getRequestState, interfaceBucketName } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { hasOwnOverview, overviewPath, type ScreenName } from "@core/content/screens";
+import { titleProperty, titleText } from "@core/content/title";
+import { isUuid } from "@core/ids";
+import type { Route } from "./+types/bucket-overview";
+
+/*
+ * The overview's loader and action, shared with the session overviews (routes/screens/session-overview.server.ts).
+ * In a .server module: a route module's other exports reach the browser build, and these would take the stores'
+ * SQL with them (tests/unit/client-build.test.ts).
+ */
+
+export const PAGE_SIZE = 20;
+
+export function pageFrom(value: string | null | undefined): number | null {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : null;
+}
+
+type OverviewArgs = Pick<Route.LoaderArgs, "request" | "context" | "params">;
+
+/**
+ * An overview's search (?q=), page (?page=, else 1 while searching, else the page remembered for this bucket), view
+ * (list or grid, kept in the session) and the cookie that remembers the page. The session overviews share it.
+ */
+export async function overviewPage(request: Request, context: OverviewArgs["context"], bucketSlug: string) {
+  const url = new URL(request.url);
+  const { session } = await getRequestState(request, context);
+  const search = url.searchParams.get("q")?.trim() ?? "";
+  const remembered = session.get("lastVisitedBucket") === bucketSlug ? (session.get("lastVisitedPageNumber") ?? 1) : 1;
+  const page = pageFrom(url.searchParams.get("page")) ?? (search ? 1 : remembered);
+  // Signing a cookie costs more than the rest of the loader: only when the remembered page changes.
+  const headers = new Headers();
+  if (session.get("lastVisitedPageNumber") !== page || session.get("lastVisitedBucket") !== bucketSlug) {
+    session.set("lastVisitedPageNumber", page);
+    session.set("lastVisitedBucket", bucketSlug);
+    headers.set("Set-Cookie", await context.sessionStorage.commitSession(session));
+  }
+  const view: "list" | "grid" = session.get("indexView") ?? "list";
+  return { search, page, view, headers };
+}
+
+/** The document the delete confirmation asks about (?delete=). */
+export function deleteParam(url: URL): string | null {
+  const value = url.searchParams.get("delete");
+  return isUuid(value ?? undefined) ? value : null;
+}
+
+/**
+ * A bucket's overview on a screen: the generic one (/b/{bucket}) sends a bucket whose screen has its own overview
+ * there; a screen's own overview answers 404 for a bucket of another screen (core/content/screens.ts).
+ */
+export const overviewLoader = (screen: ScreenName) =>
+  pageRoute(async ({ request, context, params }: OverviewArgs) => {
+    const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+    if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
+    if (bucket.singleton || (screen === "generic" && hasOwnOverview(bucket))) throw redirect(overviewPath(bucket));
+    const url = new URL(request.url);
+    const { search, page, view, headers } = await overviewPage(request, context, bucket.slug);
+    const titleKey = titleProperty(bucket.jsonSchema);
+    const { rows, total } = await listOverview(context.db, bucket.id, {
+      limit: PAGE_SIZE + 1,
+      offset: (page - 1) * PAGE_SIZE,
+      search,
+      titleKey,
+    });
+    const confirmDelete = deleteParam(url);
+    // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
+    const whereUsed =
+      confirmDelete && rows.some((row) => row.contentId === confirmDelete)
+        ? await findWhereUsed(context.db, user, {
+            collection: bucket.collectionName,
+            contentId: confirmDelete,
+            locale: (await getRequestState(request, context)).locale,
+          })
+        : null;
+    return data(
+      {
+        bucket: {
+          slug: bucket.slug,
+          name: await interfaceBucketName(request, context, bucket),
+          singleton: bucket.singleton,
+          screen: bucket.screen,
+        },
+        items: rows.slice(0, PAGE_SIZE).map((row) => ({
+          contentId: row.contentId,
+          versionId: row.versionId,
+          title: titleText(row.title, bucket.locales),
+          updatedAt: row.createdAt.toISOString(),
+        })),
+        page,
+        hasNext: rows.length > PAGE_SIZE,
+        pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
+        total,
+        search,
+        view,
+        confirmDelete,
+        whereUsed,
+        // After a delete (the action's redirect): the page says so.
+        deleted: url.searchParams.has("deleted"),
+      },
+      { headers },
+    );
+  });
+
+/** Deletes a document (after the confirm dialog); a stale version is refused, nothing lost. */
+export const overviewAction = (screen: ScreenName) =>
+  pageRoute(async ({ request, context, params }: Pick<Route.ActionArgs, "request" | "context" | "params">) => {
+    const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+    if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
+    const form = await readForm(request);
+    const text = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" ? value : "";
+    };
+    const contentId = text("contentId");
+    const versionId = text("versionId");
+    if (form.get("intent") !== "delete" || !isUuid(contentId) || !isUuid(versionId)) {
+      throw new HttpError(400, "errors.badRequest");
+    }
+    try {
+      await deleteContent(context.db, bucket.id, contentId, versionId, { actor: user, bucket });
+    } catch (error) {
+      // Gone already (deleted in another tab): what the editor wanted is done.
+      if (error instanceof ContentNotFoundError) return redirect(`${overviewPath(bucket)}?deleted`);
+      if (error instanceof VersionConflictError) return data({ deleteConflict: true }, { status: 409 });
+      throw error;
+    }
+    return redirect(`${overviewPath(bucket)}?deleted`);
+  });
