@@ -101,6 +101,9 @@ async function release(pooled: PooledContext, baseURL: string, pool: PooledConte
 
 type ContextOptions = { javaScriptEnabled?: boolean; locale?: string; userAgent?: string };
 
+/** What newContext hands a test: the context, its kept page, its errors; `close` hands it on. */
+export type ContextLease = Awaited<ReturnType<typeof newContext>>;
+
 /**
  * A browser context with JavaScript on or off: a clean one a finished test left (see PooledContext), else a new
  * one. Unexpected console errors and page errors are collected; call `expectNoErrors` at the end of a test.

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { catalogues } from "@core/catalogues";
-import { newContext, waitForHydration } from "./browser";
+import { newContext, waitForHydration, type ContextLease } from "./browser";
 import { createTestUser, signIn } from "./http";
 import type { TourData, TourEntry, TourLanguage, TourRole, TourSetup, TourStep } from "./screen-tour";
 import { startTestServer, type TestServer } from "./server";
@@ -11,9 +11,8 @@ const nl = catalogues.nl!;
 
 /*
  * Walks the tour (tests/support/screen-tour.ts): one browser context per entry and language at a time (cleaned between
- * entries, tests/support/browser.ts, so no entry sees
- * another's session preferences), the page opened at the first width, the entry's dialog opened, then each width
- * in turn (the same page resized) handed to `look`. Shared by `npm run screens` and tests/e2e/visual-checks.test.ts.
+ * entries by tests/support/browser.ts, so no entry sees another's session preferences), the page opened at the first
+ * width, the entry's dialog opened, then each width in turn (the same page resized) handed to `look`. Shared by `npm run screens` and tests/e2e/visual-checks.test.ts.
  */
 
 export const TOUR_LANGUAGES: TourLanguage[] = ["en", "nl"];
@@ -115,7 +114,7 @@ export class Tour {
       userAgent: entry.userAgent,
     });
     const context: BrowserContext = ctx.context;
-    let scriptedCtx: Awaited<ReturnType<typeof newContext>> | null = null;
+    let scriptedCtx: ContextLease | null = null;
     try {
       if (cookie) {
         const [name, ...value] = cookie.split("=");
@@ -163,7 +162,7 @@ export class Tour {
       // An uncaught error or a console error (a module run before one it imports, a failed hydration) fails the visit.
       if (ctx.errors.length) throw new Error(`${path} in ${language}: ${ctx.errors.join("; ")}`);
     } finally {
-      await (scriptedCtx as Awaited<ReturnType<typeof newContext>> | null)?.close();
+      await (scriptedCtx as ContextLease | null)?.close();
       await ctx.close();
     }
   }
