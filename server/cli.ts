@@ -11,6 +11,7 @@ import { DataDirInUseError, sendCommand, type OutputStream } from "./db/data-dir
 import { createInvitation } from "./accounts/invitations";
 import { setUserPassword } from "./accounts/password-admin";
 import { createUser, findUserByEmail, PERMISSIONS, type Permission } from "./accounts/users";
+import { saveDocumentCommand } from "./cli-save-document";
 
 const USAGE = `Usage: npm run vitrine -- <command> [options]
 
@@ -21,7 +22,11 @@ Commands:
   create-invitation [--email E] [--permissions user] [--days 7]
   export-bundle --client C --buckets a,b [--locales nl,en] [--populate 1] [--since BUNDLE_ID] --out FILE.tar
                                             an offline bundle for an API client (id or name), as
-                                            GET /api/v1/delivery/bundle answers it (docs/bundles.md)`;
+                                            GET /api/v1/delivery/bundle answers it (docs/bundles.md)
+  save-document --bucket SLUG --as EMAIL --file DOC.json
+                                            saves a document as that user, checked as the edit form and the
+                                            API check it; DOC.json holds its fields (with contentId and _id:
+                                            a new version of that document); prints the saved document`;
 
 function parsePermissions(value: string | undefined): Permission[] {
   const list = (value ?? "user")
@@ -53,10 +58,13 @@ function parseOptions(rest: string[]) {
       days: { type: "string" },
       client: { type: "string" },
       buckets: { type: "string" },
+      bucket: { type: "string" },
       locales: { type: "string" },
       populate: { type: "string" },
       since: { type: "string" },
       out: { type: "string" },
+      file: { type: "string" },
+      as: { type: "string" },
     },
     strict: true,
   }).values;
@@ -119,6 +127,21 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
       out(`Bundle ${result.id}: ${result.files} files, ${result.bytes} bytes, written to ${result.out}`);
       return 0;
     }
+    case "save-document": {
+      if (!context) throw new Error("save-document needs the media files: run it through npm run vitrine");
+      const result = await saveDocumentCommand(
+        { db, media: { storage: context.storage } },
+        {
+          bucket: require(values.bucket, "bucket"),
+          as: require(values.as, "as"),
+          file: require(values.file, "file"),
+          defaultLocale: context.config.DEFAULT_LOCALE,
+        },
+      );
+      if (result.stdout) out(result.stdout);
+      if (result.stderr) print("stderr", `${result.stderr}\n`);
+      return result.code;
+    }
     default:
       print("stderr", `Unknown command: ${command}\n\n${USAGE}\n`);
       return 1;
@@ -132,11 +155,14 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, print: Print = printToConsole): Promise<number> {
   const [command, ...rest] = argv;
   const options = parseOptions(rest); // refuses unknown options before anything is opened
-  // The file is written by whichever process runs the command (maybe the server): name it from here.
-  if (options.out !== undefined)
-    argv = argv.map((arg, index) =>
-      index > 0 && argv[index - 1] === "--out" ? path.resolve(arg) : arg.startsWith("--out=") ? `--out=${path.resolve(arg.slice(6))}` : arg,
-    );
+  // A file is read or written by whichever process runs the command (maybe the server): name it from here.
+  argv = argv.map((arg, index) => {
+    for (const option of ["--out", "--file"]) {
+      if (index > 0 && argv[index - 1] === option) return path.resolve(arg);
+      if (arg.startsWith(`${option}=`)) return `${option}=${path.resolve(arg.slice(option.length + 1))}`;
+    }
+    return arg;
+  });
   if (!command || command === "help" || command === "--help") {
     print("stdout", `${USAGE}\n`);
     return command ? 0 : 1;

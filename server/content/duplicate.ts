@@ -1,6 +1,7 @@
 import type { Services } from "@server/services";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
-import { checkSave, writeDocument, type SaveRefusal } from "./save";
+import { writeDocument } from "./save";
+import { checkSave, type SaveRefusal } from "./save-rules";
 import { writeSubDocuments } from "./save-subforms";
 import { getLatestVersion } from "./store";
 import type { SubFormBucket } from "./subforms";
@@ -130,7 +131,7 @@ function copier(context: Services, tx: Queryable, user: User, locale: Locale) {
       const title = documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId;
       throw new InlineCopyError(field, translate(locale, "subForm.copy.invalid", { title, bucket: bucket.name }));
     }
-    const refused = await checkSave(context, user, bucket, { data, messageLocale: locale }, tx);
+    const refused = await checkSave(tx, user, bucket, { data }, locale);
     if (refused) throw new InlineCopyError(field, refused.message, refused.status);
     const copy = await writeDocument(tx, bucket, user, { data });
     copying.delete(reference.contentId);

@@ -2,7 +2,7 @@ import type { Services } from "@server/services";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { saveDocument } from "./save";
 import { ContentNotFoundError, getVersion, VersionConflictError, type ContentVersion } from "./store";
-import { checkMediaReferences } from "./submit-media";
+import type { SaveRefusal } from "./save-rules";
 import { compileBucketSchema } from "./validator";
 import { hasPermission, type User } from "@server/accounts/users";
 import type { Queryable } from "@server/db/client";
@@ -18,14 +18,14 @@ import {
   type VersionComparison,
 } from "@core/content/history";
 import { diffTargets, diffVersions } from "@core/content/version-diff";
-import { checkDocument } from "@core/form/resolve";
 import { isUuid } from "@core/ids";
+import type { Locale } from "@core/locales";
 
 /*
  * A document's version history (the edit page's panel, /b/{bucket}/{contentId}/history and …/compare): its
  * versions newest first a page at a time (versions_content_idx: content_id, created_at DESC, seq DESC), two versions'
  * field-by-field difference, and restoring a version as a new one on top of the latest through the save
- * pipeline's checks (the document validated against the current schema, its media references, checkSave).
+ * front door (server/content/save.ts).
  */
 
 const entryColumns = `v.version_id AS "versionId", v.created_at AS "createdAt", u.name AS "authorName", sv.number AS "schemaVersion",
@@ -158,47 +158,39 @@ export async function compareVersions(
 
 export type RestoreOutcome =
   | { kind: "restored"; version: ContentVersion }
-  /** The version does not pass today's checks: its page shows why, and saving it from there restores it. */
-  | { kind: "invalid" }
+  /** The version does not pass today's checks (the refusal says why): its page shows them, and saving it from there restores it. */
+  | { kind: "invalid"; refusal: SaveRefusal }
   | { kind: "conflict"; latestVersionId: string | null };
 
 /**
- * Saves an older version's data as a new version on top of `baseVersionId` (the latest the editor saw): the
- * save pipeline's checks apply (the current schema, media references, text ids); a save by someone else since
- * is a conflict. Throws ContentNotFoundError for an unknown version.
+ * Saves an older version's data as a new version on top of `baseVersionId` (the latest the editor saw), through
+ * the front door (server/content/save.ts): today's schema, media references and rules apply; a save by someone
+ * else since is a conflict. Throws ContentNotFoundError for an unknown version.
  */
 export async function restoreVersion(
   context: Services,
-  target: { user: User; bucket: Bucket },
+  target: { user: User; bucket: Bucket; locale: Locale },
   input: { contentId: string; versionId: string; baseVersionId: string },
 ): Promise<RestoreOutcome> {
-  const { user, bucket } = target;
+  const { user: actor, bucket, locale } = target;
   const { contentId, versionId, baseVersionId } = input;
   if (!isUuid(contentId) || !isUuid(versionId)) throw new ContentNotFoundError(contentId);
   const old = await getVersion(context.db, bucket.id, contentId, versionId);
   if (!old) throw new ContentNotFoundError(contentId);
-  const { schema, validate } = compileBucketSchema(bucket);
-  if (!validate) return { kind: "invalid" };
-  const locale = context.config.DEFAULT_LOCALE;
-  const checked = checkDocument(old.data, schema, validate, locale);
-  if (!checked.ok) return { kind: "invalid" };
-  const media = await checkMediaReferences(context.db, context.media.storage, {
-    user,
-    bucket,
-    schema,
-    value: checked.value,
-    tokens: [],
-    staged: [],
-    locale,
-  });
-  if (Object.keys(media.errors).length) return { kind: "invalid" };
   let outcome;
   try {
-    outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId: baseVersionId || undefined, data: checked.value });
+    outcome = await saveDocument(context, {
+      actor,
+      bucket,
+      locale,
+      contentId,
+      baseVersionId: baseVersionId || undefined,
+      document: { payload: old.data },
+    });
   } catch (error) {
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
     throw error;
   }
-  if (!outcome.ok) return outcome.status === 409 ? { kind: "conflict", latestVersionId: null } : { kind: "invalid" };
+  if (!outcome.ok) return outcome.status === 409 ? { kind: "conflict", latestVersionId: null } : { kind: "invalid", refusal: outcome };
   return { kind: "restored", version: outcome.version };
 }

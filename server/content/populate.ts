@@ -1,6 +1,6 @@
 import type { Services } from "@server/services";
 import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
-import { toDocument } from "./save";
+import { toDocument } from "./document";
 import { listContents, type ContentVersion } from "./store";
 import { compileBucketSchema } from "./validator";
 import type { User } from "@server/accounts/users";

@@ -151,7 +151,7 @@ export interface ReferenceReply {
   referenceSearch: ReferenceSearchReply | null;
 }
 
-/** The reference part of a form post that did not save (server/content/submit.ts). */
+/** The reference part of a form post that did not save (server/content/save-form.ts). */
 export async function referenceReply(
   context: Services,
   user: User,

@@ -1,5 +1,6 @@
 import type { Services } from "@server/services";
-import { checkSave, writeDocument, type SaveRefusal } from "./save";
+import { writeDocument } from "./save";
+import { checkSave, type SaveRefusal } from "./save-rules";
 import { ContentNotFoundError, VersionConflictError } from "./store";
 import type { SubFormBucket } from "./subforms";
 import type { Author } from "@server/accounts/users";
@@ -9,7 +10,7 @@ import type { Locale } from "@core/locales";
 import { translate } from "@core/messages";
 
 /*
- * The inline sub-forms' part of a save (server/content/submit.ts): their server-only checks before anything is
+ * The inline sub-forms' part of a save (server/content/save-form.ts): their server-only checks before anything is
  * written, then their documents written first inside the parent's transaction (saveDocument's `before`), so the
  * parent's field holds each one's contentId and a refused parent (validation, conflict, any server check) leaves
  * no sub-document behind. A sub-document is a new version on top of the version the form was loaded with, so a
@@ -45,7 +46,7 @@ export async function checkSubDocuments(
     if (!sub) continue;
     let refused: SaveRefusal | null;
     try {
-      refused = await checkSave(context, user, sub.bucket, { ...document, messageLocale: locale });
+      refused = await checkSave(context.db, user, sub.bucket, document, locale);
     } catch (error) {
       if (!(error instanceof ContentNotFoundError)) throw error;
       return subFormRefusal(context, new SubFormSaveError(document.field, error), locale);

@@ -19,7 +19,7 @@ import { MEDIA_FILE_PREFIX, type MediaContent } from "@core/media/wire";
  * here, exactly like
  * POST /api/v1/media/{kind}/upload: counted while they arrive, cut off over the field's limit. Reading
  * writes nothing else: the files are checked with the rest of the form and committed only by a save
- * (server/content/submit.ts). Nothing is held whole in memory; the text fields are limited like any other
+ * (server/content/save-form.ts). Nothing is held whole in memory; the text fields are limited like any other
  * form post (1 MiB in all).
  */
 

@@ -75,8 +75,8 @@ export async function recordMedia(tx: Queryable, placed: readonly PlacedMedia[],
 }
 
 /** Starts the job runner when new media have jobs (videos). */
-export function kickJobs(media: MediaServices, kinds: Iterable<MediaKind>): void {
-  if ([...kinds].some((kind) => jobNamesFor(kind).length)) media.jobs.kick();
+export function kickJobs(media: { jobs?: Pick<MediaServices["jobs"], "kick"> }, kinds: Iterable<MediaKind>): void {
+  if ([...kinds].some((kind) => jobNamesFor(kind).length)) media.jobs?.kick();
 }
 
 /**

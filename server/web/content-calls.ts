@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "react-router";
 import { deleteContent, getLatestVersion, getVersion, type ContentVersion } from "@server/content/store";
 import type { NamedDocument } from "@server/accounts/sessions";
-import { toDocument } from "@server/content/save";
-import { SAVE_USAGE, submitJsonDocument } from "@server/content/submit-json";
+import { toDocument } from "@server/content/document";
+import { SAVE_USAGE, submitJsonDocument } from "@server/content/save-json";
 import { readJsonBody } from "./api";
 import { requireApiBucketAccess } from "./guards";
 import { getRequestState } from "./request-state";

@@ -1,5 +1,5 @@
 /**
- * Inline sub-forms through the one save pipeline (server/content/submit.ts, save-subforms.ts): the sub-form's
+ * Inline sub-forms through the one save pipeline (server/content/save-form.ts, save-subforms.ts): the sub-form's
  * fields post with the parent's under `__subforms.<field>.…`, and the referenced document and the parent are saved
  * in one transaction: all or none. A refused parent (validation, a conflict, a server check) leaves no
  * sub-document; a sub-document edited by someone else is a conflict with the spec's message and nothing is saved.

@@ -1,5 +1,5 @@
 /**
- * The edit form's multipart post through the one save pipeline (server/content/submit.ts): a hostile post
+ * The edit form's multipart post through the one save pipeline (server/content/save-form.ts): a hostile post
  * writes nothing, an invalid one commits no media and starts no job but keeps its files as pending uploads
  * for the re-rendered form, the next valid post saves them; pending uploads nobody saves are swept, and a
  * pending upload is only ever taken by its owner's form, in its own field.

@@ -1,5 +1,5 @@
 import { listContents } from "@server/content/store";
-import { toDocument } from "@server/content/save";
+import { toDocument } from "@server/content/document";
 import { bucketReader, populateDocuments } from "@server/content/populate";
 import { referenceSearchAnswer } from "@server/content/references";
 import { requireApiBucketAccess } from "@server/web/guards";

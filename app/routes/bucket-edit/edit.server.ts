@@ -5,7 +5,7 @@ import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion
 import { hasPermission } from "@server/accounts/users";
 import { loadReferenceOptions, loadReferenceTargets } from "@server/content/references";
 import { loadClipCardData } from "@server/content/populate";
-import { submitBucketForm } from "@server/content/submit";
+import { submitBucketForm } from "@server/content/save-form";
 import { historyPanel } from "@server/content/history";
 import { compileBucketSchema } from "@server/content/validator";
 import { loadInlineSubForms } from "@server/content/subforms";

@@ -17,7 +17,7 @@ import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { RETURN_FIELD, subFormResolver, type SubFormCheck } from "@core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "@core/media/pending";
 import type { JsonSchema } from "@core/schema/normalize";
-import type { FormReply } from "@server/content/submit";
+import type { FormReply } from "@server/content/save-form";
 import { loadBrowserValidator } from "~/lib/validator";
 import { documentPath, overviewPath } from "@core/content/screens";
 import type { BucketEditData } from "./edit.server";

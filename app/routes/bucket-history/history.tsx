@@ -11,6 +11,7 @@ import { historyMeta } from "./meta";
 import { documentPath, overviewPath, savedDocumentPath } from "@core/content/screens";
 import type { Route } from "./+types/history";
 import { readForm } from "@server/web/read-form";
+import { getRequestState } from "@server/web/request-state";
 
 /*
  * /b/{bucket}/{contentId}/history: every version of a document, 20 a page (?page=2 …), to open, compare and restore.
@@ -39,7 +40,8 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const contentId = params.contentId;
   const versionId = field("versionId");
   try {
-    const outcome = await restoreVersion(context, target, { contentId, versionId, baseVersionId: field("base") });
+    const { locale } = await getRequestState(request, context);
+    const outcome = await restoreVersion(context, { ...target, locale }, { contentId, versionId, baseVersionId: field("base") });
     if (outcome.kind === "restored") {
       // The notice names the restored version by its number in the history panel ("Version 2 restored").
       const [restored] = await historyEntries(context.db, bucket.id, contentId, [versionId]);

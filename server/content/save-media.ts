@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import type { Bucket } from "./buckets";
 import type { Author, User } from "@server/accounts/users";
-import type { Db } from "@server/db/client";
+import type { Db, Queryable } from "@server/db/client";
 import type { MediaServices } from "@server/services";
 import { checkUpload } from "@server/media/accept";
 import type { FormFilePart } from "@server/media/form-upload";
@@ -28,7 +28,7 @@ import type { PendingFile } from "@core/media/pending";
 import { translate } from "@core/messages";
 import type { JsonSchema } from "@core/schema/normalize";
 
-/* The media side of a form post's validation, between reading it and saving it (server/content/submit.ts). */
+/* The media side of a form post's validation, between reading it and saving it (server/content/save-form.ts). */
 
 /** A checked file of this post, under the media contentId its field now holds. */
 export interface StagedFormFile extends StagedMedia {
@@ -95,7 +95,7 @@ export interface MediaReferenceCheck {
  * are ordinary media references.
  */
 export async function checkMediaReferences(
-  db: Db,
+  db: Queryable,
   storage: MediaStorage,
   input: {
     user: Author;

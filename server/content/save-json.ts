@@ -1,20 +1,15 @@
 import type { Bucket } from "./buckets";
-import { saveDocument, splitDocument, toDocument } from "./save";
-import { checkMediaReferences } from "./submit-media";
-import { compileBucketSchema } from "./validator";
+import { splitDocument, toDocument } from "./document";
+import { saveDocument, type SaveDeps } from "./save";
 import type { Author } from "@server/accounts/users";
 import { HttpError } from "@server/errors";
-import type { Services } from "@server/services";
 import type { Locale } from "@core/locales";
 import { FORBIDDEN_KEYS } from "@core/content/payload";
-import { checkDocument, INVALID_CONTENT } from "@core/form/resolve";
-import { translateMessage } from "@core/messages";
 
 /*
- * POST /api/v1/buckets/{slug}/save {content, collection}, the same pipeline as the edit form
- * (server/content/submit.ts) from a JSON body: read → hostile envelope → validate once (inspectPayload, the
- * bucket's validator and the error mapping the form's resolver uses, then the media references) → save. The
- * same bad input gets the same messages under the same field names as on the page and in the modal.
+ * POST /api/v1/buckets/{slug}/save {content, collection}, the adapter of the JSON API and the bucket-form modal:
+ * the envelope checked, then the front door (server/content/save.ts), which validates and saves as for the edit
+ * form. The same bad input gets the same messages under the same field names as on the page and in the modal.
  */
 
 /** What a save call's body should be: the web layer refuses a body that is no JSON object with it. */
@@ -56,29 +51,14 @@ const refused = (status: number, error: string, errors: Record<string, string[]>
  * its Accept-Language, else the default).
  */
 export async function submitJsonDocument(
-  context: Services,
+  context: SaveDeps,
   body: Record<string, unknown>,
   target: { author: Author; bucket: Bucket; locale: Locale },
 ): Promise<JsonSaveOutcome> {
-  const { author: user, bucket, locale } = target;
-  const content = readEnvelope(body, bucket);
-  const { contentId, baseVersionId, data } = splitDocument(content);
-  const { schema, validate, problems } = compileBucketSchema(bucket);
-  if (!validate) return refused(422, problems.join("; "), { "": problems });
-  const checked = checkDocument(data, schema, validate, locale);
-  if (!checked.ok) return refused(checked.status, checked.message, checked.errors.byField, checked.errors.locales);
-  const media = await checkMediaReferences(context.db, context.media.storage, {
-    user,
-    bucket,
-    schema,
-    value: checked.value,
-    tokens: [],
-    staged: [],
-    locale,
-  });
-  if (Object.keys(media.errors).length) return refused(422, translateMessage(locale, INVALID_CONTENT), media.errors);
-  // No pending uploads reach this save (the check above refuses them all): nothing can be taken by another save.
-  const outcome = await saveDocument(context, user, bucket, { contentId, baseVersionId, data: checked.value, messageLocale: locale });
+  const { author: actor, bucket, locale } = target;
+  const { contentId, baseVersionId, data } = splitDocument(readEnvelope(body, bucket));
+  // No token comes with a JSON save: a pending upload is refused under its field, so none is taken by another save.
+  const outcome = await saveDocument(context, { actor, bucket, locale, contentId, baseVersionId, document: { payload: data } });
   if (!outcome.ok) return refused(outcome.status, outcome.message, outcome.errors.byField, outcome.errors.locales);
-  return { saved: true, created: !contentId, document: toDocument(outcome.version) };
+  return { saved: true, created: outcome.created, document: toDocument(outcome.version) };
 }

@@ -1,7 +1,8 @@
 import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
 import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
-import { saveDocument, type SaveOutcome } from "./save";
+import { saveDocument } from "./save";
+import type { SaveRefusal } from "./save-rules";
 import { VersionConflictError, type ContentVersion } from "./store";
 import {
   checkFormFiles,
@@ -11,7 +12,7 @@ import {
   showErrorsOf,
   type MediaReferenceCheck,
   type StagedFormFile,
-} from "./submit-media";
+} from "./save-media";
 import { compileBucketSchema } from "./validator";
 import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments } from "./save-subforms";
 import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
@@ -40,12 +41,12 @@ import type { Services } from "@server/services";
 import { isUuid } from "@core/ids";
 
 /*
- * The one way an edit form post becomes a saved document:
+ * The edit form's adapter to the front door (server/content/save.ts): how a form post becomes a saved document:
  *   read (urlencoded, or multipart with its files in temporary files only)
  *   → hostile check (400, the temporary files removed: nothing written)
  *   → intents (number steps, the no-JavaScript 'Upload' button, Conform's list intents)
  *   → validate once (the files' read-only checks, Conform with resolveDocument, the pending uploads)
- *   → save (server/content/save.ts: the server-only checks, then files, media rows, jobs and the document).
+ *   → save (the front door, server/content/save.ts: the server's rules, then files, media rows, jobs and the document).
  * A post that does not save re-renders with its input; its checked files wait as pending uploads.
  */
 
@@ -226,7 +227,7 @@ export async function submitBucketForm(
 type SaveStep =
   | { kind: "saved"; version: ContentVersion }
   | { kind: "conflict"; latestVersionId: string | null }
-  | { kind: "refused"; refusal: Extract<SaveOutcome, { ok: false }> };
+  | { kind: "refused"; refusal: SaveRefusal };
 
 /** Saves a valid submission with the files its document references; the post's other files are removed. */
 async function save(
@@ -249,33 +250,28 @@ async function save(
   if (subRefusal) return { kind: "refused", refusal: subRefusal };
   const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
   try {
-    const outcome = await saveDocument(
-      context,
-      target.user,
-      target.bucket,
-      {
-        contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
-        baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
-        data,
-        media: [...staged.filter((file) => referenced.has(file.contentId)), ...checked.pending],
-        pendingIds: checked.pending.map((item) => item.contentId),
-        messageLocale,
-      },
-      owned?.size
-        ? {
-            before: writeDuplicateDocuments(
-              context,
-              target.user,
-              { schema, data },
-              { buckets: subBuckets, documents: subDocuments },
-              owned,
-              messageLocale,
-            ),
-          }
+    const outcome = await saveDocument(context, {
+      actor: target.user,
+      bucket: target.bucket,
+      locale: messageLocale,
+      contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
+      baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
+      // The resolver validated the submission (Conform's parse): the front door does not again.
+      document: { validated: data },
+      upload: { files: staged.filter((file) => referenced.has(file.contentId)), references: checked },
+      before: owned?.size
+        ? writeDuplicateDocuments(
+            context,
+            target.user,
+            { schema, data },
+            { buckets: subBuckets, documents: subDocuments },
+            owned,
+            messageLocale,
+          )
         : subDocuments.length
-          ? { before: writeSubDocuments(target.user, subBuckets, subDocuments) }
-          : {},
-    );
+          ? writeSubDocuments(target.user, subBuckets, subDocuments)
+          : undefined,
+    });
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     await discardFiles(
       context.media.storage,
