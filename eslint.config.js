@@ -69,6 +69,26 @@ export default defineConfig(
     },
   },
   {
+    // Every save goes through the front door (server/content/save.ts saveDocument): only it writes a document's
+    // versions, so a rule added there holds for the form, the API, restore, the seed and the CLI alike.
+    files: ["server/**/*.ts", "app/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "server/content/save.ts", "server/content/store.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/content/store", "./store"],
+              importNames: ["createContent", "saveVersion"],
+              message: "Save documents through saveDocument (server/content/save.ts), the one front door.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["tests/**", "**/*.test.{ts,tsx}"],
     rules: {
       // Tests read JSON answers and database rows as they come (any) and check their shape with expect(), and

@@ -53,7 +53,8 @@ export async function saveDocumentCommand(
   try {
     const locale = normalizeLocale(actor.locale) ?? options.defaultLocale;
     const saved = await saveDocument(deps, { actor, bucket, locale, contentId, baseVersionId, document: { payload: data } });
-    if (!saved.ok) return { code: 1, stderr: JSON.stringify({ error: saved.message, errors: saved.errors.byField, locales: saved.errors.locales }) };
+    if (!saved.ok)
+      return { code: 1, stderr: JSON.stringify({ error: saved.message, errors: saved.errors.byField, locales: saved.errors.locales }) };
     return { code: 0, stdout: JSON.stringify(toDocument(saved.version)) };
   } catch (error) {
     if (error instanceof VersionConflictError)

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Queryable } from "./db/client";
 import { createBucket, type Bucket } from "./content/buckets";
 import { saveDocument } from "./content/save";
+import type { SaveRefusal } from "./content/save-rules";
 import { createUser, type Author } from "./accounts/users";
 import { DEMO_BUCKETS, type DemoSeeding } from "./demo-content";
 import { demoImage, demoVideo, type DemoMediaDeps } from "./demo-media";
@@ -15,8 +16,11 @@ type SeedOptions = { adminEmail?: string; adminPassword?: string; media: DemoMed
 
 /** A demo document the front door refused: the demo content and its schema disagree (a defect, not a user's error). */
 export class DemoDocumentRefused extends Error {
-  constructor(bucket: string, message: string, errors: Record<string, string[]>) {
-    super(`The demo document of ${bucket} was refused: ${message} ${JSON.stringify(errors)}`);
+  constructor(
+    bucket: string,
+    readonly refusal: SaveRefusal,
+  ) {
+    super(`A demo document of ${bucket} was refused: ${refusal.message} ${JSON.stringify(refusal.errors.byField)}`);
     this.name = "DemoDocumentRefused";
   }
 }
@@ -33,7 +37,7 @@ export async function seedDocument(
   contentId?: string,
 ): Promise<string> {
   const saved = await saveDocument(deps, { actor, bucket, locale: "en", newContentId: contentId, document: { payload: document } });
-  if (!saved.ok) throw new DemoDocumentRefused(bucket.slug, saved.message, saved.errors.byField);
+  if (!saved.ok) throw new DemoDocumentRefused(bucket.slug, saved);
   return saved.version.contentId;
 }
 

@@ -22,7 +22,13 @@ import { translate, type MessageKey, type MessageParams } from "@core/messages";
 export type SaveRefusal = { ok: false; status: 400 | 403 | 409 | 422 | 500; errors: FieldErrors; message: string };
 
 /** A refusal with one message, under `field` when given. */
-export function refusal(locale: Locale, status: SaveRefusal["status"], key: MessageKey, field?: string, params?: MessageParams): SaveRefusal {
+export function refusal(
+  locale: Locale,
+  status: SaveRefusal["status"],
+  key: MessageKey,
+  field?: string,
+  params?: MessageParams,
+): SaveRefusal {
   const message = translate(locale, key, params);
   return { ok: false, status, errors: { byField: field === undefined ? {} : { [field]: [message] }, locales: [] }, message };
 }

@@ -81,7 +81,12 @@ export async function saveDocument(deps: SaveDeps, request: SaveRequest): Promis
       locale,
     }));
   if (Object.keys(references.errors).length) {
-    return { ok: false, status: 422, message: translateMessage(locale, INVALID_CONTENT), errors: { byField: references.errors, locales: [] } };
+    return {
+      ok: false,
+      status: 422,
+      message: translateMessage(locale, INVALID_CONTENT),
+      errors: { byField: references.errors, locales: [] },
+    };
   }
   const target = { contentId: request.contentId, baseVersionId: request.baseVersionId, data };
   const refused = await checkSave(deps.db, actor, bucket, target, locale);

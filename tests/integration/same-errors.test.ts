@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
-import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, RENDERED_FIELDS, shownLikeAForm } from "@tests/support/bad-documents";
+import { BAD_DOCUMENTS, BAD_INPUT_SCHEMA, pageErrors, shownLikeAForm } from "@tests/support/bad-documents";
 import { createTestBucket } from "@tests/support/fixtures";
-import { decode, signedInUser } from "@tests/support/fixtures";
+import { signedInUser } from "@tests/support/fixtures";
 import { startTestServer, type TestServer } from "@tests/support/server";
 import { sameOrigin } from "@tests/support/http";
 
@@ -29,23 +29,6 @@ const send = (path: string, type: string, body: string) =>
     headers: { "Content-Type": type, Cookie: cookie, ...sameOrigin(server.url) },
     body,
   });
-
-/** The errors the re-rendered form shows: under each field, and the form's own above the fields ("form"). */
-function pageErrors(html: string): Record<string, string> {
-  const form = /<form[^>]*class="bucket-form"[^>]*>([\s\S]*?)<\/form>/.exec(html)![1]!;
-  const shown: Record<string, string> = {};
-  const formLevel = /<p class="form-error" role="alert">([^<]*)<\/p>/.exec(form);
-  if (formLevel) shown.form = decode(formLevel[1]!);
-  for (const field of RENDERED_FIELDS) {
-    const box =
-      new RegExp(`<div class="field" data-field="${field}">([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(
-        form,
-      )?.[1] ?? "";
-    const error = /<p [^>]*class="field-error" role="alert">([^<]*)<\/p>/.exec(box);
-    if (error) shown[field] = decode(error[1]!);
-  }
-  return shown;
-}
 
 describe("the edit page and the JSON API", () => {
   it.each(BAD_DOCUMENTS.map((bad) => [bad.label, bad] as const))("show the same errors for %s", async (_label, bad) => {

@@ -1,3 +1,5 @@
+import { decode } from "./fixtures";
+
 /*
  * The same bad input, written the way each save path receives it: a JSON body for
  * POST /api/v1/buckets/{slug}/save, a urlencoded edit form post, and the bucket-form modal's inputs (the
@@ -56,4 +58,21 @@ export function shownLikeAForm(errors: Record<string, string[]>): Record<string,
   const shown: Record<string, string[]> = {};
   for (const [name, messages] of Object.entries(errors)) (shown[RENDERED_FIELDS.includes(name) ? name : "form"] ??= []).push(...messages);
   return Object.fromEntries(Object.entries(shown).map(([name, messages]) => [name, messages.join(" ")]));
+}
+
+/** The errors the re-rendered form shows: under each field, and the form's own above the fields ("form"). */
+export function pageErrors(html: string): Record<string, string> {
+  const form = /<form[^>]*class="bucket-form"[^>]*>([\s\S]*?)<\/form>/.exec(html)![1]!;
+  const shown: Record<string, string> = {};
+  const formLevel = /<p class="form-error" role="alert">([^<]*)<\/p>/.exec(form);
+  if (formLevel) shown.form = decode(formLevel[1]!);
+  for (const field of RENDERED_FIELDS) {
+    const box =
+      new RegExp(`<div class="field" data-field="${field}">([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(
+        form,
+      )?.[1] ?? "";
+    const error = /<p [^>]*class="field-error" role="alert">([^<]*)<\/p>/.exec(box);
+    if (error) shown[field] = decode(error[1]!);
+  }
+  return shown;
 }
