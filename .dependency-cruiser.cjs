@@ -53,6 +53,16 @@ module.exports = {
       to: { path: "^server/web/|(^|/)node_modules/react-router/" },
     },
     {
+      name: "no-import-cycle",
+      comment:
+        "Modules import one way: a cycle of runtime imports makes one module see another half-initialised and ties them " +
+        "together for good. A container field renders its children through NestedField (app/components/form/nested-field.tsx), " +
+        "not the registry that imports it. Cycles of type-only imports (a route's `typeof loader`) load nothing and pass.",
+      severity: "error",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    {
       name: "not-to-unresolvable",
       comment: "An import the checker cannot resolve would escape the rules above.",
       severity: "error",

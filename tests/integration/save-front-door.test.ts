@@ -134,3 +134,35 @@ describe("every save through the one front door", () => {
     expect(await throughCli(bad.json)).toEqual({ errors });
   });
 });
+
+describe("the CLI's save-document", () => {
+  it("says what is wrong with its bucket, user or file, and saves nothing", async () => {
+    const env = { DATA_DIR: server.config.DATA_DIR, ...(server.config.DATABASE_URL ? { DATABASE_URL: server.config.DATABASE_URL } : {}) };
+    const count = async () =>
+      (await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM contents WHERE bucket_id = $1", [bucket.id])).rows[0]!.n;
+    const before = await count();
+    const notJson = path.join(files, "not-json.json");
+    await writeFile(notJson, "{name: Lamp}");
+    const list = path.join(files, "list.json");
+    await writeFile(list, "[]");
+    const large = path.join(files, "large.json");
+    await writeFile(large, JSON.stringify({ name: "x".repeat(1024 * 1024) }));
+    const fine = path.join(files, "fine.json");
+    await writeFile(fine, `{"name":"Lamp"}`);
+    const save = (...args: string[]) => runVitrine(env, "save-document", ...args);
+    const cases: Array<[string[], string]> = [
+      [["--bucket", "no-such-bucket", "--as", editor.user.email, "--file", fine], "No bucket no-such-bucket"],
+      [["--bucket", bucket.slug, "--as", "nobody@museum.example", "--file", fine], "No active user with email nobody@museum.example"],
+      [["--bucket", bucket.slug, "--as", editor.user.email, "--file", path.join(files, "missing.json")], "Cannot read"],
+      [["--bucket", bucket.slug, "--as", editor.user.email, "--file", notJson], "is not JSON"],
+      [["--bucket", bucket.slug, "--as", editor.user.email, "--file", list], "must hold one JSON object"],
+      [["--bucket", bucket.slug, "--as", editor.user.email, "--file", large], "is larger than 1 MiB"],
+      [["--bucket", bucket.slug, "--file", fine], "--as is required"],
+    ];
+    for (const [args, message] of cases) {
+      const run = await save(...args);
+      expect(run, message).toMatchObject({ code: 1, stderr: expect.stringContaining(message) });
+    }
+    expect(await count()).toBe(before);
+  });
+});

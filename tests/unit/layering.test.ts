@@ -140,6 +140,21 @@ describe("the layering check", { timeout: 30_000 }, () => {
     expect(result.output).not.toContain("server/web/context.ts");
   });
 
+  it("fails on a cycle of runtime imports, as the form's fields once had; a cycle of type-only imports passes", () => {
+    const result = checkLayers(
+      treeWith({
+        "app/components/form/schema-field.tsx": "import { ListField } from './registry';\nexport const SchemaField = () => ListField;\n",
+        "app/components/form/registry.tsx": "import { ListField } from './list-field';\nexport { ListField };\n",
+        "app/components/form/list-field.tsx": "import { SchemaField } from './schema-field';\nexport const ListField = () => SchemaField;\n",
+        "app/root.tsx": "import { useRootData } from './lib/root-data';\nexport const loader = () => 1;\nexport const App = useRootData;\n",
+        "app/lib/root-data.ts": "import type { loader } from '../root';\nexport const useRootData = (): ReturnType<typeof loader> => 1;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("no-import-cycle: app/components/form/list-field.tsx → ");
+    expect(result.output).not.toContain("root-data");
+  });
+
   it("fails on an import it cannot resolve, which would otherwise escape the rules", () => {
     const result = checkLayers(
       treeWith({ "core/typo.ts": "import { loadConfig } from '../server/confg';\nexport const config = loadConfig;\n" }),

@@ -12,7 +12,7 @@ import { loadBrowserValidator } from "~/lib/validator";
 import { BucketFormContext } from "./context";
 import { MediaFormContext, useMediaForm } from "./media/context";
 import { DefaultSubmit } from "./default-submit";
-import { SchemaField } from "./schema-field";
+import { NestedField } from "./nested-field";
 
 export interface BucketFormModalProps {
   bucket: { slug: string; collectionName: string; locales: string[]; schema: JsonSchema; validatorUrl: string | null };
@@ -188,7 +188,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
                 </p>
               ) : null}
               {shown.map(([name, property]) => (
-                <SchemaField key={name} name={name} schema={property} required={required.includes(name)} />
+                <NestedField key={name} name={name} schema={property} required={required.includes(name)} />
               ))}
               <div className="modal-actions">
                 <button type="button" className="button" onClick={cancel}>

@@ -5,7 +5,7 @@ import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { ErrorLines } from "~/components/form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
-import { SchemaField } from "./schema-field";
+import { NestedField } from "./nested-field";
 
 const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
 const requiredOf = (schema: JsonSchema) => (Array.isArray(schema.required) ? (schema.required as string[]) : []);
@@ -18,7 +18,7 @@ export function ObjectField(props: FieldProps) {
   const { schema } = props;
   const required = requiredOf(schema);
   const children = Object.entries(propertiesOf(schema)).map(([key, child]) => (
-    <SchemaField key={key} name={`${props.name}.${key}`} schema={child} required={required.includes(key)} />
+    <NestedField key={key} name={`${props.name}.${key}`} schema={child} required={required.includes(key)} />
   ));
   const clear =
     schema["x-clearable"] && lock.showEditButtons ? (
@@ -84,7 +84,7 @@ export function TranslateObjectField(props: FieldProps) {
       ) : null}
       {locales.map((locale) => (
         <div key={locale} hidden={hydrated && locale !== activeLocale} lang={locale}>
-          <SchemaField
+          <NestedField
             name={`${props.name}.${locale}`}
             schema={properties[locale] ?? { type: "string" }}
             required={required.includes(locale)}

@@ -6,7 +6,7 @@ import { subFormFieldName, type InlineSubFormData } from "@core/form/subforms";
 import type { JsonSchema } from "@core/schema/normalize";
 import { BucketFormContext, useBucketForm } from "./context";
 import { FieldShell, fieldLabel, type FieldProps } from "./field-shell";
-import { SchemaField } from "./schema-field";
+import { NestedField } from "./nested-field";
 import { ReferenceField } from "./reference-field";
 import { InlineSubFormsContext } from "./inline-subforms";
 
@@ -85,7 +85,7 @@ function InlineSubForm(props: FieldProps & { sub: Extract<InlineSubFormData, { s
         <InlineSubFormsContext.Provider value={{}}>
           <BucketFormContext.Provider value={nested}>
             {Object.entries(properties).map(([property, schema]) => (
-              <SchemaField key={property} name={subFormFieldName(name, property)} schema={schema} required={required.includes(property)} />
+              <NestedField key={property} name={subFormFieldName(name, property)} schema={schema} required={required.includes(property)} />
             ))}
           </BucketFormContext.Provider>
         </InlineSubFormsContext.Provider>

@@ -8,7 +8,7 @@ import { useBucketForm, useFieldLock } from "./context";
 import { useDebouncedInput } from "./debounce";
 import { ErrorLines } from "~/components/form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
-import { SchemaField } from "./schema-field";
+import { NestedField } from "./nested-field";
 import { useRowDrag } from "./row-drag";
 
 const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
@@ -53,7 +53,7 @@ export function ArrayField(props: FieldProps) {
       <ol className="list-field">
         {rows.map((row, index) => (
           <li key={row.key ?? row.name} className={["list-row", drag.className(index)].filter(Boolean).join(" ")} {...drag.rowProps(index)}>
-            <SchemaField
+            <NestedField
               name={row.name}
               schema={itemsOf(schema)}
               required={false}

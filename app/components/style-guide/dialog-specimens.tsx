@@ -5,6 +5,8 @@ import type { Locale } from "@core/locales";
 import { normalizeSchema } from "@core/schema/normalize";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { BucketFormModal } from "~/components/form/bucket-form-modal";
+import { FieldByKind } from "~/components/form/nested-field";
+import { SchemaField } from "~/components/form/schema-field";
 import { IEWarning } from "~/components/ie-warning";
 import { FIXTURE_LOCALES } from "./field-fixtures";
 
@@ -83,19 +85,22 @@ export function BucketFormModalSpecimen({ hydrated, locale }: { hydrated: boolea
           {t(`styleGuide.modal.${outcome}`)}
         </p>
       ) : null}
+      {/* A modal opens from a field, which gives it the way to render its own fields: here it opens from the page. */}
       {open ? (
-        <BucketFormModal
-          bucket={bucket}
-          document={{ title: t("styleGuide.sample.textValue"), caption: { en: "Low tide on the Wadden Sea", nl: "Eb op de Waddenzee" } }}
-          properties={open === "partial" ? ["title"] : undefined}
-          title={open === "partial" ? t("form.editTitle", { title: t("styleGuide.sample.textValue") }) : t("styleGuide.modalTitle")}
-          submitText={open === "partial" ? t("form.save") : undefined}
-          messageLocale={locale}
-          onResolve={(saved) => {
-            setOpen(null);
-            setOutcome(saved ? "saved" : "cancelled");
-          }}
-        />
+        <FieldByKind.Provider value={SchemaField}>
+          <BucketFormModal
+            bucket={bucket}
+            document={{ title: t("styleGuide.sample.textValue"), caption: { en: "Low tide on the Wadden Sea", nl: "Eb op de Waddenzee" } }}
+            properties={open === "partial" ? ["title"] : undefined}
+            title={open === "partial" ? t("form.editTitle", { title: t("styleGuide.sample.textValue") }) : t("styleGuide.modalTitle")}
+            submitText={open === "partial" ? t("form.save") : undefined}
+            messageLocale={locale}
+            onResolve={(saved) => {
+              setOpen(null);
+              setOutcome(saved ? "saved" : "cancelled");
+            }}
+          />
+        </FieldByKind.Provider>
       ) : null}
     </div>
   );
