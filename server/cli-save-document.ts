@@ -22,8 +22,9 @@ const MAX_FILE_BYTES = 1024 * 1024;
 /** The file's JSON object, read whole only when it is no larger than the API takes. */
 async function readDocumentFile(file: string): Promise<Record<string, unknown>> {
   let text: string;
-  const handle = await open(file).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`Cannot read ${file}: ${error.code ?? error.message}`);
+  const handle = await open(file).catch((error: unknown) => {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new Error(`Cannot read ${file}: ${code ?? message}`);
   });
   try {
     if ((await handle.stat()).size > MAX_FILE_BYTES) throw new Error(`${file} is larger than 1 MiB, the most a document may be`);

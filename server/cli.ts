@@ -154,7 +154,7 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
  */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, print: Print = printToConsole): Promise<number> {
   const [command, ...rest] = argv;
-  const options = parseOptions(rest); // refuses unknown options before anything is opened
+  parseOptions(rest); // refuses unknown options before anything is opened
   // A file is read or written by whichever process runs the command (maybe the server): name it from here.
   argv = argv.map((arg, index) => {
     for (const option of ["--out", "--file"]) {

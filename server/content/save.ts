@@ -1,6 +1,6 @@
 import type { Bucket } from "./buckets";
 import { checkMediaReferences, type MediaReferenceCheck } from "./save-media";
-import { checkSave, refusal, singletonTaken, type SaveRefusal } from "./save-rules";
+import { checkSave, singletonTaken, type SaveRefusal } from "./save-rules";
 import { createContent, saveVersion, type ContentVersion } from "./store";
 import { compileBucketSchema } from "./validator";
 import type { Author } from "@server/accounts/users";

