@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
-import { ContentNotFoundError, deleteContent, listOverview, VersionConflictError } from "@server/content/store";
+import { ContentNotFoundError, deleteContent, VersionConflictError } from "@server/content/store";
+import { listOverview } from "@server/content/listing";
 import { findWhereUsed } from "@server/content/where-used";
 import { HttpError } from "@server/errors";
 import { requireBucketAccess } from "@server/web/guards";

@@ -16,6 +16,8 @@ import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/cases
  * unknown keywords, keywords the engine does not render (oneOf, $ref …), unknown renderers, formats and media kinds,
  * references to collections that do not exist, bad media bounds, the normalisation errors, and whatever AJV itself
  * refuses to compile.
+ * Over 300 lines on purpose: the dialect is one table of keywords and one walk over a schema, read together when a
+ * keyword is added (a split would scatter the table from the checks that use it).
  */
 
 /** Draft-7 keywords the engine validates and renders. */

@@ -6,7 +6,7 @@ import { removeScheduledMedia, scheduleBucketMediaRemoval } from "@server/media/
 import { HttpError } from "@server/errors";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
-import { bucketDefinitionSchema, type BucketDefinition } from "@core/content/bucket-definition";
+import type { BucketDefinition } from "@core/content/bucket-definition";
 import { checkSchemaDialect, type DialectOptions } from "@core/schema/dialect";
 import { screenRequirements } from "@core/content/screens";
 import { inlineRefusals } from "./subforms";
@@ -16,7 +16,8 @@ import { cleanBucketNames, type BucketNames } from "@core/content/bucket-name";
 
 /*
  * The bucket administration (/settings/buckets): the list, the checks of a definition, the one place a bucket and
- * its schema are saved (saveBucket), schema versions, export, import and delete. Every change is recorded with
+ * its schema are saved (saveBucket) and delete (schema versions: schema-history.ts; export and import:
+ * bucket-transfer.ts). Every change is recorded with
  * recordActivity in the same transaction.
  */
 
@@ -57,35 +58,6 @@ export async function findAdminBucket(db: Queryable, slug: string): Promise<Admi
 export async function collectionNames(db: Queryable): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(`SELECT DISTINCT collection_name AS name FROM buckets ORDER BY 1`);
   return rows.map((row) => row.name);
-}
-
-export interface SchemaVersionSummary {
-  id: string;
-  number: number;
-  createdAt: Date;
-  createdByName: string | null;
-}
-
-export async function schemaHistory(db: Queryable, bucketId: string): Promise<SchemaVersionSummary[]> {
-  const { rows } = await db.query<SchemaVersionSummary>(
-    `SELECT s.id, s.number, s.created_at AS "createdAt", u.name AS "createdByName"
-     FROM schema_versions s LEFT JOIN users u ON u.id = s.created_by
-     WHERE s.bucket_id = $1 ORDER BY s.number DESC`,
-    [bucketId],
-  );
-  return rows;
-}
-
-export async function schemaVersionByNumber(
-  db: Queryable,
-  bucketId: string,
-  number: number,
-): Promise<{ number: number; jsonSchema: unknown } | null> {
-  const { rows } = await db.query<{ number: number; jsonSchema: unknown }>(
-    `SELECT number, json_schema AS "jsonSchema" FROM schema_versions WHERE bucket_id = $1 AND number = $2`,
-    [bucketId, number],
-  );
-  return rows[0] ?? null;
 }
 
 /** What the form sends once its fixed fields are valid: the schema still as text. */
@@ -275,51 +247,6 @@ export function changedFields(bucket: Bucket, definition: BucketDefinition): Def
   if (bucket.screen !== definition.screen) fields.push("screen");
   if (!sameJson(bucket.jsonSchema, definition.jsonSchema)) fields.push("jsonSchema");
   return fields;
-}
-
-/** The export: the definition as the import reads it. */
-export function exportDefinition(bucket: Bucket): BucketDefinition {
-  const { slug, name, names, singleton, private: isPrivate, collectionName, locales, screen, jsonSchema } = bucket;
-  return { slug, name, names: cleanBucketNames(names), singleton, private: isPrivate, collectionName, locales, screen, jsonSchema };
-}
-
-/**
- * An imported definition's text: JSON (an error names its line and column), then the definition's shape (its field
- * errors as catalogue keys by field), then the same checks as the form.
- */
-export async function checkImport(
-  db: Queryable,
-  text: string,
-): Promise<
-  { ok: true; definition: BucketDefinition; existing: Bucket | null; changes: DefinitionField[] } | { ok: false; errors: Message[] }
-> {
-  // The schema sits one level inside the definition: the text may nest one level more than a schema.
-  const parsed = parseJsonText(text, { outerLevels: 1 });
-  if (!parsed.ok) return { ok: false, errors: [parsed.error] };
-  const shaped = bucketDefinitionSchema.safeParse(parsed.value);
-  if (!shaped.success) {
-    return {
-      ok: false,
-      errors: shaped.error.issues.map((issue) => ({
-        key: "adminBuckets.import.fieldError",
-        params: {
-          field: issue.path.join(".") || "—",
-          problem: issue.message.startsWith("adminBuckets.")
-            ? { key: issue.message as Message["key"] }
-            : { key: "adminBuckets.import.badValue" },
-        },
-      })),
-    };
-  }
-  const existing = await findBucketBySlug(db, shaped.data.slug);
-  const checked = await checkBucketDefinition(db, { ...shaped.data, jsonSchemaText: JSON.stringify(shaped.data.jsonSchema) }, existing);
-  if (!checked.ok) {
-    const fieldMessages: Message[] = Object.entries(checked.fieldErrors).flatMap(([field, keys]) =>
-      keys.map((key) => ({ key: "adminBuckets.import.fieldError" as const, params: { field, problem: { key: key as Message["key"] } } })),
-    );
-    return { ok: false, errors: [...fieldMessages, ...checked.schemaErrors] };
-  }
-  return { ok: true, definition: checked.definition, existing, changes: existing ? changedFields(existing, checked.definition) : [] };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Services } from "@server/services";
 import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
 import { toDocument } from "./document";
-import { listContents, type ContentVersion } from "./store";
+import { type ContentVersion } from "./store";
+import { listContents } from "./listing";
 import { compileBucketSchema } from "./validator";
 import type { User } from "@server/accounts/users";
 import { clientMay, type ApiClient } from "@server/accounts/api-clients";

@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { prepared, type Db, type Queryable } from "@server/db/client";
 import { enqueueDeliveriesSql } from "@server/webhooks/outbox";
-import { likePattern } from "@server/db/like-pattern";
-import { pageClause } from "@server/db/page-clause";
-import { changeDocumentCountSql, documentCountSql } from "./document-counts";
-import { searchedPageSql } from "./search";
+import { changeDocumentCountSql } from "./document-counts";
 import type { Bucket } from "./buckets";
 import { recordActivity, type Actor } from "@server/admin/activity";
 import { documentTitle, titleProperty } from "@core/content/title";
@@ -36,7 +33,7 @@ export class ContentNotFoundError extends Error {
   }
 }
 
-const versionColumns = (alias = "") =>
+export const versionColumns = (alias = "") =>
   `${alias}content_id AS "contentId", ${alias}version_id AS "versionId", ${alias}base_version_id AS "baseVersionId",
    ${alias}data AS data, ${alias}created_at AS "createdAt"`;
 
@@ -252,97 +249,4 @@ async function recordDeletion(
       title: key ? (document.data[key] ?? null) : null,
     },
   });
-}
-
-/** Newest first, a page at a time; `search` matches any text in the data. */
-export async function listContents(
-  db: Queryable,
-  bucketId: string,
-  options: { limit: number; offset?: number; search?: string },
-): Promise<ContentVersion[]> {
-  const search = options.search?.trim();
-  const page = pageClause(options.limit, options.offset);
-  if (search) {
-    const { rows } = await db.query<ContentVersion>(
-      `SELECT ${versionColumns("v.")}
-       FROM (${searchedPageSql({ bucket: "$1::uuid", pattern: "$2", text: "$3", page })}) c
-       JOIN versions v ON v.version_id = c.latest_version_id
-       ORDER BY c.updated_at DESC, c.content_id DESC`,
-      [bucketId, likePattern(search), search],
-    );
-    return rows;
-  }
-  const { rows } = await db.query<ContentVersion>(
-    `SELECT ${versionColumns("v.")}
-     FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-     WHERE c.bucket_id = $1
-     ORDER BY c.updated_at DESC, c.content_id DESC
-     ${page}`,
-    [bucketId],
-  );
-  return rows;
-}
-
-export interface OverviewRow {
-  contentId: string;
-  versionId: string;
-  createdAt: Date;
-  /** The data's value at the title key (undefined without one). */
-  title: unknown;
-}
-
-/** The overview's one statement (listOverview), for its callers and for EXPLAIN in tests. */
-export function overviewStatement(
-  bucketId: string,
-  options: { limit: number; offset?: number; search?: string; titleKey: string | null },
-): { text: string; values: unknown[] } {
-  const search = options.search?.trim();
-  const offset = options.offset ?? 0;
-  const page = pageClause(options.limit, offset);
-  // A page past the last (an old link, a remembered page after deletes) reads nothing: OFFSET would walk every
-  // document of the bucket to find none.
-  const pastTheLast = `${offset} < ${documentCountSql("$1::uuid")}`;
-  const unsearched = `SELECT c.content_id, c.latest_version_id, c.updated_at
-         FROM contents c
-         WHERE c.bucket_id = $1::uuid AND ${pastTheLast}
-         ORDER BY c.updated_at DESC, c.content_id DESC
-         ${page}`;
-  // An empty page still answers one row, for the count, with null document columns. The page is chosen from
-  // contents alone and only its documents' versions are read: with the join inside, OFFSET would read the title of
-  // every document it skips (page 1,000 of 20 took 460 ms on PGlite).
-  const text = `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page."createdAt", page.title
-     FROM buckets b
-     LEFT JOIN LATERAL (
-       SELECT listed.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
-              v.data -> $2::text AS title, listed.updated_at
-       FROM (${search ? searchedPageSql({ bucket: "$1::uuid", pattern: "$3", text: "$4", page, condition: pastTheLast }) : unsearched}) listed
-       JOIN versions v ON v.version_id = listed.latest_version_id
-     ) page ON true
-     WHERE b.id = $1
-     ORDER BY page.updated_at DESC, page."contentId" DESC`;
-  const values = [bucketId, options.titleKey];
-  if (search) return { text, values: [...values, likePattern(search), search] };
-  // The first page, where nearly every visit lands, is one fixed text: PostgreSQL plans it once per connection.
-  // Not a search (its best plan depends on the pattern) nor a later page (one prepared text per page number).
-  return { text: offset === 0 ? prepared(text) : text, values };
-}
-
-/**
- * A page of the bucket overview in one query: newest first, only the title
- * property of each document's data (not all of it), and the bucket's
- * document count (null when searching: the count is of the whole bucket).
- * `search` matches any text in the data, as in listContents.
- */
-export async function listOverview(
-  db: Queryable,
-  bucketId: string,
-  options: { limit: number; offset?: number; search?: string; titleKey: string | null },
-): Promise<{ rows: OverviewRow[]; total: number | null }> {
-  const search = options.search?.trim();
-  const { text, values } = overviewStatement(bucketId, options);
-  const { rows } = await db.query<{ [K in keyof OverviewRow]: OverviewRow[K] | null } & { total: number }>(text, values);
-  const page = rows.flatMap(({ contentId, versionId, createdAt, title }) =>
-    contentId !== null && versionId !== null && createdAt !== null ? [{ contentId, versionId, createdAt, title: title ?? undefined }] : [],
-  );
-  return { rows: page, total: search ? null : (rows[0]?.total ?? 0) };
 }

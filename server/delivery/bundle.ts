@@ -8,14 +8,14 @@ import type { Config } from "@server/config";
 import type { Queryable } from "@server/db/client";
 import type { MediaStorage } from "@server/media/storage";
 import type { MediaRow } from "@server/media/store";
-import { isUuid } from "@core/ids";
-import { invalidParameter, Problem } from "./problem";
+import type { BundleRequest, BundleState } from "./bundle-request";
 import { mediaFile } from "./media";
-import { parsePopulate, requireClientBucket, shapeDocuments, type DeliveryBucket, type ReadContext } from "./read";
+import { shapeDocuments, type ReadContext } from "./read";
 import { documentPage, type PageCursor } from "./store";
+import { addBuffer, addEntry, READ_CHUNK, type ManifestFile } from "./tar-entries";
 
 /*
- * Offline bundles (docs/bundles.md): one tar archive, written as it is sent, of the chosen buckets' documents
+ * Offline bundles (docs/bundles.md; what is asked: bundle-request.ts; the archive's entries: tar-entries.ts): one tar archive, written as it is sent, of the chosen buckets' documents
  * exactly as the read API answers them (shapeDocuments: locales, fallbacks, populate), one JSON file per document
  * and locale, and the media files they name, whose URLs in the documents are paths inside the bundle. Every entry
  * is hashed (SHA-256) while it streams; manifest.json comes last and lists every other entry's path, size and hash.
@@ -29,38 +29,7 @@ export const BUNDLE_FORMAT = "vitrine-bundle";
 export const BUNDLE_FORMAT_VERSION = 1;
 export const MANIFEST_PATH = "manifest.json";
 export const REMOVED_PATH = "removed.json";
-export const MAX_BUNDLE_BUCKETS = 50;
 const BATCH = 100;
-const READ_CHUNK = 64 * 1024;
-
-/** What a bundle holds, as asked. */
-export interface BundleRequest {
-  buckets: DeliveryBucket[];
-  /** null: every locale, the stored per-locale objects (one file per document). */
-  locales: string[] | null;
-  populate: number;
-  since: BundleRecord | null;
-}
-
-/** The state an app has after unpacking a bundle (and those it was made since). */
-export interface BundleState {
-  documents: Record<string, { bucket: string; versionId: string; files: Record<string, string> }>;
-  media: Record<string, { id: string; files: Record<string, string> }>;
-}
-
-export interface BundleRecord extends BundleState {
-  id: string;
-  clientId: string;
-  buckets: string[];
-  locales: string[] | null;
-  populate: number;
-}
-
-export interface ManifestFile {
-  path: string;
-  size: number;
-  sha256: string;
-}
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
@@ -97,76 +66,6 @@ export interface RemovedList {
   files: string[];
 }
 
-const listParameter = (text: string | null) =>
-  text === null
-    ? null
-    : [
-        ...new Set(
-          text
-            .split(",")
-            .map((part) => part.trim())
-            .filter(Boolean),
-        ),
-      ];
-
-const BUNDLE_COLUMNS = `id, client_id AS "clientId", buckets, locales, populate, documents, media`;
-
-export async function findBundle(db: Queryable, id: string): Promise<BundleRecord | null> {
-  const { rows } = await db.query<BundleRecord>(`SELECT ${BUNDLE_COLUMNS} FROM delivery_bundles WHERE id = $1`, [id]);
-  return rows[0] ?? null;
-}
-
-const sameSet = (a: readonly string[] | null, b: readonly string[] | null) =>
-  a === null || b === null ? a === b : a.length === b.length && [...a].sort().join(",") === [...b].sort().join(",");
-
-/** The bundle's query parameters (buckets, locales, populate, since), each refused with a clear problem. */
-export async function parseBundleRequest(db: Queryable, client: ApiClient, url: URL): Promise<BundleRequest> {
-  const slugs = listParameter(url.searchParams.get("buckets"));
-  if (!slugs?.length || slugs.length > MAX_BUNDLE_BUCKETS) {
-    throw invalidParameter("buckets", "bundles.problems.buckets", {
-      value: url.searchParams.get("buckets") ?? "",
-      max: MAX_BUNDLE_BUCKETS,
-    });
-  }
-  const buckets: DeliveryBucket[] = [];
-  for (const slug of slugs) {
-    const bucket = await requireClientBucket(db, client, slug);
-    if (!buckets.some((other) => other.bucket.id === bucket.bucket.id)) buckets.push(bucket);
-  }
-  const locales = listParameter(url.searchParams.get("locales"));
-  if (locales !== null) {
-    for (const { bucket } of buckets) {
-      const unknown = locales.length ? locales.find((locale) => !bucket.locales.includes(locale)) : "";
-      if (unknown !== undefined)
-        throw invalidParameter("locales", "bundles.problems.locales", {
-          value: unknown,
-          bucket: bucket.slug,
-          locales: bucket.locales.join(", "),
-        });
-    }
-  }
-  const populate = parsePopulate(url);
-  const sinceText = url.searchParams.get("since");
-  let since: BundleRecord | null = null;
-  if (sinceText !== null) {
-    if (!isUuid(sinceText)) throw invalidParameter("since", "bundles.problems.sinceMalformed", { value: sinceText });
-    since = await findBundle(db, sinceText.toLowerCase());
-    // Another client's bundle is as unknown as one that never existed.
-    if (!since || since.clientId !== client.id)
-      throw new Problem(404, "not-found", "bundles.problems.sinceUnknown", { value: sinceText }, { parameter: "since" });
-    const slugsNow = buckets.map(({ bucket }) => bucket.slug);
-    if (!sameSet(since.buckets, slugsNow) || !sameSet(since.locales, locales) || since.populate !== populate) {
-      throw invalidParameter("since", "bundles.problems.sinceMismatch", {
-        value: sinceText,
-        buckets: since.buckets.join(","),
-        locales: since.locales?.join(",") ?? "",
-        populate: since.populate,
-      });
-    }
-  }
-  return { buckets, locales, populate, since };
-}
-
 /** Where a bundle's files are read and who reads. */
 export interface BundleContext {
   db: Queryable;
@@ -185,75 +84,6 @@ export function bundleMediaPath(media: MediaRow, file: string): string {
 function documentPath(slug: string, contentId: string, locale: string | null): string {
   return locale === null ? `content/${slug}/${contentId}.json` : `content/${slug}/${locale}/${contentId}.json`;
 }
-
-/** Resolves once the stream wants more; rejects when it is closed, fails or the bundle is aborted first. */
-function drained(stream: NodeJS.EventEmitter, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = (error?: unknown) => {
-      stream.off("drain", onDrain);
-      stream.off("close", onClose);
-      stream.off("error", done);
-      signal?.removeEventListener("abort", onAbort);
-      if (error) reject(error instanceof Error ? error : new Error("the bundle was aborted"));
-      else resolve();
-    };
-    const onDrain = () => done();
-    const onClose = () => done(new Error("the bundle's archive was closed"));
-    const onAbort = () => done(signal?.reason ?? new Error("the bundle was aborted"));
-    stream.on("drain", onDrain);
-    stream.on("close", onClose);
-    stream.on("error", done);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** What an entry of tar-stream (a streamx Writable) is used as here. */
-interface EntrySink extends NodeJS.EventEmitter {
-  write(chunk: Uint8Array): boolean;
-  end(): void;
-}
-
-/** One entry of `size` bytes from these chunks, hashed as it goes, each write waiting for the reader. */
-async function addEntry(
-  pack: Pack,
-  name: string,
-  size: number,
-  mtime: Date,
-  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  signal?: AbortSignal,
-): Promise<ManifestFile> {
-  const hash = createHash("sha256");
-  let written = 0;
-  let sink!: EntrySink;
-  const finished = new Promise<void>((resolve, reject) => {
-    sink = pack.entry({ name, size, mtime, type: "file", mode: 0o644 }, (error) =>
-      error ? reject(error) : resolve(),
-    ) as unknown as EntrySink;
-  });
-  finished.catch(() => undefined); // awaited below; a failure before then must not be unhandled
-  sink.on("error", () => undefined); // reported through `finished` and the pack, not as an uncaught error
-  for await (const chunk of chunks) {
-    signal?.throwIfAborted();
-    hash.update(chunk);
-    written += chunk.byteLength;
-    if (written > size) throw new Error(`${name} grew while it was read`);
-    if (!sink.write(chunk)) await drained(sink, signal);
-  }
-  if (written !== size) throw new Error(`${name} changed size while it was read (${written} of ${size} bytes)`);
-  sink.end();
-  await finished;
-  return { path: name, size, sha256: hash.digest("hex") };
-}
-
-/** A small in-memory entry (a document's JSON), in slices so each write waits for the reader. */
-function slices(buffer: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  for (let start = 0; start < buffer.length; start += READ_CHUNK) out.push(buffer.subarray(start, start + READ_CHUNK));
-  return out;
-}
-
-const addBuffer = (pack: Pack, name: string, buffer: Buffer, mtime: Date, signal?: AbortSignal) =>
-  addEntry(pack, name, buffer.length, mtime, slices(buffer), signal);
 
 export interface BundleResult {
   manifest: BundleManifest;
@@ -453,23 +283,4 @@ export async function startBundle(
   const done = writeBundle(context, request, pack, signal);
   done.catch((error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))));
   return { pack, done };
-}
-
-/** The pack as a web stream for a Response body: a chunk is read from the pack only when the response wants one. */
-export function packToWebStream(pack: Pack, onCancel: () => void): ReadableStream<Uint8Array> {
-  const iterator = pack[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const next = await iterator.next();
-        if (next.done === true) controller.close();
-        else controller.enqueue(next.value as Buffer);
-      },
-      cancel() {
-        onCancel();
-        pack.destroy();
-      },
-    },
-    { highWaterMark: 1 },
-  );
 }

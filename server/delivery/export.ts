@@ -5,7 +5,8 @@ import { findApiClient, type ApiClient } from "@server/accounts/api-clients";
 import type { Db } from "@server/db/client";
 import type { CommandContext } from "@server/cli";
 import { translate } from "@core/messages";
-import { parseBundleRequest, startBundle } from "./bundle";
+import { startBundle } from "./bundle";
+import { parseBundleRequest } from "./bundle-request";
 import { Problem } from "./problem";
 
 /*

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 import { createTestBucket } from "@tests/support/fixtures";
 import { documentCountSql } from "@server/content/document-counts";
-import { createContent, deleteContent, listOverview, overviewStatement } from "@server/content/store";
+import { createContent, deleteContent } from "@server/content/store";
+import { listOverview, overviewStatement } from "@server/content/listing";
 import type { Queryable } from "@server/db/client";
 
 /*

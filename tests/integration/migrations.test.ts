@@ -7,7 +7,8 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "@server/db/client";
 import { MIGRATIONS, migrate } from "@server/db/migrate";
 import { createUser } from "@server/accounts/users";
-import { createContent, listContents } from "@server/content/store";
+import { createContent } from "@server/content/store";
+import { listContents } from "@server/content/listing";
 import { withDatabase } from "@tests/support/global-setup";
 import { startBuiltServer } from "@tests/support/fixtures";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 import { createTestBucket } from "@tests/support/fixtures";
-import { overviewStatement } from "@server/content/store";
+import { overviewStatement } from "@server/content/listing";
 import { refreshPlannerStatistics } from "@server/db/statistics";
 
 /*

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@tests/support/server";
 import { createTestBucket, seedDocuments } from "@tests/support/fixtures";
-import { createContent, listOverview, overviewStatement, saveVersion, VersionConflictError } from "@server/content/store";
+import { createContent, saveVersion, VersionConflictError } from "@server/content/store";
+import { listOverview, overviewStatement } from "@server/content/listing";
 import { COMMON_SEARCH_MATCHES, searchCondition } from "@server/content/search";
 import { likePattern } from "@server/db/like-pattern";
 import { listSessions, sessionsStatement } from "@server/content/session-overview";

@@ -1,4 +1,4 @@
-import { listContents } from "@server/content/store";
+import { listContents } from "@server/content/listing";
 import { toDocument } from "@server/content/document";
 import { bucketReader, populateDocuments } from "@server/content/populate";
 import { referenceSearchAnswer } from "@server/content/references";

@@ -1,6 +1,5 @@
 import { FormProvider, getFormProps, parse, useForm, type DefaultValue } from "@conform-to/react";
-import type { ValidateFunction } from "ajv";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation, type MetaDescriptor } from "react-router";
 import { BucketFormContext } from "~/components/form/context";
@@ -14,11 +13,12 @@ import { FlashNotice } from "~/components/flash-notice";
 import { removeHostileEntries } from "@core/form/hostile";
 import { InlineSubFormsContext } from "~/components/form/inline-subforms";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
-import { RETURN_FIELD, subFormResolver, type SubFormCheck } from "@core/form/subforms";
+import { RETURN_FIELD, subFormResolver } from "@core/form/subforms";
 import { PENDING_UPLOAD_FIELD } from "@core/media/pending";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { FormReply } from "@server/content/save-form";
-import { loadBrowserValidator } from "~/lib/validator";
+import { useBucketValidators } from "~/components/form/use-validators";
+import { ScreenColumns } from "~/components/form/screen-columns";
 import { documentPath, overviewPath } from "@core/content/screens";
 import type { BucketEditData } from "./edit.server";
 import { metaLocale, pageTitle } from "~/lib/page-title";
@@ -97,40 +97,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     () => true,
     () => false,
   );
-  const [validate, setValidate] = useState<ValidateFunction | null>(null);
-  useEffect(() => {
-    if (!loaderData.validatorUrl) return;
-    let current = true;
-    loadBrowserValidator(loaderData.validatorUrl).then(
-      (fn) => current && setValidate(() => fn),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [loaderData.validatorUrl]);
-
-  // Inline sub-forms validate with their own buckets' validators (loaded like the page's), then the parent posts.
-  const [subValidators, setSubValidators] = useState<Record<string, ValidateFunction>>({});
-  useEffect(() => {
-    let current = true;
-    for (const [field, sub] of Object.entries(loaderData.subForms)) {
-      if (sub.state !== "ready" || !sub.validatorUrl) continue;
-      loadBrowserValidator(sub.validatorUrl).then(
-        (fn) => current && setSubValidators((loaded) => ({ ...loaded, [field]: fn })),
-        () => undefined,
-      );
-    }
-    return () => {
-      current = false;
-    };
-  }, [loaderData.subForms]);
-  const subForms = useMemo(() => {
-    const checks: Record<string, SubFormCheck> = {};
-    for (const [field, sub] of Object.entries(loaderData.subForms))
-      if (sub.state === "ready") checks[field] = { schema: sub.schema, validate: subValidators[field] ?? null };
-    return checks;
-  }, [loaderData.subForms, subValidators]);
+  const { validate, subForms } = useBucketValidators(loaderData.validatorUrl, loaderData.subForms);
 
   // One object per loaded document: Conform reports a lastResult again whenever it is a new object.
   const stored = useMemo(() => storedResult(loaderData.storedErrors), [loaderData.storedErrors]);
@@ -322,26 +289,5 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
         />
       ) : null}
     </section>
-  );
-}
-
-/** A screen's columns: its main fields, the others, and its aside (styled by the screen's class). */
-function ScreenColumns({
-  fields,
-  main,
-  aside,
-}: {
-  fields: ReadonlyArray<readonly [string, ReactNode]>;
-  main: readonly string[];
-  aside: ReactNode;
-}) {
-  const byName = new Map(fields);
-  const rest = fields.filter(([name]) => !main.includes(name));
-  return (
-    <div className="screen-columns">
-      {main.length ? <div className="screen-main">{main.map((name) => byName.get(name))}</div> : null}
-      <div className="screen-fields">{rest.map(([, node]) => node)}</div>
-      {aside ? <aside className="screen-aside">{aside}</aside> : null}
-    </div>
   );
 }

@@ -15,9 +15,8 @@ import {
   deleteBucket,
   findAdminBucket,
   saveBucket,
-  schemaHistory,
-  schemaVersionByNumber,
 } from "@server/content/bucket-admin";
+import { schemaHistory, schemaVersionByNumber } from "@server/content/schema-history";
 import { schemaDiff } from "@server/content/schema-diff";
 import { checkSchemaSave } from "@server/content/schema-impact";
 import { confirmedBreaking, type ImpactReport } from "@core/schema/impact";

@@ -3,7 +3,8 @@ import { requireAdmin } from "@server/web/guards";
 import { resolveBucketSlug } from "@server/content/buckets";
 import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
-import { exportDefinition, findAdminBucket } from "@server/content/bucket-admin";
+import { findAdminBucket } from "@server/content/bucket-admin";
+import { exportDefinition } from "@server/content/bucket-transfer";
 import { definitionJson } from "@core/content/bucket-definition";
 import type { Route } from "./+types/bucket-export";
 

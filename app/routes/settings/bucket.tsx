@@ -1,24 +1,23 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useMemo, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { ConfirmBreakingChange, SchemaImpactProgress, SchemaImpactReport, useSchemaImpact } from "~/components/schema-impact";
-import { confirmedBreaking, impactNeedsConfirmation } from "@core/schema/impact";
+import { ConfirmBreakingChange, SchemaImpactProgress, SchemaImpactReport } from "~/components/schema-impact";
+import { impactNeedsConfirmation } from "@core/schema/impact";
 import { FieldError, FormError } from "~/components/form-errors";
 import { MessageList } from "~/components/bucket-admin/message-list";
 import { SchemaEditor } from "~/components/bucket-admin/schema-editor";
 import { SchemaPreview } from "~/components/bucket-admin/schema-preview";
-import { messageText } from "~/lib/i18n";
+import { DeleteBucket } from "~/components/bucket-admin/delete-bucket";
+import { useImpactBeforeSave } from "~/components/bucket-admin/impact-before-save";
+import { useLiveSchemaCheck } from "~/components/bucket-admin/live-check";
+import { SchemaHistory } from "~/components/bucket-admin/schema-history";
 import type { SchemaEditorHandle } from "~/lib/schema-editor";
-import { bucketFormSchema, parseLocaleList } from "@core/content/bucket-definition";
+import { bucketFormSchema } from "@core/content/bucket-definition";
 import { SCREENS } from "@core/content/screens";
 import { SUPPORTED_LOCALES, type Locale } from "@core/locales";
-import type { Message } from "@core/messages";
-import { checkSchemaDialect } from "@core/schema/dialect";
-import { parseJsonText } from "@core/schema/json-text";
-import type { JsonSchema } from "@core/schema/normalize";
-import { bucketAdminAction, bucketAdminLoader, type BucketAdminReply, type SchemaPreview as Preview } from "./bucket-admin.server";
+import { bucketAdminAction, bucketAdminLoader, type BucketAdminReply } from "./bucket-admin.server";
 import type { Route } from "./+types/bucket";
 import { pageTitle } from "~/lib/page-title";
 
@@ -28,26 +27,6 @@ export const action = (args: Route.ActionArgs) => bucketAdminAction(args);
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 const subscribeToNothing = () => () => undefined;
-const LIVE_DELAY_MS = 300;
-
-/** What the live check makes of the schema text: its problems, or the preview it produces. */
-function liveCheck(
-  text: string,
-  localesText: string,
-  collections: readonly string[],
-  ownCollection: string,
-): { errors: Message[]; preview: Preview | null; parseError: { line: number; column: number } | null } {
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) return { errors: [parsed.error], preview: null, parseError: { line: parsed.line, column: parsed.column } };
-  const locales = parseLocaleList(localesText);
-  const shown = locales.length ? locales : ["en"];
-  const errors = checkSchemaDialect(parsed.value, {
-    locales: shown,
-    collections: [...collections, ownCollection.trim()].filter(Boolean),
-    compile: false,
-  });
-  return { errors, preview: errors.length ? null : { schema: parsed.value as JsonSchema, locales: shown }, parseError: null };
-}
 
 /** One form per bucket: after a create or a rename the page starts afresh with the saved bucket. */
 export default function BucketAdminPage(props: Route.ComponentProps) {
@@ -77,25 +56,12 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const initialLocales = (reply?.result?.initialValue?.locales as string | undefined) ?? loaderData.defaultValue.locales;
   const initialCollection = (reply?.result?.initialValue?.collectionName as string | undefined) ?? loaderData.defaultValue.collectionName;
   const [input, setInput] = useState({ text: initialText, locales: initialLocales, collection: initialCollection });
-  const [live, setLive] = useState<ReturnType<typeof liveCheck> | null>(null);
-  // The last schema that passed, shown (marked stale) while the text has errors.
-  const [lastGood, setLastGood] = useState<Preview | null>(null);
   const [editor, setEditor] = useState<SchemaEditorHandle | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const others = useMemo(
     () => loaderData.collections.filter((name) => name !== loaderData.defaultValue.collectionName),
     [loaderData.collections, loaderData.defaultValue.collectionName],
   );
-  useEffect(() => {
-    if (!hydrated) return;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      const checked = liveCheck(input.text, input.locales, others, input.collection);
-      setLive(checked);
-      if (checked.preview) setLastGood(checked.preview);
-    }, LIVE_DELAY_MS);
-    return () => clearTimeout(timer.current);
-  }, [hydrated, input, others]);
+  const { live, lastGood } = useLiveSchemaCheck(input, others, hydrated);
 
   const schemaErrors = live ? live.errors : (reply?.schemaErrors ?? []);
   // The preview: the live one once it has run (the last good one stays while the text does not parse), else the
@@ -108,37 +74,8 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
   const textareaProps = fields.jsonSchema;
   const names = fields.names.getFieldset();
 
-  // Saving a changed schema first streams its impact on the stored documents (with JavaScript; without, the
-  // server's save answers with the same report). Nothing breaks: the save goes on. Something breaks: the report
-  // shows and the save waits for the admin's explicit confirmation. The server checks again in any case.
-  const impact = useSchemaImpact(bucket?.slug ?? "");
-  const harmlessText = useRef<string | null>(null);
-  const heldSubmit = useRef<{ form: HTMLFormElement; submitter: HTMLElement | null } | null>(null);
   const formProps = getFormProps(form);
-  const onSubmit = (event: React.SyntheticEvent<HTMLFormElement, SubmitEvent>) => {
-    formProps.onSubmit(event);
-    if (event.defaultPrevented || !bucket) return;
-    const submitter = event.nativeEvent.submitter;
-    const posted = new FormData(event.currentTarget, submitter);
-    const text = posted.get("jsonSchema");
-    if ((posted.get("intent") ?? "save") !== "save" || typeof text !== "string") return;
-    if (text === loaderData.defaultValue.jsonSchema || text === harmlessText.current || confirmedBreaking(posted)) return;
-    event.preventDefault();
-    heldSubmit.current = { form: event.currentTarget, submitter };
-    impact.check(text);
-  };
-  const impactState = impact.state;
-  useEffect(() => {
-    const held = heldSubmit.current;
-    if (!held || impactState.status === "idle" || impactState.status === "running") return;
-    heldSubmit.current = null;
-    const text = new FormData(held.form).get("jsonSchema");
-    // A failed check leaves the decision to the server's own check on save.
-    if (impactState.status === "error" || !impactNeedsConfirmation(impactState.report)) {
-      harmlessText.current = typeof text === "string" ? text : null;
-      held.form.requestSubmit(held.submitter);
-    }
-  }, [impactState]);
+  const { impactState, onSubmit } = useImpactBeforeSave(bucket?.slug ?? null, loaderData.defaultValue.jsonSchema, formProps.onSubmit);
   const shownImpact =
     impactState.status === "done" && impactNeedsConfirmation(impactState.report) ? impactState.report : (reply?.impact ?? null);
   return (
@@ -333,7 +270,7 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
         </section>
       </div>
 
-      {bucket ? <SchemaHistory data={loaderData} /> : null}
+      {bucket ? <SchemaHistory history={loaderData.history} diff={loaderData.diff} /> : null}
       {bucket ? <DeleteBucket slug={bucket.slug} contentCount={bucket.contentCount} error={reply?.deleteError} /> : null}
     </section>
   );
@@ -341,113 +278,3 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
 
 /** Labels of the names per interface locale. */
 const NAME_LABELS = { en: "adminBuckets.fields.nameEn", nl: "adminBuckets.fields.nameNl" } as const satisfies Record<Locale, string>;
-
-function SchemaHistory({ data }: { data: Route.ComponentProps["loaderData"] }) {
-  const { t, i18n } = useTranslation();
-  const { history, diff } = data;
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-  const newest = history[0]?.number ?? 1;
-  return (
-    <section className="schema-history" aria-labelledby="schema-history-title">
-      <h2 id="schema-history-title">{t("adminBuckets.history.title")}</h2>
-      <table className="content-table admin-table">
-        <thead>
-          <tr>
-            <th scope="col">{t("adminBuckets.history.number")}</th>
-            <th scope="col">{t("adminBuckets.history.who")}</th>
-            <th scope="col">{t("adminBuckets.history.when")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {history.map((version) => (
-            <tr key={version.id}>
-              <td>{version.number}</td>
-              <td>{version.createdByName ?? t("adminBuckets.history.unknownAuthor")}</td>
-              <td>
-                <time dateTime={version.createdAt}>{format.format(new Date(version.createdAt))}</time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {history.length > 1 ? (
-        <Form method="get" className="diff-form">
-          <label>
-            {t("adminBuckets.history.from")}{" "}
-            <select name="from" defaultValue={String(diff?.from ?? Math.max(newest - 1, 1))}>
-              {history.map((version) => (
-                <option key={version.id} value={version.number}>
-                  {version.number}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("adminBuckets.history.to")}{" "}
-            <select name="to" defaultValue={String(diff?.to ?? newest)}>
-              {history.map((version) => (
-                <option key={version.id} value={version.number}>
-                  {version.number}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="button">
-            {t("adminBuckets.history.compare")}
-          </button>
-        </Form>
-      ) : null}
-      {diff ? (
-        <figure className="schema-diff">
-          <figcaption>{t("adminBuckets.history.diffCaption", { from: diff.from, to: diff.to })}</figcaption>
-          {diff.lines.every((line) => line.kind === "same") ? <p className="muted">{t("adminBuckets.history.noDifference")}</p> : null}
-          <pre>
-            {diff.lines.map((line, index) => (
-              <span key={index} className={`diff-line diff-${line.kind}`}>
-                {line.kind === "added" ? "+ " : line.kind === "removed" ? "- " : "  "}
-                {line.text}
-                {"\n"}
-              </span>
-            ))}
-          </pre>
-        </figure>
-      ) : null}
-    </section>
-  );
-}
-
-function DeleteBucket({ slug, contentCount, error }: { slug: string; contentCount: number; error?: Message }) {
-  const { t } = useTranslation();
-  return (
-    <section className="danger-zone" aria-labelledby="delete-bucket-title">
-      <h2 id="delete-bucket-title">{t("adminBuckets.delete.title")}</h2>
-      <Form method="post">
-        <input type="hidden" name="intent" value="delete" />
-        {contentCount > 0 ? (
-          <>
-            <p>{t("adminBuckets.delete.holdsDocuments", { count: contentCount })}</p>
-            <label htmlFor="confirm-slug">{t("adminBuckets.delete.typeSlug", { slug })}</label>
-            <input
-              id="confirm-slug"
-              name="confirmSlug"
-              type="text"
-              autoComplete="off"
-              spellCheck={false}
-              aria-describedby={error ? "delete-error" : undefined}
-            />
-          </>
-        ) : (
-          <p>{t("adminBuckets.delete.empty")}</p>
-        )}
-        {error ? (
-          <p id="delete-error" className="field-error" role="alert">
-            {messageText(t, error)}
-          </p>
-        ) : null}
-        <button type="submit" className="button danger">
-          {t("adminBuckets.delete.submit")}
-        </button>
-      </Form>
-    </section>
-  );
-}

@@ -4,16 +4,13 @@ import { notFound } from "@server/delivery/problem";
 import {
   authenticateWithDocument,
   deliveryBucket,
-  encodeCursor,
   type FoundDocument,
-  parseLocale,
-  parsePageQuery,
-  parsePopulate,
   readableBuckets,
   requireClientBucket,
   requireClientDocument,
   shapeDocuments,
 } from "@server/delivery/read";
+import { encodeCursor, parseLocale, parsePageQuery, parsePopulate } from "@server/delivery/query";
 import { deliveryLoader } from "./route";
 import { documentPage, latestDocument, singletonDocument } from "@server/delivery/store";
 

@@ -3,17 +3,24 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "@core/media/bounds";
-import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure, type MediaContent } from "@core/media/wire";
+import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure } from "@core/media/wire";
 import { messageText } from "~/lib/i18n";
 import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "~/lib/media-client";
 import { useBucketForm, useFieldLock } from "~/components/form/context";
 import { fieldLabel, FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useMediaForm, type MediaSource } from "./context";
+import { useMediaContent } from "./use-media-content";
 import { DropZone } from "./drop-zone";
 import { JobProgress, UploadItemStatus, type UploadItem } from "./media-status";
 import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media-summary";
 import { CropFallback, ThumbFallback } from "./no-script-edits";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
+
+/*
+ * Over 300 lines on purpose: one field in its three lives (a plain file input without JavaScript, an upload with its
+ * progress, a stored content with its view, crop and thumbnail dialogs), which share one state. Loading and polling
+ * the content: use-media-content.ts.
+ */
 
 // The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
 const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));
@@ -51,19 +58,19 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const control = useInputControl(meta);
   const contentId = typeof control.value === "string" ? control.value : "";
 
-  const [content, setContent] = useState<MediaContent | null>(() => (contentId ? (media.contents[contentId] ?? null) : null));
+  const pendingName = pendingFilename(media.pending, contentId);
+  const { content, setContent, problem, setProblem } = useMediaContent({
+    kind,
+    contentId,
+    initial: contentId ? (media.contents[contentId] ?? null) : null,
+    follow: hydrated && !pendingName,
+    source,
+  });
   const [item, setItem] = useState<UploadItem | null>(props.initialUpload ?? null);
-  // A content that failed before the page loaded says so at once; later failures come from loading and polling.
-  const [problem, setProblem] = useState<string | null>(() => (content?.status === "error" ? messageText(t, mediaFailure(content)) : null));
   const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | "thumb" | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   /** A file chosen in the plain input before the form hydrated: uploaded once the drop zone replaces it. */
   const chosenBeforeHydration = useRef<File | null>(null);
-  /** The content as last rendered, for the loading effect below, which must not restart on every change of it. */
-  const contentRef = useRef(content);
-  useEffect(() => {
-    contentRef.current = content;
-  }, [content]);
 
   const type = t(`media.types.${kind}`);
   const label = fieldLabel(props);
@@ -71,39 +78,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const requirements = requirementLines(kind, bounds);
   const cropEnabled = kind === "image" && (schema.enableCrop === true || schema.forceCrop === true);
   const shown = content && content.contentId === contentId ? content : null;
-  const pendingName = pendingFilename(media.pending, contentId);
   const videoUnavailable = kind === "video" && !media.videoProcessing;
-
-  // Spec §4: a field with a value loads its latest content on mount, and polls every 2 s while jobs run; so
-  // progress survives a reload. Polling stops at completed or error, and when the value changes.
-  useEffect(() => {
-    if (!hydrated || !contentId || pendingName) return;
-    let stop: () => void = () => undefined;
-    let cancelled = false;
-    const follow = (next: MediaContent) => {
-      setContent(next);
-      if (next.status === "error") setProblem(messageText(t, mediaFailure(next)));
-    };
-    const watch = (current: MediaContent) => {
-      if (current.status === "processing") stop = source.poll(kind, contentId, follow, (error) => setProblem(error.message));
-    };
-    const known = contentRef.current?.contentId === contentId ? contentRef.current : null;
-    if (known) watch(known);
-    else {
-      source.fetchLatest(kind, contentId).then(
-        (loaded) => {
-          if (cancelled) return;
-          follow(loaded);
-          watch(loaded);
-        },
-        (error: unknown) => !cancelled && setProblem(error instanceof Error ? error.message : String(error)),
-      );
-    }
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [hydrated, contentId, kind, t, source, pendingName]);
 
   async function upload(file: File) {
     setProblem(null);

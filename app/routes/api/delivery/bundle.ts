@@ -1,5 +1,7 @@
 import { contentDisposition } from "@server/web/serve-media";
-import { packToWebStream, parseBundleRequest, startBundle } from "@server/delivery/bundle";
+import { startBundle } from "@server/delivery/bundle";
+import { parseBundleRequest } from "@server/delivery/bundle-request";
+import { packToWebStream } from "@server/delivery/tar-entries";
 import { deliveryAction, deliveryLoader } from "@server/web/delivery/route";
 
 /*
