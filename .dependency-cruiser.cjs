@@ -53,6 +53,16 @@ module.exports = {
       to: { path: "^server/web/|(^|/)node_modules/react-router/" },
     },
     {
+      name: "save-path-knows-no-screen",
+      comment:
+        "The save path (the front door, its rules, the form pipeline and the form's resolver) reads the screens' rules " +
+        "and the field kinds' intents from their tables (core/content/document-rules.ts, core/form/intents.ts), never " +
+        "from a screen's own modules: a new screen touches its modules and a table, not the engine.",
+      severity: "error",
+      from: { path: "^(server/content/(save|save-rules|save-form|save-json|save-media|save-subforms)|core/form/(subforms|resolve))\\.ts$" },
+      to: { path: "^core/(content/(trends|availability|cases|dle-content|session-overview)|form/(cases-picker|trend-add))\\.ts$" },
+    },
+    {
       name: "no-import-cycle",
       comment:
         "Modules import one way: a cycle of runtime imports makes one module see another half-initialised and ties them " +

@@ -5,8 +5,8 @@ import type { ScreenName } from "./screens";
 /*
  * A learning-environment session's availability (dle-sessies, docs/screens.md): its
  * `availableFrom` and `availableUntil` dates (format date, both optional). One check refuses an end before the
- * start, in the browser's resolver and in the server's (core/form/subforms.ts) and in the API's save
- * (server/content/save.ts); one function puts the dates into a status for the editor's aside.
+ * start (a rule of core/content/document-rules.ts: the form's resolver and every save run it); one function puts
+ * the dates into a status for the editor's aside.
  */
 
 export const AVAILABLE_FROM = "availableFrom";

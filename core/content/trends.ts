@@ -5,7 +5,7 @@ import type { JsonSchema } from "@core/schema/normalize";
 /*
  * Trends (the trend screen, docs/screens.md): a trend document names other trends through its trend-select
  * fields (`renderer: "trend-select"`, one trend or a list of related trends). A trend related to itself means
- * nothing to a visitor, so the server refuses it (server/content/save.ts).
+ * nothing to a visitor, so every save refuses it (core/content/document-rules.ts).
  */
 
 /** The document's own collection is what a trend-select field names: its `_ref`, or its items' `_ref`. */

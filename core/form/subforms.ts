@@ -7,7 +7,7 @@ import { fieldKind, SUBFORM_FIELD } from "./field-kind";
 import { coerceFormValue, isUntouched } from "./kinds";
 import { inspectPayload, MAX_FORM_LIST_LENGTH } from "@core/content/payload";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve";
-import { screenFieldErrors } from "@core/content/availability";
+import { documentRuleFindings } from "@core/content/document-rules";
 import type { ScreenName } from "@core/content/screens";
 
 /*
@@ -99,7 +99,7 @@ export function subFormResolver(options: {
   messageLocale: Locale;
   subForms: Readonly<Record<string, SubFormCheck>>;
   hostile?: readonly Message[];
-  /** The bucket's screen: its own checks (core/content/availability.ts) run with the schema's. */
+  /** The bucket's screen: its rules (core/content/document-rules.ts) run with the schema's. */
   screen?: ScreenName;
 }) {
   return (payload: Record<string, unknown>): { value?: Record<string, unknown>; error?: Record<string, string[]> } => {
@@ -134,8 +134,9 @@ export function subFormResolver(options: {
     // A hostile field resolveDocument took out of the parent's copy leaves Conform's payload too (it is echoed back).
     for (const key of Object.keys(payload)) if (key !== SUBFORM_FIELD && !(key in parentPayload)) Reflect.deleteProperty(payload, key);
     Object.assign(errors, parent.error ?? {});
-    for (const [name, messages] of Object.entries(screenFieldErrors(options.screen, parent.value ?? parentPayload))) {
-      errors[name] = [...(errors[name] ?? []), ...messages.map((message) => translateMessage(options.messageLocale, message))];
+    const data = parent.value ?? parentPayload;
+    for (const { field, message } of documentRuleFindings({ screen: options.screen, schema: options.schema, data }, "inBrowser")) {
+      errors[field] = [...(errors[field] ?? []), translateMessage(options.messageLocale, message)];
     }
     if (Object.keys(errors).length) return { error: errors };
     return { value: { ...parent.value, [SUBFORM_FIELD]: documents } };

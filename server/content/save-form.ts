@@ -28,10 +28,7 @@ import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
 import { leaveForSubForm, pickForDraft } from "./drafts";
 import { HttpError } from "@server/errors";
-import { applyStepIntent } from "@core/form/step";
-import { applyTagIntent } from "@core/form/tags";
-import { applyCasesPickerIntent, type CasesPickerState } from "@core/form/cases-picker";
-import { applyTrendAdd } from "@core/form/trend-add";
+import { applyFormIntents, type IntentEffects } from "@core/form/intents";
 import { schemaAtName } from "@core/schema/walk";
 import { PENDING_UPLOAD_FIELD, type PendingFile } from "@core/media/pending";
 import { MEDIA_UPLOAD_FIELD } from "@core/media/wire";
@@ -44,7 +41,8 @@ import { isUuid } from "@core/ids";
  * The edit form's adapter to the front door (server/content/save.ts): how a form post becomes a saved document:
  *   read (urlencoded, or multipart with its files in temporary files only)
  *   → hostile check (400, the temporary files removed: nothing written)
- *   → intents (number steps, the no-JavaScript 'Upload' button, Conform's list intents)
+ *   → intents (the field kinds' no-JavaScript buttons: core/form/intents.ts; the 'Upload' button, a media field's
+ *     crop and thumbnail; Conform's list intents)
  *   → validate once (the files' read-only checks, Conform with resolveDocument, the pending uploads)
  *   → save (the front door, server/content/save.ts: the server's rules, then files, media rows, jobs and the document).
  * A post that does not save re-renders with its input; its checked files wait as pending uploads.
@@ -52,8 +50,8 @@ import { isUuid } from "@core/ids";
 
 const CONFORM_INTENT = "__intent__";
 
-/** What the re-rendered form gets besides its input and errors. */
-export interface FormReply {
+/** What the re-rendered form gets besides its input and errors (and what the field kinds' intents hand it). */
+export interface FormReply extends IntentEffects {
   result: SubmissionResult;
   notice: "invalid" | "conflict" | null;
   latestVersionId: string | null;
@@ -63,8 +61,6 @@ export interface FormReply {
    */
   baseVersionId?: string | null;
   pending: PendingFile[];
-  /** The video-cases picker shown without JavaScript (core/form/cases-picker.ts). */
-  casesPicker?: CasesPickerState | null;
   /** A popup sub-form's draft this page returns to after its save (server/content/drafts.ts). */
   returnToken?: string;
   /** The posted references' titles and a reference search's results (server/content/references.ts). */
@@ -162,10 +158,7 @@ export async function submitBucketForm(
     return { saved: false, leaveTo };
   }
 
-  applyStepIntent(formData, schema);
-  applyTagIntent(formData, schema);
-  const casesPicker = applyCasesPickerIntent(formData, schema);
-  applyTrendAdd(formData, schema);
+  const { casesPicker } = applyFormIntents(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
   const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];

@@ -3,9 +3,8 @@ import { ContentNotFoundError, getSingletonContent, getVersion } from "./store";
 import { compileBucketSchema } from "./validator";
 import { hasPermission, type Author } from "@server/accounts/users";
 import type { Queryable } from "@server/db/client";
-import { screenFieldErrors } from "@core/content/availability";
+import { documentRuleFindings } from "@core/content/document-rules";
 import { changedTextIds, schemaHasTextIds, TEXT_IDS_MESSAGE } from "@core/content/texts-rule";
-import { selfReferencingField } from "@core/content/trends";
 import type { FieldErrors } from "@core/schema/errors";
 import type { JsonSchema } from "@core/schema/normalize";
 import { isUuid } from "@core/ids";
@@ -43,9 +42,9 @@ export interface SaveTarget {
 }
 
 /**
- * The ids (a malformed contentId is simply not found, as in URLs: ContentNotFoundError; a missing or malformed
- * _id is a bad request; neither reaches the database as a uuid it cannot parse), who may change text ids, a
- * trend related to itself, a screen's own rule and the one document of a singleton bucket. `db` is where it
+ * The screens' and field kinds' rules (core/content/document-rules.ts), the ids (a malformed contentId is simply
+ * not found, as in URLs: ContentNotFoundError; a missing or malformed _id is a bad request; neither reaches the
+ * database as a uuid it cannot parse), who may change text ids and the one document of a singleton bucket. `db` is where it
  * reads: a transaction that is writing reads there (PGlite runs one statement at a time).
  */
 export async function checkSave(
@@ -57,10 +56,12 @@ export async function checkSave(
 ): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(actor, "admin") || hasPermission(actor, "dev");
-  // A screen's own rule (a learning session's end before its start): the form's resolver says it first; the API
-  // meets it here.
-  const [field, messages] = Object.entries(screenFieldErrors(bucket.screen, input.data))[0] ?? [];
-  if (field && messages?.[0]) return refusal(locale, 400, messages[0].key, field, messages[0].params);
+  // The screens' and field kinds' own rules (core/content/document-rules.ts): the form's resolver says those it can
+  // first; the API and every other door meet them here. A malformed contentId is no document's (refused below).
+  const contentId = input.contentId && isUuid(input.contentId) ? input.contentId : undefined;
+  const rules = { screen: bucket.screen, schema, collection: bucket.collectionName, contentId, data: input.data };
+  const [found] = documentRuleFindings(rules, "all");
+  if (found) return refusal(locale, found.status, found.message.key, found.field, found.message.params);
   if (!input.contentId) {
     if (!mayEditTextIds) {
       const refused = textIdsRefusal(locale, schema, undefined, input.data);
@@ -71,9 +72,6 @@ export async function checkSave(
   if (!isUuid(input.contentId)) throw new ContentNotFoundError(input.contentId);
   if (!input.baseVersionId) return refusal(locale, 400, "content.baseVersionMissing");
   if (!isUuid(input.baseVersionId)) return refusal(locale, 400, "content.baseVersionMalformed");
-  // A trend related to itself (a trend-select field of the document's own collection naming it).
-  const self = selfReferencingField(schema, bucket.collectionName, input.contentId, input.data);
-  if (self !== null) return refusal(locale, 422, "trendScreen.errors.selfReference", self);
   // The base version is read only when the schema has text ids to compare.
   if (!mayEditTextIds && schemaHasTextIds(schema)) {
     const base = await getVersion(db, bucket.id, input.contentId, input.baseVersionId);

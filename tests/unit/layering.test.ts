@@ -140,6 +140,22 @@ describe("the layering check", { timeout: 30_000 }, () => {
     expect(result.output).not.toContain("server/web/context.ts");
   });
 
+  it("fails when the save path imports a screen's module instead of reading its table", () => {
+    const result = checkLayers(
+      treeWith({
+        "core/content/trends.ts": "export const selfReferencingField = () => null;\n",
+        "core/content/document-rules.ts":
+          "import { selfReferencingField } from './trends';\nexport const DOCUMENT_RULES = [selfReferencingField];\n",
+        "server/content/save-rules.ts":
+          "import { selfReferencingField } from '@core/content/trends';\nexport const rule = selfReferencingField;\n",
+        "server/content/save.ts": "import { DOCUMENT_RULES } from '@core/content/document-rules';\nexport const rules = DOCUMENT_RULES;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("save-path-knows-no-screen: server/content/save-rules.ts → core/content/trends.ts");
+    expect(result.output).not.toContain("server/content/save.ts");
+  });
+
   it("fails on a cycle of runtime imports, as the form's fields once had; a cycle of type-only imports passes", () => {
     const result = checkLayers(
       treeWith({

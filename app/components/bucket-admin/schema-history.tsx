@@ -49,26 +49,13 @@ export function SchemaHistory({ history, diff }: { history: readonly SchemaHisto
       </table>
       {history.length > 1 ? (
         <Form method="get" className="diff-form">
-          <label>
-            {t("adminBuckets.history.from")}{" "}
-            <select name="from" defaultValue={String(diff?.from ?? Math.max(newest - 1, 1))}>
-              {history.map((version) => (
-                <option key={version.id} value={version.number}>
-                  {version.number}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("adminBuckets.history.to")}{" "}
-            <select name="to" defaultValue={String(diff?.to ?? newest)}>
-              {history.map((version) => (
-                <option key={version.id} value={version.number}>
-                  {version.number}
-                </option>
-              ))}
-            </select>
-          </label>
+          <VersionSelect
+            name="from"
+            label={t("adminBuckets.history.from")}
+            history={history}
+            chosen={diff?.from ?? Math.max(newest - 1, 1)}
+          />
+          <VersionSelect name="to" label={t("adminBuckets.history.to")} history={history} chosen={diff?.to ?? newest} />
           <button type="submit" className="button">
             {t("adminBuckets.history.compare")}
           </button>
@@ -90,5 +77,21 @@ export function SchemaHistory({ history, diff }: { history: readonly SchemaHisto
         </figure>
       ) : null}
     </section>
+  );
+}
+
+/** One end of the comparison: a schema version by its number. */
+function VersionSelect(props: { name: string; label: string; history: readonly SchemaHistoryEntry[]; chosen: number }) {
+  return (
+    <label>
+      {props.label}{" "}
+      <select name={props.name} defaultValue={String(props.chosen)}>
+        {props.history.map((version) => (
+          <option key={version.id} value={version.number}>
+            {version.number}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -1,0 +1,69 @@
+import type { Message } from "@core/messages";
+import type { JsonSchema } from "@core/schema/normalize";
+import { screenFieldErrors } from "./availability";
+import type { ScreenName } from "./screens";
+import { selfReferencingField } from "./trends";
+
+/*
+ * The rules a specialised screen or a field kind adds to a document beyond its bucket's schema, in one table the
+ * engine reads: every save runs them all (server/content/save-rules.ts), and the form's resolver
+ * (core/form/subforms.ts) runs those it can check as the editor types. A new screen's rule is one entry here; the
+ * save pipeline and the resolver import none of the screens.
+ */
+
+/** What a rule sees of a save: the document's data, its bucket's schema, collection and screen, and which document. */
+export interface RuleInput {
+  screen: ScreenName | undefined;
+  schema: JsonSchema;
+  /** The bucket's collection (a save knows it; the form's resolver runs no rule that needs it). */
+  collection?: string;
+  /** An existing document's id (none for a new one). */
+  contentId?: string;
+  data: unknown;
+}
+
+/** A rule's refusal: under which field, with which message and answer status. */
+export interface RuleFinding {
+  field: string;
+  message: Message;
+  status: 400 | 422;
+}
+
+export interface DocumentRule {
+  /** Whose rule it is (a screen or a field kind), for the reader. */
+  owner: string;
+  /** Whether the form's resolver checks it too: it needs nothing but the document's data. */
+  inBrowser: boolean;
+  check(input: RuleInput): RuleFinding | null;
+}
+
+export const DOCUMENT_RULES: readonly DocumentRule[] = [
+  {
+    owner: "dle-sessies: a session ends no earlier than it starts",
+    inBrowser: true,
+    check: ({ screen, data }) => {
+      const [field, messages] = Object.entries(screenFieldErrors(screen, data))[0] ?? [];
+      return field && messages?.[0] ? { field, message: messages[0], status: 400 } : null;
+    },
+  },
+  {
+    owner: "trend-select fields: a trend is not related to itself",
+    inBrowser: false,
+    check: ({ schema, collection, contentId, data }) => {
+      if (!contentId || !collection || typeof data !== "object" || data === null) return null;
+      const field = selfReferencingField(schema, collection, contentId, data as Record<string, unknown>);
+      return field === null ? null : { field, message: { key: "trendScreen.errors.selfReference" }, status: 422 };
+    },
+  },
+];
+
+/** The findings of the rules, in table order: all of them (a save), or those the browser checks (the form's resolver). */
+export function documentRuleFindings(input: RuleInput, which: "all" | "inBrowser"): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  for (const rule of DOCUMENT_RULES) {
+    if (which === "inBrowser" && !rule.inBrowser) continue;
+    const finding = rule.check(input);
+    if (finding) findings.push(finding);
+  }
+  return findings;
+}

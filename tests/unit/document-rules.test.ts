@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { documentRuleFindings } from "@core/content/document-rules";
+
+/*
+ * The screens' and field kinds' rules as one table (core/content/document-rules.ts): a save runs them all, the
+ * form's resolver those it can check in the browser.
+ */
+
+const TREND_ID = "8f0c7a52-6a5e-4f0e-9a43-0c7d2b1e9a10";
+const trendSchema = {
+  type: "object",
+  properties: { related: { type: "array", renderer: "trend-select", items: { type: "string", _ref: "trends" } } },
+};
+
+describe("the document rules", () => {
+  it("finds a session that ends before it starts, on dle-sessies, in the browser and on save", () => {
+    const input = {
+      screen: "dle-sessies" as const,
+      schema: { type: "object" },
+      data: { availableFrom: "2027-02-01", availableUntil: "2027-01-01" },
+    };
+    const expected = [
+      {
+        field: "availableUntil",
+        message: { key: "sessionEditor.availability.untilBeforeFrom", params: { from: "2027-02-01" } },
+        status: 400,
+      },
+    ];
+    expect(documentRuleFindings(input, "all")).toEqual(expected);
+    expect(documentRuleFindings(input, "inBrowser")).toEqual(expected);
+    expect(documentRuleFindings({ ...input, screen: "sessies" }, "all")).toEqual([]);
+  });
+
+  it("finds a trend related to itself on save only, and only for a stored trend of that collection", () => {
+    const input = {
+      screen: "trend" as const,
+      schema: trendSchema,
+      collection: "trends",
+      contentId: TREND_ID,
+      data: { related: [TREND_ID] },
+    };
+    expect(documentRuleFindings(input, "all")).toEqual([
+      { field: "related", message: { key: "trendScreen.errors.selfReference" }, status: 422 },
+    ]);
+    expect(documentRuleFindings(input, "inBrowser")).toEqual([]);
+    expect(documentRuleFindings({ ...input, contentId: undefined }, "all")).toEqual([]);
+    expect(documentRuleFindings({ ...input, collection: "others" }, "all")).toEqual([]);
+  });
+});
