@@ -235,6 +235,9 @@ describe("create and edit", () => {
     expect(textOf(diff)).toContain('+ "type": "integer",');
     expect(diff).not.toContain("diff-removed");
     expect(textOf(html)).toContain("Changes from version 1 to version 2");
+    // The comparison's form keeps the two versions chosen.
+    expect(html).toMatch(/<select name="from">(?:(?!<\/select>)[\s\S])*<option value="1" selected="">1<\/option>/);
+    expect(html).toMatch(/<select name="to">(?:(?!<\/select>)[\s\S])*<option value="2" selected="">2<\/option>/);
     const activity = await server.db.query(
       `SELECT area, action, details FROM admin_activity WHERE subject = $1 AND action = 'updated' ORDER BY created_at`,
       [fields.slug],
