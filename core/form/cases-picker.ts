@@ -2,6 +2,7 @@ import { CASE_SEARCH_MAX } from "@core/content/cases";
 import type { JsonSchema } from "@core/schema/normalize";
 import { schemaAtName } from "@core/schema/walk";
 import { fieldKind } from "./field-kind";
+import { postedRows } from "./posted-rows";
 
 /*
  * The video-cases picker without JavaScript: the add card, the picker's search and its 'Add selected' and 'Close'
@@ -36,18 +37,6 @@ function take(formData: FormData, name: string): string[] {
   return values;
 }
 
-/** The list a form post holds under `name` (`name[0]`, `name[1]` …), in index order. */
-function listOf(formData: FormData, name: string): string[] {
-  const rows: Array<[number, string]> = [];
-  const prefix = `${name}[`;
-  for (const [key, value] of formData.entries()) {
-    if (!key.startsWith(prefix) || typeof value !== "string") continue;
-    const index = /^(\d+)\]$/.exec(key.slice(prefix.length))?.[1];
-    if (index !== undefined) rows.push([Number(index), value]);
-  }
-  return rows.sort((a, b) => a[0] - b[0]).map(([, value]) => value);
-}
-
 /**
  * Rewrites a press of the picker's buttons into a Conform update intent (the form re-renders, nothing is saved);
  * answers the picker to show, or null. The picker's own fields never reach validation. A button naming anything but
@@ -64,7 +53,9 @@ export function applyCasesPickerIntent(formData: FormData, schema: JsonSchema): 
   const field = schemaAtName(schema, name);
   if (!field || fieldKind(field) !== "videoCases") return null;
   if (add !== undefined) {
-    const chosen = listOf(formData, name);
+    const chosen = postedRows(formData, name)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, value]) => value);
     const added = [...new Set(picks.map((id) => id.toLowerCase()).filter((id) => CASE_ID.test(id) && !chosen.includes(id)))];
     formData.set(INTENT_FIELD, JSON.stringify({ type: "update", payload: { name, value: [...chosen, ...added] } }));
     return null;

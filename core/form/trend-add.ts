@@ -1,6 +1,7 @@
 import type { JsonSchema } from "@core/schema/normalize";
 import { schemaAtName } from "@core/schema/walk";
 import { fieldKind } from "./field-kind";
+import { postedRows } from "./posted-rows";
 
 /*
  * The related trends' 'Add a related trend' select without JavaScript (app/components/clip-cards/trend-list.tsx):
@@ -13,18 +14,6 @@ export const TREND_ADD_PREFIX = "__trend_add:";
 
 const TREND_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The rows a post holds for the list `name` (`name[0]`, `name[3]` …): their indexes and values. */
-function rowsOf(formData: FormData, name: string): Array<[number, string]> {
-  const rows: Array<[number, string]> = [];
-  const prefix = `${name}[`;
-  for (const [key, value] of formData.entries()) {
-    if (!key.startsWith(prefix) || typeof value !== "string") continue;
-    const index = /^(\d+)\]$/.exec(key.slice(prefix.length))?.[1];
-    if (index !== undefined) rows.push([Number(index), value]);
-  }
-  return rows;
-}
-
 /** Moves each add select's trend to the end of its list; selects of anything but a trend list are dropped. */
 export function applyTrendAdd(formData: FormData, schema: JsonSchema): void {
   const names = [...new Set([...formData.keys()].filter((key) => key.startsWith(TREND_ADD_PREFIX)))];
@@ -34,7 +23,7 @@ export function applyTrendAdd(formData: FormData, schema: JsonSchema): void {
     const name = key.slice(TREND_ADD_PREFIX.length);
     const field = name ? schemaAtName(schema, name) : null;
     if (!field || fieldKind(field) !== "trendList" || !value || !TREND_ID.test(value)) continue;
-    const rows = rowsOf(formData, name);
+    const rows = postedRows(formData, name);
     if (rows.some(([, chosen]) => chosen.toLowerCase() === value.toLowerCase())) continue;
     formData.append(`${name}[${rows.reduce((last, [index]) => Math.max(last, index + 1), 0)}]`, value.toLowerCase());
   }
