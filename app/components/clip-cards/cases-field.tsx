@@ -6,7 +6,7 @@ import type { CaseCard } from "@core/content/cases";
 import { CASES_OPEN_FIELD } from "@core/form/cases-picker";
 import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "~/components/form/context";
-import { FieldShell, type FieldProps } from "~/components/form/field-shell";
+import { Counter, FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { AddCard, ClipCard } from "./clip-card";
 import { useClipCards } from "./context";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
@@ -73,12 +73,7 @@ export function VideoCasesField(props: FieldProps) {
     move(from, to);
   });
 
-  const counter =
-    maxItems !== null ? (
-      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-        {rows.length}/{maxItems}
-      </span>
-    ) : null;
+  const counter = <Counter count={rows.length} max={maxItems} />;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       {rows.length === 0 ? <p className="empty">{t("form.noEntries")}</p> : null}

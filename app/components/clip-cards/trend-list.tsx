@@ -6,7 +6,7 @@ import { otherTrends } from "@core/content/trends";
 import { TREND_ADD_PREFIX } from "@core/form/trend-add";
 import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "~/components/form/context";
-import { fieldLabel, FieldShell, type FieldProps } from "~/components/form/field-shell";
+import { Counter, fieldLabel, FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList } from "./trend-listbox";
 import "~/styles/trend-screen.css";
@@ -42,12 +42,7 @@ export function TrendListField(props: FieldProps) {
   const canSort = lock.showEditButtons && !lock.disabled;
   const drag = useRowDrag(hydrated && canSort, (from, to) => form.reorder({ name: meta.name, from, to }));
   const label = fieldLabel(props);
-  const counter =
-    maxItems !== null ? (
-      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-        {rows.length}/{maxItems}
-      </span>
-    ) : null;
+  const counter = <Counter count={rows.length} max={maxItems} />;
 
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>

@@ -65,3 +65,13 @@ export function FieldShell(
     </Tag>
   );
 }
+
+/** A count against its limit (a text's characters, a list's rows), marked when over it; nothing without a limit. */
+export function Counter({ count, max, live = false }: { count: number; max: number | null; live?: boolean }) {
+  if (max === null) return null;
+  return (
+    <span className={count > max ? "counter counter-exceeded" : "counter"} aria-live={live ? "polite" : undefined}>
+      {count}/{max}
+    </span>
+  );
+}

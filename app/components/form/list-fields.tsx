@@ -7,7 +7,7 @@ import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { useDebouncedInput } from "./debounce";
 import { ErrorLines } from "~/components/form-errors";
-import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { Counter, fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { NestedField } from "./nested-field";
 import { useRowDrag } from "./row-drag";
 
@@ -42,12 +42,7 @@ export function ArrayField(props: FieldProps) {
   );
   const canAdd = !fixed && lock.showEditButtons && (maxItems === null || rows.length < maxItems);
   const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
-  const counter =
-    maxItems !== null ? (
-      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-        {rows.length}/{maxItems}
-      </span>
-    ) : null;
+  const counter = <Counter count={rows.length} max={maxItems} />;
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       <ol className="list-field">

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { ReferenceTarget } from "@core/content/references";
 import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
-import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { Counter, fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { useReferenceCollection } from "./reference-data";
 import { ReferenceField } from "./reference-field";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
@@ -45,12 +45,7 @@ export function ReferenceListField(props: FieldProps) {
   const drag = useRowDrag(hydrated && canSort, (from, to) => form.reorder({ name: meta.name, from, to }));
   const label = fieldLabel(props);
   const addText = typeof schema["add-button"] === "string" ? schema["add-button"] : t("form.add");
-  const counter =
-    maxItems !== null ? (
-      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-        {rows.length}/{maxItems}
-      </span>
-    ) : null;
+  const counter = <Counter count={rows.length} max={maxItems} />;
 
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>

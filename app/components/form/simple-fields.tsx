@@ -6,7 +6,7 @@ import { unreadableNumber } from "@core/form/value-messages";
 import { acceptNumberInput, defaultStep, parseNumberInput, stepValue } from "@core/schema/number";
 import { messageText } from "~/lib/i18n";
 import { useBucketForm, useFieldLock } from "./context";
-import { FieldShell, type FieldProps } from "./field-shell";
+import { Counter, FieldShell, type FieldProps } from "./field-shell";
 
 /** Text and multi-line text, with a length counter when maxLength is set. */
 export function TextField(props: FieldProps & { multiline?: boolean }) {
@@ -18,11 +18,7 @@ export function TextField(props: FieldProps & { multiline?: boolean }) {
   const length = typeof value === "string" ? value.length : 0;
   const placeholder = typeof props.schema.placeholder === "string" ? props.schema.placeholder : undefined;
   const common = { placeholder, ...lock.input };
-  const counter = maxLength ? (
-    <span className={length > maxLength ? "counter counter-exceeded" : "counter"} aria-live="polite">
-      {length}/{maxLength}
-    </span>
-  ) : null;
+  const counter = <Counter count={length} max={maxLength || null} live />;
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors} aside={counter}>
       {props.multiline ? (

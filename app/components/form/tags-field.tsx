@@ -3,7 +3,7 @@ import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { TAG_ADD_FIELD, tagDraftName, tagsFromText } from "@core/form/tags";
 import { useBucketForm, useFieldLock } from "./context";
-import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { Counter, fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 
 /**
  * A tag list (`renderer: "tags"`) as chips: each tag a chip with a remove ×,
@@ -47,12 +47,7 @@ export function TagsField(props: FieldProps) {
     }
   };
 
-  const counter =
-    maxItems !== null ? (
-      <span className={rows.length > maxItems ? "counter counter-exceeded" : "counter"}>
-        {rows.length}/{maxItems}
-      </span>
-    ) : null;
+  const counter = <Counter count={rows.length} max={maxItems} />;
 
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={errors} aside={counter}>
