@@ -1,4 +1,4 @@
-import { createCookie } from "react-router";
+import { createCookie, createCookieSessionStorage } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createSignedCookie } from "@server/security/signed-cookie";
 
@@ -47,5 +47,18 @@ describe("the signed session cookie (node:crypto, React Router's format)", () =>
     expect(await ours.parse("other=1")).toBeNull();
     const header = await ours.serialize(value);
     expect(header).toMatch(/; Max-Age=60; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+  });
+
+  it("is taken by React Router's cookie session storage as the signed cookie it is, so sessions stay signed", async () => {
+    // React Router recognises a cookie by its shape; one it did not recognise would be replaced by an unsigned one.
+    const storage = createCookieSessionStorage<{ token: string }>({ cookie: createSignedCookie("s", { secrets: [SECRET] }) });
+    const session = await storage.getSession();
+    session.set("token", "abc");
+    const cookie = headerOf(await storage.commitSession(session));
+    expect((await storage.getSession(cookie)).get("token")).toBe("abc");
+    const [name, signed] = cookie.split("=") as [string, string];
+    const [payload] = decodeURIComponent(signed).split(".") as [string];
+    const unsigned = `${name}=${encodeURIComponent(payload)}`;
+    expect((await storage.getSession(unsigned)).get("token")).toBeUndefined();
   });
 });
