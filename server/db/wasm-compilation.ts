@@ -5,8 +5,8 @@ import { setFlagsFromString } from "node:v8";
  * ones with its optimising compiler on background threads: by default as many at once as its thread pool has
  * threads. While the database starts, those compilations compete with the main thread for the cores, and each
  * thread's compiler memory stays resident afterwards (its own malloc arena). One at a time: less CPU and about
- * 20 MiB less resident memory after the start, and the same CPU per query once the hot functions are compiled
- * (docs/benchmarks.md, "Start-up").
+ * 25 MiB less resident memory after the start, and the same CPU per query once the hot functions are compiled
+ * (docs/benchmarks.md, "Start-up on PGlite").
  */
 export const WASM_COMPILATION_TASKS_FLAG = "--wasm-num-compilation-tasks=1";
 
