@@ -159,7 +159,8 @@ export async function newContext(browser: Browser, baseURL: string, options: Con
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForLoadState("load");
-  if (!scriptsEnabled.get(page.context())) return;
+  // A context made without these helpers (browser.newContext) runs scripts, as Playwright's default is.
+  if (!runsScripts(page)) return;
   await page.waitForFunction(() => {
     const hydrated = (element: Element) => Object.keys(element).some((key) => key.startsWith("__react"));
     const header = document.querySelector("header.top-bar");
