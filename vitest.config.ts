@@ -8,8 +8,9 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const fileGroups = { waiting: { groupOrder: 0, maxWorkers: 2 }, browser: { groupOrder: 1, maxWorkers: 2 } };
 
 /**
- * Files whose subject is not storage (page shells and titles, HTTP rules, the logs, what media processing does to a
- * file): they send the same statements as the files that run on both databases, so they run on PGlite alone.
+ * Files whose subject is not storage (page shells and titles, HTTP rules, route guards, the client state, the
+ * OpenAPI document, the logs, what media processing does to a file): they send the same statements as the files that
+ * run on both databases, so they run on PGlite alone.
  */
 const ENGINE_AGNOSTIC = [
   "page-titles",
@@ -26,6 +27,10 @@ const ENGINE_AGNOSTIC = [
   "media",
   "media-limits",
   "media-edit",
+  "guards",
+  "client-state",
+  "delivery-openapi",
+  "unreadable-forms",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 const integration = (database: "pglite" | "postgres") => ({

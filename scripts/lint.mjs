@@ -1,8 +1,9 @@
 // npm run lint: the layering check (dependency-cruiser, .dependency-cruiser.cjs), the layout check (Prettier,
 // .prettierrc.json; `npx prettier --write .` fixes what it reports), then ESLint with no warning allowed
-// (eslint.config.js). All always run, so one report shows every finding; any failing fails the lint.
+// (eslint.config.js). All always run, at the same time (ESLint alone keeps one core busy), so one report shows every
+// finding; each check's output is printed whole when it ends, and any failing fails the lint.
 // ESLint reads types, so React Router's generated route types (./+types/…) are made first.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./production-build.mjs";
 
@@ -31,7 +32,21 @@ const checks = [
   { name: "eslint", args: [path.join(packageDir("eslint"), "bin/eslint.js"), "--max-warnings", "0", ...process.argv.slice(2)] },
 ];
 
-const failed = checks.filter((check) => spawnSync(process.execPath, check.args, { cwd: ROOT, stdio: "inherit" }).status !== 0);
+/** Runs a check with its output held back, so that checks running at once do not interleave their reports. */
+const run = (check) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, check.args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const output = [];
+    child.stdout.on("data", (chunk) => output.push(chunk));
+    child.stderr.on("data", (chunk) => output.push(chunk));
+    child.on("close", (code) => {
+      process.stdout.write(Buffer.concat(output));
+      resolve(code === 0);
+    });
+  });
+
+const passed = await Promise.all(checks.map(run));
+const failed = checks.filter((_, index) => !passed[index]);
 if (failed.length) {
   console.error(`Lint failed: ${failed.map((check) => check.name).join(" and ")}.`);
   process.exit(1);

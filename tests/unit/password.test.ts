@@ -12,6 +12,13 @@ describe("password hashing", () => {
     expect(await verifyPassword("correct horse", "plain-text")).toBe(false);
   });
 
+  it("verifies a hash with the cost it stores, so raising the default keeps old hashes valid", async () => {
+    const cheaper = await hashPassword("correct horse", { N: 2 ** 10, r: 8, p: 1 });
+    expect(cheaper).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifyPassword("correct horse", cheaper)).toBe(true);
+    expect(await verifyPassword("correct hors", cheaper)).toBe(false);
+  });
+
   it("stores tokens hashed", () => {
     const token = randomToken();
     expect(token.length).toBeGreaterThanOrEqual(43);
