@@ -3,6 +3,7 @@ import { Form, Link, useFetcher } from "react-router";
 import { historyPaths, type HistoryPage, type VersionComparison } from "@core/content/history";
 import { useAuthorName, useVersionTime } from "./format";
 import { VersionCompare } from "./version-compare";
+import { Pagination } from "~/components/list-tools";
 
 /*
  * A document's versions, newest first, a page at a time, server-rendered: each links to its page, says when, by
@@ -137,19 +138,12 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
         </section>
       ) : null}
       {history.pages > 1 ? (
-        <nav className="pagination" aria-label={t("history.pages")}>
-          {history.page > 1 ? (
-            <Link to={paths.history(history.page - 1)} rel="prev">
-              {t("history.newer")}
-            </Link>
-          ) : null}
-          <span>{t("history.pageOf", { page: history.page, pages: history.pages })}</span>
-          {history.page < history.pages ? (
-            <Link to={paths.history(history.page + 1)} rel="next">
-              {t("history.older")}
-            </Link>
-          ) : null}
-        </nav>
+        <Pagination
+          label={t("history.pages")}
+          position={t("history.pageOf", { page: history.page, pages: history.pages })}
+          previous={history.page > 1 ? { to: paths.history(history.page - 1), text: t("history.newer") } : null}
+          next={history.page < history.pages ? { to: paths.history(history.page + 1), text: t("history.older") } : null}
+        />
       ) : null}
     </div>
   );

@@ -5,6 +5,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { shownDeliveryStatus, webhookEditSchema } from "@core/webhook-forms";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { FormError } from "~/components/form-errors";
+import { Pagination } from "~/components/list-tools";
 import { eventKey, WebhookFields } from "~/components/settings/webhook-fields";
 import { formatWhen, When } from "~/components/when";
 import "~/styles/webhooks.css";
@@ -165,19 +166,12 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
           </table>
         </div>
       )}
-      <nav className="pagination" aria-label={t("webhooks.log.pages")}>
-        {page > 1 ? (
-          <Link to={`?page=${page - 1}#deliveries`} rel="prev">
-            {t("settings.previous")}
-          </Link>
-        ) : null}
-        <span>{t("settings.page", { page })}</span>
-        {loaderData.hasNext ? (
-          <Link to={`?page=${page + 1}#deliveries`} rel="next">
-            {t("settings.next")}
-          </Link>
-        ) : null}
-      </nav>
+      <Pagination
+        label={t("webhooks.log.pages")}
+        position={t("settings.page", { page })}
+        previous={page > 1 ? { to: `?page=${page - 1}#deliveries`, text: t("settings.previous") } : null}
+        next={loaderData.hasNext ? { to: `?page=${page + 1}#deliveries`, text: t("settings.next") } : null}
+      />
 
       <section className="people-danger" aria-labelledby="webhook-delete">
         <h2 id="webhook-delete">{t("webhooks.delete")}</h2>
