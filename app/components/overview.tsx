@@ -1,6 +1,6 @@
 import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import { WhereUsedList } from "~/components/where-used";
 import { Pagination, SearchForm, searchPageLink } from "~/components/list-tools";
 import { duplicatePath, type ScreenBucket } from "@core/content/screens";
@@ -60,22 +60,16 @@ export function DeleteDialog({
   const { t } = useTranslation();
   const location = useLocation();
   return (
-    <ConfirmDialog
+    <ConfirmIntentDialog
       title={t("overview.deleteTitle")}
       cancelTo={location.pathname + location.search.replace(/[?&]delete=[^&]*/, "")}
-      confirm={
-        <Form method="post">
-          <input type="hidden" name="contentId" value={document.contentId} />
-          <input type="hidden" name="versionId" value={document.versionId} />
-          <button type="submit" name="intent" value="delete" className="button danger">
-            {t("form.delete")}
-          </button>
-        </Form>
-      }
+      intent="delete"
+      fields={{ contentId: document.contentId, versionId: document.versionId }}
+      confirmText={t("form.delete")}
     >
       <p>{t("overview.deleteText", { title: document.title || t("overview.untitled") })}</p>
       {whereUsed ? <WhereUsedList whereUsed={whereUsed} /> : null}
-    </ConfirmDialog>
+    </ConfirmIntentDialog>
   );
 }
 

@@ -2,8 +2,9 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
+import { IntentForm } from "~/components/intent-form";
 import { shownDeliveryStatus, webhookEditSchema } from "@core/webhook-forms";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import { FormError } from "~/components/form-errors";
 import { Pagination } from "~/components/list-tools";
 import { eventKey, WebhookFields } from "~/components/settings/webhook-fields";
@@ -150,14 +151,16 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
                       )}
                     </td>
                     <td>
-                      <Form method="post" action={here}>
-                        <input type="hidden" name="intent" value="redeliver" />
-                        <input type="hidden" name="deliveryId" value={delivery.id} />
-                        <button type="submit" className="button small" disabled={busy}>
-                          {t("webhooks.log.resend")}
-                          <span className="visually-hidden"> {shortId(delivery.id)}</span>
-                        </button>
-                      </Form>
+                      <IntentForm
+                        intent="redeliver"
+                        action={here}
+                        fields={{ deliveryId: delivery.id }}
+                        className="button small"
+                        disabled={busy}
+                      >
+                        {t("webhooks.log.resend")}
+                        <span className="visually-hidden"> {shortId(delivery.id)}</span>
+                      </IntentForm>
                     </td>
                   </tr>
                 );
@@ -182,19 +185,15 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
       </section>
 
       {loaderData.confirmDelete ? (
-        <ConfirmDialog
+        <ConfirmIntentDialog
           title={t("webhooks.deleteTitle")}
           cancelTo={here}
-          confirm={
-            <Form method="post" action={here}>
-              <button type="submit" name="intent" value="delete" className="button danger">
-                {t("webhooks.deleteConfirm")}
-              </button>
-            </Form>
-          }
+          intent="delete"
+          action={here}
+          confirmText={t("webhooks.deleteConfirm")}
         >
           <p>{t("webhooks.deleteText", { url: webhook.url })}</p>
-        </ConfirmDialog>
+        </ConfirmIntentDialog>
       ) : null}
     </section>
   );
