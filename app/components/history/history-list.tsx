@@ -25,6 +25,12 @@ export interface HistoryListProps {
   inline?: boolean;
 }
 
+/** The compare form's two sides, each a radio button per version: `a` the version compared from, `b` the one compared to. */
+const COMPARE_SIDES = [
+  { name: "a", label: "history.compareFrom" },
+  { name: "b", label: "history.compareTo" },
+] as const;
+
 export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink, inline }: HistoryListProps) {
   const { t } = useTranslation();
   const fetcher = useFetcher<{ comparison: VersionComparison }>();
@@ -34,8 +40,7 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
   const paths = historyPaths(bucketSlug, history.contentId);
   const { entries } = history;
   // Defaults: the newest version against the one before it (on later pages: the first two shown).
-  const defaultA = entries[1]?.versionId ?? entries[0]?.versionId;
-  const defaultB = entries[0]?.versionId;
+  const checked = { a: entries[1]?.versionId ?? entries[0]?.versionId, b: entries[0]?.versionId };
   const restoreForm = `history-restore-${history.contentId}`;
   return (
     <div className="history-list">
@@ -58,20 +63,16 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                 data-version={entry.versionId}
               >
                 <span className="history-choose">
-                  <input
-                    type="radio"
-                    name="a"
-                    value={entry.versionId}
-                    defaultChecked={entry.versionId === defaultA}
-                    aria-label={t("history.compareFrom", { number: entry.number })}
-                  />
-                  <input
-                    type="radio"
-                    name="b"
-                    value={entry.versionId}
-                    defaultChecked={entry.versionId === defaultB}
-                    aria-label={t("history.compareTo", { number: entry.number })}
-                  />
+                  {COMPARE_SIDES.map((side) => (
+                    <input
+                      key={side.name}
+                      type="radio"
+                      name={side.name}
+                      value={entry.versionId}
+                      defaultChecked={entry.versionId === checked[side.name]}
+                      aria-label={t(side.label, { number: entry.number })}
+                    />
+                  ))}
                 </span>
                 <span className="history-what">
                   <Link
