@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { IntentForm } from "~/components/intent-form";
 
 type Cancel =
   /** Cancelling goes back to this URL (a link, so it works without JavaScript). */
@@ -42,5 +43,30 @@ export function ConfirmDialog(props: { title: string; children: ReactNode; confi
         </div>
       </div>
     </div>
+  );
+}
+
+/** A confirm dialog whose confirming posts a dangerous `intent` (delete, revoke) to the page's action. */
+export function ConfirmIntentDialog(props: {
+  title: string;
+  cancelTo: string;
+  intent: string;
+  action?: string;
+  fields?: Record<string, string>;
+  confirmText: string;
+  children: ReactNode;
+}) {
+  return (
+    <ConfirmDialog
+      title={props.title}
+      cancelTo={props.cancelTo}
+      confirm={
+        <IntentForm intent={props.intent} action={props.action} fields={props.fields} className="button danger">
+          {props.confirmText}
+        </IntentForm>
+      }
+    >
+      {props.children}
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { Form, Link, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import { WhereUsedList } from "~/components/where-used";
+import { Pagination, SearchForm, searchPageLink } from "~/components/list-tools";
 import { duplicatePath, type ScreenBucket } from "@core/content/screens";
 
 /* The parts of a bucket's overview that the session overviews show too (routes/bucket-overview.tsx). */
@@ -12,15 +13,7 @@ export function OverviewTools({ search, view }: { search: string; view: "list" |
   const location = useLocation();
   return (
     <div className="overview-tools">
-      <Form method="get" role="search" className="search">
-        <label htmlFor="overview-search" className="visually-hidden">
-          {t("overview.search")}
-        </label>
-        <input id="overview-search" type="search" name="q" defaultValue={search} placeholder={t("overview.search")} />
-        <button type="submit" className="button small">
-          {t("overview.searchButton")}
-        </button>
-      </Form>
+      <SearchForm id="overview-search" search={search} label={t("overview.search")} button={t("overview.searchButton")} />
       <Form method="post" action="/session/index-view" className="view-switch">
         <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
         <button type="submit" name="view" value="list" aria-pressed={view === "list"}>
@@ -46,21 +39,13 @@ export function OverviewPagination({
   search: string;
 }) {
   const { t } = useTranslation();
-  const pageLink = (target: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(target) })}`;
   return (
-    <nav className="pagination" aria-label={t("overview.pages")}>
-      {page > 1 ? (
-        <Link to={pageLink(page - 1)} rel="prev">
-          {t("overview.previous")}
-        </Link>
-      ) : null}
-      <span>{pages ? t("overview.pageOf", { page, pages }) : t("overview.page", { page })}</span>
-      {hasNext ? (
-        <Link to={pageLink(page + 1)} rel="next">
-          {t("overview.next")}
-        </Link>
-      ) : null}
-    </nav>
+    <Pagination
+      label={t("overview.pages")}
+      position={pages ? t("overview.pageOf", { page, pages }) : t("overview.page", { page })}
+      previous={page > 1 ? { to: searchPageLink(search, page - 1), text: t("overview.previous") } : null}
+      next={hasNext ? { to: searchPageLink(search, page + 1), text: t("overview.next") } : null}
+    />
   );
 }
 
@@ -75,22 +60,16 @@ export function DeleteDialog({
   const { t } = useTranslation();
   const location = useLocation();
   return (
-    <ConfirmDialog
+    <ConfirmIntentDialog
       title={t("overview.deleteTitle")}
       cancelTo={location.pathname + location.search.replace(/[?&]delete=[^&]*/, "")}
-      confirm={
-        <Form method="post">
-          <input type="hidden" name="contentId" value={document.contentId} />
-          <input type="hidden" name="versionId" value={document.versionId} />
-          <button type="submit" name="intent" value="delete" className="button danger">
-            {t("form.delete")}
-          </button>
-        </Form>
-      }
+      intent="delete"
+      fields={{ contentId: document.contentId, versionId: document.versionId }}
+      confirmText={t("form.delete")}
     >
       <p>{t("overview.deleteText", { title: document.title || t("overview.untitled") })}</p>
       {whereUsed ? <WhereUsedList whereUsed={whereUsed} /> : null}
-    </ConfirmDialog>
+    </ConfirmIntentDialog>
   );
 }
 

@@ -1,7 +1,8 @@
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { FlashNotice } from "~/components/flash-notice";
+import { ListHeader } from "~/components/list-tools";
 import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/components/overview";
 import { documentPath, newDocumentPath } from "@core/content/screens";
 import { useClientLinks } from "~/lib/client-links";
@@ -42,12 +43,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   useClientLinks(list);
   return (
     <section className="overview" ref={list}>
-      <header className="overview-header">
-        <h1>{bucket.name}</h1>
-        <Link to={newDocumentPath(bucket)} className="button primary">
-          {t("overview.new")}
-        </Link>
-      </header>
+      <ListHeader title={bucket.name} create={{ to: newDocumentPath(bucket), text: t("overview.new") }} />
       <OverviewTools search={loaderData.search} view={view} />
       {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? (

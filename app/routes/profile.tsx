@@ -4,6 +4,7 @@ import { passRetryAfter } from "~/lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { IntentForm } from "~/components/intent-form";
 import { changePassword, updateProfile } from "@server/accounts/profile";
 import { deleteAllSessions, deleteUserSession, listUserSessions } from "@server/accounts/sessions";
 import { requireUser } from "@server/web/guards";
@@ -255,13 +256,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 </span>
               </div>
               {session.current ? null : (
-                <Form method="post">
-                  <input type="hidden" name="intent" value="signOutSession" />
-                  <input type="hidden" name="sessionId" value={session.id} />
-                  <button type="submit" className="button small">
-                    {t("profile.sessions.signOut")}
-                  </button>
-                </Form>
+                <IntentForm intent="signOutSession" fields={{ sessionId: session.id }} className="button small">
+                  {t("profile.sessions.signOut")}
+                </IntentForm>
               )}
             </li>
           ))}

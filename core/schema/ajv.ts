@@ -1,5 +1,30 @@
 import Ajv, { _, type Options } from "ajv";
 
+/**
+ * The dialect's keywords of a media property that decide what an upload or an edit may do (spec §3): two properties
+ * with the same values for these are the same rules, whatever their titles (server/media/field-property.ts).
+ */
+export const MEDIA_RULE_KEYWORDS = [
+  "allowedFiles",
+  "minFilesize",
+  "maxFilesize",
+  "minWidth",
+  "maxWidth",
+  "minHeight",
+  "maxHeight",
+  "minWidthCrop",
+  "maxWidthCrop",
+  "minHeightCrop",
+  "maxHeightCrop",
+  "enableCrop",
+  "forceCrop",
+  "encoding",
+  "codec",
+  "minFps",
+  "maxFps",
+  "allowCustomStill",
+] as const;
+
 /** Our schema dialect's own keywords (docs/schema-dialect.md): hints for the form, no validation. */
 export const DIALECT_KEYWORDS = [
   "_ref",
@@ -24,25 +49,8 @@ export const DIALECT_KEYWORDS = [
   "x-clearable",
   "x-disableable-bool",
   "x-collapsible",
-  "allowedFiles",
-  "minWidth",
-  "maxWidth",
-  "minHeight",
-  "maxHeight",
-  "minWidthCrop",
-  "maxWidthCrop",
-  "minHeightCrop",
-  "maxHeightCrop",
-  "forceCrop",
-  "enableCrop",
-  "encoding",
-  "codec",
-  "minFps",
-  "maxFps",
-  "minFilesize",
-  "maxFilesize",
+  ...MEDIA_RULE_KEYWORDS,
   "resolution",
-  "allowCustomStill",
 ] as const;
 
 export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;

@@ -20,6 +20,20 @@ import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/cases
  * keyword is added (a split would scatter the table from the checks that use it).
  */
 
+/** Validation keywords whose value is a number (or a `$data` reference to one). */
+const NUMBER_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+];
 /** Draft-7 keywords the engine validates and renders. */
 const VALIDATION_KEYWORDS = new Set([
   "type",
@@ -30,19 +44,9 @@ const VALIDATION_KEYWORDS = new Set([
   "enum",
   "const",
   "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
+  ...NUMBER_KEYWORDS,
   "pattern",
-  "minItems",
-  "maxItems",
   "uniqueItems",
-  "minProperties",
-  "maxProperties",
   "isNotEmpty",
 ]);
 const ANNOTATION_KEYWORDS = new Set(["title", "description", "default", "examples", "$comment", "readOnly", "writeOnly"]);
@@ -95,19 +99,6 @@ export const RENDERER_NAMES = [
 ] as const;
 export const FORMAT_NAMES = ["date", "time", "color", "email", "uri"] as const;
 
-const NUMBER_KEYWORDS = [
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "minProperties",
-  "maxProperties",
-];
 const COUNT_KEYWORDS = new Set(["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "fixedItems"]);
 const BOOLEAN_KEYWORDS = [
   "sortable",

@@ -12,7 +12,7 @@ import { screenRequirements } from "@core/content/screens";
 import { inlineRefusals } from "./subforms";
 import { parseJsonText } from "@core/schema/json-text";
 import type { Message } from "@core/messages";
-import { cleanBucketNames, type BucketNames } from "@core/content/bucket-name";
+import { cleanBucketNames } from "@core/content/bucket-name";
 
 /*
  * The bucket administration (/settings/buckets): the list, the checks of a definition, the one place a bucket and
@@ -21,14 +21,7 @@ import { cleanBucketNames, type BucketNames } from "@core/content/bucket-name";
  * recordActivity in the same transaction.
  */
 
-export interface AdminBucketRow {
-  id: string;
-  slug: string;
-  name: string;
-  names: BucketNames;
-  singleton: boolean;
-  private: boolean;
-  locales: string[];
+export interface AdminBucketRow extends Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "private" | "locales"> {
   contentCount: number;
   lastChange: Date;
 }

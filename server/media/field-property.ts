@@ -1,32 +1,8 @@
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import type { MediaKind } from "@core/media/bounds";
+import { MEDIA_RULE_KEYWORDS } from "@core/schema/ajv";
 import { schemaNodes } from "@core/schema/walk";
 import { HttpError } from "@server/errors";
-
-/**
- * The attributes of a media property that decide what an upload or an edit may do (spec §3). Two
- * properties with the same values for these are the same rules, whatever their titles.
- */
-const RULE_ATTRIBUTES = [
-  "allowedFiles",
-  "minFilesize",
-  "maxFilesize",
-  "minWidth",
-  "maxWidth",
-  "minHeight",
-  "maxHeight",
-  "minWidthCrop",
-  "maxWidthCrop",
-  "minHeightCrop",
-  "maxHeightCrop",
-  "enableCrop",
-  "forceCrop",
-  "encoding",
-  "codec",
-  "minFps",
-  "maxFps",
-  "allowCustomStill",
-] as const;
 
 export type MediaProperty = Record<string, unknown>;
 
@@ -36,7 +12,7 @@ export function mediaPropertiesOf(schema: unknown, kind: MediaKind): MediaProper
 }
 
 const rulesOf = (property: MediaProperty) =>
-  JSON.stringify(RULE_ATTRIBUTES.map((name) => (property[name] === undefined ? null : property[name])));
+  JSON.stringify(MEDIA_RULE_KEYWORDS.map((name) => (property[name] === undefined ? null : property[name])));
 
 function parseSent(sent: unknown): MediaProperty | undefined {
   let value = sent;

@@ -30,29 +30,20 @@ export function FieldShell(
   const { schema } = props;
   const label = fieldLabel(props);
   const Tag = props.as ?? "div";
+  const caption = (
+    <>
+      {label}
+      {props.required ? (
+        <span className="required" aria-hidden="true">
+          {" "}
+          *
+        </span>
+      ) : null}
+    </>
+  );
   return (
     <Tag className="field" data-field={props.name}>
-      {Tag === "fieldset" ? (
-        <legend>
-          {label}
-          {props.required ? (
-            <span className="required" aria-hidden="true">
-              {" "}
-              *
-            </span>
-          ) : null}
-        </legend>
-      ) : (
-        <label htmlFor={props.id}>
-          {label}
-          {props.required ? (
-            <span className="required" aria-hidden="true">
-              {" "}
-              *
-            </span>
-          ) : null}
-        </label>
-      )}
+      {Tag === "fieldset" ? <legend>{caption}</legend> : <label htmlFor={props.id}>{caption}</label>}
       {typeof schema.description === "string" ? <p className="field-description">{schema.description}</p> : null}
       {props.children}
       {props.aside}

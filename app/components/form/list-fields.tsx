@@ -9,6 +9,7 @@ import { useDebouncedInput } from "./debounce";
 import { ErrorLines } from "~/components/form-errors";
 import { Counter, fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { NestedField } from "./nested-field";
+import { RowButtons } from "./row-buttons";
 import { useRowDrag } from "./row-drag";
 
 const itemsOf = (schema: JsonSchema) => (schema.items ?? {}) as JsonSchema;
@@ -55,36 +56,14 @@ export function ArrayField(props: FieldProps) {
               label={rowTitle(schema, index, row.value ?? row.initialValue) ?? `${fieldLabel(props)} ${index + 1}`}
             />
             {lock.showEditButtons ? (
-              <div className="row-actions">
-                {sortable ? (
-                  <>
-                    <button
-                      {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })}
-                      disabled={lock.disabled || index === 0}
-                      aria-label={t("form.moveUp")}
-                    >
-                      ↑
-                    </button>
-                    <button
-                      {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })}
-                      disabled={lock.disabled || index === rows.length - 1}
-                      aria-label={t("form.moveDown")}
-                    >
-                      ↓
-                    </button>
-                  </>
-                ) : null}
-                {!fixed ? (
-                  <button
-                    {...form.remove.getButtonProps({ name: meta.name, index })}
-                    className="remove"
-                    aria-label={t("form.remove")}
-                    disabled={lock.disabled}
-                  >
-                    ×
-                  </button>
-                ) : null}
-              </div>
+              <RowButtons
+                list={meta.name}
+                index={index}
+                count={rows.length}
+                sortable={sortable}
+                removable={!fixed}
+                disabled={lock.disabled}
+              />
             ) : null}
           </li>
         ))}

@@ -8,6 +8,7 @@ import { Counter, fieldLabel, FieldShell, type FieldProps } from "./field-shell"
 import { useReferenceCollection } from "./reference-data";
 import { ReferenceField } from "./reference-field";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
+import { RowButtons } from "./row-buttons";
 import { useRowDrag } from "./row-drag";
 
 const ReferencePicker = lazyDialog(
@@ -95,32 +96,15 @@ export function ReferenceListField(props: FieldProps) {
                 />
               )}
               {lock.showEditButtons ? (
-                <div className="row-actions">
-                  <button
-                    {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index - 1 })}
-                    disabled={lock.disabled || index === 0}
-                    aria-label={`${t("form.moveUp")}: ${view?.label ?? index + 1}`}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    {...form.reorder.getButtonProps({ name: meta.name, from: index, to: index + 1 })}
-                    disabled={lock.disabled || index === rows.length - 1}
-                    aria-label={`${t("form.moveDown")}: ${view?.label ?? index + 1}`}
-                  >
-                    ↓
-                  </button>
-                  {!fixed ? (
-                    <button
-                      {...form.remove.getButtonProps({ name: meta.name, index })}
-                      className="remove"
-                      aria-label={`${t("form.remove")}: ${view?.label ?? index + 1}`}
-                      disabled={lock.disabled}
-                    >
-                      ×
-                    </button>
-                  ) : null}
-                </div>
+                <RowButtons
+                  list={meta.name}
+                  index={index}
+                  count={rows.length}
+                  sortable
+                  removable={!fixed}
+                  disabled={lock.disabled}
+                  rowName={view?.label ?? String(index + 1)}
+                />
               ) : null}
             </li>
           );

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { TAG_ADD_FIELD, tagDraftName, tagsFromText } from "@core/form/tags";
 import { useBucketForm, useFieldLock } from "./context";
 import { Counter, fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { FieldPostButton } from "./field-post-button";
 
 /**
  * A tag list (`renderer: "tags"`) as chips: each tag a chip with a remove ×,
@@ -112,17 +113,15 @@ export function TagsField(props: FieldProps) {
                 {t("form.newTag")}
               </button>
             ) : (
-              <button
-                type="submit"
-                name={TAG_ADD_FIELD}
-                value={meta.name}
-                form={form.id}
-                formNoValidate
+              <FieldPostButton
+                edit={TAG_ADD_FIELD}
+                field={meta.name}
+                formId={form.id}
                 className="button small add"
                 disabled={lock.disabled}
               >
                 {t("form.newTag")}
-              </button>
+              </FieldPostButton>
             )}
           </span>
         ) : null}

@@ -3,6 +3,7 @@ import { Form, Link, useFetcher } from "react-router";
 import { historyPaths, type HistoryPage, type VersionComparison } from "@core/content/history";
 import { useAuthorName, useVersionTime } from "./format";
 import { VersionCompare } from "./version-compare";
+import { Pagination } from "~/components/list-tools";
 
 /*
  * A document's versions, newest first, a page at a time, server-rendered: each links to its page, says when, by
@@ -24,6 +25,12 @@ export interface HistoryListProps {
   inline?: boolean;
 }
 
+/** The compare form's two sides, each a radio button per version: `a` the version compared from, `b` the one compared to. */
+const COMPARE_SIDES = [
+  { name: "a", label: "history.compareFrom" },
+  { name: "b", label: "history.compareTo" },
+] as const;
+
 export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink, inline }: HistoryListProps) {
   const { t } = useTranslation();
   const fetcher = useFetcher<{ comparison: VersionComparison }>();
@@ -33,8 +40,7 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
   const paths = historyPaths(bucketSlug, history.contentId);
   const { entries } = history;
   // Defaults: the newest version against the one before it (on later pages: the first two shown).
-  const defaultA = entries[1]?.versionId ?? entries[0]?.versionId;
-  const defaultB = entries[0]?.versionId;
+  const checked = { a: entries[1]?.versionId ?? entries[0]?.versionId, b: entries[0]?.versionId };
   const restoreForm = `history-restore-${history.contentId}`;
   return (
     <div className="history-list">
@@ -57,20 +63,16 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                 data-version={entry.versionId}
               >
                 <span className="history-choose">
-                  <input
-                    type="radio"
-                    name="a"
-                    value={entry.versionId}
-                    defaultChecked={entry.versionId === defaultA}
-                    aria-label={t("history.compareFrom", { number: entry.number })}
-                  />
-                  <input
-                    type="radio"
-                    name="b"
-                    value={entry.versionId}
-                    defaultChecked={entry.versionId === defaultB}
-                    aria-label={t("history.compareTo", { number: entry.number })}
-                  />
+                  {COMPARE_SIDES.map((side) => (
+                    <input
+                      key={side.name}
+                      type="radio"
+                      name={side.name}
+                      value={entry.versionId}
+                      defaultChecked={entry.versionId === checked[side.name]}
+                      aria-label={t(side.label, { number: entry.number })}
+                    />
+                  ))}
                 </span>
                 <span className="history-what">
                   <Link
@@ -137,19 +139,12 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
         </section>
       ) : null}
       {history.pages > 1 ? (
-        <nav className="pagination" aria-label={t("history.pages")}>
-          {history.page > 1 ? (
-            <Link to={paths.history(history.page - 1)} rel="prev">
-              {t("history.newer")}
-            </Link>
-          ) : null}
-          <span>{t("history.pageOf", { page: history.page, pages: history.pages })}</span>
-          {history.page < history.pages ? (
-            <Link to={paths.history(history.page + 1)} rel="next">
-              {t("history.older")}
-            </Link>
-          ) : null}
-        </nav>
+        <Pagination
+          label={t("history.pages")}
+          position={t("history.pageOf", { page: history.page, pages: history.pages })}
+          previous={history.page > 1 ? { to: paths.history(history.page - 1), text: t("history.newer") } : null}
+          next={history.page < history.pages ? { to: paths.history(history.page + 1), text: t("history.older") } : null}
+        />
       ) : null}
     </div>
   );

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { IntentForm } from "~/components/intent-form";
 import { adminPasswordSchema } from "@core/account-schemas";
 import { PASSWORD_MIN_LENGTH } from "@core/auth-schemas";
 import { FieldError, FormError } from "~/components/form-errors";
@@ -80,11 +81,9 @@ export function PasswordSection(props: {
             <Link to="?password" className="button" preventScrollReset>
               {t("adminUsers.password.set")}
             </Link>
-            <Form method="post" action={here} preventScrollReset>
-              <button type="submit" name="intent" value="resetLink" className="button" disabled={props.busy}>
-                {t("adminUsers.password.link")}
-              </button>
-            </Form>
+            <IntentForm intent="resetLink" action={here} className="button" disabled={props.busy} preventScrollReset>
+              {t("adminUsers.password.link")}
+            </IntentForm>
           </div>
           <p className="muted">{t("adminUsers.password.linkHint", { ...name, minutes: props.linkMinutes })}</p>
         </>

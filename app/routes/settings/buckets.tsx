@@ -5,6 +5,7 @@ import { listAdminBuckets } from "@server/content/bucket-admin";
 import { getRequestState } from "@server/web/request-state";
 import { translate } from "@core/messages";
 import { ImportForm } from "~/components/bucket-admin/import-form";
+import { ListHeader } from "~/components/list-tools";
 import type { Route } from "./+types/buckets";
 import { bucketName } from "@core/content/bucket-name";
 import { pageTitle } from "~/lib/page-title";
@@ -33,12 +34,7 @@ export default function BucketList({ loaderData }: Route.ComponentProps) {
       <p className="eyebrow">
         <Link to="/settings">{t("nav.settings")}</Link>
       </p>
-      <div className="overview-header">
-        <h1>{t("adminBuckets.list.title")}</h1>
-        <Link to="/settings/buckets/new" className="button primary">
-          {t("adminBuckets.list.new")}
-        </Link>
-      </div>
+      <ListHeader title={t("adminBuckets.list.title")} create={{ to: "/settings/buckets/new", text: t("adminBuckets.list.new") }} />
       {loaderData.deleted ? (
         <p className="notice-success" role="status">
           {t("adminBuckets.list.deleted", { slug: loaderData.deleted })}

@@ -4,6 +4,7 @@ import { listActivity, type ActivityArea } from "@server/admin/activity";
 import { activityEntries } from "@server/admin/activity-entries";
 import { requireAdmin } from "@server/web/guards";
 import { pageRoute } from "@server/web/respond";
+import { Pagination } from "~/components/list-tools";
 import { DateTime } from "~/components/settings/people";
 import { pageNumber } from "@core/paging";
 import { translate } from "@core/messages";
@@ -101,19 +102,12 @@ export default function SettingsIndex({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       )}
-      <nav className="pagination" aria-label={t("settings.activity.pages")}>
-        {page > 1 ? (
-          <Link to={`?page=${page - 1}#activity`} rel="prev">
-            {t("settings.previous")}
-          </Link>
-        ) : null}
-        <span>{t("settings.page", { page })}</span>
-        {loaderData.hasNext ? (
-          <Link to={`?page=${page + 1}#activity`} rel="next">
-            {t("settings.next")}
-          </Link>
-        ) : null}
-      </nav>
+      <Pagination
+        label={t("settings.activity.pages")}
+        position={t("settings.page", { page })}
+        previous={page > 1 ? { to: `?page=${page - 1}#activity`, text: t("settings.previous") } : null}
+        next={loaderData.hasNext ? { to: `?page=${page + 1}#activity`, text: t("settings.next") } : null}
+      />
     </section>
   );
 }

@@ -1,4 +1,12 @@
-import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import {
+  getCollectionProps,
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
@@ -157,20 +165,7 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
         </p>
         <FieldError field={fields.expiresOn} />
 
-        <label htmlFor={fields.origins.id}>{t("delivery.clients.origins")}</label>
-        <textarea
-          {...getTextareaProps(fields.origins)}
-          key={fields.origins.key}
-          rows={2}
-          className="client-origins-input"
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby={`${fields.origins.descriptionId} ${fields.origins.errorId}`}
-        />
-        <p id={fields.origins.descriptionId} className="field-hint">
-          {t("delivery.clients.originsHint")}
-        </p>
-        <FieldError field={fields.origins} />
+        <OriginsField field={fields.origins} rows={2} />
 
         <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
           {t("adminClients.submit")}
@@ -253,24 +248,34 @@ function ClientOrigins({ clientId, origins, result }: { clientId: string; origin
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="origins" />
         <input type="hidden" name="clientId" value={clientId} />
-        <label htmlFor={fields.origins.id}>{t("delivery.clients.origins")}</label>
-        <textarea
-          {...getTextareaProps(fields.origins)}
-          key={fields.origins.key}
-          rows={Math.max(2, origins.length + 1)}
-          className="client-origins-input"
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby={`${fields.origins.descriptionId} ${fields.origins.errorId}`}
-        />
-        <p id={fields.origins.descriptionId} className="field-hint">
-          {t("delivery.clients.originsHint")}
-        </p>
-        <FieldError field={fields.origins} />
+        <OriginsField field={fields.origins} rows={Math.max(2, origins.length + 1)} />
         <button type="submit" className="button small">
           {t("delivery.clients.saveOrigins")}
         </button>
       </Form>
     </details>
+  );
+}
+
+/** The allowed origins, one a line, with their hint and errors: in the new client's form and in each client's own. */
+function OriginsField({ field, rows }: { field: FieldMetadata<string | undefined>; rows: number }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <label htmlFor={field.id}>{t("delivery.clients.origins")}</label>
+      <textarea
+        {...getTextareaProps(field)}
+        key={field.key}
+        rows={rows}
+        className="client-origins-input"
+        spellCheck={false}
+        autoComplete="off"
+        aria-describedby={`${field.descriptionId} ${field.errorId}`}
+      />
+      <p id={field.descriptionId} className="field-hint">
+        {t("delivery.clients.originsHint")}
+      </p>
+      <FieldError field={field} />
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation, type AppLoadContext } from "react-router";
+import { IntentForm } from "~/components/intent-form";
 import { makeResetLink, setUserPassword } from "@server/accounts/password-admin";
 import { listOpenResetRequests, RESET_TOKEN_TTL_SECONDS, resetLink } from "@server/accounts/password-reset";
 import { deleteUser, findAdminUser, setDeactivated, updateUser, UserAdminRefusal } from "@server/accounts/user-admin";
@@ -14,7 +15,7 @@ import { adminPasswordSchema } from "@core/account-schemas";
 import { isUuid } from "@core/ids";
 import { translate, type MessageKey } from "@core/messages";
 import { bucketsOrAll, userEditSchema } from "@core/people-forms";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import { FieldError, FormError } from "~/components/form-errors";
 import { BucketCheckboxes, DateTime, PermissionCheckboxes } from "~/components/settings/people";
 import { PasswordSection, SetPasswordDialog, type MadeResetLink } from "~/components/settings/user-password";
@@ -213,20 +214,16 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
             <p>
               {t("adminUsers.edit.deactivatedSince")} <DateTime iso={user.deactivatedAt} />
             </p>
-            <Form method="post" action={here}>
-              <button type="submit" name="intent" value="reactivate" className="button" disabled={busy}>
-                {t("adminUsers.edit.reactivate")}
-              </button>
-            </Form>
+            <IntentForm intent="reactivate" action={here} className="button" disabled={busy}>
+              {t("adminUsers.edit.reactivate")}
+            </IntentForm>
           </>
         ) : (
           <>
             <p className="muted">{t("adminUsers.edit.deactivateHint")}</p>
-            <Form method="post" action={here}>
-              <button type="submit" name="intent" value="deactivate" className="button" disabled={busy}>
-                {t("adminUsers.edit.deactivate")}
-              </button>
-            </Form>
+            <IntentForm intent="deactivate" action={here} className="button" disabled={busy}>
+              {t("adminUsers.edit.deactivate")}
+            </IntentForm>
           </>
         )}
         <p className="muted">{t("adminUsers.edit.deleteHint")}</p>
@@ -236,19 +233,15 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
       </section>
 
       {loaderData.confirmDelete && !actionData?.refusal ? (
-        <ConfirmDialog
+        <ConfirmIntentDialog
           title={t("adminUsers.edit.deleteTitle")}
           cancelTo={here}
-          confirm={
-            <Form method="post" action={here}>
-              <button type="submit" name="intent" value="delete" className="button danger">
-                {t("adminUsers.edit.deleteConfirm")}
-              </button>
-            </Form>
-          }
+          intent="delete"
+          action={here}
+          confirmText={t("adminUsers.edit.deleteConfirm")}
         >
           <p>{t(user.isYou ? "adminUsers.edit.deleteTextSelf" : "adminUsers.edit.deleteText", { name: user.name, email: user.email })}</p>
-        </ConfirmDialog>
+        </ConfirmIntentDialog>
       ) : null}
       {loaderData.setPassword && !actionData?.refusal ? <SetPasswordDialog user={user} lastResult={actionData?.password ?? null} /> : null}
     </section>

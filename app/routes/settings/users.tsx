@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { listOpenResetRequests } from "@server/accounts/password-reset";
 import { listUsers } from "@server/accounts/user-admin";
 import { canSendMail } from "@server/mail/mailer";
@@ -8,6 +8,7 @@ import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { translate } from "@core/messages";
 import { pageNumber } from "@core/paging";
+import { ListHeader, Pagination, SearchForm, searchPageLink } from "~/components/list-tools";
 import { BucketList, DateTime, PermissionList } from "~/components/settings/people";
 import type { Route } from "./+types/users";
 import { pageTitle } from "~/lib/page-title";
@@ -56,15 +57,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(m
 export default function Users({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { users, search, page, pages } = loaderData;
-  const pageLink = (target: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(target) }).toString()}`;
   return (
     <section className="people">
-      <header className="overview-header">
-        <h1>{t("adminUsers.title")}</h1>
-        <Link to="/settings/invite-user" className="button primary">
-          {t("adminUsers.invite")}
-        </Link>
-      </header>
+      <ListHeader title={t("adminUsers.title")} create={{ to: "/settings/invite-user", text: t("adminUsers.invite") }} />
       {loaderData.deleted ? (
         <p className="notice-success" role="status">
           {t("adminUsers.deleted", { email: loaderData.deleted })}
@@ -92,15 +87,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
       <div className="overview-tools">
-        <Form method="get" role="search" className="search">
-          <label htmlFor="users-search" className="visually-hidden">
-            {t("adminUsers.search")}
-          </label>
-          <input id="users-search" type="search" name="q" defaultValue={search} placeholder={t("adminUsers.search")} />
-          <button type="submit" className="button small">
-            {t("adminUsers.searchButton")}
-          </button>
-        </Form>
+        <SearchForm id="users-search" search={search} label={t("adminUsers.search")} button={t("adminUsers.searchButton")} />
         <span className="muted">{t("adminUsers.count", { count: loaderData.total })}</span>
       </div>
       {users.length === 0 ? (
@@ -141,19 +128,12 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       )}
-      <nav className="pagination" aria-label={t("settings.pages")}>
-        {page > 1 ? (
-          <Link to={pageLink(page - 1)} rel="prev">
-            {t("settings.previous")}
-          </Link>
-        ) : null}
-        <span>{t("settings.pageOf", { page, pages })}</span>
-        {page < pages ? (
-          <Link to={pageLink(page + 1)} rel="next">
-            {t("settings.next")}
-          </Link>
-        ) : null}
-      </nav>
+      <Pagination
+        label={t("settings.pages")}
+        position={t("settings.pageOf", { page, pages })}
+        previous={page > 1 ? { to: searchPageLink(search, page - 1), text: t("settings.previous") } : null}
+        next={page < pages ? { to: searchPageLink(search, page + 1), text: t("settings.next") } : null}
+      />
     </section>
   );
 }

@@ -2,9 +2,11 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
+import { IntentForm } from "~/components/intent-form";
 import { shownDeliveryStatus, webhookEditSchema } from "@core/webhook-forms";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import { FormError } from "~/components/form-errors";
+import { Pagination } from "~/components/list-tools";
 import { eventKey, WebhookFields } from "~/components/settings/webhook-fields";
 import { formatWhen, When } from "~/components/when";
 import "~/styles/webhooks.css";
@@ -149,14 +151,16 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
                       )}
                     </td>
                     <td>
-                      <Form method="post" action={here}>
-                        <input type="hidden" name="intent" value="redeliver" />
-                        <input type="hidden" name="deliveryId" value={delivery.id} />
-                        <button type="submit" className="button small" disabled={busy}>
-                          {t("webhooks.log.resend")}
-                          <span className="visually-hidden"> {shortId(delivery.id)}</span>
-                        </button>
-                      </Form>
+                      <IntentForm
+                        intent="redeliver"
+                        action={here}
+                        fields={{ deliveryId: delivery.id }}
+                        className="button small"
+                        disabled={busy}
+                      >
+                        {t("webhooks.log.resend")}
+                        <span className="visually-hidden"> {shortId(delivery.id)}</span>
+                      </IntentForm>
                     </td>
                   </tr>
                 );
@@ -165,19 +169,12 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
           </table>
         </div>
       )}
-      <nav className="pagination" aria-label={t("webhooks.log.pages")}>
-        {page > 1 ? (
-          <Link to={`?page=${page - 1}#deliveries`} rel="prev">
-            {t("settings.previous")}
-          </Link>
-        ) : null}
-        <span>{t("settings.page", { page })}</span>
-        {loaderData.hasNext ? (
-          <Link to={`?page=${page + 1}#deliveries`} rel="next">
-            {t("settings.next")}
-          </Link>
-        ) : null}
-      </nav>
+      <Pagination
+        label={t("webhooks.log.pages")}
+        position={t("settings.page", { page })}
+        previous={page > 1 ? { to: `?page=${page - 1}#deliveries`, text: t("settings.previous") } : null}
+        next={loaderData.hasNext ? { to: `?page=${page + 1}#deliveries`, text: t("settings.next") } : null}
+      />
 
       <section className="people-danger" aria-labelledby="webhook-delete">
         <h2 id="webhook-delete">{t("webhooks.delete")}</h2>
@@ -188,19 +185,15 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
       </section>
 
       {loaderData.confirmDelete ? (
-        <ConfirmDialog
+        <ConfirmIntentDialog
           title={t("webhooks.deleteTitle")}
           cancelTo={here}
-          confirm={
-            <Form method="post" action={here}>
-              <button type="submit" name="intent" value="delete" className="button danger">
-                {t("webhooks.deleteConfirm")}
-              </button>
-            </Form>
-          }
+          intent="delete"
+          action={here}
+          confirmText={t("webhooks.deleteConfirm")}
         >
           <p>{t("webhooks.deleteText", { url: webhook.url })}</p>
-        </ConfirmDialog>
+        </ConfirmIntentDialog>
       ) : null}
     </section>
   );

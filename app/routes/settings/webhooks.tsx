@@ -7,6 +7,7 @@ import { listWebhooks } from "@server/webhooks/store";
 import { translate } from "@core/messages";
 import { shownDeliveryStatus } from "@core/webhook-forms";
 import { eventKey } from "~/components/settings/webhook-fields";
+import { ListHeader } from "~/components/list-tools";
 import { formatWhen } from "~/components/when";
 import "~/styles/webhooks.css";
 import type { Route } from "./+types/webhooks";
@@ -44,12 +45,7 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   return (
     <section className="webhooks-page">
-      <header className="overview-header">
-        <h1>{t("webhooks.title")}</h1>
-        <Link to="/settings/webhooks/new" className="button primary">
-          {t("webhooks.new")}
-        </Link>
-      </header>
+      <ListHeader title={t("webhooks.title")} create={{ to: "/settings/webhooks/new", text: t("webhooks.new") }} />
       <p className="account-intro">
         {t("webhooks.intro")} <Link to="/help#webhooks">{t("webhooks.helpLink")}</Link>
       </p>

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useLocation } from "react-router";
+import { data, Link, redirect, useLocation } from "react-router";
 import { createShareable, listShareables, revokeShareable } from "@server/content/shareables";
 import { requireBucketAccess, requireUser } from "@server/web/guards";
 import { HttpError } from "@server/errors";
@@ -9,7 +9,7 @@ import { pageRoute } from "@server/web/respond";
 import { hasPermission } from "@server/accounts/users";
 import { createShareSchema, revokeShareSchema, sharePaths } from "@core/content/shareables";
 import { translate } from "@core/messages";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import { FlashNotice } from "~/components/flash-notice";
 import { CreatedLink } from "~/components/share/created-link";
 import { When } from "~/components/when";
@@ -156,21 +156,16 @@ export default function Shareables({ loaderData, actionData }: Route.ComponentPr
         </div>
       )}
       {revoking ? (
-        <ConfirmDialog
+        <ConfirmIntentDialog
           title={t("shareables.revokeTitle")}
           cancelTo={location.pathname}
-          confirm={
-            <Form method="post" action="/shareables">
-              <input type="hidden" name="intent" value="revoke" />
-              <input type="hidden" name="id" value={revoking.id} />
-              <button type="submit" className="button danger">
-                {t("shareables.revokeConfirm")}
-              </button>
-            </Form>
-          }
+          intent="revoke"
+          action="/shareables"
+          fields={{ id: revoking.id }}
+          confirmText={t("shareables.revokeConfirm")}
         >
           <p>{t("shareables.revokeText", { title: revoking.title })}</p>
-        </ConfirmDialog>
+        </ConfirmIntentDialog>
       ) : null}
     </section>
   );

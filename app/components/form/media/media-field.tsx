@@ -8,6 +8,7 @@ import { messageText } from "~/lib/i18n";
 import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "~/lib/media-client";
 import { useBucketForm, useFieldLock } from "~/components/form/context";
 import { fieldLabel, FieldShell, type FieldProps } from "~/components/form/field-shell";
+import { FieldPostButton } from "~/components/form/field-post-button";
 import { useMediaForm, type MediaSource } from "./context";
 import { useMediaContent } from "./use-media-content";
 import { DropZone } from "./drop-zone";
@@ -246,17 +247,9 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                 </a>
               ) : null}
               {lock.showEditButtons ? (
-                <button
-                  type="submit"
-                  name={MEDIA_UPLOAD_FIELD}
-                  value={meta.name}
-                  form={form.id}
-                  formNoValidate
-                  className="button small"
-                  disabled={lock.disabled}
-                >
+                <FieldPostButton edit={MEDIA_UPLOAD_FIELD} field={meta.name} formId={form.id} disabled={lock.disabled}>
                   {t("media.uploadButton")}
-                </button>
+                </FieldPostButton>
               ) : null}
             </div>
             {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { CropBounds } from "@core/media/bounds";
+import { FieldPostButton } from "~/components/form/field-post-button";
 import { CropConstraints } from "./crop-constraints";
 import { CROP_AXES, CUSTOM_THUMB_VALUE, MEDIA_CROP_FIELD, MEDIA_THUMB_FIELD, cropInputName, thumbInputName } from "@core/media/form-edit";
 import type { MediaContent } from "@core/media/wire";
@@ -57,17 +58,9 @@ export function CropFallback(props: {
             );
           })}
         </div>
-        <button
-          type="submit"
-          name={MEDIA_CROP_FIELD}
-          value={props.name}
-          form={props.formId}
-          formNoValidate
-          className="button small"
-          disabled={props.disabled}
-        >
+        <FieldPostButton edit={MEDIA_CROP_FIELD} field={props.name} formId={props.formId} disabled={props.disabled}>
           {label}
-        </button>
+        </FieldPostButton>
       </fieldset>
     </details>
   );
@@ -123,17 +116,9 @@ export function ThumbFallback(props: { name: string; formId: string; content: Me
             </label>
           ))}
         </div>
-        <button
-          type="submit"
-          name={MEDIA_THUMB_FIELD}
-          value={props.name}
-          form={props.formId}
-          formNoValidate
-          className="button small"
-          disabled={props.disabled}
-        >
+        <FieldPostButton edit={MEDIA_THUMB_FIELD} field={props.name} formId={props.formId} disabled={props.disabled}>
           {t("media.thumbForm.submit")}
-        </button>
+        </FieldPostButton>
       </fieldset>
     </details>
   );

@@ -1,0 +1,29 @@
+import type { ReactNode } from "react";
+
+/**
+ * A submit button of the edit form that asks the server for one field's edit without JavaScript (an upload, a
+ * crop, a thumbnail, a new tag): its name says which edit, its value which field. It posts the whole form, so the
+ * other inputs survive the round trip, and skips the browser's checks, which a half-filled form would fail.
+ */
+export function FieldPostButton(props: {
+  edit: string;
+  field: string;
+  formId: string;
+  className?: string;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="submit"
+      name={props.edit}
+      value={props.field}
+      form={props.formId}
+      formNoValidate
+      className={props.className ?? "button small"}
+      disabled={props.disabled}
+    >
+      {props.children}
+    </button>
+  );
+}
