@@ -98,6 +98,21 @@ const compactCatalogues: Plugin = {
   },
 };
 
+/**
+ * react-i18next takes useSyncExternalStore from the `use-sync-external-store` shim, written for React before 18; React
+ * 19 has its own, which the shim's production build would only hand on: the browser takes React's (0.7 kB gzipped).
+ */
+const SYNC_EXTERNAL_STORE_SHIM = "use-sync-external-store/shim";
+const REACTS_SYNC_EXTERNAL_STORE = "\0vitrine:react-use-sync-external-store";
+const reactsSyncExternalStore: Plugin = {
+  name: "vitrine-react-use-sync-external-store",
+  enforce: "pre",
+  resolveId(source) {
+    return this.environment.name === "client" && source === SYNC_EXTERNAL_STORE_SHIM ? REACTS_SYNC_EXTERNAL_STORE : null;
+  },
+  load: (id) => (id === REACTS_SYNC_EXTERNAL_STORE ? `export { useSyncExternalStore } from "react";` : null),
+};
+
 /*
  * How the browser build is cut into files (issue 36: the edit page made 59 requests, most scripts under 1 kB):
  * - framework: the libraries every page runs (React, React Router, i18next, Conform's form state): one file;
@@ -218,6 +233,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     staticGraph,
     browserVariants,
+    reactsSyncExternalStore,
     reactRouterProductionInBrowser,
     onDemandFieldChunks,
     compactCatalogues,

@@ -1,11 +1,11 @@
 /*
  * The message catalogue comes in parts (locales/{language}/{part}.json): `common` for every page, `admin` for the
  * pages that alone use its groups (settings, profile, password reset, support, the style guide), `media` for the
- * image, video and file fields, `pages` for the pages other than a document's that use its groups (home, sign-in and
- * sign-up, no access, the overviews, the session overview, the DLE content screen, and the settings and profile,
- * whose forms share the sign-up's words). A route whose page needs more than `common` says so in its handle
- * (`messages`, core/route-handle.ts); a media field fetches its part itself, so that a form without one does not pay
- * for it (app/components/form/on-demand-fields.tsx). The browser fetches only the parts of what it shows, one request
+ * image, video and file fields, `pages` for what a generic document's page never shows: home, sign-in and sign-up, no
+ * access, the overviews, the screens' own (session overview and editor, clip cards, trend and DLE content screens),
+ * and the words the settings and profile forms share with sign-up. A route whose page needs more than `common` says
+ * so in its handle (`messages`, core/route-handle.ts); a field kind whose messages are in another part fetches it
+ * itself, so that a form without one does not pay for it (app/components/form/on-demand-kinds.ts). The browser fetches only the parts of what it shows, one request
  * each; the server has them all.
  *
  * `share` (the share panel's, the shared link's and the copy field's messages) is not fetched: it comes inside the

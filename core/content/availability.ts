@@ -21,7 +21,7 @@ export function screenFieldErrors(screen: ScreenName | undefined, data: unknown)
   const from = dateOf(data[AVAILABLE_FROM]);
   const until = dateOf(data[AVAILABLE_UNTIL]);
   if (from && until && until < from)
-    return { [AVAILABLE_UNTIL]: [{ key: "sessionEditor.availability.untilBeforeFrom", params: { from } }] };
+    return { [AVAILABLE_UNTIL]: [{ key: "content.untilBeforeFrom", params: { from } }] };
   return {};
 }
 
