@@ -1,14 +1,25 @@
 /*
  * The message catalogue comes in parts (locales/{language}/{part}.json): `common` for every page, `admin` for the
  * pages that alone use its groups (settings, profile, password reset, support, the style guide), `media` for the
- * image, video and file fields. A route whose page needs more than `common` says so in its handle (`messages`,
- * core/route-handle.ts); a media field fetches its part itself, so that a form without one does not pay for it
- * (app/components/form/on-demand-fields.tsx). The browser fetches only the parts of what it shows; the server has
- * them all.
+ * image, video and file fields, `pages` for what a generic document's page never shows: home, sign-in and sign-up, no
+ * access, the overviews, the screens' own (session overview and editor, clip cards, trend and DLE content screens),
+ * and the words the settings and profile forms share with sign-up. A route whose page needs more than `common` says
+ * so in its handle (`messages`, core/route-handle.ts); a field kind whose messages are in another part fetches it
+ * itself, so that a form without one does not pay for it (app/components/form/on-demand-kinds.ts). The browser fetches only the parts of what it shows, one request
+ * each; the server has them all.
+ *
+ * `share` (the share panel's, the shared link's and the copy field's messages) is not fetched: it comes inside the
+ * code that shows it (app/components/share/share-messages.ts, both languages), so that a stored document's page, which
+ * shows the share panel, makes no request more for it and a new document's page, which does not, loads none of it.
  */
 
-export const CATALOGUE_PARTS = ["common", "admin", "media"] as const;
+export const CATALOGUE_PARTS = ["common", "admin", "media", "pages"] as const;
 export type CataloguePart = (typeof CATALOGUE_PARTS)[number];
+
+/** The parts the browser gets with the code that shows them, not by a request of their own. */
+export const BUNDLED_PARTS = ["share"] as const;
+/** Every part, fetched or bundled: one file per part and language. */
+export const MESSAGE_FILES = [...CATALOGUE_PARTS, ...BUNDLED_PARTS] as const;
 
 /** The parts a page needs: `common`, and those its matched routes' handles name. */
 export function cataloguePartsOf(handles: readonly unknown[]): CataloguePart[] {

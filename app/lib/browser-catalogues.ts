@@ -6,7 +6,8 @@ import { CATALOGUE_URLS } from "./catalogue-urls";
 /*
  * The browser's core/catalogues.ts (vite.config.ts swaps it in): only the languages and parts fetched so far, the
  * page's own before hydration (entry.client.tsx), more when the editor switches language or opens a page that needs
- * another part (useInterfaceLanguage). Each arrival replaces the language's object with a larger one.
+ * another part (useInterfaceLanguage), and the bundled parts whose code was loaded (addMessages). Each arrival
+ * replaces the language's object with a larger one.
  */
 
 export type { Catalogue };
@@ -14,6 +15,13 @@ export type { Catalogue };
 export const catalogues: Partial<Record<Locale, Catalogue>> = {};
 
 const fetched = new Set<string>();
+
+/** Adds a bundled part's messages (core/catalogue-parts.ts), given by the module of the code that shows them. */
+export function addMessages(messages: Partial<Record<Locale, Partial<Catalogue>>>): void {
+  for (const [locale, part] of Object.entries(messages) as Array<[Locale, Partial<Catalogue>]>) {
+    catalogues[locale] = { ...catalogues[locale], ...part } as Catalogue;
+  }
+}
 const loading = new Map<string, Promise<void>>();
 
 /** Fetches the parts of a language's catalogue not there yet (one request per part); null when all are there. */

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "@core/route-handle";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
@@ -9,6 +10,8 @@ import { useClientLinks } from "~/lib/client-links";
 import { pageTitle } from "~/lib/page-title";
 import { overviewAction, overviewLoader } from "./bucket-overview.server";
 import type { Route } from "./+types/bucket-overview";
+
+export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
 export const loader = overviewLoader("generic");
 

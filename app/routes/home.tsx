@@ -1,3 +1,4 @@
+import type { RouteHandle } from "@core/route-handle";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { overviewPath } from "@core/content/screens";
@@ -7,6 +8,8 @@ import { useRootData } from "~/lib/root-data";
 import type { Route } from "./+types/home";
 import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
+
+export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);

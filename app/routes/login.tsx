@@ -1,3 +1,4 @@
+import type { RouteHandle } from "@core/route-handle";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { passRetryAfter } from "~/lib/route-headers";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -12,6 +13,8 @@ import { FieldError, FormError } from "~/components/form-errors";
 import type { Route } from "./+types/login";
 import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
+
+export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await getRequestState(request, context);

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
 import { hasPermission } from "@server/accounts/users";
@@ -5,6 +6,8 @@ import { requireUser } from "@server/web/guards";
 import type { Route } from "./+types/no-access";
 import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
+
+export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);

@@ -21,7 +21,7 @@ import { pageTitle } from "~/lib/page-title";
 import { readForm } from "@server/web/read-form";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
-export const handle = { messages: ["admin"] } satisfies RouteHandle;
+export const handle = { messages: ["admin", "pages"] } satisfies RouteHandle;
 
 /*
  * /profile: the user's name and interface language, a password change (the current password first; other

@@ -5,7 +5,7 @@ import { requireAdmin } from "@server/web/guards";
 import type { Route } from "./+types/settings";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
-export const handle = { messages: ["admin"] } satisfies RouteHandle;
+export const handle = { messages: ["admin", "pages"] } satisfies RouteHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "@core/route-handle";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
@@ -13,6 +14,8 @@ import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
 import { readForm } from "@server/web/read-form";
 import { pageRoute } from "@server/web/respond";
+
+export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
 /** The invitation link (/signup?code=…) fills in the code; a code that can still be redeemed opens the page. */
 export async function loader({ request, context }: Route.LoaderArgs) {

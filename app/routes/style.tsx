@@ -9,7 +9,7 @@ import type { Route } from "./+types/style";
 import { pageTitle } from "~/lib/page-title";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
-export const handle = { messages: ["admin", "media"] } satisfies RouteHandle;
+export const handle = { messages: ["admin", "media", "pages"] } satisfies RouteHandle;
 
 /** The living style guide (/style): every field kind in every state and the shared UI pieces, in the user's language. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -4,13 +4,9 @@ import { titleText } from "./title";
 /*
  * Video cases (spec §3 Case item: title, subtitle, thumbnail.contentId) as clip cards, and trend options with their
  * image: what the server loads for the edit page, what GET …/any/content?populate=true answers, and the one search
- * both the picker modal (browser) and the no-JavaScript picker (server) run.
+ * both the picker modal (browser) and the no-JavaScript picker (server) run. The renderers' names are in
+ * core/content/renderers.ts.
  */
-
-/** `renderer: "video-cases"` on a list of `_ref` strings: the chosen cases as clip cards, added through a picker. */
-export const VIDEO_CASES_RENDERER = "video-cases";
-/** `renderer: "trend-select"` on a `_ref` string: a select of a trends collection whose options show their image. */
-export const TREND_SELECT_RENDERER = "trend-select";
 
 /** A populated media reference that could not be resolved (gone, or in a bucket the reader may not see). */
 export interface UnresolvedMedia {

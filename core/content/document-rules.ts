@@ -52,7 +52,7 @@ export const DOCUMENT_RULES: readonly DocumentRule[] = [
     check: ({ schema, collection, contentId, data }) => {
       if (!contentId || !collection || typeof data !== "object" || data === null) return null;
       const field = selfReferencingField(schema, collection, contentId, data as Record<string, unknown>);
-      return field === null ? null : { field, message: { key: "trendScreen.errors.selfReference" }, status: 422 };
+      return field === null ? null : { field, message: { key: "content.trendRelatedToItself" }, status: 422 };
     },
   },
 ];

@@ -1,5 +1,5 @@
 import type { Message } from "@core/messages";
-import { VIDEO_CASES_RENDERER } from "./cases";
+import { VIDEO_CASES_RENDERER } from "./renderers";
 
 /*
  * Which screen a bucket's documents are edited on (docs/screens.md), and where each of its pages lives. A bucket

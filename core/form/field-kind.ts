@@ -1,6 +1,6 @@
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
 import { isPlainObject } from "@core/plain-object";
-import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/cases";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/renderers";
 
 export const FIELD_KINDS = [
   "text",

@@ -7,7 +7,7 @@ import { defaultProblems } from "./defaults";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
 import { MAX_SCHEMA_NESTING, nestsDeeperThan } from "./nesting";
 import { REF_TARGETS, refMessages, type Refs } from "./refs";
-import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/cases";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/renderers";
 
 /*
  * The strict check of a bucket schema before an admin saves it (docs/schema-dialect.md), shared by the server (the

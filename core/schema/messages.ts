@@ -1,9 +1,5 @@
-import { validation } from "@locales/en/common.json";
 import type { Locale } from "@core/locales";
 import { isMessageKey, translateMessage, type Message } from "@core/messages";
-
-/** AJV keywords with a message of their own (spec §5); any other keyword says validation.default. */
-export const VALIDATION_KEYWORDS = Object.keys(validation).filter((keyword) => keyword !== "formats");
 
 /**
  * The message of one AJV error, its {{param}} placeholders filled; a format's name is a message too ('geen geldige

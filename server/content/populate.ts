@@ -10,14 +10,8 @@ import type { Queryable } from "@server/db/client";
 import { toMediaContent } from "@server/media/content";
 import { mediaReferences } from "@server/media/form-upload";
 import { jobsOfMany, latestMediaMany } from "@server/media/store-many";
-import {
-  caseCardOf,
-  mediaPicture,
-  TREND_SELECT_RENDERER,
-  VIDEO_CASES_RENDERER,
-  type ClipCardData,
-  type UnresolvedMedia,
-} from "@core/content/cases";
+import { caseCardOf, mediaPicture, type ClipCardData, type UnresolvedMedia } from "@core/content/cases";
+import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/renderers";
 import { documentTitle } from "@core/content/title";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import type { MediaContent } from "@core/media/wire";

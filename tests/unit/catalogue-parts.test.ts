@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE_PARTS, cataloguePartsOf, type CataloguePart } from "@core/catalogue-parts";
+import { BUNDLED_PARTS, CATALOGUE_PARTS, cataloguePartsOf, type CataloguePart } from "@core/catalogue-parts";
 import { ON_DEMAND_KINDS, ON_DEMAND_MESSAGES, type OnDemandKind } from "~/components/form/on-demand-kinds";
 
 /*
@@ -16,7 +16,8 @@ import { ON_DEMAND_KINDS, ON_DEMAND_MESSAGES, type OnDemandKind } from "~/compon
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
-const groupsOf = (part: CataloguePart) => Object.keys(JSON.parse(read(`locales/en/${part}.json`)) as object);
+const groupsOf = (part: CataloguePart | (typeof BUNDLED_PARTS)[number]) =>
+  Object.keys(JSON.parse(read(`locales/en/${part}.json`)) as object);
 const ON_DEMAND_FIELDS = "app/components/form/on-demand-fields.tsx";
 /**
  * Named where it cannot reach a page without the admin part: normalize.ts words its two schema problems in English
@@ -60,11 +61,11 @@ function reach(start: string, seen = new Set<string>()): Set<string> {
 }
 
 /** What the files name of the part's groups, unless allowed: "file names group". */
-function namedGroups(part: CataloguePart, files: Iterable<string>): string[] {
+function namedGroups(part: CataloguePart | (typeof BUNDLED_PARTS)[number], files: Iterable<string>): string[] {
   const groups = groupsOf(part);
   const named: string[] = [];
   for (const file of files) {
-    if (ALLOWED[part]?.has(file)) continue;
+    if (part !== "share" && ALLOWED[part]?.has(file)) continue;
     for (const group of groups) if (new RegExp(`["'\`]${group}\\.`).test(read(file))) named.push(`${file} names ${group}`);
   }
   return named;
@@ -105,6 +106,41 @@ describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
       return module ? namedGroups(part, reach(module)).map((named) => `${kind}: ${named}`) : [`${kind}: ${specifier} not found`];
     });
     expect(missing).toEqual([]);
+  });
+});
+
+/** The module that gives the browser the `share` part, both languages, with the code that shows it. */
+const SHARE_MESSAGES = "app/components/share/share-messages.ts";
+
+describe("the catalogue's share part", () => {
+  it("comes with the code of every page whose code names its messages", async () => {
+    expect(BUNDLED_PARTS).toEqual(["share"]);
+    const routes: RouteNode[] = (await import("~/routes")).default;
+    const missing: string[] = [];
+    const walk = (nodes: RouteNode[], chain: string[]) => {
+      for (const node of nodes) {
+        const files = [...chain, node.file];
+        if (node.file.endsWith(".tsx")) {
+          const reached = new Set<string>();
+          for (const file of files) reach(`app/${file}`, reached);
+          if (!reached.has(SHARE_MESSAGES)) for (const named of namedGroups("share", reached)) missing.push(`${node.file}: ${named}`);
+        }
+        if (node.children) walk(node.children, files);
+      }
+    };
+    walk(routes, ["root.tsx"]);
+    expect(missing).toEqual([]);
+  });
+
+  it("is imported by each module of the interface that names its messages", () => {
+    // So that such code brings its messages wherever it is used, not only where a route happens to import both.
+    const files = readdirSync(path.join(ROOT, "app"), { recursive: true, encoding: "utf8" })
+      .map((file) => `app/${file.split(path.sep).join("/")}`)
+      .filter((file) => /\.tsx?$/.test(file) && !/\.(server|test)\.tsx?$/.test(file));
+    const naming = files.filter((file) => namedGroups("share", [file]).length > 0);
+    expect(naming.length).toBeGreaterThan(0);
+    const importsIt = (file: string) => [...reach(file)].some((reached) => reached === SHARE_MESSAGES);
+    expect(naming.filter((file) => !importsIt(file))).toEqual([]);
   });
 });
 

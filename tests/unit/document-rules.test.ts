@@ -22,7 +22,7 @@ describe("the document rules", () => {
     const expected = [
       {
         field: "availableUntil",
-        message: { key: "sessionEditor.availability.untilBeforeFrom", params: { from: "2027-02-01" } },
+        message: { key: "content.untilBeforeFrom", params: { from: "2027-02-01" } },
         status: 400,
       },
     ];
@@ -40,7 +40,7 @@ describe("the document rules", () => {
       data: { related: [TREND_ID] },
     };
     expect(documentRuleFindings(input, "all")).toEqual([
-      { field: "related", message: { key: "trendScreen.errors.selfReference" }, status: 422 },
+      { field: "related", message: { key: "content.trendRelatedToItself" }, status: 422 },
     ]);
     expect(documentRuleFindings(input, "inBrowser")).toEqual([]);
     expect(documentRuleFindings({ ...input, contentId: undefined }, "all")).toEqual([]);

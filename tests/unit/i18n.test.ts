@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { readFileSync } from "node:fs";
-import { CATALOGUE_PARTS } from "@core/catalogue-parts";
+import { MESSAGE_FILES } from "@core/catalogue-parts";
 import { catalogues } from "@core/catalogues";
 import { createI18n, useInterfaceLanguage } from "~/lib/i18n";
 import { normalizeLocale } from "@core/locales";
@@ -18,7 +18,7 @@ const part = (locale: string, name: string): unknown =>
 describe("message sets", () => {
   it("have the same keys in English and Dutch, part by part, none empty", () => {
     const seen = new Set<string>();
-    for (const name of CATALOGUE_PARTS) {
+    for (const name of MESSAGE_FILES) {
       expect(keys(part("nl", name)).sort()).toEqual(keys(part("en", name)).sort());
       // A group lives in one part only: the browser merges the parts it fetched.
       for (const group of Object.keys(part("en", name) as object)) {
@@ -43,8 +43,8 @@ describe("message sets", () => {
     "common:history.schemaVersion",
     "common:history.item",
     "common:screens.names.trend",
-    "common:shareables.columns.document",
-    "common:sessionOverview.still",
+    "share:shareables.columns.document",
+    "pages:sessionOverview.still",
     "admin:styleGuide.kinds.tags",
     "admin:styleGuide.kinds.video",
     "admin:styleGuide.sample.stop",
@@ -97,7 +97,7 @@ describe("message sets", () => {
 
   it("are translated: a Dutch text the same as the English one is a word Dutch shares (listed), never a forgotten one", () => {
     const leftEnglish: string[] = [];
-    for (const name of CATALOGUE_PARTS) {
+    for (const name of MESSAGE_FILES) {
       const dutch = new Map(texts(part("nl", name)));
       for (const [key, english] of texts(part("en", name))) {
         if (dutch.get(key) === english && !SAME_IN_DUTCH.has(`${name}:${key}`)) leftEnglish.push(`${name}:${key} "${String(english)}"`);

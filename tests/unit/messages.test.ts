@@ -5,12 +5,13 @@ import { SUPPORTED_LOCALES, type Locale } from "@core/locales";
 import { createAjv } from "@core/schema/ajv";
 import { mapValidationErrors } from "@core/schema/errors";
 import { formatMessage } from "@core/messages";
-import { VALIDATION_KEYWORDS } from "@core/schema/messages";
 
 /** Every message, all the catalogue's parts (core/catalogue-parts.ts). */
 const en = catalogues.en!;
 const nl = catalogues.nl!;
 
+/** AJV keywords with a message of their own (spec §5); any other keyword says validation.default. */
+const VALIDATION_KEYWORDS = Object.keys(en.validation).filter((keyword) => keyword !== "formats");
 /** The validation templates of the catalogue, by keyword, as the tests read them. */
 const VALIDATION_MESSAGES: Record<Locale, Record<string, string>> = {
   en: Object.fromEntries(VALIDATION_KEYWORDS.map((keyword) => [keyword, (en.validation as Record<string, unknown>)[keyword] as string])),

@@ -23,7 +23,7 @@ describe("availability", () => {
   it("refuses an end before the start on dle-sessies only", () => {
     const backwards = { availableFrom: "2027-02-01", availableUntil: "2027-01-01" };
     expect(screenFieldErrors("dle-sessies", backwards)).toEqual({
-      availableUntil: [{ key: "sessionEditor.availability.untilBeforeFrom", params: { from: "2027-02-01" } }],
+      availableUntil: [{ key: "content.untilBeforeFrom", params: { from: "2027-02-01" } }],
     });
     expect(screenFieldErrors("dle-sessies", { availableFrom: "2027-02-01", availableUntil: "2027-02-01" })).toEqual({});
     expect(screenFieldErrors("dle-sessies", { availableUntil: "2027-01-01" })).toEqual({});

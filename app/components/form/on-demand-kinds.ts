@@ -17,4 +17,10 @@ export const ON_DEMAND_KINDS = [
 export type OnDemandKind = (typeof ON_DEMAND_KINDS)[number];
 
 /** The catalogue part a kind's messages are in when they are not in `common`: it comes with the kind's code. */
-export const ON_DEMAND_MESSAGES: Partial<Record<OnDemandKind, CataloguePart>> = { image: "media", video: "media", file: "media" };
+export const ON_DEMAND_MESSAGES: Partial<Record<OnDemandKind, CataloguePart>> = {
+  image: "media",
+  video: "media",
+  file: "media",
+  videoCases: "pages",
+  trendList: "pages",
+};

@@ -1,6 +1,7 @@
 import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { When } from "~/components/when";
+import "./share-messages";
 
 const subscribeToNothing = () => () => undefined;
 

@@ -6,6 +6,7 @@ import { todayUtc } from "@core/calendar-date";
 import type { CreateShareInput } from "@core/content/shareables";
 import { FieldError, FormError } from "~/components/form-errors";
 import { CreatedLink } from "./created-link";
+import "./share-messages";
 import "~/styles/shareables.css";
 
 /*

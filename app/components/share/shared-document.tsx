@@ -3,6 +3,7 @@ import type { SharedDocument } from "@core/content/shareables";
 import type { DiffValue } from "@core/content/version-diff";
 import { labelText } from "~/components/history/version-compare";
 import { When } from "~/components/when";
+import "./share-messages";
 import "~/styles/shareables.css";
 
 /*

@@ -16,7 +16,7 @@ import { pageTitle } from "~/lib/page-title";
 import { readForm } from "@server/web/read-form";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
-export const handle = { messages: ["admin"] } satisfies RouteHandle;
+export const handle = { messages: ["admin", "pages"] } satisfies RouteHandle;
 
 /*
  * /password-reset: asks for the email address. Every request that passes the rate limits gets the same answer

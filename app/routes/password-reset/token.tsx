@@ -15,7 +15,7 @@ import { pageTitle } from "~/lib/page-title";
 import { readForm } from "@server/web/read-form";
 
 /** Its messages are in the catalogue's admin part (core/catalogue-parts.ts). */
-export const handle = { messages: ["admin"] } satisfies RouteHandle;
+export const handle = { messages: ["admin", "pages"] } satisfies RouteHandle;
 
 /*
  * /password-reset/{id}: the mailed link. A valid token sets a new password once (signup's rules, twice), which

@@ -10,6 +10,7 @@ import { hasPermission } from "@server/accounts/users";
 import { createShareSchema, revokeShareSchema, sharePaths } from "@core/content/shareables";
 import { translate } from "@core/messages";
 import { ConfirmIntentDialog } from "~/components/confirm-dialog";
+import "~/components/share/share-messages";
 import { FlashNotice } from "~/components/flash-notice";
 import { CreatedLink } from "~/components/share/created-link";
 import { When } from "~/components/when";

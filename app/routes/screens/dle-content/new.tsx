@@ -7,7 +7,7 @@ import type { Route } from "./+types/new";
 
 // /dle-content/{bucket}/new: a new learning environment's content (a singleton's: its edit page).
 
-export const handle = { streamsBody: true } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["pages"] } satisfies RouteHandle;
 
 export const loader = dleContentLoader("new");
 export const action = bucketEditAction("dle-content");

@@ -8,7 +8,7 @@ import type { Route } from "./+types/singleton";
 
 // /dle-content/{bucket}/edit: the learning environment's content, a singleton (created on its first save).
 
-export const handle = { streamsBody: true } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["pages"] } satisfies RouteHandle;
 
 export const loader = dleContentLoader("singleton");
 export const action = bucketEditAction("dle-content");

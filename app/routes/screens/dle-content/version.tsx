@@ -8,7 +8,7 @@ import type { Route } from "./+types/version";
 
 // /dle-content/{bucket}/{contentId}/{latest|versionId}: one version of a learning environment's content.
 
-export const handle = { streamsBody: true } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["pages"] } satisfies RouteHandle;
 
 export const loader = dleContentLoader(latestOrVersion);
 export const action = bucketEditAction("dle-content");

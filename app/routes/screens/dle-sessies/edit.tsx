@@ -9,7 +9,7 @@ import type { Route } from "./+types/edit";
 // /dle-sessies/{bucket}/{contentId}/{latest|versionId}: a session of a learning environment.
 
 // The session editor plays clips in the media modal, whose messages are in the media part.
-export const handle = { streamsBody: true, messages: ["media"] } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["media", "pages"] } satisfies RouteHandle;
 
 export const loader = bucketEditLoader(latestOrVersion, "dle-sessies", learningSessionData);
 export const action = bucketEditAction("dle-sessies");

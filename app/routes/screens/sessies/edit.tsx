@@ -8,7 +8,7 @@ import type { Route } from "./+types/edit";
 // /sessies/{bucket}/{contentId}/{latest|versionId}: a session.
 
 // The session editor plays clips in the media modal, whose messages are in the media part.
-export const handle = { streamsBody: true, messages: ["media"] } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["media", "pages"] } satisfies RouteHandle;
 
 export const loader = bucketEditLoader(latestOrVersion, "sessies");
 export const action = bucketEditAction("sessies");

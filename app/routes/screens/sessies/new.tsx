@@ -7,7 +7,7 @@ import type { Route } from "./+types/new";
 // /sessies/{bucket}/new: a new session.
 
 // The session editor plays clips in the media modal, whose messages are in the media part.
-export const handle = { streamsBody: true, messages: ["media"] } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["media", "pages"] } satisfies RouteHandle;
 
 export const loader = bucketEditLoader("new", "sessies");
 export const action = bucketEditAction("sessies");

@@ -8,7 +8,7 @@ import type { Route } from "./+types/edit";
 
 // /trend/{bucket}/{contentId}/{latest|versionId}: a trend, with the documents that use it beside it.
 
-export const handle = { streamsBody: true } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["pages"] } satisfies RouteHandle;
 
 export const loader = bucketEditLoader(latestOrVersion, "trend", loadTrendScreen);
 export const action = bucketEditAction("trend");

@@ -7,7 +7,7 @@ import type { Route } from "./+types/new";
 
 // /trend/{bucket}/new: a new trend.
 
-export const handle = { streamsBody: true } satisfies RouteHandle;
+export const handle = { streamsBody: true, messages: ["pages"] } satisfies RouteHandle;
 
 export const loader = bucketEditLoader("new", "trend", loadTrendScreen);
 export const action = bucketEditAction("trend");
