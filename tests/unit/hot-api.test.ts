@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { routeTree } from "@server/web/build-routes";
 import { HOT_ROUTES, hotCalls } from "@server/web/hot-api";
 import { hotRouteMatcher, type HotRoute } from "@server/web/hot-routes";
-import { productionServerBuild } from "../support/server-build";
+import { productionServerBuild } from "@tests/support/server-build";
 
 /*
  * The calls answered ahead of React Router (server/web/hot-api.ts) are named by route id; their matcher is compiled
