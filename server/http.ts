@@ -20,7 +20,7 @@ import { SESSION_COOKIE_NAME, SESSION_MAX_AGE_SECONDS } from "./accounts/session
 import { bearerToken } from "./security/bearer";
 import { routeHandles } from "./web/route-handles";
 import { compressResponse } from "./web/compress";
-import { hotCall } from "./web/hot-api";
+import { hotCalls } from "./web/hot-api";
 import { isMultipart } from "./web/form-post";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
@@ -140,6 +140,10 @@ export function createHttpApp(options: HttpAppOptions) {
     detection: { supportedLanguages: [...SUPPORTED_LOCALES], fallbackLanguage: config.DEFAULT_LOCALE, order: ["header"] },
   });
   const contextDb = answer503WhenUnavailable(db);
+  // The hottest JSON calls (the content API's read and save, the delivery API's GETs) skip React Router's request
+  // handling (server/web/hot-api.ts), compiled from the build's routes once; in development React Router serves
+  // them, so edited modules reload.
+  const hotCall = mode === "production" && typeof options.build !== "function" ? hotCalls(options.build) : null;
 
   /** A refusal made before the session is read: in the language the browser asks for. */
   async function refusalText(request: Request, key: MessageKey, params: MessageParams = {}): Promise<string> {
@@ -213,10 +217,7 @@ export function createHttpApp(options: HttpAppOptions) {
       version: options.version,
       media: options.media,
     };
-    // The hottest JSON calls (the content API's read and save, the delivery API's GETs) skip React Router's
-    // request handling (server/web/hot-api.ts); in development React Router serves them, so edited modules reload.
-    const hot = mode === "production" ? hotCall(request.method, url.pathname) : null;
-    return hot ? hot(request, context) : handleDocument(request, context);
+    return hotCall?.(request, url, context) ?? handleDocument(request, context);
   }
 
   async function handleFetch(request: Request, client: ClientAddress): Promise<Response> {

@@ -1,86 +1,65 @@
-import type { AppLoadContext } from "react-router";
-import { matchFastRoute } from "@server/web/delivery/fast-path";
-import { readDocumentCall, saveDocumentCall } from "./content-calls";
-import { apiRoute } from "./respond";
+import type { AppLoadContext, LoaderFunctionArgs, ServerBuild } from "react-router";
+import { hotRouteMatcher, type HotRoute } from "./hot-routes";
 
 /*
- * The content API's hottest calls (a document's read and its save) answered without React Router's request
- * handler: they call the same functions as their route modules (server/web/content-calls.ts), inside the same
- * apiRoute, so checks and answers are the same; only React Router's matching and data machinery (0.3 ms of a
- * read's CPU on PostgreSQL, docs/benchmarks.md) is skipped. A path is taken here only when the route table would
- * certainly send it to the same module with the same params: plain segments (no %-escapes, no ".data"), the fixed
- * parts in lower case, and not a media bucket's own route (image, video, file: app/routes.ts). Anything else goes
- * to React Router. The delivery API's GET calls join them (server/delivery/fast-path.ts has their table).
+ * The hottest JSON calls answered without React Router's request handler: the content API's document read and save,
+ * and the delivery API's reads (an exhibit app's requests, revalidations most of all, are small and many). React
+ * Router's matching and data machinery was a good part of their CPU (docs/benchmarks.md, "the hot calls
+ * re-measured": 20-40 % of a row). They are named here by route id; their paths, params and the paths other routes
+ * take from them come from the server build (app/routes.ts), compiled once (server/web/hot-routes.ts). The answer
+ * is the route module's own loader or action, called with the same load context, so checks and answers are the
+ * same; anything the matcher does not take for certain goes to React Router.
  */
 
-type HotCall = (request: Request, context: AppLoadContext) => Promise<Response>;
+export const HOT_ROUTES: readonly HotRoute[] = [
+  // server/web/content-calls.ts
+  { id: "routes/api/bucket-content", method: "GET" },
+  { id: "routes/api/bucket-save", method: "POST" },
+  // server/web/delivery/loaders.ts
+  { id: "routes/api/delivery/buckets", method: "GET" },
+  { id: "routes/api/delivery/documents", method: "GET" },
+  { id: "routes/api/delivery/document", method: "GET" },
+  { id: "routes/api/delivery/singleton", method: "GET" },
+  { id: "routes/api/delivery/openapi", method: "GET" },
+];
 
-const SEGMENT = "([A-Za-z0-9_-]+)";
-const SAVE = new RegExp(`^/api/v1/buckets/${SEGMENT}/save$`);
-const READ = new RegExp(`^/api/v1/buckets/${SEGMENT}/content/${SEGMENT}/${SEGMENT}$`);
-/** Matched by their own routes, case-insensitively as React Router matches. */
-const MEDIA_SLUGS = new Set(["image", "video", "file"]);
+type Handler = (args: LoaderFunctionArgs<AppLoadContext>) => unknown;
+/** A request's answer from its hot route, or null: React Router answers it. */
+export type HotCall = (request: Request, url: URL, context: AppLoadContext) => Promise<Response> | null;
 
-const read = apiRoute(
-  ({
-    request,
-    context,
-    params,
-  }: {
-    request: Request;
-    context: AppLoadContext;
-    params: { slug: string; contentId: string; versionId: string };
-  }) => readDocumentCall(request, context, params),
-);
-const save = apiRoute(({ request, context, params }: { request: Request; context: AppLoadContext; params: { slug: string } }) =>
-  saveDocumentCall(request, context, params),
-);
-
-interface HotPath {
-  /** The route module (app/routes.ts) React Router would answer with: tests/unit/hot-api.test.ts holds us to it. */
-  module: string;
-  params: Record<string, string>;
-  call: HotCall;
-}
-
-/** The hot call a method and path name, with its route's module and params; else null (React Router answers). */
-export function hotApiPath(method: string, pathname: string): HotPath | null {
-  if (method === "GET") {
-    const match = READ.exec(pathname);
-    if (!match) return null;
-    const [, slug = "", contentId = "", versionId = ""] = match;
-    if (MEDIA_SLUGS.has(slug.toLowerCase())) return null;
-    const params = { slug, contentId, versionId };
-    const call: HotCall = (request, context) => answerAsReactRouter(read({ request, context, params }), request, context);
-    return { module: "routes/api/bucket-content.ts", params, call };
+/**
+ * The hot calls of a server build, answered as their routes would answer them. Throws when the build lacks a hot
+ * route or its loader (GET) or action (POST).
+ */
+export function hotCalls(build: ServerBuild, routes: readonly HotRoute[] = HOT_ROUTES): HotCall {
+  const match = hotRouteMatcher(build, routes);
+  const handlers = new Map<HotRoute, Handler>();
+  for (const route of routes) {
+    const module = build.routes[route.id]?.module;
+    const handler = route.method === "GET" ? module?.loader : module?.action;
+    if (typeof handler !== "function") throw new Error(`The hot route ${route.id} has no ${route.method === "GET" ? "loader" : "action"}.`);
+    handlers.set(route, handler as Handler);
   }
-  if (method === "POST") {
-    const match = SAVE.exec(pathname);
-    if (!match) return null;
-    const params = { slug: match[1] ?? "" };
-    const call: HotCall = (request, context) => answerAsReactRouter(save({ request, context, params }), request, context);
-    return { module: "routes/api/bucket-save.ts", params, call };
-  }
-  return null;
-}
-
-/** The hot call for a method and path name: the content API's above, or a delivery API GET; else null. */
-export function hotCall(method: string, pathname: string): HotCall | null {
-  const content = hotApiPath(method, pathname);
-  if (content) return content.call;
-  const delivery = method === "GET" ? matchFastRoute(pathname) : null;
-  if (!delivery) return null;
-  return (request, context) => answerAsReactRouter(delivery.loader({ request, context, params: delivery.params }), request, context);
+  return (request, url, context) => {
+    const found = match(request.method, url.pathname);
+    if (!found) return null;
+    const handler = handlers.get(found.route) as Handler;
+    return answerAsReactRouter(handler, { request, url, params: found.params, pattern: found.pattern, context });
+  };
 }
 
 /**
- * What React Router's resource-route handling answers for what apiRoute lets through: a thrown Response as it is;
- * a thrown `data()` (the database unavailable: 503) as {message} JSON with its status; anything else logged
- * (as app/entry.server.tsx handleError does) and answered 500 "Unexpected Server Error".
+ * What React Router's resource-route handling answers (its handleResourceRequest): a Response as it is, a string as
+ * text, another value as JSON; a thrown Response as it is; a thrown `data()` (the database unavailable: 503) as
+ * {message} JSON with its status; anything else logged (as app/entry.server.tsx handleError does) and answered
+ * 500 "Unexpected Server Error".
  */
-async function answerAsReactRouter(answer: Promise<Response>, request: Request, context: AppLoadContext): Promise<Response> {
+async function answerAsReactRouter(handler: Handler, args: LoaderFunctionArgs<AppLoadContext>): Promise<Response> {
+  const { request, context } = args;
   try {
-    return await answer;
+    const result = await handler(args);
+    if (result instanceof Response) return result;
+    return typeof result === "string" ? new Response(result) : Response.json(result);
   } catch (error) {
     if (error instanceof Response) return error;
     if (!request.signal.aborted) context.logger.error({ err: error, path: new URL(request.url).pathname }, "unexpected error");

@@ -1,14 +1,6 @@
-import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { matchRoutes, type ServerBuild } from "react-router";
 import type { RouteHandle } from "@core/route-handle";
-
-/** The build's flat route manifest as the nested routes matchRoutes walks (index routes have no children). */
-function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObject[] {
-  return Object.values(routes).flatMap((route): RouteObject[] => {
-    if (!route || route.parentId !== parentId) return [];
-    const { id, path, caseSensitive } = route;
-    return [route.index ? { id, path, caseSensitive, index: true } : { id, path, caseSensitive, children: routeTree(routes, id) }];
-  });
-}
+import { routeTree } from "./build-routes";
 
 /** A single-fetch request (`/b/x/new.data`, `/_root.data` for `/`) goes to the route of the page's path. */
 function pagePath(pathname: string): string {

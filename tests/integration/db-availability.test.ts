@@ -24,7 +24,7 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
   let db: Db;
   let server: RunningServer;
   let cookie: string;
-  /** An API client's token: the delivery API's GET calls are answered ahead of React Router (server/delivery/fast-path.ts). */
+  /** An API client's token: the delivery API's GET calls are answered ahead of React Router (server/web/hot-api.ts). */
   let token: string;
   const crashes: unknown[] = [];
   const onCrash = (error: unknown) => crashes.push(error);

@@ -68,7 +68,7 @@ type BuiltServer = {
 
 /** The production build (npm test builds it first), served in-process over real HTTP on a free port. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; db?: Db; seed?: boolean; logger?: StartOptions["logger"] } = {},
+  options: { env?: Record<string, string>; db?: Db; seed?: boolean; logger?: StartOptions["logger"]; build?: StartOptions["build"] } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const built = (await import(/* @vite-ignore */ path.resolve(process.env.VITRINE_BUILD_DIR ?? "build", "server/index.js"))) as BuiltServer;
@@ -86,6 +86,7 @@ export async function startTestServer(
     db: options.db ?? database.db,
     seed: options.seed ?? false,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.build ? { build: options.build } : {}),
   });
   return {
     ...server,

@@ -16,7 +16,7 @@ import { documentPage, latestDocument, singletonDocument } from "@server/deliver
 
 /*
  * The loaders of the delivery API's JSON calls (docs/delivery.md). Their route modules (app/routes/api/delivery/)
- * export them, and server/delivery/fast-path.ts calls the same ones ahead of React Router.
+ * export them, and server/web/hot-api.ts calls the same ones ahead of React Router.
  */
 
 /** GET /api/v1/delivery/buckets: the buckets the client reads, with their normalised schemas. */
