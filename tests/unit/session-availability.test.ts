@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SCREEN_TABLE } from "@screens/table";
 import { availabilityStatus, screenFieldErrors } from "@core/content/availability";
 import { subFormResolver } from "@core/form/subforms";
 
@@ -38,7 +39,7 @@ describe("availability", () => {
       properties: { availableFrom: { type: "string", format: "date" }, availableUntil: { type: "string", format: "date" } },
     };
     const resolve = (screen: "dle-sessies" | "sessies", messageLocale: "en" | "nl") =>
-      subFormResolver({ schema, validate: null, messageLocale, subForms: {}, screen })({
+      subFormResolver({ schema, validate: null, messageLocale, subForms: {}, screen, screens: SCREEN_TABLE })({
         availableFrom: "2027-02-01",
         availableUntil: "2027-01-01",
       });

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration } from "@core/content/cases";
 import { AVAILABLE_FROM, AVAILABLE_UNTIL, availabilityStatus } from "@core/content/availability";
-import { casesField } from "@core/content/screens";
+import { casesField } from "@core/content/cases";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
 import type { EditScreenParts } from "~/routes/bucket-edit/page";
