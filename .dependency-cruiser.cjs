@@ -56,9 +56,9 @@ module.exports = {
     {
       name: "save-path-knows-no-screen",
       comment:
-        "The save path (the front door, its rules, the form pipeline and the form's resolver) reads the screens' rules " +
-        "and the field kinds' intents from their tables (core/content/document-rules.ts, core/form/intents.ts), never " +
-        "from a screen's own modules: a new screen touches its modules and a table, not the engine.",
+        "The save path (the front door, its rules, the form pipeline and the form's resolver) reads the field kinds' rules " +
+        "and intents from their tables (core/content/document-rules.ts, core/form/intents.ts) and the screens' rules from " +
+        "the table it is handed (core/content/screen-table.ts), never from their own modules.",
       severity: "error",
       from: { path: "^(server/content/(save|save-rules|save-form|save-json|save-media|save-subforms)|core/form/(subforms|resolve))\\.ts$" },
       to: { path: "^core/(content/(trends|availability|cases|dle-content|session-overview)|form/(cases-picker|trend-add))\\.ts$" },

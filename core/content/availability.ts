@@ -5,7 +5,7 @@ import type { ScreenName } from "./screens";
 /*
  * A learning-environment session's availability (dle-sessies, docs/screens.md): its
  * `availableFrom` and `availableUntil` dates (format date, both optional). One check refuses an end before the
- * start (a rule of core/content/document-rules.ts: the form's resolver and every save run it); one function puts
+ * start (a rule of specialised-screens/dle-sessies/screen.ts: the form's resolver and every save run it); one function puts
  * the dates into a status for the editor's aside.
  */
 
