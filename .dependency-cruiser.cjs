@@ -97,7 +97,16 @@ module.exports = {
         "data, as app/components do; only its route modules (specialised-screens/*/*.tsx) and *.server.ts modules reach the server.",
       severity: "error",
       from: { path: "^specialised-screens/[^/]+/components/" },
-      to: { path: "^server/|\\.server\\.tsx?$" },
+      to: { path: "^server/" },
+    },
+    {
+      name: "screen-components-run-no-server-module",
+      comment:
+        "A screen's components run no *.server module: they may name its loader data's type (`import type`, as " +
+        "app/components name their routes' loader data), which loads nothing in the browser.",
+      severity: "error",
+      from: { path: "^specialised-screens/[^/]+/components/" },
+      to: { path: "\\.server\\.tsx?$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "no-import-cycle",

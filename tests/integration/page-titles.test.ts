@@ -120,8 +120,8 @@ beforeAll(async () => {
     "routes/screens/sessies/overview.tsx": { path: `/sessies/${sessions.slug}`, as: "admin" },
     "routes/screens/sessies/new.tsx": { path: `/sessies/${sessions.slug}/new`, as: "admin" },
     "routes/screens/sessies/edit.tsx": { path: `/sessies/${sessions.slug}/${sessions.contentId}/${sessions.versionId}`, as: "admin" },
-    "routes/screens/trend/new.tsx": { path: `/trend/${trend.slug}/new`, as: "admin" },
-    "routes/screens/trend/edit.tsx": { path: `/trend/${trend.slug}/${trend.contentId}/${trend.versionId}`, as: "admin" },
+    "../specialised-screens/trend/new.tsx": { path: `/trend/${trend.slug}/new`, as: "admin" },
+    "../specialised-screens/trend/edit.tsx": { path: `/trend/${trend.slug}/${trend.contentId}/${trend.versionId}`, as: "admin" },
     "routes/not-found.tsx": { path: `/no-such-page-${stamp}`, as: "admin", status: 404 },
   };
 }, 180_000);

@@ -19,5 +19,11 @@ export async function loadTrendScreen(
 ): Promise<TrendScreenData> {
   if (!base.contentId) return { whereUsed: null };
   const { user, bucket } = await requireBucketAccess(args.request, args.context, args.params.bucket);
-  return { whereUsed: await findWhereUsed(args.context.db, user, { collection: bucket.collectionName, contentId: base.contentId, locale: base.messageLocale }) };
+  return {
+    whereUsed: await findWhereUsed(args.context.db, user, {
+      collection: bucket.collectionName,
+      contentId: base.contentId,
+      locale: base.messageLocale,
+    }),
+  };
 }

@@ -4,7 +4,7 @@ import { fieldKind, type FieldKind } from "@core/form/field-kind";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
 import type { EditScreenParts } from "~/routes/bucket-edit/page";
-import type { TrendScreenData } from "./trend.server";
+import type { TrendScreenData } from "../trend.server";
 import "~/styles/trend-screen.css";
 
 type TrendEditData = BucketEditData & { screenData: TrendScreenData };
@@ -14,7 +14,9 @@ const MAIN_GROUPS: ReadonlyArray<readonly FieldKind[]> = [["image"], ["translate
 
 function trendMainFields(data: TrendEditData): string[] {
   const properties = Object.entries((data.schema.properties ?? {}) as Record<string, JsonSchema>);
-  return MAIN_GROUPS.flatMap((kinds) => properties.filter(([, property]) => kinds.includes(fieldKind(property) as FieldKind)).map(([name]) => name));
+  return MAIN_GROUPS.flatMap((kinds) =>
+    properties.filter(([, property]) => kinds.includes(fieldKind(property) as FieldKind)).map(([name]) => name),
+  );
 }
 
 /** Beside the fields: the sessions and documents that use this trend, linked on their own screens. */
@@ -43,7 +45,9 @@ function TrendWhereUsed({ loaderData }: { loaderData: TrendEditData }) {
             </ul>
           ) : null}
           {whereUsed.more ? <p className="muted">{t("trendScreen.aside.more", { count: whereUsed.more })}</p> : null}
-          {whereUsed.hidden ? <p className="muted trend-used-hidden">{t("trendScreen.aside.hidden", { count: whereUsed.hidden })}</p> : null}
+          {whereUsed.hidden ? (
+            <p className="muted trend-used-hidden">{t("trendScreen.aside.hidden", { count: whereUsed.hidden })}</p>
+          ) : null}
         </>
       )}
     </section>
