@@ -108,9 +108,12 @@ beforeAll(async () => {
     "routes/bucket-history/history.tsx": { path: `/b/${doc}/history`, as: "admin" },
     "routes/bucket-history/compare.tsx": { path: `/b/${doc}/compare`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
-    "routes/screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
-    "routes/screens/dle-content/singleton.tsx": { path: `/dle-content/${environment.slug}/edit`, as: "admin" },
-    "routes/screens/dle-content/version.tsx": { path: `/dle-content/${lessons.slug}/${lesson.contentId}/${lesson.versionId}`, as: "admin" },
+    "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
+    "../specialised-screens/dle-content/singleton.tsx": { path: `/dle-content/${environment.slug}/edit`, as: "admin" },
+    "../specialised-screens/dle-content/version.tsx": {
+      path: `/dle-content/${lessons.slug}/${lesson.contentId}/${lesson.versionId}`,
+      as: "admin",
+    },
     "routes/screens/dle-sessies/overview.tsx": { path: `/dle-sessies/${dleSessions.slug}`, as: "admin" },
     "routes/screens/dle-sessies/new.tsx": { path: `/dle-sessies/${dleSessions.slug}/new`, as: "admin" },
     "routes/screens/dle-sessies/edit.tsx": {

@@ -1,7 +1,7 @@
 import { isPlainObject } from "@core/plain-object";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
-import { titleProperty } from "./title";
-import type { ScreenName } from "./screens";
+import { titleProperty } from "@core/content/title";
+import type { ScreenName } from "@core/content/screens";
 
 /*
  * The dle-content screen (docs/screens.md): a learning environment's own texts, previewed per locale as an exhibit

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { mainTextValue, paragraphsOf, type MainText } from "@core/content/dle-content";
+import { mainTextValue, paragraphsOf, type MainText } from "../dle-content";
 import { useBucketForm } from "~/components/form/context";
 
 /**

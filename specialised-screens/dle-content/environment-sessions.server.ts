@@ -1,9 +1,9 @@
 import type { Queryable } from "@server/db/client";
 import type { User } from "@server/accounts/users";
-import { isBucketVisible, type Bucket } from "./buckets";
+import { isBucketVisible, type Bucket } from "@server/content/buckets";
 import { documentTitle } from "@core/content/title";
 import { documentPath, overviewPath, type ScreenName } from "@core/content/screens";
-import type { SessionBucketLinks } from "@core/content/dle-content";
+import type { SessionBucketLinks } from "./dle-content";
 import { bucketName } from "@core/content/bucket-name";
 import { normalizeLocale } from "@core/locales";
 

@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
-import type { LocaleStatus } from "@core/content/dle-content";
+import type { LocaleStatus } from "../dle-content";
 import { useBucketForm } from "~/components/form/context";
 
 /**

@@ -1,10 +1,10 @@
 import { useFormMetadata } from "@conform-to/react";
-import { mainTexts, translationStatus } from "@core/content/dle-content";
-import { ContentPreview } from "~/components/dle-content/preview";
-import { SessionLinks } from "~/components/dle-content/session-links";
-import { TranslationStrip } from "~/components/dle-content/translation-strip";
+import { mainTexts, translationStatus } from "../dle-content";
+import { ContentPreview } from "./preview";
+import { SessionLinks } from "./session-links";
+import { TranslationStrip } from "./translation-strip";
 import type { EditScreenParts } from "~/routes/bucket-edit/page";
-import type { DleContentData } from "./dle-content.server";
+import type { DleContentData } from "../dle-content.server";
 import "~/styles/dle-content.css";
 
 /**
@@ -21,7 +21,12 @@ function Header({ loaderData }: { loaderData: DleContentData }) {
   const form = useFormMetadata();
   const value = useFormValue(loaderData);
   // Conform names a field's input `${formId}-${name}` (its getInputProps id).
-  return <TranslationStrip status={translationStatus(loaderData.schema, value, loaderData.bucket.locales)} fieldId={(name) => `${form.id}-${name}`} />;
+  return (
+    <TranslationStrip
+      status={translationStatus(loaderData.schema, value, loaderData.bucket.locales)}
+      fieldId={(name) => `${form.id}-${name}`}
+    />
+  );
 }
 
 function Aside({ loaderData }: { loaderData: DleContentData }) {

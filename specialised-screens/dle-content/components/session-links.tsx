@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { SessionBucketLinks } from "@core/content/dle-content";
+import type { SessionBucketLinks } from "../dle-content";
 
 /** The environment's sessions: each session bucket the user may see, its count, its first sessions in stored order. */
 export function SessionLinks({ buckets }: { buckets: readonly SessionBucketLinks[] }) {

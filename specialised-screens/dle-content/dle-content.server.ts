@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { bucketEditLoader, type EditMode } from "~/routes/bucket-edit/edit.server";
-import { loadEnvironmentSessions } from "@server/content/environment-sessions";
+import { loadEnvironmentSessions } from "./environment-sessions.server";
 import { requireBucketAccess, requireUser } from "@server/web/guards";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
@@ -29,7 +29,8 @@ export function dleContentLoader(mode: EditMode | ((params: Args["params"]) => E
   return pageRoute(async (args: Args) => {
     const { bucket } = await requireBucketAccess(args.request, args.context, args.params.bucket);
     // The query goes along: a popup sub-form's own page (?return=…) keeps its way back.
-    if (bucket.screen === "dle-content" && mode === "new" && bucket.singleton) throw redirect(`${singletonPath(bucket)}${new URL(args.request.url).search}`);
+    if (bucket.screen === "dle-content" && mode === "new" && bucket.singleton)
+      throw redirect(`${singletonPath(bucket)}${new URL(args.request.url).search}`);
     if (bucket.screen === "dle-content" && mode === "singleton" && !bucket.singleton) throw redirect(overviewPath(bucket));
     return load(args);
   });

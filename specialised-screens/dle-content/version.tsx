@@ -1,10 +1,10 @@
+import { useActionData, useLoaderData } from "react-router";
 import type { RouteHandle } from "@core/route-handle";
 import { bucketEditAction, latestOrVersion } from "~/routes/bucket-edit/edit.server";
 import { bucketEditMeta } from "~/routes/bucket-edit/page";
 import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
 import { dleContentLoader } from "./dle-content.server";
-import { DLE_CONTENT_SCREEN } from "./screen";
-import type { Route } from "./+types/version";
+import { DLE_CONTENT_SCREEN } from "./components/parts";
 
 // /dle-content/{bucket}/{contentId}/{latest|versionId}: one version of a learning environment's content.
 
@@ -14,6 +14,8 @@ export const loader = dleContentLoader(latestOrVersion);
 export const action = bucketEditAction("dle-content");
 export const meta = bucketEditMeta;
 
-export default function Page({ loaderData, actionData }: Route.ComponentProps) {
+export default function Page() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return <StoredDocumentPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
 }
