@@ -54,14 +54,15 @@ module.exports = {
       to: { path: "^server/web/|(^|/)node_modules/react-router/" },
     },
     {
-      name: "save-path-knows-no-screen",
+      name: "save-path-knows-no-field-kind",
       comment:
         "The save path (the front door, its rules, the form pipeline and the form's resolver) reads the field kinds' rules " +
-        "and intents from their tables (core/content/document-rules.ts, core/form/intents.ts) and the screens' rules from " +
-        "the table it is handed (core/content/screen-table.ts), never from their own modules.",
+        "and intents from their tables (core/content/document-rules.ts, core/form/intents.ts), never from the kinds' own " +
+        "modules; the screens' rules reach it through the table it is handed (core/content/screen-table.ts), their modules " +
+        "being out of its reach by engine-imports-no-screen.",
       severity: "error",
       from: { path: "^(server/content/(save|save-rules|save-form|save-json|save-media|save-subforms)|core/form/(subforms|resolve))\\.ts$" },
-      to: { path: "^core/(content/(trends|availability|cases|dle-content|session-overview)|form/(cases-picker|trend-add))\\.ts$" },
+      to: { path: "^core/(content/(trends|cases)|form/(cases-picker|trend-add))\\.ts$" },
     },
     {
       name: "engine-imports-no-screen",
@@ -77,17 +78,18 @@ module.exports = {
     {
       name: "screen-core-imports-no-layer-above",
       comment:
-        "A screen's plain modules (specialised-screens/**/*.ts but *.server.ts) are its core: they run in the browser and on the " +
-        "server, so they import core/ and each other only, never app/, server/, workers/, a component or a *.server module.",
+        "A screen's plain modules (specialised-screens/**/*.ts but *.server.ts and components/) are its core: they run in the " +
+        "browser and on the server, so they import core/ and each other only, never app/, server/, workers/, a component or a " +
+        "*.server module. A components/*.ts module (a hook) is one of its components.",
       severity: "error",
-      from: { path: "^specialised-screens/.*\\.ts$", pathNot: "\\.server\\.ts$" },
+      from: { path: "^specialised-screens/.*\\.ts$", pathNot: "\\.server\\.ts$|/components/" },
       to: { path: "^(app|server|workers)/|\\.tsx$|\\.server\\.ts$" },
     },
     {
       name: "screen-core-imports-no-node-builtins",
       comment: "A screen's plain modules run in the browser too: no node:* modules.",
       severity: "error",
-      from: { path: "^specialised-screens/.*\\.ts$", pathNot: "\\.server\\.ts$" },
+      from: { path: "^specialised-screens/.*\\.ts$", pathNot: "\\.server\\.ts$|/components/" },
       to: { dependencyTypes: ["core"] },
     },
     {

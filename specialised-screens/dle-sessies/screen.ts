@@ -1,5 +1,5 @@
 import type { ScreenModule } from "@core/content/screen-table";
-import { screenFieldErrors } from "@core/content/availability";
+import { screenFieldErrors } from "../shared/availability";
 import { sessionRequirements } from "../shared/session-screen";
 
 /** Dle-sessies: a learning environment's sessions, in a stored order, with availability (docs/screens.md). */

@@ -141,7 +141,7 @@ describe("the layering check", { timeout: 30_000 }, () => {
     expect(result.output).not.toContain("server/web/context.ts");
   });
 
-  it("fails when the save path imports a screen's module instead of reading its table", () => {
+  it("fails when the save path imports a field kind's module instead of reading its table", () => {
     const result = checkLayers(
       treeWith({
         "core/content/trends.ts": "export const selfReferencingField = () => null;\n",
@@ -153,7 +153,7 @@ describe("the layering check", { timeout: 30_000 }, () => {
       }),
     );
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain("save-path-knows-no-screen: server/content/save-rules.ts → core/content/trends.ts");
+    expect(result.output).toContain("save-path-knows-no-field-kind: server/content/save-rules.ts → core/content/trends.ts");
     expect(result.output).not.toContain("server/content/save.ts");
   });
 

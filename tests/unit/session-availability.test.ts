@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SCREEN_TABLE } from "@screens/table";
-import { availabilityStatus, screenFieldErrors } from "@core/content/availability";
+import { availabilityStatus, screenFieldErrors } from "@screens/shared/availability";
 import { subFormResolver } from "@core/form/subforms";
 
 /* A learning session's availability (core/content/availability.ts): the status the editor's aside tells, and the one

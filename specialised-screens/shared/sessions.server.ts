@@ -1,14 +1,14 @@
-import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "./buckets";
+import { findBucketByCollection, findBucketById, isBucketVisible, type Bucket } from "@server/content/buckets";
 import { likePattern } from "@server/db/like-pattern";
 import { pageClause } from "@server/db/page-clause";
-import { documentCountSql } from "./document-counts";
-import { searchedPageSql } from "./search";
+import { documentCountSql } from "@server/content/document-counts";
+import { searchedPageSql } from "@server/content/search";
 import type { User } from "@server/accounts/users";
 import type { Db, Queryable } from "@server/db/client";
 import { chosenStillUrl } from "@server/media/content";
 import type { MediaDetails } from "@server/media/store";
 import { casesField } from "@core/content/cases";
-import { availabilityOf, movedOrder, type MoveTarget, type SessionCard } from "@core/content/session-overview";
+import { availabilityOf, movedOrder, type MoveTarget, type SessionCard } from "./session-overview";
 import { titleProperty, titleText } from "@core/content/title";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import { isPlainObject } from "@core/plain-object";

@@ -1,15 +1,13 @@
-import { data, redirect } from "react-router";
+import { data, redirect, type AppLoadContext } from "react-router";
 import { deleteParam, overviewAction, overviewPage, PAGE_SIZE, pageFrom } from "~/routes/bucket-overview.server";
-import { listSessions, moveSession, MoveRefusedError, sessionCards, today } from "@server/content/session-overview";
+import { listSessions, moveSession, MoveRefusedError, sessionCards, today } from "./sessions.server";
 import { findWhereUsed } from "@server/content/where-used";
 import { requireBucketAccess } from "@server/web/guards";
 import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { overviewPath } from "@core/content/screens";
-import type { MoveTarget } from "@core/content/session-overview";
+import type { MoveTarget } from "./session-overview";
 import { isUuid } from "@core/ids";
-// Both overviews' routes have the same arguments (/{screen}/:bucket).
-import type { Route } from "./sessies/+types/overview";
 import { getRequestState, interfaceBucketName } from "@server/web/request-state";
 
 /*
@@ -19,7 +17,12 @@ import { getRequestState, interfaceBucketName } from "@server/web/request-state"
  */
 
 export type SessionScreen = "sessies" | "dle-sessies";
-type Args = Pick<Route.LoaderArgs, "request" | "context" | "params">;
+/** Both overviews' routes have the same arguments (/{screen}/:bucket). */
+interface Args {
+  request: Request;
+  context: AppLoadContext;
+  params: { bucket: string };
+}
 
 async function guard({ request, context, params }: Args, screen: SessionScreen) {
   const access = await requireBucketAccess(request, context, params.bucket);
@@ -42,10 +45,22 @@ export const sessionOverviewLoader = (screen: SessionScreen) =>
     const pageRows = rows.slice(before, before + PAGE_SIZE);
     const cards = await sessionCards(db, user, bucket, pageRows, { availability: ordered, today: today() });
     const confirmDelete = deleteParam(url);
-    const whereUsed = confirmDelete && cards.some((card) => card.contentId === confirmDelete) ? await findWhereUsed(db, user, { collection: bucket.collectionName, contentId: confirmDelete, locale: (await getRequestState(args.request, args.context)).locale }) : null;
+    const whereUsed =
+      confirmDelete && cards.some((card) => card.contentId === confirmDelete)
+        ? await findWhereUsed(db, user, {
+            collection: bucket.collectionName,
+            contentId: confirmDelete,
+            locale: (await getRequestState(args.request, args.context)).locale,
+          })
+        : null;
     return data(
       {
-        bucket: { slug: bucket.slug, name: await interfaceBucketName(args.request, args.context, bucket), singleton: bucket.singleton, screen: bucket.screen },
+        bucket: {
+          slug: bucket.slug,
+          name: await interfaceBucketName(args.request, args.context, bucket),
+          singleton: bucket.singleton,
+          screen: bucket.screen,
+        },
         cards,
         page,
         hasNext: rows.length > before + PAGE_SIZE,
@@ -57,7 +72,11 @@ export const sessionOverviewLoader = (screen: SessionScreen) =>
         deleted: url.searchParams.has("deleted"),
         // Reordering (dle-sessies): off while searching, since the list then leaves sessions out.
         reorder: ordered
-          ? { enabled: !search, previousId: before ? (rows[0]?.contentId ?? null) : null, nextId: rows[before + PAGE_SIZE]?.contentId ?? null }
+          ? {
+              enabled: !search,
+              previousId: before ? (rows[0]?.contentId ?? null) : null,
+              nextId: rows[before + PAGE_SIZE]?.contentId ?? null,
+            }
           : null,
       },
       { headers },
@@ -67,7 +86,7 @@ export const sessionOverviewLoader = (screen: SessionScreen) =>
 /** Moves a session (intent=move: contentId and before or after, the neighbour the editor saw); else the generic delete. */
 export const sessionOverviewAction = (screen: SessionScreen) => {
   const generic = overviewAction(screen);
-  return pageRoute(async (args: Pick<Route.ActionArgs, "request" | "context" | "params">) => {
+  return pageRoute(async (args: Args) => {
     const { bucket } = await guard(args, screen);
     const form = await args.request.clone().formData();
     if (form.get("intent") !== "move") return generic(args);
@@ -76,7 +95,11 @@ export const sessionOverviewAction = (screen: SessionScreen) => {
       return typeof value === "string" ? value : "";
     };
     const contentId = text("contentId");
-    const target: MoveTarget | null = isUuid(text("before")) ? { before: text("before") } : isUuid(text("after")) ? { after: text("after") } : null;
+    const target: MoveTarget | null = isUuid(text("before"))
+      ? { before: text("before") }
+      : isUuid(text("after"))
+        ? { after: text("after") }
+        : null;
     if (screen !== "dle-sessies" || !isUuid(contentId) || !target) throw new HttpError(400, "errors.badRequest");
     try {
       await moveSession(args.context.db, bucket.id, contentId, target);

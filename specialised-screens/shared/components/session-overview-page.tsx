@@ -5,8 +5,9 @@ import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLa
 import { FlashNotice } from "~/components/flash-notice";
 import type { WhereUsed } from "@core/content/references";
 import { documentPath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
-import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "@core/content/session-overview";
+import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "../session-overview";
 import { useClientLinks } from "~/lib/client-links";
+import { pageTitle } from "~/lib/page-title";
 import "~/styles/session-overview.css";
 
 /*
@@ -30,6 +31,15 @@ export interface SessionOverviewData {
 }
 
 type ActionData = { deleteConflict: boolean } | { moveRefused: true } | { moved: string } | undefined;
+
+/** Both overviews' title: their bucket's name. */
+export const sessionOverviewMeta = ({
+  loaderData,
+  matches,
+}: {
+  loaderData?: Pick<SessionOverviewData, "bucket">;
+  matches: Parameters<typeof pageTitle>[0];
+}) => pageTitle(matches, loaderData?.bucket.name);
 
 /** Dates of availability (YYYY-MM-DD, a day, no time zone) as "1 Sep 2026" in the interface language. */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
@@ -89,7 +99,11 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
   const { t } = useTranslation();
   const { bucket, page, view, reorder } = loaderData;
   const fetcher = useFetcher<ActionData>();
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const [dragged, setDragged] = useState<string | null>(null);
   const [dropAt, setDropAt] = useState<{ id: string; side: "before" | "after" } | null>(null);
   const lastMove = useRef<{ id: string; direction: "up" | "down" } | null>(null);
@@ -98,8 +112,14 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
   let cards = loaderData.cards;
   const pending = fetcher.formData;
   if (pending?.get("intent") === "move") {
-    const target: MoveTarget = formText(pending, "before") ? { before: formText(pending, "before") } : { after: formText(pending, "after") };
-    const order = movedOrder(cards.map((card) => card.contentId), formText(pending, "contentId"), target);
+    const target: MoveTarget = formText(pending, "before")
+      ? { before: formText(pending, "before") }
+      : { after: formText(pending, "after") };
+    const order = movedOrder(
+      cards.map((card) => card.contentId),
+      formText(pending, "contentId"),
+      target,
+    );
     const byId = new Map(cards.map((card) => [card.contentId, card]));
     if (order) cards = order.flatMap((contentId) => byId.get(contentId) ?? []);
   }
@@ -129,7 +149,13 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
     if (!canReorder || !hydrated) return {};
     const sideOf = (event: DragEvent<HTMLElement>) => {
       const box = event.currentTarget.getBoundingClientRect();
-      return view === "grid" ? (event.clientX < box.left + box.width / 2 ? "before" : "after") : event.clientY < box.top + box.height / 2 ? "before" : "after";
+      return view === "grid"
+        ? event.clientX < box.left + box.width / 2
+          ? "before"
+          : "after"
+        : event.clientY < box.top + box.height / 2
+          ? "before"
+          : "after";
     };
     return {
       draggable: true,
@@ -220,14 +246,26 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
     <section className={`overview session-overview${reorder ? " ordered" : ""}`} ref={list}>
       <header className="overview-header">
         <h1>{bucket.name}</h1>
-        <Link to={newDocumentPath(bucket)} className="button primary">{t("overview.new")}</Link>
+        <Link to={newDocumentPath(bucket)} className="button primary">
+          {t("overview.new")}
+        </Link>
       </header>
       <OverviewTools search={loaderData.search} view={view} />
       {reorder && !reorder.enabled ? <p className="session-reorder-note">{t("sessionOverview.reorderOffWhileSearching")}</p> : null}
-      {reorder && reorder.enabled && cards.length > 1 && hydrated ? <p className="session-reorder-note">{t("sessionOverview.reorderHint")}</p> : null}
+      {reorder && reorder.enabled && cards.length > 1 && hydrated ? (
+        <p className="session-reorder-note">{t("sessionOverview.reorderHint")}</p>
+      ) : null}
       {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
-      {actionData && "deleteConflict" in actionData ? <p className="form-error" role="alert">{t("overview.deleteConflict")}</p> : null}
-      {refused ? <p className="form-error" role="alert">{t("sessionOverview.moveRefused")}</p> : null}
+      {actionData && "deleteConflict" in actionData ? (
+        <p className="form-error" role="alert">
+          {t("overview.deleteConflict")}
+        </p>
+      ) : null}
+      {refused ? (
+        <p className="form-error" role="alert">
+          {t("sessionOverview.moveRefused")}
+        </p>
+      ) : null}
       {cards.length === 0 ? (
         <p className="empty">{loaderData.search ? t("sessionOverview.noResults") : t("sessionOverview.empty")}</p>
       ) : view === "grid" ? (
@@ -236,7 +274,9 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
             <li key={card.contentId} className={`session-card ${dragClass(card)}`} data-session={card.contentId} {...dragProps(card)}>
               <Still card={card} />
               <div className="session-card-text">
-                <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>{card.title || t("overview.untitled")}</Link>
+                <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>
+                  {card.title || t("overview.untitled")}
+                </Link>
                 <span className="session-meta">{meta(card)}</span>
                 {card.availability ? <AvailabilityText availability={card.availability} /> : null}
               </div>
@@ -251,18 +291,28 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
         <table className="content-table session-table">
           <thead>
             <tr>
-              <th scope="col"><span className="visually-hidden">{t("sessionOverview.still")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("sessionOverview.still")}</span>
+              </th>
               <th scope="col">{t("overview.title")}</th>
               <th scope="col">{t("sessionOverview.cases")}</th>
               {reorder ? <th scope="col">{t("sessionOverview.availability")}</th> : null}
-              <th scope="col"><span className="visually-hidden">{t("overview.actions")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("overview.actions")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {cards.map((card, index) => (
               <tr key={card.contentId} className={dragClass(card)} data-session={card.contentId} {...dragProps(card)}>
-                <td className="session-still-cell"><Still card={card} small /></td>
-                <td><Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>{card.title || t("overview.untitled")}</Link></td>
+                <td className="session-still-cell">
+                  <Still card={card} small />
+                </td>
+                <td>
+                  <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>
+                    {card.title || t("overview.untitled")}
+                  </Link>
+                </td>
                 <td className="session-meta">{meta(card)}</td>
                 {reorder ? <td>{card.availability ? <AvailabilityText availability={card.availability} /> : null}</td> : null}
                 <td>

@@ -1,8 +1,8 @@
+import { useActionData, useLoaderData } from "react-router";
 import type { RouteHandle } from "@core/route-handle";
 import { bucketEditAction, bucketEditLoader } from "~/routes/bucket-edit/edit.server";
 import { BucketEditPage, bucketEditMeta } from "~/routes/bucket-edit/page";
-import { SESSION_EDITOR } from "~/components/session-editor/session-aside";
-import type { Route } from "./+types/new";
+import { SESSION_EDITOR } from "../shared/components/session-aside";
 
 // /sessies/{bucket}/new: a new session.
 
@@ -13,6 +13,8 @@ export const loader = bucketEditLoader("new", "sessies");
 export const action = bucketEditAction("sessies");
 export const meta = bucketEditMeta;
 
-export default function Page({ loaderData, actionData }: Route.ComponentProps) {
+export default function Page() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return <BucketEditPage loaderData={loaderData} actionData={actionData} screen={SESSION_EDITOR} />;
 }

@@ -1,10 +1,10 @@
+import { useActionData, useLoaderData } from "react-router";
 import type { RouteHandle } from "@core/route-handle";
-import { learningSessionData } from "~/components/session-editor/session-data.server";
+import { learningSessionData } from "./session-data.server";
 import { bucketEditAction, bucketEditLoader, latestOrVersion } from "~/routes/bucket-edit/edit.server";
 import { bucketEditMeta } from "~/routes/bucket-edit/page";
 import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
-import { LEARNING_SESSION_EDITOR } from "~/components/session-editor/session-aside";
-import type { Route } from "./+types/edit";
+import { LEARNING_SESSION_EDITOR } from "../shared/components/session-aside";
 
 // /dle-sessies/{bucket}/{contentId}/{latest|versionId}: a session of a learning environment.
 
@@ -15,6 +15,8 @@ export const loader = bucketEditLoader(latestOrVersion, "dle-sessies", learningS
 export const action = bucketEditAction("dle-sessies");
 export const meta = bucketEditMeta;
 
-export default function Page({ loaderData, actionData }: Route.ComponentProps) {
+export default function Page() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return <StoredDocumentPage loaderData={loaderData} actionData={actionData} screen={LEARNING_SESSION_EDITOR} />;
 }

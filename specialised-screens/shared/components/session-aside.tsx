@@ -2,7 +2,7 @@ import { useField } from "@conform-to/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration } from "@core/content/cases";
-import { AVAILABLE_FROM, AVAILABLE_UNTIL, availabilityStatus } from "@core/content/availability";
+import { AVAILABLE_FROM, AVAILABLE_UNTIL, availabilityStatus } from "../availability";
 import { casesField } from "@core/content/cases";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { BucketEditData } from "~/routes/bucket-edit/edit.server";

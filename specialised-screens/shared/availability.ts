@@ -1,6 +1,6 @@
 import type { Message } from "@core/messages";
 import { isPlainObject } from "@core/plain-object";
-import type { ScreenName } from "./screens";
+import type { ScreenName } from "@core/content/screens";
 
 /*
  * A learning-environment session's availability (dle-sessies, docs/screens.md): its
