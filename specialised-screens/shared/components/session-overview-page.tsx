@@ -32,6 +32,12 @@ export interface SessionOverviewData {
 
 type ActionData = { deleteConflict: boolean } | { moveRefused: true } | { moved: string } | undefined;
 
+/** A session's move buttons: up puts it before its previous neighbour, down after its next one. */
+const MOVES = [
+  { direction: "up", side: "before", label: "sessionOverview.moveUpLabel", text: "sessionOverview.moveUp" },
+  { direction: "down", side: "after", label: "sessionOverview.moveDownLabel", text: "sessionOverview.moveDown" },
+] as const;
+
 /** Both overviews' title: their bucket's name. */
 export const sessionOverviewMeta = ({
   loaderData,
@@ -199,32 +205,25 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
         <input type="hidden" name="intent" value="move" />
         <input type="hidden" name="contentId" value={card.contentId} />
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
-        <button
-          type="submit"
-          className="button small"
-          name="before"
-          value={previous ?? ""}
-          disabled={!previous}
-          data-move="up"
-          data-session={card.contentId}
-          aria-label={t("sessionOverview.moveUpLabel", { title })}
-          onClick={() => (lastMove.current = { id: card.contentId, direction: "up" })}
-        >
-          {t("sessionOverview.moveUp")}
-        </button>
-        <button
-          type="submit"
-          className="button small"
-          name="after"
-          value={next ?? ""}
-          disabled={!next}
-          data-move="down"
-          data-session={card.contentId}
-          aria-label={t("sessionOverview.moveDownLabel", { title })}
-          onClick={() => (lastMove.current = { id: card.contentId, direction: "down" })}
-        >
-          {t("sessionOverview.moveDown")}
-        </button>
+        {MOVES.map(({ direction, side, label, text }) => {
+          const neighbour = side === "before" ? previous : next;
+          return (
+            <button
+              key={direction}
+              type="submit"
+              className="button small"
+              name={side}
+              value={neighbour ?? ""}
+              disabled={!neighbour}
+              data-move={direction}
+              data-session={card.contentId}
+              aria-label={t(label, { title })}
+              onClick={() => (lastMove.current = { id: card.contentId, direction })}
+            >
+              {t(text)}
+            </button>
+          );
+        })}
       </fetcher.Form>
     );
   };
