@@ -1,4 +1,5 @@
-// The layering check (npm run lint): dependencies only point down. app → server (from the route modules, the root
+// The layering check (npm run lint): dependencies only point down. specialised-screens/ holds the specialised screens, one folder
+// each, with parts of several layers told apart by name (docs/decisions/006-screens-as-modules.md). app → server (from the route modules, the root
 // and the server entry only) and app/server/workers → core; core stays runnable in the browser and on the server.
 // Imports are resolved as the build resolves them (tsconfig paths included), so `~/…` and `../../` count alike.
 // Type-only imports count too: a component that names a server type is coupled to the server all the same.
@@ -53,14 +54,61 @@ module.exports = {
       to: { path: "^server/web/|(^|/)node_modules/react-router/" },
     },
     {
-      name: "save-path-knows-no-screen",
+      name: "save-path-knows-no-field-kind",
       comment:
-        "The save path (the front door, its rules, the form pipeline and the form's resolver) reads the screens' rules " +
-        "and the field kinds' intents from their tables (core/content/document-rules.ts, core/form/intents.ts), never " +
-        "from a screen's own modules: a new screen touches its modules and a table, not the engine.",
+        "The save path (the front door, its rules, the form pipeline and the form's resolver) reads the field kinds' rules " +
+        "and intents from their tables (core/content/document-rules.ts, core/form/intents.ts), never from the kinds' own " +
+        "modules; the screens' rules reach it through the table it is handed (core/content/screen-table.ts), their modules " +
+        "being out of its reach by engine-imports-no-screen.",
       severity: "error",
       from: { path: "^(server/content/(save|save-rules|save-form|save-json|save-media|save-subforms)|core/form/(subforms|resolve))\\.ts$" },
-      to: { path: "^core/(content/(trends|availability|cases|dle-content|session-overview)|form/(cases-picker|trend-add))\\.ts$" },
+      to: { path: "^core/(content/(trends|cases)|form/(cases-picker|trend-add))\\.ts$" },
+    },
+    {
+      name: "engine-imports-no-screen",
+      comment:
+        "The engine (app/, core/, server/, workers/) imports no screen (specialised-screens/): it is handed the screens' table " +
+        "(specialised-screens/table.ts) by the composition roots, app/routes.ts (the routes), app/root.tsx (the browser) and " +
+        "server/app.ts (the server), and reads each screen's rules and requirements from it " +
+        "(docs/decisions/006-screens-as-modules.md).",
+      severity: "error",
+      from: { path: "^(app|core|server|workers)/", pathNot: "^(app/(routes\\.ts|root\\.tsx)|server/app\\.ts)$" },
+      to: { path: "^specialised-screens/" },
+    },
+    {
+      name: "screen-core-imports-no-layer-above",
+      comment:
+        "A screen's plain modules (specialised-screens/**/*.ts but *.server.ts and components/) are its core: they run in the " +
+        "browser and on the server, so they import core/ and each other only, never app/, server/, workers/, a component or a " +
+        "*.server module. A components/*.ts module (a hook) is one of its components.",
+      severity: "error",
+      from: { path: "^specialised-screens/.*\\.ts$", pathNot: "\\.server\\.ts$|/components/" },
+      to: { path: "^(app|server|workers)/|\\.tsx$|\\.server\\.ts$" },
+    },
+    {
+      name: "screen-core-imports-no-node-builtins",
+      comment: "A screen's plain modules run in the browser too: no node:* modules.",
+      severity: "error",
+      from: { path: "^specialised-screens/.*\\.ts$", pathNot: "\\.server\\.ts$|/components/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "screen-components-import-no-server",
+      comment:
+        "A screen's components (specialised-screens/**/components/) run in the browser: they get what they need through loader " +
+        "data, as app/components do; only its route modules (specialised-screens/*/*.tsx) and *.server.ts modules reach the server.",
+      severity: "error",
+      from: { path: "^specialised-screens/[^/]+/components/" },
+      to: { path: "^server/" },
+    },
+    {
+      name: "screen-components-run-no-server-module",
+      comment:
+        "A screen's components run no *.server module: they may name its loader data's type (`import type`, as " +
+        "app/components name their routes' loader data), which loads nothing in the browser.",
+      severity: "error",
+      from: { path: "^specialised-screens/[^/]+/components/" },
+      to: { path: "\\.server\\.tsx?$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "no-import-cycle",
@@ -76,7 +124,7 @@ module.exports = {
       name: "not-to-unresolvable",
       comment: "An import the checker cannot resolve would escape the rules above.",
       severity: "error",
-      from: { path: "^(app|core|server|workers)/" },
+      from: { path: "^(app|core|server|workers|specialised-screens)/" },
       to: { couldNotResolve: true, pathNot: ["^virtual:", "(^|/)\\+types/"] },
     },
   ],

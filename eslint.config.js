@@ -25,11 +25,17 @@ export default defineConfig(
     },
   },
   {
-    files: ["app/**/*.{ts,tsx}", "tests/e2e/**/*.ts", "tests/support/**/*.ts", "examples/exhibit-app/src/**/*.ts"],
+    files: [
+      "app/**/*.{ts,tsx}",
+      "specialised-screens/**/*.{ts,tsx}",
+      "tests/e2e/**/*.ts",
+      "tests/support/**/*.ts",
+      "examples/exhibit-app/src/**/*.ts",
+    ],
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ["app/**/*.{ts,tsx}"],
+    files: ["app/**/*.{ts,tsx}", "specialised-screens/**/*.{ts,tsx}"],
     extends: [reactHooks.configs.flat.recommended, jsxA11y.flatConfigs.recommended],
   },
   {

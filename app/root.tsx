@@ -16,6 +16,8 @@ import { useInterfaceLanguage } from "./lib/i18n";
 import { normalizeLocale } from "@core/locales";
 import { getRequestState } from "@server/web/request-state";
 import { useRootData } from "./lib/root-data";
+import { ScreenTableContext } from "./lib/screen-table";
+import { SCREEN_TABLE } from "@screens/table";
 import "./styles/app.css";
 import "./styles/references.css";
 import "./styles/session-editor.css";
@@ -105,7 +107,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   useInterfaceLanguage(i18n, loaderData.locale, cataloguePartsOf(useMatches().map((match) => match.handle)));
-  return <Outlet />;
+  return (
+    <ScreenTableContext.Provider value={SCREEN_TABLE}>
+      <Outlet />
+    </ScreenTableContext.Provider>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

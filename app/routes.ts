@@ -1,4 +1,17 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, route, type RouteConfig, type RouteConfigEntry } from "@react-router/dev/routes";
+import { SCREENS } from "../core/content/screens";
+
+/*
+ * React Router reads this file before the path aliases exist, so what it imports uses relative paths only: the
+ * screens' names, and each specialised screen's routes from specialised-screens/{name}/routes.ts.
+ */
+const screenRoutes = (
+  await Promise.all(
+    SCREENS.filter((name) => name !== "generic").map(
+      async (name) => ((await import(`../specialised-screens/${name}/routes.ts`)) as { default: RouteConfigEntry[] }).default,
+    ),
+  )
+).flat();
 
 /** The whole map of the product (spec §2). */
 export default [
@@ -51,18 +64,8 @@ export default [
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),
 
-  // Specialised bucket screens (core/content/screens.ts, docs/screens.md): the generic editor's pages with a layout.
-  route("dle-content/:bucket/new", "routes/screens/dle-content/new.tsx", { id: "dle-content-new" }),
-  route("dle-content/:bucket/edit", "routes/screens/dle-content/singleton.tsx", { id: "dle-content-edit" }),
-  route("dle-content/:bucket/:contentId/:versionId", "routes/screens/dle-content/version.tsx", { id: "dle-content-version" }),
-  route("dle-sessies/:bucket", "routes/screens/dle-sessies/overview.tsx", { id: "dle-sessies-overview" }),
-  route("dle-sessies/:bucket/new", "routes/screens/dle-sessies/new.tsx", { id: "dle-sessies-new" }),
-  route("dle-sessies/:bucket/:contentId/:versionId", "routes/screens/dle-sessies/edit.tsx", { id: "dle-sessies-edit" }),
-  route("sessies/:bucket", "routes/screens/sessies/overview.tsx", { id: "sessies-overview" }),
-  route("sessies/:bucket/new", "routes/screens/sessies/new.tsx", { id: "sessies-new" }),
-  route("sessies/:bucket/:contentId/:versionId", "routes/screens/sessies/edit.tsx", { id: "sessies-edit" }),
-  route("trend/:bucket/new", "routes/screens/trend/new.tsx", { id: "trend-new" }),
-  route("trend/:bucket/:contentId/:versionId", "routes/screens/trend/edit.tsx", { id: "trend-edit" }),
+  // Specialised bucket screens (docs/screens.md): each screen's pages, from its folder's routes.ts.
+  ...screenRoutes,
 
   // Legacy optional-parameter forms, kept as redirects to their current routes.
   route("overview/:bucket?", "routes/legacy/overview.tsx"),

@@ -22,6 +22,7 @@ const checks = [
       "core",
       "server",
       "workers",
+      "specialised-screens",
       "--config",
       ".dependency-cruiser.cjs",
       "--output-type",

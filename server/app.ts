@@ -15,6 +15,8 @@ import { findFfmpeg } from "./media/ffmpeg";
 import type { MediaServices } from "./services";
 import type { SeedResult } from "./seed";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
+// The composition root hands the specialised screens' table to the engine (docs/decisions/006-screens-as-modules.md).
+import { SCREEN_TABLE } from "@screens/table";
 
 export { loadConfig } from "./config";
 // For the server's own process (scripts/start.mjs), not for servers a test runs inside its worker.
@@ -27,7 +29,7 @@ export async function runCli(
   print?: (stream: OutputStream, text: string) => void,
 ): Promise<number> {
   const cli = await import("./cli");
-  return cli.runCli(argv, env, print);
+  return cli.runCli(argv, SCREEN_TABLE, env, print);
 }
 
 export interface StartOptions {
@@ -145,7 +147,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   mark("media");
   const seeded =
     (options.seed ?? true)
-      ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media })
+      ? await seedDemoContent(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, media, screens: SCREEN_TABLE })
       : null;
   mark("seedChecked");
   // PGlite keeps no statistics by itself: a database that was filled while no server ran gets them before the first
@@ -170,6 +172,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     logger,
     version,
     media,
+    screens: SCREEN_TABLE,
     clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
     mode: options.mode,
   });
@@ -204,7 +207,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   db.dataDirLock?.setCommandHandler(async (argv, print) => {
     logger.info({ command: argv[0] }, "running a command-line command");
     const { runCommand } = await import("./cli");
-    return runCommand(db, argv, print, { config, storage: media.storage });
+    return runCommand(db, argv, print, { config, storage: media.storage, screens: SCREEN_TABLE });
   });
   const maintain = async () => {
     await deleteExpiredSessions(db);

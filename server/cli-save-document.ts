@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import type { ScreenTable } from "@core/content/screen-table";
 import { findUserByEmail } from "./accounts/users";
 import { findBucketBySlug } from "./content/buckets";
 import { splitDocument, toDocument } from "./content/document";
@@ -43,7 +44,7 @@ async function readDocumentFile(file: string): Promise<Record<string, unknown>> 
 }
 
 export async function saveDocumentCommand(
-  deps: { db: Queryable; media: { storage: MediaStorage } },
+  deps: { db: Queryable; media: { storage: MediaStorage }; screens: ScreenTable },
   options: { bucket: string; as: string; file: string; defaultLocale: Locale },
 ): Promise<{ code: number; stdout?: string; stderr?: string }> {
   const bucket = await findBucketBySlug(deps.db, options.bucket);

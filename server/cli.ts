@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { ScreenTable } from "@core/content/screen-table";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadConfig, type Config } from "./config";
@@ -74,6 +75,8 @@ function parseOptions(rest: string[]) {
 export interface CommandContext {
   config: Config;
   storage: MediaStorage;
+  /** The specialised screens' table (specialised-screens/table.ts), handed in by server/app.ts: a save runs their rules. */
+  screens: ScreenTable;
 }
 
 /** Runs one command on an open database: here, or inside the server that holds the embedded database. */
@@ -130,7 +133,7 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
     case "save-document": {
       if (!context) throw new Error("save-document needs the media files: run it through npm run vitrine");
       const result = await saveDocumentCommand(
-        { db, media: { storage: context.storage } },
+        { db, media: { storage: context.storage }, screens: context.screens },
         {
           bucket: require(values.bucket, "bucket"),
           as: require(values.as, "as"),
@@ -152,7 +155,12 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
  * `npm run vitrine -- <command>`. On the embedded database, a running server holds the data directory: the
  * command then runs inside that server (its database is the one that counts), never on a second copy.
  */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, print: Print = printToConsole): Promise<number> {
+export async function runCli(
+  argv: string[],
+  screens: ScreenTable,
+  env: NodeJS.ProcessEnv = process.env,
+  print: Print = printToConsole,
+): Promise<number> {
   const [command, ...rest] = argv;
   parseOptions(rest); // refuses unknown options before anything is opened
   // A file is read or written by whichever process runs the command (maybe the server): name it from here.
@@ -184,7 +192,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   try {
     if (command !== "migrate") await migrate(db);
-    return await runCommand(db, argv, print, { config, storage: new MediaStorage(mediaDirOf(config)) });
+    return await runCommand(db, argv, print, { config, storage: new MediaStorage(mediaDirOf(config)), screens });
   } finally {
     await db.close();
   }

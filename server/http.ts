@@ -12,6 +12,7 @@ import { translate, type MessageKey, type MessageParams } from "@core/messages";
 import type { Config } from "./config";
 import { DatabaseUnavailableError, type Db, type Queryable } from "./db/client";
 import type { Logger } from "./logger";
+import type { ScreenTable } from "@core/content/screen-table";
 import { isCrossSiteRequest } from "./security/csrf";
 import { createSignedCookie } from "./security/signed-cookie";
 import { pooledRandomBytes } from "./security/random-pool";
@@ -33,6 +34,7 @@ export interface HttpAppOptions {
   logger: Logger;
   version: string;
   media: MediaServices;
+  screens: ScreenTable;
   clientDir?: string;
   mode?: "production" | "development";
 }
@@ -216,6 +218,7 @@ export function createHttpApp(options: HttpAppOptions) {
       languageDetector,
       version: options.version,
       media: options.media,
+      screens: options.screens,
     };
     return hotCall?.(request, url, context) ?? handleDocument(request, context);
   }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Queryable } from "./db/client";
+import type { ScreenTable } from "@core/content/screen-table";
 import { createBucket, type Bucket } from "./content/buckets";
 import { saveDocument } from "./content/save";
 import type { SaveRefusal } from "./content/save-rules";
@@ -12,7 +13,7 @@ export interface SeedResult {
   generatedPassword: string | null;
 }
 
-type SeedOptions = { adminEmail?: string; adminPassword?: string; media: DemoMediaDeps };
+type SeedOptions = { adminEmail?: string; adminPassword?: string; media: DemoMediaDeps; screens: ScreenTable };
 
 /** A demo document the front door refused: the demo content and its schema disagree (a defect, not a user's error). */
 export class DemoDocumentRefused extends Error {
@@ -30,7 +31,7 @@ export class DemoDocumentRefused extends Error {
  * given. `db` is the seed's transaction (PostgreSQL) or the database (PGlite): the save joins it.
  */
 export async function seedDocument(
-  deps: { db: Queryable; media: DemoMediaDeps },
+  deps: { db: Queryable; media: DemoMediaDeps; screens: ScreenTable },
   actor: Author,
   bucket: Bucket,
   document: Record<string, unknown>,
@@ -87,7 +88,7 @@ async function seedEmpty(db: Queryable, options: SeedOptions): Promise<SeedResul
   const seed = async (bucket: Bucket, documents: Record<string, unknown>[], chosen: readonly string[] = []) => {
     const contentIds: string[] = [];
     for (const [index, document] of documents.entries()) {
-      contentIds.push(await seedDocument({ db, media: options.media }, admin, bucket, document, chosen[index]));
+      contentIds.push(await seedDocument({ db, media: options.media, screens: options.screens }, admin, bucket, document, chosen[index]));
     }
     ids.set(bucket.slug, contentIds);
   };

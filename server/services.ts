@@ -4,6 +4,7 @@ import type { Db } from "@server/db/client";
 import type { FfmpegTools } from "@server/media/ffmpeg";
 import type { MediaStorage } from "@server/media/storage";
 import type { JobRunner } from "@server/jobs/runner";
+import type { ScreenTable } from "@core/content/screen-table";
 
 /** Where media files live and who processes them. */
 export interface MediaServices {
@@ -25,4 +26,6 @@ export interface Services {
   media: MediaServices;
   /** The running build's version (delivery ETags and the OpenAPI document change with it). */
   version: string;
+  /** The specialised screens' table (specialised-screens/table.ts), handed in by the composition root (server/app.ts). */
+  screens: ScreenTable;
 }

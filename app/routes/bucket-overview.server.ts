@@ -13,7 +13,7 @@ import { isUuid } from "@core/ids";
 import type { Route } from "./+types/bucket-overview";
 
 /*
- * The overview's loader and action, shared with the session overviews (routes/screens/session-overview.server.ts).
+ * The overview's loader and action, shared with the session overviews (specialised-screens/shared/session-overview.server.ts).
  * In a .server module: a route module's other exports reach the browser build, and these would take the stores'
  * SQL with them (tests/unit/client-build.test.ts).
  */

@@ -123,3 +123,16 @@ const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLo
 
 /** The cases' search box may not grow without bound (it is echoed into the page). */
 export const CASE_SEARCH_MAX = 200;
+
+/** The top-level properties of a schema with a renderer (the screens find their main fields by it). */
+function propertiesWithRenderer(schema: Record<string, unknown>, renderer: string): string[] {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.entries(properties)
+    .filter(([, property]) => property.renderer === renderer)
+    .map(([name]) => name);
+}
+
+/** The session's list of cases: the first top-level `renderer: "video-cases"` field. */
+export function casesField(schema: Record<string, unknown>): string | null {
+  return propertiesWithRenderer(schema, VIDEO_CASES_RENDERER)[0] ?? null;
+}

@@ -1,14 +1,14 @@
 import type { Message } from "@core/messages";
 import type { JsonSchema } from "@core/schema/normalize";
-import { screenFieldErrors } from "./availability";
+import { screenRules, type ScreenTable } from "./screen-table";
 import type { ScreenName } from "./screens";
 import { selfReferencingField } from "./trends";
 
 /*
- * The rules a specialised screen or a field kind adds to a document beyond its bucket's schema, in one table the
- * engine reads: every save runs them all (server/content/save-rules.ts), and the form's resolver
- * (core/form/subforms.ts) runs those it can check as the editor types. A new screen's rule is one entry here; the
- * save pipeline and the resolver import none of the screens.
+ * The rules a field kind or a specialised screen adds to a document beyond its bucket's schema: every save runs them
+ * (server/content/save-rules.ts), and the form's resolver (core/form/subforms.ts) runs those it can check as the
+ * editor types. A field kind's rule is one entry of FIELD_KIND_RULES here; a screen's rules are its entry's in the
+ * screens' table (specialised-screens/table.ts), which the engine is handed (core/content/screen-table.ts) and never imports.
  */
 
 /** What a rule sees of a save: the document's data, its bucket's schema, collection and screen, and which document. */
@@ -37,15 +37,7 @@ export interface DocumentRule {
   check(input: RuleInput): RuleFinding | null;
 }
 
-export const DOCUMENT_RULES: readonly DocumentRule[] = [
-  {
-    owner: "dle-sessies: a session ends no earlier than it starts",
-    inBrowser: true,
-    check: ({ screen, data }) => {
-      const [field, messages] = Object.entries(screenFieldErrors(screen, data))[0] ?? [];
-      return field && messages?.[0] ? { field, message: messages[0], status: 400 } : null;
-    },
-  },
+const FIELD_KIND_RULES: readonly DocumentRule[] = [
   {
     owner: "trend-select fields: a trend is not related to itself",
     inBrowser: false,
@@ -57,10 +49,13 @@ export const DOCUMENT_RULES: readonly DocumentRule[] = [
   },
 ];
 
-/** The findings of the rules, in table order: all of them (a save), or those the browser checks (the form's resolver). */
-export function documentRuleFindings(input: RuleInput, which: "all" | "inBrowser"): RuleFinding[] {
+/**
+ * The findings of the rules of the document's screen (from the table it is handed), then the field kinds': all of
+ * them (a save), or those the browser checks (the form's resolver).
+ */
+export function documentRuleFindings(input: RuleInput, which: "all" | "inBrowser", screens: ScreenTable): RuleFinding[] {
   const findings: RuleFinding[] = [];
-  for (const rule of DOCUMENT_RULES) {
+  for (const rule of [...screenRules(screens, input.screen), ...FIELD_KIND_RULES]) {
     if (which === "inBrowser" && !rule.inBrowser) continue;
     const finding = rule.check(input);
     if (finding) findings.push(finding);

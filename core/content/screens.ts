@@ -1,6 +1,3 @@
-import type { Message } from "@core/messages";
-import { VIDEO_CASES_RENDERER } from "./renderers";
-
 /*
  * Which screen a bucket's documents are edited on (docs/screens.md), and where each of its pages lives. A bucket
  * definition names its screen; the specialised screens are layouts and widgets over the generic editor (same loader
@@ -75,30 +72,4 @@ export function screenPathFor(bucket: ScreenBucket, mode: DocumentMode, ids: { c
   if (mode === "singleton") return singletonPath(bucket);
   if (!ids.contentId) return null;
   return documentPath(bucket, ids.contentId, mode === "version" ? ids.versionId : undefined);
-}
-
-/** The top-level properties of a schema with a renderer (the screens find their main fields by it). */
-function propertiesWithRenderer(schema: Record<string, unknown>, renderer: string): string[] {
-  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(properties)
-    .filter(([, property]) => property.renderer === renderer)
-    .map(([name]) => name);
-}
-
-/** The session's list of cases: the first top-level `renderer: "video-cases"` field. */
-export function casesField(schema: Record<string, unknown>): string | null {
-  return propertiesWithRenderer(schema, VIDEO_CASES_RENDERER)[0] ?? null;
-}
-
-/**
- * What a screen asks of a bucket definition, checked where the definition is saved: sessions are lists of cases,
- * so their screens need a video-cases field and a bucket of several documents.
- */
-export function screenRequirements(definition: { screen: ScreenName; singleton: boolean; jsonSchema: Record<string, unknown> }): Message[] {
-  const { screen, singleton, jsonSchema } = definition;
-  const errors: Message[] = [];
-  if ((screen === "sessies" || screen === "dle-sessies" || screen === "trend") && singleton)
-    errors.push({ key: "screens.errors.notSingleton" });
-  if ((screen === "sessies" || screen === "dle-sessies") && !casesField(jsonSchema)) errors.push({ key: "screens.errors.casesField" });
-  return errors;
 }

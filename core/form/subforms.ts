@@ -9,6 +9,7 @@ import { inspectPayload, MAX_FORM_LIST_LENGTH } from "@core/content/payload";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve";
 import { documentRuleFindings } from "@core/content/document-rules";
 import type { ScreenName } from "@core/content/screens";
+import type { ScreenTable } from "@core/content/screen-table";
 
 /*
  * Inline sub-forms (`renderer: "inline"` with `_ref`): the referenced document's fields are posted with the parent
@@ -101,6 +102,8 @@ export function subFormResolver(options: {
   hostile?: readonly Message[];
   /** The bucket's screen: its rules (core/content/document-rules.ts) run with the schema's. */
   screen?: ScreenName;
+  /** The specialised screens' table, which the page is handed (app/lib/screen-table.tsx). */
+  screens: ScreenTable;
 }) {
   return (payload: Record<string, unknown>): { value?: Record<string, unknown>; error?: Record<string, string[]> } => {
     if (options.hostile?.length)
@@ -135,7 +138,11 @@ export function subFormResolver(options: {
     for (const key of Object.keys(payload)) if (key !== SUBFORM_FIELD && !(key in parentPayload)) Reflect.deleteProperty(payload, key);
     Object.assign(errors, parent.error ?? {});
     const data = parent.value ?? parentPayload;
-    for (const { field, message } of documentRuleFindings({ screen: options.screen, schema: options.schema, data }, "inBrowser")) {
+    for (const { field, message } of documentRuleFindings(
+      { screen: options.screen, schema: options.schema, data },
+      "inBrowser",
+      options.screens,
+    )) {
       errors[field] = [...(errors[field] ?? []), translateMessage(options.messageLocale, message)];
     }
     if (Object.keys(errors).length) return { error: errors };

@@ -8,7 +8,7 @@ import { findBucketBySlug, type Bucket } from "./buckets";
 import { documentCountSql } from "./document-counts";
 import type { BucketDefinition } from "@core/content/bucket-definition";
 import { checkSchemaDialect, type DialectOptions } from "@core/schema/dialect";
-import { screenRequirements } from "@core/content/screens";
+import { screenRequirements, type ScreenTable } from "@core/content/screen-table";
 import { inlineRefusals } from "./subforms";
 import { parseJsonText } from "@core/schema/json-text";
 import type { Message } from "@core/messages";
@@ -83,6 +83,7 @@ export async function checkBucketDefinition(
   db: Queryable,
   input: BucketInput,
   existing: Pick<Bucket, "id" | "collectionName"> | null,
+  screens: ScreenTable,
 ): Promise<BucketCheck> {
   const fieldErrors: Record<string, string[]> = {};
   const { rows: slugs } = await db.query<{ id: string }>(`SELECT id FROM buckets WHERE slug = $1`, [input.slug]);
@@ -93,7 +94,7 @@ export async function checkBucketDefinition(
   const inlineRefused = await inlineRefusals(db, input.jsonSchemaText);
   const { schema, errors } = checkSchemaText(input.jsonSchemaText, input.locales, [...known, input.collectionName], inlineRefused);
   // What the chosen screen needs of the definition (a video-cases field for sessions …), once the schema is sound.
-  const screenErrors = schema ? screenRequirements({ screen: input.screen, singleton: input.singleton, jsonSchema: schema }) : [];
+  const screenErrors = schema ? screenRequirements(screens, { screen: input.screen, singleton: input.singleton, jsonSchema: schema }) : [];
   if (screenErrors.length) fieldErrors.screen = screenErrors.map((error) => error.key);
   if (Object.keys(fieldErrors).length || !schema) return { ok: false, fieldErrors, schemaErrors: errors };
   const { jsonSchemaText: _text, ...fields } = input;

@@ -1,4 +1,5 @@
 import type { Queryable } from "@server/db/client";
+import type { ScreenTable } from "@core/content/screen-table";
 import { checkBucketDefinition, changedFields, type DefinitionField } from "./bucket-admin";
 import { findBucketBySlug, type Bucket } from "./buckets";
 import { bucketDefinitionSchema, type BucketDefinition } from "@core/content/bucket-definition";
@@ -24,6 +25,7 @@ export function exportDefinition(bucket: Bucket): BucketDefinition {
 export async function checkImport(
   db: Queryable,
   text: string,
+  screens: ScreenTable,
 ): Promise<
   { ok: true; definition: BucketDefinition; existing: Bucket | null; changes: DefinitionField[] } | { ok: false; errors: Message[] }
 > {
@@ -46,7 +48,12 @@ export async function checkImport(
     };
   }
   const existing = await findBucketBySlug(db, shaped.data.slug);
-  const checked = await checkBucketDefinition(db, { ...shaped.data, jsonSchemaText: JSON.stringify(shaped.data.jsonSchema) }, existing);
+  const checked = await checkBucketDefinition(
+    db,
+    { ...shaped.data, jsonSchemaText: JSON.stringify(shaped.data.jsonSchema) },
+    existing,
+    screens,
+  );
   if (!checked.ok) {
     const fieldMessages: Message[] = Object.entries(checked.fieldErrors).flatMap(([field, keys]) =>
       keys.map((key) => ({ key: "adminBuckets.import.fieldError" as const, params: { field, problem: { key: key as Message["key"] } } })),

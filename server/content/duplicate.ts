@@ -131,7 +131,7 @@ function copier(context: Services, tx: Queryable, user: User, locale: Locale) {
       const title = documentTitle(version.data, bucket.jsonSchema, bucket.locales) || version.contentId;
       throw new InlineCopyError(field, translate(locale, "subForm.copy.invalid", { title, bucket: bucket.name }));
     }
-    const refused = await checkSave(tx, user, bucket, { data }, locale);
+    const refused = await checkSave(tx, user, bucket, { data }, locale, context.screens);
     if (refused) throw new InlineCopyError(field, refused.message, refused.status);
     const copy = await writeDocument(tx, bucket, user, { data });
     copying.delete(reference.contentId);

@@ -127,7 +127,15 @@ export async function submitBucketForm(
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
   const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
-    subFormResolver({ schema, validate, messageLocale, subForms: subFormChecks(subBuckets), hostile, screen: bucket.screen });
+    subFormResolver({
+      schema,
+      validate,
+      messageLocale,
+      subForms: subFormChecks(subBuckets),
+      hostile,
+      screen: bucket.screen,
+      screens: context.screens,
+    });
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
     checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
 

@@ -4,6 +4,7 @@ import { compileBucketSchema } from "./validator";
 import { hasPermission, type Author } from "@server/accounts/users";
 import type { Queryable } from "@server/db/client";
 import { documentRuleFindings } from "@core/content/document-rules";
+import type { ScreenTable } from "@core/content/screen-table";
 import { changedTextIds, schemaHasTextIds, TEXT_IDS_MESSAGE } from "@core/content/texts-rule";
 import type { FieldErrors } from "@core/schema/errors";
 import type { JsonSchema } from "@core/schema/normalize";
@@ -53,6 +54,7 @@ export async function checkSave(
   bucket: Bucket,
   input: SaveTarget,
   locale: Locale,
+  screens: ScreenTable,
 ): Promise<SaveRefusal | null> {
   const { schema } = compileBucketSchema(bucket);
   const mayEditTextIds = hasPermission(actor, "admin") || hasPermission(actor, "dev");
@@ -60,7 +62,7 @@ export async function checkSave(
   // first; the API and every other door meet them here. A malformed contentId is no document's (refused below).
   const contentId = input.contentId && isUuid(input.contentId) ? input.contentId : undefined;
   const rules = { screen: bucket.screen, schema, collection: bucket.collectionName, contentId, data: input.data };
-  const [found] = documentRuleFindings(rules, "all");
+  const [found] = documentRuleFindings(rules, "all", screens);
   if (found) return refusal(locale, found.status, found.message.key, found.field, found.message.params);
   if (!input.contentId) {
     if (!mayEditTextIds) {

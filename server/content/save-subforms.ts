@@ -46,7 +46,7 @@ export async function checkSubDocuments(
     if (!sub) continue;
     let refused: SaveRefusal | null;
     try {
-      refused = await checkSave(context.db, user, sub.bucket, document, locale);
+      refused = await checkSave(context.db, user, sub.bucket, document, locale, context.screens);
     } catch (error) {
       if (!(error instanceof ContentNotFoundError)) throw error;
       return subFormRefusal(context, new SubFormSaveError(document.field, error), locale);

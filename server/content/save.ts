@@ -11,6 +11,7 @@ import { claimPending, PendingUploadTaken } from "@server/media/pending";
 import type { MediaStorage } from "@server/media/storage";
 import { checkDocument, INVALID_CONTENT } from "@core/form/resolve";
 import type { Locale } from "@core/locales";
+import type { ScreenTable } from "@core/content/screen-table";
 import { translateMessage } from "@core/messages";
 
 /*
@@ -30,6 +31,8 @@ export interface SaveDeps {
   db: Db | Queryable;
   media: { storage: MediaStorage; jobs?: Pick<JobRunner, "kick"> };
   logger?: { info(facts: object, message: string): void };
+  /** The specialised screens' table: the rules of the bucket's screen run with the field kinds'. */
+  screens: ScreenTable;
 }
 
 export interface SaveRequest {
@@ -89,7 +92,7 @@ export async function saveDocument(deps: SaveDeps, request: SaveRequest): Promis
     };
   }
   const target = { contentId: request.contentId, baseVersionId: request.baseVersionId, data };
-  const refused = await checkSave(deps.db, actor, bucket, target, locale);
+  const refused = await checkSave(deps.db, actor, bucket, target, locale, deps.screens);
   if (refused) return refused;
   const media = [...(request.upload?.files ?? []), ...references.pending];
   const pendingIds = references.pending.map((item) => item.contentId);

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 it.runIf(onPglite)(
-  "starts, and serves the sign-in page rendered from the sources",
+  "starts, and serves the sign-in page and a specialised screen's page rendered from the sources",
   async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "vitrine-dev-"));
     cpSync(inject("pgliteTemplate"), path.join(dataDir, "pgdata"), { recursive: true }); // PGlite's initdb costs seconds
@@ -47,6 +47,25 @@ it.runIf(onPglite)(
     const response = await fetch(`${url}/login`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('name="password"');
+
+    // A specialised screen's route module lives outside app/ (specialised-screens/trend/new.tsx): the dev server
+    // renders it and serves it to the browser. The seed's admin signs in with the password it printed.
+    const password = /password\s+(\S+)/.exec(output)?.[1] ?? "";
+    const signIn = await fetch(`${url}/login`, {
+      method: "POST",
+      headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "admin@vitrine.local", password }),
+      redirect: "manual",
+    });
+    expect(signIn.status).toBe(302);
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0])
+      .join("; ");
+    const screenPage = await fetch(`${url}/trend/trends/new`, { headers: { Cookie: cookie } });
+    expect(screenPage.status).toBe(200);
+    expect(await screenPage.text()).toContain("/specialised-screens/trend/new.tsx");
+    expect((await fetch(`${url}/specialised-screens/trend/new.tsx`)).status).toBe(200);
     child.kill("SIGTERM");
     await exited;
   },

@@ -108,20 +108,26 @@ beforeAll(async () => {
     "routes/bucket-history/history.tsx": { path: `/b/${doc}/history`, as: "admin" },
     "routes/bucket-history/compare.tsx": { path: `/b/${doc}/compare`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
-    "routes/screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
-    "routes/screens/dle-content/singleton.tsx": { path: `/dle-content/${environment.slug}/edit`, as: "admin" },
-    "routes/screens/dle-content/version.tsx": { path: `/dle-content/${lessons.slug}/${lesson.contentId}/${lesson.versionId}`, as: "admin" },
-    "routes/screens/dle-sessies/overview.tsx": { path: `/dle-sessies/${dleSessions.slug}`, as: "admin" },
-    "routes/screens/dle-sessies/new.tsx": { path: `/dle-sessies/${dleSessions.slug}/new`, as: "admin" },
-    "routes/screens/dle-sessies/edit.tsx": {
+    "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
+    "../specialised-screens/dle-content/singleton.tsx": { path: `/dle-content/${environment.slug}/edit`, as: "admin" },
+    "../specialised-screens/dle-content/version.tsx": {
+      path: `/dle-content/${lessons.slug}/${lesson.contentId}/${lesson.versionId}`,
+      as: "admin",
+    },
+    "../specialised-screens/dle-sessies/overview.tsx": { path: `/dle-sessies/${dleSessions.slug}`, as: "admin" },
+    "../specialised-screens/dle-sessies/new.tsx": { path: `/dle-sessies/${dleSessions.slug}/new`, as: "admin" },
+    "../specialised-screens/dle-sessies/edit.tsx": {
       path: `/dle-sessies/${dleSessions.slug}/${dleSessions.contentId}/${dleSessions.versionId}`,
       as: "admin",
     },
-    "routes/screens/sessies/overview.tsx": { path: `/sessies/${sessions.slug}`, as: "admin" },
-    "routes/screens/sessies/new.tsx": { path: `/sessies/${sessions.slug}/new`, as: "admin" },
-    "routes/screens/sessies/edit.tsx": { path: `/sessies/${sessions.slug}/${sessions.contentId}/${sessions.versionId}`, as: "admin" },
-    "routes/screens/trend/new.tsx": { path: `/trend/${trend.slug}/new`, as: "admin" },
-    "routes/screens/trend/edit.tsx": { path: `/trend/${trend.slug}/${trend.contentId}/${trend.versionId}`, as: "admin" },
+    "../specialised-screens/sessies/overview.tsx": { path: `/sessies/${sessions.slug}`, as: "admin" },
+    "../specialised-screens/sessies/new.tsx": { path: `/sessies/${sessions.slug}/new`, as: "admin" },
+    "../specialised-screens/sessies/edit.tsx": {
+      path: `/sessies/${sessions.slug}/${sessions.contentId}/${sessions.versionId}`,
+      as: "admin",
+    },
+    "../specialised-screens/trend/new.tsx": { path: `/trend/${trend.slug}/new`, as: "admin" },
+    "../specialised-screens/trend/edit.tsx": { path: `/trend/${trend.slug}/${trend.contentId}/${trend.versionId}`, as: "admin" },
     "routes/not-found.tsx": { path: `/no-such-page-${stamp}`, as: "admin", status: 404 },
   };
 }, 180_000);

@@ -4,6 +4,7 @@
  * save-document give the same input the same saved document, and the same bad input the same errors.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { SCREEN_TABLE } from "@screens/table";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ let files: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  services = { db: server.db, config: server.config, logger: server.logger, media: server.media, version: "test" };
+  services = { db: server.db, config: server.config, logger: server.logger, media: server.media, version: "test", screens: SCREEN_TABLE };
   bucket = await createTestBucket(server.db, { jsonSchema: BAD_INPUT_SCHEMA, locales: ["en"] });
   editor = await signedInUser(server.url, server.db);
   files = await mkdtemp(path.join(tmpdir(), "vitrine-front-door-"));
@@ -88,7 +89,9 @@ async function throughSeed(json: string): Promise<Answer> {
   const content = (JSON.parse(json) as { content: Record<string, unknown> }).content;
   const admin: User = { ...editor.user, permissions: ["user", "admin", "dev"] };
   try {
-    return { saved: await savedData(await seedDocument({ db: server.db, media: server.media }, admin, bucket, content)) };
+    return {
+      saved: await savedData(await seedDocument({ db: server.db, media: server.media, screens: SCREEN_TABLE }, admin, bucket, content)),
+    };
   } catch (error) {
     if (!(error instanceof DemoDocumentRefused)) throw error;
     return { errors: error.refusal.errors.byField };

@@ -5,7 +5,7 @@ import { createContent, saveVersion, VersionConflictError } from "@server/conten
 import { listOverview, overviewStatement } from "@server/content/listing";
 import { COMMON_SEARCH_MATCHES, searchCondition } from "@server/content/search";
 import { likePattern } from "@server/db/like-pattern";
-import { listSessions, sessionsStatement } from "@server/content/session-overview";
+import { listSessions, sessionsStatement } from "@screens/shared/sessions.server";
 import { documentPage, documentPageStatement, type PageCursor } from "@server/delivery/store";
 
 /*

@@ -140,6 +140,22 @@ describe("the browser build", () => {
     expect(withZod).toEqual([]);
   });
 
+  it("keeps the specialised screens' parts out of the edit page's scripts, and in their own pages'", () => {
+    // Each screen's parts name their class (specialised-screens/*/components/): the editor's chunk groups
+    // (vite.config.ts) walk from the generic edit page's modules, which import no screen.
+    const SCREEN_CLASSES = ["session-editor", "dle-content-screen", "trend-screen"];
+    const withScreens = (routeIds: string[]) =>
+      pageFiles(routeIds).scripts.flatMap((script) => {
+        const text = readFileSync(path.join(ASSETS_DIR, path.basename(script)), "utf8");
+        return SCREEN_CLASSES.filter((name) => new RegExp(`[^\\w-]${name}\\b`).test(text));
+      });
+    expect(withScreens(EDIT_PAGE)).toEqual([]);
+    expect(withScreens(["root", "routes/bucket", "bucket-new"])).toEqual([]);
+    expect(withScreens(["root", "trend-edit"])).toEqual(["trend-screen"]);
+    expect(withScreens(["root", "dle-content-version"])).toEqual(["dle-content-screen"]);
+    expect(withScreens(["root", "sessies-edit"])).toEqual(["session-editor"]);
+  });
+
   it("keeps the history panel out of a new document's page and in a stored document's", () => {
     // The panel's compare button (app/components/history/history-list.tsx): only a stored document shows it.
     const withHistory = (routeIds: string[]) =>

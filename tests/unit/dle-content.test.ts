@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mainTexts, mainTextValue, paragraphsOf, translatableFields, translationStatus } from "@core/content/dle-content";
+import { mainTexts, mainTextValue, paragraphsOf, translatableFields, translationStatus } from "@screens/dle-content/dle-content";
 import { normalizeSchema } from "@core/schema/normalize";
 
 const LOCALES = ["nl", "en"];

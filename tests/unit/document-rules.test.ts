@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { SCREEN_TABLE } from "@screens/table";
 import { documentRuleFindings } from "@core/content/document-rules";
 
 /*
- * The screens' and field kinds' rules as one table (core/content/document-rules.ts): a save runs them all, the
- * form's resolver those it can check in the browser.
+ * The screens' rules (their entries of specialised-screens/table.ts) and the field kinds' (core/content/document-rules.ts): a
+ * save runs them all, the form's resolver those it can check in the browser.
  */
 
 const TREND_ID = "8f0c7a52-6a5e-4f0e-9a43-0c7d2b1e9a10";
@@ -26,9 +27,9 @@ describe("the document rules", () => {
         status: 400,
       },
     ];
-    expect(documentRuleFindings(input, "all")).toEqual(expected);
-    expect(documentRuleFindings(input, "inBrowser")).toEqual(expected);
-    expect(documentRuleFindings({ ...input, screen: "sessies" }, "all")).toEqual([]);
+    expect(documentRuleFindings(input, "all", SCREEN_TABLE)).toEqual(expected);
+    expect(documentRuleFindings(input, "inBrowser", SCREEN_TABLE)).toEqual(expected);
+    expect(documentRuleFindings({ ...input, screen: "sessies" }, "all", SCREEN_TABLE)).toEqual([]);
   });
 
   it("finds a trend related to itself on save only, and only for a stored trend of that collection", () => {
@@ -39,11 +40,11 @@ describe("the document rules", () => {
       contentId: TREND_ID,
       data: { related: [TREND_ID] },
     };
-    expect(documentRuleFindings(input, "all")).toEqual([
+    expect(documentRuleFindings(input, "all", SCREEN_TABLE)).toEqual([
       { field: "related", message: { key: "content.trendRelatedToItself" }, status: 422 },
     ]);
-    expect(documentRuleFindings(input, "inBrowser")).toEqual([]);
-    expect(documentRuleFindings({ ...input, contentId: undefined }, "all")).toEqual([]);
-    expect(documentRuleFindings({ ...input, collection: "others" }, "all")).toEqual([]);
+    expect(documentRuleFindings(input, "inBrowser", SCREEN_TABLE)).toEqual([]);
+    expect(documentRuleFindings({ ...input, contentId: undefined }, "all", SCREEN_TABLE)).toEqual([]);
+    expect(documentRuleFindings({ ...input, collection: "others" }, "all", SCREEN_TABLE)).toEqual([]);
   });
 });

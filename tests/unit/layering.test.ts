@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CONFIG = path.join(ROOT, ".dependency-cruiser.cjs");
 const DEPCRUISE = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
-const LAYERS = ["app", "core", "server", "workers"];
+const LAYERS = ["app", "core", "server", "workers", "specialised-screens"];
 
 function checkLayers(cwd: string) {
   const result = spawnSync(process.execPath, [DEPCRUISE, ...LAYERS, "--config", CONFIG, "--output-type", "err"], {
@@ -24,7 +24,7 @@ afterEach(() => {
   for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
 });
 
-/** A project of the real shape (tsconfig with the path aliases, the four layers) holding only `files`. */
+/** A project of the real shape (tsconfig with the path aliases, the layers and specialised-screens/) holding only `files`. */
 function treeWith(files: Record<string, string>): string {
   const tree = mkdtempSync(path.join(tmpdir(), "vitrine-layers-"));
   trees.push(tree);
@@ -34,7 +34,7 @@ function treeWith(files: Record<string, string>): string {
       compilerOptions: {
         moduleResolution: "bundler",
         module: "ES2022",
-        paths: { "~/*": ["./app/*"], "@server/*": ["./server/*"], "@core/*": ["./core/*"] },
+        paths: { "~/*": ["./app/*"], "@server/*": ["./server/*"], "@core/*": ["./core/*"], "@screens/*": ["./specialised-screens/*"] },
       },
     }),
   );
@@ -43,6 +43,7 @@ function treeWith(files: Record<string, string>): string {
     "core/ids.ts": "export const newId = () => 'id';\n",
     "server/config.ts": "export const loadConfig = () => ({});\n",
     "workers/worker.ts": "import { newId } from '../core/ids';\nexport const job = newId;\n",
+    "specialised-screens/table.ts": "export const SCREEN_TABLE = [];\n",
     ...files,
   };
   for (const [file, text] of Object.entries(allFiles)) {
@@ -140,7 +141,7 @@ describe("the layering check", { timeout: 30_000 }, () => {
     expect(result.output).not.toContain("server/web/context.ts");
   });
 
-  it("fails when the save path imports a screen's module instead of reading its table", () => {
+  it("fails when the save path imports a field kind's module instead of reading its table", () => {
     const result = checkLayers(
       treeWith({
         "core/content/trends.ts": "export const selfReferencingField = () => null;\n",
@@ -152,8 +153,45 @@ describe("the layering check", { timeout: 30_000 }, () => {
       }),
     );
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain("save-path-knows-no-screen: server/content/save-rules.ts → core/content/trends.ts");
+    expect(result.output).toContain("save-path-knows-no-field-kind: server/content/save-rules.ts → core/content/trends.ts");
     expect(result.output).not.toContain("server/content/save.ts");
+  });
+
+  it("fails when the engine imports a screen, or a screen's browser part reaches the server; the composition roots pass", () => {
+    const result = checkLayers(
+      treeWith({
+        "specialised-screens/trend/rule.ts": "export const rule = 1;\n",
+        "specialised-screens/trend/screen.ts": "import { rule } from './rule';\nexport const TREND = { rules: [rule] };\n",
+        "specialised-screens/table.ts": "import { TREND } from './trend/screen';\nexport const SCREEN_TABLE = [TREND];\n",
+        "specialised-screens/trend/where-used.server.ts": "import { loadConfig } from '@server/config';\nexport const load = loadConfig;\n",
+        "specialised-screens/trend/parts.ts": "import { load } from './where-used.server';\nexport const parts = load;\n",
+        "specialised-screens/trend/components/aside.tsx": "import { load } from '../where-used.server';\nexport const Aside = load;\n",
+        "specialised-screens/trend/components/related.tsx":
+          "import { loadConfig } from '@server/config';\nexport const Related = loadConfig;\n",
+        // Naming the loader data's type loads nothing in the browser: it passes.
+        "specialised-screens/trend/components/parts.tsx":
+          "import type { load } from '../where-used.server';\nexport const parts = (data: ReturnType<typeof load>) => data;\n",
+        "specialised-screens/trend/edit.tsx": "import { load } from './where-used.server';\nexport const loader = load;\n",
+        "server/content/save.ts": "import { rule } from '@screens/trend/rule';\nexport const rules = [rule];\n",
+        "server/app.ts": "import { SCREEN_TABLE } from '@screens/table';\nexport const screens = SCREEN_TABLE;\n",
+        "app/root.tsx": "import { SCREEN_TABLE } from '@screens/table';\nexport const screens = SCREEN_TABLE;\n",
+      }),
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("engine-imports-no-screen: server/content/save.ts → specialised-screens/trend/rule.ts");
+    expect(result.output).toContain(
+      "screen-core-imports-no-layer-above: specialised-screens/trend/parts.ts → specialised-screens/trend/where-used.server.ts",
+    );
+    expect(result.output).toContain(
+      "screen-components-run-no-server-module: specialised-screens/trend/components/aside.tsx → specialised-screens/trend/where-used.server.ts",
+    );
+    expect(result.output).toContain(
+      "screen-components-import-no-server: specialised-screens/trend/components/related.tsx → server/config.ts",
+    );
+    expect(result.output).not.toContain("specialised-screens/trend/components/parts.tsx →");
+    expect(result.output).not.toContain("server/app.ts →");
+    expect(result.output).not.toContain("app/root.tsx →");
+    expect(result.output).not.toContain("specialised-screens/trend/edit.tsx →");
   });
 
   it("fails on a cycle of runtime imports, as the form's fields once had; a cycle of type-only imports passes", () => {

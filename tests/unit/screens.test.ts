@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  casesField,
-  documentPath,
-  newDocumentPath,
-  overviewPath,
-  savedDocumentPath,
-  screenPathFor,
-  screenRequirements,
-  singletonPath,
-} from "@core/content/screens";
+import { documentPath, newDocumentPath, overviewPath, savedDocumentPath, screenPathFor, singletonPath } from "@core/content/screens";
+import { casesField } from "@core/content/cases";
+import { screenRequirements } from "@core/content/screen-table";
+import { SCREEN_TABLE } from "@screens/table";
 
 const bucket = (screen: "generic" | "sessies" | "dle-sessies" | "dle-content" | "trend", singleton = false) => ({
   slug: "x y",
@@ -60,12 +54,14 @@ describe("what a screen asks of a bucket definition", () => {
   });
 
   it("needs a video-cases field for sessions and several documents for sessions and trends", () => {
-    expect(screenRequirements({ screen: "sessies", singleton: false, jsonSchema: withCases })).toEqual([]);
-    expect(screenRequirements({ screen: "dle-sessies", singleton: false, jsonSchema: plain })).toEqual([
+    expect(screenRequirements(SCREEN_TABLE, { screen: "sessies", singleton: false, jsonSchema: withCases })).toEqual([]);
+    expect(screenRequirements(SCREEN_TABLE, { screen: "dle-sessies", singleton: false, jsonSchema: plain })).toEqual([
       { key: "screens.errors.casesField" },
     ]);
-    expect(screenRequirements({ screen: "trend", singleton: true, jsonSchema: plain })).toEqual([{ key: "screens.errors.notSingleton" }]);
-    expect(screenRequirements({ screen: "dle-content", singleton: true, jsonSchema: plain })).toEqual([]);
-    expect(screenRequirements({ screen: "generic", singleton: true, jsonSchema: plain })).toEqual([]);
+    expect(screenRequirements(SCREEN_TABLE, { screen: "trend", singleton: true, jsonSchema: plain })).toEqual([
+      { key: "screens.errors.notSingleton" },
+    ]);
+    expect(screenRequirements(SCREEN_TABLE, { screen: "dle-content", singleton: true, jsonSchema: plain })).toEqual([]);
+    expect(screenRequirements(SCREEN_TABLE, { screen: "generic", singleton: true, jsonSchema: plain })).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { availabilityStatus, screenFieldErrors } from "@core/content/availability";
+import { SCREEN_TABLE } from "@screens/table";
+import { availabilityStatus, screenFieldErrors } from "@screens/shared/availability";
 import { subFormResolver } from "@core/form/subforms";
 
-/* A learning session's availability (core/content/availability.ts): the status the editor's aside tells, and the one
+/* A learning session's availability (specialised-screens/shared/availability.ts): the status the editor's aside tells, and the one
    check of an end before the start, which the shared resolver runs for dle-sessies buckets only. */
 
 describe("availability", () => {
@@ -38,7 +39,7 @@ describe("availability", () => {
       properties: { availableFrom: { type: "string", format: "date" }, availableUntil: { type: "string", format: "date" } },
     };
     const resolve = (screen: "dle-sessies" | "sessies", messageLocale: "en" | "nl") =>
-      subFormResolver({ schema, validate: null, messageLocale, subForms: {}, screen })({
+      subFormResolver({ schema, validate: null, messageLocale, subForms: {}, screen, screens: SCREEN_TABLE })({
         availableFrom: "2027-02-01",
         availableUntil: "2027-01-01",
       });

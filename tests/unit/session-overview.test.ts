@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availabilityOf, formatDuration, movedOrder } from "@core/content/session-overview";
+import { availabilityOf, formatDuration, movedOrder } from "@screens/shared/session-overview";
 
 describe("movedOrder", () => {
   it("puts the session right before or after its neighbour, wherever either was", () => {

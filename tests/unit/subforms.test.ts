@@ -29,6 +29,7 @@ const resolve = subFormResolver({
   schema: parent.schema,
   validate: parent.validate,
   messageLocale: "en",
+  screens: [],
   subForms: { room: { schema: room.schema, validate: room.validate } },
 });
 
@@ -96,6 +97,7 @@ describe("inline sub-forms", () => {
       schema: parent.schema,
       validate: parent.validate,
       messageLocale: "en",
+      screens: [],
       subForms: { room: { schema: hall.schema, validate: hall.validate } },
     });
     expect(withHall({ title: "Spring", room: "", __subforms: { room: { __contentId: "", doors: [{ name: "" }] } } })).toEqual({
@@ -119,6 +121,7 @@ describe("inline sub-forms", () => {
       schema: parent.schema,
       validate: parent.validate,
       messageLocale: "en",
+      screens: [],
       subForms: {},
       hostile: [{ key: "content.stateUnreadable" }],
     });

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 import { useBucketForm } from "~/components/form/context";
 import { ClipCard } from "./clip-card";
+import { ModalDialog } from "~/components/modal-dialog";
 
 const BucketFormModal = lazyDialog(
   import.meta.env.SSR ? opensInBrowserOnly : () => import("~/components/form/bucket-form-modal").then((module) => module.BucketFormModal),
@@ -109,15 +110,7 @@ export function CasesPickerModal(props: {
     setSelected((before) => (before.includes(id) ? before.filter((other) => other !== id) : full ? before : [...before, id]));
 
   return createPortal(
-    <dialog
-      ref={dialog}
-      className="modal cases-picker-modal"
-      aria-labelledby="cases-picker-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        close([]);
-      }}
-    >
+    <ModalDialog ref={dialog} className="cases-picker-modal" labelledBy="cases-picker-title" onCancel={() => close([])}>
       <div className="media-modal-header">
         <h2 id="cases-picker-title">{t("cases.pickerTitle")}</h2>
         <button type="button" className="button small" onClick={() => void startNewCase()}>
@@ -222,7 +215,7 @@ export function CasesPickerModal(props: {
           }}
         />
       ) : null}
-    </dialog>,
+    </ModalDialog>,
     document.body,
   );
 }

@@ -11,6 +11,7 @@ import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList } from "./trend-listbox";
 import "~/styles/trend-screen.css";
 import { useRowDrag } from "~/components/form/row-drag";
+import { SelectOptions } from "~/components/form/select-options";
 
 /**
  * The trend select on a list (`renderer: "trend-select"`, items `_ref` a trends collection): related trends, each a
@@ -112,12 +113,7 @@ export function TrendListField(props: FieldProps) {
             <label htmlFor={addId}>{t("trendScreen.list.addLabel")}</label>
             {/* Its trend joins the end of the list on the server (core/form/trend-add.ts): 'Add' shows it, Save saves it. */}
             <select id={addId} name={`${TREND_ADD_PREFIX}${meta.name}`} defaultValue="" disabled={lock.disabled}>
-              <option value="">{t("form.pickAnOption")}</option>
-              {addable.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
+              <SelectOptions options={addable} />
             </select>
             <button {...form.validate.getButtonProps({ name: meta.name })} className="button small" disabled={lock.disabled}>
               {t("form.add")}

@@ -7,6 +7,7 @@ import { useBucketForm, useFieldLock } from "~/components/form/context";
 import { FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
+import { SelectOptions } from "~/components/form/select-options";
 
 /**
  * The trend reference select (`renderer: "trend-select"` with `_ref` a trends collection): each option shows its
@@ -14,7 +15,6 @@ import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
  * Escape, typing a letter) over a hidden input that the form posts.
  */
 export function TrendSelectField(props: FieldProps) {
-  const { t } = useTranslation();
   const { hydrated } = useBucketForm();
   const lock = useFieldLock();
   const { data, documentId } = useClipCards();
@@ -25,12 +25,7 @@ export function TrendSelectField(props: FieldProps) {
     return (
       <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
         <select {...getSelectProps(meta)} {...lock.choice} className="trend-select-plain">
-          <option value="">{t("form.pickAnOption")}</option>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <SelectOptions options={options} />
         </select>
       </FieldShell>
     );

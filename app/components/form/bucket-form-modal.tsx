@@ -13,6 +13,7 @@ import { BucketFormContext } from "./context";
 import { MediaFormContext, useMediaForm } from "./media/context";
 import { DefaultSubmit } from "./default-submit";
 import { NestedField } from "./nested-field";
+import { ModalDialog } from "~/components/modal-dialog";
 
 export interface BucketFormModalProps {
   bucket: { slug: string; collectionName: string; locales: string[]; schema: JsonSchema; validatorUrl: string | null };
@@ -162,15 +163,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
   // A portal: opened from a field, the modal's own form must not sit inside the page's form (nested forms submit
   // the outer one).
   return createPortal(
-    <dialog
-      ref={dialog}
-      className="modal bucket-form-modal"
-      aria-labelledby="bucket-form-modal-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        cancel();
-      }}
-    >
+    <ModalDialog ref={dialog} className="bucket-form-modal" labelledBy="bucket-form-modal-title" onCancel={cancel}>
       <h2 id="bucket-form-modal-title">{props.title}</h2>
       {failure ? (
         <p className="form-error" role="alert">
@@ -202,7 +195,7 @@ export function BucketFormModal(props: BucketFormModalProps) {
           </FormProvider>
         </MediaFormContext.Provider>
       </BucketFormContext.Provider>
-    </dialog>,
+    </ModalDialog>,
     document.body,
   );
 }

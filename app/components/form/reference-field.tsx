@@ -6,6 +6,7 @@ import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
 import { optionsWithValue, useReferenceCollection, type ReferenceView } from "./reference-data";
 import { ReferenceCombobox } from "./reference-combobox";
+import { SelectOptions } from "./select-options";
 
 /** Under a reference field whose document no longer exists: the value is kept until the editor changes it. */
 export function DeletedReferenceNote({ view }: { view: ReferenceView | null }) {
@@ -50,12 +51,7 @@ export function ReferenceSelectField({ children, ...props }: FieldProps & { chil
         {...lock.choice}
         data-collection={collectionName}
       >
-        <option value="">{t("form.pickAnOption")}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <SelectOptions options={options} />
       </select>
       {collection.searchable && lock.showEditButtons ? (
         <div className="reference-search" role="search">

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReferenceCollection, ReferenceOption } from "@core/content/references";
 import { useCollectionSearch } from "./collection-search";
+import { ModalDialog } from "~/components/modal-dialog";
 
 /**
  * The picker of a reference list (with JavaScript): a modal dialog with a search box over the collection's
@@ -49,15 +50,7 @@ export function ReferencePicker(props: {
           ? t("references.searchResults", { count: results.length })
           : t("references.searchNone");
   return (
-    <dialog
-      ref={dialog}
-      className="modal reference-picker"
-      aria-labelledby="reference-picker-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onClose();
-      }}
-    >
+    <ModalDialog ref={dialog} className="reference-picker" labelledBy="reference-picker-title" onCancel={() => props.onClose()}>
       <h2 id="reference-picker-title">{words.title}</h2>
       <label htmlFor="reference-picker-search" className="visually-hidden">
         {t("references.search", { title: props.title })}
@@ -103,6 +96,6 @@ export function ReferencePicker(props: {
           {t("references.close")}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

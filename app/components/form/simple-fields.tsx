@@ -7,6 +7,7 @@ import { acceptNumberInput, defaultStep, parseNumberInput, stepValue } from "@co
 import { messageText } from "~/lib/i18n";
 import { useBucketForm, useFieldLock } from "./context";
 import { Counter, FieldShell, type FieldProps } from "./field-shell";
+import { SelectOptions } from "./select-options";
 
 /** Text and multi-line text, with a length counter when maxLength is set. */
 export function TextField(props: FieldProps & { multiline?: boolean }) {
@@ -176,18 +177,12 @@ export function ColorField(props: FieldProps) {
 }
 
 function SelectField(props: FieldProps & { options: Array<{ value: string; label: string }> }) {
-  const { t } = useTranslation();
   const [meta] = useField<string>(props.name);
   const lock = useFieldLock();
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
       <select {...getSelectProps(meta)} {...lock.choice}>
-        <option value="">{t("form.pickAnOption")}</option>
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <SelectOptions options={props.options} />
       </select>
     </FieldShell>
   );

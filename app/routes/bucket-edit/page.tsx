@@ -19,6 +19,7 @@ import type { JsonSchema } from "@core/schema/normalize";
 import type { FormReply } from "@server/content/save-form";
 import { useBucketValidators } from "~/components/form/use-validators";
 import { ScreenColumns } from "~/components/form/screen-columns";
+import { useScreenTable } from "~/lib/screen-table";
 import { documentPath, overviewPath } from "@core/content/screens";
 import type { BucketEditData } from "./edit.server";
 import { metaLocale, pageTitle } from "~/lib/page-title";
@@ -98,6 +99,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     () => false,
   );
   const { validate, subForms } = useBucketValidators(loaderData.validatorUrl, loaderData.subForms);
+  const screens = useScreenTable();
 
   // One object per loaded document: Conform reports a lastResult again whenever it is a new object.
   const stored = useMemo(() => storedResult(loaderData.storedErrors), [loaderData.storedErrors]);
@@ -112,7 +114,15 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     onValidate: ({ formData }) => {
       const hostile = removeHostileEntries(formData);
       return parse(formData, {
-        resolve: subFormResolver({ schema, validate, messageLocale: loaderData.messageLocale, subForms, hostile, screen: bucket.screen }),
+        resolve: subFormResolver({
+          schema,
+          validate,
+          messageLocale: loaderData.messageLocale,
+          subForms,
+          hostile,
+          screen: bucket.screen,
+          screens,
+        }),
       });
     },
   });

@@ -201,6 +201,7 @@ export const bucketAdminAction = pageRoute(async ({ request, context, params }: 
     context.db,
     { ...fields, singleton: singleton ?? false, private: isPrivate ?? false, jsonSchemaText },
     existing,
+    context.screens,
   );
   if (!checked.ok) {
     // A slug or collection name in use is a conflict; what the chosen screen needs is an invalid definition.

@@ -44,7 +44,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
   const user = await requireAdmin(request, context);
   const formData = await readForm(request);
   const text = await definitionText(formData);
-  const checked = await checkImport(context.db, text);
+  const checked = await checkImport(context.db, text, context.screens);
   if (!checked.ok) return data({ status: "refused", errors: checked.errors, text } satisfies ImportReply, { status: 422 });
   const { definition, existing, changes } = checked;
   if (existing) {

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { PLAYBACK_RATES } from "@core/media/wire";
+import { ModalDialog } from "~/components/modal-dialog";
 
 /**
  * A modal <dialog> (focus kept inside, Escape closes) rendered into <body>:
@@ -18,15 +19,7 @@ export function MediaModal(props: { title: string; className?: string; onClose?:
     return () => element?.close();
   }, []);
   return createPortal(
-    <dialog
-      ref={dialog}
-      className={`modal media-modal ${props.className ?? ""}`}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onClose?.();
-      }}
-    >
+    <ModalDialog ref={dialog} className={`media-modal ${props.className ?? ""}`} labelledBy={titleId} onCancel={props.onClose}>
       <div className="media-modal-header">
         <h2 id={titleId}>{props.title}</h2>
         {props.onClose ? (
@@ -44,7 +37,7 @@ export function MediaModal(props: { title: string; className?: string; onClose?:
           </button>
         ) : null}
       </div>
-    </dialog>,
+    </ModalDialog>,
     document.body,
   );
 }

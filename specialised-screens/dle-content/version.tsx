@@ -1,0 +1,21 @@
+import { useActionData, useLoaderData } from "react-router";
+import type { RouteHandle } from "@core/route-handle";
+import { bucketEditAction, latestOrVersion } from "~/routes/bucket-edit/edit.server";
+import { bucketEditMeta } from "~/routes/bucket-edit/page";
+import { StoredDocumentPage } from "~/routes/bucket-edit/stored-page";
+import { dleContentLoader } from "./dle-content.server";
+import { DLE_CONTENT_SCREEN } from "./components/parts";
+
+// /dle-content/{bucket}/{contentId}/{latest|versionId}: one version of a learning environment's content.
+
+export const handle = { streamsBody: true, messages: ["pages"] } satisfies RouteHandle;
+
+export const loader = dleContentLoader(latestOrVersion);
+export const action = bucketEditAction("dle-content");
+export const meta = bucketEditMeta;
+
+export default function Page() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return <StoredDocumentPage loaderData={loaderData} actionData={actionData} screen={DLE_CONTENT_SCREEN} />;
+}

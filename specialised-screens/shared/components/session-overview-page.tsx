@@ -1,0 +1,332 @@
+import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useFetcher, useLocation } from "react-router";
+import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/components/overview";
+import { FlashNotice } from "~/components/flash-notice";
+import type { WhereUsed } from "@core/content/references";
+import { documentPath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
+import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "../session-overview";
+import { useClientLinks } from "~/lib/client-links";
+import { pageTitle } from "~/lib/page-title";
+import "~/styles/session-overview.css";
+
+/*
+ * The session overviews' page (/sessies/{bucket}, /dle-sessies/{bucket}): sessions as clip cards (grid) or rows with a
+ * small still (list). On dle-sessies the order is the stored one: Move up / Move down are form posts (a fetcher's
+ * with JavaScript), and with JavaScript a card or row can be dragged onto another place (the same post).
+ */
+
+export interface SessionOverviewData {
+  bucket: ScreenBucket & { name: string };
+  cards: SessionCard[];
+  page: number;
+  hasNext: boolean;
+  pages: number | null;
+  search: string;
+  view: "list" | "grid";
+  confirmDelete: string | null;
+  whereUsed: WhereUsed | null;
+  deleted: boolean;
+  reorder: { enabled: boolean; previousId: string | null; nextId: string | null } | null;
+}
+
+type ActionData = { deleteConflict: boolean } | { moveRefused: true } | { moved: string } | undefined;
+
+/** A session's move buttons: up puts it before its previous neighbour, down after its next one. */
+const MOVES = [
+  { direction: "up", side: "before", label: "sessionOverview.moveUpLabel", text: "sessionOverview.moveUp" },
+  { direction: "down", side: "after", label: "sessionOverview.moveDownLabel", text: "sessionOverview.moveDown" },
+] as const;
+
+/** Both overviews' title: their bucket's name. */
+export const sessionOverviewMeta = ({
+  loaderData,
+  matches,
+}: {
+  loaderData?: Pick<SessionOverviewData, "bucket">;
+  matches: Parameters<typeof pageTitle>[0];
+}) => pageTitle(matches, loaderData?.bucket.name);
+
+/** Dates of availability (YYYY-MM-DD, a day, no time zone) as "1 Sep 2026" in the interface language. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function formatDay(iso: string, language: string): string {
+  let format = dayFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+    dayFormats.set(language, format);
+  }
+  const parts = format.formatToParts(new Date(`${iso}T00:00:00Z`));
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? "";
+  return `${part("day")} ${part("month")} ${part("year")}`;
+}
+
+function AvailabilityText({ availability }: { availability: Availability }) {
+  const { t, i18n } = useTranslation();
+  const { from, until, state } = availability;
+  const day = (iso: string) => formatDay(iso, i18n.language);
+  const range =
+    from && until
+      ? t("sessionOverview.availableRange", { from: day(from), until: day(until) })
+      : from
+        ? t("sessionOverview.availableFrom", { from: day(from) })
+        : until
+          ? t("sessionOverview.availableUntil", { until: day(until) })
+          : null;
+  return (
+    <span className="session-availability" data-state={state}>
+      {range ? <span>{range}</span> : null}
+      {state === "always" ? <span className="availability-badge">{t("sessionOverview.alwaysAvailable")}</span> : null}
+      {state === "notYet" ? <span className="availability-badge">{t("sessionOverview.notYetAvailable")}</span> : null}
+      {state === "noLonger" ? <span className="availability-badge">{t("sessionOverview.noLongerAvailable")}</span> : null}
+    </span>
+  );
+}
+
+function Still({ card, small }: { card: SessionCard; small?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className={small ? "session-still small" : "session-still"}>
+      {card.still ? (
+        <img src={card.still} alt="" loading="lazy" width={small ? 96 : 220} height={small ? 54 : 124} />
+      ) : small ? null : (
+        <span className="clip-card-no-still">{t("sessionOverview.noStill")}</span>
+      )}
+    </div>
+  );
+}
+
+const noSubscription = () => () => undefined;
+const formText = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+export function SessionOverviewPage({ loaderData, actionData }: { loaderData: SessionOverviewData; actionData?: ActionData }) {
+  const { t } = useTranslation();
+  const { bucket, page, view, reorder } = loaderData;
+  const fetcher = useFetcher<ActionData>();
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const [dragged, setDragged] = useState<string | null>(null);
+  const [dropAt, setDropAt] = useState<{ id: string; side: "before" | "after" } | null>(null);
+  const lastMove = useRef<{ id: string; direction: "up" | "down" } | null>(null);
+
+  // While a move is on its way, the page shows it already (when both sessions are on this page).
+  let cards = loaderData.cards;
+  const pending = fetcher.formData;
+  if (pending?.get("intent") === "move") {
+    const target: MoveTarget = formText(pending, "before")
+      ? { before: formText(pending, "before") }
+      : { after: formText(pending, "after") };
+    const order = movedOrder(
+      cards.map((card) => card.contentId),
+      formText(pending, "contentId"),
+      target,
+    );
+    const byId = new Map(cards.map((card) => [card.contentId, card]));
+    if (order) cards = order.flatMap((contentId) => byId.get(contentId) ?? []);
+  }
+  const orderKey = cards.map((card) => card.contentId).join();
+
+  // After a move the moved session's button keeps the focus (or its other button, at an end), so keys go on moving it.
+  useEffect(() => {
+    const move = lastMove.current;
+    if (!move) return;
+    const buttons = [move.direction, move.direction === "up" ? "down" : "up"].map((direction) =>
+      document.querySelector<HTMLButtonElement>(`button[data-move="${direction}"][data-session="${move.id}"]`),
+    );
+    buttons.find((button) => button && !button.disabled)?.focus();
+  }, [orderKey]);
+
+  const canReorder = !!reorder?.enabled;
+  const refused = (actionData && "moveRefused" in actionData) || (fetcher.data && "moveRefused" in fetcher.data);
+  const toDelete = cards.find((card) => card.contentId === loaderData.confirmDelete);
+  const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
+  const routerLocation = useLocation();
+  const here = routerLocation.pathname + routerLocation.search;
+  // RowActions' plain links navigate through it.
+  const list = useRef<HTMLElement>(null);
+  useClientLinks(list);
+
+  const dragProps = (card: SessionCard) => {
+    if (!canReorder || !hydrated) return {};
+    const sideOf = (event: DragEvent<HTMLElement>) => {
+      const box = event.currentTarget.getBoundingClientRect();
+      return view === "grid"
+        ? event.clientX < box.left + box.width / 2
+          ? "before"
+          : "after"
+        : event.clientY < box.top + box.height / 2
+          ? "before"
+          : "after";
+    };
+    return {
+      draggable: true,
+      onDragStart: (event: DragEvent<HTMLElement>) => {
+        event.dataTransfer.effectAllowed = "move";
+        event.dataTransfer.setData("text/plain", card.contentId);
+        setDragged(card.contentId);
+      },
+      onDragOver: (event: DragEvent<HTMLElement>) => {
+        if (!dragged || dragged === card.contentId) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = "move";
+        const side = sideOf(event);
+        if (dropAt?.id !== card.contentId || dropAt.side !== side) setDropAt({ id: card.contentId, side });
+      },
+      onDrop: (event: DragEvent<HTMLElement>) => {
+        event.preventDefault();
+        if (dragged && dragged !== card.contentId) {
+          lastMove.current = null;
+          void fetcher.submit({ intent: "move", contentId: dragged, [sideOf(event)]: card.contentId, js: "1" }, { method: "post" });
+        }
+        setDragged(null);
+        setDropAt(null);
+      },
+      onDragEnd: () => {
+        setDragged(null);
+        setDropAt(null);
+      },
+    };
+  };
+  const dragClass = (card: SessionCard) =>
+    [dragged === card.contentId ? "dragging" : "", dropAt?.id === card.contentId ? `drop-${dropAt.side}` : ""].filter(Boolean).join(" ");
+
+  const moveButtons = (card: SessionCard, index: number) => {
+    if (!reorder || !canReorder) return null;
+    const previous = index > 0 ? (cards[index - 1]?.contentId ?? null) : reorder.previousId;
+    const next = index < cards.length - 1 ? (cards[index + 1]?.contentId ?? null) : reorder.nextId;
+    const title = card.title || t("overview.untitled");
+    return (
+      <fetcher.Form method="post" className="session-move">
+        <input type="hidden" name="intent" value="move" />
+        <input type="hidden" name="contentId" value={card.contentId} />
+        {hydrated ? <input type="hidden" name="js" value="1" /> : null}
+        {MOVES.map(({ direction, side, label, text }) => {
+          const neighbour = side === "before" ? previous : next;
+          return (
+            <button
+              key={direction}
+              type="submit"
+              className="button small"
+              name={side}
+              value={neighbour ?? ""}
+              disabled={!neighbour}
+              data-move={direction}
+              data-session={card.contentId}
+              aria-label={t(label, { title })}
+              onClick={() => (lastMove.current = { id: card.contentId, direction })}
+            >
+              {t(text)}
+            </button>
+          );
+        })}
+      </fetcher.Form>
+    );
+  };
+
+  const meta = (card: SessionCard) => (
+    <>
+      <span>{t("sessionOverview.caseCount", { count: card.caseCount })}</span>
+      <span aria-hidden="true"> · </span>
+      <span className="session-duration">
+        <span className="visually-hidden">{t("sessionOverview.duration")} </span>
+        {card.duration === null ? "—" : formatDuration(card.duration)}
+      </span>
+    </>
+  );
+
+  const hereLink = (card: SessionCard) => <RowActions bucket={bucket} contentId={card.contentId} here={here} labels={rowLabels} />;
+
+  return (
+    <section className={`overview session-overview${reorder ? " ordered" : ""}`} ref={list}>
+      <header className="overview-header">
+        <h1>{bucket.name}</h1>
+        <Link to={newDocumentPath(bucket)} className="button primary">
+          {t("overview.new")}
+        </Link>
+      </header>
+      <OverviewTools search={loaderData.search} view={view} />
+      {reorder && !reorder.enabled ? <p className="session-reorder-note">{t("sessionOverview.reorderOffWhileSearching")}</p> : null}
+      {reorder && reorder.enabled && cards.length > 1 && hydrated ? (
+        <p className="session-reorder-note">{t("sessionOverview.reorderHint")}</p>
+      ) : null}
+      {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
+      {actionData && "deleteConflict" in actionData ? (
+        <p className="form-error" role="alert">
+          {t("overview.deleteConflict")}
+        </p>
+      ) : null}
+      {refused ? (
+        <p className="form-error" role="alert">
+          {t("sessionOverview.moveRefused")}
+        </p>
+      ) : null}
+      {cards.length === 0 ? (
+        <p className="empty">{loaderData.search ? t("sessionOverview.noResults") : t("sessionOverview.empty")}</p>
+      ) : view === "grid" ? (
+        <ul className="session-grid">
+          {cards.map((card, index) => (
+            <li key={card.contentId} className={`session-card ${dragClass(card)}`} data-session={card.contentId} {...dragProps(card)}>
+              <Still card={card} />
+              <div className="session-card-text">
+                <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>
+                  {card.title || t("overview.untitled")}
+                </Link>
+                <span className="session-meta">{meta(card)}</span>
+                {card.availability ? <AvailabilityText availability={card.availability} /> : null}
+              </div>
+              <div className="session-card-actions">
+                {hereLink(card)}
+                {moveButtons(card, index)}
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <table className="content-table session-table">
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="visually-hidden">{t("sessionOverview.still")}</span>
+              </th>
+              <th scope="col">{t("overview.title")}</th>
+              <th scope="col">{t("sessionOverview.cases")}</th>
+              {reorder ? <th scope="col">{t("sessionOverview.availability")}</th> : null}
+              <th scope="col">
+                <span className="visually-hidden">{t("overview.actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {cards.map((card, index) => (
+              <tr key={card.contentId} className={dragClass(card)} data-session={card.contentId} {...dragProps(card)}>
+                <td className="session-still-cell">
+                  <Still card={card} small />
+                </td>
+                <td>
+                  <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>
+                    {card.title || t("overview.untitled")}
+                  </Link>
+                </td>
+                <td className="session-meta">{meta(card)}</td>
+                {reorder ? <td>{card.availability ? <AvailabilityText availability={card.availability} /> : null}</td> : null}
+                <td>
+                  <div className="session-row-actions">
+                    {hereLink(card)}
+                    {moveButtons(card, index)}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <OverviewPagination page={page} pages={loaderData.pages} hasNext={loaderData.hasNext} search={loaderData.search} />
+      {toDelete ? <DeleteDialog document={toDelete} whereUsed={loaderData.whereUsed} /> : null}
+    </section>
+  );
+}
