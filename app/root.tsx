@@ -17,7 +17,7 @@ import { normalizeLocale } from "@core/locales";
 import { getRequestState } from "@server/web/request-state";
 import { useRootData } from "./lib/root-data";
 import { ScreenTableContext } from "./lib/screen-table";
-import { SCREEN_TABLE } from "@screens/table";
+import { SCREEN_BROWSER_RULES } from "@screens/browser-rules";
 import "./styles/app.css";
 import "./styles/references.css";
 import "./styles/session-editor.css";
@@ -108,7 +108,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   useInterfaceLanguage(i18n, loaderData.locale, cataloguePartsOf(useMatches().map((match) => match.handle)));
   return (
-    <ScreenTableContext.Provider value={SCREEN_TABLE}>
+    <ScreenTableContext.Provider value={SCREEN_BROWSER_RULES}>
       <Outlet />
     </ScreenTableContext.Provider>
   );

@@ -1,5 +1,6 @@
 import { isPlainObject } from "@core/plain-object";
 import { titleText } from "./title";
+import { VIDEO_CASES_RENDERER } from "./renderers";
 
 /*
  * Video cases (spec §3 Case item: title, subtitle, thumbnail.contentId) as clip cards, and trend options with their

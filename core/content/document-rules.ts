@@ -1,6 +1,6 @@
 import type { Message } from "@core/messages";
 import type { JsonSchema } from "@core/schema/normalize";
-import { screenRules, type ScreenTable } from "./screen-table";
+import { screenRules, type ScreenRules } from "./screen-table";
 import type { ScreenName } from "./screens";
 import { selfReferencingField } from "./trends";
 
@@ -53,7 +53,7 @@ const FIELD_KIND_RULES: readonly DocumentRule[] = [
  * The findings of the rules of the document's screen (from the table it is handed), then the field kinds': all of
  * them (a save), or those the browser checks (the form's resolver).
  */
-export function documentRuleFindings(input: RuleInput, which: "all" | "inBrowser", screens: ScreenTable): RuleFinding[] {
+export function documentRuleFindings(input: RuleInput, which: "all" | "inBrowser", screens: ScreenRules): RuleFinding[] {
   const findings: RuleFinding[] = [];
   for (const rule of [...screenRules(screens, input.screen), ...FIELD_KIND_RULES]) {
     if (which === "inBrowser" && !rule.inBrowser) continue;

@@ -25,8 +25,11 @@ export interface ScreenModule {
 
 export type ScreenTable = readonly ScreenModule[];
 
+/** The screens' rules alone: what the browser's form check is handed (specialised-screens/browser-rules.ts). */
+export type ScreenRules = readonly Pick<ScreenModule, "name" | "rules">[];
+
 /** The rules of a bucket's screen (none for the generic editor or a screen the table lacks). */
-export function screenRules(table: ScreenTable, screen: ScreenName | undefined): readonly DocumentRule[] {
+export function screenRules(table: ScreenRules, screen: ScreenName | undefined): readonly DocumentRule[] {
   return table.find((entry) => entry.name === screen)?.rules ?? [];
 }
 

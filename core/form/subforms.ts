@@ -9,7 +9,7 @@ import { inspectPayload, MAX_FORM_LIST_LENGTH } from "@core/content/payload";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD, resolveDocument } from "./resolve";
 import { documentRuleFindings } from "@core/content/document-rules";
 import type { ScreenName } from "@core/content/screens";
-import type { ScreenTable } from "@core/content/screen-table";
+import type { ScreenRules } from "@core/content/screen-table";
 
 /*
  * Inline sub-forms (`renderer: "inline"` with `_ref`): the referenced document's fields are posted with the parent
@@ -102,8 +102,8 @@ export function subFormResolver(options: {
   hostile?: readonly Message[];
   /** The bucket's screen: its rules (core/content/document-rules.ts) run with the schema's. */
   screen?: ScreenName;
-  /** The specialised screens' table, which the page is handed (app/lib/screen-table.tsx). */
-  screens: ScreenTable;
+  /** The specialised screens' rules, which the page is handed (app/lib/screen-table.tsx). */
+  screens: ScreenRules;
 }) {
   return (payload: Record<string, unknown>): { value?: Record<string, unknown>; error?: Record<string, string[]> } => {
     if (options.hostile?.length)

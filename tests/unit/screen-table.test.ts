@@ -3,6 +3,8 @@ import { documentRuleFindings } from "@core/content/document-rules";
 import type { ScreenTable } from "@core/content/screen-table";
 import { screenRequirements } from "@core/content/screen-table";
 import { subFormResolver } from "@core/form/subforms";
+import { SCREEN_BROWSER_RULES } from "@screens/browser-rules";
+import { SCREEN_TABLE } from "@screens/table";
 
 /*
  * The engine runs what a screen registers in the table it is handed (core/content/screen-table.ts), knowing nothing
@@ -45,5 +47,12 @@ describe("the screens' table the engine is handed", () => {
     expect(screenRequirements(TEST_SCREEN_TABLE, definition)).toEqual([{ key: "screens.errors.notSingleton" }]);
     expect(screenRequirements(TEST_SCREEN_TABLE, { ...definition, screen: "generic" })).toEqual([]);
     expect(screenRequirements([], definition)).toEqual([]);
+  });
+
+  it("hands the browser every rule of the table it can check as the editor types, and only those", () => {
+    const inBrowser = (rules: typeof SCREEN_BROWSER_RULES) =>
+      rules.flatMap(({ name, rules: own }) => own.filter((rule) => rule.inBrowser).map((rule) => `${name}: ${rule.owner}`));
+    expect(inBrowser(SCREEN_BROWSER_RULES)).toEqual(inBrowser(SCREEN_TABLE));
+    expect(SCREEN_BROWSER_RULES.flatMap(({ rules }) => rules).every((rule) => rule.inBrowser)).toBe(true);
   });
 });

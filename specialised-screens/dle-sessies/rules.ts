@@ -1,0 +1,14 @@
+import type { DocumentRule } from "@core/content/document-rules";
+import { screenFieldErrors } from "../shared/availability";
+
+/** Dle-sessies' rules for its documents (apart from screen.ts, so that the browser's rules carry no bucket check). */
+export const DLE_SESSIES_RULES: readonly DocumentRule[] = [
+  {
+    owner: "dle-sessies: a session ends no earlier than it starts",
+    inBrowser: true,
+    check: ({ screen, data }) => {
+      const [field, messages] = Object.entries(screenFieldErrors(screen, data))[0] ?? [];
+      return field && messages?.[0] ? { field, message: messages[0], status: 400 } : null;
+    },
+  },
+];
