@@ -7,7 +7,7 @@ import { z } from "zod";
  */
 
 /** What a webhook can be sent for: a document saved (created or changed, restored) or deleted. */
-export const WEBHOOK_EVENTS = ["document.saved", "document.deleted"] as const;
+export const WEBHOOK_EVENTS = ["document.saved", "document.deleted", "document.published", "document.unpublished"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_URL_MAX = 2000;

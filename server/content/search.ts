@@ -22,7 +22,8 @@ export function searchCondition(parameter: string): string {
 export const COMMON_SEARCH_MATCHES = 1000;
 
 /** The contents columns a search's matches carry (all but the stored text and `singleton`), so that either branch reads them as `c`. */
-const MATCH_COLUMNS = "c.content_id, c.bucket_id, c.latest_version_id, c.created_at, c.updated_at, c.position";
+const MATCH_COLUMNS =
+  "c.content_id, c.bucket_id, c.latest_version_id, c.published_version_id, c.created_at, c.updated_at, c.published_at, c.position";
 
 /**
  * A search of one bucket as two branches of which one answers. `branch(from, test)` writes a branch's SELECT: it reads

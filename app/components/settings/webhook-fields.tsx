@@ -32,7 +32,7 @@ export interface WebhookFieldsProps {
   params?: Record<string, unknown>;
 }
 
-export const eventKey = (event: WebhookEvent) => (event === "document.saved" ? "saved" : "deleted");
+export const eventKey = (event: WebhookEvent) => event.slice("document.".length) as "saved" | "deleted" | "published" | "unpublished";
 
 const SECRET_MODES = {
   create: [

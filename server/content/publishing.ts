@@ -1,0 +1,184 @@
+import type { Db, Queryable } from "@server/db/client";
+import { recordActivity, type Actor } from "@server/admin/activity";
+import { enqueueDeliveriesSql } from "@server/webhooks/outbox";
+import { documentTitle, titleProperty } from "@core/content/title";
+import { publicationState, type PublicationState } from "@core/content/publication";
+import { ContentNotFoundError } from "./store";
+import type { Bucket } from "./buckets";
+
+/*
+ * Publishing (docs/publishing.md): what exhibits get is a document's published version, set here and nowhere else.
+ * A save moves only the newest version (store.ts). Each change of the published version is one transaction: the
+ * contents row, a publications row (what a rollback returns to), the webhooks' deliveries and the activity log.
+ */
+
+export interface Publication {
+  state: PublicationState;
+  latestVersionId: string;
+  publishedVersionId: string | null;
+  /** When what exhibits get last changed (published, or taken off). */
+  changedAt: Date | null;
+  /** Who made that change (null: before publishing existed, or a removed user). */
+  changedBy: string | null;
+}
+
+/** The version asked for is not one of this document's. */
+export class VersionNotFoundError extends Error {
+  constructor(readonly versionId: string) {
+    super(`No version ${versionId} of this document`);
+    this.name = "VersionNotFoundError";
+  }
+}
+
+type PublishingBucket = Pick<Bucket, "id" | "slug" | "jsonSchema" | "locales">;
+
+export async function publicationOf(db: Queryable, bucketId: string, contentId: string): Promise<Publication | null> {
+  const { rows } = await db.query<{
+    latestVersionId: string;
+    publishedVersionId: string | null;
+    publishedAt: Date | null;
+    unpublishedAt: Date | null;
+    changedBy: string | null;
+  }>(
+    `SELECT c.latest_version_id AS "latestVersionId", c.published_version_id AS "publishedVersionId",
+            c.published_at AS "publishedAt", c.unpublished_at AS "unpublishedAt",
+            (SELECT p.actor_name FROM publications p WHERE p.content_id = c.content_id ORDER BY p.seq DESC LIMIT 1) AS "changedBy"
+     FROM contents c WHERE c.content_id = $1 AND c.bucket_id = $2`,
+    [contentId, bucketId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    state: publicationState(row),
+    latestVersionId: row.latestVersionId,
+    publishedVersionId: row.publishedVersionId,
+    changedAt: row.unpublishedAt ?? row.publishedAt,
+    changedBy: row.changedBy,
+  };
+}
+
+interface Target {
+  bucket: PublishingBucket;
+  contentId: string;
+  /** The version to publish; null or absent: the newest. */
+  versionId?: string | null;
+}
+
+/** Publishes a document's newest version, or an older one: exhibits get it from this commit on. */
+export async function publishDocument(db: Db, actor: Actor, target: Target): Promise<Publication> {
+  return db.transaction(async (tx) => {
+    await publishInTransaction(tx, actor, target);
+    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+  });
+}
+
+/** Takes a document off: exhibits no longer get it (its versions stay; it can be published again). */
+export async function unpublishDocument(db: Db, actor: Actor, target: Omit<Target, "versionId">): Promise<Publication> {
+  return db.transaction(async (tx) => {
+    await unpublishInTransaction(tx, actor, target);
+    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+  });
+}
+
+/** One publish inside a caller's transaction (a release publishes many in one). Publishing what is published is a no-op. */
+export async function publishInTransaction(tx: Queryable, actor: Actor, { bucket, contentId, versionId }: Target): Promise<void> {
+  const current = await lockDocument(tx, bucket.id, contentId);
+  const { rows } = await tx.query<{ versionId: string; data: Record<string, unknown> }>(
+    `SELECT version_id AS "versionId", data FROM versions WHERE version_id = $1 AND content_id = $2`,
+    [versionId ?? current.latestVersionId, contentId],
+  );
+  const version = rows[0];
+  if (!version) throw new VersionNotFoundError(versionId ?? current.latestVersionId);
+  if (current.publishedVersionId === version.versionId) return;
+  await tx.query(
+    `UPDATE contents SET published_version_id = $1, published_at = clock_timestamp(), unpublished_at = NULL WHERE content_id = $2`,
+    [version.versionId, contentId],
+  );
+  await recordPublication(tx, actor, bucket, contentId, { versionId: version.versionId, previous: current.publishedVersionId });
+  await tx.query(
+    `WITH hooks AS (${enqueueDeliveriesSql("document.published", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" })}) SELECT 1`,
+    [bucket.id, contentId, version.versionId],
+  );
+  await recordActivity(tx, actor, activityEntry("published", bucket, contentId, version));
+}
+
+export async function unpublishInTransaction(tx: Queryable, actor: Actor, { bucket, contentId }: Omit<Target, "versionId">): Promise<void> {
+  const current = await lockDocument(tx, bucket.id, contentId);
+  const previous = current.publishedVersionId;
+  if (previous === null) return;
+  await tx.query(
+    `UPDATE contents SET published_version_id = NULL, published_at = clock_timestamp(), unpublished_at = clock_timestamp()
+     WHERE content_id = $1`,
+    [contentId],
+  );
+  await recordPublication(tx, actor, bucket, contentId, { versionId: null, previous });
+  await tx.query(
+    `WITH hooks AS (${enqueueDeliveriesSql("document.unpublished", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" })}) SELECT 1`,
+    [bucket.id, contentId, previous],
+  );
+  const { rows } = await tx.query<{ data: Record<string, unknown> }>(`SELECT data FROM versions WHERE version_id = $1`, [previous]);
+  await recordActivity(tx, actor, activityEntry("unpublished", bucket, contentId, { versionId: previous, data: rows[0]?.data ?? {} }));
+}
+
+/** The document's row, locked until the transaction ends: two publishes of one document take turns. */
+async function lockDocument(tx: Queryable, bucketId: string, contentId: string) {
+  const { rows } = await tx.query<{ latestVersionId: string; publishedVersionId: string | null }>(
+    `SELECT latest_version_id AS "latestVersionId", published_version_id AS "publishedVersionId"
+     FROM contents WHERE content_id = $1 AND bucket_id = $2 FOR UPDATE`,
+    [contentId, bucketId],
+  );
+  if (!rows[0]) throw new ContentNotFoundError(contentId);
+  return rows[0];
+}
+
+async function recordPublication(
+  tx: Queryable,
+  actor: Actor,
+  bucket: PublishingBucket,
+  contentId: string,
+  change: { versionId: string | null; previous: string | null },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO publications (content_id, bucket_id, version_id, previous_version_id, actor_id, actor_name)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [contentId, bucket.id, change.versionId, change.previous, actor.id, actor.name],
+  );
+}
+
+function activityEntry(
+  action: "published" | "unpublished",
+  bucket: PublishingBucket,
+  contentId: string,
+  version: { versionId: string; data: Record<string, unknown> },
+) {
+  const key = titleProperty(bucket.jsonSchema);
+  return {
+    area: "document" as const,
+    action,
+    subject: documentTitle(version.data, bucket.jsonSchema, bucket.locales),
+    details: {
+      bucket: bucket.slug,
+      bucketId: bucket.id,
+      contentId,
+      versionId: version.versionId,
+      title: key ? (version.data[key] ?? null) : null,
+    },
+  };
+}
+
+/**
+ * Publishes every document's newest version that is not published yet, in one statement: the demo content of a first
+ * start (server/seed.ts) goes live as a whole. No webhook or activity row: nothing was live before.
+ */
+export async function publishEveryNewest(db: Queryable, actor: Actor): Promise<void> {
+  await db.query(
+    `WITH moved AS (
+       UPDATE contents SET published_version_id = latest_version_id, published_at = clock_timestamp(), unpublished_at = NULL
+       WHERE published_version_id IS DISTINCT FROM latest_version_id
+       RETURNING content_id, bucket_id, latest_version_id
+     )
+     INSERT INTO publications (content_id, bucket_id, version_id, actor_id, actor_name)
+     SELECT content_id, bucket_id, latest_version_id, $1, $2 FROM moved`,
+    [actor.id, actor.name],
+  );
+}
