@@ -136,6 +136,7 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
       pattern: param(likePattern(query.search)),
       text: param(query.search),
       branch: (from, test) => select(from, [test], true),
+      published: true,
     });
     text = `SELECT "contentId", "versionId", "createdAt", "updatedAt", data, "sortValue" FROM (${searched}) page
        ORDER BY sort_key ${direction}, "contentId" ${direction}`;
