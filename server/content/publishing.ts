@@ -3,8 +3,11 @@ import { recordActivity, type Actor } from "@server/admin/activity";
 import { enqueueDeliveriesSql } from "@server/webhooks/outbox";
 import { documentTitle, titleProperty } from "@core/content/title";
 import { publicationState, type PublicationState } from "@core/content/publication";
+import { collectionReferences } from "@core/content/references";
+import type { User } from "@server/accounts/users";
 import { ContentNotFoundError } from "./store";
-import type { Bucket } from "./buckets";
+import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
+import { compileBucketSchema } from "./validator";
 
 /*
  * Publishing (docs/publishing.md): what exhibits get is a document's published version, set here and nowhere else.
@@ -181,4 +184,90 @@ export async function publishEveryNewest(db: Queryable, actor: Actor): Promise<v
      SELECT content_id, bucket_id, latest_version_id, $1, $2 FROM moved`,
     [actor.id, actor.name],
   );
+}
+
+/** A document a publish would leave an exhibit pointing at without content: referenced, and not published. */
+export interface UnpublishedReference {
+  bucket: Bucket;
+  contentId: string;
+  title: string;
+  state: "draft" | "unpublished";
+}
+
+/** How many documents a publish looks through for what it references: a bound on the walk, not on a schema. */
+const REFERENCE_WALK_LIMIT = 500;
+
+/**
+ * What a document's version references, directly or through the documents it references (sub-forms of sub-forms,
+ * the cases of a session), that has no published version: an exhibit would get a reference it cannot follow
+ * (the delivery API leaves it as an id). Only buckets the user may open are looked into; their documents' newest
+ * versions are followed, as publishing them would publish those.
+ */
+export async function unpublishedReferences(
+  db: Queryable,
+  user: User,
+  bucket: Pick<Bucket, "jsonSchema" | "locales">,
+  data: Record<string, unknown>,
+): Promise<UnpublishedReference[]> {
+  const found: UnpublishedReference[] = [];
+  const seen = new Set<string>();
+  const buckets = new Map<string, Bucket | null>();
+  let level = collectionReferences(compileBucketSchema(bucket).schema, data);
+  while (level.length && seen.size < REFERENCE_WALK_LIMIT) {
+    const byCollection = new Map<string, string[]>();
+    for (const { collection, contentId } of level) {
+      if (seen.has(contentId) || seen.size >= REFERENCE_WALK_LIMIT) continue;
+      seen.add(contentId);
+      byCollection.set(collection, [...(byCollection.get(collection) ?? []), contentId]);
+    }
+    const next: typeof level = [];
+    for (const [collection, ids] of byCollection) {
+      if (!buckets.has(collection)) {
+        const target = await findBucketByCollection(db, collection);
+        buckets.set(collection, target && isBucketVisible(target, user) ? target : null);
+      }
+      const target = buckets.get(collection);
+      if (!target) continue;
+      const { rows } = await db.query<{ contentId: string; data: Record<string, unknown>; published: boolean; unpublishedAt: Date | null }>(
+        `SELECT c.content_id AS "contentId", v.data, c.published_version_id IS NOT NULL AS published, c.unpublished_at AS "unpublishedAt"
+         FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+         WHERE c.bucket_id = $1 AND c.content_id = ANY ($2::uuid[])`,
+        [target.id, ids],
+      );
+      for (const row of rows) {
+        if (row.published) continue;
+        found.push({
+          bucket: target,
+          contentId: row.contentId,
+          title: documentTitle(row.data, target.jsonSchema, target.locales),
+          state: row.unpublishedAt === null ? "draft" : "unpublished",
+        });
+        next.push(...collectionReferences(compileBucketSchema(target).schema, row.data));
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+/**
+ * Publishes a document and, in the same transaction, the unpublished documents it references that the editor chose
+ * to include (`include`: contentIds among unpublishedReferences; any other is ignored): exhibits get them together.
+ */
+export async function publishWithReferences(
+  db: Db,
+  user: User,
+  target: Target & { data: Record<string, unknown> },
+  include: readonly string[],
+): Promise<Publication> {
+  const wanted = new Set(include.map((id) => id.toLowerCase()));
+  const actor = { id: user.id, name: user.name };
+  return db.transaction(async (tx) => {
+    const references = wanted.size ? await unpublishedReferences(tx, user, target.bucket, target.data) : [];
+    for (const reference of references) {
+      if (wanted.has(reference.contentId)) await publishInTransaction(tx, actor, { bucket: reference.bucket, contentId: reference.contentId });
+    }
+    await publishInTransaction(tx, actor, target);
+    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+  });
 }

@@ -18,14 +18,15 @@ import { startTestServer, type TestServer } from "@tests/support/server";
 let server: TestServer;
 let works: Bucket;
 let makers: Bucket;
+let places: Bucket;
 let token: string;
 const unique = Date.now().toString(36);
 
 const read = (path: string, headers: Record<string, string> = {}) => deliver(server.url, `/api/v1/delivery${path}`, token, headers);
 const documentPath = (contentId: string) => `/buckets/${works.slug}/documents/${contentId}`;
 
-async function newDocument(title: string, bucket = works) {
-  return createContent(server.db, bucket.id, bucket === works ? { title } : { name: title }, null);
+async function newDocument(title: string, bucket = works, more: Record<string, unknown> = {}) {
+  return createContent(server.db, bucket.id, { ...(bucket === works ? { title } : { name: title }), ...more }, null);
 }
 
 async function saveOver(bucket: Bucket, version: { contentId: string; versionId: string }, data: Record<string, unknown>) {
@@ -34,10 +35,15 @@ async function saveOver(bucket: Bucket, version: { contentId: string; versionId:
 
 beforeAll(async () => {
   server = await startTestServer();
+  places = await createTestBucket(server.db, {
+    slug: `places-${unique}`,
+    collectionName: `places-${unique}`,
+    jsonSchema: { type: "object", properties: { name: { type: "string" } } },
+  });
   makers = await createTestBucket(server.db, {
     slug: `makers-${unique}`,
     collectionName: `makers-${unique}`,
-    jsonSchema: { type: "object", properties: { name: { type: "string" } } },
+    jsonSchema: { type: "object", properties: { name: { type: "string" }, place: { type: "string", _ref: places.collectionName } } },
   });
   works = await createTestBucket(server.db, {
     slug: `works-${unique}`,
@@ -214,5 +220,54 @@ describe("who may publish", () => {
     const anonymous = await postForm(server.url, path, { intent: "publish" });
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get("location")).toMatch(/^\/login/);
+  });
+});
+
+describe("publishing with what it references", () => {
+  it("lists the unpublished documents it references, through the ones it references, and publishes the ticked ones with it", async () => {
+    const curator = await signedInUser(server.url, server.db, { permissions: ["user", "publish"] });
+    const place = await newDocument("Draft place", places);
+    const maker = await newDocument("Draft maker", makers, { place: place.contentId });
+    const publishedMaker = await newDocument("Published maker", makers);
+    await publishDocument(server.db, TEST_PUBLISHER, { bucket: makers, contentId: publishedMaker.contentId });
+    const work = await createContent(server.db, works.id, { title: "Work with makers", maker: maker.contentId }, null);
+    const path = `/b/${works.slug}/${work.contentId}/publish`;
+    const confirm = await page(server.url, path, curator.cookie);
+    expect(confirm.status).toBe(200);
+    const listed = [...confirm.html.matchAll(/name="include"[^>]*value="([0-9a-f-]+)"/g)].map((match) => match[1]);
+    expect(listed.sort()).toEqual([maker.contentId, place.contentId].sort());
+    expect(confirm.html).toContain("Draft maker");
+    expect(confirm.html).toContain("Draft place");
+
+    // Only the maker ticked: the place stays a draft; the work and the maker go live in one transaction.
+    const posted = await postForm(server.url, path, { intent: "publish", versionId: work.versionId, include: maker.contentId }, curator.cookie);
+    expect(posted.status).toBe(302);
+    expect((await publicationOf(server.db, works.id, work.contentId))?.state).toBe("published");
+    expect((await publicationOf(server.db, makers.id, maker.contentId))?.state).toBe("published");
+    expect((await publicationOf(server.db, places.id, place.contentId))?.state).toBe("draft");
+    const populated = (await (await read(`${documentPath(work.contentId)}?populate=2`)).json()) as Doc;
+    const shownMaker = populated.data.maker as Doc;
+    expect(shownMaker.data.name).toBe("Draft maker");
+    expect(shownMaker.data.place).toBe(place.contentId);
+  });
+
+  it("publishes nothing it was not asked to, and ignores an include that is no unpublished reference of it", async () => {
+    const curator = await signedInUser(server.url, server.db, { permissions: ["user", "publish"] });
+    const maker = await newDocument("Left a draft", makers);
+    const stranger = await newDocument("Not referenced");
+    const work = await createContent(server.db, works.id, { title: "Published alone", maker: maker.contentId }, null);
+    const path = `/b/${works.slug}/${work.contentId}/publish`;
+    const body = new URLSearchParams({ intent: "publish", versionId: work.versionId });
+    body.append("include", stranger.contentId);
+    const posted = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: curator.cookie, Origin: new URL(server.url).origin },
+      body,
+    });
+    expect(posted.status).toBe(302);
+    expect((await publicationOf(server.db, works.id, work.contentId))?.state).toBe("published");
+    expect((await publicationOf(server.db, makers.id, maker.contentId))?.state).toBe("draft");
+    expect((await publicationOf(server.db, works.id, stranger.contentId))?.state).toBe("draft");
   });
 });

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
-import { publishDocument, unpublishDocument } from "@server/content/publishing";
+import { publishWithReferences, unpublishDocument, unpublishedReferences } from "@server/content/publishing";
 import { historyEntries } from "@server/content/history";
 import { pageRoute } from "@server/web/respond";
 import { readForm } from "@server/web/read-form";
@@ -10,24 +10,27 @@ import { documentTitle } from "@core/content/title";
 import { interfaceBucketName } from "@server/web/request-state";
 import { pageTitle } from "~/lib/page-title";
 import { PublicationBadge } from "~/components/publishing/publication-badge";
+import { UnpublishedReferences } from "~/components/publishing/unpublished-references";
 import { requirePublishing, versionToPublish } from "./publish.server";
 import type { Route } from "./+types/publish";
 
 /*
  * /b/{bucket}/{contentId}/publish (docs/publishing.md). GET: the confirmation without JavaScript (?intent=unpublish,
  * ?versionId= for an older version); the edit page asks the same in a dialog. POST (intent publish|unpublish,
- * versionId: the version the editor saw, empty for the newest): changes what exhibits get, then back to the document.
+ * versionId: the version the editor saw, empty for the newest; include: unpublished documents it references, published
+ * with it in one transaction): changes what exhibits get, then back to the document.
  * Only users who may publish (the `publish` permission, or admins); anyone else gets 403.
  */
 
 const intentOf = (value: unknown) => (value === "unpublish" ? "unpublish" : "publish");
 
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
-  const { bucket, contentId, publication } = await requirePublishing(request, context, params);
+  const { user, bucket, contentId, publication } = await requirePublishing(request, context, params);
   const search = new URL(request.url).searchParams;
   const intent = intentOf(search.get("intent"));
   const version = await versionToPublish(context, bucket, contentId, publication, search.get("versionId") ?? "");
   const [entry] = await historyEntries(context.db, bucket.id, contentId, [version.versionId]);
+  const references = intent === "publish" ? await unpublishedReferences(context.db, user, bucket, version.data) : [];
   return {
     intent,
     bucketName: await interfaceBucketName(request, context, bucket),
@@ -37,6 +40,14 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
     newest: version.versionId === publication.latestVersionId,
     state: publication.state,
     documentPath: savedDocumentPath(bucket, contentId),
+    references: await Promise.all(
+      references.map(async (reference) => ({
+        contentId: reference.contentId,
+        title: reference.title,
+        state: reference.state,
+        bucketName: await interfaceBucketName(request, context, reference.bucket),
+      })),
+    ),
   };
 });
 
@@ -44,14 +55,14 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const { user, bucket, contentId, publication } = await requirePublishing(request, context, params);
   const form = await readForm(request);
   const asked = form.get("versionId");
-  const actor = { id: user.id, name: user.name };
   if (intentOf(form.get("intent")) === "unpublish") {
-    await unpublishDocument(context.db, actor, { bucket, contentId });
+    await unpublishDocument(context.db, { id: user.id, name: user.name }, { bucket, contentId });
     return redirect(`${savedDocumentPath(bucket, contentId)}?published=unpublished`);
   }
   if (asked !== null && typeof asked !== "string") throw new HttpError(400, "api.formUnreadable");
   const version = await versionToPublish(context, bucket, contentId, publication, asked ?? "");
-  await publishDocument(context.db, actor, { bucket, contentId, versionId: version.versionId });
+  const include = form.getAll("include").filter((value): value is string => typeof value === "string");
+  await publishWithReferences(context.db, user, { bucket, contentId, versionId: version.versionId, data: version.data }, include);
   return redirect(`${savedDocumentPath(bucket, contentId)}?published=published`);
 });
 
@@ -77,15 +88,18 @@ export default function PublishPage({ loaderData }: Route.ComponentProps) {
             ? t("publishing.confirmPublishText")
             : t("publishing.confirmPublishVersionText", { number: versionNumber ?? "?" })}
       </p>
-      <Form method="post" className="form-actions">
-        <input type="hidden" name="intent" value={intent} />
-        {intent === "publish" ? <input type="hidden" name="versionId" value={loaderData.versionId} /> : null}
-        <button type="submit" className={intent === "publish" ? "button primary" : "button danger"}>
-          {t(intent === "publish" ? "publishing.publish" : "publishing.unpublish")}
-        </button>
-        <Link to={loaderData.documentPath} className="button">
-          {t("publishing.cancel")}
-        </Link>
+      <Form method="post">
+        {loaderData.references.length ? <UnpublishedReferences references={loaderData.references} /> : null}
+        <div className="form-actions">
+          <input type="hidden" name="intent" value={intent} />
+          {intent === "publish" ? <input type="hidden" name="versionId" value={loaderData.versionId} /> : null}
+          <button type="submit" className={intent === "publish" ? "button primary" : "button danger"}>
+            {t(intent === "publish" ? "publishing.publish" : "publishing.unpublish")}
+          </button>
+          <Link to={loaderData.documentPath} className="button">
+            {t("publishing.cancel")}
+          </Link>
+        </div>
       </Form>
     </section>
   );
