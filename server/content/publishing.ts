@@ -265,7 +265,8 @@ export async function publishWithReferences(
   return db.transaction(async (tx) => {
     const references = wanted.size ? await unpublishedReferences(tx, user, target.bucket, target.data) : [];
     for (const reference of references) {
-      if (wanted.has(reference.contentId)) await publishInTransaction(tx, actor, { bucket: reference.bucket, contentId: reference.contentId });
+      if (wanted.has(reference.contentId))
+        await publishInTransaction(tx, actor, { bucket: reference.bucket, contentId: reference.contentId });
     }
     await publishInTransaction(tx, actor, target);
     return (await publicationOf(tx, target.bucket.id, target.contentId))!;

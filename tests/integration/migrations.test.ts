@@ -294,7 +294,13 @@ describe("migrations", () => {
       db,
       MIGRATIONS.filter((migration) => migration.version < 34),
     );
-    const editor = await createUser(db, { name: "Ed", email: "ed@example.test", password: "a long password", permissions: ["user"], buckets: null });
+    const editor = await createUser(db, {
+      name: "Ed",
+      email: "ed@example.test",
+      password: "a long password",
+      permissions: ["user"],
+      buckets: null,
+    });
     const { rows: buckets } = await db.query<{ id: string }>(
       `INSERT INTO buckets (slug, name, collection_name, json_schema) VALUES ('works', 'Works', 'works', '{"type":"object"}') RETURNING id`,
     );
@@ -302,19 +308,32 @@ describe("migrations", () => {
     const first = await createContent(db, bucketId, { title: "One" }, editor.id);
     await createContent(db, bucketId, { title: "Two" }, editor.id);
     await db.query(`INSERT INTO invitations (code_hash, permissions, expires_at) VALUES ('open', '{user}', now() + interval '1 day')`);
-    await db.query(`INSERT INTO invitations (code_hash, permissions, expires_at, used_at) VALUES ('used', '{user}', now() + interval '1 day', now())`);
-    await db.query(`INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/a', 's', '{document.saved}', true)`);
-    await db.query(`INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/b', 's', '{document.deleted}', true)`);
+    await db.query(
+      `INSERT INTO invitations (code_hash, permissions, expires_at, used_at) VALUES ('used', '{user}', now() + interval '1 day', now())`,
+    );
+    await db.query(
+      `INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/a', 's', '{document.saved}', true)`,
+    );
+    await db.query(
+      `INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/b', 's', '{document.deleted}', true)`,
+    );
     const served = await db.query(`SELECT content_id, latest_version_id, updated_at FROM contents ORDER BY content_id`);
 
-    expect(await migrate(db, MIGRATIONS.filter((migration) => migration.version <= 34))).toEqual([34]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 34),
+      ),
+    ).toEqual([34]);
     // What the delivery API reads after (the published version, and published_at as its updatedAt) is what it read before.
     const published = await db.query(
       `SELECT content_id, published_version_id AS latest_version_id, published_at AS updated_at FROM contents ORDER BY content_id`,
     );
     expect(published.rows).toEqual(served.rows);
     expect((await db.query(`SELECT count(*)::int AS n FROM contents WHERE unpublished_at IS NOT NULL`)).rows[0]).toEqual({ n: 0 });
-    expect((await db.query(`SELECT permissions FROM users WHERE id = $1`, [editor.id])).rows[0]).toEqual({ permissions: ["user", "publish"] });
+    expect((await db.query(`SELECT permissions FROM users WHERE id = $1`, [editor.id])).rows[0]).toEqual({
+      permissions: ["user", "publish"],
+    });
     const invitations = await db.query(`SELECT code_hash, permissions FROM invitations ORDER BY code_hash`);
     expect(invitations.rows).toEqual([
       { code_hash: "open", permissions: ["user", "publish"] },

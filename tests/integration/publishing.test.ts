@@ -30,7 +30,13 @@ async function newDocument(title: string, bucket = works, more: Record<string, u
 }
 
 async function saveOver(bucket: Bucket, version: { contentId: string; versionId: string }, data: Record<string, unknown>) {
-  return saveVersion(server.db, { bucketId: bucket.id, contentId: version.contentId, baseVersionId: version.versionId, data, userId: null });
+  return saveVersion(server.db, {
+    bucketId: bucket.id,
+    contentId: version.contentId,
+    baseVersionId: version.versionId,
+    data,
+    userId: null,
+  });
 }
 
 beforeAll(async () => {
@@ -83,7 +89,7 @@ describe("what exhibits get", () => {
     const published = await read(documentPath(first.contentId), { "If-None-Match": etag });
     expect(published.status).toBe(200);
     expect(((await published.json()) as Doc).data.title).toBe("Half-finished text");
-    expect((await publicationOf(server.db, works.id, first.contentId))).toMatchObject({
+    expect(await publicationOf(server.db, works.id, first.contentId)).toMatchObject({
       state: "published",
       publishedVersionId: second.versionId,
     });
@@ -188,7 +194,10 @@ describe("who may publish", () => {
   });
 
   it("with the permission (or as an admin): the confirmation page, then the version seen is published", async () => {
-    for (const permissions of [["user", "publish"], ["user", "admin"]] as const) {
+    for (const permissions of [
+      ["user", "publish"],
+      ["user", "admin"],
+    ] as const) {
       const curator = await signedInUser(server.url, server.db, { permissions: [...permissions] });
       const doc = await newDocument(`Ready for the opening ${permissions[1]}`);
       const path = `/b/${works.slug}/${doc.contentId}/publish`;
@@ -200,7 +209,10 @@ describe("who may publish", () => {
       const posted = await postForm(server.url, path, { intent: "publish", versionId: doc.versionId }, curator.cookie);
       expect(posted.status).toBe(302);
       expect(posted.headers.get("location")).toBe(`/b/${works.slug}/${doc.contentId}/latest?published=published`);
-      expect(await publicationOf(server.db, works.id, doc.contentId)).toMatchObject({ state: "changed", publishedVersionId: doc.versionId });
+      expect(await publicationOf(server.db, works.id, doc.contentId)).toMatchObject({
+        state: "changed",
+        publishedVersionId: doc.versionId,
+      });
       const unposted = await postForm(server.url, path, { intent: "unpublish" }, curator.cookie);
       expect(unposted.headers.get("location")).toBe(`/b/${works.slug}/${doc.contentId}/latest?published=unpublished`);
       expect((await publicationOf(server.db, works.id, doc.contentId))?.state).toBe("unpublished");
@@ -240,7 +252,12 @@ describe("publishing with what it references", () => {
     expect(confirm.html).toContain("Draft place");
 
     // Only the maker ticked: the place stays a draft; the work and the maker go live in one transaction.
-    const posted = await postForm(server.url, path, { intent: "publish", versionId: work.versionId, include: maker.contentId }, curator.cookie);
+    const posted = await postForm(
+      server.url,
+      path,
+      { intent: "publish", versionId: work.versionId, include: maker.contentId },
+      curator.cookie,
+    );
     expect(posted.status).toBe(302);
     expect((await publicationOf(server.db, works.id, work.contentId))?.state).toBe("published");
     expect((await publicationOf(server.db, makers.id, maker.contentId))?.state).toBe("published");

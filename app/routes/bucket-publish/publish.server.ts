@@ -25,7 +25,13 @@ export async function requirePublishing(
 }
 
 /** The version a publish names (a form's or URL's `versionId`; empty: the newest), or 404 when it is not this document's. */
-export async function versionToPublish(context: AppLoadContext, bucket: Bucket, contentId: string, publication: Publication, asked: string) {
+export async function versionToPublish(
+  context: AppLoadContext,
+  bucket: Bucket,
+  contentId: string,
+  publication: Publication,
+  asked: string,
+) {
   const versionId = asked === "" ? publication.latestVersionId : asked;
   const version = isUuid(versionId) ? await getVersion(context.db, bucket.id, contentId, versionId) : null;
   if (!version) throw new HttpError(404, "errors.notFound");
