@@ -288,3 +288,27 @@ describe("publishing with what it references", () => {
     expect((await publicationOf(server.db, works.id, stranger.contentId))?.state).toBe("draft");
   });
 });
+
+describe("the history", () => {
+  it("marks the published version, compares it with the newest, and offers 'Publish' on the others to who may publish", async () => {
+    const curator = await signedInUser(server.url, server.db, { permissions: ["user", "publish"] });
+    const editor = await signedInUser(server.url, server.db, { permissions: ["user"] });
+    const first = await newDocument("Published text");
+    await publishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: first.contentId });
+    const second = await saveOver(works, first, { title: "Newer text" });
+    const historyPath = `/b/${works.slug}/${first.contentId}/history`;
+    const history = await page(server.url, historyPath, curator.cookie);
+    expect(history.status).toBe(200);
+    const published = new RegExp(`data-version="${first.versionId}"[\\s\\S]*?history-published`);
+    expect(history.html).toMatch(published);
+    const compare = `/b/${works.slug}/${first.contentId}/compare?a=${first.versionId}&amp;b=${second.versionId}`;
+    expect(history.html).toContain(`href="${compare}"`);
+    expect((await page(server.url, compare.replace("&amp;", "&"), curator.cookie)).status).toBe(200);
+    const publishLink = `/b/${works.slug}/${first.contentId}/publish?versionId=${second.versionId}`;
+    expect(history.html).toContain(`href="${publishLink}"`);
+    expect(history.html).not.toContain(`publish?versionId=${first.versionId}`);
+    const asEditor = await page(server.url, historyPath, editor.cookie);
+    expect(asEditor.html).toMatch(published);
+    expect(asEditor.html).not.toContain("/publish?versionId=");
+  });
+});

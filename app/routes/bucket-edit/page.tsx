@@ -295,6 +295,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
           history={loaderData.history.page}
           schemaLink={loaderData.history.schemaLink}
           currentVersionId={loaderData.versionId}
+          canPublish={loaderData.canPublish}
           open={loaderData.latestVersionId !== null}
         />
       ) : null}

@@ -8,6 +8,7 @@ import { pageRoute } from "@server/web/respond";
 import { HistoryList } from "~/components/history/history-list";
 import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
+import { mayPublish } from "@core/content/publication";
 import { documentPath, overviewPath, savedDocumentPath } from "@core/content/screens";
 import type { Route } from "./+types/history";
 import { readForm } from "@server/web/read-form";
@@ -26,7 +27,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const history = await listHistory(context.db, target.bucket.id, header.contentId, page);
   if (!history) throw notFound();
-  return { ...header, history };
+  return { ...header, history, canPublish: mayPublish(target.user.permissions) };
 });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
@@ -73,7 +74,7 @@ export default function HistoryPageRoute({ loaderData, actionData }: Route.Compo
           {t("history.restoreConflict")}
         </p>
       ) : null}
-      <HistoryList bucketSlug={bucket.slug} history={history} schemaLink={loaderData.schemaLink} />
+      <HistoryList bucketSlug={bucket.slug} history={history} schemaLink={loaderData.schemaLink} canPublish={loaderData.canPublish} />
     </section>
   );
 }
