@@ -284,8 +284,15 @@ export function deliveryOpenApi(
     }
     const base = `/api/v1/delivery/buckets/${encodeURIComponent(bucket.slug)}`;
     const either = (suffix: string) => ({ oneOf: [ref(`${name}${suffix}`), ref(`${name}Localized${suffix}`)] });
-    const notFound = problem("No such document (or bucket).");
     const badRequest = problem("A query parameter cannot be used: `parameter` names it.");
+    /** The answers for one document: by its id, or a singleton's. */
+    const documentResponses = {
+      "200": answer("The document.", either("Document")),
+      "304": notModified,
+      "400": badRequest,
+      ...COMMON_ERRORS,
+      "404": problem("No such document (or bucket)."),
+    };
     paths[`${base}/documents`] = {
       get: {
         operationId: `list${name}Documents`,
@@ -331,13 +338,7 @@ export function deliveryOpenApi(
           { name: "contentId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
           ...localeParameters(bucket.locales),
         ],
-        responses: {
-          "200": answer("The document.", either("Document")),
-          "304": notModified,
-          "400": badRequest,
-          ...COMMON_ERRORS,
-          "404": notFound,
-        },
+        responses: documentResponses,
       },
     };
     if (bucket.singleton) {
@@ -346,13 +347,7 @@ export function deliveryOpenApi(
           operationId: `get${name}Singleton`,
           summary: `The document of the singleton ${bucket.name}.`,
           parameters: localeParameters(bucket.locales),
-          responses: {
-            "200": answer("The document.", either("Document")),
-            "304": notModified,
-            "400": badRequest,
-            ...COMMON_ERRORS,
-            "404": notFound,
-          },
+          responses: documentResponses,
         },
       };
     }
