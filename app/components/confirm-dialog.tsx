@@ -70,3 +70,26 @@ export function ConfirmIntentDialog(props: {
     </ConfirmDialog>
   );
 }
+
+/**
+ * A page's own delete (a user's, a webhook's), in two parts: the hint and the button that opens the dialog (?delete),
+ * in the page's danger zone; the dialog, at the page's end, whose confirming posts intent "delete" to `here`.
+ */
+export function DeleteOpener({ hint, text }: { hint: string; text: string }) {
+  return (
+    <>
+      <p className="muted">{hint}</p>
+      <Link to="?delete" className="button danger" preventScrollReset>
+        {text}
+      </Link>
+    </>
+  );
+}
+
+export function ConfirmDeleteDialog(props: { title: string; here: string; confirmText: string; children: ReactNode }) {
+  return (
+    <ConfirmIntentDialog title={props.title} cancelTo={props.here} intent="delete" action={props.here} confirmText={props.confirmText}>
+      {props.children}
+    </ConfirmIntentDialog>
+  );
+}

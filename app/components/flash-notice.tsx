@@ -52,3 +52,12 @@ export function FlashNotice({ children }: { children: ReactNode }) {
     </p>
   );
 }
+
+/** A notice that stays (a status message): green for what went well, yellow for what to mind. */
+export function StatusNotice({ tone, children }: { tone: "success" | "warning"; children: ReactNode }) {
+  return (
+    <p className={`notice-${tone}`} role="status">
+      {children}
+    </p>
+  );
+}

@@ -1,11 +1,69 @@
+import { useRef, type ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ConfirmIntentDialog } from "~/components/confirm-dialog";
+import { FlashNotice } from "~/components/flash-notice";
 import { WhereUsedList } from "~/components/where-used";
-import { Pagination, SearchForm, searchPageLink } from "~/components/list-tools";
-import { duplicatePath, type ScreenBucket } from "@core/content/screens";
+import { ListHeader, Pagination, SearchForm, searchPageLink } from "~/components/list-tools";
+import { duplicatePath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
+import { useClientLinks } from "~/lib/client-links";
 
 /* The parts of a bucket's overview that the session overviews show too (routes/bucket-overview.tsx). */
+
+type WhereUsed = Parameters<typeof WhereUsedList>[0]["whereUsed"];
+
+/** What the overview page around a list reads of its loader's data. */
+export interface OverviewFrameData {
+  bucket: ScreenBucket & { name: string };
+  search: string;
+  view: "list" | "grid";
+  deleted: boolean;
+  page: number;
+  pages: number | null;
+  hasNext: boolean;
+  whereUsed: WhereUsed | null;
+}
+
+/**
+ * An overview page around its list (`children`): the heading with the New button, the tools, `notes`, the notices
+ * of a delete; after the list its pages and the delete confirmation (`toDelete`). Its plain links (RowActions)
+ * navigate through useClientLinks.
+ */
+export function OverviewFrame({
+  className,
+  data,
+  actionData,
+  toDelete,
+  notes,
+  children,
+}: {
+  className: string;
+  data: OverviewFrameData;
+  actionData: object | undefined;
+  toDelete: { contentId: string; versionId: string; title: string } | undefined;
+  notes?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const list = useRef<HTMLElement>(null);
+  useClientLinks(list);
+  return (
+    <section className={className} ref={list}>
+      <ListHeader title={data.bucket.name} create={{ to: newDocumentPath(data.bucket), text: t("overview.new") }} />
+      <OverviewTools search={data.search} view={data.view} />
+      {notes}
+      {data.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
+      {actionData && "deleteConflict" in actionData ? (
+        <p className="form-error" role="alert">
+          {t("overview.deleteConflict")}
+        </p>
+      ) : null}
+      {children}
+      <OverviewPagination page={data.page} pages={data.pages} hasNext={data.hasNext} search={data.search} />
+      {toDelete ? <DeleteDialog document={toDelete} whereUsed={data.whereUsed} /> : null}
+    </section>
+  );
+}
 
 /** The search box and the list/grid switch (kept in the session through /session/index-view). */
 export function OverviewTools({ search, view }: { search: string; view: "list" | "grid" }) {
@@ -49,13 +107,31 @@ export function OverviewPagination({
   );
 }
 
+/** An overview's table: its columns' heads (`head`), then the row actions' column, and its rows. */
+export function OverviewTable({ className, head, children }: { className: string; head: ReactNode; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <table className={className}>
+      <thead>
+        <tr>
+          {head}
+          <th scope="col">
+            <span className="visually-hidden">{t("overview.actions")}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
 /** The delete confirmation (?delete=): the documents that refer to this one, then a form post. */
 export function DeleteDialog({
   document,
   whereUsed,
 }: {
   document: { contentId: string; versionId: string; title: string };
-  whereUsed: Parameters<typeof WhereUsedList>[0]["whereUsed"] | null;
+  whereUsed: WhereUsed | null;
 }) {
   const { t } = useTranslation();
   const location = useLocation();

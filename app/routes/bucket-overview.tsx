@@ -1,12 +1,8 @@
 import type { RouteHandle } from "@core/route-handle";
-import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
-import { FlashNotice } from "~/components/flash-notice";
-import { ListHeader } from "~/components/list-tools";
-import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/components/overview";
-import { documentPath, newDocumentPath } from "@core/content/screens";
-import { useClientLinks } from "~/lib/client-links";
+import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
+import { documentPath } from "@core/content/screens";
 import { pageTitle } from "~/lib/page-title";
 import { overviewAction, overviewLoader } from "./bucket-overview.server";
 import type { Route } from "./+types/bucket-overview";
@@ -37,23 +33,13 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(m
 export default function BucketOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
-  const { bucket, items, page, view } = loaderData;
+  const { bucket, items, view } = loaderData;
   const here = location.pathname + location.search;
   const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
   const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
-  const list = useRef<HTMLElement>(null);
-  useClientLinks(list);
   return (
-    <section className="overview" ref={list}>
-      <ListHeader title={bucket.name} create={{ to: newDocumentPath(bucket), text: t("overview.new") }} />
-      <OverviewTools search={loaderData.search} view={view} />
-      {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
-      {actionData && "deleteConflict" in actionData ? (
-        <p className="form-error" role="alert">
-          {t("overview.deleteConflict")}
-        </p>
-      ) : null}
+    <OverviewFrame className="overview" data={loaderData} actionData={actionData} toDelete={toDelete}>
       {items.length === 0 ? (
         <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>
       ) : view === "grid" ? (
@@ -71,37 +57,32 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           ))}
         </ul>
       ) : (
-        <table className="content-table">
-          <thead>
-            <tr>
+        <OverviewTable
+          className="content-table"
+          head={
+            <>
               <th scope="col">{t("overview.title")}</th>
               <th scope="col">{t("overview.updated")}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t("overview.actions")}</span>
-              </th>
+            </>
+          }
+        >
+          {items.map((item) => (
+            <tr key={item.contentId}>
+              <td>
+                <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
+              </td>
+              <td>
+                <time dateTime={item.updatedAt} suppressHydrationWarning>
+                  {date(item.updatedAt)}
+                </time>
+              </td>
+              <td>
+                <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.contentId}>
-                <td>
-                  <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
-                </td>
-                <td>
-                  <time dateTime={item.updatedAt} suppressHydrationWarning>
-                    {date(item.updatedAt)}
-                  </time>
-                </td>
-                <td>
-                  <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </OverviewTable>
       )}
-      <OverviewPagination page={page} pages={loaderData.pages} hasNext={loaderData.hasNext} search={loaderData.search} />
-      {toDelete ? <DeleteDialog document={toDelete} whereUsed={loaderData.whereUsed} /> : null}
-    </section>
+    </OverviewFrame>
   );
 }

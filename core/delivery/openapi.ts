@@ -73,6 +73,10 @@ export function componentNames(buckets: readonly Pick<OpenApiBucket, "slug">[]):
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** Properties that say only their type: `{ name: "string" }` → `{ name: { type: "string" } }`. */
+const typed = (types: Record<string, string | string[]>) =>
+  Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type }]));
+
 /** A normalised schema node as an OpenAPI (JSON Schema 2020-12) schema of what the API answers. */
 function convert(node: unknown, localized: boolean, documentOf: (collection: string) => string | null, depth = 0): JsonSchema {
   if (!isPlainObject(node) || depth > 64) return {};
@@ -174,12 +178,14 @@ export function deliveryOpenApi(
       properties: {
         contentId: { type: "string", format: "uuid" },
         kind: { type: "string", enum: ["image", "video", "file"] },
-        mimetype: { type: "string" },
-        filename: { type: "string" },
-        size: { type: "number" },
-        width: { type: ["integer", "null"] },
-        height: { type: ["integer", "null"] },
-        duration: { type: ["number", "null"] },
+        ...typed({
+          mimetype: "string",
+          filename: "string",
+          size: "number",
+          width: ["integer", "null"],
+          height: ["integer", "null"],
+          duration: ["number", "null"],
+        }),
         url: { type: "string", format: "uri" },
         renditions: {
           type: "object",
@@ -219,13 +225,7 @@ export function deliveryOpenApi(
       type: "object",
       description: "RFC 9457 problem details.",
       required: ["type", "title", "status", "detail"],
-      properties: {
-        type: { type: "string" },
-        title: { type: "string" },
-        status: { type: "integer" },
-        detail: { type: "string" },
-        parameter: { type: "string" },
-      },
+      properties: typed({ type: "string", title: "string", status: "integer", detail: "string", parameter: "string" }),
     },
     Fallbacks: {
       type: "object",
@@ -236,11 +236,7 @@ export function deliveryOpenApi(
       type: "object",
       required: ["slug", "name", "singleton", "collectionName", "locales", "schema"],
       properties: {
-        slug: { type: "string" },
-        name: { type: "string" },
-        singleton: { type: "boolean" },
-        private: { type: "boolean" },
-        collectionName: { type: "string" },
+        ...typed({ slug: "string", name: "string", singleton: "boolean", private: "boolean", collectionName: "string" }),
         locales: { type: "array", items: { type: "string" } },
         schema: { type: "object", description: "The bucket's normalised JSON schema.", additionalProperties: true },
       },
@@ -288,8 +284,15 @@ export function deliveryOpenApi(
     }
     const base = `/api/v1/delivery/buckets/${encodeURIComponent(bucket.slug)}`;
     const either = (suffix: string) => ({ oneOf: [ref(`${name}${suffix}`), ref(`${name}Localized${suffix}`)] });
-    const notFound = problem("No such document (or bucket).");
     const badRequest = problem("A query parameter cannot be used: `parameter` names it.");
+    /** The answers for one document: by its id, or a singleton's. */
+    const documentResponses = {
+      "200": answer("The document.", either("Document")),
+      "304": notModified,
+      "400": badRequest,
+      ...COMMON_ERRORS,
+      "404": problem("No such document (or bucket)."),
+    };
     paths[`${base}/documents`] = {
       get: {
         operationId: `list${name}Documents`,
@@ -335,13 +338,7 @@ export function deliveryOpenApi(
           { name: "contentId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
           ...localeParameters(bucket.locales),
         ],
-        responses: {
-          "200": answer("The document.", either("Document")),
-          "304": notModified,
-          "400": badRequest,
-          ...COMMON_ERRORS,
-          "404": notFound,
-        },
+        responses: documentResponses,
       },
     };
     if (bucket.singleton) {
@@ -350,13 +347,7 @@ export function deliveryOpenApi(
           operationId: `get${name}Singleton`,
           summary: `The document of the singleton ${bucket.name}.`,
           parameters: localeParameters(bucket.locales),
-          responses: {
-            "200": answer("The document.", either("Document")),
-            "304": notModified,
-            "400": badRequest,
-            ...COMMON_ERRORS,
-            "404": notFound,
-          },
+          responses: documentResponses,
         },
       };
     }

@@ -1,5 +1,5 @@
 import { redirect, type AppLoadContext } from "react-router";
-import { bucketEditLoader, type EditMode } from "~/routes/bucket-edit/edit.server";
+import { bucketEditLoader, latestOrVersion, type EditMode } from "~/routes/bucket-edit/edit.server";
 import { loadEnvironmentSessions } from "./environment-sessions.server";
 import { requireBucketAccess, requireUser } from "@server/web/guards";
 import { getRequestState } from "@server/web/request-state";
@@ -19,6 +19,9 @@ async function environmentData({ request, context }: Args) {
   return { sessions: await loadEnvironmentSessions(context.db, user, locale) };
 }
 
+/** /dle-content/{bucket}/edit is the singleton's page, /dle-content/{bucket}/{contentId}/{latest|versionId} a version's. */
+export const singletonOrVersion = (params: Args["params"]): EditMode => (params.contentId ? latestOrVersion(params) : "singleton");
+
 /**
  * The edit page's loader on the dle-content screen. A singleton has one document, so its `new` page is its
  * `edit` page (created on its first save) and a bucket of several environments has no `edit` page: its list is
@@ -28,10 +31,11 @@ export function dleContentLoader(mode: EditMode | ((params: Args["params"]) => E
   const load = bucketEditLoader(mode, "dle-content", environmentData);
   return pageRoute(async (args: Args) => {
     const { bucket } = await requireBucketAccess(args.request, args.context, args.params.bucket);
+    const modeNow = typeof mode === "function" ? mode(args.params) : mode;
     // The query goes along: a popup sub-form's own page (?return=…) keeps its way back.
-    if (bucket.screen === "dle-content" && mode === "new" && bucket.singleton)
+    if (bucket.screen === "dle-content" && modeNow === "new" && bucket.singleton)
       throw redirect(`${singletonPath(bucket)}${new URL(args.request.url).search}`);
-    if (bucket.screen === "dle-content" && mode === "singleton" && !bucket.singleton) throw redirect(overviewPath(bucket));
+    if (bucket.screen === "dle-content" && modeNow === "singleton" && !bucket.singleton) throw redirect(overviewPath(bucket));
     return load(args);
   });
 }

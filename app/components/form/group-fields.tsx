@@ -5,6 +5,7 @@ import type { JsonSchema } from "@core/schema/normalize";
 import { useBucketForm, useFieldLock } from "./context";
 import { ErrorLines } from "~/components/form-errors";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
+import { LocaleTabs } from "./locale-tabs";
 import { NestedField } from "./nested-field";
 
 const propertiesOf = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -55,33 +56,17 @@ export function ObjectField(props: FieldProps) {
 /** `translate: true`: one input per locale; with JavaScript, tabs that mark the locales with errors. */
 export function TranslateObjectField(props: FieldProps) {
   const [meta] = useField<Record<string, unknown>>(props.name);
-  const settings = useBucketForm();
-  const { locales, activeLocale, hydrated } = settings;
+  const { locales, activeLocale, hydrated } = useBucketForm();
   const properties = propertiesOf(props.schema);
   const required = requiredOf(props.schema);
   const errorLocales = new Set(
     Object.entries(meta.allErrors)
       .filter(([, errors]) => errors.length)
-      .map(([name]) => name.slice(props.name.length + 1).split(/[.[]/)[0]),
+      .map(([name]) => name.slice(props.name.length + 1).split(/[.[]/)[0] ?? ""),
   );
   return (
     <FieldShell {...props} as="fieldset" id={meta.id} errorId={meta.errorId} errors={meta.errors}>
-      {hydrated ? (
-        <div className="locale-tabs" role="tablist">
-          {locales.map((locale) => (
-            <button
-              key={locale}
-              type="button"
-              role="tab"
-              aria-selected={locale === activeLocale}
-              className={errorLocales.has(locale) ? "locale-tab has-error" : "locale-tab"}
-              onClick={() => settings.setActiveLocale(locale)}
-            >
-              {locale.toUpperCase()}
-            </button>
-          ))}
-        </div>
-      ) : null}
+      {hydrated ? <LocaleTabs withErrors={errorLocales} /> : null}
       {locales.map((locale) => (
         <div key={locale} hidden={hydrated && locale !== activeLocale} lang={locale}>
           <NestedField

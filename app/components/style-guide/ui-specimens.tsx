@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ErrorPage, ErrorPageFailure } from "~/components/error-page";
+import { StatusNotice } from "~/components/flash-notice";
 import { FieldError, FormError } from "~/components/form-errors";
 import { LoadingBar } from "~/components/loading-bar";
 import { TopBar } from "~/components/top-bar";
@@ -34,12 +35,8 @@ export function NoticeSpecimens() {
   const { t } = useTranslation();
   return (
     <div className="style-stack">
-      <p className="notice-success" role="status">
-        {t("form.saved")}
-      </p>
-      <p className="notice-warning" role="status">
-        {t("form.olderVersion")}
-      </p>
+      <StatusNotice tone="success">{t("form.saved")}</StatusNotice>
+      <StatusNotice tone="warning">{t("form.olderVersion")}</StatusNotice>
       <p className="empty">{t("overview.empty")}</p>
     </div>
   );

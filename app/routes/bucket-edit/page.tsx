@@ -9,7 +9,6 @@ import { SchemaField } from "~/components/form/schema-field";
 import type { HistoryPanel } from "~/components/history/history-panel";
 import { DefaultSubmit } from "~/components/form/default-submit";
 import { UnsavedChangesGuard } from "~/components/form/unsaved-changes";
-import { FlashNotice } from "~/components/flash-notice";
 import { removeHostileEntries } from "@core/form/hostile";
 import { InlineSubFormsContext } from "~/components/form/inline-subforms";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
@@ -20,8 +19,9 @@ import type { FormReply } from "@server/content/save-form";
 import { useBucketValidators } from "~/components/form/use-validators";
 import { ScreenColumns } from "~/components/form/screen-columns";
 import { useScreenTable } from "~/lib/screen-table";
-import { documentPath, overviewPath } from "@core/content/screens";
+import { overviewPath } from "@core/content/screens";
 import type { BucketEditData } from "./edit.server";
+import { EditNotices } from "./notices";
 import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
 
@@ -196,42 +196,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     <section className={screen?.className ? `bucket-edit ${screen.className}` : "bucket-edit"}>
       <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
       <h1>{heading}</h1>
-      {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
-      {loaderData.restored && !actionData ? <FlashNotice>{t("history.restored", { number: loaderData.restored })}</FlashNotice> : null}
-      {loaderData.draft && !actionData ? (
-        <p className={loaderData.draft.restored ? "notice-success" : "notice-warning"} role="status">
-          {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
-        </p>
-      ) : null}
-      {returnToken ? (
-        <p className="notice-warning" role="status">
-          {t("subForm.returnTo")} {loaderData.cancelReturn ? <a href={loaderData.cancelReturn}>{t("subForm.goBack")}</a> : null}
-        </p>
-      ) : null}
-      {loaderData.latestVersionId ? (
-        <p className="notice-warning" role="status">
-          {t("form.olderVersion")} <Link to={documentPath(bucket, loaderData.contentId ?? "")}>{t("form.openLatestVersion")}</Link>
-        </p>
-      ) : null}
-      {actionData?.notice === "conflict" ? (
-        <div className="form-error" role="alert">
-          <p>{t("form.conflict")}</p>
-          <p>
-            <a href={documentPath(bucket, loaderData.contentId ?? "")} target="_blank" rel="noreferrer">
-              {t("form.openLatest")}
-            </a>
-          </p>
-        </div>
-      ) : null}
-      {loaderData.storedErrors && !actionData ? (
-        <p className="notice-warning" role="status">
-          {t("form.schemaImpactNotice")}
-        </p>
-      ) : form.status === "error" && actionData?.notice !== "conflict" ? (
-        <p className="form-error" role="alert">
-          {t("form.invalid")}
-        </p>
-      ) : null}
+      <EditNotices loaderData={loaderData} actionData={actionData} returnToken={returnToken} invalid={form.status === "error"} />
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
           <p>{t("form.schemaErrors")}</p>

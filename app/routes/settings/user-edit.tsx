@@ -15,7 +15,7 @@ import { adminPasswordSchema } from "@core/account-schemas";
 import { isUuid } from "@core/ids";
 import { translate, type MessageKey } from "@core/messages";
 import { bucketsOrAll, userEditSchema } from "@core/people-forms";
-import { ConfirmIntentDialog } from "~/components/confirm-dialog";
+import { ConfirmDeleteDialog, DeleteOpener } from "~/components/confirm-dialog";
 import { FieldError, FormError } from "~/components/form-errors";
 import { BucketCheckboxes, DateTime, PermissionCheckboxes } from "~/components/settings/people";
 import { PasswordSection, SetPasswordDialog, type MadeResetLink } from "~/components/settings/user-password";
@@ -226,22 +226,13 @@ export default function UserEdit({ loaderData, actionData }: Route.ComponentProp
             </IntentForm>
           </>
         )}
-        <p className="muted">{t("adminUsers.edit.deleteHint")}</p>
-        <Link to="?delete" className="button danger" preventScrollReset>
-          {t("adminUsers.edit.delete")}
-        </Link>
+        <DeleteOpener hint={t("adminUsers.edit.deleteHint")} text={t("adminUsers.edit.delete")} />
       </section>
 
       {loaderData.confirmDelete && !actionData?.refusal ? (
-        <ConfirmIntentDialog
-          title={t("adminUsers.edit.deleteTitle")}
-          cancelTo={here}
-          intent="delete"
-          action={here}
-          confirmText={t("adminUsers.edit.deleteConfirm")}
-        >
+        <ConfirmDeleteDialog title={t("adminUsers.edit.deleteTitle")} here={here} confirmText={t("adminUsers.edit.deleteConfirm")}>
           <p>{t(user.isYou ? "adminUsers.edit.deleteTextSelf" : "adminUsers.edit.deleteText", { name: user.name, email: user.email })}</p>
-        </ConfirmIntentDialog>
+        </ConfirmDeleteDialog>
       ) : null}
       {loaderData.setPassword && !actionData?.refusal ? <SetPasswordDialog user={user} lastResult={actionData?.password ?? null} /> : null}
     </section>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { IntentForm } from "~/components/intent-form";
 import { shownDeliveryStatus, webhookEditSchema } from "@core/webhook-forms";
-import { ConfirmIntentDialog } from "~/components/confirm-dialog";
+import { ConfirmDeleteDialog, DeleteOpener } from "~/components/confirm-dialog";
 import { FormError } from "~/components/form-errors";
 import { Pagination } from "~/components/list-tools";
 import { eventKey, WebhookFields } from "~/components/settings/webhook-fields";
@@ -178,22 +178,13 @@ export default function WebhookEdit({ loaderData, actionData }: Route.ComponentP
 
       <section className="people-danger" aria-labelledby="webhook-delete">
         <h2 id="webhook-delete">{t("webhooks.delete")}</h2>
-        <p className="muted">{t("webhooks.deleteHint")}</p>
-        <Link to="?delete" className="button danger" preventScrollReset>
-          {t("webhooks.delete")}
-        </Link>
+        <DeleteOpener hint={t("webhooks.deleteHint")} text={t("webhooks.delete")} />
       </section>
 
       {loaderData.confirmDelete ? (
-        <ConfirmIntentDialog
-          title={t("webhooks.deleteTitle")}
-          cancelTo={here}
-          intent="delete"
-          action={here}
-          confirmText={t("webhooks.deleteConfirm")}
-        >
+        <ConfirmDeleteDialog title={t("webhooks.deleteTitle")} here={here} confirmText={t("webhooks.deleteConfirm")}>
           <p>{t("webhooks.deleteText", { url: webhook.url })}</p>
-        </ConfirmIntentDialog>
+        </ConfirmDeleteDialog>
       ) : null}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { mainTextValue, paragraphsOf, type MainText } from "../dle-content";
 import { useBucketForm } from "~/components/form/context";
+import { LocaleTabs } from "~/components/form/locale-tabs";
 
 /**
  * The learning environment's main texts as an exhibit shows them (a heading, paragraphs, lists), per locale. With
@@ -16,22 +17,7 @@ export function ContentPreview({ texts, value }: { texts: readonly MainText[]; v
       <h2 id="dle-preview-heading">{t("dleContent.preview.heading")}</h2>
       <p className="dle-note">{t("dleContent.preview.note")}</p>
       {texts.length === 0 ? <p className="empty">{t("dleContent.preview.noTexts")}</p> : null}
-      {texts.length && hydrated && locales.length > 1 ? (
-        <div className="locale-tabs" role="tablist" aria-label={t("dleContent.preview.locales")}>
-          {locales.map((locale) => (
-            <button
-              key={locale}
-              type="button"
-              role="tab"
-              className="locale-tab"
-              aria-selected={locale === activeLocale}
-              onClick={() => settings.setActiveLocale(locale)}
-            >
-              {locale.toUpperCase()}
-            </button>
-          ))}
-        </div>
-      ) : null}
+      {texts.length && hydrated && locales.length > 1 ? <LocaleTabs label={t("dleContent.preview.locales")} /> : null}
       {texts.length
         ? locales.map((locale) => (
             <article

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/components/overview";
-import { FlashNotice } from "~/components/flash-notice";
+import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
 import type { WhereUsed } from "@core/content/references";
-import { documentPath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
-import { formatDuration, movedOrder, type Availability, type MoveTarget, type SessionCard } from "../session-overview";
-import { useClientLinks } from "~/lib/client-links";
+import { documentPath, type ScreenBucket } from "@core/content/screens";
+import { formatDuration, movedOrder, type MoveTarget, type SessionCard } from "../session-overview";
+import { AvailabilityText, Still } from "./session-card-parts";
 import { pageTitle } from "~/lib/page-title";
 import "~/styles/session-overview.css";
 
@@ -47,54 +46,6 @@ export const sessionOverviewMeta = ({
   matches: Parameters<typeof pageTitle>[0];
 }) => pageTitle(matches, loaderData?.bucket.name);
 
-/** Dates of availability (YYYY-MM-DD, a day, no time zone) as "1 Sep 2026" in the interface language. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-function formatDay(iso: string, language: string): string {
-  let format = dayFormats.get(language);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-    dayFormats.set(language, format);
-  }
-  const parts = format.formatToParts(new Date(`${iso}T00:00:00Z`));
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? "";
-  return `${part("day")} ${part("month")} ${part("year")}`;
-}
-
-function AvailabilityText({ availability }: { availability: Availability }) {
-  const { t, i18n } = useTranslation();
-  const { from, until, state } = availability;
-  const day = (iso: string) => formatDay(iso, i18n.language);
-  const range =
-    from && until
-      ? t("sessionOverview.availableRange", { from: day(from), until: day(until) })
-      : from
-        ? t("sessionOverview.availableFrom", { from: day(from) })
-        : until
-          ? t("sessionOverview.availableUntil", { until: day(until) })
-          : null;
-  return (
-    <span className="session-availability" data-state={state}>
-      {range ? <span>{range}</span> : null}
-      {state === "always" ? <span className="availability-badge">{t("sessionOverview.alwaysAvailable")}</span> : null}
-      {state === "notYet" ? <span className="availability-badge">{t("sessionOverview.notYetAvailable")}</span> : null}
-      {state === "noLonger" ? <span className="availability-badge">{t("sessionOverview.noLongerAvailable")}</span> : null}
-    </span>
-  );
-}
-
-function Still({ card, small }: { card: SessionCard; small?: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div className={small ? "session-still small" : "session-still"}>
-      {card.still ? (
-        <img src={card.still} alt="" loading="lazy" width={small ? 96 : 220} height={small ? 54 : 124} />
-      ) : small ? null : (
-        <span className="clip-card-no-still">{t("sessionOverview.noStill")}</span>
-      )}
-    </div>
-  );
-}
-
 const noSubscription = () => () => undefined;
 const formText = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -103,7 +54,7 @@ const formText = (form: FormData, name: string) => {
 
 export function SessionOverviewPage({ loaderData, actionData }: { loaderData: SessionOverviewData; actionData?: ActionData }) {
   const { t } = useTranslation();
-  const { bucket, page, view, reorder } = loaderData;
+  const { bucket, view, reorder } = loaderData;
   const fetcher = useFetcher<ActionData>();
   const hydrated = useSyncExternalStore(
     noSubscription,
@@ -147,9 +98,6 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
   const routerLocation = useLocation();
   const here = routerLocation.pathname + routerLocation.search;
-  // RowActions' plain links navigate through it.
-  const list = useRef<HTMLElement>(null);
-  useClientLinks(list);
 
   const dragProps = (card: SessionCard) => {
     if (!canReorder || !hydrated) return {};
@@ -242,24 +190,19 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
   const hereLink = (card: SessionCard) => <RowActions bucket={bucket} contentId={card.contentId} here={here} labels={rowLabels} />;
 
   return (
-    <section className={`overview session-overview${reorder ? " ordered" : ""}`} ref={list}>
-      <header className="overview-header">
-        <h1>{bucket.name}</h1>
-        <Link to={newDocumentPath(bucket)} className="button primary">
-          {t("overview.new")}
-        </Link>
-      </header>
-      <OverviewTools search={loaderData.search} view={view} />
-      {reorder && !reorder.enabled ? <p className="session-reorder-note">{t("sessionOverview.reorderOffWhileSearching")}</p> : null}
-      {reorder && reorder.enabled && cards.length > 1 && hydrated ? (
-        <p className="session-reorder-note">{t("sessionOverview.reorderHint")}</p>
-      ) : null}
-      {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
-      {actionData && "deleteConflict" in actionData ? (
-        <p className="form-error" role="alert">
-          {t("overview.deleteConflict")}
-        </p>
-      ) : null}
+    <OverviewFrame
+      className={`overview session-overview${reorder ? " ordered" : ""}`}
+      data={loaderData}
+      actionData={actionData}
+      toDelete={toDelete}
+      notes={
+        reorder && !reorder.enabled ? (
+          <p className="session-reorder-note">{t("sessionOverview.reorderOffWhileSearching")}</p>
+        ) : reorder && cards.length > 1 && hydrated ? (
+          <p className="session-reorder-note">{t("sessionOverview.reorderHint")}</p>
+        ) : null
+      }
+    >
       {refused ? (
         <p className="form-error" role="alert">
           {t("sessionOverview.moveRefused")}
@@ -287,46 +230,41 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
           ))}
         </ul>
       ) : (
-        <table className="content-table session-table">
-          <thead>
-            <tr>
+        <OverviewTable
+          className="content-table session-table"
+          head={
+            <>
               <th scope="col">
                 <span className="visually-hidden">{t("sessionOverview.still")}</span>
               </th>
               <th scope="col">{t("overview.title")}</th>
               <th scope="col">{t("sessionOverview.cases")}</th>
               {reorder ? <th scope="col">{t("sessionOverview.availability")}</th> : null}
-              <th scope="col">
-                <span className="visually-hidden">{t("overview.actions")}</span>
-              </th>
+            </>
+          }
+        >
+          {cards.map((card, index) => (
+            <tr key={card.contentId} className={dragClass(card)} data-session={card.contentId} {...dragProps(card)}>
+              <td className="session-still-cell">
+                <Still card={card} small />
+              </td>
+              <td>
+                <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>
+                  {card.title || t("overview.untitled")}
+                </Link>
+              </td>
+              <td className="session-meta">{meta(card)}</td>
+              {reorder ? <td>{card.availability ? <AvailabilityText availability={card.availability} /> : null}</td> : null}
+              <td>
+                <div className="session-row-actions">
+                  {hereLink(card)}
+                  {moveButtons(card, index)}
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {cards.map((card, index) => (
-              <tr key={card.contentId} className={dragClass(card)} data-session={card.contentId} {...dragProps(card)}>
-                <td className="session-still-cell">
-                  <Still card={card} small />
-                </td>
-                <td>
-                  <Link to={documentPath(bucket, card.contentId)} className="session-title" draggable={false}>
-                    {card.title || t("overview.untitled")}
-                  </Link>
-                </td>
-                <td className="session-meta">{meta(card)}</td>
-                {reorder ? <td>{card.availability ? <AvailabilityText availability={card.availability} /> : null}</td> : null}
-                <td>
-                  <div className="session-row-actions">
-                    {hereLink(card)}
-                    {moveButtons(card, index)}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </OverviewTable>
       )}
-      <OverviewPagination page={page} pages={loaderData.pages} hasNext={loaderData.hasNext} search={loaderData.search} />
-      {toDelete ? <DeleteDialog document={toDelete} whereUsed={loaderData.whereUsed} /> : null}
-    </section>
+    </OverviewFrame>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { PLAYBACK_RATES } from "@core/media/wire";
+import { ButtonRow } from "~/components/button-row";
 import { ModalDialog } from "~/components/modal-dialog";
 
 /**
@@ -71,18 +72,15 @@ export function VideoPlayerModal(props: { url: string; poster?: string | null; t
 export function PlaybackRates(props: { rate: number; onChange: (rate: number) => void }) {
   const { t } = useTranslation();
   return (
-    <div className="playback-rates" role="group" aria-label={t("media.playbackRate")}>
-      {PLAYBACK_RATES.map((value) => (
-        <button
-          key={value}
-          type="button"
-          className="playback-rate"
-          aria-pressed={props.rate === value}
-          onClick={() => props.onChange(value)}
-        >
-          {value}×
-        </button>
-      ))}
-    </div>
+    <ButtonRow<number>
+      kind="toggles"
+      className="playback-rates"
+      label={t("media.playbackRate")}
+      options={PLAYBACK_RATES}
+      chosen={props.rate}
+      onChoose={props.onChange}
+      text={(value) => `${value}×`}
+      buttonClass={() => "playback-rate"}
+    />
   );
 }

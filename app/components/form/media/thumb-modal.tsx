@@ -2,7 +2,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { MediaContent, Thumb } from "@core/media/wire";
 import { selectThumb, uploadCustomStill } from "~/lib/media-client";
+import { ButtonRow } from "~/components/button-row";
 import { MediaModal } from "./media-modal";
+
+const TABS = ["select", "custom"] as const;
 
 const sameThumb = (a: Thumb | null | undefined, b: Thumb | null | undefined) =>
   !!a && !!b && ("isCustom" in a ? "isCustom" in b : !("isCustom" in b) && a.index === b.index);
@@ -87,14 +90,14 @@ export function ThumbModal(props: {
   return (
     <MediaModal title={t("media.selectThumbnail")} className="thumb-modal" onClose={props.onClose} actions={actions}>
       {allowCustom ? (
-        <div className="tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={tab === "select"} onClick={() => setTab("select")}>
-            {t("media.selectStill")}
-          </button>
-          <button type="button" role="tab" aria-selected={tab === "custom"} onClick={() => setTab("custom")}>
-            {t("media.customStillTab")}
-          </button>
-        </div>
+        <ButtonRow
+          kind="tabs"
+          className="tabs"
+          options={TABS}
+          chosen={tab}
+          onChoose={setTab}
+          text={(option) => t(option === "select" ? "media.selectStill" : "media.customStillTab")}
+        />
       ) : null}
       {problem ? (
         <p className="form-error" role="alert">
