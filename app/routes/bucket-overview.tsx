@@ -3,6 +3,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { FlashNotice } from "~/components/flash-notice";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { ListHeader } from "~/components/list-tools";
 import { DeleteDialog, OverviewPagination, OverviewTools, RowActions, type RowLabels } from "~/components/overview";
 import { documentPath, newDocumentPath } from "@core/content/screens";
@@ -47,7 +48,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   return (
     <section className="overview" ref={list}>
       <ListHeader title={bucket.name} create={{ to: newDocumentPath(bucket), text: t("overview.new") }} />
-      <OverviewTools search={loaderData.search} view={view} />
+      <OverviewTools search={loaderData.search} view={view} state={loaderData.state} />
       {loaderData.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? (
         <p className="form-error" role="alert">
@@ -55,7 +56,9 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
         </p>
       ) : null}
       {items.length === 0 ? (
-        <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>
+        <p className="empty">
+          {loaderData.search ? t("overview.noResults") : loaderData.state ? t("overview.noneInState") : t("overview.empty")}
+        </p>
       ) : view === "grid" ? (
         <ul className="content-grid">
           {items.map((item) => (
@@ -66,6 +69,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
+              <PublicationBadge state={item.state} />
               <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
             </li>
           ))}
@@ -75,6 +79,9 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           <thead>
             <tr>
               <th scope="col">{t("overview.title")}</th>
+              <th scope="col" className="state-cell">
+                {t("overview.state")}
+              </th>
               <th scope="col">{t("overview.updated")}</th>
               <th scope="col">
                 <span className="visually-hidden">{t("overview.actions")}</span>
@@ -86,6 +93,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
               <tr key={item.contentId}>
                 <td>
                   <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
+                  {/* On a phone the state goes under the title: four columns do not fit. */}
+                  <span className="row-state">
+                    <PublicationBadge state={item.state} />
+                  </span>
+                </td>
+                <td className="state-cell">
+                  <PublicationBadge state={item.state} />
                 </td>
                 <td>
                   <time dateTime={item.updatedAt} suppressHydrationWarning>
@@ -100,7 +114,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           </tbody>
         </table>
       )}
-      <OverviewPagination page={page} pages={loaderData.pages} hasNext={loaderData.hasNext} search={loaderData.search} />
+      <OverviewPagination
+        page={page}
+        pages={loaderData.pages}
+        hasNext={loaderData.hasNext}
+        search={loaderData.search}
+        state={loaderData.state}
+      />
       {toDelete ? <DeleteDialog document={toDelete} whereUsed={loaderData.whereUsed} /> : null}
     </section>
   );
