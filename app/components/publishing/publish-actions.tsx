@@ -1,10 +1,12 @@
 import { useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
+import { Form, Link, useFetcher } from "react-router";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { FlashNotice } from "~/components/flash-notice";
 import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
+import type { loader as publishLoader } from "~/routes/bucket-publish/publish";
 import { PublicationBadge } from "./publication-badge";
+import { UnpublishedReferences } from "./unpublished-references";
 
 type Intent = "publish" | "unpublish";
 
@@ -19,11 +21,14 @@ const opensElsewhere = (event: MouseEvent) => event.button !== 0 || event.metaKe
  * A stored document's publication state under the edit page's title (docs/publishing.md), with Publish / Unpublish
  * for an editor who may publish. Without JavaScript each is a link to the confirmation page; with it, a dialog asks
  * the same and posts the same form (the version the editor sees) to that page's action, which comes back here with
- * ?published=, shown as a notice. The stored pages pass it (stored-page.tsx): a new document's page loads none of it.
+ * ?published=, shown as a notice. The dialog reads what the confirmation page lists (its loader): the unpublished
+ * documents the version refers to, ticked to be published with it; Publish waits for that list.
+ * The stored pages pass it (stored-page.tsx): a new document's page loads none of it.
  */
 export function PublishActions({ loaderData, showNotice }: { loaderData: BucketEditData; showNotice: boolean }) {
   const { t } = useTranslation();
   const [asking, setAsking] = useState<Intent | null>(null);
+  const confirmation = useFetcher<typeof publishLoader>();
   const { publication, contentId, versionId, bucket } = loaderData;
   if (!publication || !contentId || !versionId) return null;
   const { state } = publication;
@@ -38,6 +43,9 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
       ]
     : [];
   const title = loaderData.title || bucket.name;
+  // The list the confirmation page shows, loaded for this opening of the dialog (until then, Publish waits).
+  const listed = confirmation.state === "idle" ? confirmation.data : undefined;
+  const formId = `publish-dialog-${contentId}`;
   return (
     <>
       <div className="publication-bar">
@@ -51,6 +59,7 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
               if (opensElsewhere(event)) return;
               event.preventDefault();
               setAsking(intent);
+              if (intent === "publish") void confirmation.load(`${action}?${new URLSearchParams({ versionId })}`);
             }}
           >
             {t(`publishing.${intent}`)}
@@ -68,10 +77,14 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
           onCancel={() => setAsking(null)}
           cancelText={t("publishing.cancel")}
           confirm={
-            <Form method="post" action={action} onSubmit={() => setAsking(null)}>
+            <Form method="post" action={action} id={formId} onSubmit={() => setAsking(null)}>
               <input type="hidden" name="intent" value={asking} />
               {asking === "publish" ? <input type="hidden" name="versionId" value={versionId} /> : null}
-              <button type="submit" className={asking === "publish" ? "button primary" : "button danger"}>
+              <button
+                type="submit"
+                className={asking === "publish" ? "button primary" : "button danger"}
+                disabled={asking === "publish" && !listed}
+              >
                 {t(`publishing.${asking}`)}
               </button>
             </Form>
@@ -84,6 +97,9 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
                 ? t("publishing.confirmPublishVersionText", { number: olderNumber })
                 : t("publishing.confirmPublishText")}
           </p>
+          {asking === "publish" && listed?.references.length ? (
+            <UnpublishedReferences references={listed.references} form={formId} />
+          ) : null}
         </ConfirmDialog>
       ) : null}
     </>
