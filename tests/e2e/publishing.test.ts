@@ -18,17 +18,22 @@ import { createContent, getLatestVersion, saveVersion } from "@server/content/st
 
 let server: TestServer;
 let browser: Browser;
-/** The demo's exhibitions (published at the first start, as every demo document). */
-let exhibitions: { id: string; slug: string; documents: string[] };
+/** A demo document (published at the first start, as every demo document). */
+interface DemoDocument {
+  bucketId: string;
+  slug: string;
+  contentId: string;
+}
+let demo: DemoDocument[];
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer({ seed: true }), launchBrowser()]);
-  const { rows } = await server.db.query<{ bucketId: string; contentId: string }>(
-    `SELECT b.id AS "bucketId", c.content_id AS "contentId" FROM contents c JOIN buckets b ON b.id = c.bucket_id
-     WHERE b.slug = 'exhibitions' ORDER BY c.created_at, c.content_id`,
+  const { rows } = await server.db.query<DemoDocument>(
+    `SELECT b.id AS "bucketId", b.slug, c.content_id AS "contentId" FROM contents c JOIN buckets b ON b.id = c.bucket_id
+     WHERE b.slug IN ('exhibitions', 'artworks') ORDER BY b.slug DESC, c.created_at, c.content_id`,
   );
-  exhibitions = { id: rows[0]!.bucketId, slug: "exhibitions", documents: rows.map((row) => row.contentId) };
-  expect(exhibitions.documents.length).toBeGreaterThanOrEqual(3);
+  demo = rows;
+  expect(demo.length).toBeGreaterThanOrEqual(4);
 });
 afterAll(async () => {
   await browser.close();
@@ -41,17 +46,18 @@ const bar = (page: Page) => page.locator(".publication-bar");
 const badge = (page: Page) => bar(page).locator(".publication-badge");
 const action = (page: Page, name: "Publish" | "Unpublish") => bar(page).getByRole("link", { name, exact: true });
 const notice = (page: Page) => page.locator(".flash-notice");
-const latestPath = (contentId: string) => `/b/${exhibitions.slug}/${contentId}/latest`;
-const stateOf = async (contentId: string) => (await publicationOf(server.db, exhibitions.id, contentId))!;
+const latestPath = (doc: DemoDocument) => `/b/${doc.slug}/${doc.contentId}/latest`;
+const publishPath = (doc: DemoDocument) => `/b/${doc.slug}/${doc.contentId}/publish`;
+const stateOf = async (doc: DemoDocument) => (await publicationOf(server.db, doc.bucketId, doc.contentId))!;
 
 /** Saves the document again (its newest version no longer the published one): its state becomes "changed". */
-async function saveAgain(contentId: string): Promise<string> {
-  const latest = (await getLatestVersion(server.db, exhibitions.id, contentId))!;
+async function saveAgain(doc: DemoDocument): Promise<string> {
+  const latest = (await getLatestVersion(server.db, doc.bucketId, doc.contentId))!;
   const saved = await saveVersion(server.db, {
-    bucketId: exhibitions.id,
-    contentId,
+    bucketId: doc.bucketId,
+    contentId: doc.contentId,
     baseVersionId: latest.versionId,
-    data: { ...latest.data, ticketPrice: 17 },
+    data: { ...latest.data },
     userId: null,
   });
   return saved.versionId;
@@ -59,15 +65,15 @@ async function saveAgain(contentId: string): Promise<string> {
 
 describe("an editor who may publish (JavaScript)", () => {
   it("publishes a changed demo document and unpublishes it through the dialog, the state and a notice following each", async () => {
-    const contentId = exhibitions.documents[0]!;
-    expect((await stateOf(contentId)).state).toBe("published");
-    const newest = await saveAgain(contentId);
+    const doc = demo[0]!;
+    expect((await stateOf(doc)).state).toBe("published");
+    const newest = await saveAgain(doc);
     const ctx = await signedInContext(browser, server, { permissions: [...PUBLISHER] });
     const page = await ctx.newPage();
-    await open(page, latestPath(contentId));
+    await open(page, latestPath(doc));
     expect(await textOf(badge(page))).toBe("Changed");
-    expect(await action(page, "Publish").getAttribute("href")).toBe(`/b/${exhibitions.slug}/${contentId}/publish`);
-    expect(await action(page, "Unpublish").getAttribute("href")).toBe(`/b/${exhibitions.slug}/${contentId}/publish?intent=unpublish`);
+    expect(await action(page, "Publish").getAttribute("href")).toBe(publishPath(doc));
+    expect(await action(page, "Unpublish").getAttribute("href")).toBe(`${publishPath(doc)}?intent=unpublish`);
 
     const dialog = page.getByRole("alertdialog");
     await action(page, "Publish").click();
@@ -75,13 +81,13 @@ describe("an editor who may publish (JavaScript)", () => {
     expect(await textOf(dialog.locator("h2"))).toMatch(/^Publish “.+”\?$/);
     expect(await textOf(dialog.locator("p"))).toBe("Exhibits will show the newest version of this document from now on.");
     // No page of its own: the dialog stays on the edit page.
-    expect(new URL(page.url()).pathname).toBe(latestPath(contentId));
+    expect(new URL(page.url()).pathname).toBe(latestPath(doc));
     await dialog.getByRole("button", { name: "Publish", exact: true }).click();
-    await waitForPath(page, `${latestPath(contentId)}?published=published`);
+    await waitForPath(page, `${latestPath(doc)}?published=published`);
     await expectTextSoon(notice(page).locator("span"), "Published: exhibits show this version now.");
     await expectTextSoon(badge(page), "Published");
     await dialog.waitFor({ state: "detached" });
-    expect(await stateOf(contentId)).toMatchObject({ state: "published", publishedVersionId: newest });
+    expect(await stateOf(doc)).toMatchObject({ state: "published", publishedVersionId: newest });
     expect(await action(page, "Publish").count()).toBe(0);
 
     // Cancel leaves it as it is; confirming takes it off.
@@ -90,13 +96,13 @@ describe("an editor who may publish (JavaScript)", () => {
     expect(await textOf(dialog.locator("h2"))).toMatch(/^Unpublish “.+”\?$/);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
-    expect((await stateOf(contentId)).state).toBe("published");
+    expect((await stateOf(doc)).state).toBe("published");
     await action(page, "Unpublish").click();
     await dialog.getByRole("button", { name: "Unpublish", exact: true }).click();
-    await waitForPath(page, `${latestPath(contentId)}?published=unpublished`);
+    await waitForPath(page, `${latestPath(doc)}?published=unpublished`);
     await expectTextSoon(notice(page).locator("span"), "Unpublished: exhibits no longer show this document.");
     await expectTextSoon(badge(page), "Unpublished");
-    expect(await stateOf(contentId)).toMatchObject({ state: "unpublished", publishedVersionId: null });
+    expect(await stateOf(doc)).toMatchObject({ state: "unpublished", publishedVersionId: null });
     expect(await action(page, "Unpublish").count()).toBe(0);
     expect(await action(page, "Publish").count()).toBe(1);
     ctx.expectNoErrors();
@@ -104,11 +110,11 @@ describe("an editor who may publish (JavaScript)", () => {
   });
 
   it("in Dutch: the state and the buttons in the anchors' words", async () => {
-    const contentId = exhibitions.documents[2]!;
-    await saveAgain(contentId);
+    const doc = demo[2]!;
+    await saveAgain(doc);
     const ctx = await signedInContext(browser, server, { permissions: [...PUBLISHER], locale: "nl-NL" });
     const page = await ctx.newPage();
-    await open(page, latestPath(contentId));
+    await open(page, latestPath(doc));
     expect(await textOf(badge(page))).toBe("Gewijzigd");
     expect(await bar(page).getByRole("link").allTextContents()).toEqual(["Publiceren", "Depubliceren"]);
     await bar(page).getByRole("link", { name: "Publiceren", exact: true }).click();
@@ -125,31 +131,31 @@ describe("an editor who may publish (JavaScript)", () => {
 
 describe("an editor who may publish (without JavaScript)", () => {
   it("unpublishes and publishes again through the confirmation page, back on the document with a notice each time", async () => {
-    const contentId = exhibitions.documents[1]!;
-    expect((await stateOf(contentId)).state).toBe("published");
+    const doc = demo[1]!;
+    expect((await stateOf(doc)).state).toBe("published");
     const ctx = await signedInContext(browser, server, { permissions: [...PUBLISHER], javaScriptEnabled: false });
     const page = await ctx.newPage();
-    await open(page, latestPath(contentId));
+    await open(page, latestPath(doc));
     expect(await textOf(badge(page))).toBe("Published");
     expect(await action(page, "Publish").count()).toBe(0);
 
-    await clickTo(page, action(page, "Unpublish"), `/b/${exhibitions.slug}/${contentId}/publish?intent=unpublish`);
+    await clickTo(page, action(page, "Unpublish"), `${publishPath(doc)}?intent=unpublish`);
     expect(await textOf(page.locator("main h1"))).toMatch(/^Unpublish “.+”\?$/);
-    await clickTo(page, page.getByRole("button", { name: "Unpublish", exact: true }), `${latestPath(contentId)}?published=unpublished`);
+    await clickTo(page, page.getByRole("button", { name: "Unpublish", exact: true }), `${latestPath(doc)}?published=unpublished`);
     expect(await textOf(notice(page))).toBe("Unpublished: exhibits no longer show this document.");
     expect(await textOf(badge(page))).toBe("Unpublished");
-    expect((await stateOf(contentId)).state).toBe("unpublished");
+    expect((await stateOf(doc)).state).toBe("unpublished");
 
-    await clickTo(page, action(page, "Publish"), `/b/${exhibitions.slug}/${contentId}/publish`);
+    await clickTo(page, action(page, "Publish"), publishPath(doc));
     expect(await textOf(page.locator("main h1"))).toMatch(/^Publish “.+”\?$/);
     // Cancel goes back to the document without publishing.
-    await clickTo(page, page.getByRole("link", { name: "Cancel" }), latestPath(contentId));
-    expect((await stateOf(contentId)).state).toBe("unpublished");
-    await clickTo(page, action(page, "Publish"), `/b/${exhibitions.slug}/${contentId}/publish`);
-    await clickTo(page, page.getByRole("button", { name: "Publish", exact: true }), `${latestPath(contentId)}?published=published`);
+    await clickTo(page, page.getByRole("link", { name: "Cancel" }), latestPath(doc));
+    expect((await stateOf(doc)).state).toBe("unpublished");
+    await clickTo(page, action(page, "Publish"), publishPath(doc));
+    await clickTo(page, page.getByRole("button", { name: "Publish", exact: true }), `${latestPath(doc)}?published=published`);
     expect(await textOf(notice(page))).toBe("Published: exhibits show this version now.");
     expect(await textOf(badge(page))).toBe("Published");
-    expect((await stateOf(contentId)).state).toBe("published");
+    expect((await stateOf(doc)).state).toBe("published");
     ctx.expectNoErrors();
     await ctx.close();
   });
@@ -157,26 +163,26 @@ describe("an editor who may publish (without JavaScript)", () => {
 
 describe("an editor without the publish permission", () => {
   it("sees the state but no button, and a post to the publishing action is refused with 403", async () => {
-    const contentId = exhibitions.documents[3] ?? exhibitions.documents[0]!;
-    const before = await stateOf(contentId);
+    const doc = demo[3]!;
+    const before = await stateOf(doc);
     for (const javaScriptEnabled of [true, false]) {
       const ctx = await signedInContext(browser, server, { permissions: ["user"], javaScriptEnabled });
       const page = await ctx.newPage();
-      await open(page, latestPath(contentId));
+      await open(page, latestPath(doc));
       expect(await textOf(badge(page))).toBe(
         { draft: "Draft", published: "Published", changed: "Changed", unpublished: "Unpublished" }[before.state],
       );
       expect(await bar(page).getByRole("link").count()).toBe(0);
       expect(await bar(page).getByRole("button").count()).toBe(0);
       if (javaScriptEnabled) {
-        const posted = await postForm(server.url, `/b/${exhibitions.slug}/${contentId}/publish`, { intent: "unpublish" }, ctx.cookie);
+        const posted = await postForm(server.url, publishPath(doc), { intent: "unpublish" }, ctx.cookie);
         expect(posted.status).toBe(403);
-        expect((await open(page, `/b/${exhibitions.slug}/${contentId}/publish`))?.status()).toBe(403);
+        expect((await open(page, publishPath(doc)))?.status()).toBe(403);
       }
       ctx.expectNoErrors();
       await ctx.close();
     }
-    expect(await stateOf(contentId)).toEqual(before);
+    expect(await stateOf(doc)).toEqual(before);
   });
 });
 
@@ -192,8 +198,8 @@ describe("the overview's publication state", () => {
       await open(page, `/b/${bucket.slug}`);
       const row = (title: string) => page.locator("tbody tr", { hasText: title });
       expect(await textOf(page.locator("thead th").nth(1))).toBe("State");
-      expect(await textOf(row("Already live").locator(".publication-badge"))).toBe("Published");
-      expect(await textOf(row("Fresh draft").locator(".publication-badge"))).toBe("Draft");
+      expect(await textOf(row("Already live").locator(".state-cell .publication-badge"))).toBe("Published");
+      expect(await textOf(row("Fresh draft").locator(".state-cell .publication-badge"))).toBe("Draft");
 
       await page.getByLabel("Publication state").selectOption("draft");
       await clickTo(page, page.getByRole("search").getByRole("button", { name: "Search" }), `/b/${bucket.slug}?q=&state=draft`);

@@ -53,7 +53,7 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
         {intents.map((intent) => (
           <Link
             key={intent}
-            to={`${action}?${new URLSearchParams({ ...(intent === "unpublish" ? { intent } : {}), ...(older && intent === "publish" ? { versionId } : {}) })}`}
+            to={intent === "unpublish" ? `${action}?intent=unpublish` : older ? `${action}?versionId=${versionId}` : action}
             className={intent === "publish" ? "button small primary" : "button small"}
             onClick={(event) => {
               if (opensElsewhere(event)) return;
