@@ -129,6 +129,42 @@ describe("an editor who may publish (JavaScript)", () => {
   });
 });
 
+describe("publishing what it refers to (JavaScript)", () => {
+  it("the dialog lists the unpublished documents the version refers to, ticked; the ticked ones are published with it", async () => {
+    const lamps = await createTestBucket(server.db);
+    const halls = await createTestBucket(server.db, {
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string" }, lamps: { type: "array", items: { type: "string", _ref: lamps.collectionName } } },
+      },
+    });
+    const ceiling = await createContent(server.db, lamps.id, { title: "Ceiling lamp" }, null);
+    const spot = await createContent(server.db, lamps.id, { title: "Spotlight" }, null);
+    const hall = await createContent(server.db, halls.id, { title: "Great hall", lamps: [ceiling.contentId, spot.contentId] }, null);
+    const doc = { bucketId: halls.id, slug: halls.slug, contentId: hall.contentId };
+    const ctx = await signedInContext(browser, server, { permissions: [...PUBLISHER] });
+    const page = await ctx.newPage();
+    await open(page, latestPath(doc));
+    expect(await textOf(badge(page))).toBe("Draft");
+    await action(page, "Publish").click();
+    const dialog = page.getByRole("alertdialog");
+    const listed = dialog.locator(".unpublished-references");
+    await listed.waitFor({ state: "visible" });
+    expect(await textOf(listed.locator("legend"))).toBe("It refers to 2 documents that are not published");
+    expect(await listed.getByRole("checkbox", { checked: true }).count()).toBe(2);
+    await listed.getByRole("checkbox", { name: /Spotlight/ }).uncheck();
+    await dialog.getByRole("button", { name: "Publish", exact: true }).click();
+    await waitForPath(page, `${latestPath(doc)}?published=published`);
+    await expectTextSoon(badge(page), "Published");
+    const stateIn = async (bucketId: string, contentId: string) => (await publicationOf(server.db, bucketId, contentId))?.state;
+    expect(await stateIn(halls.id, hall.contentId)).toBe("published");
+    expect(await stateIn(lamps.id, ceiling.contentId)).toBe("published");
+    expect(await stateIn(lamps.id, spot.contentId)).toBe("draft");
+    ctx.expectNoErrors();
+    await ctx.close();
+  });
+});
+
 describe("an editor who may publish (without JavaScript)", () => {
   it("unpublishes and publishes again through the confirmation page, back on the document with a notice each time", async () => {
     const doc = demo[1]!;

@@ -666,6 +666,32 @@ const publishedExhibitions = (setup: TourSetup) =>
     return { slug: data.slug!, contentId: changed.contentId, publishedId: published.contentId };
   });
 
+/** A hall referring to two lamps never published: publishing it lists them, ticked to be published with it. */
+const hallWithDraftLamps = (setup: TourSetup) =>
+  setup.once("hall-with-draft-lamps", async () => {
+    const lamps = await createTestBucket(setup.db, { name: "Lamps", slug: unique("lamps") });
+    const halls = await createTestBucket(setup.db, {
+      name: "Halls",
+      slug: unique("halls"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          lamps: { type: "array", title: "Lamps", items: { type: "string", _ref: lamps.collectionName } },
+        },
+      },
+    });
+    const ceiling = await createContent(setup.db, lamps.id, { title: "Ceiling lamp above the entrance" }, setup.admin.id);
+    const spot = await createContent(setup.db, lamps.id, { title: "Spotlight" }, setup.admin.id);
+    const hall = await createContent(
+      setup.db,
+      halls.id,
+      { title: "Great hall", lamps: [ceiling.contentId, spot.contentId] },
+      setup.admin.id,
+    );
+    return { slug: halls.slug, contentId: hall.contentId };
+  });
+
 /** A bucket with documents in every publication state, for the overview's state column and filter. */
 const publicationStates = (setup: TourSetup) =>
   setup.once("publication-states", async () => {
@@ -1169,6 +1195,21 @@ export const TOUR: TourEntry[] = [
         .getByRole("link", { name: t("publishing.publish"), exact: true })
         .click();
       await page.locator("[role=alertdialog]").waitFor();
+    },
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "dialog-publish-references",
+    as: "admin",
+    setup: hallWithDraftLamps,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".publication-bar .button",
+    open: async ({ page, t }) => {
+      await page
+        .locator(".publication-bar")
+        .getByRole("link", { name: t("publishing.publish"), exact: true })
+        .click();
+      await page.locator("[role=alertdialog] .unpublished-references").waitFor();
     },
     dialog: "[role=alertdialog]",
   },
