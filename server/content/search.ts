@@ -23,8 +23,11 @@ export const COMMON_SEARCH_MATCHES = 1000;
 
 /** The contents columns a search's matches carry (all but the stored text and `singleton`), so that either branch reads them as `c`. */
 const MATCH_COLUMNS = "c.content_id, c.bucket_id, c.latest_version_id, c.created_at, c.updated_at, c.position";
-/** What the delivery API's branches read besides (its published versions, docs/publishing.md). */
-const PUBLISHED_COLUMNS = "c.published_version_id, c.published_at";
+/**
+ * What the delivery API's branches read besides (its published versions, docs/publishing.md), and the overview's (the
+ * publication state, core/content/publication.ts).
+ */
+const PUBLISHED_COLUMNS = "c.published_version_id, c.published_at, c.unpublished_at";
 
 /**
  * A search of one bucket as two branches of which one answers. `branch(from, test)` writes a branch's SELECT: it reads
@@ -61,8 +64,9 @@ export function searchedSql(options: {
 
 /**
  * A page of the bucket's documents that match a search (searchedSql): a query answering the contents columns
- * `content_id`, `latest_version_id`, `updated_at` and `position`, newest first or in `order` (over `c`; an index
- * should serve it, as contents_bucket_updated_idx and contents_bucket_position_idx do). `page` is the page's clause
+ * `content_id`, `latest_version_id`, `updated_at` and `position` (with `published`, `published_version_id` and
+ * `unpublished_at` too: the publication state), newest first or in `order` (over `c`; an index should serve it, as
+ * contents_bucket_updated_idx and contents_bucket_position_idx do). `page` is the page's clause
  * (server/db/page-clause.ts); `condition`, over `c`, is added to both branches.
  */
 export function searchedPageSql(options: {
@@ -72,11 +76,13 @@ export function searchedPageSql(options: {
   page: string;
   condition?: string;
   order?: string;
+  published?: boolean;
 }): string {
   const { page, condition, order = "c.updated_at DESC, c.content_id DESC" } = options;
+  const publication = options.published ? ", c.published_version_id, c.unpublished_at" : "";
   return searchedSql({
     ...options,
-    branch: (from, test) => `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position
+    branch: (from, test) => `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position${publication}
        FROM ${from}
        WHERE ${test}${condition ? ` AND ${condition}` : ""}
        ORDER BY ${order}

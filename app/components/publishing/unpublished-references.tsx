@@ -11,9 +11,10 @@ export interface UnpublishedReferenceItem {
 
 /**
  * The documents a publish would leave exhibits pointing at without content, each a checkbox `include` (ticked):
- * published together with the document when left ticked.
+ * published together with the document when left ticked. `form`: the id of the form they belong to, when they are
+ * not inside it (the edit page's dialog).
  */
-export function UnpublishedReferences({ references }: { references: readonly UnpublishedReferenceItem[] }) {
+export function UnpublishedReferences({ references, form }: { references: readonly UnpublishedReferenceItem[]; form?: string }) {
   const { t } = useTranslation();
   return (
     <fieldset className="unpublished-references">
@@ -23,7 +24,7 @@ export function UnpublishedReferences({ references }: { references: readonly Unp
         {references.map((reference) => (
           <li key={reference.contentId}>
             <label>
-              <input type="checkbox" name="include" value={reference.contentId} defaultChecked />{" "}
+              <input type="checkbox" name="include" value={reference.contentId} form={form} defaultChecked />{" "}
               <strong>{reference.title || reference.contentId}</strong> <span className="muted">{reference.bucketName}</span>{" "}
               <PublicationBadge state={reference.state} />
             </label>

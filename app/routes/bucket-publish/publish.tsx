@@ -66,8 +66,8 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   return redirect(`${savedDocumentPath(bucket, contentId)}?published=published`);
 });
 
-export function meta({ data, matches }: Route.MetaArgs) {
-  return pageTitle(matches, data ? data.title || data.bucketName : null);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return pageTitle(matches, loaderData.title || loaderData.bucketName);
 }
 
 export default function PublishPage({ loaderData }: Route.ComponentProps) {
