@@ -8,6 +8,7 @@ import { ListHeader, Pagination, SearchForm, searchPageLink } from "~/components
 import { duplicatePath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
 import { PUBLICATION_STATES, type PublicationState } from "@core/content/publication";
 import { useClientLinks } from "~/lib/client-links";
+import "~/components/publishing/publishing-messages";
 
 /* The parts of a bucket's overview that the session overviews show too (routes/bucket-overview.tsx). */
 

@@ -4,6 +4,8 @@ import { historyPaths, type HistoryPage, type VersionComparison } from "@core/co
 import { useAuthorName, useVersionTime } from "./format";
 import { VersionCompare } from "./version-compare";
 import { Pagination } from "~/components/list-tools";
+import "~/components/publishing/publishing-messages";
+import "~/components/history/history-messages";
 
 /*
  * A document's versions, newest first, a page at a time, server-rendered: each links to its page, says when, by
@@ -58,7 +60,7 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
       {history.total > 1 ? <p className="muted history-hint">{t("history.chooseHint")}</p> : null}
       {history.publishedVersionId && history.publishedVersionId !== history.latestVersionId ? (
         <p className="history-hint">
-          <Link to={paths.compare(history.publishedVersionId, history.latestVersionId)}>{t("history.sincePublished")}</Link>
+          <Link to={paths.compare(history.publishedVersionId, history.latestVersionId)}>{t("publishing.sincePublished")}</Link>
         </p>
       ) : null}
       <CompareForm method="get" action={paths.compareAction} className="history-compare-form">
@@ -93,7 +95,7 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                   </Link>
                   {entry.latest ? <span className="history-badge">{t("history.latest")}</span> : null}
                   {entry.versionId === history.publishedVersionId ? (
-                    <span className="history-badge history-published">{t("history.published")}</span>
+                    <span className="history-badge history-published">{t("publishing.versionPublished")}</span>
                   ) : null}
                   <span className="history-meta">
                     <time dateTime={new Date(entry.createdAt).toISOString()}>{time(entry.createdAt)}</time>
@@ -115,7 +117,7 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                   <Link
                     to={`/b/${bucketSlug}/${history.contentId}/publish?versionId=${entry.versionId}`}
                     className="button small history-publish"
-                    aria-label={t("history.publishVersion", { number: entry.number })}
+                    aria-label={t("publishing.publishVersion", { number: entry.number })}
                   >
                     {t("publishing.publish")}
                   </Link>

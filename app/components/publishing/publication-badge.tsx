@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { PublicationState } from "@core/content/publication";
+import "~/components/publishing/publishing-messages";
 
 /** A document's publication state as a short label (docs/publishing.md): what exhibits get of it. */
 export function PublicationBadge({ state }: { state: PublicationState }) {

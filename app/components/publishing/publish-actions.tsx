@@ -7,6 +7,7 @@ import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
 import type { loader as publishLoader } from "~/routes/bucket-publish/publish";
 import { PublicationBadge } from "./publication-badge";
 import { UnpublishedReferences } from "./unpublished-references";
+import "~/components/publishing/publishing-messages";
 
 type Intent = "publish" | "unpublish";
 

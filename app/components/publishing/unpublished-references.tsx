@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { PublicationState } from "@core/content/publication";
 import { PublicationBadge } from "./publication-badge";
+import "~/components/publishing/publishing-messages";
 
 export interface UnpublishedReferenceItem {
   contentId: string;

@@ -247,7 +247,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
                     )}
                     <div className="form-actions">
                       <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-                        {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
+                        {loaderData.latestVersionId ? t("form.restoreThis") : t("form.save")}
                       </button>
                     </div>
                   </Form>

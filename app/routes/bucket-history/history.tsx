@@ -13,6 +13,7 @@ import { documentPath, overviewPath, savedDocumentPath } from "@core/content/scr
 import type { Route } from "./+types/history";
 import { readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";
+import "~/components/history/history-messages";
 
 /*
  * /b/{bucket}/{contentId}/history: every version of a document, 20 a page (?page=2 …), to open, compare and restore.

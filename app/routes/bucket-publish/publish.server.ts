@@ -16,7 +16,7 @@ export async function requirePublishing(
 ): Promise<{ user: User; bucket: Bucket; contentId: string; publication: Publication }> {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   // Checked before the document is looked up: without the permission nothing about it is told.
-  if (!mayPublish(user.permissions)) throw new HttpError(403, "publishing.errors.forbidden");
+  if (!mayPublish(user.permissions)) throw new HttpError(403, "errors.publishForbidden");
   const contentId = params.contentId;
   if (!isUuid(contentId)) throw new HttpError(404, "errors.notFound");
   const publication = await publicationOf(context.db, bucket.id, contentId);

@@ -13,6 +13,7 @@ import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { UnpublishedReferences } from "~/components/publishing/unpublished-references";
 import { requirePublishing, versionToPublish } from "./publish.server";
 import type { Route } from "./+types/publish";
+import "~/components/publishing/publishing-messages";
 
 /*
  * /b/{bucket}/{contentId}/publish (docs/publishing.md). GET: the confirmation without JavaScript (?intent=unpublish,
