@@ -128,7 +128,12 @@ export async function applyPublications(
   if (changes.length === 0) return [];
   const ids = changes.map((change) => change.contentId);
   if (new Set(ids).size !== ids.length) throw new Error("applyPublications: a document is changed twice");
-  const { rows: locked } = await tx.query<{ contentId: string; bucketId: string; latestVersionId: string; publishedVersionId: string | null }>(
+  const { rows: locked } = await tx.query<{
+    contentId: string;
+    bucketId: string;
+    latestVersionId: string;
+    publishedVersionId: string | null;
+  }>(
     `SELECT content_id AS "contentId", bucket_id AS "bucketId", latest_version_id AS "latestVersionId",
             published_version_id AS "publishedVersionId"
      FROM contents WHERE content_id = ANY ($1::uuid[]) ORDER BY content_id FOR UPDATE`,

@@ -3,13 +3,7 @@ import { recordActivity, type Actor } from "@server/admin/activity";
 import { enqueueReleaseDeliveriesSql } from "@server/webhooks/outbox";
 import { documentTitle } from "@core/content/title";
 import { publicationState, type PublicationState } from "@core/content/publication";
-import {
-  isReleaseEditable,
-  isReleasePublishable,
-  isReleaseRollbackable,
-  RELEASE_NAME_MAX,
-  type ReleaseState,
-} from "@core/content/release";
+import { isReleaseEditable, isReleasePublishable, isReleaseRollbackable, RELEASE_NAME_MAX, type ReleaseState } from "@core/content/release";
 import type { BucketNames } from "@core/content/bucket-name";
 import type { ScreenName } from "@core/content/screens";
 import { ContentNotFoundError } from "./store";
@@ -148,11 +142,10 @@ const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 export async function createRelease(db: Db, actor: Actor, input: { name: string }): Promise<ReleaseSummary> {
   const name = validName(input.name);
-  const { rows } = await db.query<{ id: string }>(`INSERT INTO releases (name, created_by_id, created_by_name) VALUES ($1, $2, $3) RETURNING id`, [
-    name,
-    actor.id,
-    actor.name,
-  ]);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO releases (name, created_by_id, created_by_name) VALUES ($1, $2, $3) RETURNING id`,
+    [name, actor.id, actor.name],
+  );
   return summary(db, rows[0]!.id);
 }
 
