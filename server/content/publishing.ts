@@ -60,6 +60,13 @@ export async function publicationOf(db: Queryable, bucketId: string, contentId: 
   };
 }
 
+/** The publication of a document just changed in this transaction (locked, so it is there). */
+async function publicationAfter(tx: Queryable, bucketId: string, contentId: string): Promise<Publication> {
+  const publication = await publicationOf(tx, bucketId, contentId);
+  if (!publication) throw new ContentNotFoundError(contentId);
+  return publication;
+}
+
 interface Target {
   bucket: PublishingBucket;
   contentId: string;
@@ -71,7 +78,7 @@ interface Target {
 export async function publishDocument(db: Db, actor: Actor, target: Target): Promise<Publication> {
   return db.transaction(async (tx) => {
     await publishInTransaction(tx, actor, target);
-    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+    return publicationAfter(tx, target.bucket.id, target.contentId);
   });
 }
 
@@ -79,7 +86,7 @@ export async function publishDocument(db: Db, actor: Actor, target: Target): Pro
 export async function unpublishDocument(db: Db, actor: Actor, target: Omit<Target, "versionId">): Promise<Publication> {
   return db.transaction(async (tx) => {
     await unpublishInTransaction(tx, actor, target);
-    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+    return publicationAfter(tx, target.bucket.id, target.contentId);
   });
 }
 
@@ -202,7 +209,8 @@ export async function applyPublications(
       tx,
       actor,
       moved.map(({ change, previous, target }) => {
-        const shown = (target ?? previous)!;
+        // A move is a publish (target) or an unpublish of what was published (previous): one of them is set.
+        const shown = target ?? previous ?? "";
         return activityEntry(target ? "published" : "unpublished", change.bucket, change.contentId, {
           versionId: shown,
           data: versions.get(shown)?.data ?? {},
@@ -340,6 +348,6 @@ export async function publishWithReferences(
         await publishInTransaction(tx, actor, { bucket: reference.bucket, contentId: reference.contentId });
     }
     await publishInTransaction(tx, actor, target);
-    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+    return publicationAfter(tx, target.bucket.id, target.contentId);
   });
 }

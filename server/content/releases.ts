@@ -146,7 +146,9 @@ export async function createRelease(db: Db, actor: Actor, input: { name: string 
     `INSERT INTO releases (name, created_by_id, created_by_name) VALUES ($1, $2, $3) RETURNING id`,
     [name, actor.id, actor.name],
   );
-  return summary(db, rows[0]!.id);
+  const created = rows[0];
+  if (!created) throw new Error("the release was not created");
+  return summary(db, created.id);
 }
 
 /** The releases, newest first; `states` keeps those in these states. */
@@ -259,7 +261,7 @@ export async function addToRelease(
       [document.contentId, document.bucketId, document.versionId ?? null],
     );
     if (!rows[0]) throw new ContentNotFoundError(document.contentId);
-    if (!rows[0].versionFound) throw new VersionNotFoundError(document.versionId!);
+    if (!rows[0].versionFound) throw new VersionNotFoundError(document.versionId ?? "");
     await tx.query(
       `INSERT INTO release_items (release_id, content_id, bucket_id, version_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (release_id, content_id) DO UPDATE SET version_id = EXCLUDED.version_id`,
@@ -274,7 +276,7 @@ export async function removeFromRelease(db: Db, actor: Actor, releaseId: string,
   return db.transaction(async (tx) => {
     await lockEditable(tx, releaseId);
     const { rowCount } = await tx.query(`DELETE FROM release_items WHERE release_id = $1 AND content_id = $2`, [releaseId, contentId]);
-    return (rowCount ?? 0) > 0;
+    return rowCount > 0;
   });
 }
 
