@@ -1,5 +1,5 @@
 import type { Db, Queryable } from "@server/db/client";
-import { recordActivity, type Actor } from "@server/admin/activity";
+import { recordActivities, type Actor } from "@server/admin/activity";
 import { enqueueDeliveriesSql } from "@server/webhooks/outbox";
 import { documentTitle, titleProperty } from "@core/content/title";
 import { publicationState, type PublicationState } from "@core/content/publication";
@@ -60,6 +60,13 @@ export async function publicationOf(db: Queryable, bucketId: string, contentId: 
   };
 }
 
+/** The publication of a document just changed in this transaction (locked, so it is there). */
+async function publicationAfter(tx: Queryable, bucketId: string, contentId: string): Promise<Publication> {
+  const publication = await publicationOf(tx, bucketId, contentId);
+  if (!publication) throw new ContentNotFoundError(contentId);
+  return publication;
+}
+
 interface Target {
   bucket: PublishingBucket;
   contentId: string;
@@ -71,7 +78,7 @@ interface Target {
 export async function publishDocument(db: Db, actor: Actor, target: Target): Promise<Publication> {
   return db.transaction(async (tx) => {
     await publishInTransaction(tx, actor, target);
-    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+    return publicationAfter(tx, target.bucket.id, target.contentId);
   });
 }
 
@@ -79,73 +86,145 @@ export async function publishDocument(db: Db, actor: Actor, target: Target): Pro
 export async function unpublishDocument(db: Db, actor: Actor, target: Omit<Target, "versionId">): Promise<Publication> {
   return db.transaction(async (tx) => {
     await unpublishInTransaction(tx, actor, target);
-    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+    return publicationAfter(tx, target.bucket.id, target.contentId);
   });
 }
 
-/** One publish inside a caller's transaction (a release publishes many in one). Publishing what is published is a no-op. */
-export async function publishInTransaction(tx: Queryable, actor: Actor, { bucket, contentId, versionId }: Target): Promise<void> {
-  const current = await lockDocument(tx, bucket.id, contentId);
-  const { rows } = await tx.query<{ versionId: string; data: Record<string, unknown> }>(
-    `SELECT version_id AS "versionId", data FROM versions WHERE version_id = $1 AND content_id = $2`,
-    [versionId ?? current.latestVersionId, contentId],
-  );
-  const version = rows[0];
-  if (!version) throw new VersionNotFoundError(versionId ?? current.latestVersionId);
-  if (current.publishedVersionId === version.versionId) return;
-  await tx.query(
-    `UPDATE contents SET published_version_id = $1, published_at = clock_timestamp(), unpublished_at = NULL WHERE content_id = $2`,
-    [version.versionId, contentId],
-  );
-  await recordPublication(tx, actor, bucket, contentId, { versionId: version.versionId, previous: current.publishedVersionId });
-  await tx.query(
-    `WITH hooks AS (${enqueueDeliveriesSql("document.published", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" })}) SELECT 1`,
-    [bucket.id, contentId, version.versionId],
-  );
-  await recordActivity(tx, actor, activityEntry("published", bucket, contentId, version));
+/** One publish inside a caller's transaction. Publishing what is published is a no-op. */
+export async function publishInTransaction(tx: Queryable, actor: Actor, target: Target): Promise<void> {
+  await applyPublications(tx, actor, [{ bucket: target.bucket, contentId: target.contentId, versionId: target.versionId ?? null }]);
 }
 
 export async function unpublishInTransaction(tx: Queryable, actor: Actor, { bucket, contentId }: Omit<Target, "versionId">): Promise<void> {
-  const current = await lockDocument(tx, bucket.id, contentId);
-  const previous = current.publishedVersionId;
-  if (previous === null) return;
-  await tx.query(
-    `UPDATE contents SET published_version_id = NULL, published_at = clock_timestamp(), unpublished_at = clock_timestamp()
-     WHERE content_id = $1`,
-    [contentId],
-  );
-  await recordPublication(tx, actor, bucket, contentId, { versionId: null, previous });
-  await tx.query(
-    `WITH hooks AS (${enqueueDeliveriesSql("document.unpublished", { bucket: "$1::uuid", contentId: "$2::uuid", versionId: "$3::uuid" })}) SELECT 1`,
-    [bucket.id, contentId, previous],
-  );
-  const { rows } = await tx.query<{ data: Record<string, unknown> }>(`SELECT data FROM versions WHERE version_id = $1`, [previous]);
-  await recordActivity(tx, actor, activityEntry("unpublished", bucket, contentId, { versionId: previous, data: rows[0]?.data ?? {} }));
+  await applyPublications(tx, actor, [{ bucket, contentId, unpublish: true }]);
 }
 
-/** The document's row, locked until the transaction ends: two publishes of one document take turns. */
-async function lockDocument(tx: Queryable, bucketId: string, contentId: string) {
-  const { rows } = await tx.query<{ latestVersionId: string; publishedVersionId: string | null }>(
-    `SELECT latest_version_id AS "latestVersionId", published_version_id AS "publishedVersionId"
-     FROM contents WHERE content_id = $1 AND bucket_id = $2 FOR UPDATE`,
-    [contentId, bucketId],
-  );
-  if (!rows[0]) throw new ContentNotFoundError(contentId);
-  return rows[0];
+/** One document's change of what is published: a version (null or absent: the newest), or taken off. */
+export interface PublicationChange {
+  bucket: PublishingBucket;
+  contentId: string;
+  versionId?: string | null;
+  /** Take the document off instead of publishing a version. */
+  unpublish?: boolean;
 }
 
-async function recordPublication(
+/** What a change did: the version published before it and after it (null: none); `changed` false: a no-op. */
+export interface AppliedPublication {
+  contentId: string;
+  bucketId: string;
+  previousVersionId: string | null;
+  versionId: string | null;
+  changed: boolean;
+}
+
+/**
+ * Every change of what exhibits get goes through here, inside the caller's transaction: one document's publish or
+ * unpublish, or a release's many at once. A handful of statements whatever the number of documents: the documents'
+ * rows locked (in content_id order, so that two callers take turns without a deadlock), their versions read, then for
+ * the documents whose published version changes the contents rows, one publications row each (with `releaseId`),
+ * the webhooks' document.published / document.unpublished deliveries and one activity row each. A change to what is
+ * already published records nothing. Throws ContentNotFoundError for a document not in its bucket and
+ * VersionNotFoundError for a version not of its document: the caller's transaction rolls back with nothing done.
+ */
+export async function applyPublications(
   tx: Queryable,
   actor: Actor,
-  bucket: PublishingBucket,
-  contentId: string,
-  change: { versionId: string | null; previous: string | null },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO publications (content_id, bucket_id, version_id, previous_version_id, actor_id, actor_name)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [contentId, bucket.id, change.versionId, change.previous, actor.id, actor.name],
+  changes: readonly PublicationChange[],
+  options: { releaseId?: string | null } = {},
+): Promise<AppliedPublication[]> {
+  if (changes.length === 0) return [];
+  const ids = changes.map((change) => change.contentId);
+  if (new Set(ids).size !== ids.length) throw new Error("applyPublications: a document is changed twice");
+  const { rows: locked } = await tx.query<{
+    contentId: string;
+    bucketId: string;
+    latestVersionId: string;
+    publishedVersionId: string | null;
+  }>(
+    `SELECT content_id AS "contentId", bucket_id AS "bucketId", latest_version_id AS "latestVersionId",
+            published_version_id AS "publishedVersionId"
+     FROM contents WHERE content_id = ANY ($1::uuid[]) ORDER BY content_id FOR UPDATE`,
+    [ids],
   );
+  const current = new Map(locked.map((row) => [row.contentId, row]));
+  const planned = changes.map((change) => {
+    const row = current.get(change.contentId);
+    if (!row || row.bucketId !== change.bucket.id) throw new ContentNotFoundError(change.contentId);
+    const target = change.unpublish ? null : (change.versionId ?? row.latestVersionId);
+    return { change, previous: row.publishedVersionId, target };
+  });
+  // The versions published (checked to be the document's), and those taken off: the activity log's titles.
+  const wanted = [...new Set(planned.flatMap(({ previous, target }) => (target ? [target] : previous ? [previous] : [])))];
+  const { rows: versionRows } = await tx.query<{ versionId: string; contentId: string; data: Record<string, unknown> }>(
+    `SELECT version_id AS "versionId", content_id AS "contentId", data FROM versions WHERE version_id = ANY ($1::uuid[])`,
+    [wanted],
+  );
+  const versions = new Map(versionRows.map((row) => [row.versionId, row]));
+  for (const { change, target } of planned)
+    if (target && versions.get(target)?.contentId !== change.contentId) throw new VersionNotFoundError(target);
+  const moved = planned.filter(({ previous, target }) => previous !== target);
+  if (moved.length) {
+    const rows = moved.map(({ change, previous, target }) => ({
+      content_id: change.contentId,
+      bucket_id: change.bucket.id,
+      version_id: target,
+      previous_version_id: previous,
+    }));
+    const json = JSON.stringify(rows);
+    const recordset = `jsonb_to_recordset($1::jsonb) AS t(content_id uuid, bucket_id uuid, version_id uuid, previous_version_id uuid)`;
+    await tx.query(
+      `UPDATE contents c SET published_version_id = t.version_id, published_at = clock_timestamp(),
+         unpublished_at = CASE WHEN t.version_id IS NULL THEN clock_timestamp() END
+       FROM ${recordset} WHERE c.content_id = t.content_id`,
+      [json],
+    );
+    await tx.query(
+      `INSERT INTO publications (content_id, bucket_id, version_id, previous_version_id, actor_id, actor_name, release_id)
+       SELECT t.content_id, t.bucket_id, t.version_id, t.previous_version_id, $2, $3, $4
+       FROM jsonb_to_recordset($1::jsonb) AS t(n int, content_id uuid, bucket_id uuid, version_id uuid, previous_version_id uuid)
+       ORDER BY t.n`,
+      [JSON.stringify(rows.map((row, n) => ({ n, ...row }))), actor.id, actor.name, options.releaseId ?? null],
+    );
+    if (moved.some(({ target }) => target !== null))
+      await tx.query(
+        `WITH hooks AS (${enqueueDeliveriesSql("document.published", {
+          bucket: "t.bucket_id",
+          contentId: "t.content_id",
+          versionId: "t.version_id",
+          from: `(SELECT * FROM ${recordset} WHERE t.version_id IS NOT NULL) t`,
+        })}) SELECT 1`,
+        [json],
+      );
+    if (moved.some(({ target }) => target === null))
+      await tx.query(
+        `WITH hooks AS (${enqueueDeliveriesSql("document.unpublished", {
+          bucket: "t.bucket_id",
+          contentId: "t.content_id",
+          versionId: "t.previous_version_id",
+          from: `(SELECT * FROM ${recordset} WHERE t.version_id IS NULL) t`,
+        })}) SELECT 1`,
+        [json],
+      );
+    await recordActivities(
+      tx,
+      actor,
+      moved.map(({ change, previous, target }) => {
+        // A move is a publish (target) or an unpublish of what was published (previous): one of them is set.
+        const shown = target ?? previous ?? "";
+        return activityEntry(target ? "published" : "unpublished", change.bucket, change.contentId, {
+          versionId: shown,
+          data: versions.get(shown)?.data ?? {},
+        });
+      }),
+    );
+  }
+  return planned.map(({ change, previous, target }) => ({
+    contentId: change.contentId,
+    bucketId: change.bucket.id,
+    previousVersionId: previous,
+    versionId: target,
+    changed: previous !== target,
+  }));
 }
 
 function activityEntry(
@@ -269,6 +348,6 @@ export async function publishWithReferences(
         await publishInTransaction(tx, actor, { bucket: reference.bucket, contentId: reference.contentId });
     }
     await publishInTransaction(tx, actor, target);
-    return (await publicationOf(tx, target.bucket.id, target.contentId))!;
+    return publicationAfter(tx, target.bucket.id, target.contentId);
   });
 }
