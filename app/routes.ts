@@ -60,6 +60,7 @@ export default [
     // A document's versions (list, restore) and two of them compared: static segments, ranked before :versionId.
     route(":contentId/history", "routes/bucket-history/history.tsx", { id: "bucket-history" }),
     route(":contentId/compare", "routes/bucket-history/compare.tsx", { id: "bucket-compare" }),
+    route(":contentId/publish", "routes/bucket-publish/publish.tsx", { id: "bucket-publish" }),
     route(":contentId/:versionId", "routes/bucket-edit/version.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),

@@ -3,11 +3,15 @@ import enCommon from "@locales/en/common.json";
 import enMedia from "@locales/en/media.json";
 import enPages from "@locales/en/pages.json";
 import enShare from "@locales/en/share.json";
+import enPublishing from "@locales/en/publishing.json";
+import enHistory from "@locales/en/history.json";
 import nlAdmin from "@locales/nl/admin.json";
 import nlCommon from "@locales/nl/common.json";
 import nlMedia from "@locales/nl/media.json";
 import nlPages from "@locales/nl/pages.json";
 import nlShare from "@locales/nl/share.json";
+import nlPublishing from "@locales/nl/publishing.json";
+import nlHistory from "@locales/nl/history.json";
 import type { CataloguePart } from "./catalogue-parts";
 import type { Locale } from "./locales";
 
@@ -18,11 +22,17 @@ import type { Locale } from "./locales";
  * modules export the same names.
  */
 
-export type Catalogue = typeof enCommon & typeof enAdmin & typeof enMedia & typeof enPages & typeof enShare;
+export type Catalogue = typeof enCommon &
+  typeof enAdmin &
+  typeof enMedia &
+  typeof enPages &
+  typeof enShare &
+  typeof enPublishing &
+  typeof enHistory;
 
 export const catalogues: Partial<Record<Locale, Catalogue>> = {
-  en: { ...enCommon, ...enAdmin, ...enMedia, ...enPages, ...enShare },
-  nl: { ...nlCommon, ...nlAdmin, ...nlMedia, ...nlPages, ...nlShare },
+  en: { ...enCommon, ...enAdmin, ...enMedia, ...enPages, ...enShare, ...enPublishing, ...enHistory },
+  nl: { ...nlCommon, ...nlAdmin, ...nlMedia, ...nlPages, ...nlShare, ...nlPublishing, ...nlHistory },
 };
 
 /** Fetches the parts of a language's catalogue not there yet (the browser's); null when all are (always, here). */

@@ -5,8 +5,8 @@ import { z } from "zod";
  * (Conform's onValidate) and the actions. Messages are catalogue keys.
  */
 
-/** Spec §6: permissions are strings: user, admin, dev. */
-export const PERMISSIONS = ["user", "admin", "dev"] as const;
+/** Spec §6: permissions are strings: user, admin, dev; `publish` (docs/publishing.md) lets a user put content live. */
+export const PERMISSIONS = ["user", "publish", "admin", "dev"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const INVITATION_DAYS = { default: 7, min: 1, max: 90 } as const;

@@ -6,9 +6,22 @@ import { z } from "zod";
  * check (it resolves the host: server/webhooks/address-policy.ts).
  */
 
-/** What a webhook can be sent for: a document saved (created or changed, restored) or deleted. */
-export const WEBHOOK_EVENTS = ["document.saved", "document.deleted"] as const;
+/**
+ * What a webhook can be sent for: a document saved (created or changed, restored), deleted, published or taken off;
+ * a release published or rolled back (docs/webhooks.md).
+ */
+export const WEBHOOK_EVENTS = [
+  "document.saved",
+  "document.deleted",
+  "document.published",
+  "document.unpublished",
+  "release.published",
+  "release.rolled_back",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The events that name a release (its id), not one document. */
+export type ReleaseWebhookEvent = Extract<WebhookEvent, `release.${string}`>;
+export type DocumentWebhookEvent = Exclude<WebhookEvent, ReleaseWebhookEvent>;
 
 export const WEBHOOK_URL_MAX = 2000;
 export const WEBHOOK_SECRET_MIN = 24;

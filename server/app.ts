@@ -15,6 +15,7 @@ import { findFfmpeg } from "./media/ffmpeg";
 import type { MediaServices } from "./services";
 import type { SeedResult } from "./seed";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
+import type { ReleaseScheduler } from "./content/release-scheduler";
 // The composition root hands the specialised screens' table to the engine (docs/decisions/006-screens-as-modules.md).
 import { SCREEN_TABLE } from "@screens/table";
 
@@ -55,6 +56,8 @@ export interface RunningServer {
   media: MediaServices;
   /** Sends the webhooks' deliveries (server/webhooks/dispatcher.ts). */
   webhooks: WebhookDispatcher;
+  /** Publishes scheduled releases when they are due (server/content/release-scheduler.ts). */
+  releases: ReleaseScheduler;
   /** The admin account a first start (no users yet) created: the caller says how to sign in. */
   seeded: SeedResult | null;
   logger: Logger;
@@ -63,7 +66,10 @@ export interface RunningServer {
    * demo shows its stills at once and `npm start` prints its sign-in block after their logs.
    */
   demoMediaSettled(deadlineMs: number): Promise<void>;
-  /** Resolves once the job runner, the webhook dispatcher and the stale-file sweep have begun (1 s after listening). */
+  /**
+   * Resolves once the job runner, the webhook dispatcher, the release poller and the stale-file sweep have begun (1 s
+   * after listening).
+   */
   backgroundWorkStarted: Promise<void>;
   close(): Promise<void>;
 }
@@ -140,7 +146,8 @@ async function start(options: StartOptions): Promise<RunningServer> {
   // PGlite: what every request reads, kept in this process (server/db/read-cache.ts).
   const cached = await withReadCache(opened);
   const { db } = cached;
-  const { createHttpApp, deleteExpiredSessions, seedDemoContent, serverBuild, startMedia, WebhookDispatcher } = await serving;
+  const { createHttpApp, deleteExpiredSessions, ReleaseScheduler, seedDemoContent, serverBuild, startMedia, WebhookDispatcher } =
+    await serving;
   mark("servingImported");
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
@@ -165,6 +172,8 @@ async function start(options: StartOptions): Promise<RunningServer> {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
   });
+  // Scheduled releases: due ones (also those that fell due while no server ran) are published at the first poll.
+  const releases = new ReleaseScheduler({ db, logger });
   const app = createHttpApp({
     build: options.build ?? serverBuild,
     db,
@@ -198,6 +207,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   const startBackgroundWork = () => {
     media.startBackgroundWork();
     webhooks.start();
+    releases.start();
     backgroundWorkBegun();
   };
   // A first start's demo videos wait as jobs (transcode, stills): the runner takes them at once.
@@ -231,6 +241,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     server,
     media,
     webhooks,
+    releases,
     seeded,
     logger,
     backgroundWorkStarted,
@@ -240,6 +251,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
       clearInterval(sweep);
       if (statistics) clearInterval(statistics);
       await webhooks.stop();
+      await releases.stop();
       await media.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Queryable } from "./db/client";
 import type { ScreenTable } from "@core/content/screen-table";
 import { createBucket, type Bucket } from "./content/buckets";
+import { publishEveryNewest } from "./content/publishing";
 import { saveDocument } from "./content/save";
 import type { SaveRefusal } from "./content/save-rules";
 import { createUser, type Author } from "./accounts/users";
@@ -50,7 +51,8 @@ const hasUsers = async (db: Queryable) =>
 /**
  * On the first run (no users yet), creates an admin and demo buckets with a
  * few documents, so a new install shows what the product does. With `media`
- * the demo's trends get images and its cases videos (server/demo-media.ts).
+ * the demo's trends get images and its cases videos (server/demo-media.ts). The demo goes live: every document is
+ * published (docs/publishing.md).
  *
  * Servers starting at once on one empty PostgreSQL database seed once: there the seed is one transaction under an
  * advisory lock, so the others wait for it, then find the admin and seed nothing (and a seed cut off leaves nothing).
@@ -111,5 +113,6 @@ async function seedEmpty(db: Queryable, options: SeedOptions): Promise<SeedResul
     };
     await seed(bucket, await demo.documents(seeding), ownIds);
   }
+  await publishEveryNewest(db, admin);
   return { adminEmail, generatedPassword };
 }

@@ -1,15 +1,32 @@
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 
 /* The tools of a long list (documents, users, deliveries, versions): its search box and its pages. */
 
-/** The search box: a GET form whose `q` the loader reads; its label is hidden, the placeholder says the same. */
-export function SearchForm({ id, search, label, button }: { id: string; search: string; label: string; button: string }) {
+/**
+ * The search box: a GET form whose `q` the loader reads; its label is hidden, the placeholder says the same.
+ * `children`: more of the same GET form (a filter), before its button.
+ */
+export function SearchForm({
+  id,
+  search,
+  label,
+  button,
+  children,
+}: {
+  id: string;
+  search: string;
+  label: string;
+  button: string;
+  children?: ReactNode;
+}) {
   return (
-    <Form method="get" role="search" className="search">
+    <Form method="get" role="search" className={children ? "search with-filter" : "search"}>
       <label htmlFor={id} className="visually-hidden">
         {label}
       </label>
       <input id={id} type="search" name="q" defaultValue={search} placeholder={label} />
+      {children}
       <button type="submit" className="button small">
         {button}
       </button>
@@ -17,9 +34,10 @@ export function SearchForm({ id, search, label, button }: { id: string; search: 
   );
 }
 
-/** The address of one page of a searched list: the search kept, the page named. */
-export function searchPageLink(search: string, page: number): string {
-  return `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(page) }).toString()}`;
+/** The address of one page of a searched list: the search (and any `filters` set) kept, the page named. */
+export function searchPageLink(search: string, page: number, filters: Record<string, string | null> = {}): string {
+  const kept = Object.entries(filters).flatMap(([name, value]) => (value ? [[name, value]] : []));
+  return `?${new URLSearchParams([...(search ? [["q", search]] : []), ...kept, ["page", String(page)]]).toString()}`;
 }
 
 export interface TextLink {

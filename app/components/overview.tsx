@@ -6,7 +6,9 @@ import { FlashNotice } from "~/components/flash-notice";
 import { WhereUsedList } from "~/components/where-used";
 import { ListHeader, Pagination, SearchForm, searchPageLink } from "~/components/list-tools";
 import { duplicatePath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
+import { PUBLICATION_STATES, type PublicationState } from "@core/content/publication";
 import { useClientLinks } from "~/lib/client-links";
+import "~/components/publishing/publishing-messages";
 
 /* The parts of a bucket's overview that the session overviews show too (routes/bucket-overview.tsx). */
 
@@ -22,6 +24,8 @@ export interface OverviewFrameData {
   pages: number | null;
   hasNext: boolean;
   whereUsed: WhereUsed | null;
+  /** The publication state filter (docs/publishing.md), null for all; absent where the overview has none. */
+  state?: PublicationState | null;
 }
 
 /**
@@ -50,7 +54,7 @@ export function OverviewFrame({
   return (
     <section className={className} ref={list}>
       <ListHeader title={data.bucket.name} create={{ to: newDocumentPath(data.bucket), text: t("overview.new") }} />
-      <OverviewTools search={data.search} view={data.view} />
+      <OverviewTools search={data.search} view={data.view} state={data.state} />
       {notes}
       {data.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? (
@@ -59,19 +63,38 @@ export function OverviewFrame({
         </p>
       ) : null}
       {children}
-      <OverviewPagination page={data.page} pages={data.pages} hasNext={data.hasNext} search={data.search} />
+      <OverviewPagination page={data.page} pages={data.pages} hasNext={data.hasNext} search={data.search} state={data.state} />
       {toDelete ? <DeleteDialog document={toDelete} whereUsed={data.whereUsed} /> : null}
     </section>
   );
 }
 
-/** The search box and the list/grid switch (kept in the session through /session/index-view). */
-export function OverviewTools({ search, view }: { search: string; view: "list" | "grid" }) {
+/**
+ * The search box (with the publication state filter where the overview has one: `state`, null for all) and the
+ * list/grid switch (kept in the session through /session/index-view).
+ */
+export function OverviewTools({ search, view, state }: { search: string; view: "list" | "grid"; state?: PublicationState | null }) {
   const { t } = useTranslation();
   const location = useLocation();
   return (
     <div className="overview-tools">
-      <SearchForm id="overview-search" search={search} label={t("overview.search")} button={t("overview.searchButton")} />
+      <SearchForm id="overview-search" search={search} label={t("overview.search")} button={t("overview.searchButton")}>
+        {state === undefined ? null : (
+          <>
+            <label htmlFor="overview-state" className="visually-hidden">
+              {t("overview.stateFilter")}
+            </label>
+            <select id="overview-state" name="state" defaultValue={state ?? ""} key={state ?? ""}>
+              <option value="">{t("overview.allStates")}</option>
+              {PUBLICATION_STATES.map((option) => (
+                <option key={option} value={option}>
+                  {t(`publishing.state.${option}`)}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+      </SearchForm>
       <Form method="post" action="/session/index-view" className="view-switch">
         <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
         <button type="submit" name="view" value="list" aria-pressed={view === "list"}>
@@ -90,19 +113,21 @@ export function OverviewPagination({
   pages,
   hasNext,
   search,
+  state = null,
 }: {
   page: number;
   pages: number | null;
   hasNext: boolean;
   search: string;
+  state?: PublicationState | null;
 }) {
   const { t } = useTranslation();
   return (
     <Pagination
       label={t("overview.pages")}
       position={pages ? t("overview.pageOf", { page, pages }) : t("overview.page", { page })}
-      previous={page > 1 ? { to: searchPageLink(search, page - 1), text: t("overview.previous") } : null}
-      next={hasNext ? { to: searchPageLink(search, page + 1), text: t("overview.next") } : null}
+      previous={page > 1 ? { to: searchPageLink(search, page - 1, { state }), text: t("overview.previous") } : null}
+      next={hasNext ? { to: searchPageLink(search, page + 1, { state }), text: t("overview.next") } : null}
     />
   );
 }

@@ -10,6 +10,7 @@ import { pageRoute } from "@server/web/respond";
 import { hasOwnOverview, overviewPath, type ScreenName } from "@core/content/screens";
 import { titleProperty, titleText } from "@core/content/title";
 import { isUuid } from "@core/ids";
+import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/bucket-overview";
 
 /*
@@ -28,15 +29,18 @@ export function pageFrom(value: string | null | undefined): number | null {
 type OverviewArgs = Pick<Route.LoaderArgs, "request" | "context" | "params">;
 
 /**
- * An overview's search (?q=), page (?page=, else 1 while searching, else the page remembered for this bucket), view
- * (list or grid, kept in the session) and the cookie that remembers the page. The session overviews share it.
+ * An overview's search (?q=), publication state filter (?state=), page (?page=, else 1 while searching or filtering,
+ * else the page remembered for this bucket), view (list or grid, kept in the session) and the cookie that remembers
+ * the page. The session overviews share it.
  */
 export async function overviewPage(request: Request, context: OverviewArgs["context"], bucketSlug: string) {
   const url = new URL(request.url);
   const { session } = await getRequestState(request, context);
   const search = url.searchParams.get("q")?.trim() ?? "";
+  const asked = url.searchParams.get("state");
+  const state = isPublicationState(asked) ? asked : null;
   const remembered = session.get("lastVisitedBucket") === bucketSlug ? (session.get("lastVisitedPageNumber") ?? 1) : 1;
-  const page = pageFrom(url.searchParams.get("page")) ?? (search ? 1 : remembered);
+  const page = pageFrom(url.searchParams.get("page")) ?? (search || state ? 1 : remembered);
   // Signing a cookie costs more than the rest of the loader: only when the remembered page changes.
   const headers = new Headers();
   if (session.get("lastVisitedPageNumber") !== page || session.get("lastVisitedBucket") !== bucketSlug) {
@@ -45,7 +49,7 @@ export async function overviewPage(request: Request, context: OverviewArgs["cont
     headers.set("Set-Cookie", await context.sessionStorage.commitSession(session));
   }
   const view: "list" | "grid" = session.get("indexView") ?? "list";
-  return { search, page, view, headers };
+  return { search, state, page, view, headers };
 }
 
 /** The document the delete confirmation asks about (?delete=). */
@@ -64,13 +68,14 @@ export const overviewLoader = (screen: ScreenName) =>
     if (screen !== "generic" && bucket.screen !== screen) throw new HttpError(404, "errors.notFound");
     if (bucket.singleton || (screen === "generic" && hasOwnOverview(bucket))) throw redirect(overviewPath(bucket));
     const url = new URL(request.url);
-    const { search, page, view, headers } = await overviewPage(request, context, bucket.slug);
+    const { search, state, page, view, headers } = await overviewPage(request, context, bucket.slug);
     const titleKey = titleProperty(bucket.jsonSchema);
     const { rows, total } = await listOverview(context.db, bucket.id, {
       limit: PAGE_SIZE + 1,
       offset: (page - 1) * PAGE_SIZE,
       search,
       titleKey,
+      state,
     });
     const confirmDelete = deleteParam(url);
     // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
@@ -95,12 +100,15 @@ export const overviewLoader = (screen: ScreenName) =>
           versionId: row.versionId,
           title: titleText(row.title, bucket.locales),
           updatedAt: row.createdAt.toISOString(),
+          state: row.state,
         })),
         page,
         hasNext: rows.length > PAGE_SIZE,
         pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
         total,
         search,
+        // The publication state filter (?state=), null for every document.
+        state,
         view,
         confirmDelete,
         whereUsed,

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
 import { documentPath } from "@core/content/screens";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { pageTitle } from "~/lib/page-title";
 import { overviewAction, overviewLoader } from "./bucket-overview.server";
 import type { Route } from "./+types/bucket-overview";
@@ -41,7 +42,9 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   return (
     <OverviewFrame className="overview" data={loaderData} actionData={actionData} toDelete={toDelete}>
       {items.length === 0 ? (
-        <p className="empty">{loaderData.search ? t("overview.noResults") : t("overview.empty")}</p>
+        <p className="empty">
+          {loaderData.search ? t("overview.noResults") : loaderData.state ? t("overview.noneInState") : t("overview.empty")}
+        </p>
       ) : view === "grid" ? (
         <ul className="content-grid">
           {items.map((item) => (
@@ -52,6 +55,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
+              <PublicationBadge state={item.state} />
               <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
             </li>
           ))}
@@ -62,6 +66,9 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
           head={
             <>
               <th scope="col">{t("overview.title")}</th>
+              <th scope="col" className="state-cell">
+                {t("overview.state")}
+              </th>
               <th scope="col">{t("overview.updated")}</th>
             </>
           }
@@ -70,6 +77,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
             <tr key={item.contentId}>
               <td>
                 <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
+                {/* On a phone the state goes under the title: four columns do not fit. */}
+                <span className="row-state">
+                  <PublicationBadge state={item.state} />
+                </span>
+              </td>
+              <td className="state-cell">
+                <PublicationBadge state={item.state} />
               </td>
               <td>
                 <time dateTime={item.updatedAt} suppressHydrationWarning>

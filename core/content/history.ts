@@ -19,6 +19,8 @@ export interface HistoryEntry {
 export interface HistoryPage {
   contentId: string;
   latestVersionId: string;
+  /** What exhibits get (docs/publishing.md); null: nothing is published. */
+  publishedVersionId: string | null;
   entries: HistoryEntry[];
   total: number;
   page: number;

@@ -267,10 +267,10 @@ export function deliveryOpenApi(
         required: ["contentId", "versionId", "bucket", "createdAt", "updatedAt", "locale", "fallbacks", "data"],
         properties: {
           contentId: { type: "string", format: "uuid" },
-          versionId: { type: "string", format: "uuid" },
+          versionId: { type: "string", format: "uuid", description: "The published version: a save does not change it, a publish does." },
           bucket: { const: bucket.slug },
           createdAt: { type: "string", format: "date-time" },
-          updatedAt: { type: "string", format: "date-time" },
+          updatedAt: { type: "string", format: "date-time", description: "When the published version last changed." },
           locale: localized ? { type: "string", enum: [...bucket.locales] } : { type: "null" },
           fallbacks: ref("Fallbacks"),
           data: ref(variant),

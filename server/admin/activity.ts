@@ -38,6 +38,22 @@ export async function recordActivity(
   ]);
 }
 
+/** Records many changes by one actor in one statement (a release's documents); call it in the change's transaction. */
+export async function recordActivities(
+  db: Queryable,
+  actor: Pick<User, "id" | "name"> | Actor,
+  entries: ReadonlyArray<{ area: ActivityArea; action: string; subject: string; details?: Record<string, unknown> }>,
+): Promise<void> {
+  if (entries.length === 0) return;
+  await db.query(
+    `INSERT INTO admin_activity (actor_id, actor_name, area, action, subject, details)
+     SELECT $1, $2, e.area, e.action, e.subject, e.details
+     FROM jsonb_to_recordset($3::jsonb) AS e(n int, area text, action text, subject text, details jsonb)
+     ORDER BY e.n`,
+    [actor.id, actor.name, JSON.stringify(entries.map((entry, n) => ({ n, ...entry, details: entry.details ?? {} })))],
+  );
+}
+
 /*
  * The log merges admin_activity with the document versions by time at read time, so that a save writes nothing
  * more than its version. Each side is cut to the rows the page can reach (an index scan on either side:

@@ -36,10 +36,10 @@ const entryJoins = `FROM versions v JOIN contents c ON c.content_id = v.content_
 /** One page of a document's versions, newest first; null when the bucket holds no such document. */
 export async function listHistory(db: Queryable, bucketId: string, contentId: string, page = 1): Promise<HistoryPage | null> {
   if (!isUuid(contentId)) return null;
-  const { rows: counted } = await db.query<{ total: number; latestVersionId: string }>(
-    `SELECT count(*)::int AS total, c.latest_version_id AS "latestVersionId"
+  const { rows: counted } = await db.query<{ total: number; latestVersionId: string; publishedVersionId: string | null }>(
+    `SELECT count(*)::int AS total, c.latest_version_id AS "latestVersionId", c.published_version_id AS "publishedVersionId"
      FROM contents c JOIN versions v ON v.content_id = c.content_id
-     WHERE c.content_id = $1 AND c.bucket_id = $2 GROUP BY c.latest_version_id`,
+     WHERE c.content_id = $1 AND c.bucket_id = $2 GROUP BY c.latest_version_id, c.published_version_id`,
     [contentId, bucketId],
   );
   const head = counted[0];
@@ -54,7 +54,8 @@ export async function listHistory(db: Queryable, bucketId: string, contentId: st
     [contentId, bucketId],
   );
   const entries = rows.map((row, index) => ({ ...row, number: head.total - offset - index }));
-  return { contentId, latestVersionId: head.latestVersionId, entries, total: head.total, page: current, pages };
+  const { latestVersionId, publishedVersionId } = head;
+  return { contentId, latestVersionId, publishedVersionId, entries, total: head.total, page: current, pages };
 }
 
 /** Admins may open the bucket's schema history; others see the schema version's number only. */

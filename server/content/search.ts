@@ -23,12 +23,17 @@ export const COMMON_SEARCH_MATCHES = 1000;
 
 /** The contents columns a search's matches carry (all but the stored text and `singleton`), so that either branch reads them as `c`. */
 const MATCH_COLUMNS = "c.content_id, c.bucket_id, c.latest_version_id, c.created_at, c.updated_at, c.position";
+/**
+ * What the delivery API's branches read besides (its published versions, docs/publishing.md), and the overview's (the
+ * publication state, core/content/publication.ts).
+ */
+const PUBLISHED_COLUMNS = "c.published_version_id, c.published_at, c.unpublished_at";
 
 /**
  * A search of one bucket as two branches of which one answers. `branch(from, test)` writes a branch's SELECT: it reads
  * its contents rows `FROM ${from}` (as `c`, with the columns of MATCH_COLUMNS) and adds `AND ${test}` to
  * its WHERE. `bucket` names the bucket's parameter, `pattern` the likePattern's and `text` the searched text's (the
- * same words, unescaped).
+ * same words, unescaped). With `published`, the matches carry the published version's columns too (the delivery API).
  *
  * The index's matches are taken up to COMMON_SEARCH_MATCHES: fewer, and they are all there are, and the first branch
  * reads them. As many, and the second reads the bucket's contents, testing each: in the branch's order, as far as
@@ -41,11 +46,13 @@ export function searchedSql(options: {
   pattern: string;
   text: string;
   branch: (from: string, test: string) => string;
+  published?: boolean;
 }): string {
   const { bucket, pattern, text, branch } = options;
+  const columns = options.published ? `${MATCH_COLUMNS}, ${PUBLISHED_COLUMNS}` : MATCH_COLUMNS;
   const common = `(SELECT count(*) FROM matches) >= ${COMMON_SEARCH_MATCHES}`;
   return `WITH matches AS MATERIALIZED (
-      SELECT ${MATCH_COLUMNS}
+      SELECT ${columns}
       FROM contents c
       WHERE c.bucket_id = ${bucket} AND ${searchCondition(pattern)}
       LIMIT ${COMMON_SEARCH_MATCHES}
@@ -57,8 +64,9 @@ export function searchedSql(options: {
 
 /**
  * A page of the bucket's documents that match a search (searchedSql): a query answering the contents columns
- * `content_id`, `latest_version_id`, `updated_at` and `position`, newest first or in `order` (over `c`; an index
- * should serve it, as contents_bucket_updated_idx and contents_bucket_position_idx do). `page` is the page's clause
+ * `content_id`, `latest_version_id`, `updated_at` and `position` (with `published`, `published_version_id` and
+ * `unpublished_at` too: the publication state), newest first or in `order` (over `c`; an index should serve it, as
+ * contents_bucket_updated_idx and contents_bucket_position_idx do). `page` is the page's clause
  * (server/db/page-clause.ts); `condition`, over `c`, is added to both branches.
  */
 export function searchedPageSql(options: {
@@ -68,11 +76,13 @@ export function searchedPageSql(options: {
   page: string;
   condition?: string;
   order?: string;
+  published?: boolean;
 }): string {
   const { page, condition, order = "c.updated_at DESC, c.content_id DESC" } = options;
+  const publication = options.published ? ", c.published_version_id, c.unpublished_at" : "";
   return searchedSql({
     ...options,
-    branch: (from, test) => `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position
+    branch: (from, test) => `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position${publication}
        FROM ${from}
        WHERE ${test}${condition ? ` AND ${condition}` : ""}
        ORDER BY ${order}

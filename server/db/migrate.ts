@@ -24,6 +24,8 @@ import contentsCreatedOrder from "./migrations/030_contents_created_order.sql?ra
 import passwordResetRequests from "./migrations/031_password_reset_requests.sql?raw";
 import bucketNames from "./migrations/032_bucket_names.sql?raw";
 import activityLog from "./migrations/033_activity_log.sql?raw";
+import publishing from "./migrations/034_publishing.sql?raw";
+import releases from "./migrations/035_releases.sql?raw";
 
 /**
  * Numbered migrations, applied in order; never edit one that has shipped. Numbers 3, 4, 6, 7 and 21–24 were never
@@ -56,6 +58,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 31, name: "password_reset_requests", sql: passwordResetRequests },
   { version: 32, name: "bucket_names", sql: bucketNames },
   { version: 33, name: "activity_log", sql: activityLog },
+  { version: 34, name: "publishing", sql: publishing },
+  { version: 35, name: "releases", sql: releases },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -4,15 +4,19 @@ import { likePattern } from "@server/db/like-pattern";
 import type { StoredDocument } from "@core/delivery/shape";
 
 /*
- * SQL of the delivery API: the latest version of documents, with the times as ISO strings to the microsecond (the
- * keyset cursor compares them exactly: a JavaScript Date keeps only milliseconds).
+ * SQL of the delivery API: the published version of documents (docs/publishing.md; a document with none is not
+ * there), with the times as ISO strings to the microsecond (the keyset cursor compares them exactly: a JavaScript
+ * Date keeps only milliseconds). `updatedAt` is when what exhibits get last changed (published_at), not the last save.
  */
 
 const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const DOCUMENT_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
-  ${ISO("c.updated_at")} AS "updatedAt", v.data AS data`;
-const STATE_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
-  ${ISO("c.updated_at")} AS "updatedAt"`;
+const DOCUMENT_COLUMNS = `c.content_id AS "contentId", c.published_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
+  ${ISO("c.published_at")} AS "updatedAt", v.data AS data`;
+const STATE_COLUMNS = `c.content_id AS "contentId", c.published_version_id AS "versionId", ${ISO("c.created_at")} AS "createdAt",
+  ${ISO("c.published_at")} AS "updatedAt"`;
+/** The published version's row: no row for a document that has none. */
+const PUBLISHED_VERSION = "JOIN versions v ON v.version_id = c.published_version_id";
+const IS_PUBLISHED = "c.published_version_id IS NOT NULL";
 
 /**
  * A subquery answering one latest document as a JSON object (column `document`), for a join with its bucket;
@@ -20,20 +24,20 @@ const STATE_COLUMNS = `c.content_id AS "contentId", c.latest_version_id AS "vers
  */
 export const documentJson = (bucketId: string, contentId: string, withData = true) =>
   withData
-    ? `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
-         'updatedAt', ${ISO("c.updated_at")}, 'data', v.data) AS document
-       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+    ? `SELECT json_build_object('contentId', c.content_id, 'versionId', c.published_version_id, 'createdAt', ${ISO("c.created_at")},
+         'updatedAt', ${ISO("c.published_at")}, 'data', v.data) AS document
+       FROM contents c ${PUBLISHED_VERSION}
        WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`
-    : `SELECT json_build_object('contentId', c.content_id, 'versionId', c.latest_version_id, 'createdAt', ${ISO("c.created_at")},
-         'updatedAt', ${ISO("c.updated_at")}) AS document
-       FROM contents c WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId}`;
+    : `SELECT json_build_object('contentId', c.content_id, 'versionId', c.published_version_id, 'createdAt', ${ISO("c.created_at")},
+         'updatedAt', ${ISO("c.published_at")}) AS document
+       FROM contents c WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId} AND ${IS_PUBLISHED}`;
 
 /** A document's state without its data: enough to name its version, and so its answer, without reading it. */
 export type DocumentState = Omit<StoredDocument, "data">;
 
 export async function latestDocument(db: Queryable, bucketId: string, contentId: string): Promise<StoredDocument | null> {
   const { rows } = await db.query<StoredDocument>(
-    `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+    `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
      WHERE c.content_id = $1 AND c.bucket_id = $2`,
     [contentId, bucketId],
   );
@@ -46,9 +50,9 @@ export async function singletonDocument(db: Queryable, bucketId: string, withDat
 export async function singletonDocument(db: Queryable, bucketId: string, withData = true): Promise<StoredDocument | DocumentState | null> {
   const { rows } = await db.query<StoredDocument>(
     withData
-      ? `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-         WHERE c.bucket_id = $1 ORDER BY c.created_at, c.content_id LIMIT 1`
-      : `SELECT ${STATE_COLUMNS} FROM contents c WHERE c.bucket_id = $1 ORDER BY c.created_at, c.content_id LIMIT 1`,
+      ? `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
+         WHERE c.bucket_id = $1 AND ${IS_PUBLISHED} ORDER BY c.created_at, c.content_id LIMIT 1`
+      : `SELECT ${STATE_COLUMNS} FROM contents c WHERE c.bucket_id = $1 AND ${IS_PUBLISHED} ORDER BY c.created_at, c.content_id LIMIT 1`,
     [bucketId],
   );
   return rows[0] ?? null;
@@ -58,7 +62,7 @@ export async function singletonDocument(db: Queryable, bucketId: string, withDat
 export async function latestDocuments(db: Queryable, bucketId: string, contentIds: readonly string[]): Promise<StoredDocument[]> {
   if (!contentIds.length) return [];
   const { rows } = await db.query<StoredDocument>(
-    `SELECT ${DOCUMENT_COLUMNS} FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+    `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
      WHERE c.bucket_id = $1 AND c.content_id = ANY($2::uuid[])`,
     [bucketId, contentIds],
   );
@@ -98,11 +102,11 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
         : `coalesce(v.data -> ${param(sort.property)} -> ${param(sort.locale)}, 'null'::jsonb)`;
     cursorCast = "jsonb";
   } else {
-    sortExpression = sort.by === "updatedAt" ? "c.updated_at" : "c.created_at";
+    sortExpression = sort.by === "updatedAt" ? "c.published_at" : "c.created_at";
     cursorCast = "timestamptz";
   }
-  const where = ["c.bucket_id = $1"];
-  if (query.updatedSince) where.push(`c.updated_at >= ${param(query.updatedSince)}::timestamptz`);
+  const where = ["c.bucket_id = $1", IS_PUBLISHED];
+  if (query.updatedSince) where.push(`c.published_at >= ${param(query.updatedSince)}::timestamptz`);
   const direction = sort.order === "asc" ? "ASC" : "DESC";
   if (query.after) {
     const value = sort.by === "property" ? JSON.stringify(query.after.value) : query.after.value;
@@ -117,7 +121,7 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
     conditions: readonly string[] = [],
     sortKey = false,
   ) => `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"${sortKey ? `, ${sortExpression} AS sort_key` : ""}
-     FROM ${from} JOIN versions v ON v.version_id = c.latest_version_id
+     FROM ${from} ${PUBLISHED_VERSION}
      WHERE ${[...where, ...conditions].join(" AND ")}
      ORDER BY ${sortExpression} ${direction}, c.content_id ${direction}
      LIMIT ${limit}`;
@@ -132,6 +136,7 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
       pattern: param(likePattern(query.search)),
       text: param(query.search),
       branch: (from, test) => select(from, [test], true),
+      published: true,
     });
     text = `SELECT "contentId", "versionId", "createdAt", "updatedAt", data, "sortValue" FROM (${searched}) page
        ORDER BY sort_key ${direction}, "contentId" ${direction}`;

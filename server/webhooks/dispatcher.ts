@@ -32,10 +32,17 @@ export interface WebhookDispatcherOptions {
 
 const PRUNE_EVERY_MS = 60 * 60_000;
 
-/** The body a receiver gets (docs/webhooks.md). */
+/** The body a receiver gets (docs/webhooks.md): a document event names the document, a release event the release. */
 export function deliveryBody(
-  delivery: Pick<ClaimedDelivery, "id" | "event" | "bucketSlug" | "contentId" | "versionId" | "occurredAt">,
+  delivery: Pick<ClaimedDelivery, "id" | "event" | "bucketSlug" | "contentId" | "versionId" | "releaseId" | "occurredAt">,
 ): string {
+  if (delivery.releaseId)
+    return JSON.stringify({
+      event: delivery.event,
+      releaseId: delivery.releaseId,
+      occurredAt: new Date(delivery.occurredAt).toISOString(),
+      deliveryId: delivery.id,
+    });
   return JSON.stringify({
     event: delivery.event,
     bucket: delivery.bucketSlug,

@@ -34,9 +34,14 @@ export interface Delivery {
   id: string;
   webhookId: string;
   event: WebhookEvent;
-  bucketSlug: string;
+  /** A document event's bucket (its slug then); null for a release event. */
+  bucketSlug: string | null;
+  /** The document; for a release event (no document) the release's id, as in `releaseId`: what the log names. */
   contentId: string;
-  versionId: string;
+  /** A document event's version; null for a release event. */
+  versionId: string | null;
+  /** A release event's release (release.published, release.rolled_back); null for a document event. */
+  releaseId: string | null;
   occurredAt: Date;
   redeliveryOf: string | null;
   status: DeliveryStatus;
@@ -160,8 +165,8 @@ export async function deleteWebhook(db: Db, actor: Pick<User, "id" | "name">, id
   });
 }
 
-const DELIVERY_COLUMNS = `d.id, d.webhook_id AS "webhookId", d.event, d.bucket_slug AS "bucketSlug", d.content_id AS "contentId",
-  d.version_id AS "versionId", d.occurred_at AS "occurredAt", d.redelivery_of AS "redeliveryOf", d.status, d.attempts,
+const DELIVERY_COLUMNS = `d.id, d.webhook_id AS "webhookId", d.event, d.bucket_slug AS "bucketSlug",
+  coalesce(d.content_id, d.release_id) AS "contentId", d.version_id AS "versionId", d.release_id AS "releaseId", d.occurred_at AS "occurredAt", d.redelivery_of AS "redeliveryOf", d.status, d.attempts,
   d.next_attempt_at AS "nextAttemptAt", d.last_attempt_at AS "lastAttemptAt", d.last_status AS "lastStatus",
   d.last_error AS "lastError", d.last_response AS "lastResponse", d.delivered_at AS "deliveredAt"`;
 
@@ -177,8 +182,8 @@ export async function listDeliveries(db: Queryable, webhookId: string, options: 
 /** "Send again": a new delivery of the same change, due now. Null when the webhook has no such delivery. */
 export async function redeliver(db: Queryable, webhookId: string, deliveryId: string): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO webhook_deliveries (webhook_id, event, bucket_slug, content_id, version_id, occurred_at, redelivery_of)
-     SELECT webhook_id, event, bucket_slug, content_id, version_id, occurred_at, id FROM webhook_deliveries
+    `INSERT INTO webhook_deliveries (webhook_id, event, bucket_slug, content_id, version_id, release_id, occurred_at, redelivery_of)
+     SELECT webhook_id, event, bucket_slug, content_id, version_id, release_id, occurred_at, id FROM webhook_deliveries
      WHERE id = $1 AND webhook_id = $2
      RETURNING id`,
     [deliveryId, webhookId],

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBucket, type Bucket } from "@server/content/buckets";
-import { createContent } from "@server/content/store";
+import { createPublished } from "@tests/support/publishing";
 import { DEMO_BUCKETS } from "@server/demo-content";
 import { insertMedia } from "@server/media/store";
 import { launchBrowser, newContext } from "@tests/support/browser";
@@ -124,14 +124,14 @@ beforeAll(async () => {
     buckets.set(demo.bucket.slug, await createBucket(server.db, { ...demo.bucket, position: position++ }));
   const exhibitions = buckets.get("exhibitions")!;
   const artist = (
-    await createContent(
+    await createPublished(
       server.db,
       buckets.get("artists")!.id,
       { name: "Hendrik Willem Mesdag", biography: { nl: "Zeeschilder", en: "Painter of the sea" } },
       null,
     )
   ).contentId;
-  await createContent(
+  await createPublished(
     server.db,
     exhibitions.id,
     {
@@ -145,7 +145,7 @@ beforeAll(async () => {
     },
     null,
   );
-  await createContent(
+  await createPublished(
     server.db,
     exhibitions.id,
     {

@@ -7,7 +7,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
-import { createContent, deleteContent, saveVersion } from "@server/content/store";
+import { deleteContent } from "@server/content/store";
+import { createPublished, savePublished } from "@tests/support/publishing";
 import { insertMedia, type MediaRow } from "@server/media/store";
 import type { DeliveryMedia } from "@core/delivery/shape";
 import { readBundle, verifyManifest, type ReadBundle } from "@tests/support/bundle";
@@ -94,10 +95,10 @@ beforeAll(async () => {
     duration: 2,
   });
   ids.artist = (
-    await createContent(server.db, artists.id, { name: "Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } }, null)
+    await createPublished(server.db, artists.id, { name: "Mesdag", bio: { en: "Painter of the sea", nl: "Zeeschilder" } }, null)
   ).contentId;
   ids.e1 = (
-    await createContent(
+    await createPublished(
       server.db,
       exhibits.id,
       {
@@ -110,9 +111,9 @@ beforeAll(async () => {
     )
   ).contentId;
   ids.e2 = (
-    await createContent(server.db, exhibits.id, { title: { nl: "Glas en Vuur", en: "" }, poster: oldImage.contentId }, null)
+    await createPublished(server.db, exhibits.id, { title: { nl: "Glas en Vuur", en: "" }, poster: oldImage.contentId }, null)
   ).contentId;
-  ids.other = (await createContent(server.db, other.id, { title: "Elsewhere" }, null)).contentId;
+  ids.other = (await createPublished(server.db, other.id, { title: "Elsewhere" }, null)).contentId;
   const client = await deliveryClient(server.db, { read: [exhibits.slug, artists.slug] });
   token = client.token;
   clientId = client.client.id;
@@ -295,12 +296,12 @@ describe("an incremental bundle", () => {
 
     // A new document with a new image, a deleted one (its image no longer used), an artist renamed (e1 populates it).
     const newImage = await storedMedia(exhibits, "image", await pngOfSize(20, 20));
-    const e3 = (await createContent(server.db, exhibits.id, { title: { nl: "Nieuw", en: "New" }, poster: newImage.contentId }, null))
+    const e3 = (await createPublished(server.db, exhibits.id, { title: { nl: "Nieuw", en: "New" }, poster: newImage.contentId }, null))
       .contentId;
     const e2Version = first.manifest.buckets[0]!.documents.find((document) => document.contentId === ids.e2)!.versionId;
     await deleteContent(server.db, exhibits.id, ids.e2!, e2Version);
     const artistVersion = first.manifest.buckets[1]!.documents[0]!.versionId;
-    await saveVersion(server.db, {
+    await savePublished(server.db, {
       bucketId: artists.id,
       contentId: ids.artist!,
       baseVersionId: artistVersion,
@@ -369,7 +370,7 @@ describe("memory", () => {
         details: {},
         createdBy: null,
       });
-      await createContent(server.db, bucket.id, { title: `Big ${index}`, clip: media.contentId }, null);
+      await createPublished(server.db, bucket.id, { title: `Big ${index}`, clip: media.contentId }, null);
     }
     const { token: bigToken, client: bigClient } = await deliveryClient(server.db, { read: [bucket.slug] });
     bigBundle = { slug: bucket.slug, token: bigToken, clientId: bigClient.id };

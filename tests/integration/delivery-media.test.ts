@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Bucket } from "@server/content/buckets";
-import { createContent } from "@server/content/store";
+import { createPublished } from "@tests/support/publishing";
 import { signedMediaUrl, urlExpiry } from "@server/delivery/media";
 import { insertMedia, type MediaRow } from "@server/media/store";
 import type { DeliveryMedia } from "@core/delivery/shape";
@@ -87,7 +87,7 @@ beforeAll(async () => {
   );
   secretImage = await storedMedia(hidden, "image", await pngOfSize(10, 10));
   documentId = (
-    await createContent(
+    await createPublished(
       server.db,
       bucket.id,
       {

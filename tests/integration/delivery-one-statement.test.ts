@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiClient } from "@server/accounts/api-clients";
 import type { Bucket } from "@server/content/buckets";
-import { createContent } from "@server/content/store";
+import { createPublished } from "@tests/support/publishing";
 import { authenticateWithDocument } from "@server/delivery/read";
 import { countingStatements, createTestBucket } from "@tests/support/fixtures";
 import { deliveryClient } from "@tests/support/delivery";
@@ -25,8 +25,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   shown = await createTestBucket(database.db, { slug: `shown-${unique}`, collectionName: `shown-${unique}` });
   hidden = await createTestBucket(database.db, { slug: `hidden-${unique}`, collectionName: `hidden-${unique}`, private: true });
-  shownDoc = (await createContent(database.db, shown.id, { title: "Shown" }, null)).contentId;
-  hiddenDoc = (await createContent(database.db, hidden.id, { title: "Hidden" }, null)).contentId;
+  shownDoc = (await createPublished(database.db, shown.id, { title: "Shown" }, null)).contentId;
+  hiddenDoc = (await createPublished(database.db, hidden.id, { title: "Hidden" }, null)).contentId;
 });
 afterAll(() => database.drop());
 

@@ -3,7 +3,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
-import { createContent } from "@server/content/store";
+import { createPublished } from "@tests/support/publishing";
 import { createTestBucket } from "@tests/support/fixtures";
 import { deliver, deliveryClient, json } from "@tests/support/delivery";
 import { startTestServer, type TestServer } from "@tests/support/server";
@@ -60,9 +60,9 @@ beforeAll(async () => {
       },
     },
   });
-  const speaker = (await createContent(server.db, people.id, { name: "Ada" }, null)).contentId;
+  const speaker = (await createPublished(server.db, people.id, { name: "Ada" }, null)).contentId;
   const stop = (
-    await createContent(
+    await createPublished(
       server.db,
       guide.id,
       {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiClient } from "@server/accounts/api-clients";
 import type { Bucket } from "@server/content/buckets";
-import { createContent, saveVersion } from "@server/content/store";
+import { createPublished, savePublished } from "@tests/support/publishing";
 import { createTestBucket } from "@tests/support/fixtures";
 import { deliver, deliveryClient, expectProblem, json, type Doc } from "@tests/support/delivery";
 import { startTestServer, type TestServer } from "@tests/support/server";
@@ -25,7 +25,7 @@ let tokenA: string;
 let tokenB: string;
 const ids: Record<string, string> = {};
 
-const create = async (bucket: Bucket, data: Record<string, unknown>) => (await createContent(server.db, bucket.id, data, null)).contentId;
+const create = async (bucket: Bucket, data: Record<string, unknown>) => (await createPublished(server.db, bucket.id, data, null)).contentId;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -364,7 +364,7 @@ describe("the documents of a bucket", () => {
   it("filters by text (q) and by updatedSince", async () => {
     const found = await json<{ items: Doc[] }>(await list("?q=NEEDLE"));
     expect(found.items.map((doc) => doc.data.title)).toEqual(["Item 4 with needle"]);
-    await server.db.query(`UPDATE contents SET updated_at = '2001-01-01T00:00:00Z' WHERE bucket_id = $1 AND content_id <> $2`, [
+    await server.db.query(`UPDATE contents SET published_at = '2001-01-01T00:00:00Z' WHERE bucket_id = $1 AND content_id <> $2`, [
       paged.id,
       made[0],
     ]);
@@ -388,10 +388,10 @@ describe("the documents of a bucket", () => {
 });
 
 describe("caching and CORS", () => {
-  it("answers an ETag and Cache-Control, 304 for If-None-Match while unchanged, and a new ETag after a save", async () => {
+  it("answers an ETag and Cache-Control, 304 for If-None-Match while unchanged, and a new ETag after a published save", async () => {
     const bucket = await createTestBucket(server.db);
     const { token } = await deliveryClient(server.db, { read: [bucket.slug] });
-    const saved = await createContent(server.db, bucket.id, { title: "First" }, null);
+    const saved = await createPublished(server.db, bucket.id, { title: "First" }, null);
     const path = `/buckets/${bucket.slug}/documents/${saved.contentId}`;
     const first = await get(path, token);
     const etag = first.headers.get("etag");
@@ -404,7 +404,7 @@ describe("caching and CORS", () => {
     const list = await get(`/buckets/${bucket.slug}/documents`, token);
     const listTag = list.headers.get("etag")!;
     expect((await get(`/buckets/${bucket.slug}/documents`, token, { "If-None-Match": `W/${listTag}, "other"` })).status).toBe(304);
-    await saveVersion(server.db, {
+    await savePublished(server.db, {
       bucketId: bucket.id,
       contentId: saved.contentId,
       baseVersionId: saved.versionId,
@@ -425,7 +425,7 @@ describe("caching and CORS", () => {
   it("answers a revalidation of one document from its state: 304 without reading its version", async () => {
     const bucket = await createTestBucket(server.db, { singleton: true });
     const { token } = await deliveryClient(server.db, { read: [bucket.slug] });
-    const saved = await createContent(server.db, bucket.id, { title: "Kept" }, null);
+    const saved = await createPublished(server.db, bucket.id, { title: "Kept" }, null);
     const paths = [`/buckets/${bucket.slug}/documents/${saved.contentId}?locale=${bucket.locales[0]}`, `/buckets/${bucket.slug}/singleton`];
     const etags: string[] = [];
     for (const path of paths) {
@@ -446,8 +446,8 @@ describe("caching and CORS", () => {
       jsonSchema: { type: "object", properties: { title: { type: "string" }, maker: { type: "string", _ref: makers.collectionName } } },
     });
     const { client, token } = await deliveryClient(server.db, { read: [works.slug, makers.slug] });
-    const maker = await createContent(server.db, makers.id, { name: "First name" }, null);
-    const work = await createContent(server.db, works.id, { title: "A work", maker: maker.contentId }, null);
+    const maker = await createPublished(server.db, makers.id, { name: "First name" }, null);
+    const work = await createPublished(server.db, works.id, { title: "A work", maker: maker.contentId }, null);
     const populated = `/buckets/${works.slug}/documents/${work.contentId}?populate=1`;
     const plain = `/buckets/${works.slug}/documents/${work.contentId}`;
     /** The ETag the client holds, checked to revalidate as 304 (so the next revalidation starts from the state). */
@@ -460,7 +460,7 @@ describe("caching and CORS", () => {
 
     // A referenced document saved: new with populate; the same without (the reference stays an id).
     const before = { populated: await held(populated), plain: await held(plain) };
-    await saveVersion(server.db, {
+    await savePublished(server.db, {
       bucketId: makers.id,
       contentId: maker.contentId,
       baseVersionId: maker.versionId,

@@ -54,6 +54,13 @@ describe("demo content", () => {
     const server = await startTestServer({ seed: true, env: ADMIN });
     servers.push(server);
     expect(server.media.ffmpeg).not.toBeNull();
+    // The demo goes live: every document's newest version is published (docs/publishing.md).
+    const states = await server.db.query<{ drafts: number; published: number }>(
+      `SELECT count(*) FILTER (WHERE published_version_id IS DISTINCT FROM latest_version_id)::int AS drafts,
+              count(*) FILTER (WHERE published_version_id = latest_version_id)::int AS published FROM contents`,
+    );
+    expect(states.rows[0]!.drafts).toBe(0);
+    expect(states.rows[0]!.published).toBeGreaterThan(10);
     const trends = await mediaOf(server, "trends", "image");
     expect(trends).toHaveLength(4);
     for (const trend of trends) expect(trend).toMatchObject({ kind: "image", jobs: 0 });

@@ -288,6 +288,143 @@ describe("migrations", () => {
     expect(await relationExists(db, "versions_created_idx")).toBe(true);
   });
 
+  it("034 publishes every document's newest version as it was served, and gives publish to every user and open invitation", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 34),
+    );
+    const editor = await createUser(db, {
+      name: "Ed",
+      email: "ed@example.test",
+      password: "a long password",
+      permissions: ["user"],
+      buckets: null,
+    });
+    const { rows: buckets } = await db.query<{ id: string }>(
+      `INSERT INTO buckets (slug, name, collection_name, json_schema) VALUES ('works', 'Works', 'works', '{"type":"object"}') RETURNING id`,
+    );
+    const bucketId = buckets[0]!.id;
+    const first = await createContent(db, bucketId, { title: "One" }, editor.id);
+    await createContent(db, bucketId, { title: "Two" }, editor.id);
+    await db.query(`INSERT INTO invitations (code_hash, permissions, expires_at) VALUES ('open', '{user}', now() + interval '1 day')`);
+    await db.query(
+      `INSERT INTO invitations (code_hash, permissions, expires_at, used_at) VALUES ('used', '{user}', now() + interval '1 day', now())`,
+    );
+    await db.query(
+      `INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/a', 's', '{document.saved}', true)`,
+    );
+    await db.query(
+      `INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/b', 's', '{document.deleted}', true)`,
+    );
+    const served = await db.query(`SELECT content_id, latest_version_id, updated_at FROM contents ORDER BY content_id`);
+
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 34),
+      ),
+    ).toEqual([34]);
+    // What the delivery API reads after (the published version, and published_at as its updatedAt) is what it read before.
+    const published = await db.query(
+      `SELECT content_id, published_version_id AS latest_version_id, published_at AS updated_at FROM contents ORDER BY content_id`,
+    );
+    expect(published.rows).toEqual(served.rows);
+    expect((await db.query(`SELECT count(*)::int AS n FROM contents WHERE unpublished_at IS NOT NULL`)).rows[0]).toEqual({ n: 0 });
+    expect((await db.query(`SELECT permissions FROM users WHERE id = $1`, [editor.id])).rows[0]).toEqual({
+      permissions: ["user", "publish"],
+    });
+    const invitations = await db.query(`SELECT code_hash, permissions FROM invitations ORDER BY code_hash`);
+    expect(invitations.rows).toEqual([
+      { code_hash: "open", permissions: ["user", "publish"] },
+      { code_hash: "used", permissions: ["user"] },
+    ]);
+    const webhooks = await db.query(`SELECT url, events FROM webhooks ORDER BY url`);
+    expect(webhooks.rows).toEqual([
+      { url: "https://example.test/a", events: ["document.saved", "document.published", "document.unpublished"] },
+      { url: "https://example.test/b", events: ["document.deleted"] },
+    ]);
+    // A save after the migration leaves the published version where it was.
+    await db.query(`UPDATE contents SET latest_version_id = gen_random_uuid() WHERE content_id = $1`, [first.contentId]);
+    const after = await db.query<{ published: string }>(`SELECT published_version_id AS published FROM contents WHERE content_id = $1`, [
+      first.contentId,
+    ]);
+    expect(after.rows[0]!.published).toBe(first.versionId);
+  });
+
+  it("035 adds releases and their items, a publication's release, and release events beside document ones in the outbox", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 35),
+    );
+    const { rows: buckets } = await db.query<{ id: string }>(
+      `INSERT INTO buckets (slug, name, collection_name, json_schema) VALUES ('works', 'Works', 'works', '{"type":"object"}') RETURNING id`,
+    );
+    const doc = await createContent(db, buckets[0]!.id, { title: "One" }, null);
+    const { rows: hooks } = await db.query<{ id: string }>(
+      `INSERT INTO webhooks (url, secret, events, all_buckets) VALUES ('https://example.test/a', 's', '{document.saved}', true) RETURNING id`,
+    );
+    await db.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event, bucket_slug, content_id, version_id) VALUES ($1, 'document.saved', 'works', $2, $3)`,
+      [hooks[0]!.id, doc.contentId, doc.versionId],
+    );
+    expect(await relationExists(db, "releases")).toBe(false);
+
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 35),
+      ),
+    ).toEqual([35]);
+    const { rows: releases } = await db.query<{ id: string; state: string }>(
+      `INSERT INTO releases (name, created_by_name) VALUES ('Opening', 'Ada') RETURNING id, state`,
+    );
+    const release = releases[0]!;
+    expect(release.state).toBe("open");
+    await expect(db.query(`UPDATE releases SET state = 'nonsense' WHERE id = $1`, [release.id])).rejects.toThrow(/releases_state_check/);
+    await expect(db.query(`UPDATE releases SET state = 'scheduled' WHERE id = $1`, [release.id])).rejects.toThrow(/check/);
+    await db.query(`INSERT INTO release_items (release_id, content_id, bucket_id) VALUES ($1, $2, $3)`, [
+      release.id,
+      doc.contentId,
+      buckets[0]!.id,
+    ]);
+    await expect(
+      db.query(`INSERT INTO release_items (release_id, content_id, bucket_id) VALUES ($1, $2, $3)`, [
+        release.id,
+        doc.contentId,
+        buckets[0]!.id,
+      ]),
+    ).rejects.toThrow(/release_items_pkey/);
+    // The older delivery is kept as it was; a release event carries a release and no document, a document event still needs one.
+    expect((await db.query(`SELECT event, release_id FROM webhook_deliveries`)).rows).toEqual([
+      { event: "document.saved", release_id: null },
+    ]);
+    await db.query(`INSERT INTO webhook_deliveries (webhook_id, event, release_id) VALUES ($1, 'release.published', $2)`, [
+      hooks[0]!.id,
+      release.id,
+    ]);
+    await expect(
+      db.query(`INSERT INTO webhook_deliveries (webhook_id, event) VALUES ($1, 'release.rolled_back')`, [hooks[0]!.id]),
+    ).rejects.toThrow(/webhook_deliveries_payload_check/);
+    await expect(
+      db.query(`INSERT INTO webhook_deliveries (webhook_id, event, release_id) VALUES ($1, 'document.published', $2)`, [
+        hooks[0]!.id,
+        release.id,
+      ]),
+    ).rejects.toThrow(/webhook_deliveries_payload_check/);
+    await db.query(`INSERT INTO publications (content_id, bucket_id, version_id, actor_name, release_id) VALUES ($1, $2, $3, 'Ada', $4)`, [
+      doc.contentId,
+      buckets[0]!.id,
+      doc.versionId,
+      release.id,
+    ]);
+    // A deleted document leaves every release.
+    await db.query(`DELETE FROM contents WHERE content_id = $1`, [doc.contentId]);
+    expect((await db.query(`SELECT count(*)::int AS n FROM release_items`)).rows[0]).toEqual({ n: 0 });
+    expect(await relationExists(db, "releases_due_idx")).toBe(true);
+  });
+
   it("applied at once by two callers on one database run once", async () => {
     const fresh = await freshDatabase();
     const [first, second] = [await fresh.open(), await fresh.open()];

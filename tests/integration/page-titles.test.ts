@@ -107,6 +107,7 @@ beforeAll(async () => {
     "routes/bucket-edit/latest.tsx": { path: `/b/${doc}/latest`, as: "admin" },
     "routes/bucket-history/history.tsx": { path: `/b/${doc}/history`, as: "admin" },
     "routes/bucket-history/compare.tsx": { path: `/b/${doc}/compare`, as: "admin" },
+    "routes/bucket-publish/publish.tsx": { path: `/b/${doc}/publish`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
     "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
     "../specialised-screens/dle-content/edit.tsx": [

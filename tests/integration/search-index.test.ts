@@ -251,8 +251,8 @@ function range(from: number, to: number): number[] {
 }
 
 /**
- * A bucket of 3,000 documents that all name their maker, "Zeegezicht n" a second older than n - 1 (updated and
- * created alike): a word most documents hold, and titles whose numbers say where they belong in time order.
+ * A bucket of 3,000 published documents that all name their maker, "Zeegezicht n" a second older than n - 1 (updated,
+ * published and created alike): a word most documents hold, and titles whose numbers say where they belong in time order.
  */
 async function commonWordBucket(slug: string): Promise<{ id: string }> {
   const bucket = await createTestBucket(database.db, { slug });
@@ -262,6 +262,10 @@ async function commonWordBucket(slug: string): Promise<{ id: string }> {
      WHERE bucket_id = $1`,
     [bucket.id],
   );
+  // Published as saved (the delivery API's pages read published versions, and published_at as their updatedAt).
+  await database.db.query(`UPDATE contents SET published_version_id = latest_version_id, published_at = updated_at WHERE bucket_id = $1`, [
+    bucket.id,
+  ]);
   await database.db.query("ANALYZE contents, versions");
   return bucket;
 }

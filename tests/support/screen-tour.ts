@@ -4,6 +4,7 @@ import { createInvitation } from "@server/accounts/invitations";
 import { recordActivity } from "@server/admin/activity";
 import { createContent, deleteContent, getLatestVersion, saveVersion } from "@server/content/store";
 import { listContents } from "@server/content/listing";
+import { publishDocument, unpublishDocument } from "@server/content/publishing";
 import type { Db } from "@server/db/client";
 import { hashToken, randomToken } from "@server/security/tokens";
 import { DEMO_BUCKETS } from "@server/demo-content";
@@ -639,6 +640,87 @@ const webhookWithLog = (setup: TourSetup) =>
     return { webhookId: id, bucketSlug: bucket.slug };
   });
 
+/**
+ * Publishing (docs/publishing.md): an exhibition published, then saved again (changed: Publish and Unpublish), and
+ * another published as it is (for the notice after a publish).
+ */
+const publishedExhibitions = (setup: TourSetup) =>
+  setup.once("published-exhibitions", async () => {
+    const data = await demoCopy(setup, "exhibitions");
+    const bucket = { ...demo("exhibitions").bucket, id: await bucketId(setup.db, data.slug!), slug: data.slug! };
+    const actor = { id: setup.admin.id, name: "Tour admin" };
+    const documents = await listContents(setup.db, bucket.id, { limit: 2 });
+    const [changed, published] = [
+      documents.find((doc) => doc.contentId === data.contentId)!,
+      documents.find((doc) => doc.contentId !== data.contentId)!,
+    ];
+    await publishDocument(setup.db, actor, { bucket, contentId: changed.contentId });
+    await saveVersion(setup.db, {
+      bucketId: bucket.id,
+      contentId: changed.contentId,
+      baseVersionId: changed.versionId,
+      data: { ...changed.data, ticketPrice: 16 },
+      userId: setup.admin.id,
+    });
+    await publishDocument(setup.db, actor, { bucket, contentId: published.contentId });
+    return { slug: data.slug!, contentId: changed.contentId, publishedId: published.contentId };
+  });
+
+/** A hall referring to two lamps never published: publishing it lists them, ticked to be published with it. */
+const hallWithDraftLamps = (setup: TourSetup) =>
+  setup.once("hall-with-draft-lamps", async () => {
+    const lamps = await createTestBucket(setup.db, { name: "Lamps", slug: unique("lamps") });
+    const halls = await createTestBucket(setup.db, {
+      name: "Halls",
+      slug: unique("halls"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          lamps: { type: "array", title: "Lamps", items: { type: "string", _ref: lamps.collectionName } },
+        },
+      },
+    });
+    const ceiling = await createContent(setup.db, lamps.id, { title: "Ceiling lamp above the entrance" }, setup.admin.id);
+    const spot = await createContent(setup.db, lamps.id, { title: "Spotlight" }, setup.admin.id);
+    const hall = await createContent(
+      setup.db,
+      halls.id,
+      { title: "Great hall", lamps: [ceiling.contentId, spot.contentId] },
+      setup.admin.id,
+    );
+    return { slug: halls.slug, contentId: hall.contentId };
+  });
+
+/** A bucket with documents in every publication state, for the overview's state column and filter. */
+const publicationStates = (setup: TourSetup) =>
+  setup.once("publication-states", async () => {
+    const bucket = await createTestBucket(setup.db, { name: "Artworks on show", slug: unique("on-show") });
+    const actor = { id: setup.admin.id, name: "Tour admin" };
+    const titles = [
+      "The harbour at dusk",
+      "Dune landscape with sheep",
+      "Portrait of a lighthouse keeper",
+      "Mudflats at low tide",
+      "Storm over the dike",
+    ];
+    for (const [index, title] of titles.entries()) {
+      const created = await createContent(setup.db, bucket.id, { title }, setup.admin.id);
+      if (index === 4) continue; // a draft
+      await publishDocument(setup.db, actor, { bucket, contentId: created.contentId });
+      if (index === 1) await unpublishDocument(setup.db, actor, { bucket, contentId: created.contentId });
+      if (index === 2)
+        await saveVersion(setup.db, {
+          bucketId: bucket.id,
+          contentId: created.contentId,
+          baseVersionId: created.versionId,
+          data: { title: `${title} (restored)` },
+          userId: setup.admin.id,
+        });
+    }
+    return { slug: bucket.slug };
+  });
+
 // ---------------------------------------------------------------------------------------------------------------
 // The tour. Screens first (in the order of app/routes.ts), then dialogs.
 
@@ -1102,6 +1184,36 @@ export const TOUR: TourEntry[] = [
   },
   { name: "settings-webhook-edit", as: "admin", setup: webhookWithLog, path: (data) => `/settings/webhooks/${data.webhookId}` },
   {
+    name: "dialog-publish",
+    as: "admin",
+    setup: publishedExhibitions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".publication-bar .button",
+    open: async ({ page, t }) => {
+      await page
+        .locator(".publication-bar")
+        .getByRole("link", { name: t("publishing.publish"), exact: true })
+        .click();
+      await page.locator("[role=alertdialog]").waitFor();
+    },
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "dialog-publish-references",
+    as: "admin",
+    setup: hallWithDraftLamps,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".publication-bar .button",
+    open: async ({ page, t }) => {
+      await page
+        .locator(".publication-bar")
+        .getByRole("link", { name: t("publishing.publish"), exact: true })
+        .click();
+      await page.locator("[role=alertdialog] .unpublished-references").waitFor();
+    },
+    dialog: "[role=alertdialog]",
+  },
+  {
     name: "dialog-delete-webhook",
     as: "admin",
     setup: webhookWithLog,
@@ -1199,6 +1311,39 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/b/${data.slug}/${data.contentId}/latest?saved`,
   },
   { name: "bucket-overview-deleted", as: "editor", setup: manyDocuments, path: (data) => `/b/${data.slug}?deleted` },
+  // Publishing (docs/publishing.md): the state under the title with Publish / Unpublish (admins may publish; the
+  // tour's editor may not, and sees the state alone, as on bucket-latest), the notice after a publish, the
+  // confirmation page (the dialog's page without JavaScript), and the overview's state column and filter.
+  {
+    name: "bucket-publication",
+    as: "admin",
+    setup: publishedExhibitions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".publication-bar .button",
+  },
+  {
+    name: "bucket-published-notice",
+    as: "admin",
+    setup: publishedExhibitions,
+    path: (data) => `/b/${data.slug}/${data.publishedId}/latest?published=published`,
+    ready: ".flash-notice",
+  },
+  {
+    name: "bucket-publish-confirm",
+    as: "admin",
+    javaScriptEnabled: false,
+    setup: publishedExhibitions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/publish`,
+  },
+  {
+    name: "bucket-unpublish-confirm",
+    as: "admin",
+    javaScriptEnabled: false,
+    setup: publishedExhibitions,
+    path: (data) => `/b/${data.slug}/${data.contentId}/publish?intent=unpublish`,
+  },
+  { name: "bucket-overview-states", as: "editor", setup: publicationStates, path: (data) => `/b/${data.slug}` },
+  { name: "bucket-overview-state-filter", as: "editor", setup: publicationStates, path: (data) => `/b/${data.slug}?state=changed` },
   {
     name: "bucket-history-panel",
     as: "editor",

@@ -65,7 +65,7 @@ function namedGroups(part: CataloguePart | (typeof BUNDLED_PARTS)[number], files
   const groups = groupsOf(part);
   const named: string[] = [];
   for (const file of files) {
-    if (part !== "share" && ALLOWED[part]?.has(file)) continue;
+    if (!(BUNDLED_PARTS as readonly string[]).includes(part) && ALLOWED[part as CataloguePart]?.has(file)) continue;
     for (const group of groups) if (new RegExp(`["'\`]${group}\\.`).test(read(file))) named.push(`${file} names ${group}`);
   }
   return named;
@@ -109,12 +109,17 @@ describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
   });
 });
 
-/** The module that gives the browser the `share` part, both languages, with the code that shows it. */
-const SHARE_MESSAGES = "app/components/share/share-messages.ts";
+/** The modules that give the browser a bundled part, both languages, with the code that shows it. */
+const BUNDLED_MODULES: Record<(typeof BUNDLED_PARTS)[number], string> = {
+  share: "app/components/share/share-messages.ts",
+  publishing: "app/components/publishing/publishing-messages.ts",
+  history: "app/components/history/history-messages.ts",
+};
 
-describe("the catalogue's share part", () => {
+describe.each(BUNDLED_PARTS)("the catalogue's bundled %s part", (part) => {
+  const module = BUNDLED_MODULES[part];
+
   it("comes with the code of every page whose code names its messages", async () => {
-    expect(BUNDLED_PARTS).toEqual(["share"]);
     const routes: RouteNode[] = (await import("~/routes")).default;
     const missing: string[] = [];
     const walk = (nodes: RouteNode[], chain: string[]) => {
@@ -123,7 +128,7 @@ describe("the catalogue's share part", () => {
         if (node.file.endsWith(".tsx")) {
           const reached = new Set<string>();
           for (const file of files) reach(`app/${file}`, reached);
-          if (!reached.has(SHARE_MESSAGES)) for (const named of namedGroups("share", reached)) missing.push(`${node.file}: ${named}`);
+          if (!reached.has(module)) for (const named of namedGroups(part, reached)) missing.push(`${node.file}: ${named}`);
         }
         if (node.children) walk(node.children, files);
       }
@@ -137,11 +142,15 @@ describe("the catalogue's share part", () => {
     const files = readdirSync(path.join(ROOT, "app"), { recursive: true, encoding: "utf8" })
       .map((file) => `app/${file.split(path.sep).join("/")}`)
       .filter((file) => /\.tsx?$/.test(file) && !/\.(server|test)\.tsx?$/.test(file));
-    const naming = files.filter((file) => namedGroups("share", [file]).length > 0);
+    const naming = files.filter((file) => namedGroups(part, [file]).length > 0);
     expect(naming.length).toBeGreaterThan(0);
-    const importsIt = (file: string) => [...reach(file)].some((reached) => reached === SHARE_MESSAGES);
+    const importsIt = (file: string) => [...reach(file)].some((reached) => reached === module);
     expect(naming.filter((file) => !importsIt(file))).toEqual([]);
   });
+});
+
+it("lists every bundled part's module", () => {
+  expect(Object.keys(BUNDLED_MODULES).sort()).toEqual([...BUNDLED_PARTS].sort());
 });
 
 describe("cataloguePartsOf", () => {

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { HistoryEntry } from "@core/content/history";
+import "~/components/history/history-messages";
 
 /** The time of a version in the interface language (UTC, so that the server's and the browser's render agree). */
 export function useVersionTime() {

@@ -4,11 +4,15 @@ import { historyPaths, type HistoryPage, type VersionComparison } from "@core/co
 import { useAuthorName, useVersionTime } from "./format";
 import { VersionCompare } from "./version-compare";
 import { Pagination } from "~/components/list-tools";
+import "~/components/publishing/publishing-messages";
+import "~/components/history/history-messages";
 
 /*
  * A document's versions, newest first, a page at a time, server-rendered: each links to its page, says when, by
  * whom and with which schema version it was saved, and (but the latest) offers 'Restore', a POST form; two radio
- * columns choose the versions the GET form 'Compare' compares. All of it works without JavaScript.
+ * columns choose the versions the GET form 'Compare' compares. The published version is marked; a user who may
+ * publish gets 'Publish' on the others (the publish page's confirmation) and 'Changes since published' compares the
+ * published version with the newest. All of it works without JavaScript.
  */
 
 export interface HistoryListProps {
@@ -23,6 +27,8 @@ export interface HistoryListProps {
    * form is a fetcher's: without JavaScript it is the same GET form and opens the page).
    */
   inline?: boolean;
+  /** The user may publish (docs/publishing.md): each version but the published one offers 'Publish'. */
+  canPublish?: boolean;
 }
 
 /** The compare form's two sides, each a radio button per version: `a` the version compared from, `b` the one compared to. */
@@ -31,7 +37,7 @@ const COMPARE_SIDES = [
   { name: "b", label: "history.compareTo" },
 ] as const;
 
-export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink, inline }: HistoryListProps) {
+export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink, inline, canPublish }: HistoryListProps) {
   const { t } = useTranslation();
   const fetcher = useFetcher<{ comparison: VersionComparison }>();
   const CompareForm = inline ? fetcher.Form : Form;
@@ -52,6 +58,11 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
         <p className="notice-warning history-hint">{t("history.restoreHint")}</p>
       ) : null}
       {history.total > 1 ? <p className="muted history-hint">{t("history.chooseHint")}</p> : null}
+      {history.publishedVersionId && history.publishedVersionId !== history.latestVersionId ? (
+        <p className="history-hint">
+          <Link to={paths.compare(history.publishedVersionId, history.latestVersionId)}>{t("publishing.sincePublished")}</Link>
+        </p>
+      ) : null}
       <CompareForm method="get" action={paths.compareAction} className="history-compare-form">
         <ol className="history-entries">
           {entries.map((entry) => {
@@ -83,6 +94,9 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                     {label}
                   </Link>
                   {entry.latest ? <span className="history-badge">{t("history.latest")}</span> : null}
+                  {entry.versionId === history.publishedVersionId ? (
+                    <span className="history-badge history-published">{t("publishing.versionPublished")}</span>
+                  ) : null}
                   <span className="history-meta">
                     <time dateTime={new Date(entry.createdAt).toISOString()}>{time(entry.createdAt)}</time>
                     {" · "}
@@ -99,6 +113,15 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                     ) : null}
                   </span>
                 </span>
+                {canPublish && entry.versionId !== history.publishedVersionId ? (
+                  <Link
+                    to={`/b/${bucketSlug}/${history.contentId}/publish?versionId=${entry.versionId}`}
+                    className="button small history-publish"
+                    aria-label={t("publishing.publishVersion", { number: entry.number })}
+                  >
+                    {t("publishing.publish")}
+                  </Link>
+                ) : null}
                 {entry.latest ? null : (
                   <button
                     type="submit"

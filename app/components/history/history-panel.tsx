@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { HistoryList, type HistoryListProps } from "./history-list";
 import { SharePanel } from "~/components/share/share-panel";
+import "~/components/history/history-messages";
 
 /**
  * The edit page's history panel: a disclosure (a <details>, so it opens without JavaScript) over the first page of

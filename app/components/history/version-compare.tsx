@@ -4,6 +4,7 @@ import type { HistoryEntry, VersionComparison } from "@core/content/history";
 import type { DiffLabel, DiffValue } from "@core/content/version-diff";
 import { When } from "~/components/when";
 import { useAuthorName, useVersionTime } from "./format";
+import "~/components/history/history-messages";
 
 /*
  * Two versions of a document side by side, field by field: each changed value's label is the way to it through the

@@ -32,7 +32,13 @@ export interface WebhookFieldsProps {
   params?: Record<string, unknown>;
 }
 
-export const eventKey = (event: WebhookEvent) => (event === "document.saved" ? "saved" : "deleted");
+/** An event's catalogue key under webhooks.event / webhooks.eventHint. */
+export const eventKey = (event: WebhookEvent) =>
+  event.startsWith("document.")
+    ? (event.slice("document.".length) as "saved" | "deleted" | "published" | "unpublished")
+    : event === "release.published"
+      ? "releasePublished"
+      : "releaseRolledBack";
 
 const SECRET_MODES = {
   create: [

@@ -5,6 +5,7 @@ import { labelText } from "~/components/history/version-compare";
 import { When } from "~/components/when";
 import "./share-messages";
 import "~/styles/shareables.css";
+import "~/components/history/history-messages";
 
 /*
  * A shared document, read-only: each filled value under its label along the schema (a translated field once per

@@ -7,6 +7,8 @@ import { loadReferenceOptions, loadReferenceTargets } from "@server/content/refe
 import { loadClipCardData } from "@server/content/populate";
 import { submitBucketForm } from "@server/content/save-form";
 import { historyPanel } from "@server/content/history";
+import { publicationOf } from "@server/content/publishing";
+import { mayPublish } from "@core/content/publication";
 import { compileBucketSchema } from "@server/content/validator";
 import { loadInlineSubForms } from "@server/content/subforms";
 import { draftFormValue, findDraft } from "@server/content/drafts";
@@ -151,6 +153,11 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     videoProcessing: context.media.ffmpeg !== null,
     // The version history panel (app/components/history/): the first page of the document's versions.
     history: editing ? await historyPanel(context.db, { user, bucket }, version.contentId) : null,
+    // What exhibits get of this document (docs/publishing.md), and whether this editor may change it.
+    publication: editing ? await publicationOf(context.db, bucket.id, version.contentId) : null,
+    canPublish: mayPublish(user.permissions),
+    // After a publish or an unpublish (the redirect of /b/{bucket}/{id}/publish): which, for the notice.
+    publishedNotice: ((notice) => (notice === "published" || notice === "unpublished" ? notice : null))(search.get("published")),
   };
 }
 

@@ -25,7 +25,7 @@ export function EditNotices({
   return (
     <>
       {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
-      {loaderData.restored && !actionData ? <FlashNotice>{t("history.restored", { number: loaderData.restored })}</FlashNotice> : null}
+      {loaderData.restored && !actionData ? <FlashNotice>{t("form.restored", { number: loaderData.restored })}</FlashNotice> : null}
       {loaderData.draft && !actionData ? (
         <StatusNotice tone={loaderData.draft.restored ? "success" : "warning"}>
           {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}

@@ -7,6 +7,7 @@ import { ClipCardsContext } from "~/components/clip-cards/context";
 import { MediaFormContext } from "~/components/form/media/context";
 import { SchemaField } from "~/components/form/schema-field";
 import type { HistoryPanel } from "~/components/history/history-panel";
+import type { PublishActions } from "~/components/publishing/publish-actions";
 import { DefaultSubmit } from "~/components/form/default-submit";
 import { UnsavedChangesGuard } from "~/components/form/unsaved-changes";
 import { removeHostileEntries } from "@core/form/hostile";
@@ -53,6 +54,8 @@ export interface BucketEditProps<D extends BucketEditData = BucketEditData> {
    * load the panel's code (history, version comparison, sharing; issue 36's JavaScript budget).
    */
   History?: typeof HistoryPanel;
+  /** The publication state with Publish / Unpublish, passed by the same routes for the same reason. */
+  Publishing?: typeof PublishActions;
 }
 
 /** The page's title: a singleton's bucket, a stored document's title (else its bucket's name), or "New document". */
@@ -87,7 +90,7 @@ export function BucketEditPage<D extends BucketEditData>(props: BucketEditProps<
   return <BucketEditForm key={`${pathname}|${props.loaderData.versionId ?? ""}`} {...props} />;
 }
 
-function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, screen, History }: BucketEditProps<D>) {
+function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, screen, History, Publishing }: BucketEditProps<D>) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { bucket, schema } = loaderData;
@@ -196,6 +199,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     <section className={screen?.className ? `bucket-edit ${screen.className}` : "bucket-edit"}>
       <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
       <h1>{heading}</h1>
+      {Publishing ? <Publishing loaderData={loaderData} showNotice={!actionData} /> : null}
       <EditNotices loaderData={loaderData} actionData={actionData} returnToken={returnToken} invalid={form.status === "error"} />
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
@@ -243,7 +247,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
                     )}
                     <div className="form-actions">
                       <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
-                        {loaderData.latestVersionId ? t("history.restoreThis") : t("form.save")}
+                        {loaderData.latestVersionId ? t("form.restoreThis") : t("form.save")}
                       </button>
                     </div>
                   </Form>
@@ -260,6 +264,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
           history={loaderData.history.page}
           schemaLink={loaderData.history.schemaLink}
           currentVersionId={loaderData.versionId}
+          canPublish={loaderData.canPublish}
           open={loaderData.latestVersionId !== null}
         />
       ) : null}

@@ -11,6 +11,7 @@ import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
 import { overviewPath } from "@core/content/screens";
 import type { Route } from "./+types/compare";
+import "~/components/history/history-messages";
 
 /*
  * /b/{bucket}/{contentId}/compare?a={versionId}&b={versionId}: two versions of a document, field by field, older first.

@@ -8,10 +8,12 @@ import { pageRoute } from "@server/web/respond";
 import { HistoryList } from "~/components/history/history-list";
 import { historyHeader } from "./history.server";
 import { historyMeta } from "./meta";
+import { mayPublish } from "@core/content/publication";
 import { documentPath, overviewPath, savedDocumentPath } from "@core/content/screens";
 import type { Route } from "./+types/history";
 import { readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";
+import "~/components/history/history-messages";
 
 /*
  * /b/{bucket}/{contentId}/history: every version of a document, 20 a page (?page=2 …), to open, compare and restore.
@@ -26,7 +28,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const history = await listHistory(context.db, target.bucket.id, header.contentId, page);
   if (!history) throw notFound();
-  return { ...header, history };
+  return { ...header, history, canPublish: mayPublish(target.user.permissions) };
 });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
@@ -73,7 +75,7 @@ export default function HistoryPageRoute({ loaderData, actionData }: Route.Compo
           {t("history.restoreConflict")}
         </p>
       ) : null}
-      <HistoryList bucketSlug={bucket.slug} history={history} schemaLink={loaderData.schemaLink} />
+      <HistoryList bucketSlug={bucket.slug} history={history} schemaLink={loaderData.schemaLink} canPublish={loaderData.canPublish} />
     </section>
   );
 }

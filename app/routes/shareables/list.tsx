@@ -18,6 +18,7 @@ import "~/styles/shareables.css";
 import type { Route } from "./+types/list";
 import { pageTitle } from "~/lib/page-title";
 import { readForm } from "@server/web/read-form";
+import "~/components/history/history-messages";
 
 /*
  * /shareables: the links the user made (an admin: everyone's), with their document, bucket, version, expiry and
