@@ -423,13 +423,19 @@ export interface components {
         ExhibitionsDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "exhibitions";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
@@ -442,13 +448,19 @@ export interface components {
         ExhibitionsLocalizedDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "exhibitions";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             /** @enum {string} */
             locale: "nl" | "en";
@@ -512,13 +524,19 @@ export interface components {
         ArtworksDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "artworks";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
@@ -531,13 +549,19 @@ export interface components {
         ArtworksLocalizedDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "artworks";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             /** @enum {string} */
             locale: "nl" | "en";
@@ -590,13 +614,19 @@ export interface components {
         ArtistsDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "artists";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
@@ -609,13 +639,19 @@ export interface components {
         ArtistsLocalizedDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "artists";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             /** @enum {string} */
             locale: "nl" | "en";
@@ -647,13 +683,19 @@ export interface components {
         RoomsDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "rooms";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
@@ -666,13 +708,19 @@ export interface components {
         RoomsLocalizedDocument: {
             /** Format: uuid */
             contentId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The published version: a save does not change it, a publish does.
+             */
             versionId: string;
             /** @constant */
             bucket: "rooms";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the published version last changed.
+             */
             updatedAt: string;
             /** @enum {string} */
             locale: "nl" | "en";
