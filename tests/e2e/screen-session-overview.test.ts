@@ -72,8 +72,8 @@ async function waitForOrder(page: Page, expected: string[]): Promise<void> {
 }
 
 /**
- * Clicks a Move button (or presses a key on one) and waits until the server has answered the move: a redirect
- * without JavaScript, the fetcher's data with it. A refused move (409) fails here, with its status.
+ * Clicks a Move button (presses a key on one, or drops a session) and waits until the server has answered the move:
+ * a redirect without JavaScript, the fetcher's data with it (a drop shows its new order before the answer). A refused move (409) fails here, with its status.
  */
 async function move(page: Page, act: () => Promise<void>): Promise<void> {
   const answered = page.waitForResponse((response) => response.request().method() === "POST", { timeout: 15_000 });
@@ -191,7 +191,7 @@ describe("dragging learning sessions (JavaScript)", () => {
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
     const row = (title: string) => page.locator("tr", { has: page.locator(".session-title", { hasText: title }) });
     // Onto the top half of D's row: before D.
-    await row("A").dragTo(row("D"), { targetPosition: { x: 40, y: 4 } });
+    await move(page, () => row("A").dragTo(row("D"), { targetPosition: { x: 40, y: 4 } }));
     await waitForOrder(page, ["A", "D", "C", "B"]);
     await settle(page);
     expect(await storedOrder(bucket)).toEqual(["A", "D", "C", "B"]);
@@ -202,7 +202,7 @@ describe("dragging learning sessions (JavaScript)", () => {
     const card = (title: string) => page.locator("li.session-card", { has: page.locator(".session-title", { hasText: title }) });
     const box = await card("B").boundingBox();
     // Onto the right half of B's card: after B.
-    await card("D").dragTo(card("B"), { targetPosition: { x: (box?.width ?? 220) - 10, y: 40 } });
+    await move(page, () => card("D").dragTo(card("B"), { targetPosition: { x: (box?.width ?? 220) - 10, y: 40 } }));
     await waitForOrder(page, ["A", "C", "B", "D"]);
     await settle(page);
     expect(await storedOrder(bucket)).toEqual(["A", "C", "B", "D"]);
