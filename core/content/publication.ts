@@ -3,9 +3,10 @@
  *   draft        never published: exhibits do not see it
  *   published    exhibits see its newest version
  *   changed      exhibits see an older version; the newest is not published yet
+ *   scheduled    in a release scheduled to go live: exhibits see it change when the release does
  *   unpublished  taken off: exhibits no longer see it
  */
-export const PUBLICATION_STATES = ["draft", "published", "changed", "unpublished"] as const;
+export const PUBLICATION_STATES = ["draft", "published", "changed", "scheduled", "unpublished"] as const;
 export type PublicationState = (typeof PUBLICATION_STATES)[number];
 
 export interface PublicationFacts {
@@ -13,9 +14,12 @@ export interface PublicationFacts {
   publishedVersionId: string | null;
   /** When it was last taken off (null: never, or published again since). */
   unpublishedAt: string | Date | null;
+  /** In a release that is scheduled (what exhibits get of it changes at the release's time). */
+  scheduled?: boolean;
 }
 
 export function publicationState(facts: PublicationFacts): PublicationState {
+  if (facts.scheduled) return "scheduled";
   if (facts.publishedVersionId === null) return facts.unpublishedAt === null ? "draft" : "unpublished";
   return facts.publishedVersionId === facts.latestVersionId ? "published" : "changed";
 }

@@ -5,6 +5,7 @@ import { documentCountSql } from "./document-counts";
 import { searchedPageSql } from "./search";
 import { publicationState, type PublicationState } from "@core/content/publication";
 import { versionColumns, type ContentVersion } from "./store";
+import { inScheduledReleaseSql } from "./publishing";
 
 /*
  * Listing a bucket's documents a page at a time, newest first, searched or not: the API's list, the reference
@@ -59,11 +60,13 @@ export interface OverviewRow {
  * (3,000 documents, 70% published: a sequential scan); written as a comparison of an expression it guesses a third,
  * and walks the index as far as its page needs.
  */
+const NOT_SCHEDULED = `NOT ${inScheduledReleaseSql("c")}`;
 const STATE_CONDITIONS: Record<PublicationState, string> = {
-  draft: "c.published_version_id IS NULL AND c.unpublished_at IS NULL",
-  unpublished: "c.published_version_id IS NULL AND c.unpublished_at IS NOT NULL",
-  published: "(c.published_version_id = c.latest_version_id)::int > 0",
-  changed: "c.published_version_id <> c.latest_version_id",
+  draft: `c.published_version_id IS NULL AND c.unpublished_at IS NULL AND ${NOT_SCHEDULED}`,
+  unpublished: `c.published_version_id IS NULL AND c.unpublished_at IS NOT NULL AND ${NOT_SCHEDULED}`,
+  published: `(c.published_version_id = c.latest_version_id)::int > 0 AND ${NOT_SCHEDULED}`,
+  changed: `c.published_version_id <> c.latest_version_id AND ${NOT_SCHEDULED}`,
+  scheduled: inScheduledReleaseSql("c"),
 };
 
 interface OverviewOptions {
@@ -93,12 +96,13 @@ export function overviewStatement(bucketId: string, options: OverviewOptions): {
   // contents alone and only its documents' versions are read: with the join inside, OFFSET would read the title of
   // every document it skips (page 1,000 of 20 took 460 ms on PGlite).
   const text = `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page."createdAt", page.title,
-            page."publishedVersionId", page."unpublishedAt"
+            page."publishedVersionId", page."unpublishedAt", page.scheduled
      FROM buckets b
      LEFT JOIN LATERAL (
        SELECT listed.content_id AS "contentId", v.version_id AS "versionId", v.created_at AS "createdAt",
               v.data -> $2::text AS title, listed.updated_at,
-              listed.published_version_id AS "publishedVersionId", listed.unpublished_at AS "unpublishedAt"
+              listed.published_version_id AS "publishedVersionId", listed.unpublished_at AS "unpublishedAt",
+              ${inScheduledReleaseSql("listed")} AS scheduled
        FROM (${search ? searchedPageSql({ bucket: "$1::uuid", pattern: "$3", text: "$4", page, condition, published: true }) : unsearched}) listed
        JOIN versions v ON v.version_id = listed.latest_version_id
      ) page ON true
@@ -130,9 +134,10 @@ export async function listOverview(
       total: number;
       publishedVersionId: string | null;
       unpublishedAt: Date | null;
+      scheduled: boolean | null;
     }
   >(text, values);
-  const page = rows.flatMap(({ contentId, versionId, createdAt, title, publishedVersionId, unpublishedAt }) =>
+  const page = rows.flatMap(({ contentId, versionId, createdAt, title, publishedVersionId, unpublishedAt, scheduled }) =>
     contentId !== null && versionId !== null && createdAt !== null
       ? [
           {
@@ -140,7 +145,7 @@ export async function listOverview(
             versionId,
             createdAt,
             title: title ?? undefined,
-            state: publicationState({ latestVersionId: versionId, publishedVersionId, unpublishedAt }),
+            state: publicationState({ latestVersionId: versionId, publishedVersionId, unpublishedAt, scheduled: scheduled === true }),
           },
         ]
       : [],

@@ -35,16 +35,22 @@ export class VersionNotFoundError extends Error {
 
 type PublishingBucket = Pick<Bucket, "id" | "slug" | "jsonSchema" | "locales">;
 
+/** Whether the document of `contents` row `alias` is in a release scheduled to go live (release_items_content_idx). */
+export const inScheduledReleaseSql = (alias: string): string =>
+  `EXISTS (SELECT 1 FROM release_items ri JOIN releases r ON r.id = ri.release_id
+           WHERE ri.content_id = ${alias}.content_id AND r.state = 'scheduled')`;
+
 export async function publicationOf(db: Queryable, bucketId: string, contentId: string): Promise<Publication | null> {
   const { rows } = await db.query<{
     latestVersionId: string;
     publishedVersionId: string | null;
     publishedAt: Date | null;
     unpublishedAt: Date | null;
+    scheduled: boolean;
     changedBy: string | null;
   }>(
     `SELECT c.latest_version_id AS "latestVersionId", c.published_version_id AS "publishedVersionId",
-            c.published_at AS "publishedAt", c.unpublished_at AS "unpublishedAt",
+            c.published_at AS "publishedAt", c.unpublished_at AS "unpublishedAt", ${inScheduledReleaseSql("c")} AS scheduled,
             (SELECT p.actor_name FROM publications p WHERE p.content_id = c.content_id ORDER BY p.seq DESC LIMIT 1) AS "changedBy"
      FROM contents c WHERE c.content_id = $1 AND c.bucket_id = $2`,
     [contentId, bucketId],

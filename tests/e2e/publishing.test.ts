@@ -206,7 +206,7 @@ describe("an editor without the publish permission", () => {
       const page = await ctx.newPage();
       await open(page, latestPath(doc));
       expect(await textOf(badge(page))).toBe(
-        { draft: "Draft", published: "Published", changed: "Changed", unpublished: "Unpublished" }[before.state],
+        { draft: "Draft", published: "Published", changed: "Changed", scheduled: "Scheduled", unpublished: "Unpublished" }[before.state],
       );
       expect(await bar(page).getByRole("link").count()).toBe(0);
       expect(await bar(page).getByRole("button").count()).toBe(0);

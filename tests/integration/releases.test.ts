@@ -21,6 +21,8 @@ import {
   ReleaseNotPublishedError,
   ReleaseScheduleError,
 } from "@server/content/releases";
+import { listOverview } from "@server/content/listing";
+import type { PublicationState } from "@core/content/publication";
 import { ReleaseScheduler } from "@server/content/release-scheduler";
 import { createWebhook } from "@server/webhooks/store";
 import { deliveryBody } from "@server/webhooks/dispatcher";
@@ -270,7 +272,14 @@ describe("a scheduled release", () => {
     const release = await createRelease(server.db, CURATOR, { name: "At ten" });
     await addToRelease(server.db, CURATOR, release.id, { bucketId: works.id, contentId: doc.contentId });
     const at = new Date(Date.now() + 7 * 86_400_000);
+    expect((await publicationOf(server.db, works.id, doc.contentId))?.state).toBe("draft");
     await scheduleRelease(server.db, { id: null, name: "Scheduler" }, release.id, at);
+    // Scheduled, in the document's own state and in the overview's filter; no longer a draft there.
+    expect((await publicationOf(server.db, works.id, doc.contentId))?.state).toBe("scheduled");
+    const listed = (state: PublicationState) =>
+      listOverview(server.db, works.id, { limit: 500, titleKey: "title", state }).then(({ rows }) => rows.map((row) => row.contentId));
+    expect(await listed("scheduled")).toEqual([doc.contentId]);
+    expect(await listed("draft")).not.toContain(doc.contentId);
     let clock = new Date(at.getTime() - 1000);
     const poller = new ReleaseScheduler({ db: server.db, logger: silent, now: () => clock });
     expect(await poller.runOnce()).not.toContain(release.id);
@@ -279,6 +288,8 @@ describe("a scheduled release", () => {
     expect(await poller.runOnce()).toContain(release.id);
     expect(await titleServed(doc.contentId)).toBe("Opens at ten");
     expect(await getRelease(server.db, release.id)).toMatchObject({ state: "published", publishedBy: "Scheduler", scheduledAt: at });
+    expect((await publicationOf(server.db, works.id, doc.contentId))?.state).toBe("published");
+    expect(await listed("scheduled")).not.toContain(doc.contentId);
     expect(await poller.runOnce()).not.toContain(release.id);
     await poller.stop();
   });
