@@ -32,6 +32,10 @@ export default [
   route("shareables/:token/media/:contentId", "routes/shareables/media.ts"),
   route("shareables/:token/media/:contentId/poster", "routes/shareables/poster.ts"),
 
+  // Releases (docs/publishing.md): the list, one release's page and its actions.
+  route("releases", "routes/releases/list.tsx"),
+  route("releases/:releaseId", "routes/releases/release.tsx"),
+
   route("settings", "routes/settings.tsx", [
     index("routes/settings/index.tsx"),
     route("invite-user", "routes/settings/invite-user.tsx"),
@@ -61,6 +65,7 @@ export default [
     route(":contentId/history", "routes/bucket-history/history.tsx", { id: "bucket-history" }),
     route(":contentId/compare", "routes/bucket-history/compare.tsx", { id: "bucket-compare" }),
     route(":contentId/publish", "routes/bucket-publish/publish.tsx", { id: "bucket-publish" }),
+    route(":contentId/release", "routes/bucket-release/add.tsx", { id: "bucket-release" }),
     route(":contentId/:versionId", "routes/bucket-edit/version.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),

@@ -12,14 +12,15 @@
  * code that shows it (app/components/share/share-messages.ts, both languages), so that a stored document's page, which
  * shows the share panel, makes no request more for it and a new document's page, which does not, loads none of it.
  * `publishing` (states, publish and unpublish) and `history` (the history panel and page, the compare view) come the
- * same way: app/components/publishing/publishing-messages.ts, app/components/history/history-messages.ts.
+ * same way: app/components/publishing/publishing-messages.ts, app/components/history/history-messages.ts; and
+ * `releases` (the releases' pages, Add to release): app/components/releases/release-messages.ts.
  */
 
 export const CATALOGUE_PARTS = ["common", "admin", "media", "pages"] as const;
 export type CataloguePart = (typeof CATALOGUE_PARTS)[number];
 
 /** The parts the browser gets with the code that shows them, not by a request of their own. */
-export const BUNDLED_PARTS = ["share", "publishing", "history"] as const;
+export const BUNDLED_PARTS = ["share", "publishing", "history", "releases"] as const;
 /** Every part, fetched or bundled: one file per part and language. */
 export const MESSAGE_FILES = [...CATALOGUE_PARTS, ...BUNDLED_PARTS] as const;
 

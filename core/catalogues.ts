@@ -5,6 +5,7 @@ import enPages from "@locales/en/pages.json";
 import enShare from "@locales/en/share.json";
 import enPublishing from "@locales/en/publishing.json";
 import enHistory from "@locales/en/history.json";
+import enReleases from "@locales/en/releases.json";
 import nlAdmin from "@locales/nl/admin.json";
 import nlCommon from "@locales/nl/common.json";
 import nlMedia from "@locales/nl/media.json";
@@ -12,6 +13,7 @@ import nlPages from "@locales/nl/pages.json";
 import nlShare from "@locales/nl/share.json";
 import nlPublishing from "@locales/nl/publishing.json";
 import nlHistory from "@locales/nl/history.json";
+import nlReleases from "@locales/nl/releases.json";
 import type { CataloguePart } from "./catalogue-parts";
 import type { Locale } from "./locales";
 
@@ -28,11 +30,12 @@ export type Catalogue = typeof enCommon &
   typeof enPages &
   typeof enShare &
   typeof enPublishing &
-  typeof enHistory;
+  typeof enHistory &
+  typeof enReleases;
 
 export const catalogues: Partial<Record<Locale, Catalogue>> = {
-  en: { ...enCommon, ...enAdmin, ...enMedia, ...enPages, ...enShare, ...enPublishing, ...enHistory },
-  nl: { ...nlCommon, ...nlAdmin, ...nlMedia, ...nlPages, ...nlShare, ...nlPublishing, ...nlHistory },
+  en: { ...enCommon, ...enAdmin, ...enMedia, ...enPages, ...enShare, ...enPublishing, ...enHistory, ...enReleases },
+  nl: { ...nlCommon, ...nlAdmin, ...nlMedia, ...nlPages, ...nlShare, ...nlPublishing, ...nlHistory, ...nlReleases },
 };
 
 /** Fetches the parts of a language's catalogue not there yet (the browser's); null when all are (always, here). */

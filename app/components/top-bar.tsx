@@ -3,6 +3,7 @@ import { Form, Link, NavLink, useLocation, useMatches, useRouteError } from "rea
 import type { RouteHandle } from "@core/route-handle";
 import { useRootData } from "~/lib/root-data";
 import { overviewPath } from "@core/content/screens";
+import { mayPublish } from "@core/content/publication";
 
 /** More buckets than this collapse the top-bar links (spec §2). */
 export const MAX_TOP_BAR_BUCKETS = 7;
@@ -44,7 +45,9 @@ export function TopBar() {
       ) : null}
       <div className="top-bar-end">
         <LanguageSwitch />
-        {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} /> : null}
+        {user ? (
+          <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} mayPublish={mayPublish(user.permissions)} />
+        ) : null}
       </div>
     </header>
   );
@@ -66,7 +69,7 @@ function LanguageSwitch() {
 }
 
 /** A <details> menu: opens and closes without JavaScript. */
-function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
+function UserMenu({ name, isAdmin, mayPublish }: { name: string; isAdmin: boolean; mayPublish: boolean }) {
   const { t } = useTranslation();
   return (
     <details className="user-menu">
@@ -78,6 +81,13 @@ function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
             {t("nav.profile")}
           </Link>
         </li>
+        {mayPublish ? (
+          <li role="none">
+            <Link role="menuitem" to="/releases">
+              {t("nav.releases")}
+            </Link>
+          </li>
+        ) : null}
         {isAdmin ? (
           <li role="none">
             <Link role="menuitem" to="/settings">

@@ -288,20 +288,34 @@ const REFERENCE_WALK_LIMIT = 500;
  * (the delivery API leaves it as an id). Only buckets the user may open are looked into; their documents' newest
  * versions are followed, as publishing them would publish those.
  */
-export async function unpublishedReferences(
+export function unpublishedReferences(
   db: Queryable,
   user: User,
   bucket: Pick<Bucket, "jsonSchema" | "locales">,
   data: Record<string, unknown>,
 ): Promise<UnpublishedReference[]> {
+  return unpublishedReferencesOf(db, user, [{ bucket, data }], []);
+}
+
+/**
+ * The same for several documents going live together (a release): what any of them references, except the
+ * documents in `going` (their contentIds), which go live with them.
+ */
+export async function unpublishedReferencesOf(
+  db: Queryable,
+  user: User,
+  roots: ReadonlyArray<{ bucket: Pick<Bucket, "jsonSchema" | "locales">; data: Record<string, unknown> }>,
+  going: readonly string[],
+): Promise<UnpublishedReference[]> {
   const found: UnpublishedReference[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string>(going.map((id) => id.toLowerCase()));
   const buckets = new Map<string, Bucket | null>();
-  let level = collectionReferences(compileBucketSchema(bucket).schema, data);
-  while (level.length && seen.size < REFERENCE_WALK_LIMIT) {
+  let level = roots.flatMap(({ bucket, data }) => collectionReferences(compileBucketSchema(bucket).schema, data));
+  const limit = seen.size + REFERENCE_WALK_LIMIT;
+  while (level.length && seen.size < limit) {
     const byCollection = new Map<string, string[]>();
     for (const { collection, contentId } of level) {
-      if (seen.has(contentId) || seen.size >= REFERENCE_WALK_LIMIT) continue;
+      if (seen.has(contentId) || seen.size >= limit) continue;
       seen.add(contentId);
       byCollection.set(collection, [...(byCollection.get(collection) ?? []), contentId]);
     }

@@ -7,7 +7,7 @@ import { isReleaseEditable, isReleasePublishable, isReleaseRollbackable, RELEASE
 import type { BucketNames } from "@core/content/bucket-name";
 import type { ScreenName } from "@core/content/screens";
 import { ContentNotFoundError } from "./store";
-import { applyPublications, VersionNotFoundError } from "./publishing";
+import { applyPublications, inScheduledReleaseSql, VersionNotFoundError } from "./publishing";
 
 /*
  * Releases (docs/publishing.md, Releases): a named set of documents, each at a chosen version (by default its newest
@@ -39,7 +39,7 @@ export interface ReleaseSummary {
 }
 
 export interface ReleaseItem {
-  bucket: { id: string; slug: string; name: string; names: BucketNames; screen: ScreenName; singleton: boolean };
+  bucket: { id: string; slug: string; name: string; names: BucketNames; screen: ScreenName; singleton: boolean; private: boolean };
   contentId: string;
   /** The title of the version the release shows: the one it published, else the chosen one, else the newest. */
   title: string;
@@ -47,6 +47,8 @@ export interface ReleaseItem {
   versionId: string | null;
   /** The version the release publishes now (the chosen one, or the newest), or published (once published). */
   releaseVersionId: string;
+  /** Its number in the document's history (1: the first). */
+  releaseVersionNumber: number;
   /** Set when the release was published: what it published, and what was published before (null: nothing). */
   publishedVersionId: string | null;
   previousVersionId: string | null;
@@ -174,20 +176,24 @@ export async function getRelease(db: Queryable, releaseId: string): Promise<Rele
       names: BucketNames;
       screen: ScreenName;
       singleton: boolean;
+      private: boolean;
       jsonSchema: Record<string, unknown>;
       locales: string[];
       latestVersionId: string;
       documentPublishedVersionId: string | null;
       unpublishedAt: Date | null;
+      scheduled: boolean;
       data: Record<string, unknown> | null;
     }
   >(
     `SELECT i.content_id AS "contentId", i.version_id AS "versionId",
             coalesce(i.published_version_id, i.version_id, c.latest_version_id) AS "releaseVersionId",
             i.published_version_id AS "publishedVersionId", i.previous_version_id AS "previousVersionId", i.added_at AS "addedAt",
-            b.id AS "bucketId", b.slug, b.name AS "bucketName", b.names, b.screen, b.singleton, b.json_schema AS "jsonSchema", b.locales,
+            b.id AS "bucketId", b.slug, b.name AS "bucketName", b.names, b.screen, b.singleton, b.private, b.json_schema AS "jsonSchema", b.locales,
             c.latest_version_id AS "latestVersionId", c.published_version_id AS "documentPublishedVersionId",
-            c.unpublished_at AS "unpublishedAt", v.data
+            c.unpublished_at AS "unpublishedAt", ${inScheduledReleaseSql("c")} AS scheduled, v.data,
+            (SELECT count(*)::int FROM versions o WHERE o.content_id = v.content_id
+               AND (o.created_at < v.created_at OR (o.created_at = v.created_at AND o.seq <= v.seq))) AS "releaseVersionNumber"
      FROM release_items i
      JOIN contents c ON c.content_id = i.content_id
      JOIN buckets b ON b.id = i.bucket_id
@@ -199,11 +205,20 @@ export async function getRelease(db: Queryable, releaseId: string): Promise<Rele
   return {
     ...release,
     items: rows.map((row) => ({
-      bucket: { id: row.bucketId, slug: row.slug, name: row.bucketName, names: row.names, screen: row.screen, singleton: row.singleton },
+      bucket: {
+        id: row.bucketId,
+        slug: row.slug,
+        name: row.bucketName,
+        names: row.names,
+        screen: row.screen,
+        singleton: row.singleton,
+        private: row.private,
+      },
       contentId: row.contentId,
       title: row.data ? documentTitle(row.data, row.jsonSchema, row.locales) : "",
       versionId: row.versionId,
       releaseVersionId: row.releaseVersionId,
+      releaseVersionNumber: row.releaseVersionNumber,
       publishedVersionId: row.publishedVersionId,
       previousVersionId: row.previousVersionId,
       document: {
@@ -211,6 +226,7 @@ export async function getRelease(db: Queryable, releaseId: string): Promise<Rele
           latestVersionId: row.latestVersionId,
           publishedVersionId: row.documentPublishedVersionId,
           unpublishedAt: row.unpublishedAt,
+          scheduled: row.scheduled,
         }),
         latestVersionId: row.latestVersionId,
         publishedVersionId: row.documentPublishedVersionId,
@@ -284,8 +300,13 @@ export async function removeFromRelease(db: Db, actor: Actor, releaseId: string,
  * Schedules an open release (or moves a scheduled one) to go live at `at`, which must be after `now` (the caller's
  * clock; by default this process's). The release poller publishes it then, in the name of who scheduled it.
  */
-export async function scheduleRelease(
-  db: Db,
+export function scheduleRelease(db: Db, actor: Actor, releaseId: string, at: Date, options: { now?: Date } = {}): Promise<ReleaseSummary> {
+  return db.transaction((tx) => scheduleReleaseInTransaction(tx, actor, releaseId, at, options));
+}
+
+/** scheduleRelease in the caller's transaction (with documents added in it: release-references.ts). */
+export async function scheduleReleaseInTransaction(
+  tx: Queryable,
   actor: Actor,
   releaseId: string,
   at: Date,
@@ -293,20 +314,37 @@ export async function scheduleRelease(
 ): Promise<ReleaseSummary> {
   if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new ReleaseScheduleError("invalid");
   if (at.getTime() <= (options.now ?? new Date()).getTime()) throw new ReleaseScheduleError("past");
-  return db.transaction(async (tx) => {
-    const release = await lockEditable(tx, releaseId);
-    await tx.query(
-      `UPDATE releases SET state = 'scheduled', scheduled_at = $2, scheduled_by_id = $3, scheduled_by_name = $4 WHERE id = $1`,
-      [releaseId, at, actor.id, actor.name],
-    );
-    await recordActivity(tx, actor, {
-      area: "document",
-      action: "releaseScheduled",
-      subject: release.name,
-      details: { releaseId, scheduledAt: at.toISOString() },
-    });
-    return summary(tx, releaseId);
+  const release = await lockEditable(tx, releaseId);
+  await tx.query(
+    `UPDATE releases SET state = 'scheduled', scheduled_at = $2, scheduled_by_id = $3, scheduled_by_name = $4 WHERE id = $1`,
+    [releaseId, at, actor.id, actor.name],
+  );
+  await recordActivity(tx, actor, {
+    area: "document",
+    action: "releaseScheduled",
+    subject: release.name,
+    details: { releaseId, scheduledAt: at.toISOString() },
   });
+  return summary(tx, releaseId);
+}
+
+/**
+ * Adds documents at their newest version to an open or scheduled release in the caller's transaction; those already
+ * in it keep their chosen version.
+ */
+export async function addNewestToRelease(
+  tx: Queryable,
+  releaseId: string,
+  documents: ReadonlyArray<{ bucketId: string; contentId: string }>,
+): Promise<void> {
+  await lockEditable(tx, releaseId);
+  if (!documents.length) return;
+  await tx.query(
+    `INSERT INTO release_items (release_id, content_id, bucket_id)
+     SELECT $1, t.content_id, t.bucket_id FROM jsonb_to_recordset($2::jsonb) AS t(content_id uuid, bucket_id uuid)
+     ON CONFLICT (release_id, content_id) DO NOTHING`,
+    [releaseId, JSON.stringify(documents.map((document) => ({ content_id: document.contentId, bucket_id: document.bucketId })))],
+  );
 }
 
 /** Takes a scheduled release back to open (nothing is published). An open release stays open. */

@@ -114,6 +114,7 @@ const BUNDLED_MODULES: Record<(typeof BUNDLED_PARTS)[number], string> = {
   share: "app/components/share/share-messages.ts",
   publishing: "app/components/publishing/publishing-messages.ts",
   history: "app/components/history/history-messages.ts",
+  releases: "app/components/releases/release-messages.ts",
 };
 
 describe.each(BUNDLED_PARTS)("the catalogue's bundled %s part", (part) => {

@@ -15,6 +15,10 @@ type Intent = "publish" | "unpublish";
 export const publishPath = (bucketSlug: string, contentId: string) =>
   `/b/${encodeURIComponent(bucketSlug)}/${encodeURIComponent(contentId)}/publish`;
 
+/** /b/{bucket}/{contentId}/release: add the document to a release. */
+const releasePath = (bucketSlug: string, contentId: string) =>
+  `/b/${encodeURIComponent(bucketSlug)}/${encodeURIComponent(contentId)}/release`;
+
 /** A click that opens the link's page where the user wanted it (a new tab or window), not the dialog. */
 const opensElsewhere = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
 
@@ -66,6 +70,22 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
             {t(`publishing.${intent}`)}
           </Link>
         ))}
+        {loaderData.canPublish ? (
+          <Link to={`${releasePath(bucket.slug, contentId)}${older ? `?versionId=${versionId}` : ""}`} className="button small">
+            {t("publishing.addToRelease")}
+          </Link>
+        ) : null}
+        {loaderData.releases.length ? (
+          <span className="publication-releases">
+            {t("publishing.inRelease")}:{" "}
+            {loaderData.releases.map((release, index) => (
+              <span key={release.id}>
+                {index ? ", " : null}
+                <Link to={`/releases/${release.id}`}>{release.name}</Link>
+              </span>
+            ))}
+          </span>
+        ) : null}
       </div>
       {showNotice && loaderData.publishedNotice ? (
         <FlashNotice key={loaderData.publishedNotice}>

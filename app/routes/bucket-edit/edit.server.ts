@@ -9,6 +9,8 @@ import { submitBucketForm } from "@server/content/save-form";
 import { historyPanel } from "@server/content/history";
 import { publicationOf } from "@server/content/publishing";
 import { mayPublish } from "@core/content/publication";
+import { isReleaseEditable } from "@core/content/release";
+import { releasesOfDocument } from "@server/content/releases";
 import { compileBucketSchema } from "@server/content/validator";
 import { loadInlineSubForms } from "@server/content/subforms";
 import { draftFormValue, findDraft } from "@server/content/drafts";
@@ -156,6 +158,13 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     // What exhibits get of this document (docs/publishing.md), and whether this editor may change it.
     publication: editing ? await publicationOf(context.db, bucket.id, version.contentId) : null,
     canPublish: mayPublish(user.permissions),
+    // The releases that will change what exhibits get of it (open or scheduled), for those who may publish.
+    releases:
+      editing && mayPublish(user.permissions)
+        ? (await releasesOfDocument(context.db, version.contentId))
+            .filter((release) => isReleaseEditable(release.state))
+            .map((release) => ({ id: release.id, name: release.name, state: release.state }))
+        : [],
     // After a publish or an unpublish (the redirect of /b/{bucket}/{id}/publish): which, for the notice.
     publishedNotice: ((notice) => (notice === "published" || notice === "unpublished" ? notice : null))(search.get("published")),
   };

@@ -1,0 +1,26 @@
+import { useTranslation } from "react-i18next";
+import type { ReleaseState } from "@core/content/release";
+import "./release-messages";
+
+/** A release's state as a badge (open, scheduled, published, rolled back). */
+export function ReleaseBadge({ state }: { state: ReleaseState }) {
+  const { t } = useTranslation();
+  return <span className={`release-badge release-${state}`}>{t(`releases.state.${state}`)}</span>;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A release's moment in the exhibits' time zone (the one its schedule is entered in), named: the server and the
+ * browser render the same text.
+ */
+export function ReleaseTime({ iso, zone }: { iso: string; zone: string }) {
+  const { i18n } = useTranslation();
+  const key = `${i18n.language}:${zone}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: zone });
+    formats.set(key, format);
+  }
+  return <time dateTime={iso}>{format.format(new Date(iso))}</time>;
+}
