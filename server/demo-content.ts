@@ -436,3 +436,17 @@ export const DEMO_BUCKETS: DemoBucket[] = [
     ],
   },
 ];
+
+/**
+ * The demo's one release, scheduled a week after the first start at 10:00 in the exhibits' time zone: a new artwork
+ * that exhibits do not show yet (docs/publishing.md), so that the releases' screens and the scheduled state have
+ * something to show.
+ */
+export const DEMO_RELEASE = {
+  name: "Spring opening",
+  bucket: "artworks",
+  document: { title: { nl: "Duinen bij Schoorl", en: "Dunes near Schoorl" }, year: 1919, medium: "Oil on canvas", tags: ["landscape"] },
+  daysAhead: 7,
+  time: "10:00",
+};
+

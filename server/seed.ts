@@ -6,7 +6,9 @@ import { publishEveryNewest } from "./content/publishing";
 import { saveDocument } from "./content/save";
 import type { SaveRefusal } from "./content/save-rules";
 import { createUser, type Author } from "./accounts/users";
-import { DEMO_BUCKETS, type DemoSeeding } from "./demo-content";
+import { DEMO_BUCKETS, DEMO_RELEASE, type DemoSeeding } from "./demo-content";
+import { addNewestToRelease, createRelease, exhibitTimeZone, scheduleReleaseInTransaction } from "./content/releases";
+import { instantToZonedTime, zonedTimeToInstant } from "@core/zoned-time";
 import { demoImage, demoVideo, type DemoMediaDeps } from "./demo-media";
 
 export interface SeedResult {
@@ -114,5 +116,18 @@ async function seedEmpty(db: Queryable, options: SeedOptions): Promise<SeedResul
     await seed(bucket, await demo.documents(seeding), ownIds);
   }
   await publishEveryNewest(db, admin);
+  await seedDemoRelease({ db, media: options.media, screens: options.screens }, admin, bucketOf(DEMO_RELEASE.bucket));
   return { adminEmail, generatedPassword };
+}
+
+/** The demo's scheduled release (DEMO_RELEASE), with its document saved after the rest went live: a draft. */
+async function seedDemoRelease(deps: Parameters<typeof seedDocument>[0], admin: Author & { name: string }, bucket: Bucket) {
+  const contentId = await seedDocument(deps, admin, bucket, DEMO_RELEASE.document);
+  const actor = { id: admin.id, name: admin.name };
+  const release = await createRelease(deps.db, actor, { name: DEMO_RELEASE.name });
+  await addNewestToRelease(deps.db, release.id, [{ bucketId: bucket.id, contentId }]);
+  const zone = exhibitTimeZone();
+  const day = instantToZonedTime(new Date(Date.now() + DEMO_RELEASE.daysAhead * 86_400_000), zone).slice(0, 10);
+  const at = zonedTimeToInstant(`${day}T${DEMO_RELEASE.time}`, zone);
+  if (at) await scheduleReleaseInTransaction(deps.db, actor, release.id, at);
 }

@@ -22,6 +22,9 @@ import { applyPublications, inScheduledReleaseSql, VersionNotFoundError } from "
 
 export type { ReleaseState } from "@core/content/release";
 
+/** The time zone a schedule is entered and shown in: the server's (TZ), where the exhibits are. */
+export const exhibitTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export interface ReleaseSummary {
   id: string;
   name: string;
@@ -142,7 +145,7 @@ async function lockEditable(tx: Queryable, releaseId: string) {
 
 const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
-export async function createRelease(db: Db, actor: Actor, input: { name: string }): Promise<ReleaseSummary> {
+export async function createRelease(db: Queryable, actor: Actor, input: { name: string }): Promise<ReleaseSummary> {
   const name = validName(input.name);
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO releases (name, created_by_id, created_by_name) VALUES ($1, $2, $3) RETURNING id`,

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { exhibitTimeZone, getRelease, listReleases } from "@server/content/releases";
+import { instantToZonedTime } from "@core/zoned-time";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_BUCKETS } from "@server/demo-content";
 import { fieldKind } from "@core/form/field-kind";
@@ -54,13 +56,23 @@ describe("demo content", () => {
     const server = await startTestServer({ seed: true, env: ADMIN });
     servers.push(server);
     expect(server.media.ffmpeg).not.toBeNull();
-    // The demo goes live: every document's newest version is published (docs/publishing.md).
+    // The demo goes live: every document's newest version is published (docs/publishing.md), but the one new artwork
+    // of the demo's release, scheduled a week ahead at 10:00 in the exhibits' time zone.
     const states = await server.db.query<{ drafts: number; published: number }>(
       `SELECT count(*) FILTER (WHERE published_version_id IS DISTINCT FROM latest_version_id)::int AS drafts,
               count(*) FILTER (WHERE published_version_id = latest_version_id)::int AS published FROM contents`,
     );
-    expect(states.rows[0]!.drafts).toBe(0);
+    expect(states.rows[0]!.drafts).toBe(1);
     expect(states.rows[0]!.published).toBeGreaterThan(10);
+    const [release] = await listReleases(server.db);
+    expect(release).toMatchObject({ name: "Spring opening", state: "scheduled", itemCount: 1 });
+    const local = instantToZonedTime(release!.scheduledAt!, exhibitTimeZone());
+    expect(local.slice(11)).toBe("10:00");
+    const days = (release!.scheduledAt!.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(5.9);
+    expect(days).toBeLessThan(7.5);
+    const [item] = (await getRelease(server.db, release!.id)).items;
+    expect(item).toMatchObject({ title: "Duinen bij Schoorl", document: { state: "scheduled", publishedVersionId: null } });
     const trends = await mediaOf(server, "trends", "image");
     expect(trends).toHaveLength(4);
     for (const trend of trends) expect(trend).toMatchObject({ kind: "image", jobs: 0 });

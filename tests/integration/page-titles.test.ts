@@ -1,3 +1,4 @@
+import { listReleases } from "@server/content/releases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInvitation } from "@server/accounts/invitations";
 import { createResetToken } from "@server/accounts/password-reset";
@@ -57,6 +58,7 @@ beforeAll(async () => {
     demo("dle-sessies"),
     demo("dle-content"),
   ]);
+  const [demoRelease] = await listReleases(server.db);
   const { code } = await createInvitation(server.db, {});
   const { token: resetToken } = await createResetToken(server.db, admin.user.id);
   const webhook = await createWebhook(server.db, admin.user, {
@@ -108,6 +110,9 @@ beforeAll(async () => {
     "routes/bucket-history/history.tsx": { path: `/b/${doc}/history`, as: "admin" },
     "routes/bucket-history/compare.tsx": { path: `/b/${doc}/compare`, as: "admin" },
     "routes/bucket-publish/publish.tsx": { path: `/b/${doc}/publish`, as: "admin" },
+    "routes/bucket-release/add.tsx": { path: `/b/${doc}/release`, as: "admin" },
+    "routes/releases/list.tsx": { path: "/releases", as: "admin" },
+    "routes/releases/release.tsx": { path: `/releases/${demoRelease!.id}`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
     "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
     "../specialised-screens/dle-content/edit.tsx": [
@@ -165,6 +170,8 @@ describe("page titles", () => {
       ["routes/login.tsx", "Sign in · Vitrine", "Inloggen · Vitrine"],
       ["routes/bucket-edit/new.tsx", "New document · Vitrine", "Nieuw document · Vitrine"],
       ["routes/not-found.tsx", "Page not found · Vitrine", "Pagina niet gevonden · Vitrine"],
+      ["routes/releases/list.tsx", "Releases · Vitrine", "Releases · Vitrine"],
+      ["routes/releases/release.tsx", "Spring opening · Vitrine", "Spring opening · Vitrine"],
       ["routes/bucket-edit/latest.tsx", "Titled document · Vitrine", "Titled document · Vitrine"],
     ];
     for (const [file, english, dutch] of expected) {

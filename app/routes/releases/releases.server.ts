@@ -22,8 +22,7 @@ export async function requireReleases(request: Request, context: AppLoadContext)
   return user;
 }
 
-/** The time zone a schedule's datetime-local input is read in: the server's (TZ), where the exhibits are. */
-export const exhibitTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+export { exhibitTimeZone } from "@server/content/releases";
 
 /** A refused release action, as the page shows it: the message, its parameters and the status. */
 export interface ReleaseRefusal {
