@@ -47,9 +47,12 @@ export class ReleaseScheduler {
     this.loop.kick();
   }
 
-  /** One look, outside the loop (a test's, or a command's): the ids of the releases it published. */
-  runOnce(): Promise<string[]> {
-    return this.track(this.publishDue());
+  /**
+   * One look, outside the loop (a test's, or a command's): the ids of the releases it published. `at`: the moment it
+   * looks at (a browser test's clock; the scheduler's own by default).
+   */
+  runOnce(at?: Date): Promise<string[]> {
+    return this.track(this.publishDue(at));
   }
 
   /** Stops looking and waits for a publish under way. Call it before the database closes. */
@@ -64,9 +67,9 @@ export class ReleaseScheduler {
     return work;
   }
 
-  private async publishDue(): Promise<string[]> {
+  private async publishDue(at = this.now()): Promise<string[]> {
     const { db, logger } = this.options;
-    const published = await publishDueReleases(db, this.now(), (releaseId, error) =>
+    const published = await publishDueReleases(db, at, (releaseId, error) =>
       logger.error({ err: error, releaseId }, "releases: publishing a scheduled release failed; it stays scheduled"),
     );
     for (const releaseId of published) logger.info({ releaseId }, "scheduled release published");
