@@ -5,6 +5,7 @@ import { recordActivity } from "@server/admin/activity";
 import { createContent, deleteContent, getLatestVersion, saveVersion } from "@server/content/store";
 import { listContents } from "@server/content/listing";
 import { publishDocument, unpublishDocument } from "@server/content/publishing";
+import { addToRelease, createRelease, publishRelease, scheduleRelease } from "@server/content/releases";
 import type { Db } from "@server/db/client";
 import { hashToken, randomToken } from "@server/security/tokens";
 import { DEMO_BUCKETS } from "@server/demo-content";
@@ -692,6 +693,50 @@ const hallWithDraftLamps = (setup: TourSetup) =>
     return { slug: halls.slug, contentId: hall.contentId };
   });
 
+/**
+ * Releases (docs/publishing.md, Releases): one scheduled a week ahead (a room changed since it was published, a new
+ * room, both lit by a lamp never published: the schedule and publish forms offer it), one published, one being put
+ * together.
+ */
+const releases = (setup: TourSetup) =>
+  setup.once("releases", async () => {
+    const lamps = await createTestBucket(setup.db, { name: "Lamps", slug: unique("release-lamps") });
+    const rooms = await createTestBucket(setup.db, {
+      name: "Coast rooms",
+      slug: unique("coast-rooms"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          intro: { type: "string", title: "Introduction" },
+          lamp: { type: "string", title: "Lamp", _ref: lamps.collectionName },
+        },
+      },
+    });
+    const actor = { id: setup.admin.id, name: "Tour admin" };
+    const lamp = await createContent(setup.db, lamps.id, { title: "Chandelier of the north hall" }, setup.admin.id);
+    const north = await createContent(setup.db, rooms.id, { title: "North hall", intro: "Paintings of the coast." }, setup.admin.id);
+    await publishDocument(setup.db, actor, { bucket: rooms, contentId: north.contentId });
+    await saveVersion(setup.db, {
+      bucketId: rooms.id,
+      contentId: north.contentId,
+      baseVersionId: north.versionId,
+      data: { title: "North hall, reopened", intro: "Paintings of the coast, rehung for the spring.", lamp: lamp.contentId },
+      userId: setup.admin.id,
+    });
+    const harbour = await createContent(setup.db, rooms.id, { title: "Harbour room", lamp: lamp.contentId }, setup.admin.id);
+    const scheduled = await createRelease(setup.db, actor, { name: "Spring opening of the coast rooms" });
+    for (const document of [north, harbour])
+      await addToRelease(setup.db, actor, scheduled.id, { bucketId: rooms.id, contentId: document.contentId });
+    await scheduleRelease(setup.db, actor, scheduled.id, new Date(Date.now() + 7 * 86_400_000));
+    const winter = await createContent(setup.db, rooms.id, { title: "Winter garden" }, setup.admin.id);
+    const published = await createRelease(setup.db, actor, { name: "Winter lights" });
+    await addToRelease(setup.db, actor, published.id, { bucketId: rooms.id, contentId: winter.contentId });
+    await publishRelease(setup.db, actor, published.id);
+    await createRelease(setup.db, actor, { name: "Summer tour (being put together)" });
+    return { scheduledId: scheduled.id, publishedId: published.id, slug: rooms.slug, contentId: north.contentId };
+  });
+
 /** A bucket with documents in every publication state, for the overview's state column and filter. */
 const publicationStates = (setup: TourSetup) =>
   setup.once("publication-states", async () => {
@@ -1341,6 +1386,35 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
     setup: publishedExhibitions,
     path: (data) => `/b/${data.slug}/${data.contentId}/publish?intent=unpublish`,
+  },
+  // Releases (docs/publishing.md, Releases): the list, a scheduled and a published release, their confirmations, Add to
+  // release, and a document's page that names the release it is in.
+  { name: "releases", as: "admin", setup: releases, path: "/releases" },
+  { name: "release-scheduled", as: "admin", setup: releases, path: (data) => `/releases/${data.scheduledId}` },
+  { name: "release-published", as: "admin", setup: releases, path: (data) => `/releases/${data.publishedId}` },
+  {
+    name: "dialog-release-publish",
+    as: "admin",
+    setup: releases,
+    path: (data) => `/releases/${data.scheduledId}?confirm=publish`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
+  {
+    name: "dialog-release-rollback",
+    as: "admin",
+    setup: releases,
+    path: (data) => `/releases/${data.publishedId}?confirm=rollback`,
+    ready: "[role=alertdialog]",
+    dialog: "[role=alertdialog]",
+  },
+  { name: "release-add", as: "admin", setup: releases, path: (data) => `/b/${data.slug}/${data.contentId}/release` },
+  {
+    name: "bucket-in-release",
+    as: "admin",
+    setup: releases,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".publication-releases",
   },
   { name: "bucket-overview-states", as: "editor", setup: publicationStates, path: (data) => `/b/${data.slug}` },
   { name: "bucket-overview-state-filter", as: "editor", setup: publicationStates, path: (data) => `/b/${data.slug}?state=changed` },

@@ -12,15 +12,23 @@ export interface UnpublishedReferenceItem {
 
 /**
  * The documents a publish would leave exhibits pointing at without content, each a checkbox `include` (ticked):
- * published together with the document when left ticked. `form`: the id of the form they belong to, when they are
- * not inside it (the edit page's dialog).
+ * published together with the document (or, `inRelease`, joining the release) when left ticked. `form`: the id of the
+ * form they belong to, when they are not inside it (the edit page's dialog).
  */
-export function UnpublishedReferences({ references, form }: { references: readonly UnpublishedReferenceItem[]; form?: string }) {
+export function UnpublishedReferences({
+  references,
+  form,
+  inRelease = false,
+}: {
+  references: readonly UnpublishedReferenceItem[];
+  form?: string;
+  inRelease?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <fieldset className="unpublished-references">
-      <legend>{t("publishing.referencesTitle", { count: references.length })}</legend>
-      <p className="muted">{t("publishing.referencesHint")}</p>
+      <legend>{t(inRelease ? "publishing.releaseReferencesTitle" : "publishing.referencesTitle", { count: references.length })}</legend>
+      <p className="muted">{t(inRelease ? "publishing.releaseReferencesHint" : "publishing.referencesHint")}</p>
       <ul>
         {references.map((reference) => (
           <li key={reference.contentId}>

@@ -85,8 +85,10 @@ export default function AddToRelease({ loaderData, actionData }: Route.Component
           {releases.map((release) => (
             <label key={release.id} className="release-choice">
               <input type="radio" name="releaseId" value={release.id} defaultChecked={chosen === release.id} />
-              <span>{release.name}</span> <ReleaseBadge state={release.state} />
-              {release.contains ? <span className="muted"> · {t("releases.inRelease")}</span> : null}
+              <span>
+                {release.name} <ReleaseBadge state={release.state} />
+                {release.contains ? <span className="muted"> · {t("releases.inRelease")}</span> : null}
+              </span>
             </label>
           ))}
           <label className="release-choice">
@@ -94,6 +96,7 @@ export default function AddToRelease({ loaderData, actionData }: Route.Component
             <span>{t("releases.addNew")}</span>
           </label>
           <input
+            type="text"
             name="name"
             aria-label={t("releases.newName")}
             maxLength={RELEASE_NAME_MAX}

@@ -64,6 +64,7 @@ export default function Releases({ loaderData, actionData }: Route.ComponentProp
         <div className="release-create-row">
           <input
             id="release-name"
+            type="text"
             name="name"
             required
             maxLength={RELEASE_NAME_MAX}

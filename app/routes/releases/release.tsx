@@ -119,6 +119,7 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
           <div className="release-row">
             <input
               id="release-name"
+              type="text"
               name="name"
               required
               maxLength={RELEASE_NAME_MAX}
@@ -140,8 +141,7 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
         <section className="release-schedule" aria-labelledby="release-schedule-title">
           <h2 id="release-schedule-title">{t("releases.scheduleTitle")}</h2>
           <Form method="post">
-            {references.length ? <UnpublishedReferences references={references} /> : null}
-            {references.length ? <p className="muted">{t("releases.referencesAlong")}</p> : null}
+            {references.length ? <UnpublishedReferences references={references} inRelease /> : null}
             <label htmlFor="release-at">{t("releases.scheduleLabel")}</label>
             <div className="release-row">
               <input
@@ -192,7 +192,7 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
         >
           <Form method="post" id="release-publish" action={here}>
             <p>{t("releases.confirmPublishText", { count: release.itemCount })}</p>
-            {references.length ? <UnpublishedReferences references={references} /> : null}
+            {references.length ? <UnpublishedReferences references={references} inRelease /> : null}
           </Form>
         </ConfirmDialog>
       ) : null}
