@@ -28,8 +28,19 @@ function partsFormat(zone: string): Intl.DateTimeFormat {
 
 /** The wall clock of `zone` at `instant`, as milliseconds of a UTC clock showing the same numbers. */
 function wallClock(instant: number, zone: string): number {
-  const parts = Object.fromEntries(partsFormat(zone).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const parts = Object.fromEntries(
+    partsFormat(zone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
+  return Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
 }
 
 export function isTimeZone(zone: string): boolean {
@@ -54,9 +65,10 @@ export function zonedTimeToInstant(local: string, zone: string): Date | null {
   const check = new Date(asUtc);
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;
   // The zone's offsets a day before and a day after: one offset, or the two around a change of the clocks.
-  const offsets = [asUtc - DAY, asUtc + DAY].map((instant) => wallClock(instant, zone) - instant);
-  const shown = offsets.map((offset) => asUtc - offset).filter((instant) => wallClock(instant, zone) === asUtc);
-  return new Date(shown.length ? Math.min(...shown) : asUtc - offsets[0]!);
+  const [before, after] = [asUtc - DAY, asUtc + DAY].map((instant) => wallClock(instant, zone) - instant) as [number, number];
+  const shown = [asUtc - before, asUtc - after].filter((instant) => wallClock(instant, zone) === asUtc);
+  // None: a time the clocks skip, read with the offset before the change (an hour later on the clocks after it).
+  return new Date(shown.length ? Math.min(...shown) : asUtc - before);
 }
 
 /** What a datetime-local input shows for `instant` in `zone`: YYYY-MM-DDTHH:mm. */

@@ -449,4 +449,3 @@ export const DEMO_RELEASE = {
   daysAhead: 7,
   time: "10:00",
 };
-

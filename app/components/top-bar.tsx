@@ -45,9 +45,7 @@ export function TopBar() {
       ) : null}
       <div className="top-bar-end">
         <LanguageSwitch />
-        {user ? (
-          <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} mayPublish={mayPublish(user.permissions)} />
-        ) : null}
+        {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} mayPublish={mayPublish(user.permissions)} /> : null}
       </div>
     </header>
   );

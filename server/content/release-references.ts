@@ -103,7 +103,12 @@ async function includeReferences(tx: Queryable, user: User, releaseId: string, i
 }
 
 /** Publishes a release now with the references chosen to go along (they join it: a rollback takes them back too). */
-export async function publishReleaseWithReferences(db: Db, user: User, releaseId: string, include: readonly string[]): Promise<ReleaseOutcome> {
+export async function publishReleaseWithReferences(
+  db: Db,
+  user: User,
+  releaseId: string,
+  include: readonly string[],
+): Promise<ReleaseOutcome> {
   if (!isUuid(releaseId)) throw new ReleaseNotFoundError(releaseId);
   return db.transaction(async (tx) => {
     await includeReferences(tx, user, releaseId, include);

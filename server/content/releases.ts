@@ -318,10 +318,12 @@ export async function scheduleReleaseInTransaction(
   if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new ReleaseScheduleError("invalid");
   if (at.getTime() <= (options.now ?? new Date()).getTime()) throw new ReleaseScheduleError("past");
   const release = await lockEditable(tx, releaseId);
-  await tx.query(
-    `UPDATE releases SET state = 'scheduled', scheduled_at = $2, scheduled_by_id = $3, scheduled_by_name = $4 WHERE id = $1`,
-    [releaseId, at, actor.id, actor.name],
-  );
+  await tx.query(`UPDATE releases SET state = 'scheduled', scheduled_at = $2, scheduled_by_id = $3, scheduled_by_name = $4 WHERE id = $1`, [
+    releaseId,
+    at,
+    actor.id,
+    actor.name,
+  ]);
   await recordActivity(tx, actor, {
     area: "document",
     action: "releaseScheduled",

@@ -13,3 +13,9 @@ export async function readForm(request: Request): Promise<FormData> {
     throw new HttpError(400, "api.formUnreadable");
   }
 }
+
+/** A text field of a form post; "" when it is missing or a file. */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}

@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { getRelease, listReleases } from "@server/content/releases";
@@ -53,11 +53,31 @@ afterAll(async () => {
 
 const WORDS = {
   en: { locale: "en-US", add: "Add to release", newRelease: "A new release, named", name: "Name of a new release", confirmAdd: "Add" },
-  nl: { locale: "nl-NL", add: "Aan release toevoegen", newRelease: "Een nieuwe release, met de naam", name: "Naam van een nieuwe release", confirmAdd: "Toevoegen" },
+  nl: {
+    locale: "nl-NL",
+    add: "Aan release toevoegen",
+    newRelease: "Een nieuwe release, met de naam",
+    name: "Naam van een nieuwe release",
+    confirmAdd: "Toevoegen",
+  },
 } as const;
 const MORE_WORDS = {
-  en: { goesLive: "Goes live at", schedule: "Schedule", scheduled: "Scheduled", published: "Published", rollback: "Roll back", rolledBack: "Rolled back" },
-  nl: { goesLive: "Gaat live op", schedule: "Plannen", scheduled: "Gepland", published: "Gepubliceerd", rollback: "Terugdraaien", rolledBack: "Teruggedraaid" },
+  en: {
+    goesLive: "Goes live at",
+    schedule: "Schedule",
+    scheduled: "Scheduled",
+    published: "Published",
+    rollback: "Roll back",
+    rolledBack: "Rolled back",
+  },
+  nl: {
+    goesLive: "Gaat live op",
+    schedule: "Plannen",
+    scheduled: "Gepland",
+    published: "Gepubliceerd",
+    rollback: "Terugdraaien",
+    rolledBack: "Teruggedraaid",
+  },
 } as const;
 
 const titleServed = async (bucket: Bucket, contentId: string): Promise<string | null> => {
@@ -72,7 +92,10 @@ describe.each([
   it("drafts, gathers, schedules, goes live at its time, and is rolled back", async () => {
     const words = { ...WORDS[language], ...MORE_WORDS[language] };
     const tag = `${language}-${unique}`;
-    const works = [await createPublished(server.db, artworks.id, { title: `Tide ${tag}` }, null), await createPublished(server.db, artworks.id, { title: `Dune ${tag}` }, null)];
+    const works = [
+      await createPublished(server.db, artworks.id, { title: `Tide ${tag}` }, null),
+      await createPublished(server.db, artworks.id, { title: `Dune ${tag}` }, null),
+    ];
     const exhibition = await createPublished(
       server.db,
       exhibitions.id,

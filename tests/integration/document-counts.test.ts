@@ -99,7 +99,10 @@ describe("the overview's statement", () => {
     // is a SubPlan of its own, hashed over the few scheduled releases.
     const countReads = [...plan.matchAll(/on bucket_document_counts\b.*\bloops=(\d+)/g)].map((match) => match[1]);
     expect(countReads.length).toBeGreaterThan(0);
-    expect(countReads.every((loops) => loops === "1"), plan).toBe(true);
+    expect(
+      countReads.every((loops) => loops === "1"),
+      plan,
+    ).toBe(true);
   });
 
   it("is planned once when prepared: its page size and offset are in its text, so the generic plan knows the rows it reads", async () => {

@@ -71,7 +71,13 @@ describe("the releases' pages", () => {
 
   it("add a document to a new release named on the form, at the version the editor saw", async () => {
     const first = await createContent(server.db, works.id, { title: "First words" }, null);
-    await saveVersion(server.db, { bucketId: works.id, contentId: first.contentId, baseVersionId: first.versionId, data: { title: "Later words" }, userId: null });
+    await saveVersion(server.db, {
+      bucketId: works.id,
+      contentId: first.contentId,
+      baseVersionId: first.versionId,
+      data: { title: "Later words" },
+      userId: null,
+    });
     const name = `Fresh ${unique}`;
     const posted = await postForm(
       server.url,
@@ -88,7 +94,12 @@ describe("the releases' pages", () => {
 
   it("refuse a new release without a name, keeping what was chosen", async () => {
     const doc = await createContent(server.db, works.id, { title: "Nameless" }, null);
-    const posted = await postForm(server.url, `/b/${works.slug}/${doc.contentId}/release`, { releaseId: "new", name: "  " }, curator.cookie);
+    const posted = await postForm(
+      server.url,
+      `/b/${works.slug}/${doc.contentId}/release`,
+      { releaseId: "new", name: "  " },
+      curator.cookie,
+    );
     expect(posted.status).toBe(400);
     expect(formErrorText(await posted.text())).toBe("Give the release a name.");
     const empty = await postForm(server.url, "/releases", { name: "" }, curator.cookie);
@@ -120,7 +131,9 @@ describe("the releases' pages", () => {
     const shown = await page(server.url, path, curator.cookie);
     expect(inputValue(shown.html, "at")).toBe(local);
 
-    expect((await postForm(server.url, path, { intent: "unschedule" }, curator.cookie)).headers.get("location")).toBe(`${path}?notice=unscheduled`);
+    expect((await postForm(server.url, path, { intent: "unschedule" }, curator.cookie)).headers.get("location")).toBe(
+      `${path}?notice=unscheduled`,
+    );
     expect(await getRelease(server.db, id)).toMatchObject({ state: "open", scheduledAt: null });
   });
 
@@ -139,7 +152,9 @@ describe("the releases' pages", () => {
     const path = `/releases/${id}`;
     const shown = decode((await page(server.url, path, curator.cookie)).html);
     expect(shown).toContain("Changed: title");
-    expect(shown).toContain(`/b/${works.slug}/${work.contentId}/compare?a=${work.versionId}&amp;b=${changed.versionId}`.replace("&amp;", "&"));
+    expect(shown).toContain(
+      `/b/${works.slug}/${work.contentId}/compare?a=${work.versionId}&amp;b=${changed.versionId}`.replace("&amp;", "&"),
+    );
     const confirm = decode((await page(server.url, `${path}?confirm=publish`, curator.cookie)).html);
     expect(confirm).toContain(`Publish “Tides ${unique}” now?`);
     expect(confirm).toContain("A maker nobody published");

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { addToRelease, createRelease, listReleases, releasesOfDocument } from "@server/content/releases";
 import { historyEntries } from "@server/content/history";
 import { pageRoute } from "@server/web/respond";
-import { readForm } from "@server/web/read-form";
+import { formText, readForm } from "@server/web/read-form";
 import { interfaceBucketName } from "@server/web/request-state";
 import { savedDocumentPath } from "@core/content/screens";
 import { documentTitle } from "@core/content/title";
@@ -39,19 +39,26 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
     documentPath: savedDocumentPath(bucket, contentId),
     versionId: version.versionId,
     versionNumber: entry?.number ?? null,
-    releases: releases.map((release) => ({ id: release.id, name: release.name, state: release.state, contains: inRelease.has(release.id) })),
+    releases: releases.map((release) => ({
+      id: release.id,
+      name: release.name,
+      state: release.state,
+      contains: inRelease.has(release.id),
+    })),
   };
 });
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const { user, bucket, contentId, publication } = await requirePublishing(request, context, params);
   const form = await readForm(request);
-  const field = (name: string) => String(form.get(name) ?? "");
+  const field = (name: string) => formText(form, name);
   const refused = (refusal: ReleaseRefusal) =>
     data({ refusal, releaseId: field("releaseId"), name: field("name"), versionId: field("versionId") }, { status: refusal.status });
   const chosen = field("releaseId");
   if (!chosen) return refused({ status: 400, message: "releases.errors.noRelease" });
-  const versionId = field("versionId") ? (await versionToPublish(context, bucket, contentId, publication, field("versionId"))).versionId : null;
+  const versionId = field("versionId")
+    ? (await versionToPublish(context, bucket, contentId, publication, field("versionId"))).versionId
+    : null;
   const actor = { id: user.id, name: user.name };
   let releaseId = chosen;
   const refusal = await refusalOf(async () => {
@@ -68,7 +75,7 @@ export default function AddToRelease({ loaderData, actionData }: Route.Component
   const { t } = useTranslation();
   const { releases } = loaderData;
   const name = loaderData.title || loaderData.bucketName;
-  const chosen = actionData?.releaseId ?? (releases[0]?.id ?? NEW);
+  const chosen = actionData?.releaseId ?? releases[0]?.id ?? NEW;
   const version = actionData?.versionId ?? "";
   return (
     <section className="release-add">

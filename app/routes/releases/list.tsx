@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { createRelease, listReleases } from "@server/content/releases";
 import { pageRoute } from "@server/web/respond";
-import { readForm } from "@server/web/read-form";
+import { formText, readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";
 import { translate } from "@core/messages";
 import { RELEASE_NAME_MAX } from "@core/content/release";
@@ -40,7 +40,7 @@ export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) =
 export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
   const user = await requireReleases(request, context);
   const form = await readForm(request);
-  const name = String(form.get("name") ?? "");
+  const name = formText(form, "name");
   let created = "";
   const refusal = await refusalOf(async () => {
     created = (await createRelease(context.db, { id: user.id, name: user.name }, { name })).id;

@@ -42,7 +42,9 @@ export async function releasePage(request: Request, context: AppLoadContext, use
     items: visible.map((item) => {
       const paths = historyPaths(item.bucket.slug, item.contentId);
       // Before it goes live: against what exhibits show now; after: what it published against what was before.
-      const [from, to] = editable ? [item.document.publishedVersionId, item.releaseVersionId] : [item.previousVersionId, item.publishedVersionId];
+      const [from, to] = editable
+        ? [item.document.publishedVersionId, item.releaseVersionId]
+        : [item.previousVersionId, item.publishedVersionId];
       return {
         contentId: item.contentId,
         title: item.title,

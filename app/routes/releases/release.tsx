@@ -1,12 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import {
-  publishReleaseWithReferences,
-  scheduleReleaseWithReferences,
-} from "@server/content/release-references";
+import { publishReleaseWithReferences, scheduleReleaseWithReferences } from "@server/content/release-references";
 import { getRelease, removeFromRelease, renameRelease, rollbackRelease, unscheduleRelease } from "@server/content/releases";
 import { pageRoute } from "@server/web/respond";
-import { readForm } from "@server/web/read-form";
+import { formText, readForm } from "@server/web/read-form";
 import { zonedTimeToInstant } from "@core/zoned-time";
 import { RELEASE_NAME_MAX } from "@core/content/release";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -41,7 +38,8 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   const search = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => name === search.get("notice")) ?? null;
   const asked = search.get("confirm");
-  const confirm = asked === "publish" && page.editable ? "publish" : asked === "rollback" && page.release.state === "published" ? "rollback" : null;
+  const confirm =
+    asked === "publish" && page.editable ? "publish" : asked === "rollback" && page.release.state === "published" ? "rollback" : null;
   const scheduleValue = page.release.scheduledAt ? instantToZonedTime(new Date(page.release.scheduledAt), page.zone) : "";
   return { ...page, notice, confirm, scheduleValue };
 });
@@ -53,8 +51,8 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const actor = { id: user.id, name: user.name };
   const releaseId = params.releaseId;
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const field = (name: string) => String(form.get(name) ?? "");
+  const field = (name: string) => formText(form, name);
+  const intent = field("intent");
   const refused = (refusal: ReleaseRefusal) => data({ intent, refusal, name: field("name"), at: field("at") }, { status: refusal.status });
   const done = (notice: Notice) => redirect(`/releases/${releaseId}?notice=${notice}`);
   const itemCount = async () => (await getRelease(context.db, releaseId).catch(() => null))?.itemCount ?? 0;
@@ -227,7 +225,9 @@ function ReleaseFacts({ release, zone }: { release: PageData["release"]; zone: s
   return (
     <ul className="release-facts muted">
       {line("createdBy", release.createdAt, release.createdBy)}
-      {release.scheduledAt && (release.state === "scheduled" || release.state === "open") ? line("scheduledFor", release.scheduledAt, null) : null}
+      {release.scheduledAt && (release.state === "scheduled" || release.state === "open")
+        ? line("scheduledFor", release.scheduledAt, null)
+        : null}
       {release.publishedAt ? line("publishedOn", release.publishedAt, release.publishedBy) : null}
       {release.rolledBackAt ? line("rolledBackOn", release.rolledBackAt, release.rolledBackBy) : null}
     </ul>
