@@ -91,6 +91,21 @@ export async function storesSearchText(query) {
   return rows.length > 0;
 }
 
+/**
+ * Publishes every document's newest version, as the demo's first start does, where the build publishes at all (a
+ * build before migration 034, --compare, serves the newest version and has nothing to set): its delivery API then
+ * answers the same documents.
+ */
+export async function publishAll(query) {
+  const { rows } = await query(
+    "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'contents' AND column_name IN ('published_version_id', 'published_search_text')",
+  );
+  const columns = new Set(rows.map((row) => row.name));
+  if (!columns.has("published_version_id")) return;
+  const text = columns.has("published_search_text") ? ", published_search_text = search_text" : "";
+  await query(`UPDATE contents SET published_version_id = latest_version_id, published_at = updated_at${text}`);
+}
+
 /** Whether a bucket's document count is kept in slots: a build before migration 028 (--compare) keeps it in buckets.content_count. */
 async function countsInSlots(query) {
   const { rows } = await query("SELECT to_regclass('bucket_document_counts') IS NOT NULL AS slots");

@@ -7,7 +7,7 @@ import { open, rm } from "node:fs/promises";
 import { request } from "node:http";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { copyDataDir, storesSearchText, withPglite } from "../lib/database.mjs";
+import { copyDataDir, publishAll, storesSearchText, withPglite } from "../lib/database.mjs";
 
 const FILES = 20;
 const FILE_BYTES = 100 * 2 ** 20;
@@ -55,6 +55,7 @@ async function prepare(dataDir) {
         [bucket.id, JSON.stringify(data)],
       );
     }
+    await publishAll(query);
     const client = await query(
       `INSERT INTO api_clients (name, secret_hash, read_buckets, write_buckets) VALUES ('Bench exhibit', $1, '{exhibitions,artists,artworks,rooms}', '{}') RETURNING id`,
       [createHash("sha256").update(secret).digest("base64url")],

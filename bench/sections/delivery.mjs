@@ -10,6 +10,7 @@ import {
   createPostgresDatabase,
   insertBucket,
   postgresAdminUrl,
+  publishAll,
   storesSearchText,
   withPglite,
   withPostgres,
@@ -75,6 +76,7 @@ export async function seed(query) {
     makers.push(await insert(makersId, { name: `Maker ${n}`, biography: { nl: `Schilder ${n}`, en: `Painter ${n}` } }));
   let work = null;
   for (let n = 0; n < WORKS; n += 1) work = await insert(worksId, { ...benchDocument(n + 1), makerRef: makers[n % MAKERS] });
+  await publishAll(query);
   const secret = randomBytes(32).toString("base64url");
   const { rows } = await query(
     `INSERT INTO api_clients (name, secret_hash, read_buckets) VALUES ('Bench exhibit app', $1, $2) RETURNING id`,

@@ -180,7 +180,9 @@ export async function applyPublications(
     const recordset = `jsonb_to_recordset($1::jsonb) AS t(content_id uuid, bucket_id uuid, version_id uuid, previous_version_id uuid)`;
     await tx.query(
       `UPDATE contents c SET published_version_id = t.version_id, published_at = clock_timestamp(),
-         unpublished_at = CASE WHEN t.version_id IS NULL THEN clock_timestamp() END
+         unpublished_at = CASE WHEN t.version_id IS NULL THEN clock_timestamp() END,
+         published_search_text = CASE WHEN t.version_id = c.latest_version_id THEN c.search_text
+           ELSE (SELECT document_search_text(v.data) FROM versions v WHERE v.version_id = t.version_id) END
        FROM ${recordset} WHERE c.content_id = t.content_id`,
       [json],
     );
@@ -261,7 +263,8 @@ function activityEntry(
 export async function publishEveryNewest(db: Queryable, actor: Actor): Promise<void> {
   await db.query(
     `WITH moved AS (
-       UPDATE contents SET published_version_id = latest_version_id, published_at = clock_timestamp(), unpublished_at = NULL
+       UPDATE contents SET published_version_id = latest_version_id, published_at = clock_timestamp(), unpublished_at = NULL,
+         published_search_text = search_text
        WHERE published_version_id IS DISTINCT FROM latest_version_id
        RETURNING content_id, bucket_id, latest_version_id
      )

@@ -7,9 +7,16 @@ import { PLANNED_WITH_VALUES } from "@server/db/planned-with-values";
  * the faster way depends on the pattern and on the bucket's size. Name the bucket by a parameter, not through a join
  * (`c.bucket_id = $1`, not `= b.id`): only then does the planner know how many documents this bucket holds.
  */
-export function searchCondition(parameter: string): string {
-  return `${PLANNED_WITH_VALUES} search_key(c.search_text) LIKE lower(${parameter})`;
+export function searchCondition(parameter: string, searched: SearchedText = "newest"): string {
+  return `${PLANNED_WITH_VALUES} search_key(${TEXT_COLUMNS[searched]}) LIKE lower(${parameter})`;
 }
+
+/**
+ * Which text a search matches: the newest version's (the back office) or the published one's (the delivery API,
+ * docs/publishing.md; null, and so never matched, while nothing is published). Each has its trigram index.
+ */
+export type SearchedText = "newest" | "published";
+const TEXT_COLUMNS: Record<SearchedText, string> = { newest: "c.search_text", published: "c.published_search_text" };
 
 /**
  * How many matches the trigram index may hand over before a search counts as common. The planner cannot tell a
@@ -33,7 +40,8 @@ const PUBLISHED_COLUMNS = "c.published_version_id, c.published_at, c.unpublished
  * A search of one bucket as two branches of which one answers. `branch(from, test)` writes a branch's SELECT: it reads
  * its contents rows `FROM ${from}` (as `c`, with the columns of MATCH_COLUMNS) and adds `AND ${test}` to
  * its WHERE. `bucket` names the bucket's parameter, `pattern` the likePattern's and `text` the searched text's (the
- * same words, unescaped). With `published`, the matches carry the published version's columns too (the delivery API).
+ * same words, unescaped). With `published`, the matches carry the published version's columns too (the delivery API);
+ * `searched` says which text is matched (SearchedText).
  *
  * The index's matches are taken up to COMMON_SEARCH_MATCHES: fewer, and they are all there are, and the first branch
  * reads them. As many, and the second reads the bucket's contents, testing each: in the branch's order, as far as
@@ -47,19 +55,20 @@ export function searchedSql(options: {
   text: string;
   branch: (from: string, test: string) => string;
   published?: boolean;
+  searched?: SearchedText;
 }): string {
-  const { bucket, pattern, text, branch } = options;
+  const { bucket, pattern, text, branch, searched = "newest" } = options;
   const columns = options.published ? `${MATCH_COLUMNS}, ${PUBLISHED_COLUMNS}` : MATCH_COLUMNS;
   const common = `(SELECT count(*) FROM matches) >= ${COMMON_SEARCH_MATCHES}`;
   return `WITH matches AS MATERIALIZED (
       SELECT ${columns}
       FROM contents c
-      WHERE c.bucket_id = ${bucket} AND ${searchCondition(pattern)}
+      WHERE c.bucket_id = ${bucket} AND ${searchCondition(pattern, searched)}
       LIMIT ${COMMON_SEARCH_MATCHES}
     )
     (${branch("matches c", `NOT ${common}`)})
     UNION ALL
-    (${branch("contents c", `${common} AND c.bucket_id = ${bucket} AND strpos(search_key(c.search_text), lower(${text})) > 0`)})`;
+    (${branch("contents c", `${common} AND c.bucket_id = ${bucket} AND strpos(search_key(${TEXT_COLUMNS[searched]}), lower(${text})) > 0`)})`;
 }
 
 /**

@@ -129,7 +129,7 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
   // order from its index (server/content/search.ts); both branches are ordered alike, and only one answers. No index
   // serves a property's order, so there every match is read and sorted, as the whole bucket is without a search.
   let text = select("contents c");
-  if (query.search && sort.by === "property") text = select("contents c", [searchCondition(param(likePattern(query.search)))]);
+  if (query.search && sort.by === "property") text = select("contents c", [searchCondition(param(likePattern(query.search)), "published")]);
   else if (query.search) {
     const searched = searchedSql({
       bucket: "$1",
@@ -137,6 +137,7 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
       text: param(query.search),
       branch: (from, test) => select(from, [test], true),
       published: true,
+      searched: "published",
     });
     text = `SELECT "contentId", "versionId", "createdAt", "updatedAt", data, "sortValue" FROM (${searched}) page
        ORDER BY sort_key ${direction}, "contentId" ${direction}`;

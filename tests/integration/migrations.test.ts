@@ -7,7 +7,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPglite, openPostgres, type Db } from "@server/db/client";
 import { MIGRATIONS, migrate } from "@server/db/migrate";
 import { createUser } from "@server/accounts/users";
-import { createContent } from "@server/content/store";
+import { createContent, saveVersion } from "@server/content/store";
 import { listContents } from "@server/content/listing";
 import { withDatabase } from "@tests/support/global-setup";
 import { startBuiltServer } from "@tests/support/fixtures";
@@ -423,6 +423,46 @@ describe("migrations", () => {
     await db.query(`DELETE FROM contents WHERE content_id = $1`, [doc.contentId]);
     expect((await db.query(`SELECT count(*)::int AS n FROM release_items`)).rows[0]).toEqual({ n: 0 });
     expect(await relationExists(db, "releases_due_idx")).toBe(true);
+  });
+
+  it("038 stores each published document's published text for the delivery API's search, and none for the others", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 38),
+    );
+    const { rows: buckets } = await db.query<{ id: string }>(
+      `INSERT INTO buckets (slug, name, collection_name, json_schema) VALUES ('works', 'Works', 'works', '{"type":"object"}') RETURNING id`,
+    );
+    const bucketId = buckets[0]!.id;
+    const newest = await createContent(db, bucketId, { title: "Newest Published" }, null);
+    const older = await createContent(db, bucketId, { title: "Older Published" }, null);
+    const draft = await createContent(db, bucketId, { title: "Never published" }, null);
+    await db.query(`UPDATE contents SET published_version_id = latest_version_id WHERE content_id = ANY ($1::uuid[])`, [
+      [newest.contentId, older.contentId],
+    ]);
+    await saveVersion(db, {
+      bucketId,
+      contentId: older.contentId,
+      baseVersionId: older.versionId,
+      data: { title: "Saved since" },
+      userId: null,
+    });
+
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 38),
+      ),
+    ).toEqual([38]);
+    const { rows } = await db.query<{ contentId: string; text: string | null }>(
+      `SELECT content_id AS "contentId", published_search_text AS text FROM contents`,
+    );
+    const textOf = (contentId: string) => rows.find((row) => row.contentId === contentId)?.text;
+    expect(textOf(newest.contentId)).toBe("newest published");
+    expect(textOf(older.contentId)).toBe("older published");
+    expect(textOf(draft.contentId)).toBeNull();
+    expect(await relationExists(db, "contents_published_search_trgm_idx")).toBe(true);
   });
 
   it("applied at once by two callers on one database run once", async () => {

@@ -118,6 +118,30 @@ describe("what exhibits get", () => {
     expect(second.contentId).toBe(first.contentId);
   });
 
+  it("is found by a search (q=) in the published version's text, not the newest's, in time and property order", async () => {
+    const word = `kelp${unique}`;
+    const first = await newDocument(`Forest of ${word}alpha`);
+    const found = async (term: string, sort = "") => {
+      const response = await read(`/buckets/${works.slug}/documents?q=${encodeURIComponent(term)}${sort}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { items: Doc[] }).items.map((doc) => doc.contentId);
+    };
+    for (const sort of ["", "&sort=title"]) expect(await found(`${word}alpha`, sort)).toEqual([]);
+    await publishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: first.contentId });
+    const second = await saveOver(works, first, { title: `Forest of ${word}beta` });
+    for (const sort of ["", "&sort=title"]) {
+      expect(await found(`${word}alpha`, sort)).toEqual([first.contentId]);
+      expect(await found(`${word}beta`, sort)).toEqual([]);
+    }
+    await publishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: first.contentId, versionId: second.versionId });
+    expect(await found(`${word}beta`)).toEqual([first.contentId]);
+    expect(await found(`${word}ALPHA`)).toEqual([]);
+    await publishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: first.contentId, versionId: first.versionId });
+    expect(await found(`${word}Alpha`)).toEqual([first.contentId]);
+    await unpublishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: first.contentId });
+    expect(await found(word)).toEqual([]);
+  });
+
   it("leaves a reference to an unpublished document out, as a dangling one, at populate=1", async () => {
     const maker = await newDocument("Unpublished maker", makers);
     const work = await createContent(server.db, works.id, { title: "Work with a draft maker", maker: maker.contentId }, null);

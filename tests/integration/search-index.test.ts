@@ -263,9 +263,10 @@ async function commonWordBucket(slug: string): Promise<{ id: string }> {
     [bucket.id],
   );
   // Published as saved (the delivery API's pages read published versions, and published_at as their updatedAt).
-  await database.db.query(`UPDATE contents SET published_version_id = latest_version_id, published_at = updated_at WHERE bucket_id = $1`, [
-    bucket.id,
-  ]);
+  await database.db.query(
+    `UPDATE contents SET published_version_id = latest_version_id, published_at = updated_at, published_search_text = search_text WHERE bucket_id = $1`,
+    [bucket.id],
+  );
   await database.db.query("ANALYZE contents, versions");
   return bucket;
 }
