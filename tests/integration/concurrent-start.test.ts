@@ -15,7 +15,8 @@ import { TEST_SESSION_SECRET } from "@tests/support/server";
  * Two servers (`npm start`, real processes) started at the same moment on one empty PostgreSQL database, as a
  * deployment of several servers does (docs/operations.md): both migrate and both find no users, but exactly one
  * seeds the demo content and its admin (server/seed.ts, one transaction under an advisory lock); the other waits,
- * finds them, and starts as on any later start. PostgreSQL only: a second process on PGlite's DATA_DIR is refused
+ * finds them, and starts as on any later start; when the demo's scheduled release falls due, one of the two servers
+ * publishes it, once. PostgreSQL only: a second process on PGlite's DATA_DIR is refused
  * (server/db/data-dir-lock.ts, tests/integration/cli.test.ts).
  */
 
@@ -54,7 +55,7 @@ function folder(prefix: string): string {
 describe.skipIf(!onPostgres)(
   "two servers started at once on an empty PostgreSQL database (TEST_DATABASE_URL; PGlite allows one process per DATA_DIR)",
   () => {
-    it("both start and serve, the demo content and its admin exist once, and neither logs an error", async () => {
+    it("both start and serve, the demo content and its admin exist once, its release is published once, and neither logs an error", async () => {
       const databaseUrl = await emptyPostgresDatabase();
       // Each server has its own DATA_DIR, as on its own machine; MEDIA_DIR is shared (docs/operations.md). No media
       // workers: the demo's jobs are not what the start races on.
@@ -98,6 +99,26 @@ describe.skipIf(!onPostgres)(
       );
       expect(buckets.rows.map((bucket) => bucket.slug)).toEqual(DEMO_BUCKETS.map((demo) => demo.bucket.slug));
       for (const bucket of buckets.rows) expect(bucket.documents, bucket.slug).toBeGreaterThan(0);
+
+      // The demo's scheduled release falls due with both servers polling (server/content/release-scheduler.ts): it is
+      // published once, by one of them, in one transaction.
+      const [release] = (await db.query<{ id: string }>("UPDATE releases SET scheduled_at = now() WHERE state = 'scheduled' RETURNING id"))
+        .rows;
+      expect(release).toBeDefined();
+      await expect
+        .poll(async () => (await db.query<{ state: string }>("SELECT state FROM releases WHERE id = $1", [release!.id])).rows[0]?.state, {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toBe("published");
+      const once = await db.query<{ publications: number; activity: number }>(
+        `SELECT (SELECT count(*)::int FROM publications WHERE release_id = $1) AS publications,
+                (SELECT count(*)::int FROM admin_activity WHERE action = 'releasePublished' AND details->>'releaseId' = $1::text) AS activity`,
+        [release!.id],
+      );
+      expect(once.rows[0]).toEqual({ publications: 1, activity: 1 });
+      const publishedBy = servers.filter((server) => server.output().includes("scheduled release published")).length;
+      expect(publishedBy).toBe(1);
 
       for (const server of servers) server.child.kill("SIGTERM");
       await Promise.all(servers.map((server) => exited(server.child)));
