@@ -10,6 +10,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBucket, type Bucket } from "@server/content/buckets";
 import { createPublished } from "@tests/support/publishing";
+import { createContent, saveVersion } from "@server/content/store";
+import { listContents } from "@server/content/listing";
+import { addToRelease, createRelease, rollbackRelease, scheduleRelease } from "@server/content/releases";
 import { DEMO_BUCKETS } from "@server/demo-content";
 import { insertMedia } from "@server/media/store";
 import { launchBrowser, newContext } from "@tests/support/browser";
@@ -234,6 +237,53 @@ describe("the example exhibit app", () => {
       expect(await page.locator("html").getAttribute("lang")).toBe("nl");
       await expectImagesLoaded(page, 2);
       expect(page.url()).toContain("locale=nl");
+      expectNoErrors();
+    } finally {
+      await close();
+    }
+  });
+
+  it("shows a release's exhibitions once it goes live at its time, and what it showed before after the rollback", async () => {
+    const exhibitions = buckets.get("exhibitions")!;
+    const glass = (await listContents(server.db, exhibitions.id, { limit: 10 })).find(
+      (doc) => (doc.data.title as { en: string }).en === "Glass and Fire",
+    )!;
+    await saveVersion(server.db, {
+      bucketId: exhibitions.id,
+      contentId: glass.contentId,
+      baseVersionId: glass.versionId,
+      data: { ...glass.data, title: { nl: "Glas en Vuur, verlengd", en: "Glass and Fire, extended" } },
+      userId: null,
+    });
+    const sea = await createContent(
+      server.db,
+      exhibitions.id,
+      { title: { nl: "Zee en Zand", en: "Sea and Sand" }, opensOn: "2027-03-20" },
+      null,
+    );
+    const curator = { id: null, name: "Curator" };
+    const release = await createRelease(server.db, curator, { name: "Spring" });
+    for (const contentId of [glass.contentId, sea.contentId])
+      await addToRelease(server.db, curator, release.id, { bucketId: exhibitions.id, contentId });
+    const at = new Date(Date.now() + 86_400_000);
+    await scheduleRelease(server.db, curator, release.id, at);
+
+    const { newPage, expectNoErrors, close } = await newContext(browser, staticUrl);
+    try {
+      const page = await newPage();
+      const show = async () => {
+        await page.goto(`/index.html#base=${encodeURIComponent(server.url)}&token=${encodeURIComponent(token)}&locale=en`);
+        await page.reload();
+      };
+      const shown = async () => (await titles(page)).sort();
+      await show();
+      await expect.poll(shown, { timeout: 20_000 }).toEqual(["Glass and Fire", "Light on the North"]);
+      expect(await server.releases.runOnce(at)).toContain(release.id);
+      await show();
+      await expect.poll(shown, { timeout: 20_000 }).toEqual(["Glass and Fire, extended", "Light on the North", "Sea and Sand"]);
+      await rollbackRelease(server.db, curator, release.id);
+      await show();
+      await expect.poll(shown, { timeout: 20_000 }).toEqual(["Glass and Fire", "Light on the North"]);
       expectNoErrors();
     } finally {
       await close();
