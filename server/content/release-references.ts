@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "@server/db/client";
+import { isUuid } from "@core/ids";
 import type { User } from "@server/accounts/users";
 import { diffVersions } from "@core/content/version-diff";
 import { findBucketById, isBucketVisible, type Bucket } from "./buckets";
@@ -29,8 +30,6 @@ interface ReleaseDocument {
   publishedVersionId: string | null;
   publishedData: Record<string, unknown> | null;
 }
-
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** The release's documents in buckets the user may open, with their release and published versions' data. */
 async function releaseDocuments(db: Queryable, user: User, releaseId: string): Promise<ReleaseDocument[]> {

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "@server/db/client";
+import { isUuid } from "@core/ids";
 import { recordActivity, type Actor } from "@server/admin/activity";
 import { enqueueReleaseDeliveriesSql } from "@server/webhooks/outbox";
 import { documentTitle } from "@core/content/title";
@@ -142,8 +143,6 @@ async function lockEditable(tx: Queryable, releaseId: string) {
   if (!isReleaseEditable(release.state)) throw new ReleaseNotEditableError(releaseId, release.state);
   return release;
 }
-
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 export async function createRelease(db: Queryable, actor: Actor, input: { name: string }): Promise<ReleaseSummary> {
   const name = validName(input.name);
