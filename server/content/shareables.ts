@@ -337,7 +337,12 @@ export async function sharedPage(context: Services, token: string | undefined, l
     const latest = releaseItem?.versionId === null && releaseItem.publishedVersionId === null;
     documents.push({
       contentId: item.version.contentId,
-      ...(await sharedVersion(context, token, { creator, bucket: item.bucket, version: item.version, latest, expiresAt: share.expiresAt }, locale)),
+      ...(await sharedVersion(
+        context,
+        token,
+        { creator, bucket: item.bucket, version: item.version, latest, expiresAt: share.expiresAt },
+        locale,
+      )),
     });
   }
   return {

@@ -140,13 +140,18 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     let after: PageCursor | null = null;
     for (;;) {
       signal?.throwIfAborted();
-      const page = await documentPage(context.db, row.id, {
-        sort: { by: "createdAt", order: "asc" },
-        limit: BATCH,
-        after,
-        updatedSince: null,
-        search: null,
-      }, request.view);
+      const page = await documentPage(
+        context.db,
+        row.id,
+        {
+          sort: { by: "createdAt", order: "asc" },
+          limit: BATCH,
+          after,
+          updatedSince: null,
+          search: null,
+        },
+        request.view,
+      );
       const shapedByLocale = new Map<string | null, Awaited<ReturnType<typeof shapeDocuments>>>();
       for (const locale of locales) {
         shapedByLocale.set(

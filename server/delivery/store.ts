@@ -58,8 +58,14 @@ async function previewDocuments(
 /** A document's state without its data: enough to name its version, and so its answer, without reading it. */
 export type DocumentState = Omit<StoredDocument, "data">;
 
-export async function latestDocument(db: Queryable, bucketId: string, contentId: string, view?: DeliveryView): Promise<StoredDocument | null> {
-  if (view && isPreview(view)) return (await previewDocuments(db, view, bucketId, (param) => `c.content_id = ${param(contentId)}`))[0] ?? null;
+export async function latestDocument(
+  db: Queryable,
+  bucketId: string,
+  contentId: string,
+  view?: DeliveryView,
+): Promise<StoredDocument | null> {
+  if (view && isPreview(view))
+    return (await previewDocuments(db, view, bucketId, (param) => `c.content_id = ${param(contentId)}`))[0] ?? null;
   const { rows } = await db.query<StoredDocument>(
     `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
      WHERE c.content_id = $1 AND c.bucket_id = $2`,

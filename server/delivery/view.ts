@@ -64,7 +64,11 @@ export async function requestedView(db: Queryable, client: ApiClient, url: URL):
  */
 export function previewSql(view: DeliveryView, param: (value: unknown) => string): { from: string; version: string; time: string } {
   if (view.kind === "newest")
-    return { from: "contents c JOIN versions v ON v.version_id = c.latest_version_id", version: "c.latest_version_id", time: "c.updated_at" };
+    return {
+      from: "contents c JOIN versions v ON v.version_id = c.latest_version_id",
+      version: "c.latest_version_id",
+      time: "c.updated_at",
+    };
   if (view.kind === "release" && view.state !== "published") {
     // A document in the release shows its release version (the chosen one, or its newest), saved at v.created_at.
     return {
@@ -74,5 +78,9 @@ export function previewSql(view: DeliveryView, param: (value: unknown) => string
       time: "CASE WHEN ri.content_id IS NULL THEN c.published_at ELSE v.created_at END",
     };
   }
-  return { from: "contents c JOIN versions v ON v.version_id = c.published_version_id", version: "c.published_version_id", time: "c.published_at" };
+  return {
+    from: "contents c JOIN versions v ON v.version_id = c.published_version_id",
+    version: "c.published_version_id",
+    time: "c.published_at",
+  };
 }

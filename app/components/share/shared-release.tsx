@@ -41,8 +41,7 @@ export function SharedReleaseView({ shared }: { shared: SharedRelease }) {
             <ol>
               {shared.documents.map((document) => (
                 <li key={document.contentId}>
-                  <a href={`#document-${document.contentId}`}>{document.title}</a>{" "}
-                  <span className="muted">{document.bucketName}</span>
+                  <a href={`#document-${document.contentId}`}>{document.title}</a> <span className="muted">{document.bucketName}</span>
                 </li>
               ))}
             </ol>
@@ -51,7 +50,12 @@ export function SharedReleaseView({ shared }: { shared: SharedRelease }) {
       </header>
       {shared.documents.length ? (
         shared.documents.map((document) => (
-          <section key={document.contentId} id={`document-${document.contentId}`} className="shared-release-item" data-document={document.contentId}>
+          <section
+            key={document.contentId}
+            id={`document-${document.contentId}`}
+            className="shared-release-item"
+            data-document={document.contentId}
+          >
             <SharedDocumentView shared={document} level={2} />
           </section>
         ))

@@ -1,6 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { createApiClient, listApiClients, revokeApiClient, setClientOrigins, setClientPreview, type ApiClient } from "@server/accounts/api-clients";
+import {
+  createApiClient,
+  listApiClients,
+  revokeApiClient,
+  setClientOrigins,
+  setClientPreview,
+  type ApiClient,
+} from "@server/accounts/api-clients";
 import { requireAdmin } from "@server/web/guards";
 import { readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";
@@ -52,9 +59,8 @@ export const newClientLoader = pageRoute(async ({ request, context }: Route.Load
     buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private })),
     revoked: clients.find((client) => client.id === revokedId && client.status === "revoked")?.name ?? null,
     originsSaved: clients.find((client) => client.id === originsId)?.name ?? null,
-    previewSaved: clients
-      .filter((client) => client.id === previewId)
-      .map((client) => ({ name: client.name, preview: client.preview }))[0] ?? null,
+    previewSaved:
+      clients.filter((client) => client.id === previewId).map((client) => ({ name: client.name, preview: client.preview }))[0] ?? null,
     today: todayUtc(now),
   };
 });

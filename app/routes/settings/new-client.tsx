@@ -175,7 +175,11 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
         <OriginsField field={fields.origins} rows={2} />
 
         <label className="inline-check client-preview-check">
-          <input {...getInputProps(fields.preview, { type: "checkbox" })} key={fields.preview.key} aria-describedby={fields.preview.descriptionId} />{" "}
+          <input
+            {...getInputProps(fields.preview, { type: "checkbox" })}
+            key={fields.preview.key}
+            aria-describedby={fields.preview.descriptionId}
+          />{" "}
           {t("delivery.clients.preview")}
         </label>
         <p id={fields.preview.descriptionId} className="field-hint">
@@ -288,7 +292,11 @@ function ClientPreview({ clientId, name, preview }: { clientId: string; name: st
       <input type="hidden" name="clientId" value={clientId} />
       <input type="hidden" name="preview" value={preview ? "off" : "on"} />
       <span className="muted">{t(preview ? "delivery.clients.previewIsOn" : "delivery.clients.previewIsOff")}</span>{" "}
-      <button type="submit" className="button small" aria-label={t(preview ? "delivery.clients.previewTurnOffLabel" : "delivery.clients.previewTurnOnLabel", { name })}>
+      <button
+        type="submit"
+        className="button small"
+        aria-label={t(preview ? "delivery.clients.previewTurnOffLabel" : "delivery.clients.previewTurnOnLabel", { name })}
+      >
         {t(preview ? "delivery.clients.previewTurnOff" : "delivery.clients.previewTurnOn")}
       </button>
     </Form>

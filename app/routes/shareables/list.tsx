@@ -143,7 +143,7 @@ export default function Shareables({ loaderData, actionData }: Route.ComponentPr
             </thead>
             <tbody>
               {shares.map((share) => (
-                <tr key={share.id} data-shareable={share.id} data-state={share.state} data-kind={share.kind}>
+                <tr key={share.id} data-shareable={share.id} data-state={share.state}>
                   <th scope="row">
                     <Link to={share.documentPath}>{share.title}</Link>
                     <span className="shareable-bucket muted">{share.bucketName}</span>
