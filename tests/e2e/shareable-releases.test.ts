@@ -93,7 +93,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     expect(response?.status()).toBe(200);
     if (javaScriptEnabled) await waitForHydration(seen);
     expect(await textOf(seen.locator("h1"))).toBe(`Spring opening ${mode}`);
-    expect(await textOf(seen.locator(".shared-release-head .shared-about"))).toContain("Not published yet");
+    expect(await textOf(seen.locator(".shared-release-state"))).toContain("Not published yet");
     expect(await seen.locator("section.shared-release-item h2").allTextContents()).toEqual([`Main hall ${mode}`, `Label ${mode}`]);
     expect(await textOf(seen.locator(`[data-document="${label.contentId}"] [data-field="title"] dd`))).toBe(`Label ${mode}`);
     await imageLoaded(seen);

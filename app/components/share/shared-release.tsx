@@ -17,7 +17,7 @@ export function SharedReleaseView({ shared }: { shared: SharedRelease }) {
       <header className="shared-release-head">
         <p className="eyebrow">{t("shareables.release.view.eyebrow")}</p>
         <h1>{shared.name}</h1>
-        <p className="shared-about muted" data-release-state={shared.state}>
+        <p className="shared-release-state" data-release-state={shared.state}>
           {shared.state === "scheduled" && shared.scheduledAt ? (
             <>
               {t("shareables.release.view.scheduled")} <When iso={shared.scheduledAt} />
@@ -31,7 +31,8 @@ export function SharedReleaseView({ shared }: { shared: SharedRelease }) {
           ) : (
             t("shareables.release.view.open")
           )}
-          {" · "}
+        </p>
+        <p className="shared-about muted">
           {t("shareables.release.view.documents", { count: shared.documents.length })}
           {" · "}
           {t("shareables.view.expires")} <When iso={shared.expiresAt} />

@@ -211,7 +211,6 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
                 {client.allowedOrigins.length ? (
                   <span>{t("delivery.clients.originsList", { origins: client.allowedOrigins.join(", ") })}</span>
                 ) : null}
-                {client.preview ? <span className="client-preview-on">{t("delivery.clients.previewOn")}</span> : null}
               </p>
               <p className="muted client-meta">
                 <span>
