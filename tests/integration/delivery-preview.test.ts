@@ -87,7 +87,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
+  await server.stop();
 });
 
 describe("a release preview", () => {
