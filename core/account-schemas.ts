@@ -80,7 +80,15 @@ export const apiClientSchema = z
       .refine((value) => value === undefined || isCalendarDate(value), "adminClients.errors.expiryInvalid")
       .refine((value) => value === undefined || !isCalendarDate(value) || value >= todayUtc(), "adminClients.errors.expiryPast"),
     origins: originsField,
+    // A checkbox: "on" when ticked, absent when not. Preview shows drafts and releases to the client (docs/delivery.md).
+    preview: z
+      .string()
+      .optional()
+      .transform((value) => value === "on"),
   })
   .refine((value) => value.read.length + value.write.length > 0, { message: "adminClients.errors.bucketsRequired", path: ["read"] });
+
+/** A client's preview turned on or off from its card on /settings/new-client. */
+export const clientPreviewSchema = z.object({ intent: z.literal("preview"), clientId: z.uuid(), preview: z.enum(["on", "off"]) });
 
 export const revokeClientSchema = z.object({ intent: z.literal("revoke"), clientId: z.uuid() });

@@ -36,6 +36,25 @@ export const createShareSchema = z
 
 export type CreateShareInput = z.infer<typeof createShareSchema>;
 
+/** A link to a release (posted to /shareables with `releaseId`, from the release's page): the same expiry choices. */
+export const createReleaseShareSchema = z
+  .object({
+    intent: z.literal("create"),
+    releaseId: z.uuid({ message: "shareables.errors.releaseInvalid" }),
+    expiry: z.enum(SHARE_EXPIRY_CHOICES, { message: "shareables.errors.expiryInvalid" }),
+    expiresOn: z.string().trim().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.expiry !== "date") return;
+    const date = value.expiresOn ?? "";
+    if (!date) ctx.addIssue({ code: "custom", message: "shareables.errors.dateRequired", path: ["expiresOn"] });
+    else if (!isCalendarDate(date)) ctx.addIssue({ code: "custom", message: "shareables.errors.dateInvalid", path: ["expiresOn"] });
+    else if (date < todayUtc()) ctx.addIssue({ code: "custom", message: "shareables.errors.datePast", path: ["expiresOn"] });
+    else if (date > lastShareDay()) ctx.addIssue({ code: "custom", message: "shareables.errors.dateTooLate", path: ["expiresOn"] });
+  });
+
+export type CreateReleaseShareInput = z.infer<typeof createReleaseShareSchema>;
+
 export const revokeShareSchema = z.object({ intent: z.literal("revoke"), id: z.uuid() });
 
 /** When a link made now with these choices stops working: days from now, or the end of the chosen day (UTC). */
@@ -85,9 +104,29 @@ export interface SharedDocument {
   references: Record<string, string | null>;
 }
 
+/**
+ * What /shareables/{token} shows for a link to a release: its name and state, and each of its documents (in buckets
+ * the link's maker may see) read-only as the release shows it, at its release version.
+ */
+export interface SharedRelease {
+  kind: "release";
+  name: string;
+  state: "open" | "scheduled" | "published" | "rolled_back";
+  /** When it is (or was) to go live. */
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  expiresAt: string;
+  documents: Array<SharedDocument & { contentId: string }>;
+}
+
+/** What /shareables/{token} shows: one document, or a release. */
+export type SharedPage = (SharedDocument & { kind: "document" }) | SharedRelease;
+
 /** A row of /shareables. */
 export interface ShareListItem {
   id: string;
+  /** A link to one document, or to a release (title: its name; documentPath: its page). */
+  kind: "document" | "release";
   title: string;
   bucketName: string;
   bucketSlug: string;

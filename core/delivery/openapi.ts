@@ -160,6 +160,26 @@ const localeParameters = (locales: readonly string[]) => [
   },
 ];
 
+/** Preview (docs/delivery.md, "Preview"): only for a client with preview turned on; any other gets 403. */
+const previewParameters = [
+  {
+    name: "version",
+    in: "query",
+    description:
+      "published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store).",
+    schema: { type: "string", enum: ["published", "newest"], default: "published" },
+  },
+  {
+    name: "release",
+    in: "query",
+    description:
+      "A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404.",
+    schema: { type: "string", format: "uuid" },
+  },
+];
+
+const previewRefused = problem("version=newest or release=… asked by a client without preview.");
+
 const notModified = { description: "Not modified (If-None-Match matched the ETag)." };
 
 /** The OpenAPI document for the buckets a client reads. */
@@ -291,7 +311,8 @@ export function deliveryOpenApi(
       "304": notModified,
       "400": badRequest,
       ...COMMON_ERRORS,
-      "404": problem("No such document (or bucket)."),
+      "403": previewRefused,
+      "404": problem("No such document (or bucket, or release)."),
     };
     paths[`${base}/documents`] = {
       get: {
@@ -320,13 +341,15 @@ export function deliveryOpenApi(
             description: "Only documents with this text in any value.",
             schema: { type: "string", maxLength: 200 },
           },
+          ...previewParameters,
         ],
         responses: {
           "200": answer("A page of documents.", either("Page")),
           "304": notModified,
           "400": badRequest,
           ...COMMON_ERRORS,
-          "404": problem("No such bucket."),
+          "403": previewRefused,
+          "404": problem("No such bucket (or release)."),
         },
       },
     };
@@ -337,6 +360,7 @@ export function deliveryOpenApi(
         parameters: [
           { name: "contentId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
           ...localeParameters(bucket.locales),
+          ...previewParameters,
         ],
         responses: documentResponses,
       },
@@ -346,7 +370,7 @@ export function deliveryOpenApi(
         get: {
           operationId: `get${name}Singleton`,
           summary: `The document of the singleton ${bucket.name}.`,
-          parameters: localeParameters(bucket.locales),
+          parameters: [...localeParameters(bucket.locales), ...previewParameters],
           responses: documentResponses,
         },
       };
@@ -398,6 +422,7 @@ export function deliveryOpenApi(
             "The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json.",
           schema: { type: "string", format: "uuid" },
         },
+        ...previewParameters,
       ],
       responses: {
         "200": {
@@ -406,7 +431,8 @@ export function deliveryOpenApi(
         },
         "400": problem("A query parameter cannot be used: `parameter` names it."),
         ...COMMON_ERRORS,
-        "404": problem("No such bucket, or no such earlier bundle."),
+        "403": previewRefused,
+        "404": problem("No such bucket, no such earlier bundle, or no such release."),
       },
     },
   };

@@ -19,6 +19,8 @@ export interface ApiClient {
   writeBuckets: string[];
   /** Web origins (scheme://host[:port]) whose pages may call the delivery API with this client's token (CORS). */
   allowedOrigins: string[];
+  /** May ask the delivery API for newest versions and releases (version=newest, release=): docs/delivery.md, Preview. */
+  preview: boolean;
   expiresAt: Date | null;
   createdAt: Date;
   createdByName: string | null;
@@ -29,7 +31,7 @@ export interface ApiClient {
 /** last_used_at is written at most this often per client, not on every request. */
 export const LAST_USED_RESOLUTION_SECONDS = 60;
 
-const CLIENT_COLUMNS = `c.id, c.name, c.read_buckets AS "readBuckets", c.write_buckets AS "writeBuckets", c.allowed_origins AS "allowedOrigins", c.expires_at AS "expiresAt",
+const CLIENT_COLUMNS = `c.id, c.name, c.read_buckets AS "readBuckets", c.write_buckets AS "writeBuckets", c.allowed_origins AS "allowedOrigins", c.preview, c.expires_at AS "expiresAt",
   c.created_at AS "createdAt", u.name AS "createdByName", c.last_used_at AS "lastUsedAt", c.revoked_at AS "revokedAt"`;
 
 export interface NewApiClient {
@@ -37,6 +39,8 @@ export interface NewApiClient {
   readBuckets: string[];
   writeBuckets: string[];
   allowedOrigins?: string[];
+  /** Default false: published versions only. */
+  preview?: boolean;
   expiresAt: Date | null;
 }
 
@@ -50,11 +54,12 @@ export async function createApiClient(
   const writeBuckets = [...new Set(input.writeBuckets)];
   const readBuckets = [...new Set([...input.readBuckets, ...writeBuckets])];
   const allowedOrigins = [...new Set(input.allowedOrigins ?? [])];
+  const preview = input.preview ?? false;
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO api_clients (name, secret_hash, read_buckets, write_buckets, expires_at, created_by, allowed_origins)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [input.name, hashToken(secret), readBuckets, writeBuckets, input.expiresAt, actor.id, allowedOrigins],
+      `INSERT INTO api_clients (name, secret_hash, read_buckets, write_buckets, expires_at, created_by, allowed_origins, preview)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [input.name, hashToken(secret), readBuckets, writeBuckets, input.expiresAt, actor.id, allowedOrigins, preview],
     );
     const id = rows[0]?.id;
     if (!id) throw new Error("the API client was not created");
@@ -62,7 +67,7 @@ export async function createApiClient(
       area: "client",
       action: "created",
       subject: input.name,
-      details: { id, readBuckets, writeBuckets, allowedOrigins, expiresAt: input.expiresAt?.toISOString() ?? null },
+      details: { id, readBuckets, writeBuckets, allowedOrigins, preview, expiresAt: input.expiresAt?.toISOString() ?? null },
     });
     const client = await findApiClient(tx, id);
     if (!client) throw new Error("the API client was not created");
@@ -179,6 +184,16 @@ export async function setClientOrigins(db: Db, actor: Pick<User, "id" | "name">,
     ]);
     if (!rows[0]) return false;
     await recordActivity(tx, actor, { area: "client", action: "updated", subject: rows[0].name, details: { id, allowedOrigins } });
+    return true;
+  });
+}
+
+/** Turns a client's preview on or off (version=newest, release= in the delivery API); false when there is no such client. */
+export async function setClientPreview(db: Db, actor: Pick<User, "id" | "name">, id: string, preview: boolean): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ name: string }>("UPDATE api_clients SET preview = $2 WHERE id = $1 RETURNING name", [id, preview]);
+    if (!rows[0]) return false;
+    await recordActivity(tx, actor, { area: "client", action: "updated", subject: rows[0].name, details: { id, preview } });
     return true;
   });
 }

@@ -4,6 +4,7 @@ import { isUuid } from "@core/ids";
 import { invalidParameter, Problem } from "./problem";
 import { parsePopulate } from "./query";
 import { requireClientBucket, type DeliveryBucket } from "./read";
+import { requestedView, type DeliveryView } from "./view";
 
 /*
  * What an offline bundle is asked for (docs/bundles.md): its query parameters checked (buckets, locales, populate,
@@ -19,6 +20,8 @@ export interface BundleRequest {
   locales: string[] | null;
   populate: number;
   since: BundleRecord | null;
+  /** Published versions, or a preview (version=newest, release=…: view.ts). */
+  view: DeliveryView;
 }
 
 /** The state an app has after unpacking a bundle (and those it was made since). */
@@ -59,6 +62,8 @@ const sameSet = (a: readonly string[] | null, b: readonly string[] | null) =>
 
 /** The bundle's query parameters (buckets, locales, populate, since), each refused with a clear problem. */
 export async function parseBundleRequest(db: Queryable, client: ApiClient, url: URL): Promise<BundleRequest> {
+  // A client without preview asking for one is refused (403) before anything else.
+  const view = await requestedView(db, client, url);
   const slugs = listParameter(url.searchParams.get("buckets"));
   if (!slugs?.length || slugs.length > MAX_BUNDLE_BUCKETS) {
     throw invalidParameter("buckets", "bundles.problems.buckets", {
@@ -102,5 +107,5 @@ export async function parseBundleRequest(db: Queryable, client: ApiClient, url: 
       });
     }
   }
-  return { buckets, locales, populate, since };
+  return { buckets, locales, populate, since, view };
 }

@@ -13,6 +13,7 @@ import { mediaFile } from "./media";
 import { shapeDocuments, type ReadContext } from "./read";
 import { documentPage, type PageCursor } from "./store";
 import { addBuffer, addEntry, READ_CHUNK, type ManifestFile } from "./tar-entries";
+import { isPreview } from "./view";
 
 /*
  * Offline bundles (docs/bundles.md; what is asked: bundle-request.ts; the archive's entries: tar-entries.ts): one tar archive, written as it is sent, of the chosen buckets' documents
@@ -54,6 +55,11 @@ export interface BundleManifest {
   media: Array<{ contentId: string; kind: string; mimetype: string; files: Record<string, string> }>;
   /** removed.json in an incremental bundle, else null. */
   removed: string | null;
+  /**
+   * Only in a preview bundle (version=newest or release=…, docs/delivery.md "Preview"): what it shows instead of the
+   * published versions. A later bundle `since` it (preview or not) holds what differs from it, as always.
+   */
+  preview?: { version: "newest" } | { release: string };
   /** Every entry of the archive but manifest.json itself, in archive order. */
   files: ManifestFile[];
 }
@@ -107,6 +113,7 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     client: context.client,
     config: context.config,
     base: "",
+    ...(isPreview(request.view) ? { view: request.view } : {}),
     mediaUrl: (row, file) => {
       const key = row.contentId.toLowerCase();
       const entry = needed.get(key) ?? { row, files: new Set<string>() };
@@ -133,13 +140,18 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     let after: PageCursor | null = null;
     for (;;) {
       signal?.throwIfAborted();
-      const page = await documentPage(context.db, row.id, {
-        sort: { by: "createdAt", order: "asc" },
-        limit: BATCH,
-        after,
-        updatedSince: null,
-        search: null,
-      });
+      const page = await documentPage(
+        context.db,
+        row.id,
+        {
+          sort: { by: "createdAt", order: "asc" },
+          limit: BATCH,
+          after,
+          updatedSince: null,
+          search: null,
+        },
+        request.view,
+      );
       const shapedByLocale = new Map<string | null, Awaited<ReturnType<typeof shapeDocuments>>>();
       for (const locale of locales) {
         shapedByLocale.set(
@@ -257,6 +269,11 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
     buckets: manifestBuckets,
     media: manifestMedia,
     removed: since ? REMOVED_PATH : null,
+    ...(request.view.kind === "newest"
+      ? { preview: { version: "newest" as const } }
+      : request.view.kind === "release"
+        ? { preview: { release: request.view.releaseId } }
+        : {}),
     files,
   };
   await addBuffer(pack, MANIFEST_PATH, Buffer.from(JSON.stringify(manifest, null, 2)), createdAt, signal);

@@ -5,6 +5,7 @@ import { deliveryReferences, type ShapeOptions, type StoredDocument } from "@cor
 import { schemaKeyOf, type DeliveryBucket, type ReadContext } from "./read";
 import type { DocumentState } from "./store";
 import { BoundedMap } from "@core/bounded-map";
+import { isPreview, viewKey } from "./view";
 
 /*
  * The ETag of one document's answer (the document and singleton calls), made from what the answer is made of
@@ -96,5 +97,7 @@ export function documentEtag(
     [...read.client.readBuckets].sort().join(","),
     ...dependencies,
   ];
+  // A preview's tag names its view (a document outside a release shows the same version as published, its tag must not).
+  if (read.view && isPreview(read.view)) inputs.push(`view ${viewKey(read.view)}`);
   return `"${TAG_PREFIX}${createHmac("sha256", keyOf(read.config)).update(inputs.join("\n")).digest("base64url").slice(0, 32)}"`;
 }

@@ -28,6 +28,7 @@ import { notFound } from "./problem";
 import { latestMediaWithBucket, signedMediaUrl, toDeliveryMedia, urlExpiry } from "./media";
 import { documentJson, latestDocument, latestDocuments, type DocumentState } from "./store";
 import { BoundedMap } from "@core/bounded-map";
+import type { DeliveryView } from "./view";
 
 /*
  * The delivery API's reads (docs/delivery.md): which buckets a client reads, and documents shaped by
@@ -136,12 +137,13 @@ export async function requireClientDocument(
   slug: string | undefined,
   contentId: string | undefined,
   found: FoundDocument,
+  view?: DeliveryView,
 ): Promise<{ bucket: DeliveryBucket; document: StoredDocument | DocumentState | null }> {
   if (found.bucket && clientMay(client, "read", found.bucket.slug))
     return { bucket: deliveryBucket(found.bucket), document: found.document };
   const bucket = await requireClientBucket(db, client, slug);
   const id = isUuid(contentId) ? contentId : null;
-  return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id) : null };
+  return { bucket, document: id ? await latestDocument(db, bucket.bucket.id, id, view) : null };
 }
 
 /** What shaping needs from the request: who reads, and how media URLs are made. */
@@ -153,6 +155,11 @@ export interface ReadContext {
   base: string;
   /** How a media file's URL is made; default: a signed URL. An offline bundle answers paths inside the bundle. */
   mediaUrl?: (media: MediaRow, file: string) => string;
+  /**
+   * Which version of each document is read (view.ts); default: the published one. A preview shapes references with
+   * it too: a document the preview shows counts as present.
+   */
+  view?: DeliveryView;
 }
 
 const sourceOf = (bucket: DeliveryBucket, document: StoredDocument): DeliverySource => ({
@@ -206,7 +213,7 @@ export async function shapeDocuments(
       if (!target) continue;
       const wanted = [...ids].filter((id) => !loaded.has(`${collection}|${id}`));
       const absent = new Set(wanted);
-      for (const document of await latestDocuments(read.db, target.bucket.id, wanted)) {
+      for (const document of await latestDocuments(read.db, target.bucket.id, wanted, read.view)) {
         const source = sourceOf(target, document);
         const id = document.contentId.toLowerCase();
         absent.delete(id);

@@ -2,6 +2,7 @@ import type { Queryable } from "@server/db/client";
 import { searchCondition, searchedSql } from "@server/content/search";
 import { likePattern } from "@server/db/like-pattern";
 import type { StoredDocument } from "@core/delivery/shape";
+import { isPreview, previewSql, type DeliveryView } from "./view";
 
 /*
  * SQL of the delivery API: the published version of documents (docs/publishing.md; a document with none is not
@@ -32,10 +33,39 @@ export const documentJson = (bucketId: string, contentId: string, withData = tru
          'updatedAt', ${ISO("c.published_at")}) AS document
        FROM contents c WHERE c.content_id = ${contentId} AND c.bucket_id = ${bucketId} AND ${IS_PUBLISHED}`;
 
+/** The columns of a document under a preview view (version and time as previewSql names them). */
+const viewColumns = (version: string, time: string) =>
+  `c.content_id AS "contentId", ${version} AS "versionId", ${ISO("c.created_at")} AS "createdAt", ${ISO(time)} AS "updatedAt", v.data AS data`;
+
+/** Documents of a bucket as a preview view shows them: `where` over c (and v), $1 the bucket. */
+async function previewDocuments(
+  db: Queryable,
+  view: DeliveryView,
+  bucketId: string,
+  where: (param: (value: unknown) => string) => string,
+  tail = "",
+): Promise<StoredDocument[]> {
+  const params: unknown[] = [bucketId];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const sql = previewSql(view, param);
+  const { rows } = await db.query<StoredDocument>(
+    `SELECT ${viewColumns(sql.version, sql.time)} FROM ${sql.from} WHERE c.bucket_id = $1 AND ${where(param)} ${tail}`,
+    params,
+  );
+  return rows;
+}
+
 /** A document's state without its data: enough to name its version, and so its answer, without reading it. */
 export type DocumentState = Omit<StoredDocument, "data">;
 
-export async function latestDocument(db: Queryable, bucketId: string, contentId: string): Promise<StoredDocument | null> {
+export async function latestDocument(
+  db: Queryable,
+  bucketId: string,
+  contentId: string,
+  view?: DeliveryView,
+): Promise<StoredDocument | null> {
+  if (view && isPreview(view))
+    return (await previewDocuments(db, view, bucketId, (param) => `c.content_id = ${param(contentId)}`))[0] ?? null;
   const { rows } = await db.query<StoredDocument>(
     `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
      WHERE c.content_id = $1 AND c.bucket_id = $2`,
@@ -46,8 +76,20 @@ export async function latestDocument(db: Queryable, bucketId: string, contentId:
 
 /** A singleton bucket's document: its first (and only) one; without withData only its state. */
 export async function singletonDocument(db: Queryable, bucketId: string): Promise<StoredDocument | null>;
-export async function singletonDocument(db: Queryable, bucketId: string, withData: boolean): Promise<StoredDocument | DocumentState | null>;
-export async function singletonDocument(db: Queryable, bucketId: string, withData = true): Promise<StoredDocument | DocumentState | null> {
+export async function singletonDocument(
+  db: Queryable,
+  bucketId: string,
+  withData: boolean,
+  view?: DeliveryView,
+): Promise<StoredDocument | DocumentState | null>;
+export async function singletonDocument(
+  db: Queryable,
+  bucketId: string,
+  withData = true,
+  view?: DeliveryView,
+): Promise<StoredDocument | DocumentState | null> {
+  if (view && isPreview(view))
+    return (await previewDocuments(db, view, bucketId, () => "true", "ORDER BY c.created_at, c.content_id LIMIT 1"))[0] ?? null;
   const { rows } = await db.query<StoredDocument>(
     withData
       ? `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
@@ -59,8 +101,14 @@ export async function singletonDocument(db: Queryable, bucketId: string, withDat
 }
 
 /** Latest versions of these documents of one bucket (absent ones are left out). */
-export async function latestDocuments(db: Queryable, bucketId: string, contentIds: readonly string[]): Promise<StoredDocument[]> {
+export async function latestDocuments(
+  db: Queryable,
+  bucketId: string,
+  contentIds: readonly string[],
+  view?: DeliveryView,
+): Promise<StoredDocument[]> {
   if (!contentIds.length) return [];
+  if (view && isPreview(view)) return previewDocuments(db, view, bucketId, (param) => `c.content_id = ANY(${param(contentIds)}::uuid[])`);
   const { rows } = await db.query<StoredDocument>(
     `SELECT ${DOCUMENT_COLUMNS} FROM contents c ${PUBLISHED_VERSION}
      WHERE c.bucket_id = $1 AND c.content_id = ANY($2::uuid[])`,
@@ -89,9 +137,11 @@ export interface PageQuery {
 }
 
 /** The statement of documentPage, for it and for EXPLAIN in tests: limit + 1 rows, to know whether another page follows. */
-export function documentPageStatement(bucketId: string, query: PageQuery): { text: string; values: unknown[] } {
+export function documentPageStatement(bucketId: string, query: PageQuery, view?: DeliveryView): { text: string; values: unknown[] } {
   const params: unknown[] = [bucketId];
   const param = (value: unknown) => `$${params.push(value)}`;
+  // A preview (view.ts) reads another version of each document; the published path's statement stays as it was.
+  const preview = view && isPreview(view) ? previewSql(view, param) : null;
   const { sort } = query;
   let sortExpression: string;
   let cursorCast: string;
@@ -102,11 +152,11 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
         : `coalesce(v.data -> ${param(sort.property)} -> ${param(sort.locale)}, 'null'::jsonb)`;
     cursorCast = "jsonb";
   } else {
-    sortExpression = sort.by === "updatedAt" ? "c.published_at" : "c.created_at";
+    sortExpression = sort.by === "updatedAt" ? (preview?.time ?? "c.published_at") : "c.created_at";
     cursorCast = "timestamptz";
   }
-  const where = ["c.bucket_id = $1", IS_PUBLISHED];
-  if (query.updatedSince) where.push(`c.published_at >= ${param(query.updatedSince)}::timestamptz`);
+  const where = ["c.bucket_id = $1", ...(preview ? [] : [IS_PUBLISHED])];
+  if (query.updatedSince) where.push(`${preview?.time ?? "c.published_at"} >= ${param(query.updatedSince)}::timestamptz`);
   const direction = sort.order === "asc" ? "ASC" : "DESC";
   if (query.after) {
     const value = sort.by === "property" ? JSON.stringify(query.after.value) : query.after.value;
@@ -120,8 +170,8 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
     from: string,
     conditions: readonly string[] = [],
     sortKey = false,
-  ) => `SELECT ${DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"${sortKey ? `, ${sortExpression} AS sort_key` : ""}
-     FROM ${from} ${PUBLISHED_VERSION}
+  ) => `SELECT ${preview ? viewColumns(preview.version, preview.time) : DOCUMENT_COLUMNS}, ${sortValue} AS "sortValue"${sortKey ? `, ${sortExpression} AS sort_key` : ""}
+     FROM ${preview && from === "contents c" ? preview.from : `${from} ${PUBLISHED_VERSION}`}
      WHERE ${[...where, ...conditions].join(" AND ")}
      ORDER BY ${sortExpression} ${direction}, c.content_id ${direction}
      LIMIT ${limit}`;
@@ -129,7 +179,10 @@ export function documentPageStatement(bucketId: string, query: PageQuery): { tex
   // order from its index (server/content/search.ts); both branches are ordered alike, and only one answers. No index
   // serves a property's order, so there every match is read and sorted, as the whole bucket is without a search.
   let text = select("contents c");
-  if (query.search && sort.by === "property") text = select("contents c", [searchCondition(param(likePattern(query.search)), "published")]);
+  // A preview's search reads its matches and sorts them (a preview is an editor's check, not an exhibit's traffic); it
+  // matches the newest versions' text, a published read the published versions' (docs/publishing.md).
+  if (query.search && (sort.by === "property" || preview))
+    text = select("contents c", [searchCondition(param(likePattern(query.search)), preview ? "newest" : "published")]);
   else if (query.search) {
     const searched = searchedSql({
       bucket: "$1",
@@ -150,8 +203,9 @@ export async function documentPage(
   db: Queryable,
   bucketId: string,
   query: PageQuery,
+  view?: DeliveryView,
 ): Promise<{ documents: Array<StoredDocument & { sortValue: unknown }>; more: boolean }> {
-  const { text, values } = documentPageStatement(bucketId, query);
+  const { text, values } = documentPageStatement(bucketId, query, view);
   const { rows } = await db.query<StoredDocument & { sortValue: unknown }>(text, values);
   return { documents: rows.slice(0, query.limit), more: rows.length > query.limit };
 }

@@ -7,7 +7,7 @@ import { deliver, deliveryClient } from "@tests/support/delivery";
 import { fieldErrorText, sameOrigin } from "@tests/support/http";
 import { startTestServer, type TestServer } from "@tests/support/server";
 
-/* An API client's allowed origins (the delivery API's CORS), set when it is created and changed later on /settings/new-client. */
+/* An API client's allowed origins (the delivery API's CORS) and its preview flag, set when it is created and changed later on /settings/new-client. */
 
 let server: TestServer;
 let admin: { user: User; cookie: string };
@@ -118,5 +118,74 @@ describe("allowed origins on /settings/new-client", () => {
     expect(refused.status).toBe(302);
     expect(refused.headers.get("location")).toBe("/?notice=admin-only");
     expect((await findApiClient(server.db, client.id))?.allowedOrigins).toEqual([]);
+  });
+});
+
+describe("preview on /settings/new-client", () => {
+  const newest = (token: string) => deliver(server.url, `/api/v1/delivery/buckets/${bucket.slug}/documents?version=newest`, token);
+
+  it("is off unless ticked when a client is created, and ticked gives version=newest", async () => {
+    const create = async (name: string, preview: boolean) => {
+      const created = await post([
+        ["intent", "create"],
+        ["name", name],
+        ["read", bucket.slug],
+        ...(preview ? ([["preview", "on"]] as Array<[string, string]>) : []),
+      ]);
+      expect(created.status).toBe(201);
+      return /data-client-token="true"[^>]*value="([^"]+)"/.exec(await created.text())![1]!;
+    };
+    const plain = await create("Public kiosk", false);
+    const previewing = await create("Test kiosk", true);
+    expect((await findApiClient(server.db, plain.split(".")[0]!))?.preview).toBe(false);
+    expect((await findApiClient(server.db, previewing.split(".")[0]!))?.preview).toBe(true);
+    expect((await newest(plain)).status).toBe(403);
+    expect((await newest(previewing)).status).toBe(200);
+  });
+
+  it("is shown on the client's card and turned on and off there (a plain form post), at once; only by an admin", async () => {
+    const { client, token } = await deliveryClient(server.db, { read: [bucket.slug] });
+    const settings = await fetch(`${server.url}/settings/new-client`, { headers: { Cookie: admin.cookie } });
+    const html = await settings.text();
+    const card = new RegExp(`<li id="client-${client.id}"[^>]*>(.*?)</li>`, "s").exec(html)?.[1] ?? "";
+    expect(card).toContain('data-client-preview="off"');
+    expect(decode(card)).toContain("Published versions only.");
+    expect(card).toMatch(/<input type="hidden" name="intent" value="preview"\/>/);
+
+    const on = await post([
+      ["intent", "preview"],
+      ["clientId", client.id],
+      ["preview", "on"],
+    ]);
+    expect(on.status).toBe(302);
+    expect(on.headers.get("location")).toBe(`/settings/new-client?preview=${client.id}#client-${client.id}`);
+    expect((await newest(token)).status).toBe(200);
+    const after = await fetch(`${server.url}/settings/new-client?preview=${client.id}`, { headers: { Cookie: admin.cookie } });
+    const afterHtml = decode(await after.text());
+    expect(afterHtml).toContain(`may now preview drafts and releases`);
+    expect(afterHtml).toContain('data-client-preview="on"');
+
+    const editor = await signedInUser(server.url, server.db, { name: "Not an admin" });
+    const refused = await post(
+      [
+        ["intent", "preview"],
+        ["clientId", client.id],
+        ["preview", "off"],
+      ],
+      editor.cookie,
+    );
+    expect([302, 403, 404]).toContain(refused.status);
+    expect((await findApiClient(server.db, client.id))?.preview).toBe(true);
+
+    expect(
+      (
+        await post([
+          ["intent", "preview"],
+          ["clientId", client.id],
+          ["preview", "off"],
+        ])
+      ).status,
+    ).toBe(302);
+    expect((await newest(token)).status).toBe(403);
   });
 });

@@ -425,6 +425,66 @@ describe("migrations", () => {
     expect(await relationExists(db, "releases_due_idx")).toBe(true);
   });
 
+  it("036 gives API clients a preview flag (off for existing ones) and lets a shareable link point at a release", async () => {
+    const db = await (await freshDatabase()).open();
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 36),
+    );
+    const { rows: buckets } = await db.query<{ id: string }>(
+      `INSERT INTO buckets (slug, name, collection_name, json_schema) VALUES ('works', 'Works', 'works', '{"type":"object"}') RETURNING id`,
+    );
+    const bucketId = buckets[0]!.id;
+    const doc = await createContent(db, bucketId, { title: "One" }, null);
+    const owner = await createUser(db, {
+      name: "Ada",
+      email: "ada@example.test",
+      password: "a long password",
+      permissions: ["user"],
+      buckets: null,
+    });
+    await db.query(`INSERT INTO api_clients (name, secret_hash) VALUES ('Kiosk', 'x')`);
+    await db.query(
+      `INSERT INTO shareables (token_hash, bucket_id, content_id, created_by, expires_at) VALUES ('old', $1, $2, $3, now() + interval '1 day')`,
+      [bucketId, doc.contentId, owner.id],
+    );
+
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((migration) => migration.version <= 36),
+      ),
+    ).toEqual([36]);
+    // Existing clients, and new ones unless told, do not preview.
+    expect((await db.query(`SELECT name, preview FROM api_clients`)).rows).toEqual([{ name: "Kiosk", preview: false }]);
+    await db.query(`INSERT INTO api_clients (name, secret_hash) VALUES ('New', 'y')`);
+    expect((await db.query(`SELECT preview FROM api_clients WHERE name = 'New'`)).rows).toEqual([{ preview: false }]);
+    // The document link is kept as it was; a link names a document or a release, never both nor neither.
+    expect((await db.query(`SELECT token_hash, release_id FROM shareables`)).rows).toEqual([{ token_hash: "old", release_id: null }]);
+    const { rows: releases } = await db.query<{ id: string }>(
+      `INSERT INTO releases (name, created_by_name) VALUES ('Opening', 'Ada') RETURNING id`,
+    );
+    const releaseId = releases[0]!.id;
+    await db.query(
+      `INSERT INTO shareables (token_hash, release_id, created_by, expires_at) VALUES ('rel', $1, $2, now() + interval '1 day')`,
+      [releaseId, owner.id],
+    );
+    await expect(
+      db.query(`INSERT INTO shareables (token_hash, created_by, expires_at) VALUES ('none', $1, now() + interval '1 day')`, [owner.id]),
+    ).rejects.toThrow(/shareables_target_check/);
+    await expect(
+      db.query(
+        `INSERT INTO shareables (token_hash, release_id, bucket_id, content_id, created_by, expires_at)
+         VALUES ('both', $1, $2, $3, $4, now() + interval '1 day')`,
+        [releaseId, bucketId, doc.contentId, owner.id],
+      ),
+    ).rejects.toThrow(/shareables_target_check/);
+    // A deleted release takes its links with it.
+    await db.query(`DELETE FROM releases WHERE id = $1`, [releaseId]);
+    expect((await db.query(`SELECT token_hash FROM shareables ORDER BY token_hash`)).rows).toEqual([{ token_hash: "old" }]);
+    expect(await relationExists(db, "shareables_release_idx")).toBe(true);
+  });
+
   it("038 stores each published document's published text for the delivery API's search, and none for the others", async () => {
     const db = await (await freshDatabase()).open();
     await migrate(

@@ -9,8 +9,8 @@ import type { DeliveryDocument } from "@core/delivery/shape";
 let counter = 0;
 const admins = new WeakMap<Db, ReturnType<typeof createTestUser>>();
 
-/** A live API client reading these bucket slugs: its token. */
-export async function deliveryClient(db: Db, scope: { read: string[]; origins?: string[]; expiresAt?: Date | null }) {
+/** A live API client reading these bucket slugs (with `preview`: version=newest and release= too): its token. */
+export async function deliveryClient(db: Db, scope: { read: string[]; origins?: string[]; expiresAt?: Date | null; preview?: boolean }) {
   if (!admins.has(db)) admins.set(db, createTestUser(db, { name: "Delivery admin", permissions: ["user", "admin"] }));
   const admin = await admins.get(db)!;
   const { client, token } = await createApiClient(
@@ -21,6 +21,7 @@ export async function deliveryClient(db: Db, scope: { read: string[]; origins?: 
       readBuckets: scope.read,
       writeBuckets: [],
       allowedOrigins: scope.origins ?? [],
+      preview: scope.preview ?? false,
       expiresAt: scope.expiresAt ?? null,
     },
   );

@@ -255,7 +255,19 @@ const shares = (setup: TourSetup) =>
     await link(document.slug!, document.contentId!, "revoked");
     const mediaLink = await link(clip.slug!, clip.contentId!);
     const documentLink = await link(document.slug!, document.contentId!);
-    return { documentToken: documentLink.token, mediaToken: mediaLink.token, activeId: documentLink.id };
+    // A link to a release of both documents: the shared release's page, and a release's row in the list.
+    const actor = { id: setup.admin.id, name: "Tour admin" };
+    const release = await createRelease(setup.db, actor, { name: "Spring opening: Harbours" });
+    for (const shown of [document, clip]) {
+      const bucketId = (await setup.db.query<{ id: string }>("SELECT id FROM buckets WHERE slug = $1", [shown.slug])).rows[0]!.id;
+      await addToRelease(setup.db, actor, release.id, { bucketId, contentId: shown.contentId! });
+    }
+    const releaseToken = randomToken(32);
+    await setup.db.query(
+      `INSERT INTO shareables (token_hash, release_id, created_by, expires_at) VALUES ($1, $2, $3, now() + interval '30 days')`,
+      [hashToken(releaseToken), release.id, setup.admin.id],
+    );
+    return { documentToken: documentLink.token, mediaToken: mediaLink.token, activeId: documentLink.id, releaseToken };
   });
 
 /** A bucket with a name per interface locale (and a default name no page should show). */
@@ -811,6 +823,14 @@ export const TOUR: TourEntry[] = [
     path: (data) => `/shareables/${data.mediaToken}`,
     ready: "video.shared-video",
   },
+  // A link to a release (issue 31): the release's name, its documents listed, each at its release version.
+  {
+    name: "shareable-release",
+    as: "anonymous",
+    setup: (setup) => shares(setup),
+    path: (data) => `/shareables/${data.releaseToken}`,
+    ready: "img.shared-image",
+  },
   { name: "shareable-unknown", as: "anonymous", path: "/shareables/bm90LWEtbGluay1vZi1vdXJzLW5vdC1hLWxpbmstb2Ytb3Vycw", status: 404 },
   {
     name: "bucket-edit-share",
@@ -1073,6 +1093,22 @@ export const TOUR: TourEntry[] = [
       await page.locator(`[data-client="${data.clientId}"] .client-origins > summary`).click();
       await page.locator(`[data-client="${data.clientId}"] .client-origins textarea`).waitFor();
     },
+  },
+  // Preview clients (issue 31): a client with preview on, just saved (its notice and its card's state and button).
+  {
+    name: "settings-client-preview",
+    as: "admin",
+    setup: (setup) =>
+      setup.once("client-preview", async () => {
+        const { client } = await createApiClient(
+          setup.db,
+          { id: setup.admin.id, name: "Tour admin" },
+          { name: "Test kiosk (preview)", readBuckets: ["exhibitions"], writeBuckets: [], preview: true, expiresAt: null },
+        );
+        return { clientId: client.id };
+      }),
+    path: (data) => `/settings/new-client?preview=${data.clientId}`,
+    ready: "[data-client-preview=on]",
   },
   { name: "settings-buckets", as: "admin", path: "/settings/buckets" },
   { name: "settings-bucket-import", as: "admin", path: "/settings/buckets/import" },

@@ -54,21 +54,27 @@ function Value({ value, shared }: { value: DiffValue; shared: SharedDocument }) 
   }
 }
 
-export function SharedDocumentView({ shared }: { shared: SharedDocument }) {
+/** A shared document: the page's own (level 1), or one of a shared release's (level 2, without the link's expiry). */
+export function SharedDocumentView({ shared, level = 1 }: { shared: SharedDocument; level?: 1 | 2 }) {
   const { t } = useTranslation();
   const item = (index: number) => t("history.item", { number: index + 1 });
+  const Heading = level === 1 ? "h1" : "h2";
   return (
-    <article className="shared-document">
+    <article className={level === 1 ? "shared-document" : "shared-document shared-release-document"}>
       <p className="eyebrow">{shared.bucketName}</p>
-      <h1>{shared.title}</h1>
+      <Heading>{shared.title}</Heading>
       <p className="shared-about muted">
         {shared.latest
           ? t("shareables.view.latest", { number: shared.version.number })
           : t("shareables.view.version", { number: shared.version.number })}
         {" · "}
         <When iso={shared.version.createdAt} />
-        {" · "}
-        {t("shareables.view.expires")} <When iso={shared.expiresAt} />
+        {level === 1 ? (
+          <>
+            {" · "}
+            {t("shareables.view.expires")} <When iso={shared.expiresAt} />
+          </>
+        ) : null}
       </p>
       {shared.rows.length ? (
         <dl className="shared-fields">

@@ -12,6 +12,7 @@ import { FlashNotice } from "~/components/flash-notice";
 import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { UnpublishedReferences } from "~/components/publishing/unpublished-references";
 import { ReleaseBadge, ReleaseTime } from "~/components/releases/release-badge";
+import { ReleaseShareForm } from "~/components/publishing/release-share-form";
 import { pageTitle } from "~/lib/page-title";
 import { exhibitTimeZone, refusalOf, requireReleases, type ReleaseRefusal } from "./releases.server";
 import { releasePage } from "./release.server";
@@ -134,6 +135,7 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
       {items.length === 0 && loaderData.hiddenItems === 0 ? <p className="empty">{t("releases.noItems")}</p> : null}
       {items.length ? <ReleaseItems items={items} editable={editable} /> : null}
       {loaderData.hiddenItems ? <p className="muted">{t("releases.hiddenItems", { count: loaderData.hiddenItems })}</p> : null}
+      {release.state !== "rolled_back" && items.length ? <ReleaseShareForm releaseId={release.id} /> : null}
 
       {editable ? (
         <section className="release-schedule" aria-labelledby="release-schedule-title">

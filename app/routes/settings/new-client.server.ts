@@ -1,11 +1,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { createApiClient, listApiClients, revokeApiClient, setClientOrigins, type ApiClient } from "@server/accounts/api-clients";
+import {
+  createApiClient,
+  listApiClients,
+  revokeApiClient,
+  setClientOrigins,
+  setClientPreview,
+  type ApiClient,
+} from "@server/accounts/api-clients";
 import { requireAdmin } from "@server/web/guards";
 import { readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
-import { apiClientSchema, clientExpiry, revokeClientSchema, todayUtc } from "@core/account-schemas";
+import { apiClientSchema, clientExpiry, clientPreviewSchema, revokeClientSchema, todayUtc } from "@core/account-schemas";
 import { bucketName } from "@core/content/bucket-name";
 import { clientOriginsSchema } from "@core/delivery/origins";
 import { translate } from "@core/messages";
@@ -36,6 +43,7 @@ export const newClientLoader = pageRoute(async ({ request, context }: Route.Load
     readBuckets: client.readBuckets,
     writeBuckets: client.writeBuckets,
     allowedOrigins: client.allowedOrigins,
+    preview: client.preview,
     createdAt: client.createdAt.toISOString(),
     createdByName: client.createdByName,
     lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
@@ -44,12 +52,15 @@ export const newClientLoader = pageRoute(async ({ request, context }: Route.Load
   const url = new URL(request.url);
   const revokedId = url.searchParams.get("revoked");
   const originsId = url.searchParams.get("origins");
+  const previewId = url.searchParams.get("preview");
   return {
     title: translate(locale, "adminClients.title"),
     clients,
     buckets: buckets.map((bucket) => ({ slug: bucket.slug, name: bucketName(bucket, locale), private: bucket.private })),
     revoked: clients.find((client) => client.id === revokedId && client.status === "revoked")?.name ?? null,
     originsSaved: clients.find((client) => client.id === originsId)?.name ?? null,
+    previewSaved:
+      clients.filter((client) => client.id === previewId).map((client) => ({ name: client.name, preview: client.preview }))[0] ?? null,
     today: todayUtc(now),
   };
 });
@@ -77,6 +88,14 @@ export const newClientAction = pageRoute(async ({ request, context }: Route.Acti
     }
     throw redirect(`/settings/new-client?origins=${encodeURIComponent(submission.value.clientId)}`);
   }
+  if (formData.get("intent") === "preview") {
+    const submission = parseWithZod(formData, { schema: clientPreviewSchema });
+    const saved =
+      submission.status === "success" &&
+      (await setClientPreview(context.db, admin, submission.value.clientId, submission.value.preview === "on"));
+    if (!saved) return data({ intent: "revoke" as const, revokeFailed: true }, { status: 404 });
+    throw redirect(`/settings/new-client?preview=${encodeURIComponent(submission.value.clientId)}#client-${submission.value.clientId}`);
+  }
   const submission = parseWithZod(formData, { schema: apiClientSchema });
   if (submission.status !== "success")
     return data({ intent: "create" as const, result: submission.reply(), created: null, unknown: null }, { status: 400 });
@@ -99,6 +118,7 @@ export const newClientAction = pageRoute(async ({ request, context }: Route.Acti
     readBuckets: submission.value.read,
     writeBuckets: submission.value.write,
     allowedOrigins: submission.value.origins,
+    preview: submission.value.preview,
     expiresAt: submission.value.expiresOn ? clientExpiry(submission.value.expiresOn) : null,
   });
   context.logger.info({ clientId: client.id }, "API client created");

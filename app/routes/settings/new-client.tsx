@@ -89,6 +89,13 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
           {t("delivery.clients.originsSaved", { name: loaderData.originsSaved })}
         </p>
       ) : null}
+      {loaderData.previewSaved ? (
+        <p className="notice-success" role="status">
+          {t(loaderData.previewSaved.preview ? "delivery.clients.previewOnSaved" : "delivery.clients.previewOffSaved", {
+            name: loaderData.previewSaved.name,
+          })}
+        </p>
+      ) : null}
       {actionData?.intent === "revoke" ? (
         <div className="form-error" role="alert">
           <p>{t("adminClients.errors.alreadyRevoked")}</p>
@@ -167,6 +174,18 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
 
         <OriginsField field={fields.origins} rows={2} />
 
+        <label className="inline-check client-preview-check">
+          <input
+            {...getInputProps(fields.preview, { type: "checkbox" })}
+            key={fields.preview.key}
+            aria-describedby={fields.preview.descriptionId}
+          />{" "}
+          {t("delivery.clients.preview")}
+        </label>
+        <p id={fields.preview.descriptionId} className="field-hint">
+          {t("delivery.clients.previewHint")}
+        </p>
+
         <button type="submit" className="button primary" disabled={navigation.state === "submitting"}>
           {t("adminClients.submit")}
         </button>
@@ -209,6 +228,9 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
                   origins={client.allowedOrigins}
                   result={actionData?.intent === "origins" && actionData.clientId === client.id ? actionData.result : undefined}
                 />
+              )}
+              {client.status === "revoked" || client.status === "expired" ? null : (
+                <ClientPreview clientId={client.id} name={client.name} preview={client.preview} />
               )}
               {client.status === "revoked" || client.status === "expired" ? null : (
                 <details className="client-revoke">
@@ -254,6 +276,29 @@ function ClientOrigins({ clientId, origins, result }: { clientId: string; origin
         </button>
       </Form>
     </details>
+  );
+}
+
+/**
+ * A client's preview (version=newest and release= in the delivery API): said on its card, and turned on or off with
+ * one button, a plain form post.
+ */
+function ClientPreview({ clientId, name, preview }: { clientId: string; name: string; preview: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" className="client-preview" data-client-preview={preview ? "on" : "off"}>
+      <input type="hidden" name="intent" value="preview" />
+      <input type="hidden" name="clientId" value={clientId} />
+      <input type="hidden" name="preview" value={preview ? "off" : "on"} />
+      <span className="muted">{t(preview ? "delivery.clients.previewIsOn" : "delivery.clients.previewIsOff")}</span>{" "}
+      <button
+        type="submit"
+        className="button small"
+        aria-label={t(preview ? "delivery.clients.previewTurnOffLabel" : "delivery.clients.previewTurnOnLabel", { name })}
+      >
+        {t(preview ? "delivery.clients.previewTurnOff" : "delivery.clients.previewTurnOn")}
+      </button>
+    </Form>
   );
 }
 

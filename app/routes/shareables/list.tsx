@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useLocation } from "react-router";
-import { createShareable, listShareables, revokeShareable } from "@server/content/shareables";
+import { createReleaseShareable, createShareable, listShareables, revokeShareable } from "@server/content/shareables";
 import { requireBucketAccess, requireUser } from "@server/web/guards";
 import { HttpError } from "@server/errors";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { hasPermission } from "@server/accounts/users";
-import { createShareSchema, revokeShareSchema, sharePaths } from "@core/content/shareables";
+import { createReleaseShareSchema, createShareSchema, revokeShareSchema, sharePaths } from "@core/content/shareables";
 import { translate } from "@core/messages";
 import { ConfirmIntentDialog } from "~/components/confirm-dialog";
 import "~/components/share/share-messages";
@@ -23,8 +23,9 @@ import "~/components/history/history-messages";
 /*
  * /shareables: the links the user made (an admin: everyone's), with their document, bucket, version, expiry and
  * state; revoking asks first (?revoke={id}: a confirm dialog whose button posts, so it works without JavaScript).
- * The edit page's share panel posts here: the answer shows the new link once (only its hash is stored, so it is
- * never shown again, and never put in a URL of ours but its own).
+ * The edit page's share panel posts here, and a release page's share form (with `releaseId`:
+ * app/components/publishing/release-share-form.tsx): the answer shows the new link once (only its hash is stored, so
+ * it is never shown again, and never put in a URL of ours but its own).
  */
 
 export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
@@ -54,14 +55,26 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     context.logger.info({ shareableId: submission.value.id }, "shareable link revoked");
     throw redirect(`/shareables?revoked=${encodeURIComponent(submission.value.id)}`);
   }
-  const submission = parseWithZod(formData, { schema: createShareSchema });
   const posted = formData.get("back");
-  // Where the form was: a document's page (the error links back to it), never another site.
-  const back = typeof posted === "string" && posted.startsWith("/b/") ? posted : null;
-  if (submission.status !== "success")
-    return data({ intent: "create" as const, result: submission.reply(), created: null, back }, { status: 400 });
-  const { bucket } = await requireBucketAccess(request, context, submission.value.bucket);
-  const made = await createShareable(context.db, user, bucket, submission.value);
+  // Where the form was: a document's or a release's page (the error links back to it), never another site.
+  const back = typeof posted === "string" && (posted.startsWith("/b/") || posted.startsWith("/releases/")) ? posted : null;
+  let made: Awaited<ReturnType<typeof createShareable>>;
+  let result;
+  if (formData.has("releaseId")) {
+    // A link to a release: any signed-in user who may use the product (the guard above); it shows what its maker sees.
+    const submission = parseWithZod(formData, { schema: createReleaseShareSchema });
+    if (submission.status !== "success")
+      return data({ intent: "create" as const, result: submission.reply(), created: null, back }, { status: 400 });
+    made = await createReleaseShareable(context.db, user, submission.value);
+    result = submission.reply();
+  } else {
+    const submission = parseWithZod(formData, { schema: createShareSchema });
+    if (submission.status !== "success")
+      return data({ intent: "create" as const, result: submission.reply(), created: null, back }, { status: 400 });
+    const { bucket } = await requireBucketAccess(request, context, submission.value.bucket);
+    made = await createShareable(context.db, user, bucket, submission.value);
+    result = submission.reply();
+  }
   if (!made) throw new HttpError(404, "errors.notFound");
   context.logger.info({ shareableId: made.id }, "shareable link created");
   const origin = context.config.PUBLIC_URL ? new URL(context.config.PUBLIC_URL).origin : new URL(request.url).origin;
@@ -70,7 +83,7 @@ export const action = pageRoute(async ({ request, context }: Route.ActionArgs) =
     {
       intent: "create" as const,
       // The choices stay as they were: another link is often made with the same ones.
-      result: submission.reply(),
+      result,
       created: { id: made.id, url: origin + sharePaths(made.token).page, expiresAt: made.expiresAt.toISOString() },
       back,
     },
@@ -97,7 +110,11 @@ export default function Shareables({ loaderData, actionData }: Route.ComponentPr
           {[...new Set(createErrors)].map((key) => (
             <p key={key}>{t(key as "shareables.errors.notCreated")}</p>
           ))}
-          {createResult?.back ? <Link to={createResult.back}>{t("shareables.backToDocument")}</Link> : null}
+          {createResult?.back ? (
+            <Link to={createResult.back}>
+              {t(createResult.back.startsWith("/releases/") ? "shareables.release.backToRelease" : "shareables.backToDocument")}
+            </Link>
+          ) : null}
         </div>
       ) : null}
       {loaderData.revoked ? <FlashNotice>{t("shareables.revoked", { title: loaderData.revoked })}</FlashNotice> : null}
@@ -131,7 +148,13 @@ export default function Shareables({ loaderData, actionData }: Route.ComponentPr
                     <Link to={share.documentPath}>{share.title}</Link>
                     <span className="shareable-bucket muted">{share.bucketName}</span>
                   </th>
-                  <td>{share.versionNumber === null ? t("shareables.latest") : t("history.version", { number: share.versionNumber })}</td>
+                  <td>
+                    {share.kind === "release"
+                      ? t("shareables.release.version")
+                      : share.versionNumber === null
+                        ? t("shareables.latest")
+                        : t("history.version", { number: share.versionNumber })}
+                  </td>
                   <td>
                     <When iso={share.expiresAt} />
                   </td>

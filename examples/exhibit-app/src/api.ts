@@ -806,6 +806,10 @@ export interface operations {
                 updatedSince?: string;
                 /** @description Only documents with this text in any value. */
                 q?: string;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path?: never;
@@ -849,7 +853,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such bucket. */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket (or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -878,6 +891,10 @@ export interface operations {
                 fallback?: string;
                 /** @description Resolve references to documents this many levels deep (0-3). */
                 populate?: number;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path: {
@@ -923,7 +940,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such document (or bucket). */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket, or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -962,6 +988,10 @@ export interface operations {
                 updatedSince?: string;
                 /** @description Only documents with this text in any value. */
                 q?: string;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path?: never;
@@ -1005,7 +1035,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such bucket. */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket (or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1034,6 +1073,10 @@ export interface operations {
                 fallback?: string;
                 /** @description Resolve references to documents this many levels deep (0-3). */
                 populate?: number;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path: {
@@ -1079,7 +1122,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such document (or bucket). */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket, or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1118,6 +1170,10 @@ export interface operations {
                 updatedSince?: string;
                 /** @description Only documents with this text in any value. */
                 q?: string;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path?: never;
@@ -1161,7 +1217,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such bucket. */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket (or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1190,6 +1255,10 @@ export interface operations {
                 fallback?: string;
                 /** @description Resolve references to documents this many levels deep (0-3). */
                 populate?: number;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path: {
@@ -1235,7 +1304,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such document (or bucket). */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket, or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1274,6 +1352,10 @@ export interface operations {
                 updatedSince?: string;
                 /** @description Only documents with this text in any value. */
                 q?: string;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path?: never;
@@ -1317,7 +1399,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such bucket. */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket (or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1346,6 +1437,10 @@ export interface operations {
                 fallback?: string;
                 /** @description Resolve references to documents this many levels deep (0-3). */
                 populate?: number;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path: {
@@ -1391,7 +1486,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such document (or bucket). */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document (or bucket, or release). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1470,6 +1574,10 @@ export interface operations {
                 populate?: number;
                 /** @description The id of an earlier bundle of this client with the same buckets, locales and populate: only what changed, and removed.json. */
                 since?: string;
+                /** @description published (default): the published versions. newest: every document's newest version, drafts included (a preview client only; its answers are Cache-Control: private, no-store). */
+                version?: "published" | "newest";
+                /** @description A release's id: what the release will show, its documents at their release version and every other document as published (a preview client only; not with version). A published release answers the published versions; a rolled-back one 404. */
+                release?: string;
             };
             header?: never;
             path?: never;
@@ -1504,7 +1612,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such bucket, or no such earlier bundle. */
+            /** @description version=newest or release=… asked by a client without preview. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such bucket, no such earlier bundle, or no such release. */
             404: {
                 headers: {
                     [name: string]: unknown;

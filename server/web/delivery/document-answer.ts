@@ -2,6 +2,7 @@ import type { ShapeOptions, StoredDocument } from "@core/delivery/shape";
 import { documentEtag, rememberReferences, standsAlone } from "@server/delivery/etag";
 import { shapeDocuments, type DeliveryBucket, type ReadContext, type ShapeDependencies } from "@server/delivery/read";
 import type { DocumentState } from "@server/delivery/store";
+import { isPreview, viewKey } from "@server/delivery/view";
 import { jsonAnswer, notModified, notModifiedAnswer } from "./route";
 
 const hasData = (document: StoredDocument | DocumentState): document is StoredDocument => "data" in document;
@@ -20,7 +21,9 @@ export async function documentAnswer(
   options: ShapeOptions,
   reload: () => Promise<StoredDocument | null>,
 ): Promise<Response | null> {
-  if (standsAlone(bucket, document.versionId, options)) {
+  const preview = read.view && isPreview(read.view) ? viewKey(read.view) : undefined;
+  // A preview is always built (it is read with its data): no answer from the state alone.
+  if (preview === undefined && standsAlone(bucket, document.versionId, options)) {
     const etag = documentEtag(read, version, bucket, document, options, []);
     if (notModified(request, etag)) return notModifiedAnswer(etag);
   }
@@ -29,5 +32,5 @@ export async function documentAnswer(
   const dependencies: ShapeDependencies = { lines: [] };
   const [shaped] = await shapeDocuments(read, bucket, [full], options, dependencies);
   rememberReferences(bucket, full);
-  return jsonAnswer(request, shaped, {}, documentEtag(read, version, bucket, full, options, dependencies.lines));
+  return jsonAnswer(request, shaped, {}, documentEtag(read, version, bucket, full, options, dependencies.lines), preview);
 }

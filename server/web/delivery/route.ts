@@ -33,7 +33,11 @@ export interface DeliveryArgs<Found = undefined> extends RouteArgs {
  * How a route finds the client of a bearer token (null: 401). By default by the token alone; a route may read what
  * it needs in the same statement (one round trip: the single-document call).
  */
-export type Authenticate<Found> = (db: Db, token: string, args: RouteArgs) => Promise<{ client: ApiClient; found: Found } | null>;
+export type Authenticate<Found> = (
+  db: Db,
+  token: string,
+  args: RouteArgs & { url: URL },
+) => Promise<{ client: ApiClient; found: Found } | null>;
 
 const byTokenAlone: Authenticate<undefined> = async (db, token) => {
   const client = await authenticateApiClient(db, token);
@@ -42,6 +46,8 @@ const byTokenAlone: Authenticate<undefined> = async (db, token) => {
 
 const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const CACHE_CONTROL = "private, no-cache";
+/** A preview (version=newest, release=…: server/delivery/view.ts) is kept by no cache at all. */
+const PREVIEW_CACHE_CONTROL = "private, no-store";
 /** What a page's script may read of an answer, beyond the CORS-safelisted headers. */
 const EXPOSED_HEADERS = "ETag, Retry-After, Content-Language";
 
@@ -71,26 +77,37 @@ export function notModified(request: Request, etag: string): boolean {
   return header.trim() === "*" || header.split(",").some((tag) => opaqueTag(tag) === wanted);
 }
 
-const cacheHeaders = (etag: string, headers: Record<string, string>) => ({
+const cacheHeaders = (etag: string, headers: Record<string, string>, preview: boolean) => ({
   ETag: etag,
-  "Cache-Control": CACHE_CONTROL,
+  "Cache-Control": preview ? PREVIEW_CACHE_CONTROL : CACHE_CONTROL,
   Vary: "Origin, Authorization",
   ...headers,
 });
 
 /** 304: the client's copy with this ETag is the answer. */
-export const notModifiedAnswer = (etag: string, headers: Record<string, string> = {}) =>
-  new Response(null, { status: 304, headers: cacheHeaders(etag, headers) });
+export const notModifiedAnswer = (etag: string, headers: Record<string, string> = {}, preview = false) =>
+  new Response(null, { status: 304, headers: cacheHeaders(etag, headers, preview) });
 
-/** A JSON answer with its ETag (default: the hash of the body), or 304 when the client has it. */
-export function jsonAnswer(request: Request, value: unknown, headers: Record<string, string> = {}, knownEtag?: string): Response {
-  if (knownEtag !== undefined && notModified(request, knownEtag)) return notModifiedAnswer(knownEtag, headers);
+/**
+ * A JSON answer with its ETag (default: the hash of the body), or 304 when the client has it. `preview` (a view's
+ * key, server/delivery/view.ts) marks a preview answer: Cache-Control private, no-store, and a body's ETag hashed
+ * with the view, so that it never equals the published answer's.
+ */
+export function jsonAnswer(
+  request: Request,
+  value: unknown,
+  headers: Record<string, string> = {},
+  knownEtag?: string,
+  preview?: string,
+): Response {
+  const isPreview = preview !== undefined;
+  if (knownEtag !== undefined && notModified(request, knownEtag)) return notModifiedAnswer(knownEtag, headers, isPreview);
   const body = JSON.stringify(value);
-  const etag = knownEtag ?? etagOf(body);
-  if (notModified(request, etag)) return notModifiedAnswer(etag, headers);
+  const etag = knownEtag ?? (isPreview ? etagOf(`preview ${preview}\n${body}`) : etagOf(body));
+  if (notModified(request, etag)) return notModifiedAnswer(etag, headers, isPreview);
   return new Response(body, {
     status: 200,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...cacheHeaders(etag, headers) },
+    headers: { "Content-Type": "application/json; charset=utf-8", ...cacheHeaders(etag, headers, isPreview) },
   });
 }
 
@@ -114,8 +131,9 @@ export function deliveryLoader<Found>(
     const origin = request.headers.get("origin");
     let cors: Record<string, string> = {};
     try {
+      const url = new URL(request.url);
       const token = bearerToken(request);
-      const found = token ? await authenticated(context.db, token, args) : null;
+      const found = token ? await authenticated(context.db, token, { ...args, url }) : null;
       if (!found) {
         // A page of an allowed origin should be able to read the 401 (to ask for a new token).
         if (origin && (await anyClientAllowsOrigin(context.db, origin))) cors = corsHeaders(origin);
@@ -134,7 +152,6 @@ export function deliveryLoader<Found>(
           { headers: { "Retry-After": String(retryAfter) } },
         );
       }
-      const url = new URL(request.url);
       const read: ReadContext = { db: context.db, client, config: context.config, base: baseOf(url, context.config) };
       const result = await handler({ ...args, url, client, read, found: found.found });
       if (result instanceof Response) {
