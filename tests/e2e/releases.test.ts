@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { getRelease, listReleases } from "@server/content/releases";
 import { instantToZonedTime } from "@core/zoned-time";
-import { launchBrowser, open, textOf } from "@tests/support/browser";
+import { launchBrowser, newContext, open, textOf } from "@tests/support/browser";
 import { control, save, settle, signedInContext } from "@tests/support/content-browser";
 import { deliver, deliveryClient, type Doc } from "@tests/support/delivery";
 import { createTestBucket } from "@tests/support/fixtures";
@@ -14,7 +14,8 @@ import { startTestServer, type TestServer } from "@tests/support/server";
  * A release in the browser (issue 31, docs/publishing.md, Releases), JavaScript on in English and off in Dutch: an
  * editor who may not publish drafts changes to an exhibition and two artworks; exhibits still get what was published.
  * A curator adds the three to a new release from their pages, schedules it in the exhibits' time zone; when its time
- * comes (the release poller run at that moment: a clock the test sets) exhibits get the changes together; the curator
+ * comes (the release poller run at that moment: a clock the test sets) exhibits get the changes together (before, a
+ * shareable link to the release shows them to someone without an account); the curator
  * rolls it back and they get what they had before.
  */
 
@@ -63,6 +64,8 @@ const WORDS = {
 } as const;
 const MORE_WORDS = {
   en: {
+    share: "Share this release",
+    makeLink: "Make link",
     goesLive: "Goes live at",
     schedule: "Schedule",
     scheduled: "Scheduled",
@@ -71,6 +74,8 @@ const MORE_WORDS = {
     rolledBack: "Rolled back",
   },
   nl: {
+    share: "Deze release delen",
+    makeLink: "Link maken",
     goesLive: "Gaat live op",
     schedule: "Plannen",
     scheduled: "Gepland",
@@ -157,6 +162,19 @@ describe.each([
     expect(instantToZonedTime(release.scheduledAt!, serverZone)).toBe(`${tomorrow}T10:00`);
     expect(await textOf(rows.nth(1).locator(".publication-badge"))).toBe(words.scheduled);
     for (const document of documents) expect(await titleServed(document.bucket, document.contentId)).toBe(document.before);
+
+    // Previewed through a shareable link, opened by someone without an account: the release's versions, not the live ones.
+    await page.locator("details.release-share > summary", { hasText: words.share }).click();
+    await page.getByRole("button", { name: words.makeLink, exact: true }).click();
+    const link = await page.locator(".shareable-created .shareable-link input").inputValue({ timeout: 15_000 });
+    expect(link).toMatch(/\/shareables\/[\w-]+$/);
+    const visitor = await newContext(browser, server.url, { javaScriptEnabled, locale: words.locale });
+    const shared = await visitor.newPage();
+    await open(shared, new URL(link).pathname);
+    for (const document of documents) expect(await shared.locator("main").textContent()).toContain(document.after);
+    visitor.expectNoErrors();
+    await visitor.close();
+    if (!javaScriptEnabled) await open(page, `/releases/${releaseId}`);
 
     // Its time comes: the poller publishes the three at once.
     expect(await server.releases.runOnce(new Date(release.scheduledAt!.getTime() - 60_000))).not.toContain(releaseId);

@@ -1429,6 +1429,16 @@ export const TOUR: TourEntry[] = [
   { name: "release-scheduled", as: "admin", setup: releases, path: (data) => `/releases/${data.scheduledId}` },
   { name: "release-published", as: "admin", setup: releases, path: (data) => `/releases/${data.publishedId}` },
   {
+    name: "release-share",
+    as: "admin",
+    setup: releases,
+    path: (data) => `/releases/${data.scheduledId}`,
+    open: async ({ page }) => {
+      await page.locator("details.release-share > summary").click();
+      await page.locator("details.release-share[open] form.share-form").waitFor();
+    },
+  },
+  {
     name: "dialog-release-publish",
     as: "admin",
     setup: releases,
