@@ -252,6 +252,12 @@ export function deliveryOpenApi(
       description: "Fields (paths) whose value came from a later locale of the chain, or from none (null).",
       additionalProperties: { type: ["string", "null"] },
     },
+    Unresolved: {
+      type: "array",
+      description:
+        "Paths of references left as ids although populate asked for their documents: not published, deleted, or not readable by this client. Absent when there are none.",
+      items: { type: "string" },
+    },
     Bucket: {
       type: "object",
       required: ["slug", "name", "singleton", "collectionName", "locales", "schema"],
@@ -293,6 +299,7 @@ export function deliveryOpenApi(
           updatedAt: { type: "string", format: "date-time", description: "When the published version last changed." },
           locale: localized ? { type: "string", enum: [...bucket.locales] } : { type: "null" },
           fallbacks: ref("Fallbacks"),
+          unresolved: ref("Unresolved"),
           data: ref(variant),
         },
       };

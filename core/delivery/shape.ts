@@ -10,7 +10,9 @@ import { propertiesOf } from "@core/schema/walk";
  *     translated texts array) becomes the plain value of the first locale of the chain that has one, and the
  *     document's `fallbacks` records each field whose value came from a later locale (or from none: null);
  *   - references: a collection reference becomes the referenced document (shaped the same way) while depth is
- *     left and the document is neither on the path from the top (a cycle) nor unreadable; otherwise its id stays;
+ *     left and the document is neither on the path from the top (a cycle) nor unreadable; otherwise its id stays, and
+ *     when depth was left the document's `unresolved` names its path (a document not published, deleted, or not
+ *     readable by the client: docs/publishing.md);
  *   - media references always become their delivery media object (or {contentId, missing: true}).
  * The caller loads what the references name first (deliveryReferences), then shapes.
  */
@@ -41,6 +43,11 @@ export interface DeliveryDocument {
   locale: string | null;
   /** With a locale: each field (path) whose value came from a later locale of the chain, or from none (null). */
   fallbacks: Record<string, string | null>;
+  /**
+   * The paths of references left as ids although `populate` asked for their documents: not published, deleted or
+   * not readable. Absent when there are none.
+   */
+  unresolved?: string[];
   data: Record<string, unknown>;
 }
 
@@ -170,6 +177,7 @@ export function shapeDocument(
   const { bucket, document } = source;
   const chain = options.locale ? localeChain(options.locale, bucket.locales) : null;
   const fallbacks: Record<string, string | null> = {};
+  const unresolved: string[] = [];
   const onPath = new Set(path).add(document.contentId.toLowerCase());
   const depthLeft = options.populate;
 
@@ -208,7 +216,9 @@ export function shapeDocument(
       const id = value.toLowerCase();
       if (onPath.has(id)) return value;
       const target = lookup.document(collection, id);
-      return target ? shapeDocument(target, { ...options, populate: depthLeft - 1 }, lookup, onPath) : value;
+      if (target) return shapeDocument(target, { ...options, populate: depthLeft - 1 }, lookup, onPath);
+      unresolved.push(at);
+      return value;
     }
     if (isTranslated(node) && isPlainObject(value)) return project(node, value, at, depth);
     if (isTextsArray(node) && Array.isArray(value)) {
@@ -247,6 +257,7 @@ export function shapeDocument(
     updatedAt: document.updatedAt,
     locale: chain ? (chain[0] ?? null) : null,
     fallbacks,
+    ...(unresolved.length ? { unresolved } : {}),
     data: isPlainObject(data) ? data : {},
   };
 }

@@ -142,15 +142,20 @@ describe("what exhibits get", () => {
     expect(await found(word)).toEqual([]);
   });
 
-  it("leaves a reference to an unpublished document out, as a dangling one, at populate=1", async () => {
+  it("leaves a reference to an unpublished document out, as a dangling one, at populate=1, and names it in unresolved", async () => {
     const maker = await newDocument("Unpublished maker", makers);
     const work = await createContent(server.db, works.id, { title: "Work with a draft maker", maker: maker.contentId }, null);
     await publishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: work.contentId });
-    const answer = (await (await read(`${documentPath(work.contentId)}?populate=1`)).json()) as Doc;
+    const answer = (await (await read(`${documentPath(work.contentId)}?populate=1`)).json()) as Doc & { unresolved?: string[] };
     expect(answer.data.maker).toBe(maker.contentId);
+    expect(answer.unresolved).toEqual(["maker"]);
+    // Without populate every reference is an id by request: nothing is unresolved.
+    const ids = (await (await read(documentPath(work.contentId))).json()) as Doc & { unresolved?: string[] };
+    expect(ids.unresolved).toBeUndefined();
     await publishDocument(server.db, TEST_PUBLISHER, { bucket: makers, contentId: maker.contentId });
-    const populated = (await (await read(`${documentPath(work.contentId)}?populate=1`)).json()) as Doc;
+    const populated = (await (await read(`${documentPath(work.contentId)}?populate=1`)).json()) as Doc & { unresolved?: string[] };
     expect((populated.data.maker as Doc).data.name).toBe("Unpublished maker");
+    expect(populated.unresolved).toBeUndefined();
   });
 
   it("in a bundle is the published versions only", async () => {

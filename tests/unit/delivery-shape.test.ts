@@ -140,6 +140,14 @@ describe("shapeDocument", () => {
     expect(resolvedA.data.next).toBe(ID.b);
   });
 
+  it("names the paths of references it could not resolve at a depth asked for, not the cycles it cut", () => {
+    const one = shapeDocument(a, { locale: { locale: "en", fallback: null }, populate: 1 }, lookup);
+    expect(one.unresolved).toEqual(["sections[1].link"]);
+    expect((one.data.next as ReturnType<typeof shapeDocument>).unresolved).toBeUndefined();
+    expect(shapeDocument(a, { locale: null, populate: 0 }, lookup).unresolved).toBeUndefined();
+    expect(shapeDocument(b, { locale: null, populate: 1 }, lookup).unresolved).toBeUndefined();
+  });
+
   it("leaves a media reference it cannot resolve as {contentId, missing: true}", () => {
     const doc = shapeDocument(source(ID.c, { picture: ID.b }), { locale: null, populate: 0 }, lookup);
     expect(doc.data.picture).toEqual({ contentId: ID.b, missing: true });

@@ -247,6 +247,8 @@ export interface components {
         Fallbacks: {
             [key: string]: string | null;
         };
+        /** @description Paths of references left as ids although populate asked for their documents: not published, deleted, or not readable by this client. Absent when there are none. */
+        Unresolved: string[];
         Bucket: {
             slug: string;
             name: string;
@@ -439,6 +441,7 @@ export interface components {
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["Exhibitions"];
         };
         ExhibitionsPage: {
@@ -465,6 +468,7 @@ export interface components {
             /** @enum {string} */
             locale: "nl" | "en";
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["ExhibitionsLocalized"];
         };
         ExhibitionsLocalizedPage: {
@@ -540,6 +544,7 @@ export interface components {
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["Artworks"];
         };
         ArtworksPage: {
@@ -566,6 +571,7 @@ export interface components {
             /** @enum {string} */
             locale: "nl" | "en";
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["ArtworksLocalized"];
         };
         ArtworksLocalizedPage: {
@@ -630,6 +636,7 @@ export interface components {
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["Artists"];
         };
         ArtistsPage: {
@@ -656,6 +663,7 @@ export interface components {
             /** @enum {string} */
             locale: "nl" | "en";
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["ArtistsLocalized"];
         };
         ArtistsLocalizedPage: {
@@ -699,6 +707,7 @@ export interface components {
             updatedAt: string;
             locale: null;
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["Rooms"];
         };
         RoomsPage: {
@@ -725,6 +734,7 @@ export interface components {
             /** @enum {string} */
             locale: "nl" | "en";
             fallbacks: components["schemas"]["Fallbacks"];
+            unresolved?: components["schemas"]["Unresolved"];
             data: components["schemas"]["RoomsLocalized"];
         };
         RoomsLocalizedPage: {
