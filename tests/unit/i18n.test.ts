@@ -93,6 +93,19 @@ describe("message sets", () => {
     "media:media.stillNumber",
     "media:media.requirements.codec",
     "media:media.nouns.still",
+    // Release/Release is the wording Dutch users of the anchors know (issue 31); document, open: the same words.
+    "common:nav.releases",
+    "share:shareables.release.kind",
+    "share:shareables.release.view.eyebrow",
+    "share:shareables.release.view.documents_one",
+    "publishing:publishing.inRelease",
+    "releases:releases.title",
+    "releases:releases.columns.name",
+    "releases:releases.state.open",
+    "releases:releases.documents_one",
+    "releases:releases.itemColumns.document",
+    "releases:releases.addChoose",
+    "releases:releases.inRelease",
   ]);
 
   it("are translated: a Dutch text the same as the English one is a word Dutch shares (listed), never a forgotten one", () => {
