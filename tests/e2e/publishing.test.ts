@@ -116,7 +116,7 @@ describe("an editor who may publish (JavaScript)", () => {
     const page = await ctx.newPage();
     await open(page, latestPath(doc));
     expect(await textOf(badge(page))).toBe("Gewijzigd");
-    expect(await bar(page).getByRole("link").allTextContents()).toEqual(["Publiceren", "Depubliceren"]);
+    expect(await bar(page).getByRole("link").allTextContents()).toEqual(["Publiceren", "Depubliceren", "Aan release toevoegen"]);
     await bar(page).getByRole("link", { name: "Publiceren", exact: true }).click();
     const dialog = page.getByRole("alertdialog");
     await dialog.waitFor({ state: "visible" });
