@@ -3,7 +3,6 @@ import { Form, Link, NavLink, useLocation, useMatches, useRouteError } from "rea
 import type { RouteHandle } from "@core/route-handle";
 import { useRootData } from "~/lib/root-data";
 import { overviewPath } from "@core/content/screens";
-import { mayPublish } from "@core/content/publication";
 
 /** More buckets than this collapse the top-bar links (spec §2). */
 export const MAX_TOP_BAR_BUCKETS = 7;
@@ -45,7 +44,7 @@ export function TopBar() {
       ) : null}
       <div className="top-bar-end">
         <LanguageSwitch />
-        {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} mayPublish={mayPublish(user.permissions)} /> : null}
+        {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} /> : null}
       </div>
     </header>
   );
@@ -67,7 +66,8 @@ function LanguageSwitch() {
 }
 
 /** A <details> menu: opens and closes without JavaScript. */
-function UserMenu({ name, isAdmin, mayPublish }: { name: string; isAdmin: boolean; mayPublish: boolean }) {
+/** The entries are the spec's (§2 Layout): Profile, Settings for admins, Signout. */
+function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
   const { t } = useTranslation();
   return (
     <details className="user-menu">
@@ -79,13 +79,6 @@ function UserMenu({ name, isAdmin, mayPublish }: { name: string; isAdmin: boolea
             {t("nav.profile")}
           </Link>
         </li>
-        {mayPublish ? (
-          <li role="none">
-            <Link role="menuitem" to="/releases">
-              {t("nav.releases")}
-            </Link>
-          </li>
-        ) : null}
         {isAdmin ? (
           <li role="none">
             <Link role="menuitem" to="/settings">

@@ -8,6 +8,7 @@ import { useRootData } from "~/lib/root-data";
 import type { Route } from "./+types/home";
 import { metaLocale, pageTitle } from "~/lib/page-title";
 import { translate } from "@core/messages";
+import { mayPublish } from "@core/content/publication";
 
 export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
@@ -21,7 +22,9 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, tran
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const buckets = useRootData()?.buckets ?? [];
+  const root = useRootData();
+  const buckets = root?.buckets ?? [];
+  const publisher = mayPublish(root?.user?.permissions ?? []);
   // Plain links that React Router follows (lib/client-links.ts): a <Link> per card cost a tenth of the page.
   const list = useRef<HTMLElement>(null);
   useClientLinks(list);
@@ -50,6 +53,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ul>
         </>
       )}
+      {publisher ? (
+        <p className="home-releases">
+          <a href="/releases">{t("nav.releases")}</a>
+          {" · "}
+          {t("home.releases")}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -75,6 +75,15 @@ describe("the top bar", () => {
     ]);
   });
 
+  it("keeps the spec's menu for a publisher, who finds Releases on home instead; an editor without publish sees no Releases link", async () => {
+    const publisher = (await signedInUser(server.url, server.db, { name: "Pia Publisher", permissions: ["user", "publish"] })).cookie;
+    const html = (await page(server.url, "/", publisher)).html;
+    const menu = /<details class="user-menu">([\s\S]*?)<\/details>/.exec(topBar(html))![1]!;
+    expect([...menu.matchAll(/<a[^>]*href="([^"]*)"[^>]*>/g)].map((match) => match[1])).toEqual(["/profile", "/logout"]);
+    expect(html).toMatch(/<p class="home-releases"><a href="\/releases">Releases<\/a>/);
+    expect((await page(server.url, "/", member)).html).not.toContain('href="/releases"');
+  });
+
   it("has no user menu and no bucket links for an anonymous visitor", async () => {
     const bar = topBar((await page(server.url, "/login")).html);
     expect(bar).not.toContain("user-menu");
