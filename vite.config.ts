@@ -202,6 +202,9 @@ const staticGraph: Plugin = {
     reach(REFERENCE_FIELD_ROOTS, referenceFieldModules);
     // What both kinds import (the API client, the lazy dialog) joins the editor, so that neither file imports the other.
     for (const id of mediaFieldModules) if (referenceFieldModules.has(id)) editorModules.add(id);
+    // Likewise what the history panel shares with a field kind (the publication badge), so that a new document's page
+    // with a reference field does not load the history panel's file for it.
+    for (const id of historyModules) if (referenceFieldModules.has(id) || mediaFieldModules.has(id)) editorModules.add(id);
   },
 };
 

@@ -66,6 +66,7 @@ export default [
     route(":contentId/compare", "routes/bucket-history/compare.tsx", { id: "bucket-compare" }),
     route(":contentId/publish", "routes/bucket-publish/publish.tsx", { id: "bucket-publish" }),
     route(":contentId/release", "routes/bucket-release/add.tsx", { id: "bucket-release" }),
+    route(":contentId/review", "routes/bucket-review/review.tsx", { id: "bucket-review" }),
     route(":contentId/:versionId", "routes/bucket-edit/version.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),

@@ -8,7 +8,6 @@ import { ListHeader, Pagination, SearchForm, searchPageLink } from "~/components
 import { duplicatePath, newDocumentPath, type ScreenBucket } from "@core/content/screens";
 import { PUBLICATION_STATES, type PublicationState } from "@core/content/publication";
 import { useClientLinks } from "~/lib/client-links";
-import "~/components/publishing/publishing-messages";
 
 /* The parts of a bucket's overview that the session overviews show too (routes/bucket-overview.tsx). */
 
@@ -88,7 +87,7 @@ export function OverviewTools({ search, view, state }: { search: string; view: "
               <option value="">{t("overview.allStates")}</option>
               {PUBLICATION_STATES.map((option) => (
                 <option key={option} value={option}>
-                  {t(`publishing.state.${option}`)}
+                  {t(`publicationState.${option}`)}
                 </option>
               ))}
             </select>

@@ -29,3 +29,6 @@ export const isPublicationState = (value: unknown): value is PublicationState =>
 
 /** Who may publish: a user with the `publish` permission, and every admin. */
 export const mayPublish = (permissions: readonly string[]): boolean => permissions.includes("publish") || permissions.includes("admin");
+
+/** Longest message an editor may add to a request for review (migration 037's CHECK says the same). */
+export const REVIEW_NOTE_MAX = 1000;

@@ -1,3 +1,4 @@
+import type { PublicationState } from "./publication";
 import type { JsonSchema } from "@core/schema/normalize";
 import { isUuid } from "@core/ids";
 
@@ -7,6 +8,8 @@ export interface ReferenceOption {
   label: string;
   /** The document's first image (the media serving route's URL), for reference lists and pickers. */
   thumbnail?: string | null;
+  /** What exhibits get of the document (docs/publishing.md); absent where it is not known. */
+  state?: PublicationState;
 }
 
 export interface ReferenceCollection {
@@ -26,6 +29,8 @@ export interface ReferenceTarget {
   label: string;
   thumbnail?: string | null;
   deleted?: boolean;
+  /** What exhibits get of the document (docs/publishing.md). */
+  state?: PublicationState;
 }
 
 /** A collection with more documents than this is searched as the editor types instead of listed whole. */

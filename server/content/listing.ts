@@ -69,6 +69,9 @@ const STATE_CONDITIONS: Record<PublicationState, string> = {
   scheduled: inScheduledReleaseSql("c"),
 };
 
+/** The condition, over the contents row `c`, that keeps the documents in this publication state. */
+export const publicationStateCondition = (state: PublicationState): string => STATE_CONDITIONS[state];
+
 interface OverviewOptions {
   limit: number;
   offset?: number;

@@ -5,7 +5,8 @@ import { documentTitle, titleProperty } from "@core/content/title";
 import { publicationState, type PublicationState } from "@core/content/publication";
 import { collectionReferences } from "@core/content/references";
 import type { User } from "@server/accounts/users";
-import { ContentNotFoundError } from "./store";
+import { ContentNotFoundError, VersionNotFoundError } from "./store";
+import { closeReviewsOnPublish } from "./reviews";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { compileBucketSchema } from "./validator";
 
@@ -25,13 +26,7 @@ export interface Publication {
   changedBy: string | null;
 }
 
-/** The version asked for is not one of this document's. */
-export class VersionNotFoundError extends Error {
-  constructor(readonly versionId: string) {
-    super(`No version ${versionId} of this document`);
-    this.name = "VersionNotFoundError";
-  }
-}
+export { VersionNotFoundError } from "./store";
 
 type PublishingBucket = Pick<Bucket, "id" | "slug" | "jsonSchema" | "locales">;
 
@@ -39,6 +34,28 @@ type PublishingBucket = Pick<Bucket, "id" | "slug" | "jsonSchema" | "locales">;
 export const inScheduledReleaseSql = (alias: string): string =>
   `EXISTS (SELECT 1 FROM release_items ri JOIN releases r ON r.id = ri.release_id
            WHERE ri.content_id = ${alias}.content_id AND r.state = 'scheduled')`;
+
+/** The publication states of these documents of a bucket, by contentId (lower case); one query. */
+export async function publicationStates(
+  db: Queryable,
+  bucketId: string,
+  contentIds: readonly string[],
+): Promise<Map<string, PublicationState>> {
+  if (!contentIds.length) return new Map();
+  const { rows } = await db.query<{
+    contentId: string;
+    latestVersionId: string;
+    publishedVersionId: string | null;
+    unpublishedAt: Date | null;
+    scheduled: boolean;
+  }>(
+    `SELECT c.content_id AS "contentId", c.latest_version_id AS "latestVersionId", c.published_version_id AS "publishedVersionId",
+            c.unpublished_at AS "unpublishedAt", ${inScheduledReleaseSql("c")} AS scheduled
+     FROM contents c WHERE c.bucket_id = $1 AND c.content_id = ANY($2::uuid[])`,
+    [bucketId, contentIds],
+  );
+  return new Map(rows.map((row) => [row.contentId.toLowerCase(), publicationState(row)]));
+}
 
 export async function publicationOf(db: Queryable, bucketId: string, contentId: string): Promise<Publication | null> {
   const { rows } = await db.query<{
@@ -213,6 +230,11 @@ export async function applyPublications(
         })}) SELECT 1`,
         [json],
       );
+    await closeReviewsOnPublish(
+      tx,
+      actor,
+      moved.flatMap(({ change, target }) => (target ? [change.contentId] : [])),
+    );
     await recordActivities(
       tx,
       actor,

@@ -4,8 +4,10 @@ import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets"
 import { documentCountSql } from "./document-counts";
 import { type ContentVersion } from "./store";
 import { listContents } from "./listing";
+import { publicationStates } from "./publishing";
 import type { User } from "@server/accounts/users";
 import type { JsonSchema } from "@core/schema/normalize";
+import type { PublicationState } from "@core/content/publication";
 import { schemaNodes } from "@core/schema/walk";
 import {
   collectionOfSchema,
@@ -66,6 +68,20 @@ async function visibleCollectionBucket(db: Queryable, user: User, collection: st
 
 const byLabel = (a: ReferenceOption, b: ReferenceOption) => a.label.localeCompare(b.label);
 
+/** Versions as options, each with its document's publication state (one query for all). */
+async function optionsOf(
+  db: Queryable,
+  bucket: Bucket,
+  versions: ReadonlyArray<Pick<ContentVersion, "contentId" | "data">>,
+): Promise<ReferenceOption[]> {
+  const states = await publicationStates(
+    db,
+    bucket.id,
+    versions.map((version) => version.contentId),
+  );
+  return versions.map((version) => ({ ...referenceOption(version, bucket), state: states.get(version.contentId.toLowerCase()) }));
+}
+
 /** Options of every reference field in a schema: the whole collection, or the first page of a large one. */
 export async function loadReferenceOptions(
   context: Services,
@@ -78,8 +94,7 @@ export async function loadReferenceOptions(
       if (!bucket) return [collection, { slug: null, options: [] }];
       const searchable = (await contentCount(context.db, bucket.id)) > REFERENCE_SELECT_LIMIT;
       const limit = searchable ? REFERENCE_SEARCH_PAGE : REFERENCE_SELECT_LIMIT;
-      const versions = await listContents(context.db, bucket.id, { limit });
-      const options = versions.map((version) => referenceOption(version, bucket));
+      const options = await optionsOf(context.db, bucket, await listContents(context.db, bucket.id, { limit }));
       return [collection, { slug: bucket.slug, options: searchable ? options : options.sort(byLabel), searchable }];
     }),
   );
@@ -113,10 +128,7 @@ export async function loadReferenceTargets(
        WHERE c.bucket_id = $1 AND c.content_id = ANY($2::uuid[])`,
       [bucket.id, [...ids]],
     );
-    for (const row of rows) {
-      const { label, thumbnail } = referenceOption(row, bucket);
-      targets[row.contentId] = { label, thumbnail };
-    }
+    for (const { value, ...target } of await optionsOf(context.db, bucket, rows)) targets[value] = target;
     for (const id of ids) targets[id] ??= { label: id, deleted: true };
   }
   return targets;
@@ -129,21 +141,26 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 /** A search of a collection's documents by their text (the overview's search), newest first. */
 export async function searchReferenceOptions(db: Queryable, bucket: Bucket, query: string, limit: number): Promise<ReferenceOption[]> {
   const search = query.slice(0, REFERENCE_SEARCH_MAX_LENGTH).replace(CONTROL_CHARACTERS, "").trim();
-  const versions = await listContents(db, bucket.id, { limit, search });
-  return versions.map((version) => referenceOption(version, bucket));
+  return optionsOf(db, bucket, await listContents(db, bucket.id, { limit, search }));
 }
 
-/** One result of the search API: the document's contentId, title and first image. */
+/** One result of the search API: the document's contentId, title, first image and publication state. */
 export interface ReferenceSearchResult {
   contentId: string;
   title: string;
   thumbnail: string | null;
+  state: PublicationState | null;
 }
 
 /** GET /api/v1/buckets/any/content?collection=…&search=…&limit=…: a page of matching documents (newest first). */
 export async function referenceSearchAnswer(db: Queryable, bucket: Bucket, params: URLSearchParams): Promise<ReferenceSearchResult[]> {
   const options = await searchReferenceOptions(db, bucket, params.get("search") ?? "", searchLimit(params.get("limit")));
-  return options.map((option) => ({ contentId: option.value, title: option.label, thumbnail: option.thumbnail ?? null }));
+  return options.map((option) => ({
+    contentId: option.value,
+    title: option.label,
+    thumbnail: option.thumbnail ?? null,
+    state: option.state ?? null,
+  }));
 }
 
 /** What a re-rendered edit form needs of its references: the posted values' titles and a search's results. */

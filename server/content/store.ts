@@ -33,6 +33,14 @@ export class ContentNotFoundError extends Error {
   }
 }
 
+/** The version asked for is not one of this document's. */
+export class VersionNotFoundError extends Error {
+  constructor(readonly versionId: string) {
+    super(`No version ${versionId} of this document`);
+    this.name = "VersionNotFoundError";
+  }
+}
+
 export const versionColumns = (alias = "") =>
   `${alias}content_id AS "contentId", ${alias}version_id AS "versionId", ${alias}base_version_id AS "baseVersionId",
    ${alias}data AS data, ${alias}created_at AS "createdAt"`;

@@ -27,6 +27,7 @@ import activityLog from "./migrations/033_activity_log.sql?raw";
 import publishing from "./migrations/034_publishing.sql?raw";
 import releases from "./migrations/035_releases.sql?raw";
 import preview from "./migrations/036_preview.sql?raw";
+import reviewRequests from "./migrations/037_review_requests.sql?raw";
 import publishedSearchText from "./migrations/038_published_search_text.sql?raw";
 
 /**
@@ -63,6 +64,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 34, name: "publishing", sql: publishing },
   { version: 35, name: "releases", sql: releases },
   { version: 36, name: "preview", sql: preview },
+  { version: 37, name: "review_requests", sql: reviewRequests },
   { version: 38, name: "published_search_text", sql: publishedSearchText },
 ];
 

@@ -35,13 +35,19 @@ export const sessionOverviewLoader = (screen: SessionScreen) =>
     const { user, bucket } = await guard(args, screen);
     const { db } = args.context;
     const url = new URL(args.request.url);
-    const { search, page, view, headers } = await overviewPage(args.request, args.context, bucket.slug);
+    const { search, state, page, view, headers } = await overviewPage(args.request, args.context, bucket.slug);
     const ordered = screen === "dle-sessies";
     // With the order stored, the session before the page and the one after it come too: a move across the page's
     // edge names its neighbour there.
     const offset = (page - 1) * PAGE_SIZE;
     const before = ordered && offset > 0 ? 1 : 0;
-    const { rows, total } = await listSessions(db, bucket.id, { limit: PAGE_SIZE + 1 + before, offset: offset - before, search, ordered });
+    const { rows, total } = await listSessions(db, bucket.id, {
+      limit: PAGE_SIZE + 1 + before,
+      offset: offset - before,
+      search,
+      state,
+      ordered,
+    });
     const pageRows = rows.slice(before, before + PAGE_SIZE);
     const cards = await sessionCards(db, user, bucket, pageRows, { availability: ordered, today: today() });
     const confirmDelete = deleteParam(url);
@@ -66,14 +72,16 @@ export const sessionOverviewLoader = (screen: SessionScreen) =>
         hasNext: rows.length > before + PAGE_SIZE,
         pages: total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE)),
         search,
+        // The publication state filter (?state=), null for every session.
+        state,
         view,
         confirmDelete,
         whereUsed,
         deleted: url.searchParams.has("deleted"),
-        // Reordering (dle-sessies): off while searching, since the list then leaves sessions out.
+        // Reordering (dle-sessies): off while searching or filtering, since the list then leaves sessions out.
         reorder: ordered
           ? {
-              enabled: !search,
+              enabled: !search && !state,
               previousId: before ? (rows[0]?.contentId ?? null) : null,
               nextId: rows[before + PAGE_SIZE]?.contentId ?? null,
             }

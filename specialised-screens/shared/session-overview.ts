@@ -4,6 +4,8 @@
  * Shared by the server (which decides "today") and the page (which puts it into words).
  */
 
+import type { PublicationState } from "@core/content/publication";
+
 /** One session on an overview page. */
 export interface SessionCard {
   contentId: string;
@@ -17,6 +19,8 @@ export interface SessionCard {
   duration: number | null;
   /** A learning session's availability; null on the sessies screen. */
   availability: Availability | null;
+  /** What exhibits get of it (docs/publishing.md). */
+  state: PublicationState;
 }
 
 /** The availability fields of a learning session, found by name (docs/screens.md). */

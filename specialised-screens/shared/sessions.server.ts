@@ -3,6 +3,9 @@ import { likePattern } from "@server/db/like-pattern";
 import { pageClause } from "@server/db/page-clause";
 import { documentCountSql } from "@server/content/document-counts";
 import { searchedPageSql } from "@server/content/search";
+import { publicationStateCondition } from "@server/content/listing";
+import { inScheduledReleaseSql } from "@server/content/publishing";
+import { publicationState, type PublicationState } from "@core/content/publication";
 import type { User } from "@server/accounts/users";
 import type { Db, Queryable } from "@server/db/client";
 import { chosenStillUrl } from "@server/media/content";
@@ -26,25 +29,38 @@ export interface SessionRow {
   contentId: string;
   versionId: string;
   data: Record<string, unknown>;
+  /** What exhibits get of it (docs/publishing.md). */
+  state: PublicationState;
+}
+
+interface SessionsOptions {
+  limit: number;
+  offset: number;
+  search?: string;
+  ordered: boolean;
+  /** Only the sessions in this publication state (the overview's ?state=). */
+  state?: PublicationState | null;
 }
 
 /** The statement of listSessions, for it and for EXPLAIN in tests. */
-export function sessionsStatement(
-  bucketId: string,
-  options: { limit: number; offset: number; search?: string; ordered: boolean },
-): { text: string; values: unknown[] } {
+export function sessionsStatement(bucketId: string, options: SessionsOptions): { text: string; values: unknown[] } {
   const search = options.search?.trim();
   const placed = (table: string) => (options.ordered ? `${table}.position ASC NULLS LAST, ` : "");
   const order = `${placed("c")}c.updated_at DESC, c.content_id DESC`;
   const page = pageClause(options.limit, options.offset);
+  const condition = options.state ? publicationStateCondition(options.state) : undefined;
   // The page is chosen from contents alone (an index serves either order), and only its documents' versions are read.
   const listed = search
-    ? searchedPageSql({ bucket: "$1::uuid", pattern: "$2", text: "$3", page, order })
-    : `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position FROM contents c WHERE c.bucket_id = $1::uuid ORDER BY ${order} ${page}`;
-  const text = `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page.data
+    ? searchedPageSql({ bucket: "$1::uuid", pattern: "$2", text: "$3", page, order, condition, published: true })
+    : `SELECT c.content_id, c.latest_version_id, c.updated_at, c.position, c.published_version_id, c.unpublished_at
+       FROM contents c WHERE c.bucket_id = $1::uuid${condition ? ` AND ${condition}` : ""} ORDER BY ${order} ${page}`;
+  const text = `SELECT ${documentCountSql("$1::uuid")} AS total, page."contentId", page."versionId", page.data,
+            page."publishedVersionId", page."unpublishedAt", page.scheduled
      FROM buckets b
      LEFT JOIN LATERAL (
-       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at
+       SELECT c.content_id AS "contentId", v.version_id AS "versionId", v.data, c.position, c.updated_at,
+              c.published_version_id AS "publishedVersionId", c.unpublished_at AS "unpublishedAt",
+              ${inScheduledReleaseSql("c")} AS scheduled
        FROM (${listed}) c JOIN versions v ON v.version_id = c.latest_version_id
      ) page ON true
      WHERE b.id = $1
@@ -53,13 +69,14 @@ export function sessionsStatement(
 }
 
 /**
- * A page of a bucket's sessions: newest first, or (`ordered`) in their stored order with the never-placed ones after,
- * newest first. Total is null while searching (as the generic overview).
+ * A page of a bucket's sessions with their publication state: newest first, or (`ordered`) in their stored order
+ * with the never-placed ones after, newest first. Total is null while searching or filtering (as the generic
+ * overview).
  */
 export async function listSessions(
   db: Queryable,
   bucketId: string,
-  options: { limit: number; offset: number; search?: string; ordered: boolean },
+  options: SessionsOptions,
 ): Promise<{ rows: SessionRow[]; total: number | null }> {
   const { text, values } = sessionsStatement(bucketId, options);
   const { rows } = await db.query<{
@@ -67,11 +84,23 @@ export async function listSessions(
     contentId: string | null;
     versionId: string | null;
     data: Record<string, unknown> | null;
+    publishedVersionId: string | null;
+    unpublishedAt: Date | null;
+    scheduled: boolean | null;
   }>(text, values);
-  const page = rows.flatMap(({ contentId, versionId, data }) =>
-    contentId && versionId ? [{ contentId, versionId, data: data ?? {} }] : [],
+  const page = rows.flatMap(({ contentId, versionId, data, publishedVersionId, unpublishedAt, scheduled }) =>
+    contentId && versionId
+      ? [
+          {
+            contentId,
+            versionId,
+            data: data ?? {},
+            state: publicationState({ latestVersionId: versionId, publishedVersionId, unpublishedAt, scheduled: scheduled === true }),
+          },
+        ]
+      : [],
   );
-  return { rows: page, total: options.search?.trim() ? null : (rows[0]?.total ?? 0) };
+  return { rows: page, total: options.search?.trim() || options.state ? null : (rows[0]?.total ?? 0) };
 }
 
 /** The property of a case document that holds its video: `thumbnail` (spec §3 Case item), else its first video field. */
@@ -164,6 +193,7 @@ export async function sessionCards(
       caseCount: readable ? existing.length : named.length,
       duration: known ? durations.reduce<number>((sum, value) => sum + value, 0) : null,
       availability: options.availability ? availabilityOf(row.data, options.today) : null,
+      state: row.state,
     };
   });
 }

@@ -180,10 +180,13 @@ const entries = (page: Page, name: string) => fieldBox(page, name).locator(".ref
 const chosenCases = (page: Page) => fieldBox(page, "cases").locator("ul.clip-cards > li.clip-card:not(.add-card)");
 const historyPanel = (page: Page) => page.locator("details.history-panel");
 
-/** A popup field shows its document: the title line with JavaScript, the chosen option of its select without. */
+/**
+ * A popup field shows its document: the title line with JavaScript, the chosen option of its select without (which
+ * says the document is a draft: the editor may not publish).
+ */
 async function popupShows(field: Locator, title: string) {
   if (runsScripts(field.page())) await field.locator(".popup-current", { hasText: title }).waitFor();
-  else expect(await field.locator("select option:checked").textContent()).toBe(title);
+  else expect(await field.locator("select option:checked").textContent()).toBe(`${title} (Draft)`);
 }
 
 /** Fills a translated text's inputs (one per locale; with JavaScript behind the field's locale tabs). */
@@ -208,7 +211,8 @@ async function pickArtwork(page: Page, javaScriptEnabled: boolean, search: strin
   } else {
     expect(await submitWith(page, list.getByRole("button", { name: "Add", exact: true }))).toBe(200);
     const selects = list.locator("select");
-    await selects.nth((await selects.count()) - 1).selectOption({ label });
+    // The artworks are drafts (the editor may not publish): the option says so.
+    await selects.nth((await selects.count()) - 1).selectOption({ label: `${label} (Draft)` });
   }
 }
 

@@ -14,7 +14,7 @@ import { createContent, getLatestVersion } from "@server/content/store";
  * page' still makes a new one, and 'Pick an option' clears the choice.
  */
 
-/** The text of the chosen option of a select. */
+/** The text of the chosen option of a select (the artists are drafts, which the option says: "Vincent van Gogh (Draft)"). */
 const chosenText = (select: Locator) => select.evaluate((element: HTMLSelectElement) => element.selectedOptions[0]?.textContent ?? "");
 
 let server: TestServer;
@@ -63,7 +63,7 @@ describe("popup sub-form without JavaScript", () => {
     expect(new URL(page.url()).pathname).toBe(`/b/${works.slug}/new`);
     await page.getByText("Your unsaved input was restored.").waitFor();
     expect(await control(page, "title").inputValue()).toBe("The Starry Night");
-    expect(await chosenText(control(page, "artist"))).toBe("Vincent van Gogh");
+    expect(await chosenText(control(page, "artist"))).toBe("Vincent van Gogh (Draft)");
     const artistId = await control(page, "artist").inputValue();
     expect(artistId).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -119,7 +119,7 @@ describe("popup sub-form without JavaScript", () => {
     expect(new URL(page.url()).pathname).toBe(`/b/${works.slug}/${workId}/latest`);
     expect(await control(page, "title").inputValue()).toBe("The Panorama of Scheveningen");
     expect(await control(page, "artist").inputValue()).toBe(mesdag);
-    expect(await chosenText(control(page, "artist"))).toBe("H. W. Mesdag");
+    expect(await chosenText(control(page, "artist"))).toBe("H. W. Mesdag (Draft)");
     expect((await getLatestVersion(server.db, artists.id, mesdag))!.data).toEqual({ name: "H. W. Mesdag" });
     const count = async () =>
       (await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM contents WHERE bucket_id = $1", [artists.id])).rows[0]!
@@ -132,7 +132,7 @@ describe("popup sub-form without JavaScript", () => {
     await control(page, "name").fill("Sientje Mesdag-van Houten");
     await save(page);
     expect(new URL(page.url()).pathname).toBe(`/b/${works.slug}/${workId}/latest`);
-    expect(await chosenText(control(page, "artist"))).toBe("Sientje Mesdag-van Houten");
+    expect(await chosenText(control(page, "artist"))).toBe("Sientje Mesdag-van Houten (Draft)");
     expect(await count()).toBe(232);
     expect((await getLatestVersion(server.db, artists.id, mesdag))!.data).toEqual({ name: "H. W. Mesdag" });
 

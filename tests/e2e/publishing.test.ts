@@ -208,7 +208,8 @@ describe("an editor without the publish permission", () => {
       expect(await textOf(badge(page))).toBe(
         { draft: "Draft", published: "Published", changed: "Changed", scheduled: "Scheduled", unpublished: "Unpublished" }[before.state],
       );
-      expect(await bar(page).getByRole("link").count()).toBe(0);
+      // Asking for review is what they can do.
+      expect(await bar(page).getByRole("link").allTextContents()).toEqual(["Ask for review"]);
       expect(await bar(page).getByRole("button").count()).toBe(0);
       if (javaScriptEnabled) {
         const posted = await postForm(server.url, publishPath(doc), { intent: "unpublish" }, ctx.cookie);
@@ -219,6 +220,54 @@ describe("an editor without the publish permission", () => {
       await ctx.close();
     }
     expect(await stateOf(doc)).toEqual(before);
+  });
+});
+
+describe("asking for review", () => {
+  it("an editor asks (JavaScript on in English, off in Dutch); a publisher finds it on the home page and publishing closes it", async () => {
+    const bucket = await createTestBucket(server.db, { jsonSchema: { type: "object", properties: { title: { type: "string" } } } });
+    for (const [javaScriptEnabled, locale] of [
+      [true, "en"],
+      [false, "nl-NL"],
+    ] as const) {
+      const doc = await createContent(server.db, bucket.id, { title: `Wadden at low tide (${locale})` }, null);
+      const path = `/b/${bucket.slug}/${doc.contentId}/latest`;
+      const words =
+        locale === "en"
+          ? { ask: "Ask for review", send: "Ask for review", notice: "Review asked: the publishers are told.", asked: /^Review asked by / }
+          : {
+              ask: "Beoordeling vragen",
+              send: "Beoordeling vragen",
+              notice: "Beoordeling gevraagd: wie publiceert, weet het.",
+              asked: /^Beoordeling gevraagd door /,
+            };
+      const editor = await signedInContext(browser, server, { permissions: ["user"], javaScriptEnabled, locale });
+      const page = await editor.newPage();
+      await open(page, path);
+      await clickTo(page, bar(page).getByRole("link", { name: words.ask }), `/b/${bucket.slug}/${doc.contentId}/review`);
+      await page.locator("textarea[name=note]").fill("The Dutch title is new");
+      await clickTo(page, page.getByRole("button", { name: words.send }), `${path}?review=asked`);
+      await expectTextSoon(notice(page).locator("span"), words.notice);
+      expect(await textOf(page.locator(".publication-review p"))).toMatch(words.asked);
+      expect(await textOf(page.locator(".publication-review-note"))).toBe("The Dutch title is new");
+      editor.expectNoErrors();
+      await editor.close();
+
+      const curator = await signedInContext(browser, server, { permissions: [...PUBLISHER], javaScriptEnabled });
+      const home = await curator.newPage();
+      await open(home, "/");
+      const entry = home.locator(".home-reviews li", { hasText: `Wadden at low tide (${locale})` });
+      await clickTo(home, entry.getByRole("link"), path);
+      expect(await textOf(home.locator(".publication-review p"))).toMatch(/^Review asked by /);
+      await clickTo(home, action(home, "Publish"), javaScriptEnabled ? path : `/b/${bucket.slug}/${doc.contentId}/publish`);
+      const confirm = javaScriptEnabled ? home.getByRole("alertdialog") : home.locator("main");
+      await clickTo(home, confirm.getByRole("button", { name: "Publish", exact: true }), `${path}?published=published`);
+      expect(await home.locator(".publication-review").count()).toBe(0);
+      await open(home, "/");
+      expect(await home.locator(".home-reviews li", { hasText: `Wadden at low tide (${locale})` }).count()).toBe(0);
+      curator.expectNoErrors();
+      await curator.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { bucketForm, contentIdOf, control, fieldBox, save, signedInContext, subm
 import { createTestBucket } from "@tests/support/fixtures";
 import { startTestServer, type TestServer } from "@tests/support/server";
 import { createContent, getLatestVersion } from "@server/content/store";
+import { createPublished } from "@tests/support/publishing";
 import type { Bucket } from "@server/content/buckets";
 
 /*
@@ -60,9 +61,11 @@ async function fixture(crowdSize = 0): Promise<Fixture> {
     },
   });
   const ids: Record<string, string> = {};
+  // Mesdag and Israëls are published; Toorop is a draft, which a select's option says ("Charley Toorop (Draft)").
   for (const name of ["Hendrik Willem Mesdag", "Charley Toorop", "Jozef Israëls"]) {
+    const make = name === "Charley Toorop" ? createContent : createPublished;
     ids[name] = (
-      await createContent(
+      await make(
         server.db,
         artists.id,
         { name, ...(name === "Charley Toorop" ? { portrait: "0b6f4a3c-1d2e-4f50-8a6b-7c8d9e0f1a2b" } : {}) },
@@ -92,7 +95,7 @@ describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
     const page = await ctx.newPage();
     await open(page, `/b/${shows.slug}/new`);
     await control(page, "title").fill("Sea and sky");
-    await control(page, "artist").selectOption({ label: "Charley Toorop" });
+    await control(page, "artist").selectOption({ label: "Charley Toorop (Draft)" });
 
     if (javaScriptEnabled) {
       const combobox = fieldBox(page, "guest").getByRole("combobox", { name: "Guest" });
@@ -107,7 +110,8 @@ describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
       const active = await combobox.getAttribute("aria-activedescendant");
       expect(active).toBeTruthy();
       expect(await page.locator(`[id="${active}"]`).getAttribute("aria-selected")).toBe("true");
-      const activeName = (await page.locator(`[id="${active}"]`).textContent()) ?? "";
+      const activeName = (await page.locator(`[id="${active}"] .reference-option-name > span`).first().textContent()) ?? "";
+      expect(await page.locator(`[id="${active}"] .publication-badge`).textContent()).toBe("Draft");
       await combobox.press("Enter");
       expect(await combobox.getAttribute("aria-expanded")).toBe("false");
       expect(await combobox.inputValue()).toBe(activeName);
@@ -130,14 +134,14 @@ describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
       expect(await submitWith(page, fieldBox(page, "guest").getByRole("button", { name: "Search" }))).toBe(200);
       expect(await control(page, "title").inputValue()).toBe("Sea and sky");
       expect(await control(page, "artist").inputValue()).toBe(ids["Charley Toorop"]);
-      await control(page, "guest").selectOption({ label: "Crowd member 217" });
+      await control(page, "guest").selectOption({ label: "Crowd member 217 (Draft)" });
     }
     expect(await save(page)).toBeLessThan(400);
     const contentId = contentIdOf(page);
     expect(await stored(shows, contentId)).toMatchObject({ title: "Sea and sky", artist: ids["Charley Toorop"], guest: crowdIds[217] });
     // Opened again, the chosen document's title shows (it is not in the first page).
     if (javaScriptEnabled) expect(await fieldBox(page, "guest").getByRole("combobox").inputValue()).toBe("Crowd member 217");
-    else expect(await control(page, "guest").locator("option:checked").textContent()).toBe("Crowd member 217");
+    else expect(await control(page, "guest").locator("option:checked").textContent()).toBe("Crowd member 217 (Draft)");
     ctx.expectNoErrors();
     await ctx.close();
   });
@@ -164,7 +168,7 @@ describe.each(JS_MODES)("references $label", ({ javaScriptEnabled }) => {
         await lineup
           .locator("select")
           .nth(rows - 1)
-          .selectOption({ label: name });
+          .selectOption({ label: name === "Charley Toorop" ? `${name} (Draft)` : name });
       }
     };
     await add("Hendrik Willem Mesdag");

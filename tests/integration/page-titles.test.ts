@@ -111,6 +111,7 @@ beforeAll(async () => {
     "routes/bucket-history/compare.tsx": { path: `/b/${doc}/compare`, as: "admin" },
     "routes/bucket-publish/publish.tsx": { path: `/b/${doc}/publish`, as: "admin" },
     "routes/bucket-release/add.tsx": { path: `/b/${doc}/release`, as: "admin" },
+    "routes/bucket-review/review.tsx": { path: `/b/${doc}/review`, as: "admin" },
     "routes/releases/list.tsx": { path: "/releases", as: "admin" },
     "routes/releases/release.tsx": { path: `/releases/${demoRelease!.id}`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent, deleteContent, getLatestVersion } from "@server/content/store";
 import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
-import { get, postForm } from "@tests/support/http";
+import { cookieFrom, get, postForm } from "@tests/support/http";
 import { startTestServer, type TestServer } from "@tests/support/server";
+import { publishDocument } from "@server/content/publishing";
+import { TEST_PUBLISHER } from "@tests/support/publishing";
 
 /*
  * References (spec §1): the search API of the reference combobox (GET /api/v1/buckets/any/content?collection=…
@@ -61,6 +63,8 @@ beforeAll(async () => {
     await createContent(server.db, artists.id, { name: "Hendrik Willem Mesdag", portrait: "7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f" }, null)
   ).contentId;
   toorop = (await createContent(server.db, artists.id, { name: "Charley Toorop" }, null)).contentId;
+  // Mesdag is published, Toorop a draft: the fields say which (issue 31).
+  await publishDocument(server.db, TEST_PUBLISHER, { bucket: artists, contentId: mesdag });
   for (let index = 0; index < LARGE; index += 1) {
     crowdIds.push((await createContent(server.db, crowd.id, { title: `Crowd member ${String(index).padStart(3, "0")}` }, null)).contentId);
   }
@@ -73,18 +77,25 @@ const search = (params: Record<string, string>, withCookie: string | null = cook
   get(server.url, `/api/v1/buckets/any/content?${new URLSearchParams(params)}`, withCookie ?? undefined);
 
 describe("the search API of the reference combobox", () => {
-  it("answers the matching documents' contentId, title and first image, newest first", async () => {
+  it("answers the matching documents' contentId, title, first image and publication state, newest first", async () => {
     const response = await search({ collection: artists.collectionName, search: "mesd" });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([
-      { contentId: mesdag, title: "Hendrik Willem Mesdag", thumbnail: "/api/v1/media/image/7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f" },
+      {
+        contentId: mesdag,
+        title: "Hendrik Willem Mesdag",
+        thumbnail: "/api/v1/media/image/7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f",
+        state: "published",
+      },
     ]);
     const both = (await (await search({ collection: artists.collectionName, search: "" })).json()) as Array<{
       contentId: string;
       thumbnail: unknown;
+      state: string;
     }>;
     expect(both.map((item) => item.contentId)).toEqual([toorop, mesdag]);
     expect(both[0]!.thumbnail).toBeNull();
+    expect(both.map((item) => item.state)).toEqual(["draft", "published"]);
   });
 
   it("keeps the answer of a call without search: whole documents with contentId and _id", async () => {
@@ -145,10 +156,15 @@ describe("the edit page's reference fields", () => {
     );
     const { status, html } = await page(server.url, `/b/${exhibitions.slug}/${saved.contentId}/latest`, cookie);
     expect(status).toBe(200);
-    expect(optionsOf(html, "artist").map((option) => option.label)).toEqual(["Pick an option", "Charley Toorop", "Hendrik Willem Mesdag"]);
+    // A document that exhibits do not get as it is says its state (an option holds no badge).
+    expect(optionsOf(html, "artist").map((option) => option.label)).toEqual([
+      "Pick an option",
+      "Charley Toorop (Draft)",
+      "Hendrik Willem Mesdag",
+    ]);
     const extra = optionsOf(html, "extra");
     expect(extra.length).toBeLessThanOrEqual(22);
-    expect(extra.find((option) => option.value === chosen)).toMatchObject({ label: "Crowd member 003", selected: true });
+    expect(extra.find((option) => option.value === chosen)).toMatchObject({ label: "Crowd member 003 (Draft)", selected: true });
     // Without JavaScript the large collection has a search box and its submit button.
     expect(html).toContain(`name="__reference_query:extra"`);
     const button = /<button[^>]*name="__reference_search"[^>]*>/.exec(html)?.[0] ?? "";
@@ -157,6 +173,26 @@ describe("the edit page's reference fields", () => {
     expect(html).toContain(`href="/b/${artists.slug}/${toorop}/latest"`);
     expect(html).toContain(`src="/api/v1/media/image/7a1f3e56-9a43-4c1e-8d0b-2f1b4c5d6e7f"`);
     expect(html).toMatch(/<input type="hidden" name="artists\[1\]" value="[^"]+"/);
+    // Each entry of the reference list with its state's badge.
+    const entries = [...html.matchAll(/<div class="reference-entry" data-reference="([^"]+)">([\s\S]*?)<\/div>/g)].map((match) => [
+      match[1],
+      /publication-badge publication-(\w+)/.exec(match[2]!)?.[1],
+    ]);
+    expect(entries).toEqual([
+      [toorop, "draft"],
+      [mesdag, "published"],
+    ]);
+  });
+
+  it("says the states in Dutch in the options", async () => {
+    const saved = await createContent(server.db, exhibitions.id, { title: "Nederlands", artist: toorop }, null);
+    const { cookie: dutch } = await signedInUser(server.url, server.db, { permissions: ["user", "admin"] });
+    const switched = await postForm(server.url, "/session/locale", { locale: "nl", redirect_to: "/" }, dutch);
+    const html = (await page(server.url, `/b/${exhibitions.slug}/${saved.contentId}/latest`, cookieFrom(switched) ?? dutch)).html;
+    expect(optionsOf(html, "artist").find((option) => option.value === toorop)).toMatchObject({
+      label: "Charley Toorop (Concept)",
+      selected: true,
+    });
   });
 
   it("searches a large collection without JavaScript: the results re-render with the input kept, nothing saved", async () => {
@@ -176,7 +212,7 @@ describe("the edit page's reference fields", () => {
     );
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(optionsOf(html, "extra")[1]).toMatchObject({ value: crowdIds[217], label: "Crowd member 217" });
+    expect(optionsOf(html, "extra")[1]).toMatchObject({ value: crowdIds[217], label: "Crowd member 217 (Draft)" });
     expect(html).toContain('value="Typed but not saved"');
     expect(html).toContain('value="member 217"');
     expect(html).toContain("1 result");

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContent, deleteContent } from "@server/content/store";
+import { createContent, deleteContent, saveVersion } from "@server/content/store";
+import { publishDocument, unpublishDocument } from "@server/content/publishing";
+import { TEST_PUBLISHER } from "@tests/support/publishing";
 import { insertMedia } from "@server/media/store";
 import type { Bucket } from "@server/content/buckets";
 import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
@@ -9,7 +11,8 @@ import { startTestServer, type TestServer } from "@tests/support/server";
 /*
  * The session overviews (/sessies/{bucket}, /dle-sessies/{bucket}; docs/screens.md) without
  * JavaScript: guards, the cards' data (first case's still, case count, total duration), the stored order of learning
- * sessions and its moves (stale and racing ones included), search switching reorder off, paging.
+ * sessions and its moves (stale and racing ones included), search switching reorder off, paging, each session's
+ * publication state and the filter by state (issue 31).
  */
 
 let server: TestServer;
@@ -418,5 +421,74 @@ describe("the order of learning sessions", () => {
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe(`/dle-sessies/${bucket.slug}?deleted`);
     expect(titles((await page(server.url, `/dle-sessies/${bucket.slug}`, member)).html)).toEqual(["Kept"]);
+  });
+});
+
+describe("publication states", () => {
+  /** Each session's badge, by title (list view). */
+  function states(html: string): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const row of html.matchAll(/<tr[^>]*data-session="[^"]*"[^>]*>([\s\S]*?)<\/tr>/g)) {
+      const title = /class="session-title"[^>]*>([^<]*)</.exec(row[1]!)?.[1];
+      const badge = /class="publication-badge publication-(\w+)"/.exec(row[1]!)?.[1];
+      if (title) found[decode(title)] = badge ?? "";
+    }
+    return found;
+  }
+
+  it("show each session's state and filter by it (sessies and dle-sessies); reordering is off while filtering and says why", async () => {
+    for (const bucket of [await sessiesBucket(), await dleBucket()]) {
+      const screen = bucket.screen;
+      const ids = await sessions(bucket, ["Draft one", "Live one", "Changed one", "Taken off"]);
+      for (const name of ["Live one", "Changed one", "Taken off"]) {
+        await publishDocument(server.db, TEST_PUBLISHER, { bucket, contentId: ids[name]! });
+      }
+      const latest = await server.db.query<{ versionId: string }>(
+        `SELECT latest_version_id AS "versionId" FROM contents WHERE content_id = $1`,
+        [ids["Changed one"]],
+      );
+      await saveVersion(server.db, {
+        bucketId: bucket.id,
+        contentId: ids["Changed one"]!,
+        baseVersionId: latest.rows[0]!.versionId,
+        data: { title: "Changed one", cases: [] },
+        userId: null,
+      });
+      await unpublishDocument(server.db, TEST_PUBLISHER, { bucket, contentId: ids["Taken off"]! });
+
+      const all = await page(server.url, `/${screen}/${bucket.slug}`, member);
+      expect(states(all.html), screen).toEqual({
+        "Draft one": "draft",
+        "Live one": "published",
+        "Changed one": "changed",
+        "Taken off": "unpublished",
+      });
+      expect(all.html).toMatch(/<select id="overview-state" name="state"/);
+
+      const drafts = await page(server.url, `/${screen}/${bucket.slug}?state=draft`, member);
+      expect(states(drafts.html), screen).toEqual({ "Draft one": "draft" });
+      expect(drafts.html).toMatch(/<option value="draft" selected="">Draft<\/option>/);
+      expect(drafts.html).not.toContain('class="session-move"');
+      if (screen === "dle-sessies") expect(decode(drafts.html)).toContain("The order can't be changed while filtering by state");
+      expect(titles((await page(server.url, `/${screen}/${bucket.slug}?state=changed&q=changed`, member)).html)).toEqual(["Changed one"]);
+      expect(decode((await page(server.url, `/${screen}/${bucket.slug}?state=scheduled`, member)).html)).toContain(
+        "No sessions in this state.",
+      );
+      // An unknown state is no filter.
+      expect(Object.keys(states((await page(server.url, `/${screen}/${bucket.slug}?state=nope`, member)).html))).toHaveLength(4);
+    }
+  });
+
+  it("say the states in Dutch", async () => {
+    const bucket = await sessiesBucket();
+    await sessions(bucket, ["Sessie"]);
+    const { cookie } = await signedInUser(server.url, server.db);
+    const dutch = cookieFrom(await postForm(server.url, "/session/locale", { locale: "nl", redirect_to: "/" }, cookie)) ?? cookie;
+    const all = decode((await page(server.url, `/sessies/${bucket.slug}`, dutch)).html);
+    expect(all).toMatch(/<span class="publication-badge publication-draft"[^>]*>Concept<\/span>/);
+    expect(all).toMatch(/<option value=""[^>]*>Alle statussen<\/option>/);
+    expect(decode((await page(server.url, `/sessies/${bucket.slug}?state=published`, dutch)).html)).toContain(
+      "Geen sessies met deze status.",
+    );
   });
 });

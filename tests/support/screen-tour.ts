@@ -443,6 +443,8 @@ const references = (setup: TourSetup) =>
     for (const title of ["Rijksmuseum Amsterdam", "Museum that closed", "Fries Museum Leeuwarden"]) {
       made.push((await createContent(setup.db, places.id, { title }, setup.admin.id)).contentId);
     }
+    // Rijksmuseum published, Fries Museum a draft: the field shows both states.
+    await publishDocument(setup.db, { id: setup.admin.id, name: "Tour admin" }, { bucket: places, contentId: made[0]! });
     const objects = await createTestBucket(setup.db, {
       name: "Collection objects",
       slug: unique("objects"),

@@ -42,7 +42,7 @@ describe("message sets", () => {
     "common:references.unknownValue",
     "history:history.schemaVersion",
     "history:history.item",
-    "common:screens.names.trend",
+    "admin:screens.names.trend",
     "share:shareables.columns.document",
     "pages:sessionOverview.still",
     "admin:styleGuide.kinds.tags",

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { ReferenceOption } from "@core/content/references";
+import type { PublicationState } from "@core/content/publication";
 import { requestJson } from "~/lib/api-client";
 
 /** How long typing pauses before the server is asked. */
@@ -9,13 +10,19 @@ interface SearchResult {
   contentId: string;
   title: string;
   thumbnail: string | null;
+  state: PublicationState | null;
 }
 
 /** Asks the server for a collection's documents matching `text` (GET /api/v1/buckets/any/content?…&search=). */
 export async function searchCollection(collection: string, text: string, signal?: AbortSignal): Promise<ReferenceOption[]> {
   const query = new URLSearchParams({ collection, search: text, limit: "20" });
   const results = await requestJson<SearchResult[]>(`/api/v1/buckets/any/content?${query}`, { signal });
-  return results.map((result) => ({ value: result.contentId, label: result.title, thumbnail: result.thumbnail }));
+  return results.map((result) => ({
+    value: result.contentId,
+    label: result.title,
+    thumbnail: result.thumbnail,
+    ...(result.state ? { state: result.state } : {}),
+  }));
 }
 
 export type CollectionSearchStatus = "idle" | "loading" | "error" | "done";

@@ -2,6 +2,7 @@ import { useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { ReferenceOption } from "@core/content/references";
 import { useCollectionSearch } from "./collection-search";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 
 /**
  * The search of a large collection as the editor types (WAI-ARIA combobox with a listbox popup): the input says
@@ -140,7 +141,10 @@ export function ReferenceCombobox(props: {
             onClick={() => choose(option)}
           >
             {option.thumbnail ? <img src={option.thumbnail} alt="" width={32} height={32} loading="lazy" /> : null}
-            <span>{option.label}</span>
+            <span className="reference-option-name">
+              <span>{option.label}</span>
+              {option.state ? <PublicationBadge state={option.state} /> : null}
+            </span>
           </li>
         ))}
       </ul>

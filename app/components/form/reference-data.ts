@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { ReferenceCollection, ReferenceOption, ReferenceTarget } from "@core/content/references";
 import type { JsonSchema } from "@core/schema/normalize";
+import type { PublicationState } from "@core/content/publication";
 import { useBucketForm } from "./context";
 
 /** What a reference field shows of a stored contentId. */
@@ -11,6 +12,8 @@ export interface ReferenceView {
   deleted: boolean;
   /** Known as a document of the collection (a link can be made). */
   known: boolean;
+  /** What exhibits get of it (docs/publishing.md), where known. */
+  state?: PublicationState;
 }
 
 /**
@@ -25,9 +28,9 @@ export function useReferenceCollection(schema: JsonSchema, extra: Record<string,
   const describe = (contentId: string): ReferenceView => {
     const target = extra[contentId] ?? referenceTargets?.[contentId.toLowerCase()];
     if (target?.deleted) return { label: t("references.deleted"), thumbnail: null, deleted: true, known: false };
-    if (target) return { label: target.label, thumbnail: target.thumbnail ?? null, deleted: false, known: true };
+    if (target) return { label: target.label, thumbnail: target.thumbnail ?? null, deleted: false, known: true, state: target.state };
     const option = collection.options.find((candidate) => candidate.value === contentId);
-    if (option) return { label: option.label, thumbnail: option.thumbnail ?? null, deleted: false, known: true };
+    if (option) return { label: option.label, thumbnail: option.thumbnail ?? null, deleted: false, known: true, state: option.state };
     return { label: t("references.unknownValue", { contentId }), thumbnail: null, deleted: false, known: false };
   };
   return { collectionName, collection, describe };
@@ -36,5 +39,15 @@ export function useReferenceCollection(schema: JsonSchema, extra: Record<string,
 /** The options of a select: the collection's, with the current value's own when the list lacks it (kept, never lost). */
 export function optionsWithValue(options: ReferenceOption[], value: string, view: ReferenceView | null): ReferenceOption[] {
   if (!value || !view || options.some((option) => option.value === value)) return options;
-  return [{ value, label: view.label }, ...options];
+  return [{ value, label: view.label, state: view.state }, ...options];
+}
+
+/**
+ * A select option's text: its title, and its publication state unless it is published as it is (an <option> holds
+ * no badge): 'Duinen bij Schoorl (Draft)'.
+ */
+export function useOptionLabel() {
+  const { t } = useTranslation();
+  return (option: Pick<ReferenceOption, "label" | "state">) =>
+    option.state && option.state !== "published" ? `${option.label} (${t(`publicationState.${option.state}`)})` : option.label;
 }

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { REFERENCE_QUERY_PREFIX, REFERENCE_SEARCH_FIELD, type ReferenceOption, type ReferenceTarget } from "@core/content/references";
 import { useBucketForm, useFieldLock } from "./context";
 import { fieldLabel, FieldShell, type FieldProps } from "./field-shell";
-import { optionsWithValue, useReferenceCollection, type ReferenceView } from "./reference-data";
+import { optionsWithValue, useOptionLabel, useReferenceCollection, type ReferenceView } from "./reference-data";
 import { ReferenceCombobox } from "./reference-combobox";
 import { SelectOptions } from "./select-options";
 
@@ -41,7 +41,8 @@ export function ReferenceSelectField({ children, ...props }: FieldProps & { chil
   const merged: ReferenceOption[] = searched
     ? [...searched.options, ...collection.options.filter((option) => !searched.options.some((found) => found.value === option.value))]
     : collection.options;
-  const options = optionsWithValue(merged, value, view);
+  const optionLabel = useOptionLabel();
+  const options = optionsWithValue(merged, value, view).map((option) => ({ value: option.value, label: optionLabel(option) }));
   const queryId = `${meta.id}-search`;
   return (
     <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
@@ -116,7 +117,11 @@ function ReferenceComboboxField(props: FieldProps) {
         readOnly={lock.readOnly}
         firstPage={collection.options}
         onChange={(option) => {
-          if (option) setPicked((known) => ({ ...known, [option.value]: { label: option.label, thumbnail: option.thumbnail ?? null } }));
+          if (option)
+            setPicked((known) => ({
+              ...known,
+              [option.value]: { label: option.label, thumbnail: option.thumbnail ?? null, state: option.state },
+            }));
           control.change(option?.value ?? "");
         }}
       />

@@ -10,6 +10,7 @@ import { ReferenceField } from "./reference-field";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 import { RowButtons } from "./row-buttons";
 import { useRowDrag } from "./row-drag";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 
 const ReferencePicker = lazyDialog(
   import.meta.env.SSR ? opensInBrowserOnly : () => import("./reference-picker").then((module) => module.ReferencePicker),
@@ -79,12 +80,17 @@ export function ReferenceListField(props: FieldProps) {
                   )}
                   {view.deleted ? (
                     <span className="reference-deleted">{t("references.deleted")}</span>
-                  ) : view.known && collection.slug ? (
-                    <a href={`/b/${collection.slug}/${value}/latest`} className="reference-title">
-                      {view.label}
-                    </a>
                   ) : (
-                    <span className="reference-title">{view.label}</span>
+                    <span className="reference-name">
+                      {view.known && collection.slug ? (
+                        <a href={`/b/${collection.slug}/${value}/latest`} className="reference-title">
+                          {view.label}
+                        </a>
+                      ) : (
+                        <span className="reference-title">{view.label}</span>
+                      )}
+                      {view.state ? <PublicationBadge state={view.state} /> : null}
+                    </span>
                   )}
                 </div>
               ) : (
@@ -134,7 +140,10 @@ export function ReferenceListField(props: FieldProps) {
           collection={collection}
           chosen={values}
           onPick={(option) => {
-            setPicked((known) => ({ ...known, [option.value]: { label: option.label, thumbnail: option.thumbnail ?? null } }));
+            setPicked((known) => ({
+              ...known,
+              [option.value]: { label: option.label, thumbnail: option.thumbnail ?? null, state: option.state },
+            }));
             form.insert({ name: meta.name, defaultValue: option.value });
             setPicking(false);
             addButton.current?.focus();

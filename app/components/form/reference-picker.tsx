@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ReferenceCollection, ReferenceOption } from "@core/content/references";
 import { useCollectionSearch } from "./collection-search";
 import { ModalDialog } from "~/components/modal-dialog";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 
 /**
  * The picker of a reference list (with JavaScript): a modal dialog with a search box over the collection's
@@ -76,7 +77,10 @@ export function ReferencePicker(props: {
               ) : (
                 <span className="reference-thumb-empty" aria-hidden="true" />
               )}
-              <span className="reference-picker-title">{option.label}</span>
+              <span className="reference-picker-title">
+                {option.label}
+                {option.state ? <PublicationBadge state={option.state} /> : null}
+              </span>
               <button
                 type="button"
                 className="button small"

@@ -1,13 +1,12 @@
 import { useTranslation } from "react-i18next";
 import type { PublicationState } from "@core/content/publication";
-import "~/components/publishing/publishing-messages";
 
 /** A document's publication state as a short label (docs/publishing.md): what exhibits get of it. */
 export function PublicationBadge({ state }: { state: PublicationState }) {
   const { t } = useTranslation();
   return (
-    <span className={`publication-badge publication-${state}`} title={t(`publishing.stateHint.${state}`)}>
-      {t(`publishing.state.${state}`)}
+    <span className={`publication-badge publication-${state}`} title={t(`publicationStateHint.${state}`)}>
+      {t(`publicationState.${state}`)}
     </span>
   );
 }

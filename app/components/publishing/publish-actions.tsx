@@ -7,6 +7,7 @@ import type { BucketEditData } from "~/routes/bucket-edit/edit.server";
 import type { loader as publishLoader } from "~/routes/bucket-publish/publish";
 import { PublicationBadge } from "./publication-badge";
 import { UnpublishedReferences } from "./unpublished-references";
+import { useVersionTime } from "~/components/history/format";
 import "~/components/publishing/publishing-messages";
 
 type Intent = "publish" | "unpublish";
@@ -18,6 +19,39 @@ export const publishPath = (bucketSlug: string, contentId: string) =>
 /** /b/{bucket}/{contentId}/release: add the document to a release. */
 const releasePath = (bucketSlug: string, contentId: string) =>
   `/b/${encodeURIComponent(bucketSlug)}/${encodeURIComponent(contentId)}/release`;
+
+/** /b/{bucket}/{contentId}/review: ask the publishers for review (POST intent=ask), or close the request (intent=close). */
+const reviewPath = (bucketSlug: string, contentId: string) =>
+  `/b/${encodeURIComponent(bucketSlug)}/${encodeURIComponent(contentId)}/review`;
+
+/** The document's open request for review: who asked, when, their message; a publisher may close it without publishing. */
+function ReviewRequestLine({
+  review,
+  action,
+  canClose,
+}: {
+  review: NonNullable<BucketEditData["review"]>;
+  action: string;
+  canClose: boolean;
+}) {
+  const { t } = useTranslation();
+  const time = useVersionTime();
+  return (
+    <div className="publication-review" role="note">
+      <p>
+        {t("publishing.review.asked", { name: review.requesterName, when: time(review.createdAt) })}
+        {review.note ? <q className="publication-review-note">{review.note}</q> : null}
+      </p>
+      {canClose ? (
+        <Form method="post" action={action}>
+          <button type="submit" name="intent" value="close" className="button small">
+            {t("publishing.review.close")}
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
 
 /** A click that opens the link's page where the user wanted it (a new tab or window), not the dialog. */
 const opensElsewhere = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
@@ -74,7 +108,11 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
           <Link to={`${releasePath(bucket.slug, contentId)}${older ? `?versionId=${versionId}` : ""}`} className="button small">
             {t("publishing.addToRelease")}
           </Link>
-        ) : null}
+        ) : (
+          <Link to={`${reviewPath(bucket.slug, contentId)}${older ? `?versionId=${versionId}` : ""}`} className="button small">
+            {t(loaderData.review ? "publishing.review.askAgain" : "publishing.review.ask")}
+          </Link>
+        )}
         {loaderData.releases.length ? (
           <span className="publication-releases">
             {t("publishing.inRelease")}:{" "}
@@ -87,6 +125,14 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
           </span>
         ) : null}
       </div>
+      {loaderData.review ? (
+        <ReviewRequestLine review={loaderData.review} action={reviewPath(bucket.slug, contentId)} canClose={loaderData.canPublish} />
+      ) : null}
+      {showNotice && loaderData.reviewNotice ? (
+        <FlashNotice key={`review-${loaderData.reviewNotice}`}>
+          {t(loaderData.reviewNotice === "asked" ? "publishing.review.askedNotice" : "publishing.review.closedNotice")}
+        </FlashNotice>
+      ) : null}
       {showNotice && loaderData.publishedNotice ? (
         <FlashNotice key={loaderData.publishedNotice}>
           {t(loaderData.publishedNotice === "published" ? "publishing.publishedNotice" : "publishing.unpublishedNotice")}

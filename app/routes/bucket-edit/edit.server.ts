@@ -7,6 +7,7 @@ import { loadReferenceOptions, loadReferenceTargets } from "@server/content/refe
 import { loadClipCardData } from "@server/content/populate";
 import { submitBucketForm } from "@server/content/save-form";
 import { historyPanel } from "@server/content/history";
+import { openReviewOf } from "@server/content/reviews";
 import { publicationOf } from "@server/content/publishing";
 import { mayPublish } from "@core/content/publication";
 import { isReleaseEditable } from "@core/content/release";
@@ -165,6 +166,10 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
             .filter((release) => isReleaseEditable(release.state))
             .map((release) => ({ id: release.id, name: release.name, state: release.state }))
         : [],
+    // The open request for review (docs/publishing.md), shown to everyone who opens the document.
+    review: editing ? await openReviewOf(context.db, version.contentId) : null,
+    // After a request for review was made or closed (the redirect of /b/{bucket}/{id}/review): which, for the notice.
+    reviewNotice: ((notice) => (notice === "asked" || notice === "closed" ? notice : null))(search.get("review")),
     // After a publish or an unpublish (the redirect of /b/{bucket}/{id}/publish): which, for the notice.
     publishedNotice: ((notice) => (notice === "published" || notice === "unpublished" ? notice : null))(search.get("published")),
   };

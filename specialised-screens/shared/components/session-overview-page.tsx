@@ -6,6 +6,8 @@ import type { WhereUsed } from "@core/content/references";
 import { documentPath, type ScreenBucket } from "@core/content/screens";
 import { formatDuration, movedOrder, type MoveTarget, type SessionCard } from "../session-overview";
 import { AvailabilityText, Still } from "./session-card-parts";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
+import type { PublicationState } from "@core/content/publication";
 import { pageTitle } from "~/lib/page-title";
 import "~/styles/session-overview.css";
 
@@ -22,6 +24,8 @@ export interface SessionOverviewData {
   hasNext: boolean;
   pages: number | null;
   search: string;
+  /** The publication state filter, null for all. */
+  state: PublicationState | null;
   view: "list" | "grid";
   confirmDelete: string | null;
   whereUsed: WhereUsed | null;
@@ -197,7 +201,9 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
       toDelete={toDelete}
       notes={
         reorder && !reorder.enabled ? (
-          <p className="session-reorder-note">{t("sessionOverview.reorderOffWhileSearching")}</p>
+          <p className="session-reorder-note">
+            {t(loaderData.search ? "sessionOverview.reorderOffWhileSearching" : "sessionOverview.reorderOffWhileFiltering")}
+          </p>
         ) : reorder && cards.length > 1 && hydrated ? (
           <p className="session-reorder-note">{t("sessionOverview.reorderHint")}</p>
         ) : null
@@ -209,7 +215,13 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
         </p>
       ) : null}
       {cards.length === 0 ? (
-        <p className="empty">{loaderData.search ? t("sessionOverview.noResults") : t("sessionOverview.empty")}</p>
+        <p className="empty">
+          {loaderData.search
+            ? t("sessionOverview.noResults")
+            : loaderData.state
+              ? t("sessionOverview.noneInState")
+              : t("sessionOverview.empty")}
+        </p>
       ) : view === "grid" ? (
         <ul className="session-grid">
           {cards.map((card, index) => (
@@ -221,6 +233,7 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
                 </Link>
                 <span className="session-meta">{meta(card)}</span>
                 {card.availability ? <AvailabilityText availability={card.availability} /> : null}
+                <PublicationBadge state={card.state} />
               </div>
               <div className="session-card-actions">
                 {hereLink(card)}
@@ -240,6 +253,9 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
               <th scope="col">{t("overview.title")}</th>
               <th scope="col">{t("sessionOverview.cases")}</th>
               {reorder ? <th scope="col">{t("sessionOverview.availability")}</th> : null}
+              <th scope="col" className="state-cell">
+                {t("overview.state")}
+              </th>
             </>
           }
         >
@@ -255,6 +271,9 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
               </td>
               <td className="session-meta">{meta(card)}</td>
               {reorder ? <td>{card.availability ? <AvailabilityText availability={card.availability} /> : null}</td> : null}
+              <td className="state-cell">
+                <PublicationBadge state={card.state} />
+              </td>
               <td>
                 <div className="session-row-actions">
                   {hereLink(card)}
