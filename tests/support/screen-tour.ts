@@ -6,6 +6,7 @@ import { createContent, deleteContent, getLatestVersion, saveVersion } from "@se
 import { listContents } from "@server/content/listing";
 import { publishDocument, unpublishDocument } from "@server/content/publishing";
 import { addToRelease, createRelease, publishRelease, scheduleRelease } from "@server/content/releases";
+import { askForReview } from "@server/content/reviews";
 import type { Db } from "@server/db/client";
 import { hashToken, randomToken } from "@server/security/tokens";
 import { DEMO_BUCKETS } from "@server/demo-content";
@@ -679,6 +680,24 @@ const publishedExhibitions = (setup: TourSetup) =>
     });
     await publishDocument(setup.db, actor, { bucket, contentId: published.contentId });
     return { slug: data.slug!, contentId: changed.contentId, publishedId: published.contentId };
+  });
+
+/** An exhibition an editor asked the publishers to review, with a message (docs/publishing.md, Asking for review). */
+const reviewAsked = (setup: TourSetup) =>
+  setup.once("review-asked", async () => {
+    const data = await demoCopy(setup, "exhibitions");
+    const bucket = { ...demo("exhibitions").bucket, id: await bucketId(setup.db, data.slug!), slug: data.slug! };
+    await askForReview(
+      setup.db,
+      { id: null, name: "Eva Editor" },
+      {
+        bucket,
+        contentId: data.contentId!,
+        versionId: data.versionId!,
+        note: "The Dutch subtitle is new, and the opening date moved a week: could you check both before it goes live?",
+      },
+    );
+    return data;
   });
 
 /** A hall referring to two lamps never published: publishing it lists them, ticked to be published with it. */
@@ -1425,6 +1444,44 @@ export const TOUR: TourEntry[] = [
     setup: publishedExhibitions,
     path: (data) => `/b/${data.slug}/${data.contentId}/publish?intent=unpublish`,
   },
+  // Asking for review: the editor's request page (and its refusal of a message too long), the document's page after
+  // asking (the editor's notice and Ask again; a publisher's Close request) and a publisher's home page.
+  {
+    name: "bucket-review-ask",
+    as: "editor",
+    javaScriptEnabled: false,
+    setup: reviewAsked,
+    path: (data) => `/b/${data.slug}/${data.contentId}/review`,
+  },
+  {
+    name: "bucket-review-note-too-long",
+    as: "editor",
+    setup: reviewAsked,
+    path: (data) => `/b/${data.slug}/${data.contentId}/review`,
+    open: async ({ page }) => {
+      await page.locator("textarea[name=note]").evaluate((area: HTMLTextAreaElement) => {
+        area.removeAttribute("maxlength");
+        area.value = "Please check the labels of every room. ".repeat(30);
+      });
+      await page.locator(".review-form button[type=submit]").click();
+      await page.locator(".review-form .field-error").waitFor();
+    },
+  },
+  {
+    name: "bucket-review-asked",
+    as: "editor",
+    setup: reviewAsked,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest?review=asked`,
+    ready: ".publication-review",
+  },
+  {
+    name: "bucket-review-publisher",
+    as: "admin",
+    setup: reviewAsked,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".publication-review",
+  },
+  { name: "home-reviews", as: "admin", setup: reviewAsked, path: "/", ready: ".home-reviews" },
   // Releases (docs/publishing.md, Releases): the list, a scheduled and a published release, their confirmations, Add to
   // release, and a document's page that names the release it is in.
   { name: "releases", as: "admin", setup: releases, path: "/releases" },
