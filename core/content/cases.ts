@@ -1,3 +1,4 @@
+import type { PublicationState } from "./publication";
 import { isPlainObject } from "@core/plain-object";
 import { titleText } from "./title";
 import { VIDEO_CASES_RENDERER } from "./renderers";
@@ -30,6 +31,8 @@ export interface CaseCard {
   processing: boolean;
   /** The case's video as a player needs it: null without a video (or one the reader may not see). */
   video: CaseVideo | null;
+  /** What exhibits get of the case (docs/publishing.md), where the page loaded it. */
+  state?: PublicationState;
 }
 
 /** A case's video: its URL, whether it plays yet (every job done), and its length in seconds (ffprobe's). */
@@ -44,6 +47,8 @@ export interface TrendOption {
   value: string;
   label: string;
   image: string | null;
+  /** What exhibits get of the trend (docs/publishing.md), where the page loaded it. */
+  state?: PublicationState;
 }
 
 /** The clip cards or trend options of one collection; slug null when the user may not see it. */

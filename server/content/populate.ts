@@ -4,6 +4,7 @@ import { toDocument } from "./document";
 import { type ContentVersion } from "./store";
 import { listContents } from "./listing";
 import { compileBucketSchema } from "./validator";
+import { publicationStates } from "./publishing";
 import type { User } from "@server/accounts/users";
 import { clientMay, type ApiClient } from "@server/accounts/api-clients";
 import type { Queryable } from "@server/db/client";
@@ -114,13 +115,25 @@ export async function loadClipCardData(context: Services, user: User, schema: Js
     const bucket = await findBucketByCollection(context.db, collection);
     if (!bucket || !isBucketVisible(bucket, user)) return null;
     const versions = await listContents(context.db, bucket.id, { limit: CARD_LIMIT });
-    return { bucket, documents: await populateDocuments(context.db, bucket, versions, mayRead) };
+    // What exhibits get of each (docs/publishing.md): cards and options show it.
+    const states = await publicationStates(
+      context.db,
+      bucket.id,
+      versions.map((version) => version.contentId),
+    );
+    return { bucket, states, documents: await populateDocuments(context.db, bucket, versions, mayRead) };
   };
   const data: ClipCardData = { cases: {}, trends: {} };
   for (const collection of caseCollections) {
     const loaded = await load(collection);
     data.cases[collection] = loaded
-      ? { slug: loaded.bucket.slug, cards: loaded.documents.flatMap((document) => caseCardOf(document, loaded.bucket.locales) ?? []) }
+      ? {
+          slug: loaded.bucket.slug,
+          cards: loaded.documents.flatMap((document) => {
+            const card = caseCardOf(document, loaded.bucket.locales);
+            return card ? [{ ...card, state: loaded.states.get(card.contentId.toLowerCase()) }] : [];
+          }),
+        }
       : { slug: null, cards: [] };
   }
   for (const collection of trendCollections) {
@@ -137,6 +150,7 @@ export async function loadClipCardData(context: Services, user: User, schema: Js
           value: String(document.contentId),
           label: documentTitle(document, loaded.bucket.jsonSchema, loaded.bucket.locales) || String(document.contentId),
           image: documentPicture(trendSchema, document),
+          state: loaded.states.get(String(document.contentId).toLowerCase()),
         }))
         .sort((a, b) => a.label.localeCompare(b.label)),
     };

@@ -357,7 +357,7 @@ describe.each(JS_MODES)("an editor's exhibition journey $label", ({ javaScriptEn
       await fieldBox(page, "trend").getByRole("option", { name: "Light and water" }).click();
       await fieldBox(page, "trend").getByRole("listbox").waitFor({ state: "hidden" });
     } else {
-      await control(page, "trend").selectOption({ label: "Light and water" });
+      await control(page, "trend").selectOption({ label: "Light and water (Draft)" });
     }
     expect(await control(page, "trend").inputValue()).toBe(trends["Light and water"]);
 

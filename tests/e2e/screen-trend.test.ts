@@ -84,7 +84,8 @@ async function addRelated(page: Page, title: string, javaScriptEnabled: boolean)
     await field.getByRole("button", { name: "Add a trend" }).click();
     await field.getByRole("option", { name: title }).click();
   } else {
-    await field.getByLabel("Add a related trend").selectOption({ label: title });
+    // The trends are drafts, which the option says after the title.
+    await field.getByLabel("Add a related trend").selectOption({ label: `${title} (Draft)` });
     expect(await submitWith(page, field.getByRole("button", { name: "Add", exact: true }))).toBe(200);
   }
 }
@@ -128,9 +129,15 @@ describe.each(JS_MODES)("the trend screen $label", ({ javaScriptEnabled }) => {
     let offered: string[];
     if (javaScriptEnabled) {
       await fieldBox(page, "related").getByRole("button", { name: "Add a trend" }).click();
-      offered = await fieldBox(page, "related").getByRole("option").allTextContents();
+      offered = await fieldBox(page, "related").getByRole("option").locator(".trend-option-label").allTextContents();
+      expect(
+        await fieldBox(page, "related").getByRole("option", { name: "Groene steden" }).locator(".publication-badge").textContent(),
+      ).toBe("Draft");
     } else {
-      offered = await fieldBox(page, "related").getByLabel("Add a related trend").locator("option").allTextContents();
+      // The options' text: the title, and the state of a trend not published ("Groene steden (Draft)").
+      const texts = await fieldBox(page, "related").getByLabel("Add a related trend").locator("option").allTextContents();
+      offered = texts.map((text) => text.replace(/ \(Draft\)$/, ""));
+      expect(texts).toContain("Groene steden (Draft)");
     }
     expect(offered).toContain("Groene steden");
     for (const chosen of [title, "Ambacht", "Licht en water"]) expect(offered).not.toContain(chosen);

@@ -209,7 +209,11 @@ describe.each(JS_MODES)("video cases $label", ({ javaScriptEnabled }) => {
       await button.click();
       const list = fieldBox(page, "trend").getByRole("listbox");
       await list.waitFor();
-      expect(await list.getByRole("option").allTextContents()).toEqual(["Pick an option", "Craft revival", "Light and water"]);
+      expect(await list.getByRole("option").locator(".trend-option-label").allTextContents()).toEqual([
+        "Pick an option",
+        "Craft revival",
+        "Light and water",
+      ]);
       expect(await list.getByRole("option", { name: "Light and water" }).locator("img").count()).toBe(1);
       // Keyboard: down to the first trend (by title), Enter.
       await page.keyboard.press("ArrowDown");
@@ -222,7 +226,11 @@ describe.each(JS_MODES)("video cases $label", ({ javaScriptEnabled }) => {
       expect(await control(page, "trend").inputValue()).toBe(ids.light);
     } else {
       const select = control(page, "trend");
-      expect(await select.locator("option").allTextContents()).toEqual(["Pick an option", "Craft revival", "Light and water"]);
+      expect(await select.locator("option").allTextContents()).toEqual([
+        "Pick an option",
+        "Craft revival (Draft)",
+        "Light and water (Draft)",
+      ]);
       await select.selectOption(ids.light);
     }
     expect(await save(page)).toBeLessThan(400);

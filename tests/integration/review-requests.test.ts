@@ -116,6 +116,21 @@ describe("asking for review", () => {
     expect(await activity(doc.contentId)).toEqual([{ action: "reviewAsked", actorName: "Eva Editor" }]);
   });
 
+  it("is not offered while exhibits show the newest version, and is again once it changes", async () => {
+    const doc = await draft("Lighthouse");
+    await publishDocument(server.db, TEST_PUBLISHER, { bucket: works, contentId: doc.contentId });
+    const editor = await signedInUser(server.url, server.db, { permissions: ["user"] });
+    expect((await page(server.url, editPath(doc.contentId), editor.cookie)).html).not.toContain("Ask for review");
+    await saveVersion(server.db, {
+      bucketId: works.id,
+      contentId: doc.contentId,
+      baseVersionId: doc.versionId,
+      data: { title: "Lighthouse at night" },
+      userId: null,
+    });
+    expect((await page(server.url, editPath(doc.contentId), editor.cookie)).html).toContain(">Ask for review</a>");
+  });
+
   it("keeps one open request per document: asking again moves it to the newer version and message", async () => {
     const first = await draft("Harbour lights");
     const editor = await signedInUser(server.url, server.db, { permissions: ["user"] });

@@ -178,7 +178,11 @@ describe("the trend screen's page", () => {
     // Without JavaScript the add select offers the other trends: never the trend itself, nor those already chosen.
     const select = /<select[^>]*name="__trend_add:related"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? "";
     expect(select).toContain("Pick an option");
-    expect(select).toContain(`value="${ids.sea}">Stille zee</option>`);
+    // A trend never published says so after its title (docs/publishing.md); the chosen ones carry its badge.
+    expect(select).toContain(`value="${ids.sea}">Stille zee (Draft)</option>`);
+    expect(html).toMatch(
+      /<span class="trend-card-name"><span class="trend-card-title">[^<]*<\/span><span class="publication-badge publication-draft"[^>]*>Draft<\/span>/,
+    );
     expect(select).not.toContain(ids.light);
     expect(select).not.toContain(ids.green);
     const aside = /<aside class="screen-aside">([\s\S]*?)<\/aside>/.exec(html)?.[1] ?? "";

@@ -239,6 +239,9 @@ describe("the picker without JavaScript", () => {
     expect(html).toContain(`data-case="${ids.harbour}"`);
     expect(html).toContain(`src="/api/v1/still/${ids.harbourVideo}/1"`);
     expect(html).toContain("Harlingen quay");
+    // Each card says what exhibits get of its case (docs/publishing.md): these were never published.
+    const harbourCard = new RegExp(`<li[^>]*data-case="${ids.harbour}"[\\s\\S]*?</li>`).exec(html)?.[0] ?? "";
+    expect(harbourCard).toMatch(/<span class="publication-badge publication-draft"[^>]*>Draft<\/span>/);
     expect(inputValue(html, "cases[0]")).toBe(ids.harbour);
     expect(inputValue(html, "cases[1]")).toBe(ids.none);
     expect(html).toMatch(/<button type="submit" value="cases"[^>]*formNoValidate=""[^>]*name="__cases_open"/);

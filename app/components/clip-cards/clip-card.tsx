@@ -1,6 +1,7 @@
 import type { HTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration, type CaseCard } from "@core/content/cases";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 
 /**
  * A clip card (spec §2: 220 px wide): the case video's chosen still, its title and subtitle. `actions` go under
@@ -40,6 +41,7 @@ export function ClipCard(props: {
           <>
             <strong className="clip-card-title">{card.title || t("cases.untitled")}</strong>
             {card.subtitle ? <span className="clip-card-subtitle">{card.subtitle}</span> : null}
+            {card.state ? <PublicationBadge state={card.state} /> : null}
           </>
         ) : (
           <strong className="clip-card-title missing">{t("cases.deleted")}</strong>

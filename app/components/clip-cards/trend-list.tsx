@@ -12,6 +12,8 @@ import { listboxKey, TrendOptionList } from "./trend-listbox";
 import "~/styles/trend-screen.css";
 import { useRowDrag } from "~/components/form/row-drag";
 import { SelectOptions } from "~/components/form/select-options";
+import { useOptionLabel } from "~/components/form/reference-data";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 
 /**
  * The trend select on a list (`renderer: "trend-select"`, items `_ref` a trends collection): related trends, each a
@@ -43,6 +45,7 @@ export function TrendListField(props: FieldProps) {
   const canSort = lock.showEditButtons && !lock.disabled;
   const drag = useRowDrag(hydrated && canSort, (from, to) => form.reorder({ name: meta.name, from, to }));
   const label = fieldLabel(props);
+  const optionLabel = useOptionLabel();
   const counter = <Counter count={rows.length} max={maxItems} />;
 
   return (
@@ -67,7 +70,10 @@ export function TrendListField(props: FieldProps) {
                 ) : (
                   <span className="trend-card-no-image" aria-hidden="true" />
                 )}
-                <span className={option ? "trend-card-title" : "trend-card-title muted"}>{title}</span>
+                <span className="trend-card-name">
+                  <span className={option ? "trend-card-title" : "trend-card-title muted"}>{title}</span>
+                  {option?.state ? <PublicationBadge state={option.state} /> : null}
+                </span>
                 {lock.showEditButtons ? (
                   <span className="row-actions">
                     <button
@@ -113,7 +119,7 @@ export function TrendListField(props: FieldProps) {
             <label htmlFor={addId}>{t("trendScreen.list.addLabel")}</label>
             {/* Its trend joins the end of the list on the server (core/form/trend-add.ts): 'Add' shows it, Save saves it. */}
             <select id={addId} name={`${TREND_ADD_PREFIX}${meta.name}`} defaultValue="" disabled={lock.disabled}>
-              <SelectOptions options={addable} />
+              <SelectOptions options={addable.map((option) => ({ value: option.value, label: optionLabel(option) }))} />
             </select>
             <button {...form.validate.getButtonProps({ name: meta.name })} className="button small" disabled={lock.disabled}>
               {t("form.add")}

@@ -1,5 +1,6 @@
 import type { KeyboardEvent, RefObject } from "react";
 import type { TrendOption } from "@core/content/cases";
+import { PublicationBadge } from "~/components/publishing/publication-badge";
 
 /*
  * The listbox both trend selects open (the single select and the related-trends list's 'Add'): each option its
@@ -35,7 +36,8 @@ export function TrendOptionView(props: { option: TrendOption | null; empty: stri
       ) : (
         <span className="trend-option-no-image" aria-hidden="true" />
       )}
-      <span>{option ? option.label : props.empty}</span>
+      <span className="trend-option-label">{option ? option.label : props.empty}</span>
+      {option?.state ? <PublicationBadge state={option.state} /> : null}
     </span>
   );
 }

@@ -8,6 +8,7 @@ import { FieldShell, type FieldProps } from "~/components/form/field-shell";
 import { useClipCards } from "./context";
 import { listboxKey, TrendOptionList, TrendOptionView } from "./trend-listbox";
 import { SelectOptions } from "~/components/form/select-options";
+import { useOptionLabel } from "~/components/form/reference-data";
 
 /**
  * The trend reference select (`renderer: "trend-select"` with `_ref` a trends collection): each option shows its
@@ -21,11 +22,12 @@ export function TrendSelectField(props: FieldProps) {
   const [meta] = useField<string>(props.name);
   // A trend's own select never offers the trend itself.
   const options = otherTrends(data.trends[String(props.schema._ref)]?.options ?? [], documentId);
+  const optionLabel = useOptionLabel();
   if (!hydrated || lock.locked) {
     return (
       <FieldShell {...props} id={meta.id} errorId={meta.errorId} errors={meta.errors}>
         <select {...getSelectProps(meta)} {...lock.choice} className="trend-select-plain">
-          <SelectOptions options={options} />
+          <SelectOptions options={options.map((option) => ({ value: option.value, label: optionLabel(option) }))} />
         </select>
       </FieldShell>
     );

@@ -108,7 +108,8 @@ export function PublishActions({ loaderData, showNotice }: { loaderData: BucketE
           <Link to={`${releasePath(bucket.slug, contentId)}${older ? `?versionId=${versionId}` : ""}`} className="button small">
             {t("publishing.addToRelease")}
           </Link>
-        ) : (
+        ) : state === "published" && !older ? null : (
+          // Nothing to review while exhibits show the newest version.
           <Link to={`${reviewPath(bucket.slug, contentId)}${older ? `?versionId=${versionId}` : ""}`} className="button small">
             {t(loaderData.review ? "publishing.review.askAgain" : "publishing.review.ask")}
           </Link>
