@@ -22,10 +22,11 @@ const id = "0f0c8f1e-2b1a-4c3d-9e8f-7a6b5c4d3e2f";
 describe("the hot calls of the production build", () => {
   let build: ServerBuild;
   let match: ReturnType<typeof hotRouteMatcher>;
+  // Importing the production build (a few MB of modules) took over 10 s, the unit hook limit, on a machine loaded ten times over.
   beforeAll(async () => {
     build = await productionServerBuild();
     match = hotRouteMatcher(build, HOT_ROUTES);
-  });
+  }, 60_000);
 
   it("compile from the build, every hot route with its loader or action", () => {
     expect(() => hotCalls(build)).not.toThrow();
