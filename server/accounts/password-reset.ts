@@ -1,6 +1,6 @@
 import type { Services } from "@server/services";
 import type { Queryable } from "@server/db/client";
-import { canSendMail, sendMail } from "@server/mail/mailer";
+import { canSendMail, sendMailInBackground } from "@server/mail/mailer";
 import { hashPassword } from "@server/security/password";
 import { hashToken, randomToken } from "@server/security/tokens";
 import { accountKey } from "./auth";
@@ -141,13 +141,15 @@ export async function requestPasswordReset(
     minutes: RESET_TOKEN_TTL_SECONDS / 60,
   };
   // Not awaited: an account's answer must take no longer than a stranger's.
-  void sendMail(config, {
-    to: account.email,
-    subject: translate(locale, "passwordReset.mail.subject", params),
-    text: translate(locale, "passwordReset.mail.body", params),
-  }).then(
-    () => logger.info({ userId: account.id }, "password reset mail sent"),
-    (error: unknown) => logger.error({ err: error, userId: account.id }, "password reset mail could not be sent"),
+  sendMailInBackground(
+    { config, logger },
+    {
+      to: account.email,
+      subject: translate(locale, "passwordReset.mail.subject", params),
+      text: translate(locale, "passwordReset.mail.body", params),
+    },
+    "password reset mail",
+    account.id,
   );
   return { status: "sent" };
 }

@@ -1,6 +1,6 @@
 import type { Services } from "@server/services";
 import type { Actor } from "@server/admin/activity";
-import { canSendMail, sendMail } from "@server/mail/mailer";
+import { canSendMail, sendMailInBackground } from "@server/mail/mailer";
 import { translate } from "@core/messages";
 import { normalizeLocale, type Locale } from "@core/locales";
 import { bucketName } from "@core/content/bucket-name";
@@ -37,13 +37,15 @@ export async function mailReviewers(
       link: request.link,
       product: config.PRODUCT_NAME,
     };
-    void sendMail(config, {
-      to: reviewer.email,
-      subject: translate(locale, "publishing.review.mailSubject", params),
-      text: translate(locale, "publishing.review.mailBody", params),
-    }).then(
-      () => logger.info({ userId: reviewer.id }, "review request mail sent"),
-      (error: unknown) => logger.error({ err: error, userId: reviewer.id }, "review request mail could not be sent"),
+    sendMailInBackground(
+      { config, logger },
+      {
+        to: reviewer.email,
+        subject: translate(locale, "publishing.review.mailSubject", params),
+        text: translate(locale, "publishing.review.mailBody", params),
+      },
+      "review request mail",
+      reviewer.id,
     );
   }
   return reviewers.length;

@@ -1,5 +1,6 @@
 import type { Transporter } from "nodemailer";
 import type { Config } from "@server/config";
+import type { Logger } from "@server/logger";
 
 export interface MailMessage {
   to: string;
@@ -29,4 +30,20 @@ export function canSendMail(config: Pick<Config, "SMTP_URL" | "MAIL_FROM">): boo
 export async function sendMail(config: Pick<Config, "SMTP_URL" | "MAIL_FROM">, message: MailMessage): Promise<void> {
   if (!config.SMTP_URL || !config.MAIL_FROM) throw new Error("Mail is not configured (SMTP_URL, MAIL_FROM)");
   await (await transportFor(config.SMTP_URL)).sendMail({ from: config.MAIL_FROM, ...message });
+}
+
+/**
+ * Sends one mail in the background (the caller does not wait for SMTP) and logs the outcome as `what` ("password
+ * reset mail"), with the user it went to.
+ */
+export function sendMailInBackground(
+  context: { config: Pick<Config, "SMTP_URL" | "MAIL_FROM">; logger: Logger },
+  message: MailMessage,
+  what: string,
+  userId: string,
+): void {
+  sendMail(context.config, message).then(
+    () => context.logger.info({ userId }, `${what} sent`),
+    (error: unknown) => context.logger.error({ err: error, userId }, `${what} could not be sent`),
+  );
 }

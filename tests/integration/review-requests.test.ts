@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent, saveVersion } from "@server/content/store";
 import { publishDocument } from "@server/content/publishing";
-import { openReviewOf } from "@server/content/reviews";
+import { openReviewOf, reviewersOf } from "@server/content/reviews";
 import { createTestBucket, page, signedInUser } from "@tests/support/fixtures";
 import { postForm } from "@tests/support/http";
 import { TEST_PUBLISHER } from "@tests/support/publishing";
@@ -102,6 +102,11 @@ describe("asking for review", () => {
     expect(english.text).toContain(`https://cms.example.test${editPath(doc.contentId)}`);
     const nederlands = await mail.waitForMail(dutch.user.email);
     expect(nederlands.subject).toBe("Beoordeling gevraagd: Seascape at dusk");
+    // Who is told: publishers who may see the bucket, not an editor, nor one limited to another bucket.
+    const told = (await reviewersOf(server.db, works)).map((reviewer) => reviewer.id);
+    expect(told).toEqual(expect.arrayContaining([curator.user.id, dutch.user.id]));
+    expect(told).not.toContain(elsewhere.user.id);
+    expect(told).not.toContain(editor.user.id);
     // Neither the asker nor a publisher who cannot see the bucket is mailed.
     expect(
       mail.messages.some((message) => message.text?.includes(doc.contentId) && JSON.stringify(message.to).includes(elsewhere.user.email)),
