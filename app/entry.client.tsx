@@ -8,6 +8,7 @@ import { CATALOGUE_PARTS } from "@core/catalogue-parts";
 import { normalizeLocale } from "@core/locales";
 import { CATALOGUE_URLS } from "./lib/catalogue-urls";
 import { RequestContext } from "./lib/nonce";
+import { hydrationWaitsFor } from "./lib/before-hydration";
 
 const locale = normalizeLocale(document.documentElement.lang) ?? "en";
 const requestId = document.querySelector<HTMLMetaElement>('meta[name="request-id"]')?.content;
@@ -29,10 +30,10 @@ function hydrate() {
 }
 
 // The page's messages first: the parts its <head> preloads (root.tsx for its routes, on-demand-fields.tsx for a
-// media field). Should they not arrive, the page stays as the server rendered it, which works without JavaScript,
-// rather than hydrating with message keys for text.
-const preloaded = new Set([...document.querySelectorAll('link[rel="preload"][as="fetch"]')].map((link) => link.getAttribute("href")));
-const parts = CATALOGUE_PARTS.filter((part) => part === "common" || preloaded.has(CATALOGUE_URLS[locale][part]));
-const messages = loadCatalogue(locale, parts);
-if (messages) messages.then(hydrate, (error: unknown) => console.error(error));
-else hydrate();
+// media field), and what the route modules, which ran before this one, fetch for the page (before-hydration.ts).
+// Should they not arrive, the page stays as the server rendered it, which works without JavaScript, rather than
+// hydrating with message keys for text.
+const parts = CATALOGUE_PARTS.filter(
+  (part) => part === "common" || document.querySelector(`link[rel="preload"][href="${CATALOGUE_URLS[locale][part]}"]`),
+);
+Promise.all([loadCatalogue(locale, parts), ...hydrationWaitsFor]).then(hydrate, (error: unknown) => console.error(error));

@@ -21,8 +21,11 @@ export type CataloguePart = (typeof CATALOGUE_PARTS)[number];
 
 /** The parts the browser gets with the code that shows them, not by a request of their own. */
 export const BUNDLED_PARTS = ["share", "publishing", "history", "releases"] as const;
-/** Every part, fetched or bundled: one file per part and language. */
-export const MESSAGE_FILES = [...CATALOGUE_PARTS, ...BUNDLED_PARTS] as const;
+type BundledPart = (typeof BUNDLED_PARTS)[number];
+/** Every part, fetched or bundled: one file per part and language (marked pure: no page's code keeps it). */
+export const MESSAGE_FILES: readonly (CataloguePart | BundledPart)[] = /* @__PURE__ */ (
+  CATALOGUE_PARTS as readonly (CataloguePart | BundledPart)[]
+).concat(BUNDLED_PARTS);
 
 /** The parts a page needs: `common`, and those its matched routes' handles name. */
 export function cataloguePartsOf(handles: readonly unknown[]): CataloguePart[] {

@@ -4,26 +4,22 @@
  * offset at an instant is read from its formatting of that instant.
  */
 
+import { dateTimeFormat } from "./date-formats";
+
 const DAY = 86_400_000;
 const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
-const partsFormats = new Map<string, Intl.DateTimeFormat>();
 function partsFormat(zone: string): Intl.DateTimeFormat {
-  let format = partsFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partsFormats.set(zone, format);
-  }
-  return format;
+  return dateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 }
 
 /** The wall clock of `zone` at `instant`, as milliseconds of a UTC clock showing the same numbers. */

@@ -1,21 +1,12 @@
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "@core/date-formats";
 
 /**
- * One formatter per language and style. The server formats in its time zone, the browser in the user's: the
- * hydration warning of that difference is expected (as on the bucket overview).
+ * The server formats in its time zone, the browser in the user's: the hydration warning of that difference is
+ * expected (as on the bucket overview).
  */
-const formats = new Map<string, Intl.DateTimeFormat>();
 function formatOf(language: string, withTime: boolean): Intl.DateTimeFormat {
-  const key = `${language}:${withTime}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(
-      language,
-      withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium", timeZone: "UTC" },
-    );
-    formats.set(key, format);
-  }
-  return format;
+  return dateTimeFormat(language, withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium", timeZone: "UTC" });
 }
 
 /** A moment in the reader's language: a date and time, or only the (UTC) date with `dateOnly`. */

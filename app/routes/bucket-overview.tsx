@@ -1,5 +1,6 @@
 import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "@core/date-formats";
 import { useLocation } from "react-router";
 import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
 import { documentPath } from "@core/content/screens";
@@ -15,18 +16,11 @@ export const loader = overviewLoader("generic");
 export const action = overviewAction("generic");
 
 /**
- * One formatter per language: building an Intl.DateTimeFormat per row cost more
- * than the rest of the page. The server formats in its time zone, the browser in
- * the user's; the hydration warning of that difference is expected.
+ * The server formats in its time zone, the browser in the user's; the hydration warning of that difference is
+ * expected.
  */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(language: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(language);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
-    dateFormats.set(language, format);
-  }
-  return format;
+  return dateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.bucket.name);

@@ -124,6 +124,15 @@ describe("the generic form without JavaScript", () => {
     expect(html).toMatch(/0(<!-- -->)?\/(<!-- -->)?20/);
   });
 
+  it("marks each field with its kind, by which the browser fetches the on-demand kinds' code before it hydrates", async () => {
+    const html = await (await get(server.url, `/b/${bucket.slug}/new`, cookie)).text();
+    const kindOf = (name: string) => new RegExp(`data-field="${name.replace(/[[\].]/g, "\\$&")}" data-kind="([^"]+)"`).exec(html)?.[1];
+    expect(kindOf("tags")).toBe("tags");
+    expect(kindOf("year")).toBe("integer");
+    expect(kindOf("rooms")).toBe("array");
+    expect(kindOf("colour")).toBe("color");
+  });
+
   it("re-renders invalid input with messages under the fields and the input kept (400)", async () => {
     const response = await postForm(
       server.url,

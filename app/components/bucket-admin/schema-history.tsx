@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "@core/date-formats";
 import { Form } from "react-router";
 
 /*
@@ -22,7 +23,7 @@ export interface SchemaVersionsDiff {
 
 export function SchemaHistory({ history, diff }: { history: readonly SchemaHistoryEntry[]; diff: SchemaVersionsDiff | null }) {
   const { t, i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const format = dateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   const newest = history[0]?.number ?? 1;
   return (
     <section className="schema-history" aria-labelledby="schema-history-title">

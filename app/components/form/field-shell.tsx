@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { FieldKind } from "@core/form/field-kind";
 import type { JsonSchema } from "@core/schema/normalize";
 import { ErrorLines } from "~/components/form-errors";
 
@@ -8,6 +9,8 @@ export interface FieldProps {
   required: boolean;
   /** Overrides the schema's title (list rows, locales). */
   label?: string;
+  /** The kind SchemaField chose, marked on the field (`data-kind`): the browser fetches the code of on-demand kinds the page shows before it hydrates. */
+  kind?: FieldKind;
 }
 
 export function fieldLabel(props: FieldProps): string {
@@ -42,7 +45,7 @@ export function FieldShell(
     </>
   );
   return (
-    <Tag className="field" data-field={props.name}>
+    <Tag className="field" data-field={props.name} data-kind={props.kind}>
       {Tag === "fieldset" ? <legend>{caption}</legend> : <label htmlFor={props.id}>{caption}</label>}
       {typeof schema.description === "string" ? <p className="field-description">{schema.description}</p> : null}
       {props.children}

@@ -21,7 +21,7 @@ export function SchemaField(props: FieldProps) {
   const Component = FIELD_COMPONENTS[kind];
   return (
     <FieldByKind.Provider value={SchemaField}>
-      <Component {...props} />
+      <Component {...props} kind={kind} />
     </FieldByKind.Provider>
   );
 }

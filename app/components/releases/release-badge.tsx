@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "@core/date-formats";
 import type { ReleaseState } from "@core/content/release";
 import "./release-messages";
 
@@ -8,19 +9,12 @@ export function ReleaseBadge({ state }: { state: ReleaseState }) {
   return <span className={`release-badge release-${state}`}>{t(`releases.state.${state}`)}</span>;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * A release's moment in the exhibits' time zone (the one its schedule is entered in), named: the server and the
  * browser render the same text.
  */
 export function ReleaseTime({ iso, zone }: { iso: string; zone: string }) {
   const { i18n } = useTranslation();
-  const key = `${i18n.language}:${zone}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: zone });
-    formats.set(key, format);
-  }
+  const format = dateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: zone });
   return <time dateTime={iso}>{format.format(new Date(iso))}</time>;
 }

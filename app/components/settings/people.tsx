@@ -1,5 +1,6 @@
 import { getCollectionProps, type FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "@core/date-formats";
 import { PERMISSIONS } from "@core/people-forms";
 import { FieldError } from "~/components/form-errors";
 
@@ -9,17 +10,11 @@ import { FieldError } from "~/components/form-errors";
  */
 
 /**
- * One formatter per language. The server formats in its time zone, the browser in the user's; the hydration
- * warning of that difference is expected.
+ * The server formats in its time zone, the browser in the user's; the hydration warning of that difference is
+ * expected.
  */
-const formats = new Map<string, Intl.DateTimeFormat>();
 export function formatDateTime(language: string, iso: string): string {
-  let format = formats.get(language);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
-    formats.set(language, format);
-  }
-  return format.format(new Date(iso));
+  return dateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 export function DateTime({ iso }: { iso: string }) {

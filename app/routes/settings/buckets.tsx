@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { dateTimeFormat } from "@core/date-formats";
 import { Link } from "react-router";
 import { requireAdmin } from "@server/web/guards";
 import { listAdminBuckets } from "@server/content/bucket-admin";
@@ -27,7 +28,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(m
 /** /settings/buckets: every bucket (private ones too), a link to each, a new bucket and the import. */
 export default function BucketList({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const format = dateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   const yes = t("adminBuckets.list.yes");
   return (
     <section className="bucket-admin">
