@@ -31,6 +31,7 @@ const ENGINE_AGNOSTIC = [
   "client-state",
   "delivery-openapi",
   "unreadable-forms",
+  "graceful-stop",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 const integration = (database: "pglite" | "postgres") => ({

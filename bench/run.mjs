@@ -58,6 +58,8 @@ function build() {
 }
 
 /** The environment of every server the benchmark starts. */
+const BENCH_SESSION_SECRET = "a-benchmark-session-secret-of-32-characters-or-more";
+
 function serverEnv(dataDir, overrides = {}) {
   const env = { ...process.env };
   // The embedded database unless a section asks for PostgreSQL explicitly.
@@ -71,6 +73,8 @@ function serverEnv(dataDir, overrides = {}) {
     ADMIN_PASSWORD,
     LOG_LEVEL: "warn",
     VITRINE_BUILD_DIR: BUILD_DIR,
+    // A server on PostgreSQL needs the secret from its environment (server/config.ts checkServerConfig).
+    ...(overrides.DATABASE_URL ? { SESSION_SECRET: BENCH_SESSION_SECRET } : {}),
     ...overrides,
   };
 }

@@ -32,8 +32,21 @@ try {
 } catch (error) {
   fail(error instanceof Error && ["ConfigError", "DataDirInUseError"].includes(error.name) ? error.message : error);
 }
+// A stop finishes the requests in flight first (server/app.ts close(), docs/operations.md); a second signal does not wait.
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.logger.info({ signal }, "stopping");
+    void server.close().then(
+      () => process.exit(0),
+      (error) => {
+        server.logger.error({ err: error }, "stopping failed");
+        process.exit(1);
+      },
+    );
+  });
 }
 // A first start's demo videos are transcoded now: their logs come before the sign-in block, not after it.
 await server.demoMediaSettled(DEMO_MEDIA_DEADLINE_MS);

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { version } from "../package.json";
 import type { OutputStream } from "./db/data-dir-lock";
-import { loadConfig, type Config } from "./config";
+import { checkServerConfig, loadConfig, type Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { refreshPlannerStatistics } from "./db/statistics";
@@ -125,6 +125,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   const at: Record<string, number> = { imported: IMPORTED_AT, called: performance.now() };
   const mark = (step: string) => (at[step] = performance.now());
   const config = options.config ?? loadConfig(options.env);
+  checkServerConfig(config);
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   mark("configured");
   // The rest of the server (React Router's build with every route, the web layer, media, webhooks) is imported
@@ -250,11 +251,22 @@ async function start(options: StartOptions): Promise<RunningServer> {
       clearTimeout(backgroundStart);
       clearInterval(sweep);
       if (statistics) clearInterval(statistics);
+      // /readyz answers 503 from now on; responses close their connections.
+      app.drain.start();
+      // The background work first: the jobs and deliveries it holds go back to the queue, for another server at once.
       await webhooks.stop();
       await releases.stop();
       await media.stop();
+      if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (!(await app.drain.settled(config.SHUTDOWN_GRACE_MS)))
+        logger.warn(
+          { graceMs: config.SHUTDOWN_GRACE_MS },
+          "stopping: requests still in flight at the end of the grace period were cut off",
+        );
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await cached.stop();
       if (!options.db) await db.close();
     },

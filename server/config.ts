@@ -35,6 +35,21 @@ const envSchema = z.object({
     .max(24 * 60 * 60 * 1000)
     .default(30 * 60 * 1000),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * Instead of SESSION_SECRET, to rotate it without signing anyone out: comma-separated, the first signs, every one is
+   * accepted (sessions, signed media URLs). Put a new secret first; drop an old one once its sessions have expired.
+   */
+  SESSION_SECRETS: z
+    .string()
+    .transform((value) => value.split(",").map((secret) => secret.trim()))
+    .pipe(z.array(z.string().min(32, "each secret must be at least 32 characters")).min(1))
+    .optional(),
+  /**
+   * Stopping (SIGTERM): how long /readyz answers 503 while the server still accepts requests, so that a load balancer
+   * stops sending it any; then how long requests in flight get to finish before their connections are closed.
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   DEFAULT_LOCALE: z
     .string()
@@ -87,8 +102,13 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
-export type Config = Omit<z.output<typeof envSchema>, "SESSION_SECRET"> & {
+export type Config = Omit<z.output<typeof envSchema>, "SESSION_SECRET" | "SESSION_SECRETS"> & {
+  /** The secret that signs. */
   SESSION_SECRET: string;
+  /** Every secret a signature is accepted under, the signing one first. */
+  acceptedSessionSecrets: readonly string[];
+  /** Whether the secret came from the environment, as several servers need (not generated into DATA_DIR). */
+  sessionSecretConfigured: boolean;
   secureCookies: boolean;
 };
 
@@ -106,13 +126,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
-  const values = parsed.data;
+  const { SESSION_SECRET, SESSION_SECRETS, ...values } = parsed.data;
   if (values.SMTP_URL && !values.MAIL_FROM) throw new ConfigError(["MAIL_FROM: is required when SMTP_URL is set"]);
+  if (SESSION_SECRET && SESSION_SECRETS) throw new ConfigError(["SESSION_SECRETS: set either SESSION_SECRET or SESSION_SECRETS, not both"]);
+  const signing = SESSION_SECRETS?.[0] ?? SESSION_SECRET ?? readOrCreateSecret(values.DATA_DIR);
   return {
     ...values,
-    SESSION_SECRET: values.SESSION_SECRET ?? readOrCreateSecret(values.DATA_DIR),
+    SESSION_SECRET: signing,
+    acceptedSessionSecrets: SESSION_SECRETS ?? [signing],
+    sessionSecretConfigured: Boolean(SESSION_SECRET ?? SESSION_SECRETS),
     secureCookies: values.PUBLIC_URL?.startsWith("https:") ?? false,
   };
+}
+
+/**
+ * Servers that share a database must sign with the same secret: one generated into a server's DATA_DIR would sign
+ * each server's sessions differently. The command line needs none.
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.DATABASE_URL && !config.sessionSecretConfigured)
+    throw new ConfigError([
+      "SESSION_SECRET: is required when DATABASE_URL is set (every server on the database signs sessions with it; docs/operations.md)",
+    ]);
 }
 
 function readOrCreateSecret(dataDir: string): string {

@@ -23,6 +23,7 @@ import { routeHandles } from "./web/route-handles";
 import { compressResponse } from "./web/compress";
 import { hotCalls } from "./web/hot-api";
 import { isMultipart } from "./web/form-post";
+import { RequestDrain } from "./web/drain";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -135,7 +136,7 @@ export function createHttpApp(options: HttpAppOptions) {
       secure: config.secureCookies,
       path: "/",
       maxAge: SESSION_MAX_AGE_SECONDS,
-      secrets: [config.SESSION_SECRET],
+      secrets: config.acceptedSessionSecrets,
     }),
   });
   const languageDetector = new RemixI18Next({
@@ -184,9 +185,19 @@ export function createHttpApp(options: HttpAppOptions) {
     }
   }
 
+  const drain = new RequestDrain();
+
+  /** Readiness, for a load balancer: 503 once the server is stopping (healthz stays its liveness) or without its database. */
+  async function readyz(): Promise<Response> {
+    if (drain.isDraining) return Response.json({ status: "stopping" }, { status: 503 });
+    const health = await healthz();
+    return health.ok ? Response.json({ status: "ready" }) : Response.json({ status: "unavailable" }, { status: 503 });
+  }
+
   async function route(request: Request, client: ClientAddress, requestId: string, nonce: string): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/healthz") return healthz();
+    if (url.pathname === "/readyz") return readyz();
     // A bearer-authenticated request (an API client) is not cookie-authenticated: its cookies are ignored
     // (server/web/request-state.ts), and no browser sends an Authorization header to another site on its own.
     if (bearerToken(request) === null && isCrossSiteRequest(request, config.PUBLIC_URL, SESSION_COOKIE_NAME)) {
@@ -281,6 +292,7 @@ export function createHttpApp(options: HttpAppOptions) {
     : null;
 
   function listener(req: IncomingMessage, res: ServerResponse) {
+    drain.track(req, res);
     if (serveStatic && (req.method === "GET" || req.method === "HEAD")) {
       serveStatic(req, res, () => fetchListener(req, res));
     } else {
@@ -289,5 +301,5 @@ export function createHttpApp(options: HttpAppOptions) {
     }
   }
 
-  return { listener, handleFetch };
+  return { listener, handleFetch, drain };
 }

@@ -19,18 +19,27 @@ const FILE = /^(original|web|still-(?:\d{1,4}|custom))$/;
 
 interface SigningConfig {
   SESSION_SECRET: string;
+  /** Every secret accepted (SESSION_SECRETS, the signing one first): URLs signed before a rotation stay valid. */
+  acceptedSessionSecrets?: readonly string[];
   DELIVERY_MEDIA_URL_TTL_SECONDS: number;
 }
 
-const keys = new WeakMap<object, Buffer>();
-function keyOf(config: SigningConfig): Buffer {
-  let key = keys.get(config);
-  if (!key) keys.set(config, (key = createHmac("sha256", config.SESSION_SECRET).update("vitrine delivery media urls").digest()));
-  return key;
+const keys = new WeakMap<object, { signing: Buffer; accepted: Buffer[] }>();
+function keysOf(config: SigningConfig): { signing: Buffer; accepted: Buffer[] } {
+  let derived = keys.get(config);
+  if (!derived) {
+    const keyOf = (secret: string) => createHmac("sha256", secret).update("vitrine delivery media urls").digest();
+    const signing = keyOf(config.SESSION_SECRET);
+    const others = (config.acceptedSessionSecrets ?? []).filter((secret) => secret !== config.SESSION_SECRET);
+    derived = { signing, accepted: [signing, ...others.map(keyOf)] };
+    keys.set(config, derived);
+  }
+  return derived;
 }
 
-const signatureOf = (config: SigningConfig, path: string, expires: number) =>
-  createHmac("sha256", keyOf(config)).update(`${path}\n${expires}`).digest("base64url");
+const signatureUnder = (key: Buffer, path: string, expires: number) =>
+  createHmac("sha256", key).update(`${path}\n${expires}`).digest("base64url");
+const signatureOf = (config: SigningConfig, path: string, expires: number) => signatureUnder(keysOf(config).signing, path, expires);
 
 /** The expiry of URLs signed now: the end of the window after the current one (unix seconds). */
 export function urlExpiry(config: SigningConfig, nowMs = Date.now()): number {
@@ -51,9 +60,11 @@ export function verifyMediaUrl(config: SigningConfig, url: URL, nowMs = Date.now
   if (!/^\d{1,12}$/.test(expiresText) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return false;
   const expires = Number(expiresText);
   if (expires * 1000 <= nowMs) return false;
-  const expected = Buffer.from(signatureOf(config, url.pathname, expires));
   const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return keysOf(config).accepted.some((key) => {
+    const expected = Buffer.from(signatureUnder(key, url.pathname, expires));
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
 }
 
 /** The contentId and file a media path names, or null. */

@@ -10,6 +10,7 @@ import type { MediaStorage } from "@server/media/storage";
 import {
   claimJob,
   finishJob,
+  handBackJobs,
   recordStills,
   renewLease,
   updateMediaDetails,
@@ -57,6 +58,9 @@ export class JobRunner {
   private readonly maxAttempts: number;
   private readonly idleWorkers: WorkerProcess[] = [];
   private readonly busyWorkers = new Set<WorkerProcess>();
+  /** The jobs this runner has claimed and not finished: handed back when it stops. */
+  private readonly claimed = new Set<string>();
+  private stopping = false;
   /** Only a started runner claims jobs: with MEDIA_WORKERS=0 an upload's kick() does nothing. */
   private readonly loop: PollingLoop;
 
@@ -75,6 +79,7 @@ export class JobRunner {
   }
 
   start(): void {
+    this.stopping = false;
     this.loop.start();
   }
 
@@ -88,18 +93,27 @@ export class JobRunner {
     return [...this.busyWorkers].map((worker) => worker.pid).filter((pid): pid is number => pid !== undefined);
   }
 
-  stop(): Promise<void> {
+  /** Stops claiming, kills the workers and hands their jobs back to the queue (another server takes them at once). */
+  async stop(): Promise<void> {
+    this.stopping = true;
     this.loop.stop();
     for (const worker of [...this.idleWorkers, ...this.busyWorkers]) worker.kill();
     this.idleWorkers.length = 0;
     this.busyWorkers.clear();
-    return Promise.resolve();
+    const unfinished = [...this.claimed];
+    this.claimed.clear();
+    await handBackJobs(this.options.db, unfinished);
   }
 
   private async fill(): Promise<void> {
     while (this.loop.isStarted && this.available && this.busyWorkers.size < this.concurrency) {
       const job = await claimJob(this.options.db);
       if (!job) return;
+      if (this.stopping) {
+        await handBackJobs(this.options.db, [job.id]); // claimed while stop() ran
+        return;
+      }
+      this.claimed.add(job.id);
       void this.run(job).catch((error: unknown) =>
         this.options.logger.error({ err: error, jobId: job.id }, "job runner: recording a job failed"),
       );
@@ -110,6 +124,7 @@ export class JobRunner {
     const { db, storage, logger } = this.options;
     const log = logger.child({ jobId: job.id, job: job.name, mediaId: job.mediaId, attempt: job.attempts });
     if (job.attempts > this.maxAttempts) {
+      this.claimed.delete(job.id);
       await finishJob(db, job.id, { status: "failed", error: translateMessage("en", jobFailureMessage(job.name, job.media.kind)) });
       log.warn("job failed for good: too many attempts");
       return;
@@ -134,8 +149,8 @@ export class JobRunner {
     await rm(outputDir, { recursive: true, force: true });
     this.busyWorkers.delete(worker);
     if (worker.usable && this.loop.isStarted) this.idleWorkers.push(worker);
-    // A stopping server leaves the job to its lease: another server (or the next start) runs it again.
-    if (this.loop.isStarted) await finishJob(db, job.id, outcome);
+    // A stopping server has handed the job back (stop()): another server (or the next start) runs it again.
+    if (this.claimed.delete(job.id)) await finishJob(db, job.id, outcome);
     this.kick();
   }
 

@@ -191,6 +191,19 @@ export async function renewLease(db: Queryable, jobId: string, progress: number)
   );
 }
 
+/**
+ * Gives jobs a stopping server's workers held back to the queue, due at once and the attempt not counted: another
+ * server takes them at its next look instead of after the lease.
+ */
+export async function handBackJobs(db: Queryable, jobIds: readonly string[]): Promise<void> {
+  if (!jobIds.length) return;
+  await db.query(
+    `UPDATE jobs SET status = 'new', attempts = greatest(attempts - 1, 0), lease_until = NULL, run_after = now(), updated_at = now()
+     WHERE id = ANY($1::uuid[]) AND status = 'processing'`,
+    [jobIds],
+  );
+}
+
 /** How an attempt ended: `new` queues the job again, due once `retryAfterMs` have passed. */
 export type JobOutcome = { status: "completed" } | { status: "failed"; error: string } | { status: "new"; retryAfterMs: number };
 

@@ -14,7 +14,7 @@ import { findUserByEmail } from "@server/accounts/users";
 import { startBuiltServer } from "@tests/support/fixtures";
 import { withDatabase } from "@tests/support/global-setup";
 import { createTestUser, homeWith, signIn } from "@tests/support/http";
-import { createTestDatabase, type TestDatabase } from "@tests/support/server";
+import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "@tests/support/server";
 import { runVitrine } from "@tests/support/cli";
 
 /*
@@ -176,8 +176,9 @@ describe("the CLI on its own databases", PROCESS_TESTS, () => {
 
   it("reset-password ends the user's sessions; a server without SESSION_SECRET keeps sessions across a restart", async () => {
     const { env, reopen } = await freshDatabase();
-    // SESSION_SECRET empty counts as unset: the server generates one and keeps it in DATA_DIR.
-    const serverEnv = { ...env, SESSION_SECRET: "" };
+    // SESSION_SECRET empty counts as unset: the server generates one and keeps it in DATA_DIR. A server on
+    // PostgreSQL must be given one (checkServerConfig): there the restart holds with it.
+    const serverEnv = { ...env, SESSION_SECRET: env.DATABASE_URL ? TEST_SESSION_SECRET : "" };
     const db = await reopen();
     const user = await createTestUser(db, { email: "keeper@museum.example" });
     const other = await createTestUser(db, { email: "other@museum.example" });

@@ -340,6 +340,52 @@ describe("a worker killed while its ffmpeg runs (real processes, SIGKILL)", () =
   );
 });
 
+describe("a runner that stops while its job runs (a server stopping, docs/operations.md)", () => {
+  it(
+    "hands the job back to the queue at once, its attempt not counted, takes its ffmpeg down, and another runner completes it",
+    () =>
+      withOwnServer(async ({ server, cookie }) => {
+        const { fields } = await fieldFor(server.db, "video");
+        const content = await uploaded(
+          await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "handed-back.mp4" }),
+        );
+        await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
+        const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!
+          .key;
+        const input = server.media.storage.pathOf(key);
+        const held = holdInput(input);
+        const transcode = async () =>
+          (
+            await server.db.query<{ status: string; attempts: number; due: boolean; leased: boolean }>(
+              `SELECT status, attempts, run_after <= now() AS due, lease_until IS NOT NULL AS leased FROM jobs WHERE media_id = $1`,
+              [content._id],
+            )
+          ).rows[0]!;
+        const stopping = new JobRunner(runnerOptions(server));
+        const next = new JobRunner(runnerOptions(server));
+        stopping.start();
+        try {
+          await held.feedUntil(
+            async () =>
+              (await server.db.query<{ p: number }>("SELECT progress AS p FROM jobs WHERE media_id = $1", [content._id])).rows[0]!.p > 0,
+          );
+          await stopping.stop();
+          // Not left to its lease (a minute): due now, as if never tried.
+          expect(await transcode()).toEqual({ status: "new", attempts: 0, due: true, leased: false });
+          await expect.poll(() => processesWithArgument(input), { timeout: 5_000, interval: 20 }).toEqual([]);
+          held.release();
+          next.start();
+          await expect.poll(transcode, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 1 });
+        } finally {
+          await stopping.stop();
+          await next.stop();
+          held.release();
+        }
+      }),
+    90_000,
+  );
+});
+
 describe("retries after the backoff", () => {
   it("a failed attempt is claimed again only once its backoff has passed; a job whose lease ran out at once", async () => {
     // A database of its own: claimJob takes any due job, and this test must see only its own.

@@ -189,3 +189,29 @@ describe("account changes end existing sessions at once", () => {
     expect(await homeWith(server.url, fresh)).toBe("/no-access");
   });
 });
+
+describe("rotating the session secret (SESSION_SECRETS, docs/operations.md)", () => {
+  const NEW_SECRET = "a-new-session-secret-that-is-at-least-32-characters";
+  const options = { path: "/", httpOnly: true, sameSite: "lax" as const };
+
+  it("signs no one out: a cookie signed with the old secret holds, a new sign-in is signed with the new one", async () => {
+    const rotated = await startTestServer({ env: { SESSION_SECRET: "", SESSION_SECRETS: `${NEW_SECRET},${TEST_SESSION_SECRET}` } });
+    try {
+      const member = await createTestUser(rotated.db);
+      const fresh = await signIn(rotated.url, member.email, member.password);
+      const name = fresh.slice(0, fresh.indexOf("="));
+      const data: unknown = await createCookie(name, { ...options, secrets: [NEW_SECRET] }).parse(fresh);
+      expect(data, "signed with the first secret").toHaveProperty("token");
+      expect(await createCookie(name, { ...options, secrets: [TEST_SESSION_SECRET] }).parse(fresh)).toBeNull();
+      // The same session as a server with the old secret had signed it.
+      const before = (await createCookie(name, { ...options, secrets: [TEST_SESSION_SECRET] }).serialize(data)).split(";")[0]!;
+      expect(await homeWith(rotated.url, before)).toBe("signed in");
+      const forged = (
+        await createCookie(name, { ...options, secrets: ["a-secret-the-server-never-had-of-32-chars"] }).serialize(data)
+      ).split(";")[0]!;
+      expect(await homeWith(rotated.url, forged)).toBe("/login");
+    } finally {
+      await rotated.stop();
+    }
+  });
+});

@@ -78,6 +78,8 @@ export async function startTestServer(
     DATA_DIR: database.dataDir,
     SESSION_SECRET: TEST_SESSION_SECRET,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    // A request a test left unanswered holds the server's stop this long at most, not the 30 s of a real server.
+    SHUTDOWN_GRACE_MS: "5000",
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...options.env,
   });

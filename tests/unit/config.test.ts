@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "@server/config";
+import { checkServerConfig, ConfigError, loadConfig } from "@server/config";
 
 /* One zod schema over the environment (server/config.ts, docs/configuration.md). */
 
@@ -129,5 +129,27 @@ describe("loadConfig", () => {
     const dir = dataDir();
     expect(loadConfig({ DATA_DIR: dir, SESSION_SECRET: SECRET }).SESSION_SECRET).toBe(SECRET);
     expect(() => statSync(path.join(dir, "session-secret"))).toThrow();
+  });
+
+  it("rotates with SESSION_SECRETS: the first signs, every one is accepted; not both settings at once", () => {
+    const next = "n".repeat(40);
+    const config = loadConfig({ DATA_DIR: dataDir(), SESSION_SECRETS: ` ${next} , ${SECRET}` });
+    expect(config.SESSION_SECRET).toBe(next);
+    expect(config.acceptedSessionSecrets).toEqual([next, SECRET]);
+    expect(config.sessionSecretConfigured).toBe(true);
+    expect(() => loadConfig({ SESSION_SECRETS: `${next},short` })).toThrow(/SESSION_SECRETS.1: each secret must be at least 32 characters/);
+    expect(() => loadConfig({ SESSION_SECRET: SECRET, SESSION_SECRETS: next })).toThrow(/set either SESSION_SECRET or SESSION_SECRETS/);
+  });
+
+  it("has a server on DATABASE_URL refuse to start without a secret from the environment, naming the setting", () => {
+    const shared = { DATA_DIR: dataDir(), DATABASE_URL: "postgres://vitrine@db.example/vitrine" };
+    const generated = loadConfig(shared);
+    expect(generated.sessionSecretConfigured).toBe(false);
+    expect(() => checkServerConfig(generated)).toThrow(ConfigError);
+    expect(() => checkServerConfig(generated)).toThrow(/SESSION_SECRET: is required when DATABASE_URL is set/);
+    expect(() => checkServerConfig(loadConfig({ ...shared, SESSION_SECRET: SECRET }))).not.toThrow();
+    expect(() => checkServerConfig(loadConfig({ ...shared, SESSION_SECRETS: SECRET }))).not.toThrow();
+    // The embedded database: one server, its generated secret is enough.
+    expect(() => checkServerConfig(loadConfig({ DATA_DIR: dataDir() }))).not.toThrow();
   });
 });
