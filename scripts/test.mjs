@@ -10,6 +10,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const needed = [
   { pkg: "chromium", present: () => existsSync(CHROMIUM) },
   { pkg: "ffmpeg", present: () => spawnSync("ffmpeg", ["-version"]).status === 0 },
+  // The PostgreSQL run also serves the app through PgBouncer (tests/integration/pgbouncer.test.ts).
+  ...(process.env.TEST_DATABASE_URL ? [{ pkg: "pgbouncer", present: () => existsSync("/usr/sbin/pgbouncer") }] : []),
 ];
 const missing = needed.filter((tool) => !tool.present()).map((tool) => tool.pkg);
 if (missing.length) {

@@ -140,6 +140,8 @@ async function start(options: StartOptions): Promise<RunningServer> {
       dataDir: config.DATA_DIR,
       logger,
       pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
+      poolSize: config.DATABASE_POOL_SIZE,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     }));
   mark("opened");
   await migrate(opened);
@@ -207,7 +209,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   const backgroundWorkStarted = new Promise<void>((resolve) => (backgroundWorkBegun = resolve));
   const startBackgroundWork = () => {
     media.startBackgroundWork();
-    webhooks.start();
+    if (config.WEBHOOK_DISPATCHER) webhooks.start();
     releases.start();
     backgroundWorkBegun();
   };

@@ -182,6 +182,8 @@ export async function runCli(
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
+      poolSize: config.DATABASE_POOL_SIZE,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     });
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;

@@ -16,6 +16,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  /** PostgreSQL connections each server (and each CLI run) keeps at most. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Named prepared statements for the hot queries; false behind PgBouncer's transaction pooling before 1.21. */
+  DATABASE_PREPARED_STATEMENTS: booleanFromEnv.default(true),
   DATA_DIR: z.string().min(1).default("./data"),
   /** The embedded database's buffer pool (PostgreSQL units: kB, MB, GB). */
   PGLITE_SHARED_BUFFERS: z
@@ -98,6 +102,8 @@ const envSchema = z.object({
     .default(30_000),
   /** Attempts a delivery gets before it fails for good. */
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** Whether this server sends webhook deliveries (any server may record them; one with the dispatcher sends them). */
+  WEBHOOK_DISPATCHER: booleanFromEnv.default(true),
   /** How long a receiver may take to answer one delivery. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });

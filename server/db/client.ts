@@ -152,20 +152,33 @@ export function prepared(sql: string): string {
   return sql;
 }
 
-/** node-postgres's query config: a prepared statement's name with its text, else the text. */
-function pgQuery(sql: string, params: unknown[] | undefined): Pg.QueryConfig {
-  const name = preparedNames.get(sql);
+/**
+ * node-postgres's query config: a prepared statement's name with its text, else the text. Without named statements
+ * (`preparedStatements: false`) every statement goes as the unnamed one, as PgBouncer's transaction pooling needs
+ * before its version 1.21: a named statement prepared on one server connection is unknown on the next.
+ */
+function pgQuery(sql: string, params: unknown[] | undefined, preparedStatements: boolean): Pg.QueryConfig {
+  const name = preparedStatements ? preparedNames.get(sql) : undefined;
   return name ? { name, text: sql, values: params } : { text: sql, values: params };
+}
+
+export interface PostgresOptions {
+  logger?: Logger;
+  /** Connections this process keeps at most (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /** Whether hot statements are named prepared statements (DATABASE_PREPARED_STATEMENTS). */
+  preparedStatements?: boolean;
 }
 
 let pgModule: typeof Pg | undefined;
 /** The PostgreSQL driver, loaded by the first pool: a server on the embedded database never needs it. */
 const loadPg = (): typeof Pg => (pgModule ??= createRequire(import.meta.url)("pg") as typeof Pg);
 
-export function openPostgres(connectionString: string, logger?: Logger): Db {
+export function openPostgres(connectionString: string, options: PostgresOptions = {}): Db {
+  const { logger, poolSize = 10, preparedStatements = true } = options;
   const pool = new (loadPg().Pool)({
     connectionString,
-    max: 10,
+    max: poolSize,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
@@ -178,7 +191,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   return {
     kind: "postgres",
     query: <T>(sql: string, params?: unknown[]) =>
-      wrapConnectionErrors(pool.query(pgQuery(sql, params))).then((result) => asResult<T>(result)),
+      wrapConnectionErrors(pool.query(pgQuery(sql, params, preparedStatements))).then((result) => asResult<T>(result)),
     exec: (sql: string) => wrapConnectionErrors(pool.query(sql)).then(() => undefined),
     async transaction(fn) {
       const client = await wrapConnectionErrors(pool.connect());
@@ -189,7 +202,7 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
       try {
         await client.query("BEGIN");
         const result = await fn({
-          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(pgQuery(sql, params))),
+          query: async <T>(sql: string, params?: unknown[]) => asResult<T>(await client.query(pgQuery(sql, params, preparedStatements))),
           exec: async (sql: string) => {
             await client.query(sql);
           },
@@ -209,13 +222,14 @@ export function openPostgres(connectionString: string, logger?: Logger): Db {
   };
 }
 
-export function openDatabase(options: {
-  databaseUrl?: string;
-  dataDir: string;
-  logger?: Logger;
-  pgliteSharedBuffers?: string;
-}): Promise<Db> {
+export function openDatabase(
+  options: {
+    databaseUrl?: string;
+    dataDir: string;
+    pgliteSharedBuffers?: string;
+  } & PostgresOptions,
+): Promise<Db> {
   return options.databaseUrl
-    ? Promise.resolve(openPostgres(options.databaseUrl, options.logger))
+    ? Promise.resolve(openPostgres(options.databaseUrl, options))
     : openPglite(options.dataDir, { sharedBuffers: options.pgliteSharedBuffers });
 }

@@ -72,6 +72,11 @@ export class WebhookDispatcher {
     this.loop.start();
   }
 
+  /** Whether this server sends deliveries (WEBHOOK_DISPATCHER; not before the background work begins). */
+  get isRunning(): boolean {
+    return this.loop.isStarted;
+  }
+
   /** Looks at the outbox now. */
   kick(): void {
     this.loop.kick();

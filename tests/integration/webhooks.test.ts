@@ -691,3 +691,17 @@ describe("the outbox with several servers", () => {
     }
   });
 });
+
+describe("a server with WEBHOOK_DISPATCHER=false (docs/operations.md)", () => {
+  it("sends no deliveries once its background work has begun; a server with the default does", async () => {
+    const quiet = await startTestServer({ env: { WEBHOOK_DISPATCHER: "false" } });
+    try {
+      await quiet.backgroundWorkStarted;
+      expect(quiet.webhooks.isRunning).toBe(false);
+    } finally {
+      await quiet.stop();
+    }
+    await server.backgroundWorkStarted;
+    expect(server.webhooks.isRunning).toBe(true);
+  });
+});
