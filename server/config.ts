@@ -83,6 +83,8 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
   /** The delivery API (docs/delivery.md): requests a minute per API client (in-process token bucket); 0: no limit. */
   DELIVERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** How many servers share that limit: each allows its share (the limit divided by this, rounded up). */
+  DELIVERY_RATE_LIMIT_SERVERS: z.coerce.number().int().min(1).max(1000).default(1),
   /** The delivery API's signed media URLs stay valid at least this long (and at most twice as long). */
   DELIVERY_MEDIA_URL_TTL_SECONDS: z.coerce
     .number()

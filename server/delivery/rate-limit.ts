@@ -1,9 +1,10 @@
 /*
  * The delivery API's rate limit per API client: an in-process token bucket (docs/delivery.md). Each client has a
  * bucket of `perMinute` tokens, refilled continuously at perMinute/60 a second; a request takes one, and a client
- * with none left gets 429 with Retry-After. In-process means per server: behind several servers a client gets the
- * limit on each. It costs no query, which the read API's throughput budget needs; sign-in's limits, which must
- * hold across servers, stay in the rate_limits table.
+ * with none left gets 429 with Retry-After. In-process means per server: behind several servers each allows its share
+ * of the limit (DELIVERY_RATE_LIMIT_SERVERS), which holds as long as the load balancer spreads a client's requests.
+ * It costs no query, which the read API's throughput budget needs; sign-in's limits, which must hold across servers
+ * exactly, stay in the rate_limits table.
  */
 
 interface Bucket {
@@ -50,9 +51,13 @@ export class TokenBuckets {
 
 const byServer = new WeakMap<object, TokenBuckets>();
 
+/** What one of several servers allows a client: its share of the limit, rounded up (0: no limit). */
+export const serverShare = (config: { DELIVERY_RATE_LIMIT_PER_MINUTE: number; DELIVERY_RATE_LIMIT_SERVERS: number }): number =>
+  Math.ceil(config.DELIVERY_RATE_LIMIT_PER_MINUTE / config.DELIVERY_RATE_LIMIT_SERVERS);
+
 /** The limiter of one server (its config object), made on first use. */
-export function limiterOf(config: { DELIVERY_RATE_LIMIT_PER_MINUTE: number }): TokenBuckets {
+export function limiterOf(config: { DELIVERY_RATE_LIMIT_PER_MINUTE: number; DELIVERY_RATE_LIMIT_SERVERS: number }): TokenBuckets {
   let limiter = byServer.get(config);
-  if (!limiter) byServer.set(config, (limiter = new TokenBuckets(config.DELIVERY_RATE_LIMIT_PER_MINUTE)));
+  if (!limiter) byServer.set(config, (limiter = new TokenBuckets(serverShare(config))));
   return limiter;
 }

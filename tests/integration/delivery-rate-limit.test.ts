@@ -35,3 +35,19 @@ describe("rate limit", () => {
     expect((await call(otherToken)).status).toBe(200);
   });
 });
+
+describe("rate limit shared by several servers (DELIVERY_RATE_LIMIT_SERVERS)", () => {
+  it("allows each server its share of the limit, rounded up, and says the whole limit in the refusal", async () => {
+    const shared = await startTestServer({ env: { DELIVERY_RATE_LIMIT_PER_MINUTE: "5", DELIVERY_RATE_LIMIT_SERVERS: "2" } });
+    try {
+      const own = await createTestBucket(shared.db);
+      const { token } = await deliveryClient(shared.db, { read: [own.slug] });
+      const call = () => deliver(shared.url, `/api/v1/delivery/buckets/${own.slug}/documents`, token);
+      for (let i = 0; i < 3; i += 1) expect((await call()).status).toBe(200);
+      const problem = await expectProblem(await call(), 429);
+      expect(problem.detail).toContain("5 requests a minute");
+    } finally {
+      await shared.stop();
+    }
+  });
+});
