@@ -11,8 +11,10 @@ import {
   claimJob,
   finishJob,
   handBackJobs,
+  holdsJob,
   recordStills,
   renewLease,
+  type JobAttempt,
   updateMediaDetails,
   type JobName,
   type JobOutcome,
@@ -38,6 +40,8 @@ export interface JobRunnerOptions {
   concurrency?: number;
   pollMs?: number;
   maxAttempts?: number;
+  /** How often a running job's lease is renewed (tests shorten it). */
+  heartbeatMs?: number;
 }
 
 /** Stills a still-creation job extracts from a video. */
@@ -56,6 +60,7 @@ type ClaimedJob = JobRow & { media: MediaRow };
 export class JobRunner {
   private readonly concurrency: number;
   private readonly maxAttempts: number;
+  private readonly heartbeatMs: number;
   private readonly idleWorkers: WorkerProcess[] = [];
   private readonly busyWorkers = new Set<WorkerProcess>();
   /** The jobs this runner has claimed and not finished: handed back when it stops. */
@@ -67,6 +72,7 @@ export class JobRunner {
   constructor(private readonly options: JobRunnerOptions) {
     this.concurrency = options.concurrency ?? 1;
     this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.loop = new PollingLoop({
       intervalMs: options.pollMs ?? 1000,
       work: () => this.fill(),
@@ -122,35 +128,38 @@ export class JobRunner {
 
   private async run(job: ClaimedJob): Promise<void> {
     const { db, storage, logger } = this.options;
+    const owner: JobAttempt = { jobId: job.id, attempt: job.attempts };
     const log = logger.child({ jobId: job.id, job: job.name, mediaId: job.mediaId, attempt: job.attempts });
     if (job.attempts > this.maxAttempts) {
       this.claimed.delete(job.id);
-      await finishJob(db, job.id, { status: "failed", error: translateMessage("en", jobFailureMessage(job.name, job.media.kind)) });
+      await finishJob(db, owner, { status: "failed", error: translateMessage("en", jobFailureMessage(job.name, job.media.kind)) });
       log.warn("job failed for good: too many attempts");
       return;
     }
     // Taken before the first await: fill() counts busy workers to keep to the concurrency.
     const worker = this.takeWorker();
     const outputDir = storage.temporaryPath();
-    let outcome: JobOutcome;
+    const lease = { lost: false };
+    let outcome: JobOutcome | "recorded" = "recorded";
     try {
       await mkdir(outputDir, { recursive: true });
-      const outputs = await this.runInWorker(worker, job, outputDir);
-      await this.storeOutputs(job.name, job.media, outputDir, outputs);
-      outcome = { status: "completed" };
-      log.info("job completed");
+      const outputs = await this.runInWorker(worker, job, owner, outputDir, lease);
+      if (await this.recordOutputs(job.name, job.media, owner, outputDir, outputs)) log.info("job completed");
+      else lease.lost = true;
     } catch (error) {
       outcome =
         job.attempts < this.maxAttempts
           ? { status: "new", retryAfterMs: retryDelayMs(job.attempts) }
           : { status: "failed", error: translateMessage("en", jobFailureMessage(job.name, job.media.kind)) };
-      log.warn({ err: error, ...outcome }, outcome.status === "new" ? "job attempt failed; it will run again" : "job failed");
+      if (!lease.lost)
+        log.warn({ err: error, ...outcome }, outcome.status === "new" ? "job attempt failed; it will run again" : "job failed");
     }
     await rm(outputDir, { recursive: true, force: true });
     this.busyWorkers.delete(worker);
     if (worker.usable && this.loop.isStarted) this.idleWorkers.push(worker);
-    // A stopping server has handed the job back (stop()): another server (or the next start) runs it again.
-    if (this.claimed.delete(job.id)) await finishJob(db, job.id, outcome);
+    if (lease.lost) log.warn("job attempt lost its lease to another runner: its ffmpeg stopped, its outputs discarded");
+    // A stopping server has handed the job back (stop()); an attempt that lost its lease has nothing to record.
+    if (this.claimed.delete(job.id) && !lease.lost && outcome !== "recorded") await finishJob(db, owner, outcome);
     this.kick();
   }
 
@@ -162,7 +171,13 @@ export class JobRunner {
     return worker;
   }
 
-  private async runInWorker(worker: WorkerProcess, job: ClaimedJob, outputDir: string): Promise<string[]> {
+  private async runInWorker(
+    worker: WorkerProcess,
+    job: ClaimedJob,
+    owner: JobAttempt,
+    outputDir: string,
+    lease: { lost: boolean },
+  ): Promise<string[]> {
     const { db, storage, tools, timeLimitMs } = this.options;
     // A job of a name this version does not know (a newer server may have queued it) is no worker's to run.
     const name: string = job.name;
@@ -180,27 +195,40 @@ export class JobRunner {
     };
     let progress = 0;
     let written = 0;
+    // Another runner took the job (this one paused past its lease): its ffmpeg is stopped with the worker.
+    const renew = () =>
+      void renewLease(db, owner, progress).then(
+        (held) => {
+          if (held || lease.lost) return;
+          lease.lost = true;
+          worker.kill();
+        },
+        () => undefined,
+      );
     // The heartbeat renews the lease and keeps the output directory fresh: the sweep of stale temporary files
     // judges it by its own mtime, which ffmpeg writing inside it does not change.
     const heartbeat = setInterval(() => {
-      void renewLease(db, job.id, progress).catch(() => undefined);
+      renew();
       const now = new Date();
       void utimes(outputDir, now, now).catch(() => undefined);
-    }, HEARTBEAT_MS);
+    }, this.heartbeatMs);
     try {
       return await worker.run(message, (reported) => {
         progress = reported;
         if (Date.now() - written < PROGRESS_WRITE_MS) return;
         written = Date.now();
-        void renewLease(db, job.id, progress).catch(() => undefined);
+        renew();
       });
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  /** Renames the worker's outputs into the store and records them on the media version. */
-  private async storeOutputs(name: JobName, media: MediaRow, outputDir: string, outputs: string[]): Promise<void> {
+  /**
+   * Renames the worker's outputs into the store, then records them on the media version and the job as completed,
+   * in one transaction that holds the job: false (the files removed again) when the job is no longer this attempt's.
+   */
+  private async recordOutputs(name: JobName, media: MediaRow, owner: JobAttempt, outputDir: string, outputs: string[]): Promise<boolean> {
     const { db, storage } = this.options;
     const keys: string[] = [];
     for (const output of outputs) {
@@ -208,8 +236,15 @@ export class JobRunner {
       await storage.commit(path.join(outputDir, output), key);
       keys.push(key);
     }
-    if (name === "transcode") await updateMediaDetails(db, media.id, { renditionKey: keys[0] });
-    // The default thumb is decided in the database: a user may have chosen one while the job ran.
-    else await recordStills(db, media.id, keys);
+    const recorded = await db.transaction(async (tx) => {
+      if (!(await holdsJob(tx, owner))) return false;
+      if (name === "transcode") await updateMediaDetails(tx, media.id, { renditionKey: keys[0] });
+      // The default thumb is decided in the database: a user may have chosen one while the job ran.
+      else await recordStills(tx, media.id, keys);
+      await finishJob(tx, owner, { status: "completed" });
+      return true;
+    });
+    if (!recorded) await Promise.all(keys.map((key) => storage.removeKey(key)));
+    return recorded;
   }
 }

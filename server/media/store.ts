@@ -184,11 +184,31 @@ export async function claimJob(db: Queryable): Promise<(JobRow & { media: MediaR
   return media ? { ...job, media } : null;
 }
 
-export async function renewLease(db: Queryable, jobId: string, progress: number): Promise<void> {
-  await db.query(
-    `UPDATE jobs SET progress = $2, lease_until = now() + make_interval(secs => $3), updated_at = now() WHERE id = $1 AND status = 'processing'`,
-    [jobId, progress, LEASE_SECONDS],
+/**
+ * A job attempt: the job and its attempt number, which fences it. Another server may claim a job whose lease ran out
+ * (its runner paused or cut off): the attempt number then moves on, and the old attempt's renewals, outputs and
+ * finish change nothing.
+ */
+export interface JobAttempt {
+  jobId: string;
+  attempt: number;
+}
+
+const OWNED = "id = $1 AND attempts = $2 AND status = 'processing'";
+
+/** Renews the attempt's lease; false when the job is no longer this attempt's. */
+export async function renewLease(db: Queryable, owner: JobAttempt, progress: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE jobs SET progress = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() WHERE ${OWNED}`,
+    [owner.jobId, owner.attempt, progress, LEASE_SECONDS],
   );
+  return rowCount > 0;
+}
+
+/** Whether the job is still this attempt's, locking its row until the transaction ends (outputs are recorded under it). */
+export async function holdsJob(tx: Queryable, owner: JobAttempt): Promise<boolean> {
+  const { rows } = await tx.query(`SELECT 1 FROM jobs WHERE ${OWNED} FOR UPDATE`, [owner.jobId, owner.attempt]);
+  return rows.length > 0;
 }
 
 /**
@@ -207,12 +227,18 @@ export async function handBackJobs(db: Queryable, jobIds: readonly string[]): Pr
 /** How an attempt ended: `new` queues the job again, due once `retryAfterMs` have passed. */
 export type JobOutcome = { status: "completed" } | { status: "failed"; error: string } | { status: "new"; retryAfterMs: number };
 
-export async function finishJob(db: Queryable, jobId: string, outcome: JobOutcome): Promise<void> {
+export async function finishJob(db: Queryable, owner: JobAttempt, outcome: JobOutcome): Promise<void> {
   await db.query(
-    `UPDATE jobs SET status = $2, progress = CASE WHEN $2 = 'completed' THEN 100 ELSE progress END,
-       error = $3, lease_until = NULL, updated_at = now(),
-       run_after = CASE WHEN $2 = 'new' THEN now() + $4::float8 * interval '1 millisecond' ELSE run_after END
-     WHERE id = $1`,
-    [jobId, outcome.status, "error" in outcome ? outcome.error : null, "retryAfterMs" in outcome ? outcome.retryAfterMs : 0],
+    `UPDATE jobs SET status = $3, progress = CASE WHEN $3 = 'completed' THEN 100 ELSE progress END,
+       error = $4, lease_until = NULL, updated_at = now(),
+       run_after = CASE WHEN $3 = 'new' THEN now() + $5::float8 * interval '1 millisecond' ELSE run_after END
+     WHERE ${OWNED}`,
+    [
+      owner.jobId,
+      owner.attempt,
+      outcome.status,
+      "error" in outcome ? outcome.error : null,
+      "retryAfterMs" in outcome ? outcome.retryAfterMs : 0,
+    ],
   );
 }

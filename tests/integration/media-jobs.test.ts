@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@server/db/client";
 import { retryDelayMs } from "@server/jobs/backoff";
 import { JobRunner, type JobRunnerOptions } from "@server/jobs/runner";
-import { claimJob, finishJob, insertMedia } from "@server/media/store";
+import { claimJob, finishJob, handBackJobs, insertMedia } from "@server/media/store";
 import { createTestBucket } from "@tests/support/fixtures";
 import { holdInput, processesWithArgument } from "@tests/support/held-input";
 import { createTestUser, get } from "@tests/support/http";
@@ -386,6 +386,61 @@ describe("a runner that stops while its job runs (a server stopping, docs/operat
   );
 });
 
+describe("an attempt that lost its lease (its server paused past it, docs/operations.md)", () => {
+  it(
+    "stops its ffmpeg at its next renewal, records nothing and leaves no file; the attempt that has the job completes it",
+    () =>
+      withOwnServer(async ({ server, cookie }) => {
+        const { fields } = await fieldFor(server.db, "video");
+        const content = await uploaded(
+          await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "fenced.mp4" }),
+        );
+        await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
+        const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!
+          .key;
+        const input = server.media.storage.pathOf(key);
+        const stored = () => readdirSync(server.media.storage.filesDir).sort();
+        const filesBefore = stored();
+        const held = holdInput(input);
+        const job = async () =>
+          (
+            await server.db.query<{ id: string; status: string; attempts: number; progress: number; rendition: string | null }>(
+              `SELECT j.id, j.status, j.attempts, j.progress, m.details->>'renditionKey' AS rendition
+               FROM jobs j JOIN media m ON m.id = j.media_id WHERE j.media_id = $1`,
+              [content._id],
+            )
+          ).rows[0]!;
+        const paused = new JobRunner({ ...runnerOptions(server), heartbeatMs: 100 });
+        const taking = new JobRunner(runnerOptions(server));
+        paused.start();
+        try {
+          await held.feedUntil(async () => (await job()).progress > 0);
+          // Another server finds the lease run out and claims the job: its attempt (2) now owns it.
+          await server.db.query("UPDATE jobs SET lease_until = now() - interval '1 second' WHERE media_id = $1", [content._id]);
+          const other = await claimJob(server.db);
+          expect(other).toMatchObject({ mediaId: content._id, attempts: 2 });
+          await expect.poll(() => processesWithArgument(input), { timeout: 10_000, interval: 20 }).toEqual([]);
+          await expect.poll(() => paused.busyWorkerPids(), { timeout: 10_000, interval: 20 }).toEqual([]);
+          expect(await job()).toMatchObject({ status: "processing", attempts: 2, rendition: null });
+          expect(stored()).toEqual(filesBefore);
+
+          // That other server stops and hands the job back; a runner completes it, with one rendition.
+          await handBackJobs(server.db, [other!.id]);
+          held.release();
+          taking.start();
+          await expect.poll(job, { timeout: 60_000, interval: 100 }).toMatchObject({ status: "completed", attempts: 2 });
+          const { rendition } = await job();
+          expect(stored()).toEqual([...filesBefore, rendition].sort());
+        } finally {
+          await paused.stop();
+          await taking.stop();
+          held.release();
+        }
+      }),
+    90_000,
+  );
+});
+
 describe("retries after the backoff", () => {
   it("a failed attempt is claimed again only once its backoff has passed; a job whose lease ran out at once", async () => {
     // A database of its own: claimJob takes any due job, and this test must see only its own.
@@ -412,7 +467,7 @@ describe("retries after the backoff", () => {
 
       const first = await claimJob(db);
       expect(first).toMatchObject({ mediaId: media.id, attempts: 1, status: "processing" });
-      await finishJob(db, first!.id, { status: "new", retryAfterMs: retryDelayMs(1) });
+      await finishJob(db, { jobId: first!.id, attempt: first!.attempts }, { status: "new", retryAfterMs: retryDelayMs(1) });
       expect(await claimJob(db)).toBeNull();
       await moveTime(retryDelayMs(1) / 1000 - 1);
       expect(await claimJob(db), "a second before its time").toBeNull();
