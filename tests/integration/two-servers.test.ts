@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeApiClient } from "@server/accounts/api-clients";
+import type { Bucket } from "@server/content/buckets";
+import { deliveryClient } from "@tests/support/delivery";
+import { createTestBucket } from "@tests/support/fixtures";
+import { createTestUser, homeWith, postForm, sameOrigin, signIn } from "@tests/support/http";
+import { exited, startProcess } from "@tests/support/media-server";
+import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "@tests/support/server";
+
+/*
+ * Two servers (`npm start`, real processes) on one PostgreSQL database and one media directory, as
+ * docs/operations.md deploys them: what one server changes holds on the other at its next request, and a save's
+ * conflict is decided by the database, whichever server takes it. PostgreSQL only (PGlite is one process's).
+ */
+
+const onPostgres = process.env.VITRINE_TEST_DB === "postgres" && Boolean(process.env.TEST_DATABASE_URL);
+
+type Running = Awaited<ReturnType<typeof startProcess>>;
+let database: TestDatabase;
+let servers: [Running, Running];
+let bucket: Bucket;
+const folders: string[] = [];
+const folder = (prefix: string) => {
+  const made = mkdtempSync(path.join(tmpdir(), prefix));
+  folders.push(made);
+  return made;
+};
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  database = await createTestDatabase();
+  // A user exists: the servers start as on any later start (no demo content).
+  await createTestUser(database.db, { permissions: ["user", "admin"] });
+  bucket = await createTestBucket(database.db, {
+    slug: "shared-rooms",
+    collectionName: "shared-rooms",
+    jsonSchema: { type: "object", properties: { title: { type: "string" }, floor: { type: "integer" } } },
+  });
+  const media = folder("vitrine-two-servers-media-");
+  const env = (name: string) => ({
+    DATABASE_URL: database.databaseUrl!,
+    DATA_DIR: folder(`vitrine-two-servers-${name}-`),
+    MEDIA_DIR: media,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    LOG_LEVEL: "warn",
+    MEDIA_WORKERS: "0",
+  });
+  const [a, b] = await Promise.all([startProcess(env("a"), 90_000), startProcess(env("b"), 90_000)]);
+  servers = [a, b];
+}, 120_000);
+
+afterAll(async () => {
+  if (!onPostgres) return;
+  for (const server of servers) server.child.kill("SIGTERM");
+  await Promise.all(servers.map((server) => exited(server.child)));
+  await database.drop();
+  for (const made of folders) rmSync(made, { recursive: true, force: true });
+});
+
+describe.skipIf(!onPostgres)("two servers on one PostgreSQL database (TEST_DATABASE_URL)", () => {
+  it("share a session, and a sign-out on one ends it on the other", async () => {
+    const [a, b] = servers;
+    const editor = await createTestUser(database.db);
+    const cookie = await signIn(a.url, editor.email, editor.password);
+    expect(await homeWith(b.url, cookie)).toBe("signed in");
+    expect((await postForm(a.url, "/logout", {}, cookie)).status).toBe(302);
+    expect(await homeWith(b.url, cookie)).toBe("/login");
+  });
+
+  it("refuse an API client at the next request after it was revoked (in the shared database)", async () => {
+    const [a, b] = servers;
+    const admin = await createTestUser(database.db, { permissions: ["user", "admin"] });
+    const { client, token } = await deliveryClient(database.db, { read: [bucket.slug] });
+    const read = (server: Running) =>
+      fetch(`${server.url}/api/v1/delivery/buckets/${bucket.slug}/documents`, { headers: { Authorization: `Bearer ${token}` } });
+    expect((await read(a)).status).toBe(200);
+    expect((await read(b)).status).toBe(200);
+    expect(await revokeApiClient(database.db, admin, client.id)).toBe(true);
+    expect((await read(b)).status).toBe(401);
+    expect((await read(a)).status).toBe(401);
+  });
+
+  it("let one of 100 stale saves split across both win; the other 99 answer 409", async () => {
+    const [a, b] = servers;
+    const editor = await createTestUser(database.db);
+    const cookies = [await signIn(a.url, editor.email, editor.password), await signIn(b.url, editor.email, editor.password)];
+    const save = (index: number, content: unknown) => {
+      const server = servers[index % 2]!;
+      return fetch(`${server.url}/api/v1/buckets/${bucket.slug}/save`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookies[index % 2]!, ...sameOrigin(server.url) },
+        body: JSON.stringify({ content, collection: bucket.collectionName }),
+      });
+    };
+    const created = await save(0, { title: "Hall", floor: 0 });
+    expect(created.status).toBe(201);
+    const base = (await created.json()) as Record<string, unknown>;
+    const statuses = (await Promise.all(Array.from({ length: 100 }, (_, index) => save(index, { ...base, floor: index + 1 })))).map(
+      (response) => response.status,
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(99);
+    const { rows } = await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM versions WHERE content_id = $1", [
+      base.contentId,
+    ]);
+    expect(rows[0]!.n).toBe(2);
+  });
+
+  it("serve a bucket renamed in the database under its new address at the next request, not the old", async () => {
+    const [a, b] = servers;
+    const admin = await createTestUser(database.db, { permissions: ["user", "admin"] });
+    const renamed = await createTestBucket(database.db, { slug: "before-rename" });
+    const cookie = await signIn(b.url, admin.email, admin.password);
+    const status = async (address: string) =>
+      (await fetch(`${b.url}${address}`, { headers: { Cookie: cookie }, redirect: "manual" })).status;
+    expect(await status("/b/before-rename")).toBe(200);
+    await database.db.query("UPDATE buckets SET slug = 'after-rename' WHERE id = $1", [renamed.id]);
+    expect(await status("/b/after-rename")).toBe(200);
+    expect(await status("/b/before-rename")).toBe(404);
+    expect(a.child.exitCode).toBeNull();
+  });
+});
