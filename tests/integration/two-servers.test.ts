@@ -134,3 +134,77 @@ describe.skipIf(!onPostgres)("two servers on one PostgreSQL database (TEST_DATAB
     expect(a.child.exitCode).toBeNull();
   });
 });
+
+/** Editors saving new documents on a server as fast as it answers, until told to stop or it stops answering. */
+function saveLoad(server: Running, cookie: string, prefix: string) {
+  const acknowledged: string[] = [];
+  let stopped = false;
+  let refused = false;
+  const editor = async (name: string) => {
+    for (let i = 0; !stopped; i += 1) {
+      const title = `${prefix}-${name}-${i}`;
+      try {
+        const response = await fetch(`${server.url}/api/v1/buckets/${bucket.slug}/save`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Cookie: cookie, ...sameOrigin(server.url) },
+          body: JSON.stringify({ content: { title }, collection: bucket.collectionName }),
+        });
+        if (response.status === 201) acknowledged.push(title);
+        else await response.body?.cancel();
+      } catch {
+        refused = true; // the server is gone: this editor stops
+        return;
+      }
+    }
+  };
+  const editors = Promise.all(["x", "y", "z"].map(editor));
+  return {
+    acknowledged,
+    get refused() {
+      return refused;
+    },
+    async stop() {
+      stopped = true;
+      await editors;
+    },
+  };
+}
+
+const committedTitles = async (prefix: string) =>
+  (
+    await database.db.query<{ title: string }>("SELECT data->>'title' AS title FROM versions WHERE data->>'title' LIKE $1", [`${prefix}-%`])
+  ).rows
+    .map((row) => row.title)
+    .sort();
+
+describe.skipIf(!onPostgres)("two servers, one of them stopped under a save load", () => {
+  it("kill -9 of one loses no save it acknowledged; the other goes on saving", async () => {
+    const [a, b] = servers;
+    const editor = await createTestUser(database.db);
+    const onA = saveLoad(a, await signIn(a.url, editor.email, editor.password), "killed");
+    const onB = saveLoad(b, await signIn(b.url, editor.email, editor.password), "survivor");
+    await expect.poll(() => onA.acknowledged.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(15);
+    a.child.kill("SIGKILL");
+    await exited(a.child);
+    const before = onB.acknowledged.length;
+    await expect.poll(() => onB.acknowledged.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(before + 10);
+    await Promise.all([onA.stop(), onB.stop()]);
+    const committed = new Set(await committedTitles("killed"));
+    expect(onA.acknowledged.filter((title) => !committed.has(title))).toEqual([]);
+    expect(await committedTitles("survivor")).toEqual([...onB.acknowledged].sort());
+  });
+
+  it("SIGTERM under a save load answers every save it committed, then exits 0", async () => {
+    const [, b] = servers;
+    const editor = await createTestUser(database.db);
+    const load = saveLoad(b, await signIn(b.url, editor.email, editor.password), "stopping");
+    await expect.poll(() => load.acknowledged.length, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(15);
+    b.child.kill("SIGTERM");
+    await expect.poll(() => load.refused, { timeout: 30_000, interval: 20 }).toBe(true);
+    await load.stop();
+    await exited(b.child);
+    expect(b.child.exitCode).toBe(0);
+    // Nothing committed without its answer reaching the editor (nor the other way round).
+    expect(await committedTitles("stopping")).toEqual([...load.acknowledged].sort());
+  });
+});
