@@ -68,7 +68,7 @@ export function pageErrors(html: string): Record<string, string> {
   if (formLevel) shown.form = decode(formLevel[1]!);
   for (const field of RENDERED_FIELDS) {
     const box =
-      new RegExp(`<div class="field" data-field="${field}">([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(
+      new RegExp(`<div class="field" data-field="${field}"[^>]*>([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(
         form,
       )?.[1] ?? "";
     const error = /<p [^>]*class="field-error" role="alert">([^<]*)<\/p>/.exec(box);
