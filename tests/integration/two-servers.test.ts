@@ -6,7 +6,7 @@ import { revokeApiClient } from "@server/accounts/api-clients";
 import type { Bucket } from "@server/content/buckets";
 import { deliveryClient } from "@tests/support/delivery";
 import { createTestBucket } from "@tests/support/fixtures";
-import { createTestUser, homeWith, postForm, sameOrigin, signIn } from "@tests/support/http";
+import { createTestUser, homeWith, postForm, postJson, sameOrigin, signIn } from "@tests/support/http";
 import { exited, startProcess } from "@tests/support/media-server";
 import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "@tests/support/server";
 
@@ -120,18 +120,65 @@ describe.skipIf(!onPostgres)("two servers on one PostgreSQL database (TEST_DATAB
     expect(rows[0]!.n).toBe(2);
   });
 
-  it("serve a bucket renamed in the database under its new address at the next request, not the old", async () => {
+  it("validate by a schema changed, and serve a bucket renamed, through the other's screens at the next request", async () => {
     const [a, b] = servers;
     const admin = await createTestUser(database.db, { permissions: ["user", "admin"] });
-    const renamed = await createTestBucket(database.db, { slug: "before-rename" });
-    const cookie = await signIn(b.url, admin.email, admin.password);
-    const status = async (address: string) =>
-      (await fetch(`${b.url}${address}`, { headers: { Cookie: cookie }, redirect: "manual" })).status;
-    expect(await status("/b/before-rename")).toBe(200);
-    await database.db.query("UPDATE buckets SET slug = 'after-rename' WHERE id = $1", [renamed.id]);
-    expect(await status("/b/after-rename")).toBe(200);
-    expect(await status("/b/before-rename")).toBe(404);
-    expect(a.child.exitCode).toBeNull();
+    const [onA, onB] = [await signIn(a.url, admin.email, admin.password), await signIn(b.url, admin.email, admin.password)];
+    const schema = { type: "object", properties: { title: { type: "string" } } };
+    const fields = {
+      intent: "save",
+      slug: "before-rename",
+      name: "Halls",
+      collectionName: "halls",
+      locales: "en",
+      jsonSchema: JSON.stringify(schema),
+    };
+    expect((await postForm(a.url, "/settings/buckets/new", fields, onA)).status).toBe(302);
+    const saveOnB = (slug: string) => postJson(b.url, `/api/v1/buckets/${slug}/save`, { content: { title: "Hall", floor: 2 } }, onB);
+    expect((await saveOnB("before-rename")).status, "floor is not in the schema yet").toBe(422);
+
+    const changed = { ...schema, properties: { ...schema.properties, floor: { type: "integer" } } };
+    const edited = await postForm(
+      a.url,
+      "/settings/buckets/before-rename",
+      { ...fields, slug: "after-rename", jsonSchema: JSON.stringify(changed) },
+      onA,
+    );
+    expect(edited.status, await edited.clone().text()).toBe(302);
+    expect((await saveOnB("after-rename")).status).toBe(201);
+    const visit = (address: string) => fetch(`${b.url}${address}`, { headers: { Cookie: onB }, redirect: "manual" });
+    expect((await visit("/b/after-rename")).status).toBe(200);
+    // The old address sends on to the new one.
+    const old = await visit("/b/before-rename");
+    expect([old.status, old.headers.get("location")]).toEqual([301, "/b/after-rename"]);
+  });
+
+  it("hold a permission taken away through the other's user screen at the next request", async () => {
+    const [a, b] = servers;
+    const admin = await createTestUser(database.db, { permissions: ["user", "admin"] });
+    const member = await createTestUser(database.db, { permissions: ["user", "admin"] });
+    const memberOnB = await signIn(b.url, member.email, member.password);
+    const settings = async (cookie: string) =>
+      (await fetch(`${b.url}/settings/users`, { headers: { Cookie: cookie }, redirect: "manual" })).status;
+    expect(await settings(memberOnB)).toBe(200);
+    const taken = await fetch(`${a.url}/settings/users/${member.id}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: await signIn(a.url, admin.email, admin.password),
+        ...sameOrigin(a.url),
+      },
+      body: new URLSearchParams([
+        ["name", member.name],
+        ["email", member.email],
+        ["permissions", "user"],
+      ]),
+    });
+    expect(taken.status).toBe(302);
+    // Changing a user's permissions ends their sessions; signed in again, the member is no admin on B either.
+    expect(await homeWith(b.url, memberOnB)).toBe("/login");
+    expect(await settings(await signIn(b.url, member.email, member.password))).not.toBe(200);
   });
 });
 
