@@ -68,9 +68,9 @@ export function pageErrors(html: string): Record<string, string> {
   if (formLevel) shown.form = decode(formLevel[1]!);
   for (const field of RENDERED_FIELDS) {
     const box =
-      new RegExp(`<div class="field" data-field="${field}"[^>]*>([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`).exec(
-        form,
-      )?.[1] ?? "";
+      new RegExp(
+        `<div class="field" data-field="${field}"[^>]*>([\\s\\S]*?)</div>\\s*(?=<div class="field"|<div class="form-actions")`,
+      ).exec(form)?.[1] ?? "";
     const error = /<p [^>]*class="field-error" role="alert">([^<]*)<\/p>/.exec(box);
     if (error) shown[field] = decode(error[1]!);
   }
