@@ -64,6 +64,9 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
     const health = await get(server.url, "/healthz");
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ status: "error", database: "unavailable" });
+    // Readiness too: a load balancer sends it nothing until the database is back.
+    const ready = await get(server.url, "/readyz");
+    expect([ready.status, await ready.json()]).toEqual([503, { status: "unavailable" }]);
   }
 
   async function expectAvailable() {
@@ -75,6 +78,8 @@ describe.skipIf(!onPostgres)("a lost database (PostgreSQL only: PGlite is embedd
     const health = await get(server.url, "/healthz");
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", database: "ok", databaseKind: "postgres" });
+    const ready = await get(server.url, "/readyz");
+    expect([ready.status, await ready.json()]).toEqual([200, { status: "ready" }]);
   }
 
   it("serves pages while the database is there", async () => {
