@@ -72,7 +72,7 @@ describe("a server stopped with SIGTERM", () => {
         MEDIA_WORKERS: "0",
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
-        SHUTDOWN_DELAY_MS: "3000",
+        SHUTDOWN_DELAY_MS: "5000",
         SHUTDOWN_GRACE_MS: "30000",
       },
       90_000,
