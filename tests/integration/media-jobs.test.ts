@@ -63,6 +63,19 @@ const runnerOptions = (target: TestServer, workerPath = path.join(BUILD_DIR, "se
   pollMs: 50,
 });
 
+/**
+ * A 10-second video uploaded with its transcode job alone (a still-creation job would read the held input too), and
+ * its input held: ffmpeg reads only what the test feeds it.
+ */
+async function heldTranscode(server: TestServer, cookie: string, name: string) {
+  const { fields } = await fieldFor(server.db, "video");
+  const content = await uploaded(await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name }));
+  await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
+  const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!.key;
+  const input = server.media.storage.pathOf(key);
+  return { content, input, held: holdInput(input) };
+}
+
 /** Time passes for the backoff of these media's failed jobs: they are due now. */
 const backoffPassed = (db: Db, mediaIds: string[]) =>
   db.query("UPDATE jobs SET run_after = now() WHERE status = 'new' AND run_after > now() AND media_id = ANY($1::uuid[])", [mediaIds]);
@@ -292,16 +305,7 @@ describe("a worker killed while its ffmpeg runs (real processes, SIGKILL)", () =
     "takes that ffmpeg down with it; the job runs again after its backoff and completes",
     () =>
       withOwnServer(async ({ server, cookie }) => {
-        const { fields } = await fieldFor(server.db, "video");
-        const content = await uploaded(
-          await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "held.mp4" }),
-        );
-        // The transcode alone: a still-creation job would read the held input too.
-        await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
-        const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!
-          .key;
-        const input = server.media.storage.pathOf(key);
-        const held = holdInput(input);
+        const { content, input, held } = await heldTranscode(server, cookie, "held.mp4");
         const transcode = async () =>
           (
             await server.db.query<{ status: string; attempts: number; progress: number; backoffMs: number | null }>(
@@ -345,15 +349,7 @@ describe("a runner that stops while its job runs (a server stopping, docs/operat
     "hands the job back to the queue at once, its attempt not counted, takes its ffmpeg down, and another runner completes it",
     () =>
       withOwnServer(async ({ server, cookie }) => {
-        const { fields } = await fieldFor(server.db, "video");
-        const content = await uploaded(
-          await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "handed-back.mp4" }),
-        );
-        await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
-        const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!
-          .key;
-        const input = server.media.storage.pathOf(key);
-        const held = holdInput(input);
+        const { content, input, held } = await heldTranscode(server, cookie, "handed-back.mp4");
         const transcode = async () =>
           (
             await server.db.query<{ status: string; attempts: number; due: boolean; leased: boolean }>(
@@ -391,17 +387,9 @@ describe("an attempt that lost its lease (its server paused past it, docs/operat
     "stops its ffmpeg at its next renewal, records nothing and leaves no file; the attempt that has the job completes it",
     () =>
       withOwnServer(async ({ server, cookie }) => {
-        const { fields } = await fieldFor(server.db, "video");
-        const content = await uploaded(
-          await upload(server.url, "video", cookie, fields, { data: faststartVideo(1280, 720, 25, 10), name: "fenced.mp4" }),
-        );
-        await server.db.query("DELETE FROM jobs WHERE media_id = $1 AND name = 'still-creation'", [content._id]);
-        const key = (await server.db.query<{ key: string }>("SELECT storage_key AS key FROM media WHERE id = $1", [content._id])).rows[0]!
-          .key;
-        const input = server.media.storage.pathOf(key);
+        const { content, input, held } = await heldTranscode(server, cookie, "fenced.mp4");
         const stored = () => readdirSync(server.media.storage.filesDir).sort();
         const filesBefore = stored();
-        const held = holdInput(input);
         const job = async () =>
           (
             await server.db.query<{ id: string; status: string; attempts: number; progress: number; rendition: string | null }>(
