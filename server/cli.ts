@@ -4,8 +4,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadConfig, type Config } from "./config";
 import { exportBundle } from "./delivery/export";
-import { MediaStorage } from "./media/storage";
-import { mediaDirOf } from "./media/start";
+import type { MediaStorage } from "./media/storage";
+import { mediaStorageOf } from "./media/start";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { DataDirInUseError, sendCommand, type OutputStream } from "./db/data-dir-lock";
@@ -192,10 +192,12 @@ export async function runCli(
     if (result instanceof DataDirInUseError) throw result;
     return result;
   }
+  const storage = mediaStorageOf(config);
   try {
     if (command !== "migrate") await migrate(db);
-    return await runCommand(db, argv, print, { config, storage: new MediaStorage(mediaDirOf(config)), screens });
+    return await runCommand(db, argv, print, { config, storage, screens });
   } finally {
+    await storage.close();
     await db.close();
   }
 }

@@ -28,6 +28,24 @@ const envSchema = z.object({
     .default("16MB"),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  /** Where finished media files live: folders of MEDIA_DIR, or an S3-compatible bucket (S3_* below; docs/operations.md). */
+  MEDIA_STORAGE: z.enum(["fs", "s3"], { message: "must be fs or s3" }).default("fs"),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** An S3-compatible service's URL (MinIO, Ceph, Garage, R2, …); AWS itself when unset. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  /** Without both, the AWS SDK's own lookup (AWS_* variables, an instance role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** endpoint/bucket/key URLs instead of bucket.endpoint/key: most self-hosted stores need it. */
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  /** Prepended to every object key, so that several deployments can share one bucket. */
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+\/)*$/, "must be folder names ending in /, such as vitrine/")
+    .default(""),
+  /** The delivery API's media URLs redirect to short-lived URLs of the store itself instead of streaming through. */
+  S3_PRESIGNED_DELIVERY: booleanFromEnv.default(false),
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
   /** Where ffmpeg and ffprobe are looked up, by the server and its media workers. */
@@ -136,6 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const { SESSION_SECRET, SESSION_SECRETS, ...values } = parsed.data;
   if (values.SMTP_URL && !values.MAIL_FROM) throw new ConfigError(["MAIL_FROM: is required when SMTP_URL is set"]);
+  if (values.MEDIA_STORAGE === "s3" && !values.S3_BUCKET) throw new ConfigError(["S3_BUCKET: is required when MEDIA_STORAGE is s3"]);
+  if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY))
+    throw new ConfigError(["S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither"]);
   if (SESSION_SECRET && SESSION_SECRETS) throw new ConfigError(["SESSION_SECRETS: set either SESSION_SECRET or SESSION_SECRETS, not both"]);
   const signing = SESSION_SECRETS?.[0] ?? SESSION_SECRET ?? readOrCreateSecret(values.DATA_DIR);
   return {

@@ -42,7 +42,9 @@ export async function demoImage(
   const { default: sharp } = await import("sharp");
   const buffer = await sharp(Buffer.from(svg)).jpeg({ quality: 78 }).toBuffer();
   const key = deps.storage.newKey("jpg");
-  await writeFile(deps.storage.pathOf(key), buffer);
+  const temporary = deps.storage.temporaryPath("jpg");
+  await writeFile(temporary, buffer);
+  await deps.storage.commit(temporary, key);
   const row = await insertMedia(db, {
     kind: "image",
     originalFilename: `${image.name}.jpg`,

@@ -4,7 +4,7 @@ import type { Bucket } from "./buckets";
 import type { Author, User } from "@server/accounts/users";
 import type { Db, Queryable } from "@server/db/client";
 import type { MediaServices } from "@server/services";
-import { checkUpload } from "@server/media/accept";
+import { checkUpload, type MediaFacts } from "@server/media/accept";
 import type { FormFilePart } from "@server/media/form-upload";
 import { mediaReferences } from "@server/media/form-upload";
 import type { StagedMedia } from "@server/media/intake";
@@ -31,7 +31,10 @@ import type { JsonSchema } from "@core/schema/normalize";
 /* The media side of a form post's validation, between reading it and saving it (server/content/save-form.ts). */
 
 /** A checked file of this post, under the media contentId its field now holds. */
-export interface StagedFormFile extends StagedMedia {
+export interface StagedFormFile {
+  /** Its temporary file. */
+  path: string;
+  facts: MediaFacts;
   contentId: string;
   name: string;
 }

@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Pack } from "tar-stream";
 import type { ApiClient } from "@server/accounts/api-clients";
@@ -12,7 +10,7 @@ import type { BundleRequest, BundleState } from "./bundle-request";
 import { mediaFile } from "./media";
 import { shapeDocuments, type ReadContext } from "./read";
 import { documentPage, type PageCursor } from "./store";
-import { addBuffer, addEntry, READ_CHUNK, type ManifestFile } from "./tar-entries";
+import { addBuffer, addEntry, type ManifestFile } from "./tar-entries";
 import { isPreview } from "./view";
 
 /*
@@ -199,10 +197,9 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
         keys[name] = stored.key;
         continue;
       }
-      const location = context.storage.pathOf(stored.key);
-      const info = await stat(location).catch(() => null);
+      const info = await context.storage.head(stored.key);
       // A file the store lost: the path stays in the document, the bundle goes on without it.
-      if (!info?.isFile()) continue;
+      if (!info) continue;
       keys[name] = stored.key;
       files.push(
         await addEntry(
@@ -210,7 +207,7 @@ export async function writeBundle(context: BundleContext, request: BundleRequest
           name,
           info.size,
           row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt),
-          createReadStream(location, { highWaterMark: READ_CHUNK }),
+          await context.storage.read(stored.key),
           signal,
         ),
       );

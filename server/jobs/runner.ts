@@ -141,9 +141,12 @@ export class JobRunner {
     const outputDir = storage.temporaryPath();
     const lease = { lost: false };
     let outcome: JobOutcome | "recorded" = "recorded";
+    let input: { path: string; release: () => Promise<void> } | undefined;
     try {
       await mkdir(outputDir, { recursive: true });
-      const outputs = await this.runInWorker(worker, job, owner, outputDir, lease);
+      // ffmpeg seeks in its input (an MP4's index may sit at its end): a local file, copied from S3 where need be.
+      input = await storage.localCopy(job.media.storageKey);
+      const outputs = await this.runInWorker(worker, job, owner, { input: input.path, outputDir }, lease);
       if (await this.recordOutputs(job.name, job.media, owner, outputDir, outputs)) log.info("job completed");
       else lease.lost = true;
     } catch (error) {
@@ -155,6 +158,7 @@ export class JobRunner {
         log.warn({ err: error, ...outcome }, outcome.status === "new" ? "job attempt failed; it will run again" : "job failed");
     }
     await rm(outputDir, { recursive: true, force: true });
+    await input?.release();
     this.busyWorkers.delete(worker);
     if (worker.usable && this.loop.isStarted) this.idleWorkers.push(worker);
     if (lease.lost) log.warn("job attempt lost its lease to another runner: its ffmpeg stopped, its outputs discarded");
@@ -175,10 +179,10 @@ export class JobRunner {
     worker: WorkerProcess,
     job: ClaimedJob,
     owner: JobAttempt,
-    outputDir: string,
+    { input, outputDir }: { input: string; outputDir: string },
     lease: { lost: boolean },
   ): Promise<string[]> {
-    const { db, storage, tools, timeLimitMs } = this.options;
+    const { db, tools, timeLimitMs } = this.options;
     // A job of a name this version does not know (a newer server may have queued it) is no worker's to run.
     const name: string = job.name;
     if (!isWorkerJobName(name)) throw new Error(`no worker runs jobs named ${name}`);
@@ -187,7 +191,7 @@ export class JobRunner {
       jobId: job.id,
       name,
       ffmpeg: tools.ffmpeg,
-      input: storage.pathOf(job.media.storageKey),
+      input,
       outputDir,
       duration: job.media.details.duration ?? 0,
       stillCount: STILL_COUNT,
@@ -225,7 +229,7 @@ export class JobRunner {
   }
 
   /**
-   * Renames the worker's outputs into the store, then records them on the media version and the job as completed,
+   * Puts the worker's outputs into the store, then records them on the media version and the job as completed,
    * in one transaction that holds the job: false (the files removed again) when the job is no longer this attempt's.
    */
   private async recordOutputs(name: JobName, media: MediaRow, owner: JobAttempt, outputDir: string, outputs: string[]): Promise<boolean> {

@@ -72,7 +72,7 @@ export interface CropDeps {
  * A new version of an image (same contentId, new _id): the area `coordinates`
  * of the ORIGINAL version (a recrop starts from it, never from a crop), in the
  * original's format, with originalImageVersionId and the coordinates
- * recorded. Written under a temporary name and renamed into the store.
+ * recorded. Written to a temporary file and put into the store.
  */
 export async function cropImage(
   input: { source: MediaRow; coordinates: CropCoordinates; bounds: CropBounds; userId: string },
@@ -96,12 +96,13 @@ export async function cropImage(
   const encode = OUTPUT_FORMATS[ext] ?? encodePng;
   const temporaryPath = deps.storage.temporaryPath(ext);
   let committedKey: string | undefined;
+  const originalFile = await deps.storage.localCopy(original.storageKey);
   try {
     // Loaded on the first crop, not at start (sharp's native library costs the cold start).
     const { default: sharp } = await import("sharp");
     // autoOrient: the coordinates are in the image as shown (accept.ts measures it EXIF-rotated too).
     await encode(
-      sharp(deps.storage.pathOf(original.storageKey), { autoOrient: true, limitInputPixels: MAX_IMAGE_PIXELS }).extract({
+      sharp(originalFile.path, { autoOrient: true, limitInputPixels: MAX_IMAGE_PIXELS }).extract({
         left: x,
         top: y,
         width,
@@ -132,5 +133,7 @@ export async function cropImage(
     await deps.storage.remove(temporaryPath);
     if (committedKey) await deps.storage.removeKey(committedKey).catch(() => undefined);
     throw error;
+  } finally {
+    await originalFile.release();
   }
 }

@@ -2,6 +2,7 @@ import type { Db, Queryable } from "@server/db/client";
 import type { MediaServices } from "@server/services";
 import type { MediaKind } from "@core/media/bounds";
 import { checkUpload, type MediaFacts } from "./accept";
+import type { ObjectName } from "./object-store";
 import type { MediaStorage } from "./storage";
 import { insertMedia, type JobName, type MediaRow } from "./store";
 import type { UploadedFile } from "./upload";
@@ -13,13 +14,15 @@ import type { UploadedFile } from "./upload";
  * transaction that saves it.
  */
 
-/** A checked upload that is not in the store yet: where its file is now, what it is, the contentId it gets. */
-export interface StagedMedia {
-  path: string;
+/**
+ * A checked upload that is not in the files of the store yet: where it is now (a local temporary file, or a pending
+ * upload in the store), what it is, the contentId it gets.
+ */
+export type StagedMedia = {
   facts: MediaFacts;
   /** The media content it becomes (a new one, or a new version of this content). */
   contentId?: string;
-}
+} & ({ path: string } | { pending: ObjectName });
 
 export interface MediaOwner {
   bucketId: string;
@@ -33,8 +36,8 @@ export const jobNamesFor = (kind: MediaKind): JobName[] => (kind === "video" ? [
 export type PlacedMedia = StagedMedia & { key: string };
 
 /**
- * Moves staged files into the store, each under a new key. If one fails, the
- * ones already moved go back where they were. `undo` moves them all back (a
+ * Puts staged files into the store, each under a new key. If one fails, the
+ * ones already placed go back where they were. `undo` puts them all back (a
  * failed transaction after this).
  */
 export async function placeMedia(
@@ -43,12 +46,12 @@ export async function placeMedia(
 ): Promise<{ placed: PlacedMedia[]; undo: () => Promise<void> }> {
   const placed: PlacedMedia[] = [];
   const undo = async () => {
-    for (const item of placed) await storage.move(storage.pathOf(item.key), item.path).catch(() => undefined);
+    for (const item of placed) await storage.unplace(item.key, item).catch(() => undefined);
   };
   try {
     for (const item of staged) {
       const key = storage.newKey(item.facts.ext);
-      await storage.move(item.path, storage.pathOf(key));
+      await storage.place(item, key);
       placed.push({ ...item, key });
     }
   } catch (error) {

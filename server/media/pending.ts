@@ -52,15 +52,15 @@ export const pendingFileOf = (row: PendingRow, secret: string): PendingFile => (
 export function stagedFromPending(storage: MediaStorage, row: PendingRow): StagedMedia & { contentId: string } {
   const { kind, ext, originalFilename, mimetype, size, width, height, details } = row;
   return {
-    path: storage.pendingPath(row.contentId, ext),
+    pending: storage.pendingObject(row.contentId, ext),
     contentId: row.contentId,
     facts: { kind, ext, originalFilename, mimetype, size, width, height, details },
   };
 }
 
 /**
- * Keeps checked uploads of a form post that did not save: each file moves
- * into pending/ and gets a row bound to its owner and bucket field. Answers
+ * Keeps checked uploads of a form post that did not save: each file goes
+ * into the store's pending/ and gets a row bound to its owner and bucket field. Answers
  * what the re-rendered form shows, with the tokens it carries.
  */
 export async function stashPending(
@@ -72,8 +72,8 @@ export async function stashPending(
   const stashed: PendingFile[] = [];
   for (const item of items) {
     const secret = randomToken(24);
-    const target = storage.pendingPath(item.contentId, item.facts.ext);
-    await storage.move(item.path, target);
+    const target = storage.pendingObject(item.contentId, item.facts.ext);
+    await storage.stash(item.path, target);
     const { kind, ext, originalFilename, mimetype, size, width, height, details } = item.facts;
     try {
       await db.query(
@@ -96,7 +96,7 @@ export async function stashPending(
         ],
       );
     } catch (error) {
-      await storage.remove(target);
+      await storage.removePending(target);
       throw error;
     }
     stashed.push({ token: `${item.contentId}.${secret}`, contentId: item.contentId, kind, originalFilename });
@@ -132,7 +132,7 @@ export async function claimPending(tx: Queryable, contentIds: readonly string[])
 
 /**
  * Removes pending uploads older than `maxAgeMs` (their rows, then their
- * files), and files in pending/ without a row as old (a server stopped
+ * files), and pending files without a row as old (a server stopped
  * between the move and the insert). Safe on several servers at once.
  */
 export async function sweepPendingUploads(db: Db, storage: MediaStorage, maxAgeMs = PENDING_UPLOAD_MAX_AGE_MS): Promise<number> {
@@ -140,6 +140,6 @@ export async function sweepPendingUploads(db: Db, storage: MediaStorage, maxAgeM
     `DELETE FROM pending_uploads WHERE created_at < now() - make_interval(secs => $1) RETURNING content_id AS "contentId", ext`,
     [maxAgeMs / 1000],
   );
-  for (const row of rows) await storage.remove(storage.pendingPath(row.contentId, row.ext));
-  return rows.length + (await storage.sweep(maxAgeMs, storage.pendingDir));
+  for (const row of rows) await storage.removePending(storage.pendingObject(row.contentId, row.ext));
+  return rows.length + (await storage.sweepPending(maxAgeMs));
 }

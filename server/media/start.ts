@@ -8,6 +8,7 @@ import { JobRunner } from "@server/jobs/runner";
 import type { FfmpegTools } from "./ffmpeg";
 import { sweepPendingUploads } from "./pending";
 import { removeScheduledMedia } from "./removals";
+import { S3Store } from "./s3-store";
 import { MediaStorage } from "./storage";
 
 /** Temporary files idle this long were left by a killed upload or job. */
@@ -16,6 +17,24 @@ export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 /** Where the media files live: MEDIA_DIR, else DATA_DIR/media. */
 export const mediaDirOf = (config: Pick<Config, "MEDIA_DIR" | "DATA_DIR">) =>
   path.resolve(config.MEDIA_DIR ?? path.join(config.DATA_DIR, "media"));
+
+/** The media storage of the configuration: MEDIA_DIR's folders, or its temporary folder and the S3 bucket. */
+export function mediaStorageOf(config: Config): MediaStorage {
+  const root = mediaDirOf(config);
+  if (config.MEDIA_STORAGE !== "s3" || !config.S3_BUCKET) return new MediaStorage(root);
+  return new MediaStorage(
+    root,
+    new S3Store({
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      prefix: config.S3_PREFIX,
+    }),
+  );
+}
 
 /**
  * The media store, the ffmpeg found on this machine (findFfmpeg, looked up
@@ -31,7 +50,7 @@ export function startMedia(
   found: { tools: FfmpegTools | null; rejected: string[] },
 ): MediaServices & { startBackgroundWork(): void; stop(): Promise<void> } {
   const ffmpeg = found.tools;
-  const storage = new MediaStorage(mediaDirOf(config));
+  const storage = mediaStorageOf(config);
   if (found.rejected.length) logger.warn({ rejected: found.rejected }, "FFMPEG_PATH/FFPROBE_PATH do not name working binaries: ignored");
   if (ffmpeg)
     logger.info(
@@ -77,6 +96,7 @@ export function startMedia(
     async stop() {
       clearInterval(sweeper);
       await jobs.stop();
+      await storage.close();
     },
   };
 }

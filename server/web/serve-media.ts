@@ -1,5 +1,3 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { MediaStorage } from "@server/media/storage";
 import type { MediaRow } from "@server/media/store";
@@ -18,13 +16,16 @@ export function contentDisposition(disposition: "inline" | "attachment", filenam
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
+const missing = () => Response.json({ error: "The file of this media is missing" }, { status: 404 });
+
 /**
  * A stored file with its type, an ETag (304 on If-None-Match) and single
- * byte ranges (206; 416 when unsatisfiable) so that videos can seek.
+ * byte ranges (206; 416 when unsatisfiable) so that videos can seek;
+ * streamed from the store, whichever it is.
  */
-export async function serveFile(request: Request, path: string, options: ServeOptions): Promise<Response> {
-  const info = await stat(path).catch(() => null);
-  if (!info) return Response.json({ error: "The file of this media is missing" }, { status: 404 });
+export async function serveFile(request: Request, storage: MediaStorage, key: string, options: ServeOptions): Promise<Response> {
+  const info = await storage.head(key);
+  if (!info) return missing();
   const etag = `"${options.etag}"`;
   const headers = new Headers({
     "Content-Type": options.mimetype,
@@ -52,9 +53,37 @@ export async function serveFile(request: Request, path: string, options: ServeOp
   const { start, end } = range ?? { start: 0, end: info.size - 1 };
   headers.set("Content-Length", String(info.size === 0 ? 0 : end - start + 1));
   if (range) headers.set("Content-Range", `bytes ${start}-${end}/${info.size}`);
-  const body =
-    request.method === "HEAD" || info.size === 0 ? null : (Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream);
-  return new Response(body, { status: range ? 206 : 200, headers });
+  if (request.method === "HEAD" || info.size === 0) return new Response(null, { status: range ? 206 : 200, headers });
+  let stream: Readable;
+  try {
+    stream = await storage.read(key, { start, end });
+  } catch (error) {
+    // Removed between the look and the read (a bucket's media deleted meanwhile).
+    if ((error as { code?: string }).code === "ENOENT") return missing();
+    throw error;
+  }
+  return new Response(Readable.toWeb(stream) as ReadableStream, { status: range ? 206 : 200, headers });
+}
+
+/** How long a presigned URL of the store stays valid, and how long a client may keep the redirect to it. */
+const PRESIGNED_SECONDS = 15 * 60;
+const REDIRECT_MAX_AGE_SECONDS = 10 * 60;
+
+/**
+ * A 307 to a URL where the object store serves the file itself (with its type and disposition), or null where the
+ * store serves none (the file system).
+ */
+export async function presignedRedirect(storage: MediaStorage, key: string, options: ServeOptions): Promise<Response | null> {
+  const url = await storage.presignedUrl(key, {
+    expiresInSeconds: PRESIGNED_SECONDS,
+    mimetype: options.mimetype,
+    disposition: contentDisposition(options.disposition, options.filename),
+  });
+  if (!url) return null;
+  return new Response(null, {
+    status: 307,
+    headers: { Location: url, "Cache-Control": `private, max-age=${REDIRECT_MAX_AGE_SECONDS}` },
+  });
 }
 
 /** One `bytes=a-b`, `a-` or `-n` range; null (whole file) for no or a multi-range header. */
@@ -84,7 +113,7 @@ export function parseRange(header: string | null, size: number): { start: number
 export function serveMedia(request: Request, storage: MediaStorage, media: MediaRow, download: boolean): Promise<Response> {
   const rendition = media.kind === "video" ? media.details.renditionKey : undefined;
   const inline = media.kind !== "file" || media.mimetype.startsWith("audio/");
-  return serveFile(request, storage.pathOf(rendition ?? media.storageKey), {
+  return serveFile(request, storage, rendition ?? media.storageKey, {
     mimetype: rendition ? "video/mp4" : media.mimetype,
     etag: rendition ?? media.storageKey,
     disposition: inline && !download ? "inline" : "attachment",

@@ -21,7 +21,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const key = custom ? media.details.customStillKey : media.details.stillKeys?.[Number(params.index)];
   if (!key) throw noSuchStill();
   const ext = key.slice(key.lastIndexOf("."));
-  return serveFile(request, context.media.storage.pathOf(key), {
+  return serveFile(request, context.media.storage, key, {
     mimetype: stillMimetype(key),
     etag: key,
     disposition: "inline",

@@ -11,7 +11,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const media = await sharedMedia(context.db, params.token, params.contentId);
   const key = media?.kind === "video" ? posterKey(media) : null;
   if (!key) throw new HttpError(404, "errors.notFound", {}, { headers: SHARE_HEADERS });
-  const response = await serveFile(request, context.media.storage.pathOf(key), {
+  const response = await serveFile(request, context.media.storage, key, {
     mimetype: stillMimetype(key),
     etag: key,
     disposition: "inline",
