@@ -8,8 +8,8 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const fileGroups = { waiting: { groupOrder: 0, maxWorkers: 2 }, browser: { groupOrder: 1, maxWorkers: 2 } };
 
 /**
- * Files whose subject is not storage (page shells and titles, HTTP rules, route guards, the client state, the
- * OpenAPI document, the logs, what media processing does to a file): they send the same statements as the files that
+ * Files whose subject is not the database (page shells and titles, HTTP rules, route guards, the client state, the
+ * OpenAPI document, the logs, what media processing does to a file, the media store): they send the same statements as the files that
  * run on both databases, so they run on PGlite alone.
  */
 const ENGINE_AGNOSTIC = [
@@ -32,6 +32,8 @@ const ENGINE_AGNOSTIC = [
   "delivery-openapi",
   "unreadable-forms",
   "graceful-stop",
+  "object-store",
+  "media-s3",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 const integration = (database: "pglite" | "postgres") => ({

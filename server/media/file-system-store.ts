@@ -32,11 +32,11 @@ export class FileSystemStore implements ObjectStore {
   }
 
   async putFile(localPath: string, to: ObjectName): Promise<void> {
-    const target = this.pathOf(to);
-    await moveFile(localPath, target);
-    // Its age counts from now: the sweep of unreferenced files must not take it for an old orphan.
+    // Its age counts from its arrival, before it arrives: the sweep of unnamed files (orphans.ts) must never see an
+    // old file there that a save is about to name (a pending upload of yesterday).
     const now = new Date();
-    await utimes(target, now, now);
+    await utimes(localPath, now, now);
+    await moveFile(localPath, this.pathOf(to));
   }
 
   async takeFile(from: ObjectName, localPath: string): Promise<void> {
@@ -80,8 +80,8 @@ export class FileSystemStore implements ObjectStore {
     }
   }
 
-  async presignedUrl(): Promise<null> {
-    return null;
+  presignedUrl(): Promise<null> {
+    return Promise.resolve(null);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Config } from "@server/config";
 import type { Db } from "@server/db/client";
 import { JobRunner } from "@server/jobs/runner";
 import type { FfmpegTools } from "./ffmpeg";
+import { ORPHAN_MIN_AGE_MS, sweepOrphanedFiles } from "./orphans";
 import { sweepPendingUploads } from "./pending";
 import { removeScheduledMedia } from "./removals";
 import { S3Store } from "./s3-store";
@@ -80,7 +81,12 @@ export function startMedia(
       logger.warn({ err: error }, "removing media of deleted buckets failed"),
     );
   };
+  const sweepOrphans = () =>
+    void sweepOrphanedFiles(db, storage)
+      .then((removed) => removed && logger.info({ removed }, "removed media files no media version names"))
+      .catch((error: unknown) => logger.warn({ err: error }, "sweeping unnamed media files failed"));
   let sweeper: NodeJS.Timeout | undefined;
+  let orphanSweeper: NodeJS.Timeout | undefined;
   return {
     storage,
     jobs,
@@ -92,9 +98,14 @@ export function startMedia(
       sweepStale();
       sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);
       sweeper.unref();
+      // Lists the whole store: hourly is often enough for what only a crash or a lost job leaves.
+      sweepOrphans();
+      orphanSweeper = setInterval(sweepOrphans, ORPHAN_MIN_AGE_MS);
+      orphanSweeper.unref();
     },
     async stop() {
       clearInterval(sweeper);
+      clearInterval(orphanSweeper);
       await jobs.stop();
       await storage.close();
     },

@@ -91,7 +91,7 @@ export class MediaStorage {
    */
   async localCopy(key: string): Promise<{ path: string; release: () => Promise<void> }> {
     const inPlace = this.store.localPath(files(key));
-    if (inPlace) return { path: inPlace, release: async () => undefined };
+    if (inPlace) return { path: inPlace, release: () => Promise.resolve() };
     const copy = this.temporaryPath(path.extname(key).slice(1));
     try {
       await this.store.copyToFile(files(key), copy);

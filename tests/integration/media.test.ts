@@ -1,7 +1,8 @@
-import { readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
+import { ORPHAN_MIN_AGE_MS, sweepOrphanedFiles } from "@server/media/orphans";
 import { createTestBucket, mediaRulesBucket, signedInUser } from "@tests/support/fixtures";
 import { get, sameOrigin } from "@tests/support/http";
 import { decompressionBombPng, jpegOfSize, pngOfSize, upload, videoOf, wavOf } from "@tests/support/media-fixtures";
@@ -312,6 +313,22 @@ describe("file uploads", () => {
   it("stores audio/wav by content for the audio player", async () => {
     const content = await uploaded(await upload(server.url, "file", cookie, await fields(), { data: wavOf(1), name: "tone.bin" }));
     expect(content.mimetype).toMatch(/^audio\/(wav|vnd\.wave|x-wav)$/);
+  });
+
+  it("sweeps stored files no media version names once they are an hour old (a lost job attempt's outputs), never a named one", async () => {
+    const named = await uploaded(
+      await upload(server.url, "image", cookie, await fields(), { data: await jpegOfSize(1920, 1080), name: "kept.jpg" }),
+    );
+    const { rows } = await server.db.query<{ key: string }>(`SELECT storage_key AS key FROM media WHERE id = $1`, [named._id]);
+    const orphan = server.media.storage.pathOf(server.media.storage.newKey("mp4"));
+    writeFileSync(orphan, "the output of an attempt that lost its job");
+    const young = server.media.storage.pathOf(server.media.storage.newKey("mp4"));
+    writeFileSync(young, "an output whose row is about to commit");
+    const hoursAgo = new Date(Date.now() - 2 * ORPHAN_MIN_AGE_MS);
+    for (const file of [orphan, server.media.storage.pathOf(rows[0]!.key)]) utimesSync(file, hoursAgo, hoursAgo);
+    expect(await sweepOrphanedFiles(server.db, server.media.storage)).toBe(1);
+    expect([existsSync(orphan), existsSync(young), existsSync(server.media.storage.pathOf(rows[0]!.key))]).toEqual([false, true, true]);
+    rmSync(young);
   });
 
   it("sweeps temporary files a killed upload left behind, and an aborted upload leaves none", async () => {

@@ -152,4 +152,29 @@ describe("loadConfig", () => {
     // The embedded database: one server, its generated secret is enough.
     expect(() => checkServerConfig(loadConfig({ DATA_DIR: dataDir() }))).not.toThrow();
   });
+
+  it("keeps media on the file system unless MEDIA_STORAGE=s3, which needs a bucket, and credentials in pairs", () => {
+    expect(loadConfig({ SESSION_SECRET: SECRET })).toMatchObject({
+      MEDIA_STORAGE: "fs",
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: false,
+      S3_PREFIX: "",
+    });
+    expect(() => loadConfig({ SESSION_SECRET: SECRET, MEDIA_STORAGE: "s3" })).toThrow(/S3_BUCKET: is required when MEDIA_STORAGE is s3/);
+    expect(() => loadConfig({ SESSION_SECRET: SECRET, MEDIA_STORAGE: "nfs" })).toThrow(/MEDIA_STORAGE: must be fs or s3/);
+    expect(() => loadConfig({ SESSION_SECRET: SECRET, MEDIA_STORAGE: "s3", S3_BUCKET: "media", S3_ACCESS_KEY_ID: "id" })).toThrow(
+      /set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither/,
+    );
+    expect(() => loadConfig({ SESSION_SECRET: SECRET, S3_PREFIX: "vitrine" })).toThrow(/S3_PREFIX: must be folder names ending in \//);
+    expect(
+      loadConfig({
+        SESSION_SECRET: SECRET,
+        MEDIA_STORAGE: "s3",
+        S3_BUCKET: "media",
+        S3_ENDPOINT: "http://minio:9000",
+        S3_FORCE_PATH_STYLE: "true",
+        S3_PREFIX: "museum/vitrine/",
+      }),
+    ).toMatchObject({ MEDIA_STORAGE: "s3", S3_BUCKET: "media", S3_ENDPOINT: "http://minio:9000", S3_FORCE_PATH_STYLE: true });
+  });
 });
