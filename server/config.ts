@@ -28,6 +28,8 @@ const envSchema = z.object({
     .default("16MB"),
   MEDIA_DIR: z.string().min(1).optional(),
   MEDIA_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  /** A running media job is renewed every sixth of this; a server silent this long loses its job to another. */
+  MEDIA_JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
   /** Where finished media files live: folders of MEDIA_DIR, or an S3-compatible bucket (S3_* below; docs/operations.md). */
   MEDIA_STORAGE: z.enum(["fs", "s3"], { message: "must be fs or s3" }).default("fs"),
   S3_BUCKET: z.string().min(3).max(63).optional(),

@@ -9,6 +9,7 @@ import type { FfmpegTools } from "@server/media/ffmpeg";
 import type { MediaStorage } from "@server/media/storage";
 import {
   claimJob,
+  LEASE_SECONDS,
   finishJob,
   handBackJobs,
   holdsJob,
@@ -40,14 +41,15 @@ export interface JobRunnerOptions {
   concurrency?: number;
   pollMs?: number;
   maxAttempts?: number;
-  /** How often a running job's lease is renewed (tests shorten it). */
+  /** How long a claimed job stays this runner's without a renewal (config MEDIA_JOB_LEASE_SECONDS). */
+  leaseSeconds?: number;
+  /** How often a running job's lease is renewed: a sixth of the lease unless told (tests shorten it). */
   heartbeatMs?: number;
 }
 
 /** Stills a still-creation job extracts from a video. */
 const STILL_COUNT = 5;
 const PROGRESS_WRITE_MS = 1000;
-const HEARTBEAT_MS = 10_000;
 
 type ClaimedJob = JobRow & { media: MediaRow };
 
@@ -61,6 +63,7 @@ export class JobRunner {
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly heartbeatMs: number;
+  private readonly leaseSeconds: number;
   private readonly idleWorkers: WorkerProcess[] = [];
   private readonly busyWorkers = new Set<WorkerProcess>();
   /** The jobs this runner has claimed and not finished: handed back when it stops. */
@@ -72,7 +75,8 @@ export class JobRunner {
   constructor(private readonly options: JobRunnerOptions) {
     this.concurrency = options.concurrency ?? 1;
     this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.leaseSeconds = options.leaseSeconds ?? LEASE_SECONDS;
+    this.heartbeatMs = options.heartbeatMs ?? (this.leaseSeconds * 1000) / 6;
     this.loop = new PollingLoop({
       intervalMs: options.pollMs ?? 1000,
       work: () => this.fill(),
@@ -113,7 +117,7 @@ export class JobRunner {
 
   private async fill(): Promise<void> {
     while (this.loop.isStarted && this.available && this.busyWorkers.size < this.concurrency) {
-      const job = await claimJob(this.options.db);
+      const job = await claimJob(this.options.db, this.leaseSeconds);
       if (!job) return;
       if (this.stopping) {
         await handBackJobs(this.options.db, [job.id]); // claimed while stop() ran
@@ -201,7 +205,7 @@ export class JobRunner {
     let written = 0;
     // Another runner took the job (this one paused past its lease): its ffmpeg is stopped with the worker.
     const renew = () =>
-      void renewLease(db, owner, progress).then(
+      void renewLease(db, owner, progress, this.leaseSeconds).then(
         (held) => {
           if (held || lease.lost) return;
           lease.lost = true;

@@ -72,6 +72,7 @@ export function startMedia(
     searchPath: config.PATH,
     timeLimitMs: config.VITRINE_JOB_TIME_LIMIT_MS,
     concurrency: Math.max(1, config.MEDIA_WORKERS),
+    leaseSeconds: config.MEDIA_JOB_LEASE_SECONDS,
   });
   const sweepStale = () => {
     void storage.sweep(STALE_TEMPORARY_MS).catch((error: unknown) => logger.warn({ err: error }, "sweeping temporary media files failed"));

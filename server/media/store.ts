@@ -162,13 +162,14 @@ export async function recordStills(db: Queryable, id: string, stillKeys: string[
   );
 }
 
+/** How long a claimed job is an attempt's without a renewal (MEDIA_JOB_LEASE_SECONDS). */
 export const LEASE_SECONDS = 60;
 
 /**
  * Claims the oldest job that is due: new and past its retry time (`run_after`, the backoff of a failed attempt),
  * or processing with its lease run out (its runner died).
  */
-export async function claimJob(db: Queryable): Promise<(JobRow & { media: MediaRow }) | null> {
+export async function claimJob(db: Queryable, leaseSeconds = LEASE_SECONDS): Promise<(JobRow & { media: MediaRow }) | null> {
   const { rows } = await db.query<JobRow>(
     `UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until = now() + make_interval(secs => $1), updated_at = now()
      WHERE id = (
@@ -176,7 +177,7 @@ export async function claimJob(db: Queryable): Promise<(JobRow & { media: MediaR
        WHERE (status = 'new' AND run_after <= now()) OR (status = 'processing' AND lease_until < now())
        ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING ${JOB_COLUMNS}`,
-    [LEASE_SECONDS],
+    [leaseSeconds],
   );
   const job = rows[0];
   if (!job) return null;
@@ -197,10 +198,10 @@ export interface JobAttempt {
 const OWNED = "id = $1 AND attempts = $2 AND status = 'processing'";
 
 /** Renews the attempt's lease; false when the job is no longer this attempt's. */
-export async function renewLease(db: Queryable, owner: JobAttempt, progress: number): Promise<boolean> {
+export async function renewLease(db: Queryable, owner: JobAttempt, progress: number, leaseSeconds = LEASE_SECONDS): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE jobs SET progress = $3, lease_until = now() + make_interval(secs => $4), updated_at = now() WHERE ${OWNED}`,
-    [owner.jobId, owner.attempt, progress, LEASE_SECONDS],
+    [owner.jobId, owner.attempt, progress, leaseSeconds],
   );
   return rowCount > 0;
 }
