@@ -12,6 +12,7 @@ import { overview } from "./overview.mjs";
 import { pages } from "./pages.mjs";
 import { roundTrips } from "./round-trips.mjs";
 import { startup } from "./startup.mjs";
+import { storage } from "./storage.mjs";
 
 export const sections = [
   { name: "startup", title: "Cold start and idle memory", run: startup },
@@ -25,4 +26,5 @@ export const sections = [
   { name: "edit-requests", title: "Edit page in Chromium: requests and time to usable", run: editRequests },
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
   { name: "bundle", title: "Offline bundle: memory while 2 GB of media stream", run: bundle },
+  { name: "storage", title: "Media storage: S3 (s3rver) against the file system, same run", run: storage },
 ];

@@ -19,7 +19,7 @@ const IMAGE_RUNS = 9;
 const VIDEO = { width: 1920, height: 1080, fps: 25, seconds: 10 };
 
 /** POST a multipart upload whose file part is `fileBytes` long, written from `chunk` repeatedly (never held whole). */
-function streamUpload(server, cookie, kind, { fileBytes, chunk, filename, onProgress }) {
+export function streamUpload(server, cookie, kind, { fileBytes, chunk, filename, onProgress }) {
   const boundary = "vitrine-bench-boundary";
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="bucket"\r\n\r\n${BUCKET}\r\n` +
@@ -58,7 +58,7 @@ function streamUpload(server, cookie, kind, { fileBytes, chunk, filename, onProg
 }
 
 /** Upload a file from disk (small enough to read whole: the bench's own fixtures). */
-async function uploadFile(server, cookie, kind, file) {
+export async function uploadFile(server, cookie, kind, file) {
   const form = new FormData();
   form.append("bucket", BUCKET);
   form.append("file", new Blob([await readFile(file)]), path.basename(file));
@@ -73,7 +73,7 @@ async function uploadFile(server, cookie, kind, file) {
   return Array.isArray(body) ? body[0] : body;
 }
 
-async function bigUploadMemory(ctx, server, cookie) {
+export async function bigUploadMemory(ctx, server, cookie, label = "") {
   // Warm up the upload route first, so the growth measured is the streaming, not the first request's code loading.
   await uploadFile(server, cookie, "file", path.join(ctx.tmpDir, "warmup.bin"));
   await sleep(500);
@@ -92,10 +92,10 @@ async function bigUploadMemory(ctx, server, cookie) {
     throw new Error(`the 1 GB upload answered ${result.status}: ${result.body.slice(0, 300)}`);
   const growthMiB = (peak - before) / 2 ** 20;
   ctx.log(
-    `1 GB upload: ${seconds.toFixed(1)} s (${(BIG_UPLOAD_BYTES / 2 ** 20 / seconds).toFixed(0)} MiB/s), RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
+    `1 GB upload${label}: ${seconds.toFixed(1)} s (${(BIG_UPLOAD_BYTES / 2 ** 20 / seconds).toFixed(0)} MiB/s), RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB`,
   );
   return {
-    name: "server RSS growth while a 1 GB upload streams",
+    name: `server RSS growth while a 1 GB upload streams${label}`,
     value: growthMiB,
     unit: "MiB",
     budget: `< ${RSS_GROWTH_BUDGET_MIB} MiB`,
