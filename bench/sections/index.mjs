@@ -13,6 +13,7 @@ import { pages } from "./pages.mjs";
 import { roundTrips } from "./round-trips.mjs";
 import { startup } from "./startup.mjs";
 import { storage } from "./storage.mjs";
+import { twoServers } from "./two-servers.mjs";
 
 export const sections = [
   { name: "startup", title: "Cold start and idle memory", run: startup },
@@ -27,4 +28,5 @@ export const sections = [
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
   { name: "bundle", title: "Offline bundle: memory while 2 GB of media stream", run: bundle },
   { name: "storage", title: "Media storage: S3 (s3rver) against the file system, same run", run: storage },
+  { name: "two-servers", title: "Two servers on one PostgreSQL against one, same run", run: twoServers },
 ];
