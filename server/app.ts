@@ -269,6 +269,8 @@ async function start(options: StartOptions): Promise<RunningServer> {
         );
       server.closeAllConnections();
       await closed;
+      // Only now: uploads in flight wrote into this server's temporary folder until the last request ended.
+      await media.storage.close();
       await cached.stop();
       if (!options.db) await db.close();
     },

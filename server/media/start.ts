@@ -108,7 +108,6 @@ export function startMedia(
       clearInterval(sweeper);
       clearInterval(orphanSweeper);
       await jobs.stop();
-      await storage.close();
     },
   };
 }
