@@ -14,6 +14,8 @@ import { withStoredValues, withUnreadableText } from "./value-messages";
 /** Hidden form fields that carry the save's bookkeeping, not document data. */
 export const CONTENT_ID_FIELD = "__contentId";
 export const BASE_VERSION_FIELD = "__baseVersionId";
+/** A merge conflict's choices (`__mergeChoice.<field name>`, core/content/merge.ts): not document fields. */
+export const MERGE_CHOICE_FIELD = "__mergeChoice";
 
 /** The message of a refused document that fails the bucket's validator (the JSON API's `error`). */
 export const INVALID_CONTENT = { key: "content.invalid" } as const;
@@ -87,7 +89,13 @@ export function resolveDocument(
   only?: readonly string[],
 ): { value?: Record<string, unknown>; error?: Record<string, string[]> } {
   if (!isPlainObject(payload)) return { error: { "": [translate(messageLocale, "content.formUnreadable")] } };
-  const { [CONTENT_ID_FIELD]: _contentId, [BASE_VERSION_FIELD]: _base, [PENDING_UPLOAD_FIELD]: _pending, ...submitted } = payload;
+  const {
+    [CONTENT_ID_FIELD]: _contentId,
+    [BASE_VERSION_FIELD]: _base,
+    [PENDING_UPLOAD_FIELD]: _pending,
+    [MERGE_CHOICE_FIELD]: _choices,
+    ...submitted
+  } = payload;
   let fields = submitted;
 
   // No prototype: a refused field may be named 'constructor'.

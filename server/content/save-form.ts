@@ -36,6 +36,8 @@ import type { JsonSchema } from "@core/schema/normalize";
 import type { Locale } from "@core/locales";
 import type { Services } from "@server/services";
 import { isUuid } from "@core/ids";
+import { storedFormValue } from "@core/form/kinds";
+import { saveMerged, shownValue, takeChosenTheirs, takeMergeChoices, type MergedSave } from "./merge-save";
 
 /*
  * The edit form's adapter to the front door (server/content/save.ts): how a form post becomes a saved document:
@@ -53,7 +55,9 @@ const CONFORM_INTENT = "__intent__";
 /** What the re-rendered form gets besides its input and errors (and what the field kinds' intents hand it). */
 export interface FormReply extends IntentEffects {
   result: SubmissionResult;
-  notice: "invalid" | "conflict" | null;
+  notice: "invalid" | "conflict" | "merge" | null;
+  /** A stale save both sides changed the same fields of: who saved the newest, and each field with both values. */
+  merge?: MergeConflicts;
   latestVersionId: string | null;
   /**
    * The version the post was based on, for a form that comes back unsaved (an intent without JavaScript, a refused
@@ -67,8 +71,21 @@ export interface FormReply extends IntentEffects {
   references?: ReferenceReply;
 }
 
+/** The fields a stale form save and the newest version both changed, as the re-rendered form shows them. */
+export interface MergeConflicts {
+  author: string | null;
+  fields: Array<{ name: string; label: string; mine: string; theirs: string }>;
+}
+
 export type FormSubmission =
-  | { saved: true; version: ContentVersion; /** The form a popup sub-form without JavaScript returns to. */ returnTo: string | null }
+  | {
+      saved: true;
+      version: ContentVersion;
+      /** The form a popup sub-form without JavaScript returns to. */
+      returnTo: string | null;
+      /** Saved by merging with a version someone else saved meanwhile (its page says whose changes were taken). */
+      merged: boolean;
+    }
   | { saved: false; status: number; reply: FormReply }
   /** A popup sub-form's button without JavaScript: the input kept as a draft, the referenced document's page next. */
   | { saved: false; leaveTo: string };
@@ -119,6 +136,7 @@ export async function submitBucketForm(
   const { formData } = post;
   const referenceSearch = takeReferenceSearch(formData, schema);
   const tokens = takeAll(formData, PENDING_UPLOAD_FIELD);
+  const mergeChoices = takeMergeChoices(formData);
   // Popup sub-forms without JavaScript: the button that leaves for the referenced document's page, and the token
   // of the form this page returns to after its save.
   const openSubForm = takeAll(formData, OPEN_SUBFORM_FIELD)[0];
@@ -216,17 +234,31 @@ export async function submitBucketForm(
     const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale, options);
+  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale, {
+    ...options,
+    mergeChoices,
+  });
   if (outcome.kind === "saved") {
     const returnTo = returnToken ? await pickForDraft(context.db, returnToken, user.id, outcome.version.contentId) : null;
-    return { saved: true, version: outcome.version, returnTo };
+    return { saved: true, version: outcome.version, returnTo, merged: outcome.merged };
   }
   if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
+  if (outcome.kind === "merge") {
+    const reply = await notSaved(409, { notice: "merge", latestVersionId: outcome.latestVersionId, merge: outcome.conflicts });
+    // The form shows the merged document: the other side's changes in, the editor's values at the conflicts.
+    if (!reply.saved && "reply" in reply)
+      reply.reply.result = {
+        ...reply.reply.result,
+        initialValue: asFormPayload(storedFormValue(outcome.merged, schema)) as SubmissionResult["initialValue"],
+      };
+    return reply;
+  }
   return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
 }
 
 type SaveStep =
-  | { kind: "saved"; version: ContentVersion }
+  | { kind: "saved"; version: ContentVersion; merged: boolean }
+  | { kind: "merge"; latestVersionId: string; conflicts: MergeConflicts; merged: Record<string, unknown> }
   | { kind: "conflict"; latestVersionId: string | null }
   | { kind: "refused"; refusal: SaveRefusal };
 
@@ -240,7 +272,7 @@ async function save(
   checked: MediaReferenceCheck,
   subBuckets: readonly SubFormBucket[],
   messageLocale: Locale,
-  options: SubmitOptions,
+  options: SubmitOptions & { mergeChoices: readonly string[] },
 ): Promise<SaveStep> {
   const { schema } = compileBucketSchema(target.bucket);
   const { data, subDocuments: posted } = takeSubDocuments(submission.value);
@@ -249,17 +281,31 @@ async function save(
   const subDocuments = owned ? asNewSubDocuments(posted, owned) : posted;
   const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments, messageLocale);
   if (subRefusal) return { kind: "refused", refusal: subRefusal };
+  const contentId = textField(formData, CONTENT_ID_FIELD) || undefined;
+  const baseVersionId = textField(formData, BASE_VERSION_FIELD) || undefined;
+  // Fields a merge conflict's editor chose the newest version's value for (the form's base is that version now).
+  if (contentId && baseVersionId) await takeChosenTheirs(context.db, contentId, baseVersionId, data, options.mergeChoices);
   const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
+  const request = {
+    actor: target.user,
+    bucket: target.bucket,
+    locale: messageLocale,
+    contentId,
+    baseVersionId,
+    upload: { files: staged.filter((file) => referenced.has(file.contentId)), references: checked },
+  };
+  const done = async (version: ContentVersion, merged: boolean): Promise<SaveStep> => {
+    await discardFiles(
+      context.media.storage,
+      staged.filter((file) => !referenced.has(file.contentId)),
+    );
+    return { kind: "saved", version, merged };
+  };
   try {
     const outcome = await saveDocument(context, {
-      actor: target.user,
-      bucket: target.bucket,
-      locale: messageLocale,
-      contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
-      baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
+      ...request,
       // The resolver validated the submission (Conform's parse): the front door does not again.
       document: { validated: data },
-      upload: { files: staged.filter((file) => referenced.has(file.contentId)), references: checked },
       before: owned?.size
         ? writeDuplicateDocuments(
             context,
@@ -274,12 +320,30 @@ async function save(
           : undefined,
     });
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
-    await discardFiles(
-      context.media.storage,
-      staged.filter((file) => !referenced.has(file.contentId)),
-    );
-    return { kind: "saved", version: outcome.version };
+    return await done(outcome.version, false);
   } catch (error) {
+    // A stale save: merged with the newest version (server/content/merge-save.ts); a form with inline sub-forms or a
+    // duplicate's copies keeps the plain conflict, since its sub-documents are saved with it.
+    if (error instanceof VersionConflictError && contentId && baseVersionId && !subDocuments.length && !owned?.size) {
+      try {
+        const merged = await saveMerged(
+          context,
+          { ...request, contentId, baseVersionId, document: { validated: data } },
+          schema,
+          data,
+          error,
+        );
+        if (merged.kind === "conflicts") return mergeConflicts(merged);
+        if (!merged.result.ok) return { kind: "refused", refusal: merged.result };
+        return await done(merged.result.version, true);
+      } catch (again) {
+        return await unsaved(again);
+      }
+    }
+    return await unsaved(error);
+  }
+
+  async function unsaved(error: unknown): Promise<SaveStep> {
     // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
     if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error, messageLocale) };
     // A sub-document of the original that cannot be copied: nothing of the duplicate was saved.
@@ -290,4 +354,27 @@ async function save(
     await discardFiles(context.media.storage, staged);
     throw error;
   }
+}
+
+/** Stored values as a form post carries them (Conform's own serialization of default values): text throughout. */
+function asFormPayload(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asFormPayload);
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, asFormPayload(inner)]));
+  if (typeof value === "boolean") return value ? "on" : undefined;
+  if (typeof value === "number") return String(value);
+  return value ?? undefined;
+}
+
+/** A merge's conflicts as the re-rendered form shows them. */
+function mergeConflicts(merged: Extract<MergedSave, { kind: "conflicts" }>): SaveStep {
+  return {
+    kind: "merge",
+    latestVersionId: merged.latestVersionId,
+    merged: merged.merged,
+    conflicts: {
+      author: merged.author,
+      fields: merged.fields.map((field) => ({ ...field, mine: shownValue(field.mine), theirs: shownValue(field.theirs) })),
+    },
+  };
 }

@@ -1,6 +1,10 @@
 import type { Bucket } from "./buckets";
 import { splitDocument, toDocument } from "./document";
+import { saveMerged } from "./merge-save";
 import { saveDocument, type SaveDeps } from "./save";
+import { VersionConflictError } from "./store";
+import { compileBucketSchema } from "./validator";
+import type { Db } from "@server/db/client";
 import type { Author } from "@server/accounts/users";
 import { HttpError } from "@server/errors";
 import type { Locale } from "@core/locales";
@@ -51,14 +55,43 @@ const refused = (status: number, error: string, errors: Record<string, string[]>
  * its Accept-Language, else the default).
  */
 export async function submitJsonDocument(
-  context: SaveDeps,
+  context: SaveDeps & { db: Db },
   body: Record<string, unknown>,
   target: { author: Author; bucket: Bucket; locale: Locale },
+  options: { merge?: boolean } = {},
 ): Promise<JsonSaveOutcome> {
   const { author: actor, bucket, locale } = target;
   const { contentId, baseVersionId, data } = splitDocument(readEnvelope(body, bucket));
   // No token comes with a JSON save: a pending upload is refused under its field, so none is taken by another save.
-  const outcome = await saveDocument(context, { actor, bucket, locale, contentId, baseVersionId, document: { payload: data } });
-  if (!outcome.ok) return refused(outcome.status, outcome.message, outcome.errors.byField, outcome.errors.locales);
-  return { saved: true, created: outcome.created, document: toDocument(outcome.version) };
+  const request = { actor, bucket, locale, contentId, baseVersionId, document: { payload: data } };
+  try {
+    const outcome = await saveDocument(context, request);
+    if (!outcome.ok) return refused(outcome.status, outcome.message, outcome.errors.byField, outcome.errors.locales);
+    return { saved: true, created: outcome.created, document: toDocument(outcome.version) };
+  } catch (error) {
+    if (!(error instanceof VersionConflictError) || !options.merge || !contentId || !baseVersionId) throw error;
+    const { schema } = compileBucketSchema(bucket);
+    const merged = await saveMerged(context, { ...request, contentId, baseVersionId }, schema, data, error);
+    if (merged.kind === "conflicts")
+      throw new HttpError(
+        409,
+        "api.mergeConflict",
+        {},
+        {
+          code: "DOCUMENT_MERGE_CONFLICT",
+          body: {
+            latestVersionId: merged.latestVersionId,
+            conflicts: merged.fields.map(({ name, mine, theirs }) => ({ field: name, mine, theirs })),
+          },
+        },
+      );
+    const outcome = merged.result;
+    if (!outcome.ok) return refused(outcome.status, outcome.message, outcome.errors.byField, outcome.errors.locales);
+    const document = toDocument(outcome.version);
+    return {
+      saved: true,
+      created: false,
+      document: { ...document, merged: { loadedVersionId: baseVersionId, fromNewest: merged.fromNewest.map((path) => path.join(".")) } },
+    };
+  }
 }

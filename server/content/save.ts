@@ -1,7 +1,7 @@
 import type { Bucket } from "./buckets";
 import { checkMediaReferences, type MediaReferenceCheck } from "./save-media";
 import { checkSave, singletonTaken, type SaveRefusal } from "./save-rules";
-import { createContent, saveVersion, type ContentVersion } from "./store";
+import { createContent, saveVersion, type ContentVersion, type VersionMerge } from "./store";
 import { compileBucketSchema } from "./validator";
 import type { Author } from "@server/accounts/users";
 import type { Db, Queryable } from "@server/db/client";
@@ -45,6 +45,8 @@ export interface SaveRequest {
   baseVersionId?: string;
   /** A new document's chosen contentId (the demo seed's documents refer to each other). */
   newContentId?: string;
+  /** A merged save (server/content/merge-save.ts): recorded with the version. */
+  merge?: VersionMerge;
   /**
    * The document's data: a payload to validate, or data the edit form's resolver validated already
    * (core/form/resolve.ts resolveDocument: the same validator and the same limits as checkDocument).
@@ -102,7 +104,7 @@ export async function saveDocument(deps: SaveDeps, request: SaveRequest): Promis
     throw error;
   });
   const { before } = request;
-  const write = { ...target, newContentId: request.newContentId };
+  const write = { ...target, newContentId: request.newContentId, merge: request.merge };
   try {
     // Without media the document is one statement (its own transaction): a BEGIN and COMMIT more are two round
     // trips per save, which count on PGlite.
@@ -152,12 +154,12 @@ export function writeDocument(
   tx: Queryable,
   bucket: Bucket,
   actor: Author,
-  input: { contentId?: string; baseVersionId?: string; newContentId?: string; data: Record<string, unknown> },
+  input: { contentId?: string; baseVersionId?: string; newContentId?: string; data: Record<string, unknown>; merge?: VersionMerge },
 ): Promise<ContentVersion> {
   const { contentId, baseVersionId = "", data } = input;
   // Each version records the schema version it was validated against: the bucket's as the request loaded it.
   const { schemaVersionId } = bucket;
   if (!contentId)
     return createContent(tx, bucket.id, data, actor.id, { singleton: bucket.singleton, schemaVersionId, contentId: input.newContentId });
-  return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: actor.id, schemaVersionId });
+  return saveVersion(tx, { bucketId: bucket.id, contentId, baseVersionId, data, userId: actor.id, schemaVersionId, merge: input.merge });
 }

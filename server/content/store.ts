@@ -41,6 +41,12 @@ export class VersionNotFoundError extends Error {
   }
 }
 
+/** How a merged version came about: the version the editor had loaded, and the field paths taken from the newest. */
+export interface VersionMerge {
+  loadedVersionId: string;
+  fromNewest: ReadonlyArray<readonly string[]>;
+}
+
 export const versionColumns = (alias = "") =>
   `${alias}content_id AS "contentId", ${alias}version_id AS "versionId", ${alias}base_version_id AS "baseVersionId",
    ${alias}data AS data, ${alias}created_at AS "createdAt"`;
@@ -103,8 +109,8 @@ const SAVE_VERSION_SQL = prepared(
    ), hooks AS (
      ${enqueueDeliveriesSql("document.saved", { bucket: "$3::uuid", contentId: "moved.content_id", versionId: "$1::uuid", from: "moved" })}
    )
-   INSERT INTO versions (version_id, content_id, base_version_id, data, created_by, schema_version_id)
-   SELECT $1, content_id, $4, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $3)) FROM moved
+   INSERT INTO versions (version_id, content_id, base_version_id, data, created_by, schema_version_id, merged_version_id, merged_fields)
+   SELECT $1, content_id, $4, $5, $6, coalesce($7::uuid, (SELECT schema_version_id FROM buckets WHERE id = $3)), $8::uuid, $9::jsonb FROM moved
    RETURNING created_at AS "createdAt"`,
 );
 
@@ -124,6 +130,8 @@ export async function saveVersion(
     userId: string | null;
     /** The schema version the data was validated against; default: the bucket's current one. */
     schemaVersionId?: string | null;
+    /** A merged save: the version the editor had loaded, and the fields taken from the newest (core/content/merge.ts). */
+    merge?: VersionMerge;
   },
 ): Promise<ContentVersion> {
   const versionId = randomUUID();
@@ -135,6 +143,8 @@ export async function saveVersion(
     input.data,
     input.userId,
     input.schemaVersionId ?? null,
+    input.merge?.loadedVersionId ?? null,
+    input.merge ? JSON.stringify(input.merge.fromNewest) : null,
   ]);
   if (rows[0]) {
     const { contentId, baseVersionId, data } = input;

@@ -10,7 +10,7 @@ import { ORPHAN_MIN_AGE_MS, sweepOrphanedFiles } from "./orphans";
 import { sweepPendingUploads } from "./pending";
 import { removeScheduledMedia } from "./removals";
 import { S3Store } from "./s3-store";
-import { MediaStorage } from "./storage";
+import { ALIVE_MARK_MS, MediaStorage } from "./storage";
 
 /** Temporary files idle this long were left by a killed upload or job. */
 export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
@@ -88,6 +88,7 @@ export function startMedia(
       .catch((error: unknown) => logger.warn({ err: error }, "sweeping unnamed media files failed"));
   let sweeper: NodeJS.Timeout | undefined;
   let orphanSweeper: NodeJS.Timeout | undefined;
+  let aliveMarker: NodeJS.Timeout | undefined;
   return {
     storage,
     jobs,
@@ -99,6 +100,9 @@ export function startMedia(
       sweepStale();
       sweeper = setInterval(sweepStale, STALE_TEMPORARY_MS);
       sweeper.unref();
+      // Other servers sharing MEDIA_DIR leave this server's temporary folder alone while it is marked alive.
+      aliveMarker = setInterval(() => void storage.markAlive().catch(() => undefined), ALIVE_MARK_MS);
+      aliveMarker.unref();
       // Lists the whole store: hourly is often enough for what only a crash or a lost job leaves.
       sweepOrphans();
       orphanSweeper = setInterval(sweepOrphans, ORPHAN_MIN_AGE_MS);
@@ -107,6 +111,7 @@ export function startMedia(
     async stop() {
       clearInterval(sweeper);
       clearInterval(orphanSweeper);
+      clearInterval(aliveMarker);
       await jobs.stop();
     },
   };

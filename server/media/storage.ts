@@ -9,14 +9,15 @@ import type { ByteRange, ObjectName, ObjectStore, PresignOptions, StoredObject }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const EXTENSION = /^[a-z0-9]{0,10}$/;
 
-/** Another server's temporary folder untouched this many sweep periods: that server is gone. */
-const GONE_AFTER_PERIODS = 3;
+/** How often a running server marks its temporary folder as alive (markAlive): well within the sweep's idle time. */
+export const ALIVE_MARK_MS = 60 * 1000;
 
 /**
  * Media files: the store (server/media/object-store.ts) for finished files, and this server's own temporary
  * folder (tmp/<server>/ under MEDIA_DIR) where uploads and job outputs are written until complete. Each server
- * sweeps only its own folder's idle files, and removes another server's folder only once that server has not
- * touched it for a while (it stopped), so servers sharing MEDIA_DIR never delete each other's files in writing.
+ * sweeps only its own folder's idle files, and removes another server's folder only once that server has not marked
+ * it alive (every ALIVE_MARK_MS) for the sweep's idle time: it stopped or was killed. So servers sharing MEDIA_DIR
+ * never delete each other's files in writing, and a killed server's leftovers go once they are stale.
  */
 export class MediaStorage {
   readonly tmpRoot: string;
@@ -134,22 +135,28 @@ export class MediaStorage {
     return this.store;
   }
 
+  /** Marks this server's temporary folder as in use (its mtime), for the other servers' sweeps. */
+  async markAlive(): Promise<void> {
+    const now = new Date();
+    await utimes(this.tmpDir, now, now).catch(() => mkdirSync(this.tmpDir, { recursive: true }));
+  }
+
   /**
    * The sweep of temporary files: files of this server's folder no one has written to for `idleMs` (what a
    * killed upload or worker left behind; live uploads keep their mtime fresh), folders of servers that have not
-   * swept for GONE_AFTER_PERIODS × `idleMs` (stopped), and files of versions before per-server folders. Marks
-   * this server's folder as alive. The count removed.
+   * marked them alive for `idleMs` (stopped or killed), and files of versions before per-server folders. The count
+   * removed.
    */
   async sweep(idleMs: number): Promise<number> {
+    await this.markAlive();
     const now = new Date();
-    await utimes(this.tmpDir, now, now).catch(() => mkdirSync(this.tmpDir, { recursive: true }));
     let removed = await removeIdle(this.tmpDir, idleMs);
     for (const name of await readdir(this.tmpRoot)) {
       const entry = path.join(this.tmpRoot, name);
       if (entry === this.tmpDir) continue;
       if (name.startsWith("server-")) {
         const info = await stat(entry).catch(() => null);
-        if (info && now.getTime() - info.mtimeMs >= GONE_AFTER_PERIODS * idleMs) {
+        if (info && now.getTime() - info.mtimeMs >= idleMs) {
           await rm(entry, { recursive: true, force: true });
           removed += 1;
         }

@@ -67,14 +67,16 @@ export async function deleteDocumentCall(
 
 export const saveNotAllowed = () => methodNotAllowed("POST", "POST {content, collection}");
 
-/** POST /api/v1/buckets/{slug}/save {content, collection} → the saved content with contentId. */
+/** POST /api/v1/buckets/{slug}/save[?merge=true] {content, collection} → the saved content with contentId. */
 export async function saveDocumentCall(request: Request, context: AppLoadContext, params: { slug?: string }): Promise<Response> {
   if (request.method !== "POST") throw saveNotAllowed();
   const { author, bucket } = await requireApiBucketAccess(request, context, { slug: params.slug }, "write");
   const body = await readJsonBody(request, SAVE_USAGE);
   // Messages in the interface language of whoever sends it (an API client's: its Accept-Language, else the default).
   const { locale } = await getRequestState(request, context);
-  const outcome = await submitJsonDocument(context, body, { author, bucket, locale });
+  // ?merge=true: a stale save is merged with the newest version instead of refused (docs/api.md, "Merging").
+  const merge = new URL(request.url).searchParams.get("merge") === "true";
+  const outcome = await submitJsonDocument(context, body, { author, bucket, locale }, { merge });
   if (!outcome.saved) return Response.json(outcome.refusal, { status: outcome.status });
   return Response.json(outcome.document, { status: outcome.created ? 201 : 200 });
 }

@@ -107,7 +107,11 @@ describe("a server killed mid-upload (a real process, SIGKILL)", () => {
   it("leaves no media row, and its partial file is swept at the next start once it is stale", async () => {
     const { mediaDir, user, fields, reopen, start, stop } = await site(0);
     const tmp = path.join(mediaDir, "tmp");
-    const partial = () => (existsSync(tmp) ? readdirSync(tmp) : []);
+    // Each server writes into its own folder tmp/server-…/: the files in them, as folder/file.
+    const partial = () =>
+      existsSync(tmp)
+        ? readdirSync(tmp).flatMap((folder) => readdirSync(path.join(tmp, folder)).map((name) => path.join(folder, name)))
+        : [];
 
     const first = await start();
     const cookie = await signIn(first.url, user.email, user.password);
@@ -139,7 +143,7 @@ describe("a server killed mid-upload (a real process, SIGKILL)", () => {
     // What the killed server left: one partial upload, and (below) no media row.
     const left = partial();
     expect(left).toHaveLength(1);
-    expect(left[0]).toMatch(/^[0-9a-f-]{36}\.part$/);
+    expect(left[0]).toMatch(/^server-[0-9a-f-]{36}\/[0-9a-f-]{36}\.part$/);
     const leftPath = path.join(tmp, left[0]!);
 
     // A restart at once keeps it: another server sharing MEDIA_DIR could be writing it.
@@ -148,9 +152,11 @@ describe("a server killed mid-upload (a real process, SIGKILL)", () => {
     expect(partial()).toEqual(left);
     await stop(second.child);
 
-    // The file as it is 11 minutes after the kill: nobody has written to it since.
+    // The file and its server's folder as they are 11 minutes after the kill: nobody has written to the file, and
+    // its server has not marked its folder alive, since.
     const later = new Date(Date.now() - 11 * 60 * 1000);
     utimesSync(leftPath, later, later);
+    utimesSync(path.dirname(leftPath), later, later);
     const third = await start();
     await expect.poll(partial, { timeout: 10_000, interval: 50 }).toEqual([]);
     const stored = existsSync(path.join(mediaDir, "files")) ? readdirSync(path.join(mediaDir, "files")) : [];

@@ -184,8 +184,8 @@ describe("the servers' temporary folders", () => {
     expect(await one.sweep(IDLE_MS)).toBe(1);
     expect([existsSync(idle), existsSync(fresh), existsSync(othersIdle)]).toEqual([false, true, true]);
 
-    // A server gone for three sweep periods: its folder goes, whatever is in it.
-    age(other.tmpDir, 3 * IDLE_MS + 1000);
+    // A server that has not marked its folder alive for the idle time (stopped, killed): its folder goes.
+    age(other.tmpDir, IDLE_MS + 1000);
     expect(await one.sweep(IDLE_MS)).toBe(1);
     expect(existsSync(other.tmpDir)).toBe(false);
     expect(existsSync(fresh)).toBe(true);

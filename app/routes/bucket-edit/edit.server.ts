@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
+import { mergeNoticeOf } from "@server/content/merge-save";
 import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { ContentNotFoundError, getLatestVersion, getSingletonContent, getVersion, type ContentVersion } from "@server/content/store";
@@ -131,6 +132,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     versionId: editing ? version.versionId : null,
     latestVersionId: latestVersionId && latestVersionId !== version.versionId ? latestVersionId : null,
     saved: search.has("saved"),
+    // Saved by merging with someone else's save meanwhile: whose changes to which fields were taken.
+    merged: editing && search.has("merged") ? await mergeNoticeOf(context.db, compiled.schema, version.contentId, version.versionId) : null,
     // After a restore from the history: the restored version's number, for "Version 2 restored".
     restored: /^[1-9]\d{0,8}$/.test(search.get("restored") ?? "") ? Number(search.get("restored")) : null,
     // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
@@ -229,7 +232,7 @@ export const bucketEditAction = (screen: ScreenName, mode?: "duplicate") =>
       const outcome = await submitBucketForm(context, post, { ...target, locale, path }, { duplicateOf });
       if (!outcome.saved) return "leaveTo" in outcome ? redirect(outcome.leaveTo) : data(outcome.reply, { status: outcome.status });
       if (outcome.returnTo) return redirect(outcome.returnTo);
-      return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved`);
+      return redirect(`${savedDocumentPath(target.bucket, outcome.version.contentId)}?saved${outcome.merged ? "&merged" : ""}`);
     } catch (error) {
       if (error instanceof ContentNotFoundError) throw notFound();
       throw error;

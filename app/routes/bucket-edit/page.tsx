@@ -200,7 +200,13 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
       <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
       <h1>{heading}</h1>
       {Publishing ? <Publishing loaderData={loaderData} showNotice={!actionData} /> : null}
-      <EditNotices loaderData={loaderData} actionData={actionData} returnToken={returnToken} invalid={form.status === "error"} />
+      <EditNotices
+        loaderData={loaderData}
+        actionData={actionData}
+        returnToken={returnToken}
+        invalid={form.status === "error"}
+        formId={form.id}
+      />
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
           <p>{t("form.schemaErrors")}</p>
