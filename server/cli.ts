@@ -13,6 +13,8 @@ import { createInvitation } from "./accounts/invitations";
 import { setUserPassword } from "./accounts/password-admin";
 import { createUser, findUserByEmail, PERMISSIONS, type Permission } from "./accounts/users";
 import { saveDocumentCommand } from "./cli-save-document";
+import { backup, describeBackup } from "./backup/backup";
+import { describeRestore, restore } from "./backup/restore";
 
 const USAGE = `Usage: npm run vitrine -- <command> [options]
 
@@ -27,7 +29,11 @@ Commands:
   save-document --bucket SLUG --as EMAIL --file DOC.json
                                             saves a document as that user, checked as the edit form and the
                                             API check it; DOC.json holds its fields (with contentId and _id:
-                                            a new version of that document); prints the saved document`;
+                                            a new version of that document); prints the saved document
+  backup --out FILE.tar                     the database and the media files it names, as one archive with a
+                                            manifest and checksums, taken while the server runs (docs/backup.md)
+  restore --from FILE.tar                   a backup, into an empty data directory (DATA_DIR) or an empty
+                                            database (DATABASE_URL) and the configured media store`;
 
 function parsePermissions(value: string | undefined): Permission[] {
   const list = (value ?? "user")
@@ -64,6 +70,7 @@ function parseOptions(rest: string[]) {
       populate: { type: "string" },
       since: { type: "string" },
       out: { type: "string" },
+      from: { type: "string" },
       file: { type: "string" },
       as: { type: "string" },
     },
@@ -145,6 +152,14 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
       if (result.stderr) print("stderr", `${result.stderr}\n`);
       return result.code;
     }
+    case "backup": {
+      if (!context) throw new Error("backup needs the media files: run it through npm run vitrine");
+      const result = await backup(db, context, path.resolve(require(values.out, "out")));
+      out(describeBackup(result));
+      return 0;
+    }
+    case "restore":
+      throw new Error("A restore goes into an empty data directory, never through a running server: stop the server first.");
     default:
       print("stderr", `Unknown command: ${command}\n\n${USAGE}\n`);
       return 1;
@@ -162,7 +177,7 @@ export async function runCli(
   print: Print = printToConsole,
 ): Promise<number> {
   const [command, ...rest] = argv;
-  parseOptions(rest); // refuses unknown options before anything is opened
+  const values = parseOptions(rest); // refuses unknown options before anything is opened
   // A file is read or written by whichever process runs the command (maybe the server): name it from here.
   argv = argv.map((arg, index) => {
     for (const option of ["--out", "--file"]) {
@@ -176,6 +191,16 @@ export async function runCli(
     return command ? 0 : 1;
   }
   const config = loadConfig(env);
+  // Before the database is opened: opening it would initialise (PGlite) or migrate an empty target.
+  if (command === "restore") {
+    const storage = mediaStorageOf(config);
+    try {
+      print("stdout", `${describeRestore(await restore(config, storage, path.resolve(require(values.from, "from"))))}\n`);
+      return 0;
+    } finally {
+      await storage.close();
+    }
+  }
   let db: Db;
   try {
     db = await openDatabase({

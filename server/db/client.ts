@@ -33,6 +33,11 @@ export interface Db extends Queryable {
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /** PGlite only, set by the server: what every request reads, kept true by the database's notices (read-cache.ts). */
   readonly readCache?: ReadCache;
+  /**
+   * PGlite only: runs `fn` while no other statement or transaction runs, with `query` to read meanwhile: what it
+   * reads and the data directory's files are then one state (a backup copies them: server/backup/pglite-snapshot.ts).
+   */
+  exclusively?<T>(fn: (query: Queryable["query"]) => Promise<T>): Promise<T>;
 }
 
 /** Thrown when the database cannot be reached; the web layer answers 503. */
@@ -119,6 +124,10 @@ export async function openPglite(dataDir: string, options: { sharedBuffers?: str
       await db.exec(sql);
     },
     listen: (channel, onPayload) => db.listen(channel, onPayload),
+    exclusively: (fn) =>
+      db._runExclusiveTransaction(() =>
+        db.runExclusive(() => fn(async <T>(sql: string, params?: unknown[]) => toResult(await statements.run<T>(sql, params)))),
+      ),
     transaction(fn) {
       return db.transaction((tx) =>
         fn({
