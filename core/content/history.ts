@@ -14,6 +14,8 @@ export interface HistoryEntry {
   /** The number of the bucket's schema version the version was saved with (null: not recorded). */
   schemaVersion: number | null;
   latest: boolean;
+  /** Saved by merging a stale save with the newest version (server/content/merge-save.ts). */
+  merged: boolean;
 }
 
 export interface HistoryPage {

@@ -32,6 +32,13 @@ export interface MergeOutcome {
   fromTheirs: FieldPath[];
 }
 
+/** The fields a stale form save and the newest version both changed, as the re-rendered form shows them. */
+export interface MergeConflicts {
+  /** Who saved the newest version (null: an API client, or a deleted account). */
+  author: string | null;
+  fields: Array<{ name: string; label: string; mine: string; theirs: string }>;
+}
+
 /** Structural equality of JSON values; key order does not matter, a missing key equals an undefined one. */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;

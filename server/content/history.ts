@@ -29,7 +29,7 @@ import type { Locale } from "@core/locales";
  */
 
 const entryColumns = `v.version_id AS "versionId", v.created_at AS "createdAt", u.name AS "authorName", sv.number AS "schemaVersion",
-  (v.version_id = c.latest_version_id) AS latest`;
+  (v.version_id = c.latest_version_id) AS latest, (v.merged_version_id IS NOT NULL) AS merged`;
 const entryJoins = `FROM versions v JOIN contents c ON c.content_id = v.content_id
   LEFT JOIN users u ON u.id = v.created_by LEFT JOIN schema_versions sv ON sv.id = v.schema_version_id`;
 

@@ -37,6 +37,7 @@ import type { Locale } from "@core/locales";
 import type { Services } from "@server/services";
 import { isUuid } from "@core/ids";
 import { storedFormValue } from "@core/form/kinds";
+import type { MergeConflicts } from "@core/content/merge";
 import { saveMerged, shownValue, takeChosenTheirs, takeMergeChoices, type MergedSave } from "./merge-save";
 
 /*
@@ -69,12 +70,6 @@ export interface FormReply extends IntentEffects {
   returnToken?: string;
   /** The posted references' titles and a reference search's results (server/content/references.ts). */
   references?: ReferenceReply;
-}
-
-/** The fields a stale form save and the newest version both changed, as the re-rendered form shows them. */
-export interface MergeConflicts {
-  author: string | null;
-  fields: Array<{ name: string; label: string; mine: string; theirs: string }>;
 }
 
 export type FormSubmission =

@@ -75,7 +75,7 @@ export async function submitJsonDocument(
     if (merged.kind === "conflicts")
       throw new HttpError(
         409,
-        "api.mergeConflict",
+        "merge.apiConflict",
         {},
         {
           code: "DOCUMENT_MERGE_CONFLICT",

@@ -94,7 +94,11 @@ describe("a stale form save", () => {
     expect(versions[2]).toMatchObject({ baseVersionId: versions[1]!.versionId, mergedVersionId: doc.loaded });
 
     const page = decodeEntities(await (await get(server.url, merged.headers.get("location")!, ben)).text());
-    expect(page).toContain("Saved. Merged with Anna's changes to Title (nl).");
+    expect(page).toContain("Merged with Anna&#x27;s changes to Title (nl).".replace("&#x27;", "'"));
+    // The history panel marks the merged version.
+    expect(page).toMatch(
+      /Version 3<\/a><span class="history-badge">latest<\/span><span class="history-badge" title="[^"]+">merged<\/span>/,
+    );
   });
 
   it("with changes to the same field saves nothing and shows both values with a choice; the choice is then saved", async () => {

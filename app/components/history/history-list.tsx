@@ -94,6 +94,11 @@ export function HistoryList({ bucketSlug, history, currentVersionId, schemaLink,
                     {label}
                   </Link>
                   {entry.latest ? <span className="history-badge">{t("history.latest")}</span> : null}
+                  {entry.merged ? (
+                    <span className="history-badge" title={t("merge.badgeHint")}>
+                      {t("merge.badge")}
+                    </span>
+                  ) : null}
                   {entry.versionId === history.publishedVersionId ? (
                     <span className="history-badge history-published">{t("publishing.versionPublished")}</span>
                   ) : null}

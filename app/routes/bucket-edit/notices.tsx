@@ -2,8 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { FlashNotice, StatusNotice } from "~/components/flash-notice";
 import { documentPath } from "@core/content/screens";
-import type { FormReply, MergeConflicts } from "@server/content/save-form";
-import { MERGE_CHOICE_PREFIX } from "@core/content/merge";
+import type { FormReply } from "@server/content/save-form";
 import type { BucketEditData } from "./edit.server";
 
 /**
@@ -15,29 +14,17 @@ export function EditNotices({
   actionData,
   returnToken,
   invalid,
-  formId,
 }: {
   loaderData: BucketEditData;
   actionData?: FormReply;
   returnToken: string | null | undefined;
   invalid: boolean;
-  /** The edit form's id: a merge conflict's choices belong to it, though shown above it. */
-  formId: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const latestPath = documentPath(loaderData.bucket, loaderData.contentId ?? "");
   return (
     <>
-      {loaderData.saved && !actionData && !loaderData.merged ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
-      {loaderData.merged && !actionData ? (
-        <StatusNotice tone="success">
-          {t(loaderData.merged.author ? "form.merged" : "form.mergedAnonymous", {
-            author: loaderData.merged.author,
-            fields: new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(loaderData.merged.fields),
-          })}
-        </StatusNotice>
-      ) : null}
-      {actionData?.notice === "merge" && actionData.merge ? <MergeChoices merge={actionData.merge} formId={formId} /> : null}
+      {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
       {loaderData.restored && !actionData ? <FlashNotice>{t("form.restored", { number: loaderData.restored })}</FlashNotice> : null}
       {loaderData.draft && !actionData ? (
         <StatusNotice tone={loaderData.draft.restored ? "success" : "warning"}>
@@ -66,44 +53,11 @@ export function EditNotices({
       ) : null}
       {loaderData.storedErrors && !actionData ? (
         <StatusNotice tone="warning">{t("form.schemaImpactNotice")}</StatusNotice>
-      ) : invalid && actionData?.notice !== "conflict" && actionData?.notice !== "merge" ? (
+      ) : invalid && actionData?.notice !== "conflict" ? (
         <p className="form-error" role="alert">
           {t("form.invalid")}
         </p>
       ) : null}
     </>
-  );
-}
-
-/**
- * A stale save whose fields someone else changed too: both values of each, and the choice between them. The radios
- * belong to the edit form (`form`), so that its save, with or without JavaScript, carries the choices.
- */
-function MergeChoices({ merge, formId }: { merge: MergeConflicts; formId: string }) {
-  const { t } = useTranslation();
-  const theirs = merge.author ? t("form.mergeTheirs", { author: merge.author }) : t("form.mergeTheirsAnonymous");
-  const shown = (value: string) => (value === "" ? <em>{t("form.mergeEmpty")}</em> : value);
-  return (
-    <div className="form-error merge-conflicts" role="alert">
-      <p>{merge.author ? t("form.mergeConflict", { author: merge.author }) : t("form.mergeConflictAnonymous")}</p>
-      {merge.fields.map((field) => (
-        <fieldset key={field.name} className="merge-conflict" data-merge-field={field.name}>
-          <legend>{field.label}</legend>
-          <dl>
-            <dt>{t("form.mergeYours")}</dt>
-            <dd>{shown(field.mine)}</dd>
-            <dt>{theirs}</dt>
-            <dd>{shown(field.theirs)}</dd>
-          </dl>
-          <label>
-            <input type="radio" form={formId} name={`${MERGE_CHOICE_PREFIX}${field.name}`} value="mine" defaultChecked />{" "}
-            {t("form.mergeKeepMine")}
-          </label>
-          <label>
-            <input type="radio" form={formId} name={`${MERGE_CHOICE_PREFIX}${field.name}`} value="theirs" /> {t("form.mergeTakeTheirs")}
-          </label>
-        </fieldset>
-      ))}
-    </div>
   );
 }

@@ -7,7 +7,7 @@ import { ClipCardsContext } from "~/components/clip-cards/context";
 import { MediaFormContext } from "~/components/form/media/context";
 import { SchemaField } from "~/components/form/schema-field";
 import type { HistoryPanel } from "~/components/history/history-panel";
-import type { PublishActions } from "~/components/publishing/publish-actions";
+import type { StoredDocumentNotices } from "./stored-page";
 import { DefaultSubmit } from "~/components/form/default-submit";
 import { UnsavedChangesGuard } from "~/components/form/unsaved-changes";
 import { removeHostileEntries } from "@core/form/hostile";
@@ -54,8 +54,11 @@ export interface BucketEditProps<D extends BucketEditData = BucketEditData> {
    * load the panel's code (history, version comparison, sharing; issue 36's JavaScript budget).
    */
   History?: typeof HistoryPanel;
-  /** The publication state with Publish / Unpublish, passed by the same routes for the same reason. */
-  Publishing?: typeof PublishActions;
+  /**
+   * The publication state with Publish / Unpublish, and what a merge with someone else's save did or asks, passed by
+   * the same routes for the same reason (stored-page.tsx).
+   */
+  Publishing?: typeof StoredDocumentNotices;
 }
 
 /** The page's title: a singleton's bucket, a stored document's title (else its bucket's name), or "New document". */
@@ -199,14 +202,8 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     <section className={screen?.className ? `bucket-edit ${screen.className}` : "bucket-edit"}>
       <p className="eyebrow">{bucket.singleton ? bucket.name : <Link to={overviewPath(bucket)}>{bucket.name}</Link>}</p>
       <h1>{heading}</h1>
-      {Publishing ? <Publishing loaderData={loaderData} showNotice={!actionData} /> : null}
-      <EditNotices
-        loaderData={loaderData}
-        actionData={actionData}
-        returnToken={returnToken}
-        invalid={form.status === "error"}
-        formId={form.id}
-      />
+      {Publishing && <Publishing loaderData={loaderData} actionData={actionData} formId={form.id} />}
+      <EditNotices loaderData={loaderData} actionData={actionData} returnToken={returnToken} invalid={form.status === "error"} />
       {loaderData.problems.length ? (
         <div className="form-error" role="alert">
           <p>{t("form.schemaErrors")}</p>
