@@ -288,6 +288,19 @@ async function save(
     contentId,
     baseVersionId,
     upload: { files: staged.filter((file) => referenced.has(file.contentId)), references: checked },
+    // Inline sub-forms' documents (and a duplicate's copies) are written in the document's transaction.
+    before: owned?.size
+      ? writeDuplicateDocuments(
+          context,
+          target.user,
+          { schema, data },
+          { buckets: subBuckets, documents: subDocuments },
+          owned,
+          messageLocale,
+        )
+      : subDocuments.length
+        ? writeSubDocuments(target.user, subBuckets, subDocuments)
+        : undefined,
   };
   const done = async (version: ContentVersion, merged: boolean): Promise<SaveStep> => {
     await discardFiles(
@@ -301,25 +314,13 @@ async function save(
       ...request,
       // The resolver validated the submission (Conform's parse): the front door does not again.
       document: { validated: data },
-      before: owned?.size
-        ? writeDuplicateDocuments(
-            context,
-            target.user,
-            { schema, data },
-            { buckets: subBuckets, documents: subDocuments },
-            owned,
-            messageLocale,
-          )
-        : subDocuments.length
-          ? writeSubDocuments(target.user, subBuckets, subDocuments)
-          : undefined,
     });
     if (!outcome.ok) return { kind: "refused", refusal: outcome };
     return await done(outcome.version, false);
   } catch (error) {
-    // A stale save: merged with the newest version (server/content/merge-save.ts); a form with inline sub-forms or a
-    // duplicate's copies keeps the plain conflict, since its sub-documents are saved with it.
-    if (error instanceof VersionConflictError && contentId && baseVersionId && !subDocuments.length && !owned?.size) {
+    // A stale save: merged with the newest version (server/content/merge-save.ts). Its inline sub-forms' documents are
+    // written with it, each on its own base version (a stale one is the spec's sub-form conflict).
+    if (error instanceof VersionConflictError && contentId && baseVersionId) {
       try {
         const merged = await saveMerged(
           context,
