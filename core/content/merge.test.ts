@@ -73,6 +73,17 @@ describe("mergeDocuments", () => {
     expect(clash.merged.title).toEqual({ nl: "Zee", en: "The sea" });
   });
 
+  it("names the other side's changes as precisely as the schema merges: a translated field's locale, a section's property", () => {
+    const theirs = copy();
+    theirs.title = { nl: "De zee", en: "The North Sea" };
+    theirs.section = { caption: { nl: "Onderschrift", en: "New caption" }, credit: "Museum" };
+    const outcome = mergeDocuments(schema, base, theirs, { ...copy(), year: 1900 });
+    expect(outcome.fromTheirs).toEqual([
+      ["title", "en"],
+      ["section", "caption", "en"],
+    ]);
+  });
+
   it("merges a section by property, translated fields inside it per locale", () => {
     const theirs = copy();
     theirs.section = { caption: { nl: "Nieuw onderschrift", en: "Caption" }, credit: "Museum" };

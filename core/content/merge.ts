@@ -70,6 +70,15 @@ function mergeableProperties(schema: JsonSchema | undefined): Record<string, Jso
 
 const isTexts = (schema: JsonSchema | undefined) => schema !== undefined && fieldKind(schema) === "texts";
 
+/** Where two values differ, as precisely as the schema merges: the changed properties of an object, else the value. */
+function changedPaths(schema: JsonSchema | undefined, before: unknown, after: unknown, path: FieldPath): FieldPath[] {
+  const properties = mergeableProperties(schema);
+  if (!properties || !isPlainObject(before) || !isPlainObject(after)) return [path];
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((key) => !sameJson(before[key], after[key]))
+    .flatMap((key) => changedPaths(properties[key], before[key], after[key], [...path, key]));
+}
+
 function mergeValue(
   schema: JsonSchema | undefined,
   base: unknown,
@@ -80,7 +89,7 @@ function mergeValue(
 ): unknown {
   if (sameJson(mine, theirs)) return mine;
   if (sameJson(mine, base)) {
-    out.fromTheirs.push(path);
+    out.fromTheirs.push(...changedPaths(schema, base, theirs, path));
     return theirs;
   }
   if (sameJson(theirs, base)) return mine;
