@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,11 +12,10 @@ import { MIGRATIONS } from "@server/db/migrate";
 import { readBundle } from "@tests/support/bundle";
 import { runVitrine } from "@tests/support/cli";
 import { createTestBucket, mediaRulesBucket, startBuiltServer } from "@tests/support/fixtures";
-import { withDatabase } from "@tests/support/global-setup";
 import { createTestUser, get, postJson, signIn } from "@tests/support/http";
 import { pngOfSize, upload, videoOf } from "@tests/support/media-fixtures";
 import { startS3Server, type TestS3Server } from "@tests/support/s3-server";
-import { startTestServer, TEST_SESSION_SECRET, type TestServer } from "@tests/support/server";
+import { createEmptyPostgresDatabase, startTestServer, TEST_SESSION_SECRET, type TestServer } from "@tests/support/server";
 import { version as vitrineVersion } from "../../package.json";
 
 /*
@@ -90,18 +89,9 @@ async function emptyTarget(extra: Record<string, string> = {}): Promise<Target> 
   const mediaDir = mkdtempSync(path.join(work, "media-"));
   const env = { DATA_DIR: dataDir, MEDIA_DIR: mediaDir, SESSION_SECRET: TEST_SESSION_SECRET, ...extra };
   if (!onPostgres || !adminUrl) return { env, dataDir, mediaDir };
-  const name = `vitrine_restore_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
-  await admin.end();
-  cleanups.push(async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-  });
-  const databaseUrl = withDatabase(adminUrl, name);
+  const database = await createEmptyPostgresDatabase("vitrine_restore");
+  cleanups.push(() => database.drop());
+  const databaseUrl = database.url;
   return { env: { ...env, DATABASE_URL: databaseUrl }, dataDir, mediaDir, databaseUrl };
 }
 

@@ -1,15 +1,12 @@
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openPostgres, type Db } from "@server/db/client";
 import { DEMO_BUCKETS } from "@server/demo-content";
-import { withDatabase } from "@tests/support/global-setup";
 import { exited, startProcess } from "@tests/support/media-server";
-import { TEST_SESSION_SECRET } from "@tests/support/server";
+import { createEmptyPostgresDatabase, TEST_SESSION_SECRET } from "@tests/support/server";
 
 /*
  * Two servers (`npm start`, real processes) started at the same moment on one empty PostgreSQL database, as a
@@ -28,19 +25,9 @@ afterAll(async () => {
 
 /** A new, empty PostgreSQL database (not the suite's migrated template), dropped after the file. */
 async function emptyPostgresDatabase(): Promise<string> {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `vitrine_two_starts_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
-  await admin.end();
-  cleanups.push(async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-  });
-  return withDatabase(adminUrl, name);
+  const database = await createEmptyPostgresDatabase("vitrine_two_starts");
+  cleanups.push(() => database.drop());
+  return database.url;
 }
 
 function folder(prefix: string): string {

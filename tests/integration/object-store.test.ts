@@ -5,9 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileSystemStore } from "@server/media/file-system-store";
 import type { ObjectName, ObjectStore } from "@server/media/object-store";
-import { S3Store } from "@server/media/s3-store";
 import { MediaStorage } from "@server/media/storage";
-import { startS3Server, type TestS3Server } from "@tests/support/s3-server";
+import { s3StoreOn, startS3Server, type TestS3Server } from "@tests/support/s3-server";
 
 /*
  * The media store's contract, run against both stores: the file system (MEDIA_DIR) and a real S3-protocol server
@@ -35,20 +34,8 @@ function scratch(): string {
 
 const backends: Array<[string, (root: string) => ObjectStore]> = [
   ["file system", (root) => new FileSystemStore(root)],
-  [
-    "S3",
-    () =>
-      new S3Store({
-        bucket: s3.bucket,
-        region: "us-east-1",
-        endpoint: s3.endpoint,
-        accessKeyId: "S3RVER",
-        secretAccessKey: "S3RVER",
-        forcePathStyle: true,
-        // Each store of this file owns its keys.
-        prefix: `run-${randomUUID()}/`,
-      }),
-  ],
+  // Each store of this file owns its keys.
+  ["S3", () => s3StoreOn(s3, `run-${randomUUID()}/`)],
 ];
 
 const named = (area: "files" | "pending", ext = "bin"): ObjectName => ({ area, name: `${randomUUID()}.${ext}` });

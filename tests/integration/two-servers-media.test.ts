@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
@@ -9,7 +8,8 @@ import { createTestBucket, mediaRulesBucket } from "@tests/support/fixtures";
 import { createTestUser, sameOrigin, signIn } from "@tests/support/http";
 import { upload, videoOf } from "@tests/support/media-fixtures";
 import { exited, startProcess } from "@tests/support/media-server";
-import { startS3Server, type TestS3Server } from "@tests/support/s3-server";
+import { s3StoreOn, startS3Server, type TestS3Server } from "@tests/support/s3-server";
+import { tempFolders } from "@tests/support/temp-folders";
 import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "@tests/support/server";
 import { startReceiver, type Receiver } from "@tests/support/webhook-receiver";
 
@@ -32,26 +32,14 @@ let store: S3Store;
 let servers: Record<"a" | "b", Running & { dataDir: string }>;
 let admin: { email: string; password: string };
 let receiver: Receiver;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const made = mkdtempSync(path.join(tmpdir(), prefix));
-  folders.push(made);
-  return made;
-};
+const folders = tempFolders();
+const folder = folders.make;
 
 beforeAll(async () => {
   if (!onPostgres) return;
   database = await createTestDatabase();
   s3 = await startS3Server();
-  store = new S3Store({
-    bucket: s3.bucket,
-    region: "us-east-1",
-    endpoint: s3.endpoint,
-    accessKeyId: "S3RVER",
-    secretAccessKey: "S3RVER",
-    forcePathStyle: true,
-    prefix: "",
-  });
+  store = s3StoreOn(s3);
   receiver = await startReceiver();
   admin = await createTestUser(database.db, { permissions: ["user", "admin"] });
   const start = async (name: "a" | "b") => {
@@ -84,7 +72,7 @@ afterAll(async () => {
   await receiver.close();
   await s3.close();
   await database.drop();
-  for (const made of folders) rmSync(made, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 /** A process and all its descendants (the server, its media worker, the worker's ffmpeg), by `ps`. */

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiClient } from "@server/accounts/api-clients";
 import type { Bucket } from "@server/content/buckets";
@@ -8,6 +5,7 @@ import { deliveryClient } from "@tests/support/delivery";
 import { createTestBucket } from "@tests/support/fixtures";
 import { createTestUser, homeWith, postForm, postJson, sameOrigin, signIn } from "@tests/support/http";
 import { exited, startProcess } from "@tests/support/media-server";
+import { tempFolders } from "@tests/support/temp-folders";
 import { createTestDatabase, TEST_SESSION_SECRET, type TestDatabase } from "@tests/support/server";
 
 /*
@@ -22,12 +20,8 @@ type Running = Awaited<ReturnType<typeof startProcess>>;
 let database: TestDatabase;
 let servers: [Running, Running];
 let bucket: Bucket;
-const folders: string[] = [];
-const folder = (prefix: string) => {
-  const made = mkdtempSync(path.join(tmpdir(), prefix));
-  folders.push(made);
-  return made;
-};
+const folders = tempFolders();
+const folder = folders.make;
 
 beforeAll(async () => {
   if (!onPostgres) return;
@@ -59,7 +53,7 @@ afterAll(async () => {
   for (const server of servers) server.child.kill("SIGTERM");
   await Promise.all(servers.map((server) => exited(server.child)));
   await database.drop();
-  for (const made of folders) rmSync(made, { recursive: true, force: true });
+  folders.removeAll();
 });
 
 describe.skipIf(!onPostgres)("two servers on one PostgreSQL database (TEST_DATABASE_URL)", () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
+import { S3Store } from "@server/media/s3-store";
 
 export interface TestS3Server {
   endpoint: string;
@@ -11,6 +12,19 @@ export interface TestS3Server {
   /** The server settings that put media into this bucket. */
   env: Record<string, string>;
   close(): Promise<void>;
+}
+
+/** A store on the server's bucket, as a Vitrine server with its `env` opens it; `prefix` keeps a test's keys apart. */
+export function s3StoreOn(server: Pick<TestS3Server, "endpoint" | "bucket">, prefix = ""): S3Store {
+  return new S3Store({
+    bucket: server.bucket,
+    region: "us-east-1",
+    endpoint: server.endpoint,
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+    prefix,
+  });
 }
 
 /**
