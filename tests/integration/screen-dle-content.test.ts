@@ -320,7 +320,7 @@ describe("modes", () => {
     );
     expect(conflict.status).toBe(409);
     const text = await conflict.text();
-    expect(text).toContain("Someone else saved this document");
+    expect(text).toContain("saved this document while you were editing it");
     expect(preview(text)).toContain("Late edit");
   });
 });

@@ -294,7 +294,7 @@ describe("the editor", () => {
     );
     expect(second.status).toBe(409);
     const html = await second.text();
-    expect(formErrorText(html)).toContain("Someone else saved this document");
+    expect(formErrorText(html)).toContain("saved this document while you were editing it");
     expect(inputValue(html, "title")).toBe("Second save");
     expect([inputValue(html, "cases[0]"), inputValue(html, "cases[1]")]).toEqual([ids.harbour, ids.tide]);
     expect((await server.db.query(`SELECT 1 FROM versions WHERE content_id = $1`, [contentId])).rows).toHaveLength(2);

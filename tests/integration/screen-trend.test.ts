@@ -26,7 +26,8 @@ const ids = {} as Record<"light" | "craft" | "green" | "sea" | "talk" | "session
 
 const NOT_FOUND = "This page could not be found";
 const SELF = "A trend cannot be related to itself: remove it from this list.";
-const CONFLICT = "Someone else saved this document after you opened it.";
+// Both saved the same fields: the merge asks which to keep (server/content/merge-save.ts).
+const CONFLICT = "saved this document while you were editing it.";
 const stamp = Date.now().toString(36);
 
 const trendSchema = (collection: string) => ({

@@ -127,7 +127,7 @@ function decodeEntities(text: string): string {
 
 /** The text of a page's form-level error box (role="alert" with class form-error), or null. */
 export function formErrorText(html: string): string | null {
-  const match = /<div class="form-error" role="alert">([\s\S]*?)<\/div>/.exec(html);
+  const match = /<div class="form-error[^"]*" role="alert">([\s\S]*?)<\/div>/.exec(html);
   return match
     ? decodeEntities(
         match[1]!
