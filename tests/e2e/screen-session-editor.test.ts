@@ -213,7 +213,8 @@ describe.each(JS_MODES)("the session editor $label", ({ javaScriptEnabled }) => 
     else await submitWith(second, moveLater);
     await expect.poll(() => titles(second)).toEqual(["Blowing glass", "Harbour at dawn"]);
     expect(await save(second)).toBe(409);
-    await second.locator(".form-error", { hasText: "Someone else saved this document" }).waitFor();
+    // Both changed the title: the merge shows both values and asks which to keep.
+    await second.locator(".form-error", { hasText: "saved this document while you were editing it" }).waitFor();
     expect(await control(second, "title").inputValue()).toBe("Second editor");
     expect(await titles(second)).toEqual(["Blowing glass", "Harbour at dawn"]);
     const stored = await storedDocument(server, ctx.cookie, sessions.slug, session.contentId);

@@ -20,7 +20,8 @@ let trends: Bucket;
 let talks: Bucket;
 let secret: Bucket;
 const ids = {} as Record<"craft" | "green" | "light" | "talk", string>;
-const CONFLICT = "Someone else saved this document after you opened it.";
+// Both saved the same field: the merge shows both values and asks which to keep (server/content/merge-save.ts).
+const CONFLICT = "saved this document while you were editing it.";
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
