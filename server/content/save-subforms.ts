@@ -6,6 +6,7 @@ import type { SubFormBucket } from "./subforms";
 import type { Author } from "@server/accounts/users";
 import type { Queryable } from "@server/db/client";
 import { subFormFieldName, type SubDocument } from "@core/form/subforms";
+import { sameJson } from "@core/content/merge";
 import type { Locale } from "@core/locales";
 import { translate } from "@core/messages";
 
@@ -62,6 +63,16 @@ export async function checkSubDocuments(
 }
 
 /** saveDocument's `before`: writes each sub-document in the transaction and answers the parent's fields. */
+/** Whether a sub-document's posted data is its base version's (the version the form was loaded with). */
+async function unchangedSince(tx: Queryable, document: SubDocument): Promise<boolean> {
+  const { rows } = await tx.query<{ data: unknown }>(`SELECT data FROM versions WHERE content_id = $1 AND version_id = $2`, [
+    document.contentId,
+    document.baseVersionId,
+  ]);
+  const base = rows[0];
+  return base !== undefined && sameJson(base.data, document.data);
+}
+
 export function writeSubDocuments(user: Author, buckets: readonly SubFormBucket[], documents: readonly SubDocument[]) {
   return async (tx: Queryable): Promise<Record<string, unknown>> => {
     const fields: Record<string, unknown> = {};
@@ -69,6 +80,12 @@ export function writeSubDocuments(user: Author, buckets: readonly SubFormBucket[
       const sub = usable(buckets, document.field);
       if (!sub) continue;
       try {
+        // A sub-document the form left as it was loaded is not saved again: no empty version, and a colleague's save
+        // of it in between (or of the parent, merged) is no conflict.
+        if (document.contentId && document.baseVersionId && (await unchangedSince(tx, document))) {
+          fields[document.field] = document.contentId;
+          continue;
+        }
         const version = await writeDocument(tx, sub.bucket, user, document);
         fields[document.field] = version.contentId;
       } catch (error) {

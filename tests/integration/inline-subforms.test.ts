@@ -216,6 +216,50 @@ describe("inline sub-form saves", () => {
     expect((await latest(rooms, saved.roomId))?.data).toEqual({ name: "West hall" });
   });
 
+  it("saves no new version of a room the form left as it was loaded", async () => {
+    const saved = await exhibitionWithRoom("Unchanged room", "East hall");
+    const roomsBefore = await counts(rooms);
+    const response = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Unchanged room, retitled",
+      room: saved.roomId,
+      "__subforms.room.__contentId": saved.roomId,
+      "__subforms.room.__baseVersionId": saved.roomVersionId,
+      "__subforms.room.name": "East hall",
+    });
+    expect(response.status).toBe(302);
+    expect(await counts(rooms)).toEqual(roomsBefore);
+    expect((await latest(exhibitions, saved.id))?.data).toMatchObject({ title: "Unchanged room, retitled", room: saved.roomId });
+  });
+
+  it("merges a stale parent with the newest: someone else's title kept, the editor's room saved", async () => {
+    const saved = await exhibitionWithRoom("Merged parent", "Glass hall");
+    const moved = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Merged parent, by someone else",
+      room: saved.roomId,
+      "__subforms.room.__contentId": saved.roomId,
+      "__subforms.room.__baseVersionId": saved.roomVersionId,
+      "__subforms.room.name": "Glass hall",
+    });
+    expect(moved.status).toBe(302);
+    const response = await post(`/b/${exhibitions.slug}/${saved.id}/latest`, {
+      __contentId: saved.id,
+      __baseVersionId: saved.versionId,
+      title: "Merged parent",
+      room: saved.roomId,
+      "__subforms.room.__contentId": saved.roomId,
+      "__subforms.room.__baseVersionId": saved.roomVersionId,
+      "__subforms.room.name": "Glass hall (east wing)",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/&merged$/);
+    expect((await latest(exhibitions, saved.id))?.data).toMatchObject({ title: "Merged parent, by someone else", room: saved.roomId });
+    expect((await latest(rooms, saved.roomId))?.data).toEqual({ name: "Glass hall (east wing)" });
+  });
+
   it("refuses a sub-form that names a document of another bucket as a failed sub-form save, saving nothing", async () => {
     const foreign = await post(`/b/${other.slug}/new`, { title: "Not a room" });
     const foreignId = savedId(foreign)!;
