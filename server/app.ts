@@ -16,6 +16,7 @@ import type { MediaServices } from "./services";
 import type { SeedResult } from "./seed";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
 import type { ReleaseScheduler } from "./content/release-scheduler";
+import type { PresenceHub } from "./presence/hub";
 // The composition root hands the specialised screens' table to the engine (docs/decisions/006-screens-as-modules.md).
 import { SCREEN_TABLE } from "@screens/table";
 
@@ -56,6 +57,8 @@ export interface RunningServer {
   media: MediaServices;
   /** Sends the webhooks' deliveries (server/webhooks/dispatcher.ts). */
   webhooks: WebhookDispatcher;
+  /** Who has which document open (server/presence/hub.ts). */
+  presence: PresenceHub;
   /** Publishes scheduled releases when they are due (server/content/release-scheduler.ts). */
   releases: ReleaseScheduler;
   /** The admin account a first start (no users yet) created: the caller says how to sign in. */
@@ -149,8 +152,17 @@ async function start(options: StartOptions): Promise<RunningServer> {
   // PGlite: what every request reads, kept in this process (server/db/read-cache.ts).
   const cached = await withReadCache(opened);
   const { db } = cached;
-  const { createHttpApp, deleteExpiredSessions, ReleaseScheduler, seedDemoContent, serverBuild, startMedia, WebhookDispatcher } =
-    await serving;
+  const {
+    createHttpApp,
+    deleteExpiredSessions,
+    PresenceHub,
+    removeExpiredPresence,
+    ReleaseScheduler,
+    seedDemoContent,
+    serverBuild,
+    startMedia,
+    WebhookDispatcher,
+  } = await serving;
   mark("servingImported");
   // The worker is the build's second entry, beside this file.
   const media = startMedia(config, db, logger, fileURLToPath(new URL("./media-worker.js", import.meta.url)), await ffmpegFound);
@@ -175,6 +187,9 @@ async function start(options: StartOptions): Promise<RunningServer> {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     },
   });
+  // Who has which document open, told by the database's notices (server/presence/hub.ts).
+  const presence = new PresenceHub(db, logger);
+  await presence.start();
   // Scheduled releases: due ones (also those that fell due while no server ran) are published at the first poll.
   const releases = new ReleaseScheduler({ db, logger });
   const app = createHttpApp({
@@ -185,6 +200,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     version,
     media,
     screens: SCREEN_TABLE,
+    presence,
     clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
     mode: options.mode,
   });
@@ -224,6 +240,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
   });
   const maintain = async () => {
     await deleteExpiredSessions(db);
+    await removeExpiredPresence(db);
     // PGlite has no autovacuum daemon: without fresh statistics the planner would not know when the search index
     // pays off. PostgreSQL's autovacuum does this itself.
     if (db.kind === "pglite") await db.exec("VACUUM ANALYZE");
@@ -245,6 +262,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     media,
     webhooks,
     releases,
+    presence,
     seeded,
     logger,
     backgroundWorkStarted,
@@ -255,6 +273,8 @@ async function start(options: StartOptions): Promise<RunningServer> {
       if (statistics) clearInterval(statistics);
       // /readyz answers 503 from now on; responses close their connections.
       app.drain.start();
+      // Open pages' event streams end (their browsers reconnect, to another server) and their rows go.
+      await presence.stop();
       // The background work first: the jobs and deliveries it holds go back to the queue, for another server at once.
       await webhooks.stop();
       await releases.stop();

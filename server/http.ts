@@ -24,6 +24,7 @@ import { compressResponse } from "./web/compress";
 import { hotCalls } from "./web/hot-api";
 import { isMultipart } from "./web/form-post";
 import { RequestDrain } from "./web/drain";
+import type { PresenceHub } from "./presence/hub";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -36,6 +37,7 @@ export interface HttpAppOptions {
   version: string;
   media: MediaServices;
   screens: ScreenTable;
+  presence: PresenceHub;
   clientDir?: string;
   mode?: "production" | "development";
 }
@@ -230,6 +232,7 @@ export function createHttpApp(options: HttpAppOptions) {
       version: options.version,
       media: options.media,
       screens: options.screens,
+      presence: options.presence,
     };
     return hotCall?.(request, url, context) ?? handleDocument(request, context);
   }

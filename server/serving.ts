@@ -10,3 +10,5 @@ export { startMedia } from "./media/start";
 export { seedDemoContent } from "./seed";
 export { WebhookDispatcher } from "./webhooks/dispatcher";
 export { ReleaseScheduler } from "./content/release-scheduler";
+export { PresenceHub } from "./presence/hub";
+export { removeExpired as removeExpiredPresence } from "./presence/store";

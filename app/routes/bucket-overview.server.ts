@@ -9,6 +9,7 @@ import { getRequestState, interfaceBucketName } from "@server/web/request-state"
 import { pageRoute } from "@server/web/respond";
 import { hasOwnOverview, overviewPath, type ScreenName } from "@core/content/screens";
 import { titleProperty, titleText } from "@core/content/title";
+import { editorsOfDocuments } from "@server/presence/store";
 import { isUuid } from "@core/ids";
 import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/bucket-overview";
@@ -87,6 +88,13 @@ export const overviewLoader = (screen: ScreenName) =>
             locale: (await getRequestState(request, context)).locale,
           })
         : null;
+    const listed = rows.slice(0, PAGE_SIZE);
+    // Who else has each listed document open (server/presence/), as of this page's load.
+    const editing = await editorsOfDocuments(
+      context.db,
+      listed.map((row) => row.contentId),
+      user.id,
+    );
     return data(
       {
         bucket: {
@@ -95,8 +103,9 @@ export const overviewLoader = (screen: ScreenName) =>
           singleton: bucket.singleton,
           screen: bucket.screen,
         },
-        items: rows.slice(0, PAGE_SIZE).map((row) => ({
+        items: listed.map((row) => ({
           contentId: row.contentId,
+          editing: editing[row.contentId] ?? [],
           versionId: row.versionId,
           title: titleText(row.title, bucket.locales),
           updatedAt: row.createdAt.toISOString(),

@@ -5,6 +5,7 @@ import { useLocation } from "react-router";
 import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
 import { documentPath } from "@core/content/screens";
 import { PublicationBadge } from "~/components/publishing/publication-badge";
+import { EditingMark } from "~/components/presence/editing-mark";
 import { pageTitle } from "~/lib/page-title";
 import { overviewAction, overviewLoader } from "./bucket-overview.server";
 import type { Route } from "./+types/bucket-overview";
@@ -46,6 +47,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
               <a href={documentPath(bucket, item.contentId)} className="content-title">
                 {item.title || t("overview.untitled")}
               </a>
+              <EditingMark names={item.editing} />
               <time className="muted" dateTime={item.updatedAt} suppressHydrationWarning>
                 {date(item.updatedAt)}
               </time>
@@ -71,6 +73,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
             <tr key={item.contentId}>
               <td>
                 <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
+                <EditingMark names={item.editing} />
                 {/* On a phone the state goes under the title: four columns do not fit. */}
                 <span className="row-state">
                   <PublicationBadge state={item.state} />

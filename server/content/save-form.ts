@@ -3,7 +3,7 @@ import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
 import { saveDocument } from "./save";
 import type { SaveRefusal } from "./save-rules";
-import { VersionConflictError, type ContentVersion } from "./store";
+import { ContentNotFoundError, VersionConflictError, type ContentVersion } from "./store";
 import {
   checkFormFiles,
   checkMediaReferences,
@@ -26,7 +26,8 @@ import { removeHostileEntries } from "@core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
-import { leaveForSubForm, pickForDraft } from "./drafts";
+import { createDraft, leaveForSubForm, pickForDraft } from "./drafts";
+import { newDocumentPath } from "@core/content/screens";
 import { HttpError } from "@server/errors";
 import { applyFormIntents, type IntentEffects } from "@core/form/intents";
 import { schemaAtName } from "@core/schema/walk";
@@ -238,6 +239,7 @@ export async function submitBucketForm(
     return { saved: true, version: outcome.version, returnTo, merged: outcome.merged };
   }
   if (outcome.kind === "conflict") return notSaved(409, { notice: "conflict", latestVersionId: outcome.latestVersionId });
+  if (outcome.kind === "deleted") return { saved: false, leaveTo: await keepForNewDocument(context, target, formData) };
   if (outcome.kind === "merge") {
     const reply = await notSaved(409, { notice: "merge", latestVersionId: outcome.latestVersionId, merge: outcome.conflicts });
     // The form shows the merged document: the other side's changes in, the editor's values at the conflicts.
@@ -255,7 +257,22 @@ type SaveStep =
   | { kind: "saved"; version: ContentVersion; merged: boolean }
   | { kind: "merge"; latestVersionId: string; conflicts: MergeConflicts; merged: Record<string, unknown> }
   | { kind: "conflict"; latestVersionId: string | null }
+  /** Someone else deleted the document while the form was open. */
+  | { kind: "deleted" }
   | { kind: "refused"; refusal: SaveRefusal };
+
+/**
+ * The form of a document someone else deleted meanwhile: its input kept as a draft for a new document's page,
+ * which opens with it and says why (server/content/drafts.ts); answers that page's path.
+ */
+async function keepForNewDocument(context: Services, target: { user: User; bucket: Bucket }, formData: FormData): Promise<string> {
+  const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> =>
+    typeof value === "string" && name !== CONTENT_ID_FIELD && name !== BASE_VERSION_FIELD ? [[name, value]] : [],
+  );
+  const returnPath = newDocumentPath(target.bucket);
+  const token = await createDraft(context.db, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field: "", entries });
+  return `${returnPath}?draft=${encodeURIComponent(token)}&deleted`;
+}
 
 /** Saves a valid submission with the files its document references; the post's other files are removed. */
 async function save(
@@ -345,6 +362,10 @@ async function save(
     // A sub-document of the original that cannot be copied: nothing of the duplicate was saved.
     if (error instanceof InlineCopyError) return { kind: "refused", refusal: inlineCopyRefusal(error) };
     if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
+    if (error instanceof ContentNotFoundError && contentId) {
+      await discardFiles(context.media.storage, staged);
+      return { kind: "deleted" };
+    }
     // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
     if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };
     await discardFiles(context.media.storage, staged);

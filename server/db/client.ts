@@ -8,6 +8,7 @@ import { claimDataDir, type DataDirLock } from "./data-dir-lock";
 import type { ReadCache } from "./read-cache";
 import { limitWasmCompilationTasks } from "./wasm-compilation";
 import { holdEventLoop } from "@server/event-loop-hold";
+import { NoticeConnection } from "./notices";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -27,10 +28,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
-   * PGlite only: calls `onPayload` with each notice (pg_notify) on `channel`, before the statement that sent it
-   * settles; answers the way to stop.
+   * Calls `onPayload` with each notice (pg_notify) on `channel`; answers the way to stop. PGlite calls it before the
+   * statement that sent it settles. PostgreSQL delivers it after the sender's commit, on a connection of its own
+   * (db/notices.ts), which comes back by itself when lost: `onResumed` is then called, since notices sent meanwhile
+   * are gone.
    */
-  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen?(channel: string, onPayload: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>>;
   /** PGlite only, set by the server: what every request reads, kept true by the database's notices (read-cache.ts). */
   readonly readCache?: ReadCache;
   /**
@@ -185,6 +188,7 @@ const loadPg = (): typeof Pg => (pgModule ??= createRequire(import.meta.url)("pg
 
 export function openPostgres(connectionString: string, options: PostgresOptions = {}): Db {
   const { logger, poolSize = 10, preparedStatements = true } = options;
+  let notices: NoticeConnection | undefined;
   const pool = new (loadPg().Pool)({
     connectionString,
     max: poolSize,
@@ -227,7 +231,14 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    listen(channel, onPayload, onResumed) {
+      notices ??= new NoticeConnection(() => new (loadPg().Client)({ connectionString, connectionTimeoutMillis: 5000 }), logger);
+      return notices.listen(channel, onPayload, onResumed);
+    },
+    async close() {
+      await notices?.close();
+      await pool.end();
+    },
   };
 }
 

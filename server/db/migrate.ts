@@ -30,6 +30,7 @@ import preview from "./migrations/036_preview.sql?raw";
 import reviewRequests from "./migrations/037_review_requests.sql?raw";
 import publishedSearchText from "./migrations/038_published_search_text.sql?raw";
 import mergedVersions from "./migrations/039_merged_versions.sql?raw";
+import presence from "./migrations/040_presence.sql?raw";
 
 /**
  * Numbered migrations, applied in order; never edit one that has shipped. Numbers 3, 4, 6, 7 and 21–24 were never
@@ -68,6 +69,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 37, name: "review_requests", sql: reviewRequests },
   { version: 38, name: "published_search_text", sql: publishedSearchText },
   { version: 39, name: "merged_versions", sql: mergedVersions },
+  { version: 40, name: "presence", sql: presence },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -1,6 +1,7 @@
 import type { RemixI18Next } from "remix-i18next/server";
 import type { SessionStorage } from "react-router";
 import type { Services } from "@server/services";
+import type { PresenceHub } from "@server/presence/hub";
 
 export interface SessionData {
   token?: string;
@@ -19,6 +20,8 @@ declare module "react-router" {
     clientAddress: string;
     sessionStorage: SessionStorage<SessionData>;
     languageDetector: RemixI18Next;
+    /** Who has which document open, and their pages' event streams (server/presence/hub.ts). */
+    presence: PresenceHub;
     /** Memo of the request's session and user, filled on first use. */
     requestState?: Promise<unknown>;
   }

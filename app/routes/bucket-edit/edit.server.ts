@@ -29,6 +29,8 @@ import { SUBFORM_FIELD } from "@core/form/subforms";
 import { savedDocumentPath, screenPathFor, type DocumentMode, type ScreenName } from "@core/content/screens";
 import type { Bucket } from "@server/content/buckets";
 import { bucketName } from "@core/content/bucket-name";
+import { randomUUID } from "node:crypto";
+import { recordPageShown } from "@server/presence/store";
 
 /** Which page of a bucket's document a route module is (app/routes.ts: one module per mode). */
 export type EditMode = DocumentMode;
@@ -86,6 +88,11 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
   const compiled = compileBucketSchema(bucket);
   const { version, latestVersionId } = await loadVersion(args, bucket, mode);
   const editing = mode !== "new" && mode !== "duplicate" && version;
+  // Who else has the document open, as of now; this page counts for them too (its stream, once open, keeps it so).
+  const pageId = randomUUID();
+  const presence = editing
+    ? { pageId, editors: await recordPageShown(context.db, { pageId, bucketId: bucket.id, contentId: version.contentId, userId: user.id }) }
+    : null;
   const search = new URL(request.url).searchParams;
   // Back from a popup sub-form's own page (no JavaScript): the form's unsaved input, the saved document picked.
   const draft = search.has("draft")
@@ -138,6 +145,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     restored: /^[1-9]\d{0,8}$/.test(search.get("restored") ?? "") ? Number(search.get("restored")) : null,
     // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
     draft: search.has("draft") ? { restored: draft !== null, baseVersionId: draft?.baseVersionId ?? null } : null,
+    // The input of a form whose document someone else deleted meanwhile, brought to a new document's page.
+    deletedMeanwhile: draft !== null && search.has("deleted"),
     returnToken,
     cancelReturn: returnToken
       ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}`
@@ -157,6 +166,7 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     multipart: hasMediaField(compiled.schema),
     media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
     videoProcessing: context.media.ffmpeg !== null,
+    presence,
     // The version history panel (app/components/history/): the first page of the document's versions.
     history: editing ? await historyPanel(context.db, { user, bucket }, version.contentId) : null,
     // What exhibits get of this document (docs/publishing.md), and whether this editor may change it.

@@ -1,0 +1,53 @@
+import { apiRoute, methodNotAllowed } from "@server/web/respond";
+import { requireBucketAccess } from "@server/web/guards";
+import { formText, readForm } from "@server/web/read-form";
+import { eventStreamResponse } from "@server/web/event-stream";
+import { HttpError } from "@server/errors";
+import { getLatestVersion } from "@server/content/store";
+import { setUnsaved } from "@server/presence/store";
+import { isUuid } from "@core/ids";
+import { PRESENCE_PAGE_FIELD, PRESENCE_UNSAVED_FIELD } from "@core/content/presence";
+import type { Route } from "./+types/bucket-presence";
+
+/*
+ * /b/{bucket}/{contentId}/presence?page={pageId} (issue 32, docs/architecture.md "Presence"): GET is the event
+ * stream of who else has the document open (and of its saves and deletion) for the edit page `pageId` the loader
+ * recorded; POST (page, unsaved=true|false) says whether that page has unsaved changes. A document or page that is
+ * not there, not visible or not the user's answers 404.
+ */
+
+const notFound = () => new HttpError(404, "errors.notFound");
+
+export const loader = apiRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  const pageId = new URL(request.url).searchParams.get(PRESENCE_PAGE_FIELD);
+  if (!isUuid(params.contentId) || !isUuid(pageId ?? undefined)) throw notFound();
+  const contentId = params.contentId;
+  if (!(await getLatestVersion(context.db, bucket.id, contentId))) throw notFound();
+  const page = { pageId: pageId as string, bucketId: bucket.id, contentId, userId: user.id };
+  let opened: Promise<(() => Promise<void>) | null> = Promise.resolve(null);
+  const response = eventStreamResponse(request.signal, (stream) => {
+    opened = context.presence.open(
+      page,
+      (event, data) => stream.send(event, data),
+      () => stream.close(),
+    );
+    return () => void opened.then((leave) => leave?.());
+  });
+  if (!(await opened)) {
+    await response.body?.cancel();
+    throw notFound();
+  }
+  return response;
+});
+
+export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  const { user } = await requireBucketAccess(request, context, params.bucket);
+  if (request.method !== "POST") throw methodNotAllowed("GET, POST", `POST ${PRESENCE_PAGE_FIELD}=…&${PRESENCE_UNSAVED_FIELD}=true|false`);
+  const form = await readForm(request);
+  const pageId = formText(form, PRESENCE_PAGE_FIELD);
+  const unsaved = formText(form, PRESENCE_UNSAVED_FIELD);
+  if (!isUuid(pageId) || (unsaved !== "true" && unsaved !== "false")) throw new HttpError(400, "errors.badRequest");
+  if (!(await setUnsaved(context.db, pageId, user.id, unsaved === "true"))) throw notFound();
+  return new Response(null, { status: 204 });
+});
