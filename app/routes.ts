@@ -68,7 +68,7 @@ export default [
     route(":contentId/release", "routes/bucket-release/add.tsx", { id: "bucket-release" }),
     route(":contentId/review", "routes/bucket-review/review.tsx", { id: "bucket-review" }),
     // Who else has the document open: the edit page's event stream, and its unsaved-changes flag (issue 32).
-    route(":contentId/presence", "routes/bucket-presence.ts", { id: "bucket-presence" }),
+    route(":contentId/presence", "routes/bucket-presence.ts", { id: "presence" }),
     route(":contentId/:versionId", "routes/bucket-edit/version.tsx", { id: "bucket-version" }),
     route("form/:contentId?/:versionId?", "routes/legacy/bucket-form.tsx"),
   ]),

@@ -280,14 +280,14 @@ function checkNode(
   if (node.renderer === "popup" && (typeof node._ref !== "string" || node._ref.startsWith("b-")))
     add({ key: "adminBuckets.dialect.popupNeedsRef" });
   if (fieldKind(node) === "inline") {
-    if (!state.topProperty) add({ key: "subForm.dialect.inlineTopLevel" });
+    if (!state.topProperty) add({ key: "adminBuckets.dialect.inlineTopLevel" });
     const refused =
       options.inlineRefused && typeof node._ref === "string" && Object.hasOwn(options.inlineRefused, node._ref)
         ? options.inlineRefused[node._ref]
         : undefined;
     if (refused)
       add({
-        key: refused === "media" ? "subForm.dialect.inlineMedia" : "subForm.dialect.inlineNested",
+        key: refused === "media" ? "adminBuckets.dialect.inlineMedia" : "adminBuckets.dialect.inlineNested",
         params: { collection: String(node._ref) },
       });
   }

@@ -13,6 +13,8 @@ import type { JsonSchema } from "@core/schema/normalize";
 import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
 import { getLatestVersion } from "./store";
 import type { User } from "@server/accounts/users";
+import { translate } from "@core/messages";
+import type { Locale } from "@core/locales";
 
 /*
  * Form drafts: a popup sub-form without JavaScript (app/components/form/popup-field.tsx) is a submit button with an
@@ -102,6 +104,13 @@ export async function pickForDraft(
   const path = rows[0]?.returnPath;
   return path && isLocalPath(path) ? `${path}?draft=${encodeURIComponent(valid)}` : null;
 }
+
+/**
+ * What a new document's page says above the input of a form whose document someone else deleted meanwhile
+ * (server/content/save-form.ts keeps it as a draft): translated here, since its catalogue part (`history`) is not one
+ * a new document's page loads.
+ */
+export const deletedDocumentNotice = (locale: Locale) => translate(locale, "presence.deletedKept");
 
 /** Where the other page's Cancel goes: back to the form with its input, nothing picked. */
 export const draftReturnUrl = (draft: FormDraft, token: string) => `${draft.returnPath}?draft=${encodeURIComponent(token)}`;

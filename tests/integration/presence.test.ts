@@ -30,7 +30,11 @@ beforeAll(async () => {
     createTestUser(server.db, { name: "Ben de Vries" }),
     createTestUser(server.db, { name: "Olga", buckets: [other.slug] }),
   ]);
-  [anna, ben, outsider] = await Promise.all(users.map((user) => signIn(server.url, user.email, user.password)));
+  [anna, ben, outsider] = (await Promise.all(users.map((user) => signIn(server.url, user.email, user.password)))) as [
+    string,
+    string,
+    string,
+  ];
 });
 afterAll(async () => {
   for (const stream of streams) stream.close();
@@ -83,7 +87,12 @@ describe("presence on a document's edit page", () => {
     expect(unsaved.status).toBe(204);
     await annaStream.next("editors", (data) => (data as PresentEditor[])[0]?.unsaved === true, { from });
 
-    const saved = await postForm(server.url, path, { __contentId: path.split("/")[3]!, __baseVersionId: benPage.base, title: "The sea", place: "Scheveningen" }, ben);
+    const saved = await postForm(
+      server.url,
+      path,
+      { __contentId: path.split("/")[3]!, __baseVersionId: benPage.base, title: "The sea", place: "Scheveningen" },
+      ben,
+    );
     expect(saved.status).toBe(302);
     const told = (await annaStream.next("saved")) as { author: string; versionId: string };
     expect(told.author).toBe("Ben de Vries");
@@ -121,17 +130,27 @@ describe("presence on a document's edit page", () => {
     expect(deleted.status).toBe(302);
     await annaStream.next("deleted");
 
-    const save = await postForm(server.url, path, { __contentId: contentId, __baseVersionId: annaPage.base, title: "Kept input", place: "Delft" }, anna);
+    const save = await postForm(
+      server.url,
+      path,
+      { __contentId: contentId, __baseVersionId: annaPage.base, title: "Kept input", place: "Delft" },
+      anna,
+    );
     expect(save.status).toBe(302);
     const next = save.headers.get("location")!;
     expect(next).toMatch(new RegExp(`^/b/${bucket.slug}/new\\?draft=[\\w-]+&deleted$`));
     const page = await (await get(server.url, next, anna)).text();
-    expect(decode(page)).toContain("Someone else deleted the document you were editing.");
+    expect(decode(page)).toContain("Someone else deleted the document you were editing. Your input is in this new document");
     expect(inputValue(page, "title")).toBe("Kept input");
     expect(inputValue(page, "place")).toBe("Delft");
     expect(inputValue(page, "__contentId")).toBe("");
     // Saved again: a new document with the input.
-    const again = await postForm(server.url, `/b/${bucket.slug}/new`, { __contentId: "", __baseVersionId: "", title: "Kept input", place: "Delft" }, anna);
+    const again = await postForm(
+      server.url,
+      `/b/${bucket.slug}/new`,
+      { __contentId: "", __baseVersionId: "", title: "Kept input", place: "Delft" },
+      anna,
+    );
     expect(again.status).toBe(302);
   });
 

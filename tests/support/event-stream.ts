@@ -59,7 +59,10 @@ export async function openEventStream(baseUrl: string, path: string, cookie: str
       return new Promise((resolve, reject) => {
         const look = () => {
           const found = events.slice(from).find((entry) => entry.event === event && matches(entry.data));
-          if (found) return finish(() => resolve(found.data));
+          if (found) {
+            finish(() => resolve(found.data));
+            return;
+          }
           if (ended) finish(() => reject(new Error(`the stream ended before a "${event}" event: ${JSON.stringify(events)}`)));
         };
         const timer = setTimeout(

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 // The `history` catalogue part comes with this code (core/catalogue-parts.ts): its `presence` messages are here.
 import "~/components/history/history-messages";
-import { formSnapshot } from "~/components/form/form-snapshot";
+import { formSnapshot } from "~/components/form/unsaved-changes";
 import { dateTimeFormat } from "@core/date-formats";
 import {
   PRESENCE_EVENTS,

@@ -15,7 +15,7 @@ import { isReleaseEditable } from "@core/content/release";
 import { releasesOfDocument } from "@server/content/releases";
 import { compileBucketSchema } from "@server/content/validator";
 import { loadInlineSubForms } from "@server/content/subforms";
-import { draftFormValue, findDraft } from "@server/content/drafts";
+import { deletedDocumentNotice, draftFormValue, findDraft } from "@server/content/drafts";
 import { BASE_VERSION_FIELD } from "@core/form/resolve";
 import { hasMediaField, loadMediaContents } from "@server/media/form-upload";
 import { readFormPost } from "@server/web/form-post";
@@ -144,9 +144,15 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     // After a restore from the history: the restored version's number, for "Version 2 restored".
     restored: /^[1-9]\d{0,8}$/.test(search.get("restored") ?? "") ? Number(search.get("restored")) : null,
     // A restored draft: its base version (a save after someone else's is a conflict), and whether it was found.
-    draft: search.has("draft") ? { restored: draft !== null, baseVersionId: draft?.baseVersionId ?? null } : null,
-    // The input of a form whose document someone else deleted meanwhile, brought to a new document's page.
-    deletedMeanwhile: draft !== null && search.has("deleted"),
+    // The input of a form whose document someone else deleted meanwhile is such a draft, on a new document's page:
+    // its notice says so.
+    draft: search.has("draft")
+      ? {
+          restored: draft !== null,
+          baseVersionId: draft?.baseVersionId ?? null,
+          notice: draft !== null && search.has("deleted") ? deletedDocumentNotice(messageLocale) : undefined,
+        }
+      : null,
     returnToken,
     cancelReturn: returnToken
       ? `${(await findDraft(context.db, returnToken, user.id))?.returnPath ?? ""}?draft=${encodeURIComponent(returnToken)}`

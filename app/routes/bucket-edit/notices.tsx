@@ -26,11 +26,9 @@ export function EditNotices({
     <>
       {loaderData.saved && !actionData ? <FlashNotice>{t("form.saved")}</FlashNotice> : null}
       {loaderData.restored && !actionData ? <FlashNotice>{t("form.restored", { number: loaderData.restored })}</FlashNotice> : null}
-      {loaderData.deletedMeanwhile && !actionData ? (
-        <StatusNotice tone="warning">{t("form.deletedMeanwhile")}</StatusNotice>
-      ) : loaderData.draft && !actionData ? (
-        <StatusNotice tone={loaderData.draft.restored ? "success" : "warning"}>
-          {t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
+      {loaderData.draft && !actionData ? (
+        <StatusNotice tone={loaderData.draft.restored && !loaderData.draft.notice ? "success" : "warning"}>
+          {loaderData.draft.notice ?? t(loaderData.draft.restored ? "subForm.draftRestored" : "subForm.draftGone")}
         </StatusNotice>
       ) : null}
       {returnToken ? (
