@@ -12,7 +12,7 @@ import type { Route } from "./+types/bucket-presence";
 /*
  * /b/{bucket}/{contentId}/presence?page={pageId} (issue 32, docs/architecture.md "Presence"): GET is the event
  * stream of who else has the document open (and of its saves and deletion) for the edit page `pageId` the loader
- * recorded; POST (page, unsaved=true|false) says whether that page has unsaved changes. A document or page that is
+ * recorded; PUT (form fields page, unsaved=true|false) says whether that page has unsaved changes. A document or page that is
  * not there, not visible or not the user's answers 404.
  */
 
@@ -43,7 +43,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
 
 export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const { user } = await requireBucketAccess(request, context, params.bucket);
-  if (request.method !== "POST") throw methodNotAllowed("GET, POST", `POST ${PRESENCE_PAGE_FIELD}=…&${PRESENCE_UNSAVED_FIELD}=true|false`);
+  if (request.method !== "PUT") throw methodNotAllowed("GET, PUT", `PUT ${PRESENCE_PAGE_FIELD}=…&${PRESENCE_UNSAVED_FIELD}=true|false`);
   const form = await readForm(request);
   const pageId = formText(form, PRESENCE_PAGE_FIELD);
   const unsaved = formText(form, PRESENCE_UNSAVED_FIELD);

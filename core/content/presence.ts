@@ -30,11 +30,14 @@ export interface SavedEvent {
   authorId: string | null;
 }
 
-/** The path of a document's presence: GET is its event stream, POST says whether the page has unsaved changes. */
+/**
+ * The path of a document's presence: GET is its event stream, PUT says whether the page has unsaved changes (not
+ * a POST: nothing that waits for the form's post should take it for one).
+ */
 export const presencePath = (bucketSlug: string, contentId: string) =>
   `/b/${encodeURIComponent(bucketSlug)}/${encodeURIComponent(contentId)}/presence`;
 
-/** The form fields of a POST to presencePath. */
+/** The form fields of a PUT to presencePath. */
 export const PRESENCE_PAGE_FIELD = "page";
 export const PRESENCE_UNSAVED_FIELD = "unsaved";
 

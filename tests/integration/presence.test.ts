@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createTestBucket, decode } from "@tests/support/fixtures";
-import { createTestUser, get, inputValue, postForm, signIn } from "@tests/support/http";
+import { createTestUser, get, inputValue, postForm, sameOrigin, signIn } from "@tests/support/http";
 import { startTestServer, type TestServer } from "@tests/support/server";
 import { openEventStream, type OpenEventStream } from "@tests/support/event-stream";
 import type { PresentEditor } from "@core/content/presence";
@@ -62,6 +62,15 @@ async function stream(path: string, pageId: string, cookie: string) {
   return opened;
 }
 
+/** Says whether the page has unsaved changes, as the page's script does. */
+const putUnsaved = (path: string, fields: Record<string, string>, cookie: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path.replace(/\/latest$/, "")}/presence`, {
+    method: "PUT",
+    redirect: "manual",
+    headers: { Cookie: cookie, ...sameOrigin(server.url), "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
+
 const names = (data: unknown) => (data as PresentEditor[]).map((editor) => editor.name);
 /** The people the page shows as here: their entries' text. */
 const shownEditors = (html: string) =>
@@ -83,7 +92,7 @@ describe("presence on a document's edit page", () => {
     expect(names(await benStream.next("editors"))).toEqual(["Anna Bakker"]);
 
     const from = annaStream.events.length;
-    const unsaved = await postForm(server.url, `${path.replace(/\/latest$/, "")}/presence`, { page: benPage.pageId, unsaved: "true" }, ben);
+    const unsaved = await putUnsaved(path, { page: benPage.pageId, unsaved: "true" }, ben);
     expect(unsaved.status).toBe(204);
     await annaStream.next("editors", (data) => (data as PresentEditor[])[0]?.unsaved === true, { from });
 
@@ -163,14 +172,13 @@ describe("presence on a document's edit page", () => {
     expect((await get(server.url, `/b/${bucket.slug}/${crypto.randomUUID()}/presence?page=${annaPage.pageId}`, anna)).status).toBe(404);
     expect((await get(server.url, `${base}/presence?page=${annaPage.pageId}`, outsider)).status).toBe(404);
     expect((await get(server.url, `${base}/presence`, anna)).status).toBe(404);
-    expect((await postForm(server.url, `${base}/presence`, { page: annaPage.pageId, unsaved: "true" }, ben)).status).toBe(404);
-    expect((await postForm(server.url, `${base}/presence`, { page: annaPage.pageId, unsaved: "maybe" }, anna)).status).toBe(400);
+    expect((await putUnsaved(path, { page: annaPage.pageId, unsaved: "true" }, ben)).status).toBe(404);
+    expect((await putUnsaved(path, { page: annaPage.pageId, unsaved: "maybe" }, anna)).status).toBe(400);
+    expect((await postForm(server.url, `${base}/presence`, { page: annaPage.pageId, unsaved: "true" }, anna)).status).toBe(405);
     // Signed out: to the sign-in page, like every page.
     expect((await get(server.url, `${base}/presence?page=${annaPage.pageId}`)).status).toBe(302);
     // A cross-site post is refused before any work.
-    const crossSite = await postForm(server.url, `${base}/presence`, { page: annaPage.pageId, unsaved: "true" }, anna, {
-      Origin: "https://evil.example",
-    });
+    const crossSite = await putUnsaved(path, { page: annaPage.pageId, unsaved: "true" }, anna, { Origin: "https://evil.example" });
     expect(crossSite.status).toBe(403);
   });
 

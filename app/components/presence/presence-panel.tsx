@@ -115,7 +115,7 @@ const initials = (name: string) =>
     .map((word) => word[0]?.toUpperCase() ?? "")
     .join("");
 
-/** Posts whether the form has unsaved changes whenever that changes (compared as the unsaved-changes guard does). */
+/** Sends (PUT) whether the form has unsaved changes whenever that changes (compared as the unsaved-changes guard does). */
 function useUnsavedReport(formId: string, path: string, pageId: string) {
   const reported = useRef(false);
   useEffect(() => {
@@ -131,7 +131,7 @@ function useUnsavedReport(formId: string, path: string, pageId: string) {
         if (unsaved === reported.current) return;
         reported.current = unsaved;
         const body = new URLSearchParams({ [PRESENCE_PAGE_FIELD]: pageId, [PRESENCE_UNSAVED_FIELD]: String(unsaved) });
-        void fetch(path, { method: "POST", body }).catch(() => undefined);
+        void fetch(path, { method: "PUT", body }).catch(() => undefined);
       }, UNSAVED_CHECK_MS);
     };
     form.addEventListener("input", check);
