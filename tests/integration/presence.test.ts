@@ -117,9 +117,9 @@ describe("presence on a document's edit page", () => {
     const { path, contentId } = await newDocument("Marked row");
     await openPage(path, ben);
     const overview = decode(await (await get(server.url, `/b/${bucket.slug}`, anna)).text());
-    expect(overview).toContain("Ben de Vries editing");
+    expect(overview).toContain("Ben de Vries is editing");
     const own = decode(await (await get(server.url, `/b/${bucket.slug}`, ben)).text());
-    expect(own).not.toContain("Ben de Vries editing");
+    expect(own).not.toContain("Ben de Vries is editing");
     expect(contentId).toMatch(/^[0-9a-f-]{36}$/);
   });
 

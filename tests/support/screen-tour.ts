@@ -10,8 +10,9 @@ import { askForReview } from "@server/content/reviews";
 import type { Db } from "@server/db/client";
 import { hashToken, randomToken } from "@server/security/tokens";
 import { DEMO_BUCKETS } from "@server/demo-content";
+import { waitForHydration } from "./browser";
 import { createTestBucket, IE11_UA } from "./fixtures";
-import { createTestUser, get } from "./http";
+import { createTestUser, get, inputValue, postForm, signIn } from "./http";
 import { jpegOfSize, pngOfSize, upload, videoOf } from "./media-fixtures";
 import type { TestServer } from "./server";
 
@@ -802,6 +803,91 @@ const publicationStates = (setup: TourSetup) =>
 // ---------------------------------------------------------------------------------------------------------------
 // The tour. Screens first (in the order of app/routes.ts), then dialogs.
 
+const TOGETHER_SCHEMA = {
+  type: "object",
+  required: ["title"],
+  properties: {
+    title: { type: "string", title: "Title" },
+    year: { type: "integer", title: "Year" },
+    place: { type: "string", title: "Place" },
+  },
+};
+
+/**
+ * Editing together (issue 32): a document that two colleagues have open (Anna with unsaved changes, and Marieke),
+ * and Anna's session, with which an entry's `open` saves or deletes while the tour's page is open.
+ */
+const editingTogether = (setup: TourSetup) =>
+  setup.once("editing-together", async () => {
+    const bucket = await createTestBucket(setup.db, { name: "Harbour paintings", slug: unique("together"), jsonSchema: TOGETHER_SCHEMA });
+    const anna = await createTestUser(setup.db, { name: "Anna Bakker", email: `anna.${Date.now()}@museum.example` });
+    const { userId: marieke } = await colleague(setup);
+    const document = await createContent(
+      setup.db,
+      bucket.id,
+      { title: "Harbour at Scheveningen", year: 1890, place: "Scheveningen" },
+      setup.admin.id,
+    );
+    // Pages of theirs shown a while ago, counting for a day: the tour takes longer than a page shown counts.
+    for (const [userId, unsaved, minutes] of [
+      [anna.id, true, 12],
+      [marieke, false, 4],
+    ] as const)
+      await setup.db.query(
+        `INSERT INTO presence (page_id, bucket_id, content_id, user_id, since, unsaved, expires_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, now() - $4 * interval '1 minute', $5, now() + interval '1 day')`,
+        [bucket.id, document.contentId, userId, minutes, unsaved],
+      );
+    const annaCookie = await signIn(setup.server.url, anna.email, anna.password);
+    return { slug: bucket.slug, contentId: document.contentId, annaCookie };
+  });
+
+/** Anna saves the document's latest version with `changes` (a form post, as her browser would). */
+async function annaSaves(page: Page, data: TourData, contentId: string, changes: Record<string, string>): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  const path = `/b/${data.slug}/${contentId}/latest`;
+  const form = await (await get(origin, path, data.annaCookie)).text();
+  const fields = ["title", "year", "place"].map((name) => [name, inputValue(form, name) ?? ""] as const);
+  const saved = await postForm(
+    origin,
+    path,
+    { __contentId: contentId, __baseVersionId: inputValue(form, "__baseVersionId") ?? "", ...Object.fromEntries(fields), ...changes },
+    data.annaCookie,
+  );
+  if (saved.status !== 302) throw new Error(`Anna's save answered ${saved.status}`);
+}
+
+/**
+ * A document of its own, opened on the page: photographs in both languages run at once, and a save or deletion of a
+ * shared one would change another's picture.
+ */
+async function openOwnDocument(page: Page, data: TourData): Promise<string> {
+  const origin = new URL(page.url()).origin;
+  const created = await postForm(
+    origin,
+    `/b/${data.slug}/new`,
+    { __contentId: "", __baseVersionId: "", title: "Harbour by night", year: "1895", place: "Rotterdam" },
+    data.annaCookie,
+  );
+  const path = created.headers.get("location")!.split("?")[0]!;
+  await page.goto(path);
+  await waitForHydration(page);
+  return path.split("/")[3]!;
+}
+
+/** Anna deletes the document (the overview's delete). */
+async function annaDeletes(page: Page, data: TourData, contentId: string): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  const form = await (await get(origin, `/b/${data.slug}/${contentId}/latest`, data.annaCookie)).text();
+  const deleted = await postForm(
+    origin,
+    `/b/${data.slug}?index`,
+    { intent: "delete", contentId, versionId: inputValue(form, "__baseVersionId") ?? "" },
+    data.annaCookie,
+  );
+  if (deleted.status !== 302) throw new Error(`Anna's delete answered ${deleted.status}`);
+}
+
 export const TOUR: TourEntry[] = [
   { name: "home", as: "editor", path: "/" },
   // An editor who typed /settings is sent home, which says why.
@@ -1520,6 +1606,88 @@ export const TOUR: TourEntry[] = [
     setup: releases,
     path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
     ready: ".publication-releases",
+  },
+  // Editing together (issue 32): who else is here, someone else's save, a merge, a conflict's choice, a deletion.
+  {
+    name: "bucket-edit-presence",
+    as: "editor",
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".presence-editors",
+  },
+  {
+    name: "bucket-edit-presence-no-js",
+    as: "editor",
+    javaScriptEnabled: false,
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}/${data.contentId}/latest`,
+    ready: ".presence-editors",
+  },
+  { name: "bucket-overview-editing", as: "editor", setup: editingTogether, path: (data) => `/b/${data.slug}`, ready: ".editing-mark" },
+  {
+    name: "bucket-edit-someone-saved",
+    as: "editor",
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}`,
+    open: async ({ page, data }) => {
+      const contentId = await openOwnDocument(page, data);
+      await annaSaves(page, data, contentId, { year: "1896" });
+      await page.locator(".presence-saved").waitFor();
+    },
+  },
+  {
+    name: "bucket-edit-merged",
+    as: "editor",
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}`,
+    open: async ({ page, data }) => {
+      const contentId = await openOwnDocument(page, data);
+      await annaSaves(page, data, contentId, { place: "Rotterdam, Oude Haven" });
+      await page.locator(".presence-saved").waitFor();
+      await page.locator('form.bucket-form [name="title"]').fill("Harbour by night, with lanterns");
+      await page.locator("form.bucket-form .form-actions button[type=submit]").click();
+      await page.locator(".notice-success", { hasText: "Anna Bakker" }).waitFor();
+    },
+  },
+  {
+    name: "bucket-edit-merge-conflict",
+    as: "editor",
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}`,
+    open: async ({ page, data }) => {
+      const contentId = await openOwnDocument(page, data);
+      await annaSaves(page, data, contentId, { title: "Harbour at dusk" });
+      await page.locator(".presence-saved").waitFor();
+      await page.locator('form.bucket-form [name="title"]').fill("The harbour of Rotterdam at night, seen from the Maas bridge");
+      await page.locator("form.bucket-form .form-actions button[type=submit]").click();
+      await page.locator(".merge-conflicts").waitFor();
+    },
+  },
+  {
+    name: "bucket-edit-deleted-meanwhile",
+    as: "editor",
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}`,
+    open: async ({ page, data }) => {
+      const contentId = await openOwnDocument(page, data);
+      await annaDeletes(page, data, contentId);
+      await page.locator(".presence-deleted").waitFor();
+    },
+  },
+  {
+    name: "bucket-new-deleted-kept",
+    as: "editor",
+    setup: editingTogether,
+    path: (data) => `/b/${data.slug}`,
+    open: async ({ page, data }) => {
+      const contentId = await openOwnDocument(page, data);
+      await page.locator('form.bucket-form [name="title"]').fill("Harbour by night, with lanterns");
+      await annaDeletes(page, data, contentId);
+      await page.locator(".presence-deleted").waitFor();
+      await page.locator("form.bucket-form .form-actions button[type=submit]").click();
+      await page.waitForURL(/\/new\?draft=/);
+      await page.locator(".notice-warning").first().waitFor();
+    },
   },
   { name: "bucket-overview-states", as: "editor", setup: publicationStates, path: (data) => `/b/${data.slug}` },
   { name: "bucket-overview-state-filter", as: "editor", setup: publicationStates, path: (data) => `/b/${data.slug}?state=changed` },

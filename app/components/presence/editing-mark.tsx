@@ -7,7 +7,7 @@ export function EditingMark({ names }: { names: readonly string[] }) {
   const list = new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(names);
   return (
     <span className="editing-mark" title={t("overview.editingHint")}>
-      {t("overview.editing", { names: list })}
+      {t("overview.editing", { names: list, count: names.length })}
     </span>
   );
 }

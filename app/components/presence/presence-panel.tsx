@@ -40,6 +40,7 @@ export function PresencePanel({
   contentId,
   latestPath,
   formId,
+  merging,
 }: {
   presence: PresenceData;
   bucketSlug: string;
@@ -47,6 +48,8 @@ export function PresencePanel({
   /** The document's latest version's page (after someone else's save). */
   latestPath: string;
   formId: string;
+  /** A post of the form has come back merged or in conflict: its notice says all a save by someone else would. */
+  merging: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const [editors, setEditors] = useState(presence.editors);
@@ -96,7 +99,8 @@ export function PresencePanel({
           {t("presence.deleted")}
         </p>
       ) : (
-        saved && (
+        saved &&
+        !merging && (
           <p className="notice-warning presence-saved">
             {saved.author ? t("presence.saved", { author: saved.author }) : t("presence.savedAnonymous")}{" "}
             <Link to={latestPath}>{t("presence.openLatest")}</Link>

@@ -36,6 +36,7 @@ export function StoredDocumentNotices({
           contentId={contentId}
           latestPath={savedDocumentPath(bucket, contentId)}
           formId={formId}
+          merging={actionData?.notice === "merge" || actionData?.notice === "conflict"}
         />
       )}
       <PublishActions loaderData={loaderData} showNotice={!actionData} />
