@@ -42,12 +42,14 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
 });
 
 export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
-  const { user } = await requireBucketAccess(request, context, params.bucket);
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
   if (request.method !== "PUT") throw methodNotAllowed("GET, PUT", `PUT ${PRESENCE_PAGE_FIELD}=…&${PRESENCE_UNSAVED_FIELD}=true|false`);
   const form = await readForm(request);
   const pageId = formText(form, PRESENCE_PAGE_FIELD);
   const unsaved = formText(form, PRESENCE_UNSAVED_FIELD);
   if (!isUuid(pageId) || (unsaved !== "true" && unsaved !== "false")) throw new HttpError(400, "errors.badRequest");
-  if (!(await setUnsaved(context.db, pageId, user.id, unsaved === "true"))) throw notFound();
+  if (!isUuid(params.contentId)) throw notFound();
+  const page = { pageId, bucketId: bucket.id, contentId: params.contentId, userId: user.id };
+  if (!(await setUnsaved(context.db, page, unsaved === "true"))) throw notFound();
   return new Response(null, { status: 204 });
 });

@@ -75,15 +75,22 @@ export async function leave(db: Queryable, pageId: string, serverId: string): Pr
   await db.query("DELETE FROM presence WHERE page_id = $1 AND server_id = $2", [pageId, serverId]);
 }
 
-/** Whether the user's page has unsaved changes; false when the page is not theirs (or no longer counts). */
-export async function setUnsaved(db: Queryable, pageId: string, userId: string, unsaved: boolean): Promise<boolean> {
-  const { rowCount } = await db.query(
-    "UPDATE presence SET unsaved = $3 WHERE page_id = $1 AND user_id = $2 AND expires_at > now() AND unsaved <> $3",
-    [pageId, userId, unsaved],
+/**
+ * Whether the user's page of the document has unsaved changes; false when the page is not theirs, not of this
+ * document in this bucket, or no longer counts.
+ */
+export async function setUnsaved(db: Queryable, page: PresencePage, unsaved: boolean): Promise<boolean> {
+  const { rows } = await db.query<{ changed: boolean }>(
+    `WITH page AS (
+       SELECT page_id FROM presence
+       WHERE page_id = $1 AND user_id = $2 AND content_id = $3 AND bucket_id = $4 AND expires_at > now()
+     ), changed AS (
+       UPDATE presence SET unsaved = $5 WHERE page_id = (SELECT page_id FROM page) AND unsaved <> $5 RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM page) AS changed`,
+    [page.pageId, page.userId, page.contentId, page.bucketId, unsaved],
   );
-  if (rowCount > 0) return true;
-  const { rows } = await db.query("SELECT 1 FROM presence WHERE page_id = $1 AND user_id = $2 AND expires_at > now()", [pageId, userId]);
-  return rows.length > 0;
+  return rows[0]?.changed === true;
 }
 
 /** Extends this server's live rows, and removes every row that ran out (their documents' pages hear of it). */

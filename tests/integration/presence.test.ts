@@ -174,6 +174,9 @@ describe("presence on a document's edit page", () => {
     expect((await get(server.url, `${base}/presence`, anna)).status).toBe(404);
     expect((await putUnsaved(path, { page: annaPage.pageId, unsaved: "true" }, ben)).status).toBe(404);
     expect((await putUnsaved(path, { page: annaPage.pageId, unsaved: "maybe" }, anna)).status).toBe(400);
+    // Her own page, named under another document: not that document's page.
+    const { path: other } = await newDocument("Another");
+    expect((await putUnsaved(other, { page: annaPage.pageId, unsaved: "true" }, anna)).status).toBe(404);
     expect((await postForm(server.url, `${base}/presence`, { page: annaPage.pageId, unsaved: "true" }, anna)).status).toBe(405);
     // Signed out: to the sign-in page, like every page.
     expect((await get(server.url, `${base}/presence?page=${annaPage.pageId}`)).status).toBe(302);
@@ -181,6 +184,30 @@ describe("presence on a document's edit page", () => {
     const crossSite = await putUnsaved(path, { page: annaPage.pageId, unsaved: "true" }, anna, { Origin: "https://evil.example" });
     expect(crossSite.status).toBe(403);
   });
+
+  it.skipIf(process.env.VITRINE_TEST_DB !== "postgres")(
+    "on PostgreSQL, comes back by itself when the connection that hears notices is lost, and reads again what it missed",
+    async () => {
+      const { path } = await newDocument("Lost connection");
+      const annaPage = await openPage(path, anna);
+      const annaStream = await stream(path, annaPage.pageId, anna);
+      expect(names(await annaStream.next("editors"))).toEqual([]);
+      const listening = async () =>
+        (
+          await server.db.query<{ pid: number }>(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+          )
+        ).rows.map((row) => row.pid);
+      const [lost] = await listening();
+      expect(lost).toBeDefined();
+      await server.db.query("SELECT pg_terminate_backend($1)", [lost]);
+      // Ben comes while nobody listens (or just after): Anna's page is told either way.
+      await openPage(path, ben);
+      expect(names(await annaStream.next("editors", (data) => names(data).length > 0))).toEqual(["Ben de Vries"]);
+      await expect.poll(listening, { timeout: 10_000 }).toEqual([expect.any(Number)]);
+      expect((await listening())[0]).not.toBe(lost);
+    },
+  );
 
   it("ends every stream when the server stops, and removes its pages' rows", async () => {
     const own = await startTestServer({ env: { MEDIA_WORKERS: "0" } });
