@@ -11,6 +11,9 @@
 //                                       build-bench/profiles/ (read them with bench/profile-top.mjs)
 //   npm run bench -- --compare=REV      also builds REV (a commit, branch or tag) and runs each section on it
 //                                       right before this tree's build, printing before → after per row
+//   npm run bench -- --compare=REV --after-first
+//                                       the same, this tree's build first: a difference that turns round with the
+//                                       order is the machine's (a database or disk that slows as a run goes on)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
@@ -36,6 +39,7 @@ const only = args
   .split(",");
 const profileDir = args.includes("--profile") ? path.join(ROOT, BUILD_DIR, "profiles") : null;
 const compareRev = args.find((arg) => arg.startsWith("--compare="))?.slice("--compare=".length) || null;
+const afterFirst = args.includes("--after-first");
 
 function log(message) {
   console.log(message);
@@ -129,7 +133,7 @@ async function main() {
   const running = new Set();
   // What is measured: this tree's build, and with --compare=REV that revision's first ("before").
   const builds = [{ label: compareRev ? "after" : null, root: ROOT }];
-  if (compareRev) builds.unshift({ label: "before", root: prepareComparison(compareRev, tmp) });
+  if (compareRev) builds[afterFirst ? "push" : "unshift"]({ label: "before", root: prepareComparison(compareRev, tmp) });
 
   /**
    * What a section gets (one per build measured):
@@ -240,7 +244,8 @@ async function main() {
       const entry = { section: section.name, rows: [], before: null, error: null, seconds: 0 };
       results.push(entry);
       const started = performance.now();
-      // With --compare, each section runs on the before build, then on the after build (interleaved by section).
+      // With --compare, each section runs on the before build, then on the after build (interleaved by section;
+      // --after-first turns the order round).
       for (const ctx of contexts) {
         let rows = [];
         try {

@@ -5,6 +5,7 @@
 //              are one round trip; without pipelining it equals syncs
 //   parses     Parse ('P') messages: statements parsed; near zero means prepared statements are reused
 //   executes   Execute ('E') and simple Query ('Q') messages: statements run
+// and, apart from those counts, how often each SQL text ran (statements()): what a server does while idle.
 import net from "node:net";
 
 const SSL_REQUEST = 80877103;
@@ -45,18 +46,51 @@ export function emptyCounts() {
   return { syncs: 0, roundTrips: 0, parses: 0, executes: 0 };
 }
 
+/** The NUL-terminated string at `offset` of a message's body, and the offset after it. */
+function cString(body, offset = 0) {
+  const end = body.indexOf(0, offset);
+  const stop = end < 0 ? body.length : end;
+  return [body.toString("utf8", offset, stop), stop + 1];
+}
+
+/**
+ * The statements one connection (or one PGlite) runs, by SQL text: onStatement(text) per Execute or simple Query.
+ * A Parse names a text (a named prepared statement is parsed once per connection and then only bound), a Bind
+ * ties a portal to a statement, an Execute runs the portal's; a simple Query runs its own text (counted once, even
+ * with several statements in it). Feed it (type, body) as messageSplitter's onMessage.
+ */
+export function statementReader(onStatement) {
+  const texts = new Map(); // statement name → SQL text
+  const portals = new Map(); // portal name → SQL text
+  return (type, body) => {
+    if (type === "P") {
+      const [name, at] = cString(body);
+      texts.set(name, cString(body, at)[0]);
+    } else if (type === "B") {
+      const [portal, at] = cString(body);
+      portals.set(portal, texts.get(cString(body, at)[0]) ?? "(a statement prepared before the count began)");
+    } else if (type === "E") {
+      onStatement(portals.get(cString(body)[0]) ?? "(an unknown portal)");
+    } else if (type === "Q") {
+      onStatement(cString(body)[0]);
+    }
+  };
+}
+
 /**
  * The counting of one connection: fromClient(chunk) and fromServer(chunk) as the bytes pass. Counts go to
  * countsOf() (the proxy's current counts, shared between connections) once the connection is past its start-up
- * (the first ReadyForQuery).
+ * (the first ReadyForQuery); each statement run, by its text, to onStatement(text) when given.
  */
-export function connectionCounter(countsOf) {
+export function connectionCounter(countsOf, onStatement) {
+  const readStatement = onStatement ? statementReader(onStatement) : null;
   let ready = false; // past authentication: the server sent its first ReadyForQuery
   let waitingFor = 0; // Syncs and Queries sent and not yet answered with ReadyForQuery
   let inFlight = false;
   const fromClient = messageSplitter(
-    (type) => {
+    (type, body) => {
       if (!ready || type === "startup" || type === "ssl") return;
+      readStatement?.(type, body);
       const counts = countsOf();
       if (!inFlight && waitingFor === 0) {
         counts.roundTrips += 1;
@@ -84,17 +118,20 @@ export function connectionCounter(countsOf) {
 }
 
 /**
- * Listens on a free loopback port and forwards to `target` ({ host, port }). Answers { port, counts(), reset(),
- * close() }. A client asking for SSL is told no (the proxy reads plain text only).
+ * Listens on a free loopback port and forwards to `target` ({ host, port }). Answers { port, counts(),
+ * statements(), reset(), close() }; statements() is { [SQL text]: times run } since the last reset. A client asking
+ * for SSL is told no (the proxy reads plain text only).
  */
 export async function startPgProxy(target) {
   let counts = emptyCounts();
+  let byStatement = new Map();
+  const ran = (text) => byStatement.set(text, (byStatement.get(text) ?? 0) + 1);
   const sockets = new Set();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     sockets.add(client);
     sockets.add(upstream);
-    const counter = connectionCounter(() => counts);
+    const counter = connectionCounter(() => counts, ran);
     let sawStartup = false;
     client.on("data", (chunk) => {
       // An SSLRequest is answered here ('N': no encryption), never forwarded; the client then starts in plain text.
@@ -125,8 +162,10 @@ export async function startPgProxy(target) {
   return {
     port: server.address().port,
     counts: () => ({ ...counts }),
+    statements: () => Object.fromEntries(byStatement),
     reset: () => {
       counts = emptyCounts();
+      byStatement = new Map();
     },
     close: () =>
       new Promise((resolve) => {

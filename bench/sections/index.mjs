@@ -10,6 +10,7 @@ import { impact } from "./impact.mjs";
 import { media } from "./media.mjs";
 import { overview } from "./overview.mjs";
 import { pages } from "./pages.mjs";
+import { presence } from "./presence.mjs";
 import { roundTrips } from "./round-trips.mjs";
 import { startup } from "./startup.mjs";
 import { storage } from "./storage.mjs";
@@ -28,5 +29,6 @@ export const sections = [
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
   { name: "bundle", title: "Offline bundle: memory while 2 GB of media stream", run: bundle },
   { name: "storage", title: "Media storage: S3 (s3rver) against the file system, same run", run: storage },
+  { name: "presence", title: "Presence: 100 open edit pages while nobody types, and one change told to them", run: presence },
   { name: "two-servers", title: "Two servers on one PostgreSQL against one, same run", run: twoServers },
 ];
