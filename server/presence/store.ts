@@ -1,4 +1,4 @@
-import type { Queryable } from "@server/db/client";
+import { prepared, type Queryable } from "@server/db/client";
 import { perPerson, type PresentEditor, type SavedEvent } from "@core/content/presence";
 
 /*
@@ -42,14 +42,14 @@ const EDITORS_SELECT = `SELECT p.user_id AS "userId", u.name, p.since, p.unsaved
  */
 export async function recordPageShown(db: Queryable, page: PresencePage): Promise<PresentEditor[]> {
   const { rows } = await db.query<EditorRow>(
-    `WITH previous AS (
+    prepared(`WITH previous AS (
        DELETE FROM presence WHERE content_id = $3 AND user_id = $4 AND server_id IS NULL RETURNING since, expires_at
      ), shown AS (
        INSERT INTO presence (page_id, bucket_id, content_id, user_id, since, expires_at)
        VALUES ($1, $2, $3, $4, COALESCE((SELECT min(since) FROM previous WHERE expires_at > now()), now()),
                now() + $5 * interval '1 millisecond')
      )
-     ${EDITORS_SELECT} WHERE p.content_id = $3 AND p.user_id <> $4 AND p.expires_at > now()`,
+     ${EDITORS_SELECT} WHERE p.content_id = $3 AND p.user_id <> $4 AND p.expires_at > now()`),
     [page.pageId, page.bucketId, page.contentId, page.userId, PAGE_SHOWN_MS],
   );
   return perPerson(asEditors(rows));
@@ -124,10 +124,10 @@ export async function editorsOf(db: Queryable, contentId: string): Promise<Prese
 export async function editorsOfDocuments(db: Queryable, contentIds: readonly string[], userId: string): Promise<Record<string, string[]>> {
   if (contentIds.length === 0) return {};
   const { rows } = await db.query<{ contentId: string; names: string[] }>(
-    `SELECT p.content_id AS "contentId", array_agg(DISTINCT u.name ORDER BY u.name) AS names
+    prepared(`SELECT p.content_id AS "contentId", array_agg(DISTINCT u.name ORDER BY u.name) AS names
      FROM presence p JOIN users u ON u.id = p.user_id
      WHERE p.content_id = ANY($1::uuid[]) AND p.user_id <> $2 AND p.expires_at > now()
-     GROUP BY p.content_id`,
+     GROUP BY p.content_id`),
     [contentIds, userId],
   );
   return Object.fromEntries(rows.map((row) => [row.contentId, row.names]));
