@@ -28,21 +28,29 @@ export async function scheduleBucketMediaRemoval(tx: Queryable, bucketId: string
      RETURNING media.content_id AS "contentId"`,
     [bucketId],
   );
+  const scheduled = await scheduleRemovalOf(tx, "bucket_id = $1", [bucketId]);
+  return { scheduled, kept: new Set(kept.map((row) => row.contentId)).size };
+}
+
+/**
+ * Schedules the files of the media versions `where` selects (every file a version has: the upload, a video's
+ * rendition and stills) for removal after the commit; the count newly scheduled.
+ */
+export async function scheduleRemovalOf(tx: Queryable, where: string, params: unknown[]): Promise<number> {
   const { rows } = await tx.query<{ count: number }>(
-    `WITH keys AS (
-       SELECT storage_key AS key FROM media WHERE bucket_id = $1
-       UNION SELECT details->>'renditionKey' FROM media WHERE bucket_id = $1 AND details ? 'renditionKey'
-       UNION SELECT details->>'customStillKey' FROM media WHERE bucket_id = $1 AND details ? 'customStillKey'
-       UNION SELECT jsonb_array_elements_text(details->'stillKeys') FROM media
-             WHERE bucket_id = $1 AND jsonb_typeof(details->'stillKeys') = 'array'
+    `WITH chosen AS (SELECT details, storage_key FROM media WHERE ${where}), keys AS (
+       SELECT storage_key AS key FROM chosen
+       UNION SELECT details->>'renditionKey' FROM chosen WHERE details ? 'renditionKey'
+       UNION SELECT details->>'customStillKey' FROM chosen WHERE details ? 'customStillKey'
+       UNION SELECT jsonb_array_elements_text(details->'stillKeys') FROM chosen WHERE jsonb_typeof(details->'stillKeys') = 'array'
      ), added AS (
        INSERT INTO media_removals (storage_key) SELECT key FROM keys WHERE key IS NOT NULL
        ON CONFLICT (storage_key) DO NOTHING RETURNING 1
      )
      SELECT count(*)::int AS count FROM added`,
-    [bucketId],
+    params,
   );
-  return { scheduled: rows[0]?.count ?? 0, kept: new Set(kept.map((row) => row.contentId)).size };
+  return rows[0]?.count ?? 0;
 }
 
 /** Removes scheduled files (a batch at a time) and their rows; a file already gone counts as removed. */

@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { HttpError } from "@server/errors";
 import type { MediaKind } from "@core/media/bounds";
+import { sameExtension } from "@core/media/fit";
 
 export interface SniffedType {
   /** Extension of the detected format, or of the name for plain text. */
@@ -55,10 +56,4 @@ async function textType(path: string, nameExt: string): Promise<SniffedType> {
 export function extensionOf(name: string): string {
   const match = /\.([A-Za-z0-9]{1,10})$/.exec(name);
   return match?.[1]?.toLowerCase() ?? "";
-}
-
-const ALIASES: Record<string, string> = { jpeg: "jpg", tiff: "tif", htm: "html", mpeg: "mpg" };
-function sameExtension(a: string, b: string): boolean {
-  const canonical = (ext: string) => ALIASES[ext.toLowerCase()] ?? ext.toLowerCase();
-  return canonical(a) === canonical(b);
 }

@@ -1,0 +1,229 @@
+import type { Db, Queryable } from "@server/db/client";
+import type { User } from "@server/accounts/users";
+import { HttpError } from "@server/errors";
+import { isUuid } from "@core/ids";
+import { documentTitle } from "@core/content/title";
+import { savedDocumentPath, type ScreenName } from "@core/content/screens";
+import { bucketName, type BucketNames } from "@core/content/bucket-name";
+import type { Locale } from "@core/locales";
+import { ALT_TEXT_MAX, CAPTION_MAX, CREDITS_MAX } from "@core/media/library";
+import { libraryItem, type ItemRow, type LibraryBucket, type LibraryItem } from "./library";
+import { scheduleRemovalOf } from "./removals";
+
+/*
+ * One media item of the library (docs/media.md): what it is, its versions, where it is used, its texts per locale;
+ * describing it, and deleting items nobody uses. Items of buckets the user may not see do not exist for them (404).
+ */
+
+/** A document that uses an item: its newest or its published version names the item's contentId. */
+export interface MediaUse {
+  contentId: string;
+  title: string;
+  bucket: { slug: string; name: string };
+  path: string;
+}
+
+export interface MediaDescriptions {
+  alt: Record<string, string>;
+  caption: Record<string, string>;
+  credits: string;
+}
+
+export interface LibraryItemDetail extends LibraryItem {
+  descriptions: MediaDescriptions;
+  /** The locales its texts are asked for: its bucket's. */
+  locales: string[];
+  versions: Array<{
+    id: string;
+    name: string;
+    size: number;
+    width: number | null;
+    height: number | null;
+    createdAt: string;
+    createdBy: string | null;
+  }>;
+  useList: MediaUse[];
+  /** Uses in documents of buckets the user may not see: counted, never named. */
+  hiddenUses: number;
+}
+
+const notFound = () => new HttpError(404, "media.noSuchMedia");
+
+/** The item, if the user may see its bucket. */
+export async function findLibraryItem(
+  db: Queryable,
+  buckets: readonly LibraryBucket[],
+  contentId: string | undefined,
+  locale: Locale,
+): Promise<LibraryItemDetail> {
+  if (!isUuid(contentId)) throw notFound();
+  const { rows } = await db.query<ItemRow & { descriptions: Partial<MediaDescriptions>; credits: string }>(
+    `SELECT i.content_id AS "contentId", i.latest_media_id AS "versionId", i.kind, i.name, i.size::float8 AS size,
+       i.bucket_id AS "bucketId", i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.descriptions, i.credits,
+       m.mimetype, m.width, m.height, m.details, u.name AS "uploadedBy",
+       (SELECT coalesce(array_agg(l), '{}') FROM unnest(b.locales) AS l WHERE i.kind = 'image'
+         AND coalesce(i.descriptions #>> ARRAY['alt', l], '') = '') AS "missingAlt",
+       (SELECT count(*)::int FROM media_uses x WHERE x.media_content_id = i.content_id) AS uses,
+       (SELECT CASE WHEN bool_or(j.status = 'failed') THEN 'error'
+                    WHEN bool_or(j.status IN ('new', 'processing')) THEN 'processing' END
+        FROM jobs j WHERE j.media_id = i.latest_media_id) AS status
+     FROM media_items i JOIN buckets b ON b.id = i.bucket_id JOIN media m ON m.id = i.latest_media_id
+     LEFT JOIN users u ON u.id = i.created_by
+     WHERE i.content_id = $1`,
+    [contentId],
+  );
+  const row = rows[0];
+  const bucket = row && buckets.find((candidate) => candidate.id === row.bucketId);
+  if (!row || !bucket) throw notFound();
+  const [versions, uses] = await Promise.all([versionsOf(db, row.contentId), usesOf(db, row.contentId, buckets, locale)]);
+  return {
+    ...libraryItem(row, bucket),
+    descriptions: { alt: row.descriptions.alt ?? {}, caption: row.descriptions.caption ?? {}, credits: row.credits },
+    locales: bucket.locales,
+    versions,
+    useList: uses.visible,
+    hiddenUses: uses.hidden,
+  };
+}
+
+async function versionsOf(db: Queryable, contentId: string): Promise<LibraryItemDetail["versions"]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    size: number;
+    width: number | null;
+    height: number | null;
+    createdAt: Date;
+    createdBy: string | null;
+  }>(
+    `SELECT m.id, m.original_filename AS name, m.size::float8 AS size, m.width, m.height, m.created_at AS "createdAt",
+       u.name AS "createdBy"
+     FROM media m LEFT JOIN users u ON u.id = m.created_by WHERE m.content_id = $1 ORDER BY m.seq DESC`,
+    [contentId],
+  );
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+/** The documents using items, the visible ones named (by title), the others counted. */
+export async function usesOf(
+  db: Queryable,
+  contentId: string,
+  buckets: readonly LibraryBucket[],
+  locale: Locale,
+): Promise<{ visible: MediaUse[]; hidden: number }> {
+  const { rows } = await db.query<{
+    contentId: string;
+    bucketId: string;
+    data: Record<string, unknown>;
+    slug: string;
+    name: string;
+    names: BucketNames;
+    singleton: boolean;
+    screen: ScreenName;
+    jsonSchema: Record<string, unknown>;
+    locales: string[];
+  }>(
+    `SELECT c.content_id AS "contentId", c.bucket_id AS "bucketId", v.data, b.slug, b.name, b.names, b.singleton, b.screen,
+       b.json_schema AS "jsonSchema", b.locales
+     FROM media_uses x JOIN contents c ON c.content_id = x.document_id
+     JOIN versions v ON v.version_id = c.latest_version_id JOIN buckets b ON b.id = c.bucket_id
+     WHERE x.media_content_id = $1 ORDER BY b.position, b.name, c.created_at`,
+    [contentId],
+  );
+  const visible = new Set(buckets.map((bucket) => bucket.id));
+  const uses = rows.filter((row) => visible.has(row.bucketId));
+  return {
+    visible: uses.map((row) => ({
+      contentId: row.contentId,
+      title: documentTitle(row.data, row.jsonSchema, row.locales),
+      bucket: { slug: row.slug, name: bucketName(row, locale) },
+      path: savedDocumentPath(row, row.contentId),
+    })),
+    hidden: rows.length - uses.length,
+  };
+}
+
+export interface DescriptionsInput {
+  alt: Record<string, string>;
+  caption: Record<string, string>;
+  credits: string;
+}
+
+/** Field names (as the form posts them) and their messages, for what is too long. */
+export type DescriptionErrors = Record<string, { key: string; params: Record<string, number> }>;
+
+/** Checks and stores an item's texts (empty ones are dropped); errors by field name, nothing stored then. */
+export async function describeMediaItem(
+  db: Queryable,
+  buckets: readonly LibraryBucket[],
+  contentId: string,
+  input: DescriptionsInput,
+): Promise<DescriptionErrors> {
+  const item = await findLibraryItem(db, buckets, contentId, "en");
+  const errors: DescriptionErrors = {};
+  const clean = (texts: Record<string, string>, field: "alt" | "caption", max: number) => {
+    const out: Record<string, string> = {};
+    for (const locale of item.locales) {
+      const text = (texts[locale] ?? "").trim();
+      if (text.length > max) errors[`${field}.${locale}`] = { key: "library.tooLong", params: { max } };
+      else if (text) out[locale] = text;
+    }
+    return out;
+  };
+  const descriptions = { alt: clean(input.alt, "alt", ALT_TEXT_MAX), caption: clean(input.caption, "caption", CAPTION_MAX) };
+  const credits = input.credits.trim();
+  if (credits.length > CREDITS_MAX) errors.credits = { key: "library.tooLong", params: { max: CREDITS_MAX } };
+  if (Object.keys(errors).length) return errors;
+  await db.query(
+    `UPDATE media_items SET descriptions = $2::jsonb, credits = $3,
+       search_text = media_item_search_text(name, $2::jsonb, $3), updated_at = now()
+     WHERE content_id = $1`,
+    [contentId, JSON.stringify(descriptions), credits],
+  );
+  return {};
+}
+
+/** Items refused a deletion: each with the documents that use it. */
+export interface RefusedDeletion {
+  contentId: string;
+  name: string;
+  uses: MediaUse[];
+  hiddenUses: number;
+}
+
+/**
+ * Deletes the items no document uses, in one transaction holding their rows; a used item is refused with its uses
+ * (nothing of it is deleted). The files are scheduled for removal with the rows (media_removals).
+ */
+export async function deleteMediaItems(
+  db: Db,
+  buckets: readonly LibraryBucket[],
+  contentIds: readonly string[],
+  locale: Locale,
+): Promise<{ deleted: string[]; refused: RefusedDeletion[] }> {
+  const ids = [...new Set(contentIds.filter((id) => isUuid(id)).map((id) => id.toLowerCase()))];
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ contentId: string; name: string; bucketId: string }>(
+      `SELECT content_id AS "contentId", name, bucket_id AS "bucketId" FROM media_items WHERE content_id = ANY($1::uuid[])
+       ORDER BY content_id FOR UPDATE`,
+      [ids],
+    );
+    const visible = new Set(buckets.map((bucket) => bucket.id));
+    const items = rows.filter((row) => visible.has(row.bucketId));
+    if (items.length < ids.length) throw notFound();
+    const refused: RefusedDeletion[] = [];
+    const deleted: string[] = [];
+    for (const item of items) {
+      const uses = await usesOf(tx, item.contentId, buckets, locale);
+      if (uses.visible.length || uses.hidden)
+        refused.push({ contentId: item.contentId, name: item.name, uses: uses.visible, hiddenUses: uses.hidden });
+      else deleted.push(item.contentId);
+    }
+    if (deleted.length) {
+      await scheduleRemovalOf(tx, "content_id = ANY($1::uuid[])", [deleted]);
+      await tx.query(`DELETE FROM media WHERE content_id = ANY($1::uuid[])`, [deleted]);
+      await tx.query(`DELETE FROM media_items WHERE content_id = ANY($1::uuid[])`, [deleted]);
+    }
+    return { deleted, refused };
+  });
+}

@@ -1,0 +1,175 @@
+import type { Queryable } from "@server/db/client";
+import type { User } from "@server/accounts/users";
+import { isBucketVisible } from "@server/content/buckets";
+import { bucketName, type BucketNames } from "@core/content/bucket-name";
+import type { Locale } from "@core/locales";
+import type { MediaKind } from "@core/media/bounds";
+import type { MediaStatus } from "@core/media/wire";
+import { LIBRARY_PAGE_SIZE, type LibraryQuery } from "@core/media/library";
+import { chosenStillUrl } from "./content";
+import type { MediaDetails } from "./store";
+
+/*
+ * The media library's list (docs/media.md): every media item of the buckets the user may see, searched by name,
+ * descriptions and credits (the trigram index of media_items, migration 041), filtered, sorted and paged. A page is
+ * one statement; whether there is a next page is read from one row more, so no page counts the whole library.
+ */
+
+export interface LibraryBucket {
+  id: string;
+  slug: string;
+  name: string;
+  locales: string[];
+}
+
+export interface LibraryItem {
+  contentId: string;
+  versionId: string;
+  kind: MediaKind;
+  name: string;
+  mimetype: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  status: MediaStatus;
+  uploadedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  bucket: { slug: string; name: string };
+  uses: number;
+  /** Images: the item's bucket's locales without an alternative text. */
+  missingAlt: string[];
+  /** What the list shows small: the image itself, a video's chosen still, nothing for a file. */
+  previewUrl: string | null;
+}
+
+/** The buckets whose media the user may see, named in the interface's language. */
+export async function libraryBuckets(db: Queryable, user: User, locale: Locale): Promise<LibraryBucket[]> {
+  const { rows } = await db.query<{ id: string; slug: string; name: string; names: BucketNames; private: boolean; locales: string[] }>(
+    `SELECT id, slug, name, names, private, locales FROM buckets ORDER BY position, name`,
+  );
+  return rows
+    .filter((bucket) => isBucketVisible(bucket, user))
+    .map((bucket) => ({ id: bucket.id, slug: bucket.slug, name: bucketName(bucket, locale), locales: bucket.locales }));
+}
+
+const ORDER: Record<LibraryQuery["sort"], string> = {
+  newest: "i.created_at DESC, i.content_id DESC",
+  oldest: "i.created_at ASC, i.content_id ASC",
+  name: "lower(i.name) ASC, i.content_id ASC",
+  size: "i.size DESC, i.content_id DESC",
+};
+
+/** A missing alternative text: an image whose bucket has a locale without one. */
+const MISSING_ALT = `(SELECT coalesce(array_agg(l), '{}') FROM unnest(b.locales) AS l WHERE i.kind = 'image'
+  AND coalesce(i.descriptions #>> ARRAY['alt', l], '') = '')`;
+
+/** The conditions of a query over media_items `i` joined with its bucket `b`, and their parameters after `$1`. */
+function conditions(query: LibraryQuery, buckets: readonly LibraryBucket[]) {
+  const where = ["i.bucket_id = ANY($1::uuid[])"];
+  const params: unknown[] = [buckets.map((bucket) => bucket.id)];
+  const add = (sql: (param: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (query.q) add((p) => `search_key(i.search_text) LIKE ${p}`, `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`);
+  if (query.kind) add((p) => `i.kind = ${p}`, query.kind);
+  if (query.bucket) add((p) => `b.slug = ${p}`, query.bucket);
+  if (query.uploader) add((p) => `i.created_by = ${p}::uuid`, query.uploader);
+  if (query.use === "used") where.push("EXISTS (SELECT 1 FROM media_uses u WHERE u.media_content_id = i.content_id)");
+  if (query.use === "unused") where.push("NOT EXISTS (SELECT 1 FROM media_uses u WHERE u.media_content_id = i.content_id)");
+  if (query.missingAlt) where.push(`cardinality(${MISSING_ALT}) > 0`);
+  return { where: where.join(" AND "), params };
+}
+
+/** One page of the library, and whether another follows. */
+export async function listLibrary(
+  db: Queryable,
+  buckets: readonly LibraryBucket[],
+  query: LibraryQuery,
+): Promise<{ items: LibraryItem[]; hasMore: boolean }> {
+  if (!buckets.length) return { items: [], hasMore: false };
+  const { where, params } = conditions(query, buckets);
+  const names = new Map(buckets.map((bucket) => [bucket.id, bucket]));
+  const offset = (query.page - 1) * LIBRARY_PAGE_SIZE;
+  const { rows } = await db.query<ItemRow>(
+    `SELECT i.content_id AS "contentId", i.latest_media_id AS "versionId", i.kind, i.name, i.size::float8 AS size,
+       i.bucket_id AS "bucketId", i.created_at AS "createdAt", i.updated_at AS "updatedAt",
+       m.mimetype, m.width, m.height, m.details, u.name AS "uploadedBy", ${MISSING_ALT} AS "missingAlt",
+       (SELECT count(*)::int FROM media_uses x WHERE x.media_content_id = i.content_id) AS uses,
+       (SELECT CASE WHEN bool_or(j.status = 'failed') THEN 'error'
+                    WHEN bool_or(j.status IN ('new', 'processing')) THEN 'processing' END
+        FROM jobs j WHERE j.media_id = i.latest_media_id) AS status
+     FROM media_items i
+     JOIN buckets b ON b.id = i.bucket_id
+     JOIN media m ON m.id = i.latest_media_id
+     LEFT JOIN users u ON u.id = i.created_by
+     WHERE ${where}
+     ORDER BY ${ORDER[query.sort]}
+     LIMIT ${LIBRARY_PAGE_SIZE + 1} OFFSET ${offset}`,
+    params,
+  );
+  return {
+    items: rows.slice(0, LIBRARY_PAGE_SIZE).map((row) => libraryItem(row, names.get(row.bucketId))),
+    hasMore: rows.length > LIBRARY_PAGE_SIZE,
+  };
+}
+
+/** Images of the user's buckets without an alternative text in a locale of their bucket (the library's count). */
+export async function countMissingAlt(db: Queryable, buckets: readonly LibraryBucket[]): Promise<number> {
+  if (!buckets.length) return 0;
+  const { rows } = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM media_items i JOIN buckets b ON b.id = i.bucket_id
+     WHERE i.bucket_id = ANY($1::uuid[]) AND i.kind = 'image' AND cardinality(${MISSING_ALT}) > 0`,
+    [buckets.map((bucket) => bucket.id)],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+export interface ItemRow {
+  contentId: string;
+  versionId: string;
+  kind: MediaKind;
+  name: string;
+  size: number;
+  bucketId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  mimetype: string;
+  width: number | null;
+  height: number | null;
+  details: MediaDetails;
+  uploadedBy: string | null;
+  missingAlt: string[];
+  uses: number;
+  status: "error" | "processing" | null;
+}
+
+/** A row as the library shows it. */
+export function libraryItem(row: ItemRow, bucket: Pick<LibraryBucket, "slug" | "name"> | undefined): LibraryItem {
+  return {
+    contentId: row.contentId,
+    versionId: row.versionId,
+    kind: row.kind,
+    name: row.name,
+    mimetype: row.mimetype,
+    size: row.size,
+    width: row.width,
+    height: row.height,
+    duration: row.details.duration ?? null,
+    status: row.status ?? "completed",
+    uploadedBy: row.uploadedBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    bucket: { slug: bucket?.slug ?? "", name: bucket?.name ?? "" },
+    uses: row.uses,
+    missingAlt: row.missingAlt,
+    previewUrl: previewUrl(row),
+  };
+}
+
+function previewUrl(row: Pick<ItemRow, "kind" | "contentId" | "details">): string | null {
+  if (row.kind === "image") return `/api/v1/media/image/${row.contentId}`;
+  return row.kind === "video" ? chosenStillUrl(row) : null;
+}
