@@ -43,3 +43,6 @@ export function errorText(error: HttpError, locale: Locale): string {
     "\n",
   );
 }
+
+/** The refusal's messages: its own, then the further ones. */
+export const messagesOf = (error: HttpError): Message[] => [{ key: error.key, params: error.params }, ...(error.options.more ?? [])];

@@ -43,6 +43,11 @@ export function TopBar() {
         </Link>
       ) : null}
       <div className="top-bar-end">
+        {user ? (
+          <NavLink to="/media" className="media-link" viewTransition>
+            {t("nav.media")}
+          </NavLink>
+        ) : null}
         <LanguageSwitch />
         {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} /> : null}
       </div>

@@ -1,4 +1,5 @@
 import type { MediaKind } from "./bounds";
+import type { MediaStatus } from "./wire";
 
 /*
  * The media library's query and limits (docs/media.md), shared by its page, its form and the tests: what a list's
@@ -10,6 +11,9 @@ export const LIBRARY_SORTS = ["newest", "oldest", "name", "size"] as const;
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export const LIBRARY_VIEWS = ["grid", "list"] as const;
 export type LibraryView = (typeof LIBRARY_VIEWS)[number];
+
+/** The most files of one library upload. */
+export const LIBRARY_UPLOAD_FILES = 20;
 
 /** The texts of an item: an alternative text and a caption per locale, and one credits line. */
 export const ALT_TEXT_MAX = 500;
@@ -67,4 +71,43 @@ export function libraryQueryString(query: LibraryQuery, change: Partial<LibraryQ
   if (next.page > 1) params.set("page", String(next.page));
   const text = params.toString();
   return text ? `?${text}` : "";
+}
+
+/** An item as the library lists it. */
+export interface LibraryItem {
+  contentId: string;
+  versionId: string;
+  kind: MediaKind;
+  name: string;
+  mimetype: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  status: MediaStatus;
+  uploadedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  bucket: { slug: string; name: string };
+  uses: number;
+  /** Images: the item's bucket's locales without an alternative text. */
+  missingAlt: string[];
+  /** What the list shows small: the image itself, a video's chosen still, nothing for a file. */
+  previewUrl: string | null;
+}
+
+/** A document that uses an item: its newest or its published version names the item's contentId. */
+export interface MediaUse {
+  contentId: string;
+  title: string;
+  bucket: { slug: string; name: string };
+  path: string;
+}
+
+/** An item refused a deletion, with the documents that use it. */
+export interface RefusedDeletion {
+  contentId: string;
+  name: string;
+  uses: MediaUse[];
+  hiddenUses: number;
 }

@@ -76,12 +76,21 @@ export async function receiveFormPost(body: IncomingBody, storage: MediaStorage,
   return { formData, files: received.files };
 }
 
+/** A media field's value in a document: where (a form name), which content, the field's schema and its label. */
+export interface MediaReference {
+  name: string;
+  contentId: string;
+  property: JsonSchema;
+  label: string;
+}
+
 /** The media contentIds of a document (or of a form's payload) with the form field names that hold them. */
-export function mediaReferences(schema: unknown, value: unknown, name = "", out: Array<{ name: string; contentId: string }> = []) {
+export function mediaReferences(schema: unknown, value: unknown, name = "", out: MediaReference[] = []) {
   if (typeof schema !== "object" || schema === null) return out;
   const node = schema as JsonSchema;
   if (mediaKindOfSchema(node)) {
-    if (typeof value === "string" && isUuid(value)) out.push({ name, contentId: value });
+    if (typeof value === "string" && isUuid(value))
+      out.push({ name, contentId: value, property: node, label: typeof node.title === "string" && node.title ? node.title : name });
     return out;
   }
   if (Array.isArray(value)) for (const [index, item] of value.entries()) mediaReferences(node.items, item, `${name}[${index}]`, out);

@@ -1,12 +1,13 @@
 import type { Db, Queryable } from "@server/db/client";
-import type { User } from "@server/accounts/users";
 import { HttpError } from "@server/errors";
 import { isUuid } from "@core/ids";
 import { documentTitle } from "@core/content/title";
 import { savedDocumentPath, type ScreenName } from "@core/content/screens";
 import { bucketName, type BucketNames } from "@core/content/bucket-name";
 import type { Locale } from "@core/locales";
-import { ALT_TEXT_MAX, CAPTION_MAX, CREDITS_MAX } from "@core/media/library";
+import { ALT_TEXT_MAX, CAPTION_MAX, CREDITS_MAX, type MediaUse, type RefusedDeletion } from "@core/media/library";
+
+export type { MediaUse, RefusedDeletion } from "@core/media/library";
 import { libraryItem, type ItemRow, type LibraryBucket, type LibraryItem } from "./library";
 import { scheduleRemovalOf } from "./removals";
 
@@ -15,14 +16,6 @@ import { scheduleRemovalOf } from "./removals";
  * describing it, and deleting items nobody uses. Items of buckets the user may not see do not exist for them (404).
  */
 
-/** A document that uses an item: its newest or its published version names the item's contentId. */
-export interface MediaUse {
-  contentId: string;
-  title: string;
-  bucket: { slug: string; name: string };
-  path: string;
-}
-
 export interface MediaDescriptions {
   alt: Record<string, string>;
   caption: Record<string, string>;
@@ -30,6 +23,7 @@ export interface MediaDescriptions {
 }
 
 export interface LibraryItemDetail extends LibraryItem {
+  bucketId: string;
   descriptions: MediaDescriptions;
   /** The locales its texts are asked for: its bucket's. */
   locales: string[];
@@ -78,6 +72,7 @@ export async function findLibraryItem(
   const [versions, uses] = await Promise.all([versionsOf(db, row.contentId), usesOf(db, row.contentId, buckets, locale)]);
   return {
     ...libraryItem(row, bucket),
+    bucketId: row.bucketId,
     descriptions: { alt: row.descriptions.alt ?? {}, caption: row.descriptions.caption ?? {}, credits: row.credits },
     locales: bucket.locales,
     versions,
@@ -104,17 +99,13 @@ async function versionsOf(db: Queryable, contentId: string): Promise<LibraryItem
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 
-/** The documents using items, the visible ones named (by title), the others counted. */
-export async function usesOf(
-  db: Queryable,
-  contentId: string,
-  buckets: readonly LibraryBucket[],
-  locale: Locale,
-): Promise<{ visible: MediaUse[]; hidden: number }> {
-  const { rows } = await db.query<{
-    contentId: string;
-    bucketId: string;
-    data: Record<string, unknown>;
+/** A document using an item: its newest version's data and its bucket. */
+export interface UsingDocument {
+  contentId: string;
+  data: Record<string, unknown>;
+  title: string;
+  bucket: {
+    id: string;
     slug: string;
     name: string;
     names: BucketNames;
@@ -122,24 +113,40 @@ export async function usesOf(
     screen: ScreenName;
     jsonSchema: Record<string, unknown>;
     locales: string[];
-  }>(
-    `SELECT c.content_id AS "contentId", c.bucket_id AS "bucketId", v.data, b.slug, b.name, b.names, b.singleton, b.screen,
-       b.json_schema AS "jsonSchema", b.locales
+  };
+}
+
+/** Every document whose newest or published version names the item (media_uses), in bucket order. */
+export async function usingDocuments(db: Queryable, contentId: string): Promise<UsingDocument[]> {
+  const { rows } = await db.query<{ contentId: string; data: Record<string, unknown>; bucket: UsingDocument["bucket"] }>(
+    `SELECT c.content_id AS "contentId", v.data, json_build_object('id', b.id, 'slug', b.slug, 'name', b.name, 'names', b.names,
+       'singleton', b.singleton, 'screen', b.screen, 'jsonSchema', b.json_schema, 'locales', b.locales) AS bucket
      FROM media_uses x JOIN contents c ON c.content_id = x.document_id
      JOIN versions v ON v.version_id = c.latest_version_id JOIN buckets b ON b.id = c.bucket_id
      WHERE x.media_content_id = $1 ORDER BY b.position, b.name, c.created_at`,
     [contentId],
   );
+  return rows.map((row) => ({ ...row, title: documentTitle(row.data, row.bucket.jsonSchema, row.bucket.locales) }));
+}
+
+/** The documents using an item, the visible ones named (by title), the others counted. */
+export async function usesOf(
+  db: Queryable,
+  contentId: string,
+  buckets: readonly LibraryBucket[],
+  locale: Locale,
+): Promise<{ visible: MediaUse[]; hidden: number }> {
+  const documents = await usingDocuments(db, contentId);
   const visible = new Set(buckets.map((bucket) => bucket.id));
-  const uses = rows.filter((row) => visible.has(row.bucketId));
+  const shown = documents.filter((document) => visible.has(document.bucket.id));
   return {
-    visible: uses.map((row) => ({
-      contentId: row.contentId,
-      title: documentTitle(row.data, row.jsonSchema, row.locales),
-      bucket: { slug: row.slug, name: bucketName(row, locale) },
-      path: savedDocumentPath(row, row.contentId),
+    visible: shown.map(({ contentId: id, title, bucket }) => ({
+      contentId: id,
+      title,
+      bucket: { slug: bucket.slug, name: bucketName(bucket, locale) },
+      path: savedDocumentPath(bucket, id),
     })),
-    hidden: rows.length - uses.length,
+    hidden: documents.length - shown.length,
   };
 }
 
@@ -181,14 +188,6 @@ export async function describeMediaItem(
     [contentId, JSON.stringify(descriptions), credits],
   );
   return {};
-}
-
-/** Items refused a deletion: each with the documents that use it. */
-export interface RefusedDeletion {
-  contentId: string;
-  name: string;
-  uses: MediaUse[];
-  hiddenUses: number;
 }
 
 /**

@@ -4,8 +4,9 @@ import { isBucketVisible } from "@server/content/buckets";
 import { bucketName, type BucketNames } from "@core/content/bucket-name";
 import type { Locale } from "@core/locales";
 import type { MediaKind } from "@core/media/bounds";
-import type { MediaStatus } from "@core/media/wire";
-import { LIBRARY_PAGE_SIZE, type LibraryQuery } from "@core/media/library";
+import { LIBRARY_PAGE_SIZE, type LibraryItem, type LibraryQuery } from "@core/media/library";
+
+export type { LibraryItem } from "@core/media/library";
 import { chosenStillUrl } from "./content";
 import type { MediaDetails } from "./store";
 
@@ -20,28 +21,6 @@ export interface LibraryBucket {
   slug: string;
   name: string;
   locales: string[];
-}
-
-export interface LibraryItem {
-  contentId: string;
-  versionId: string;
-  kind: MediaKind;
-  name: string;
-  mimetype: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  status: MediaStatus;
-  uploadedBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-  bucket: { slug: string; name: string };
-  uses: number;
-  /** Images: the item's bucket's locales without an alternative text. */
-  missingAlt: string[];
-  /** What the list shows small: the image itself, a video's chosen still, nothing for a file. */
-  previewUrl: string | null;
 }
 
 /** The buckets whose media the user may see, named in the interface's language. */
@@ -172,4 +151,12 @@ export function libraryItem(row: ItemRow, bucket: Pick<LibraryBucket, "slug" | "
 function previewUrl(row: Pick<ItemRow, "kind" | "contentId" | "details">): string | null {
   if (row.kind === "image") return `/api/v1/media/image/${row.contentId}`;
   return row.kind === "video" ? chosenStillUrl(row) : null;
+}
+
+/** The people who uploaded media (the uploader filter), by name. */
+export async function usersForFilter(db: Queryable): Promise<Array<{ id: string; name: string }>> {
+  const { rows } = await db.query<{ id: string; name: string }>(
+    `SELECT u.id, u.name FROM users u WHERE EXISTS (SELECT 1 FROM media_items i WHERE i.created_by = u.id) ORDER BY lower(u.name)`,
+  );
+  return rows;
 }

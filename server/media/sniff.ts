@@ -10,7 +10,7 @@ export interface SniffedType {
 }
 
 /** Raster formats sharp decodes safely; SVG is left out on purpose (it can carry scripts). */
-const IMAGE_EXTENSIONS = new Set(["jpg", "png", "webp", "gif", "avif", "tif"]);
+export const IMAGE_EXTENSIONS = new Set(["jpg", "png", "webp", "gif", "avif", "tif"]);
 const TEXT_EXTENSIONS = new Set(["txt", "csv", "json", "md", "srt", "vtt", "xml", "svg", "html", "htm"]);
 
 /** The file's type from its content (magic bytes), never from its name or the browser's mimetype. */

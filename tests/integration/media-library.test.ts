@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import type { User } from "@server/accounts/users";
-import { createTestBucket, signedInUser } from "@tests/support/fixtures";
-import { postJson, sameOrigin } from "@tests/support/http";
+import { createTestBucket, decode, page, signedInUser, topBar } from "@tests/support/fixtures";
+import { get, postForm, postJson, sameOrigin } from "@tests/support/http";
 import { pngOfSize, upload } from "@tests/support/media-fixtures";
 import { startTestServer, type TestServer } from "@tests/support/server";
 import { libraryBuckets, listLibrary } from "@server/media/library";
@@ -20,6 +20,8 @@ let user: User;
 let exhibitions: Bucket;
 let artworks: Bucket;
 let hidden: Bucket;
+/** Its image field asks for at least 100 × 50 pixels. */
+let strict: Bucket;
 
 const schema = {
   type: "object",
@@ -35,16 +37,31 @@ beforeAll(async () => {
   exhibitions = await createTestBucket(server.db, { name: "Exhibitions", locales: ["en", "nl"], jsonSchema: schema });
   artworks = await createTestBucket(server.db, { name: "Artworks", locales: ["en"], jsonSchema: schema });
   hidden = await createTestBucket(server.db, { name: "Hidden", locales: ["en"], jsonSchema: schema });
-  ({ cookie, user } = await signedInUser(server.url, server.db, { buckets: [exhibitions.slug, artworks.slug] }));
+  strict = await createTestBucket(server.db, {
+    name: "Strict",
+    locales: ["en"],
+    jsonSchema: {
+      type: "object",
+      properties: { title: { type: "string" }, image: { type: "string", _ref: "b-image", minWidth: 100, minHeight: 50 } },
+    },
+  });
+  ({ cookie, user } = await signedInUser(server.url, server.db, { buckets: [exhibitions.slug, artworks.slug, strict.slug] }));
 });
 afterAll(() => server.stop());
 
-async function uploadImage(bucket: Bucket, name: string, width = 120, height = 90, as = cookie): Promise<string> {
+async function uploadImage(
+  bucket: Bucket,
+  name: string,
+  width = 120,
+  height = 90,
+  as = cookie,
+  properties: Record<string, unknown> = { minWidth: 1, minHeight: 1 },
+): Promise<string> {
   const response = await upload(
     server.url,
     "image",
     as,
-    { bucket: bucket.slug, properties: JSON.stringify({ minWidth: 1, minHeight: 1 }) },
+    { bucket: bucket.slug, properties: JSON.stringify(properties) },
     {
       data: await pngOfSize(width, height),
       name,
@@ -191,3 +208,178 @@ describe("media items and their uses", () => {
     expect((await server.db.query(`SELECT 1 FROM media_removals WHERE storage_key = $1`, [key])).rows).toHaveLength(1);
   });
 });
+
+/** A multipart post of text fields (in order) and files, as the library's forms send them. */
+function postMultipart(
+  path: string,
+  fields: Array<[string, string]>,
+  files: Array<{ name: string; field: string; data: Buffer }>,
+  as = cookie,
+) {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  for (const file of files) form.append(file.field, new Blob([new Uint8Array(file.data)]), file.name);
+  return fetch(`${server.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: as, ...sameOrigin(server.url) },
+    body: form,
+  });
+}
+
+describe("the library's pages", () => {
+  it("/media lists the user's media with its facts and uses, filtered by its address; signed out it sends to sign-in", async () => {
+    const image = await uploadImage(exhibitions, "pages-harbour.png");
+    await save(artworks, { title: "Harbour view", image });
+    const listed = await page(server.url, "/media?q=pages-harbour&view=list", cookie);
+    expect(listed.status).toBe(200);
+    expect(listed.html).toContain("pages-harbour.png");
+    expect(listed.html).toContain("120 × 90");
+    expect(decode(listed.html)).toContain("1 document");
+    expect((await page(server.url, "/media?q=pages-harbour&kind=file", cookie)).html).not.toContain("pages-harbour.png");
+    expect((await page(server.url, "/media?q=pages-harbour&use=unused", cookie)).html).not.toContain("pages-harbour.png");
+    // Nonsense in the address falls back to the defaults.
+    expect((await page(server.url, "/media?q=pages-harbour&sort=sideways&page=-3&kind=pdf", cookie)).html).toContain("pages-harbour.png");
+    const signedOut = await page(server.url, "/media");
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.location).toMatch(/^\/login/);
+    // The top bar links to it.
+    expect(topBar(listed.html)).toContain('href="/media"');
+  });
+
+  it("an item of a bucket the user may not see, an unknown id and a malformed one answer 404 through every page", async () => {
+    const other = (await signedInUser(server.url, server.db)).cookie;
+    const secret = await uploadImage(hidden, "pages-secret.png", 120, 90, other);
+    for (const id of [secret, "7d0c5e2e-95c9-4a41-9d5f-0c7f1b0c0e11", "not-an-id"]) {
+      expect((await page(server.url, `/media/${id}`, cookie)).status).toBe(404);
+      expect((await postForm(server.url, `/media/${id}`, { intent: "delete" }, cookie)).status).toBe(404);
+      const replaced = await postMultipart(`/media/${id}/replace`, [], [{ field: "file", name: "x.png", data: await pngOfSize(120, 90) }]);
+      expect(replaced.status).toBe(404);
+    }
+    expect((await postForm(server.url, "/media", { item: secret }, cookie)).status).toBe(404);
+    expect((await page(server.url, "/media?q=pages-secret", cookie)).html).not.toContain("pages-secret.png");
+    expect((await server.db.query(`SELECT 1 FROM media WHERE content_id = $1`, [secret])).rows).toHaveLength(1);
+  });
+
+  it("describes an item per locale of its bucket; too long a text is refused with its message and the input kept", async () => {
+    const image = await uploadImage(exhibitions, "pages-tulips.png");
+    const refused = await postForm(
+      server.url,
+      `/media/${image}`,
+      { intent: "describe", "alt.en": "Tulips", "alt.nl": "x".repeat(501), "caption.en": "", "caption.nl": "", credits: "" },
+      cookie,
+    );
+    expect(refused.status).toBe(422);
+    const refusedHtml = decode(await refused.text());
+    expect(refusedHtml).toContain("At most 500 characters.");
+    expect(refusedHtml).toContain(">Tulips</textarea>");
+    const saved = await postForm(
+      server.url,
+      `/media/${image}`,
+      {
+        intent: "describe",
+        "alt.en": "Red tulips",
+        "alt.nl": "Rode tulpen",
+        "caption.en": "Spring",
+        "caption.nl": "Lente",
+        credits: "© Museum",
+      },
+      cookie,
+    );
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain("Descriptions saved.");
+    const shown = decode((await page(server.url, `/media/${image}`, cookie)).html);
+    expect(shown).toContain(">Rode tulpen</textarea>");
+    expect(shown).toContain('value="© Museum"');
+  });
+
+  it("deletes selected unused items from the list and names the documents that use the others", async () => {
+    const used = await uploadImage(exhibitions, "pages-used.png");
+    const unused = await uploadImage(exhibitions, "pages-unused.png");
+    await save(exhibitions, { title: "Room with a view", image: used });
+    const response = await postFields("/media", [
+      ["item", used],
+      ["item", unused],
+    ]);
+    expect(response.status).toBe(409);
+    const html = decode(await response.text());
+    expect(html).toContain("1 item deleted.");
+    expect(html).toContain("Not deleted, because documents use it:");
+    expect(html).toContain("Room with a view");
+    expect((await postForm(server.url, "/media", {}, cookie)).status).toBe(400);
+    const one = await postForm(server.url, `/media/${used}`, { intent: "delete" }, cookie);
+    expect(one.status).toBe(409);
+    expect(decode(await one.text())).toContain("Room with a view");
+  });
+
+  it("uploads several files at once into a chosen bucket; each is taken or refused on its own", async () => {
+    const response = await postMultipart(
+      "/media/upload",
+      [["bucket", artworks.slug]],
+      [
+        { field: "files", name: "pages-one.png", data: await pngOfSize(120, 90) },
+        { field: "files", name: "pages-notes.txt", data: Buffer.from("Room notes. ".repeat(200)) },
+        { field: "files", name: "pages-tiny.png", data: Buffer.from("tiny") },
+      ],
+    );
+    expect(response.status).toBe(200);
+    const html = decode(await response.text()).replace(/<!-- -->/g, "");
+    expect(html).toMatch(/Uploaded: <a href="\/media\/[0-9a-f-]{36}"[^>]*>pages-one\.png<\/a>/);
+    expect(html).toMatch(/Uploaded: <a href="\/media\/[0-9a-f-]{36}"[^>]*>pages-notes\.txt<\/a>/);
+    expect(html).toContain("Not uploaded: pages-tiny.png");
+    expect(html).toContain("The file is too small (4 bytes)");
+    const items = await list("q=pages-");
+    expect(items.find((item) => item.name === "pages-one.png")).toMatchObject({ kind: "image", bucket: { slug: artworks.slug } });
+    expect(items.find((item) => item.name === "pages-notes.txt")).toMatchObject({ kind: "file" });
+    // A bucket the user may not see is refused before any file is kept.
+    const refused = await postMultipart(
+      "/media/upload",
+      [["bucket", hidden.slug]],
+      [{ field: "files", name: "pages-x.png", data: await pngOfSize(120, 90) }],
+    );
+    expect(refused.status).toBe(400);
+    expect(decode(await refused.text())).toContain("Choose a bucket you may see.");
+  });
+
+  it("replaces a file for every use, refusing one that does not fit a field that uses it", async () => {
+    const image = await uploadImage(strict, "pages-wide.png", 200, 100, cookie, { minWidth: 100, minHeight: 50 });
+    await save(strict, { title: "Strict use", image });
+    await save(exhibitions, { title: "Loose use", image });
+
+    const refused = await postMultipart(
+      `/media/${image}/replace`,
+      [],
+      [{ field: "file", name: "narrow.png", data: await pngOfSize(99, 99) }],
+    );
+    expect(refused.status).toBe(422);
+    const html = decode(await refused.text());
+    expect(html).toContain("Not replaced: the new file does not fit where it is used.");
+    expect(html).toContain("Strict use, image:");
+    expect(html).not.toContain("Loose use");
+    expect((await findLibraryItem(server.db, await bucketsOf(), image, "en")).versions).toHaveLength(1);
+
+    const taken = await postMultipart(
+      `/media/${image}/replace`,
+      [],
+      [{ field: "file", name: "wider.png", data: await pngOfSize(300, 150) }],
+    );
+    expect(taken.status).toBe(302);
+    expect(taken.headers.get("location")).toBe(`/media/${image}?notice=replaced`);
+    const item = await findLibraryItem(server.db, await bucketsOf(), image, "en");
+    expect(item.versions.map((version) => version.name)).toEqual(["wider.png", "pages-wide.png"]);
+    expect(item).toMatchObject({ name: "wider.png", width: 300, height: 150, uses: 2 });
+    // Every use shows the new file: the field's contentId names the newest version.
+    const latest = await (await get(server.url, `/api/v1/buckets/image/content/${image}/latest`, cookie)).json();
+    expect(latest).toMatchObject({ originalFilename: "wider.png", dimensions: { width: 300, height: 150 } });
+  });
+});
+
+/** A urlencoded post whose fields may repeat (the list's checkboxes). */
+function postFields(path: string, fields: Array<[string, string]>) {
+  return fetch(`${server.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, ...sameOrigin(server.url) },
+    body: new URLSearchParams(fields),
+  });
+}

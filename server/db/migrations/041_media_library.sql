@@ -20,6 +20,7 @@ CREATE TABLE media_items (
 );
 CREATE INDEX media_items_created_idx ON media_items (created_at DESC, content_id DESC);
 CREATE INDEX media_items_bucket_idx ON media_items (bucket_id, created_at DESC);
+CREATE INDEX media_items_uploader_idx ON media_items (created_by);
 CREATE INDEX media_items_search_trgm_idx ON media_items USING gin (search_key(search_text) gin_trgm_ops);
 
 CREATE FUNCTION media_item_search_text(name text, descriptions jsonb, credits text) RETURNS text

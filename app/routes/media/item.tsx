@@ -1,0 +1,214 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { RouteHandle } from "@core/route-handle";
+import { deleteMediaItems, describeMediaItem, findLibraryItem } from "@server/media/library-item";
+import { pageRoute } from "@server/web/respond";
+import { formText, readForm } from "@server/web/read-form";
+import { formatBytes } from "@core/media/bounds";
+import { ALT_TEXT_MAX, CAPTION_MAX, CREDITS_MAX } from "@core/media/library";
+import { dateTimeFormat } from "@core/date-formats";
+import { FlashNotice } from "~/components/flash-notice";
+import { dimensionsText, Preview, RefusedDeletions, UseList } from "~/components/media-library/library-items";
+import { pageTitle } from "~/lib/page-title";
+import { requireLibrary } from "./media.server";
+import type { Route } from "./+types/item";
+import "~/styles/media-library.css";
+
+export const handle = { messages: ["pages", "media"] } satisfies RouteHandle;
+
+/*
+ * /media/{contentId} (docs/media.md): one item of the library: its file, details and versions, the documents that
+ * use it, its texts for the exhibits (an alternative text and a caption per locale of its bucket, credits), a new
+ * file for every use (posted to ./replace) and its deletion, refused while documents use it.
+ */
+
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const { locale, buckets } = await requireLibrary(request, context);
+  const item = await findLibraryItem(context.db, buckets, params.contentId, locale);
+  const notice = new URL(request.url).searchParams.get("notice");
+  return { item, notice: notice === "replaced" ? ("replaced" as const) : null };
+});
+
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  const { locale, buckets } = await requireLibrary(request, context);
+  const item = await findLibraryItem(context.db, buckets, params.contentId, locale);
+  const form = await readForm(request);
+  if (formText(form, "intent") === "delete") {
+    const { refused } = await deleteMediaItems(context.db, buckets, [item.contentId], locale);
+    if (refused.length) return data({ intent: "delete" as const, refused, errors: {}, saved: false }, { status: 409 });
+    throw redirect("/media?deleted=1");
+  }
+  const texts = (field: string) => Object.fromEntries(item.locales.map((code) => [code, formText(form, `${field}.${code}`)]));
+  const input = { alt: texts("alt"), caption: texts("caption"), credits: formText(form, "credits") };
+  const errors = await describeMediaItem(context.db, buckets, item.contentId, input);
+  const failed = Object.keys(errors).length > 0;
+  return data({ intent: "describe" as const, refused: [], errors, saved: !failed, input }, { status: failed ? 422 : 200 });
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.item.name);
+
+export default function MediaItem({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const { item } = loaderData;
+  const date = (iso: string) => dateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  const fileUrl = `/api/v1/media/${item.kind}/${item.contentId}`;
+  return (
+    <section className="media-item">
+      <p>
+        <Link to="/media">{t("library.title")}</Link>
+      </p>
+      <h1>{item.name}</h1>
+      {loaderData.notice === "replaced" ? <FlashNotice>{t("library.item.replaced")}</FlashNotice> : null}
+      <div className="media-item-layout">
+        <div className="media-item-file">
+          <Preview item={item} />
+          <a href={fileUrl} className="button small">
+            {t("library.item.open")}
+          </a>
+        </div>
+        <dl className="media-item-facts">
+          <dt>{t("library.item.kind")}</dt>
+          <dd>{t(`media.types.${item.kind}`)}</dd>
+          {dimensionsText(item) ? (
+            <>
+              <dt>{t("library.item.dimensions")}</dt>
+              <dd>{dimensionsText(item)}</dd>
+            </>
+          ) : null}
+          <dt>{t("library.item.size")}</dt>
+          <dd>{formatBytes(item.size)}</dd>
+          <dt>{t("library.item.type")}</dt>
+          <dd>{item.mimetype}</dd>
+          <dt>{t("library.item.bucket")}</dt>
+          <dd>{item.bucket.name}</dd>
+          <dt>{t("library.item.uploaded")}</dt>
+          <dd suppressHydrationWarning>
+            {item.uploadedBy ? t("library.uploadedBy", { name: item.uploadedBy, date: date(item.createdAt) }) : date(item.createdAt)}
+          </dd>
+          <dt>{t("library.item.state")}</dt>
+          <dd>{t(`library.states.${item.status}`)}</dd>
+        </dl>
+      </div>
+
+      <Descriptions item={item} actionData={actionData} />
+
+      <h2>{t("library.item.usedIn")}</h2>
+      {item.useList.length || item.hiddenUses ? (
+        <UseList uses={item.useList} hidden={item.hiddenUses} />
+      ) : (
+        <p className="muted">{t("library.item.notUsed")}</p>
+      )}
+
+      <h2>{t("library.item.versions")}</h2>
+      <ol className="media-versions">
+        {item.versions.map((version, index) => (
+          <li key={version.id}>
+            <a href={`${fileUrl}?version=${version.id}`}>{version.name}</a>{" "}
+            <span className="muted" suppressHydrationWarning>
+              {[dimensionsText({ ...version, duration: null }), formatBytes(version.size), version.createdBy, date(version.createdAt)]
+                .filter(Boolean)
+                .join(" · ")}
+              {index === 0 ? ` (${t("library.item.current")})` : ""}
+            </span>
+          </li>
+        ))}
+      </ol>
+
+      <h2>{t("library.item.replace")}</h2>
+      <p className="muted">{t("library.item.replaceHint")}</p>
+      <Form method="post" action={`/media/${item.contentId}/replace`} encType="multipart/form-data" className="media-replace">
+        <label htmlFor="media-replace-file" className="visually-hidden">
+          {t("library.item.replace")}
+        </label>
+        <input id="media-replace-file" type="file" name="file" required accept={item.kind === "file" ? undefined : `${item.kind}/*`} />
+        <button type="submit" className="button">
+          {t("library.item.replaceSubmit")}
+        </button>
+      </Form>
+
+      <h2>{t("library.item.delete")}</h2>
+      {actionData?.intent === "delete" && actionData.refused.length ? <RefusedDeletions refused={actionData.refused} /> : null}
+      <Form method="post" className="media-delete">
+        <p className="muted">{item.useList.length || item.hiddenUses ? t("library.item.deleteUsed") : t("library.item.deleteHint")}</p>
+        <button type="submit" name="intent" value="delete" className="button danger">
+          {t("library.item.delete")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+type ActionData = Route.ComponentProps["actionData"];
+
+function Descriptions({ item, actionData }: { item: Route.ComponentProps["loaderData"]["item"]; actionData: ActionData }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const posted = actionData?.intent === "describe" ? actionData : null;
+  const errors: Record<string, { key: string; params: Record<string, number> }> = posted?.errors ?? {};
+  const value = (field: "alt" | "caption", locale: string) => posted?.input[field][locale] ?? item.descriptions[field][locale] ?? "";
+  const errorOf = (name: string) => {
+    const error = errors[name];
+    return error ? (
+      <p id={`${name}-error`} className="field-error">
+        {t(error.key, error.params)}
+      </p>
+    ) : null;
+  };
+  const described = (name: string) => (errors[name] ? { "aria-invalid": true, "aria-describedby": `${name}-error` } : {});
+  return (
+    <Form method="post" className="media-descriptions">
+      <h2>{t("library.item.descriptions")}</h2>
+      <p className="muted">{t("library.item.descriptionsHint")}</p>
+      {posted?.saved && navigation.state === "idle" ? <FlashNotice>{t("library.item.saved")}</FlashNotice> : null}
+      {item.locales.map((locale) => (
+        <fieldset key={locale} lang={locale}>
+          <legend>{locale.toUpperCase()}</legend>
+          {item.kind !== "file" ? (
+            <div className="field">
+              <label htmlFor={`alt.${locale}`}>{t("library.item.alt")}</label>
+              <p className="field-hint" id={`alt.${locale}-hint`}>
+                {t("library.item.altHint")}
+              </p>
+              <textarea
+                id={`alt.${locale}`}
+                name={`alt.${locale}`}
+                rows={2}
+                maxLength={ALT_TEXT_MAX}
+                defaultValue={value("alt", locale)}
+                {...described(`alt.${locale}`)}
+              />
+              {errorOf(`alt.${locale}`)}
+            </div>
+          ) : null}
+          <div className="field">
+            <label htmlFor={`caption.${locale}`}>{t("library.item.caption")}</label>
+            <textarea
+              id={`caption.${locale}`}
+              name={`caption.${locale}`}
+              rows={2}
+              maxLength={CAPTION_MAX}
+              defaultValue={value("caption", locale)}
+              {...described(`caption.${locale}`)}
+            />
+            {errorOf(`caption.${locale}`)}
+          </div>
+        </fieldset>
+      ))}
+      <div className="field">
+        <label htmlFor="credits">{t("library.item.credits")}</label>
+        <input
+          id="credits"
+          name="credits"
+          type="text"
+          maxLength={CREDITS_MAX}
+          defaultValue={posted?.input.credits ?? item.descriptions.credits}
+          {...described("credits")}
+        />
+        {errorOf("credits")}
+      </div>
+      <button type="submit" name="intent" value="describe" className="button primary">
+        {t("library.item.save")}
+      </button>
+    </Form>
+  );
+}
