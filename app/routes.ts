@@ -32,11 +32,8 @@ export default [
   route("shareables/:token/media/:contentId", "routes/shareables/media.ts"),
   route("shareables/:token/media/:contentId/poster", "routes/shareables/poster.ts"),
 
-  // The media library (docs/media.md): the list, an upload of several files, one item, a new file for it.
-  route("media", "routes/media/library.tsx"),
-  route("media/upload", "routes/media/upload.tsx"),
-  route("media/:contentId", "routes/media/item.tsx"),
-  route("media/:contentId/replace", "routes/media/replace.tsx"),
+  // The media library (docs/media.md): the list (and its upload), one item (and a new file for it).
+  route("media/:contentId?", "routes/media/library.tsx"),
 
   // Releases (docs/publishing.md): the list, one release's page and its actions.
   route("releases", "routes/releases/list.tsx"),

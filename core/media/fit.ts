@@ -27,7 +27,7 @@ export const sameExtension = (a: string, b: string) => canonicalExtension(a) ===
 
 /** The field's messages for an item it would refuse; none when it fits. */
 export function mediaFitErrors(kind: MediaKind, property: Record<string, unknown>, facts: StoredMediaFacts): Message[] {
-  if (facts.kind !== kind) return [{ key: `media.library.notKind.${kind}` }];
+  if (facts.kind !== kind) return [{ key: `library.notKind.${kind}` }];
   const bounds = mediaBounds(kind, property);
   const errors: Message[] = [];
   if (facts.size < bounds.minBytes) {

@@ -253,7 +253,7 @@ describe("the library's pages", () => {
     for (const id of [secret, "7d0c5e2e-95c9-4a41-9d5f-0c7f1b0c0e11", "not-an-id"]) {
       expect((await page(server.url, `/media/${id}`, cookie)).status).toBe(404);
       expect((await postForm(server.url, `/media/${id}`, { intent: "delete" }, cookie)).status).toBe(404);
-      const replaced = await postMultipart(`/media/${id}/replace`, [], [{ field: "file", name: "x.png", data: await pngOfSize(120, 90) }]);
+      const replaced = await postMultipart(`/media/${id}`, [], [{ field: "file", name: "x.png", data: await pngOfSize(120, 90) }]);
       expect(replaced.status).toBe(404);
     }
     expect((await postForm(server.url, "/media", { item: secret }, cookie)).status).toBe(404);
@@ -314,7 +314,7 @@ describe("the library's pages", () => {
 
   it("uploads several files at once into a chosen bucket; each is taken or refused on its own", async () => {
     const response = await postMultipart(
-      "/media/upload",
+      "/media",
       [["bucket", artworks.slug]],
       [
         { field: "files", name: "pages-one.png", data: await pngOfSize(120, 90) },
@@ -333,7 +333,7 @@ describe("the library's pages", () => {
     expect(items.find((item) => item.name === "pages-notes.txt")).toMatchObject({ kind: "file" });
     // A bucket the user may not see is refused before any file is kept.
     const refused = await postMultipart(
-      "/media/upload",
+      "/media",
       [["bucket", hidden.slug]],
       [{ field: "files", name: "pages-x.png", data: await pngOfSize(120, 90) }],
     );
@@ -346,23 +346,17 @@ describe("the library's pages", () => {
     await save(strict, { title: "Strict use", image });
     await save(exhibitions, { title: "Loose use", image });
 
-    const refused = await postMultipart(
-      `/media/${image}/replace`,
-      [],
-      [{ field: "file", name: "narrow.png", data: await pngOfSize(99, 99) }],
-    );
+    const refused = await postMultipart(`/media/${image}`, [], [{ field: "file", name: "narrow.png", data: await pngOfSize(99, 99) }]);
     expect(refused.status).toBe(422);
     const html = decode(await refused.text());
     expect(html).toContain("Not replaced: the new file does not fit where it is used.");
-    expect(html).toContain("Strict use, image:");
-    expect(html).not.toContain("Loose use");
+    const alert = html.slice(html.indexOf('role="alert"'), html.indexOf("</div>", html.indexOf('role="alert"')));
+    expect(alert).toContain("Strict use, image:");
+    expect(alert).toContain("Image is too narrow (99px), minimum width: 100px");
+    expect(alert).not.toContain("Loose use");
     expect((await findLibraryItem(server.db, await bucketsOf(), image, "en")).versions).toHaveLength(1);
 
-    const taken = await postMultipart(
-      `/media/${image}/replace`,
-      [],
-      [{ field: "file", name: "wider.png", data: await pngOfSize(300, 150) }],
-    );
+    const taken = await postMultipart(`/media/${image}`, [], [{ field: "file", name: "wider.png", data: await pngOfSize(300, 150) }]);
     expect(taken.status).toBe(302);
     expect(taken.headers.get("location")).toBe(`/media/${image}?notice=replaced`);
     const item = await findLibraryItem(server.db, await bucketsOf(), image, "en");

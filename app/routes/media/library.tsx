@@ -1,200 +1,43 @@
-import { useTranslation } from "react-i18next";
-import { data, Form, Link } from "react-router";
 import type { RouteHandle } from "@core/route-handle";
-import { countMissingAlt, listLibrary, usersForFilter } from "@server/media/library";
-import { deleteMediaItems } from "@server/media/library-item";
-
 import { pageRoute } from "@server/web/respond";
-import { readForm } from "@server/web/read-form";
-import { translate } from "@core/messages";
-import { libraryQueryString, parseLibraryQuery, LIBRARY_SORTS, type LibraryQuery } from "@core/media/library";
-import { FlashNotice } from "~/components/flash-notice";
-import { LibraryGrid, LibraryTable, RefusedDeletions } from "~/components/media-library/library-items";
+import { findLibraryItem } from "@server/media/library-item";
 import { pageTitle } from "~/lib/page-title";
-import { requireLibrary } from "./media.server";
+import { itemPageData, listPageData, requireLibrary } from "./media.server";
+import { itemAction, libraryAction } from "./media-actions.server";
+import { ListPage } from "./list-page";
+import { ItemPage } from "./item-page";
 import type { Route } from "./+types/library";
 import "~/styles/media-library.css";
 
-export const handle = { messages: ["pages", "media"] } satisfies RouteHandle;
+export const handle = { messages: ["pages", "media"], streamsBody: true } satisfies RouteHandle;
 
 /*
- * /media (issue 35, docs/media.md): every media item of the buckets the user may see, as a grid or a list, searched,
- * filtered, sorted and paged by its address (a GET form, so without JavaScript too); checkboxes and a post delete the
- * selected items that nothing uses and name the documents that use the others.
+ * The media library (issue 35, docs/media.md), one route for its two pages (each route costs every page's manifest):
+ * /media, every item of the buckets the user may see, searched, filtered, sorted and paged by its address, with an
+ * upload of several files and a delete of the selected unused items; /media/{id}, one item, its texts, a new file and
+ * its deletion. Both take a multipart post (files) and a plain one.
  */
 
-export const loader = pageRoute(async ({ request, context }: Route.LoaderArgs) => {
-  const { locale, buckets } = await requireLibrary(request, context);
-  const url = new URL(request.url);
-  const query = parseLibraryQuery(url.searchParams);
-  const [page, missingAlt, uploaders] = await Promise.all([
-    listLibrary(context.db, buckets, query),
-    countMissingAlt(context.db, buckets),
-    usersForFilter(context.db),
-  ]);
-  return {
-    title: translate(locale, "library.title"),
-    query,
-    buckets: buckets.map(({ slug, name }) => ({ slug, name })),
-    uploaders,
-    missingAlt,
-    deleted: Number(url.searchParams.get("deleted")) || 0,
-    ...page,
-  };
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const library = await requireLibrary(request, context);
+  return params.contentId === undefined
+    ? listPageData(request, context, library)
+    : itemPageData(request, context, library, params.contentId);
 });
 
-export const action = pageRoute(async ({ request, context }: Route.ActionArgs) => {
-  const { locale, buckets } = await requireLibrary(request, context);
-  const form = await readForm(request);
-  const ids = form.getAll("item").filter((value): value is string => typeof value === "string");
-  if (!ids.length) return data({ nothingSelected: true, deleted: 0, refused: [] }, { status: 400 });
-  const { deleted, refused } = await deleteMediaItems(context.db, buckets, ids, locale);
-  return data({ nothingSelected: false, deleted: deleted.length, refused }, { status: refused.length ? 409 : 200 });
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  const library = await requireLibrary(request, context);
+  if (params.contentId === undefined) return libraryAction(request, context, library);
+  const item = await findLibraryItem(context.db, library.buckets, params.contentId, library.locale);
+  return itemAction(request, context, library, item);
 });
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
 
 export default function MediaLibrary({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
-  const { query, items, hasMore } = loaderData;
-  const link = (change: Partial<LibraryQuery>) => libraryQueryString(query, change) || "?";
-  const deleted = actionData?.deleted || loaderData.deleted;
-  const filtered = Boolean(query.q || query.kind || query.bucket || query.use || query.uploader || query.missingAlt);
-  return (
-    <section className="media-library">
-      <div className="media-library-header">
-        <h1>{t("library.title")}</h1>
-        <Link to="/media/upload" className="button primary">
-          {t("library.upload")}
-        </Link>
-      </div>
-      <p className="muted">{t("library.intro")}</p>
-      {deleted ? <FlashNotice>{t("library.deleted", { count: deleted })}</FlashNotice> : null}
-      {actionData?.nothingSelected ? (
-        <p className="notice-warning" role="alert">
-          {t("library.nothingSelected")}
-        </p>
-      ) : null}
-      {actionData?.refused.length ? <RefusedDeletions refused={actionData.refused} /> : null}
-      <LibraryFilters query={query} buckets={loaderData.buckets} uploaders={loaderData.uploaders} />
-      <div className="media-library-summary">
-        {loaderData.missingAlt ? (
-          <Link to={link({ missingAlt: true, kind: "image", page: 1 })} className="media-missing-alt">
-            {t("library.missingAltCount", { count: loaderData.missingAlt })}
-          </Link>
-        ) : (
-          <span />
-        )}
-        <nav aria-label={t("library.view")} className="media-view-switch">
-          {(["grid", "list"] as const).map((view) => (
-            <Link key={view} to={link({ view })} aria-current={query.view === view ? "page" : undefined}>
-              {t(`library.views.${view}`)}
-            </Link>
-          ))}
-        </nav>
-      </div>
-      {items.length === 0 ? (
-        <p className="empty">{filtered || query.page > 1 ? t("library.noResults") : t("library.empty")}</p>
-      ) : (
-        <Form method="post" className="media-library-items">
-          {query.view === "grid" ? <LibraryGrid items={items} /> : <LibraryTable items={items} />}
-          <div className="button-row">
-            <button type="submit" className="button danger">
-              {t("library.deleteSelected")}
-            </button>
-          </div>
-        </Form>
-      )}
-      {query.page > 1 || hasMore ? (
-        <nav className="pagination" aria-label={t("library.page", { page: query.page })}>
-          {query.page > 1 ? <Link to={link({ page: query.page - 1 })}>{t("library.previous")}</Link> : <span />}
-          <span>{t("library.page", { page: query.page })}</span>
-          {hasMore ? <Link to={link({ page: query.page + 1 })}>{t("library.next")}</Link> : <span />}
-        </nav>
-      ) : null}
-    </section>
-  );
-}
-
-function LibraryFilters({
-  query,
-  buckets,
-  uploaders,
-}: {
-  query: LibraryQuery;
-  buckets: Array<{ slug: string; name: string }>;
-  uploaders: Array<{ id: string; name: string }>;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Form method="get" role="search" className="media-filters">
-      {query.view !== "grid" ? <input type="hidden" name="view" value={query.view} /> : null}
-      <div className="media-filter media-filter-search">
-        <label htmlFor="media-q">{t("library.search")}</label>
-        <input id="media-q" type="search" name="q" defaultValue={query.q} placeholder={t("library.searchPlaceholder")} />
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-kind">{t("library.kind")}</label>
-        <select id="media-kind" name="kind" defaultValue={query.kind ?? ""}>
-          <option value="">{t("library.anyKind")}</option>
-          {(["image", "video", "file"] as const).map((kind) => (
-            <option key={kind} value={kind}>
-              {t(`media.types.${kind}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-bucket">{t("library.bucket")}</label>
-        <select id="media-bucket" name="bucket" defaultValue={query.bucket ?? ""}>
-          <option value="">{t("library.anyBucket")}</option>
-          {buckets.map((bucket) => (
-            <option key={bucket.slug} value={bucket.slug}>
-              {bucket.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-use">{t("library.use")}</label>
-        <select id="media-use" name="use" defaultValue={query.use ?? ""}>
-          <option value="">{t("library.anyUse")}</option>
-          <option value="used">{t("library.used")}</option>
-          <option value="unused">{t("library.unused")}</option>
-        </select>
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-uploader">{t("library.uploader")}</label>
-        <select id="media-uploader" name="uploader" defaultValue={query.uploader ?? ""}>
-          <option value="">{t("library.anyUploader")}</option>
-          {uploaders.map((uploader) => (
-            <option key={uploader.id} value={uploader.id}>
-              {uploader.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-sort">{t("library.sort")}</label>
-        <select id="media-sort" name="sort" defaultValue={query.sort}>
-          {LIBRARY_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {t(`library.sorts.${sort}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <label className="media-filter-check">
-        <input type="checkbox" name="alt" value="missing" defaultChecked={query.missingAlt} /> {t("library.missingAltFilter")}
-      </label>
-      <div className="media-filter-buttons">
-        <button type="submit" className="button small">
-          {t("library.apply")}
-        </button>
-        <Link to={query.view === "grid" ? "/media" : "/media?view=list"} className="button small">
-          {t("library.clear")}
-        </Link>
-      </div>
-    </Form>
+  return loaderData.page === "list" ? (
+    <ListPage loaderData={loaderData} actionData={actionData && "uploaded" in actionData ? actionData : undefined} />
+  ) : (
+    <ItemPage loaderData={loaderData} actionData={actionData && "broken" in actionData ? actionData : undefined} />
   );
 }

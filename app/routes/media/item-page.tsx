@@ -1,53 +1,23 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import type { RouteHandle } from "@core/route-handle";
-import { deleteMediaItems, describeMediaItem, findLibraryItem } from "@server/media/library-item";
-import { pageRoute } from "@server/web/respond";
-import { formText, readForm } from "@server/web/read-form";
+import { Form, Link, useNavigation } from "react-router";
 import { formatBytes } from "@core/media/bounds";
 import { ALT_TEXT_MAX, CAPTION_MAX, CREDITS_MAX } from "@core/media/library";
 import { dateTimeFormat } from "@core/date-formats";
 import { FlashNotice } from "~/components/flash-notice";
 import { dimensionsText, Preview, RefusedDeletions, UseList } from "~/components/media-library/library-items";
-import { pageTitle } from "~/lib/page-title";
-import { requireLibrary } from "./media.server";
-import type { Route } from "./+types/item";
-import "~/styles/media-library.css";
-
-export const handle = { messages: ["pages", "media"] } satisfies RouteHandle;
+import { ReplaceForm } from "~/components/media-library/replace-form";
+import type { itemPageData } from "./media.server";
+import type { itemAction } from "./media-actions.server";
 
 /*
- * /media/{contentId} (docs/media.md): one item of the library: its file, details and versions, the documents that
- * use it, its texts for the exhibits (an alternative text and a caption per locale of its bucket, credits), a new
- * file for every use (posted to ./replace) and its deletion, refused while documents use it.
+ * One item of the library (app/routes/media/library.tsx, docs/media.md): its file, details and versions, the documents
+ * that use it, its texts for the exhibits per locale of its bucket, a new file for every use, and its deletion.
  */
 
-export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
-  const { locale, buckets } = await requireLibrary(request, context);
-  const item = await findLibraryItem(context.db, buckets, params.contentId, locale);
-  const notice = new URL(request.url).searchParams.get("notice");
-  return { item, notice: notice === "replaced" ? ("replaced" as const) : null };
-});
+type ItemPageData = Awaited<ReturnType<typeof itemPageData>>;
+type ActionData = Awaited<ReturnType<typeof itemAction>>["data"] | undefined;
 
-export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
-  const { locale, buckets } = await requireLibrary(request, context);
-  const item = await findLibraryItem(context.db, buckets, params.contentId, locale);
-  const form = await readForm(request);
-  if (formText(form, "intent") === "delete") {
-    const { refused } = await deleteMediaItems(context.db, buckets, [item.contentId], locale);
-    if (refused.length) return data({ intent: "delete" as const, refused, errors: {}, saved: false }, { status: 409 });
-    throw redirect("/media?deleted=1");
-  }
-  const texts = (field: string) => Object.fromEntries(item.locales.map((code) => [code, formText(form, `${field}.${code}`)]));
-  const input = { alt: texts("alt"), caption: texts("caption"), credits: formText(form, "credits") };
-  const errors = await describeMediaItem(context.db, buckets, item.contentId, input);
-  const failed = Object.keys(errors).length > 0;
-  return data({ intent: "describe" as const, refused: [], errors, saved: !failed, input }, { status: failed ? 422 : 200 });
-});
-
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.item.name);
-
-export default function MediaItem({ loaderData, actionData }: Route.ComponentProps) {
+export function ItemPage({ loaderData, actionData }: { loaderData: ItemPageData; actionData: ActionData }) {
   const { t, i18n } = useTranslation();
   const { item } = loaderData;
   const date = (iso: string) => dateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
@@ -114,17 +84,11 @@ export default function MediaItem({ loaderData, actionData }: Route.ComponentPro
         ))}
       </ol>
 
-      <h2>{t("library.item.replace")}</h2>
-      <p className="muted">{t("library.item.replaceHint")}</p>
-      <Form method="post" action={`/media/${item.contentId}/replace`} encType="multipart/form-data" className="media-replace">
-        <label htmlFor="media-replace-file" className="visually-hidden">
-          {t("library.item.replace")}
-        </label>
-        <input id="media-replace-file" type="file" name="file" required accept={item.kind === "file" ? undefined : `${item.kind}/*`} />
-        <button type="submit" className="button">
-          {t("library.item.replaceSubmit")}
-        </button>
-      </Form>
+      <ReplaceForm
+        kind={item.kind}
+        refusal={actionData?.intent === "replace" ? actionData.refusal : null}
+        broken={actionData?.intent === "replace" ? actionData.broken : []}
+      />
 
       <h2>{t("library.item.delete")}</h2>
       {actionData?.intent === "delete" && actionData.refused.length ? <RefusedDeletions refused={actionData.refused} /> : null}
@@ -138,9 +102,7 @@ export default function MediaItem({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-type ActionData = Route.ComponentProps["actionData"];
-
-function Descriptions({ item, actionData }: { item: Route.ComponentProps["loaderData"]["item"]; actionData: ActionData }) {
+function Descriptions({ item, actionData }: { item: ItemPageData["item"]; actionData: ActionData }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const posted = actionData?.intent === "describe" ? actionData : null;
