@@ -6,6 +6,8 @@ import { createContent, deleteContent, getLatestVersion, saveVersion } from "@se
 import { listContents } from "@server/content/listing";
 import { publishDocument, unpublishDocument } from "@server/content/publishing";
 import { addToRelease, createRelease, publishRelease, scheduleRelease } from "@server/content/releases";
+import { libraryBuckets } from "@server/media/library";
+import { describeMediaItem } from "@server/media/library-item";
 import { askForReview } from "@server/content/reviews";
 import type { Db } from "@server/db/client";
 import { hashToken, randomToken } from "@server/security/tokens";
@@ -769,6 +771,50 @@ const releases = (setup: TourSetup) =>
     await publishRelease(setup.db, actor, published.id);
     await createRelease(setup.db, actor, { name: "Summer tour (being put together)" });
     return { scheduledId: scheduled.id, publishedId: published.id, slug: rooms.slug, contentId: north.contentId };
+  });
+
+/**
+ * The media library (docs/media.md): a bucket of artworks whose images the library lists, one described in both
+ * languages and used by a document, one waiting for its alternative texts, one unused.
+ */
+const mediaLibrary = (setup: TourSetup) =>
+  setup.once("media-library", async () => {
+    const photo = { type: "string", title: "Photo", _ref: "b-image", minWidth: 1, minHeight: 1 };
+    const bucket = await createTestBucket(setup.db, {
+      name: "Collection photos",
+      slug: unique("collection-photos"),
+      locales: ["en", "nl"],
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, photo } },
+    });
+    const send = async (name: string, width: number, height: number) => {
+      const response = await upload(
+        setup.server.url,
+        "image",
+        setup.admin.cookie,
+        { bucket: bucket.slug, uid: "tour", properties: JSON.stringify(photo) },
+        { data: await jpegOfSize(width, height), name },
+      );
+      if (response.status !== 200) throw new Error(`upload ${name}: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as Array<{ contentId: string }>)[0]!.contentId;
+    };
+    const harbour = await send("harbour-at-dusk-with-a-very-long-file-name-from-the-scanner-0001.jpg", 1600, 900);
+    await send("lighthouse-keeper.jpg", 900, 1200);
+    await send("dune-landscape.jpg", 1200, 800);
+    const buckets = await libraryBuckets(
+      setup.db,
+      { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null },
+      "en",
+    );
+    await describeMediaItem(setup.db, buckets, harbour, {
+      alt: {
+        en: "Fishing boats moored in a harbour at dusk, lamps lit on the quay",
+        nl: "Vissersboten in een haven bij schemering, lampen aan op de kade",
+      },
+      caption: { en: "The harbour at dusk, about 1890", nl: "De haven bij schemering, omstreeks 1890" },
+      credits: "© Tour Museum, photo: N. Visser",
+    });
+    await createContent(setup.db, bucket.id, { title: "The harbour at dusk", photo: harbour }, setup.admin.id);
+    return { contentId: harbour, slug: bucket.slug };
   });
 
 /** A bucket with documents in every publication state, for the overview's state column and filter. */
@@ -1568,6 +1614,23 @@ export const TOUR: TourEntry[] = [
     ready: ".publication-review",
   },
   { name: "home-reviews", as: "admin", setup: reviewAsked, path: "/", ready: ".home-reviews" },
+  // The media library (docs/media.md): the grid, the list, its upload, one item with its texts; without JavaScript too.
+  { name: "media-library", as: "admin", setup: mediaLibrary, path: "/media" },
+  { name: "media-library-list", as: "admin", setup: mediaLibrary, path: "/media?view=list&sort=name" },
+  { name: "media-library-no-js", as: "admin", setup: mediaLibrary, path: "/media?alt=missing", javaScriptEnabled: false },
+  { name: "media-library-none", as: "admin", setup: mediaLibrary, path: "/media?q=no-such-media-anywhere" },
+  {
+    name: "media-library-upload",
+    as: "admin",
+    setup: mediaLibrary,
+    path: "/media",
+    open: async ({ page }) => {
+      await page.locator("details.media-upload > summary").click();
+      await page.locator("details.media-upload[open] form").waitFor();
+    },
+  },
+  { name: "media-item", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}` },
+  { name: "media-item-no-js", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}`, javaScriptEnabled: false },
   // Releases (docs/publishing.md, Releases): the list, a scheduled and a published release, their confirmations, Add to
   // release, and a document's page that names the release it is in.
   { name: "releases", as: "admin", setup: releases, path: "/releases" },

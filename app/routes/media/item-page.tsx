@@ -92,12 +92,16 @@ export function ItemPage({ loaderData, actionData }: { loaderData: ItemPageData;
 
       <h2>{t("library.item.delete")}</h2>
       {actionData?.intent === "delete" && actionData.refused.length ? <RefusedDeletions refused={actionData.refused} /> : null}
-      <Form method="post" className="media-delete">
-        <p className="muted">{item.useList.length || item.hiddenUses ? t("library.item.deleteUsed") : t("library.item.deleteHint")}</p>
-        <button type="submit" name="intent" value="delete" className="button danger">
-          {t("library.item.delete")}
-        </button>
-      </Form>
+      {item.useList.length || item.hiddenUses ? (
+        <p className="muted">{t("library.item.deleteUsed")}</p>
+      ) : (
+        <Form method="post" className="media-delete">
+          <p className="muted">{t("library.item.deleteHint")}</p>
+          <button type="submit" name="intent" value="delete" className="button danger">
+            {t("library.item.delete")}
+          </button>
+        </Form>
+      )}
     </section>
   );
 }
