@@ -67,6 +67,9 @@ describe("auth guard (spec §4): anonymous visitors", () => {
       "/shareables?x=1&y=%2F",
       "/dle-sessies/artworks/new",
       "/no-access",
+      "/media",
+      "/media?kind=image&q=harbour",
+      "/media/7d0c5e2e-95c9-4a41-9d5f-0c7f1b0c0e11",
     ];
     for (const path of paths) {
       expect(await probe(path), path).toEqual({ status: 302, location: loginFor(path) });

@@ -113,6 +113,7 @@ beforeAll(async () => {
     "routes/bucket-release/add.tsx": { path: `/b/${doc}/release`, as: "admin" },
     "routes/bucket-review/review.tsx": { path: `/b/${doc}/review`, as: "admin" },
     "routes/releases/list.tsx": { path: "/releases", as: "admin" },
+    "routes/media/library.tsx": { path: "/media", as: "admin" },
     "routes/releases/release.tsx": { path: `/releases/${demoRelease!.id}`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
     "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
@@ -172,6 +173,7 @@ describe("page titles", () => {
       ["routes/bucket-edit/new.tsx", "New document · Vitrine", "Nieuw document · Vitrine"],
       ["routes/not-found.tsx", "Page not found · Vitrine", "Pagina niet gevonden · Vitrine"],
       ["routes/releases/list.tsx", "Releases · Vitrine", "Releases · Vitrine"],
+      ["routes/media/library.tsx", "Media library · Vitrine", "Mediabibliotheek · Vitrine"],
       ["routes/releases/release.tsx", "Spring opening · Vitrine", "Spring opening · Vitrine"],
       ["routes/bucket-edit/latest.tsx", "Titled document · Vitrine", "Titled document · Vitrine"],
     ];
