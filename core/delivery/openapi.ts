@@ -194,7 +194,22 @@ export function deliveryOpenApi(
     Media: {
       type: "object",
       description: "A media reference: signed, expiring URLs of its files (see docs/delivery.md).",
-      required: ["contentId", "kind", "mimetype", "filename", "size", "width", "height", "url", "renditions", "stills", "thumb"],
+      required: [
+        "contentId",
+        "kind",
+        "mimetype",
+        "filename",
+        "size",
+        "width",
+        "height",
+        "url",
+        "renditions",
+        "stills",
+        "thumb",
+        "alt",
+        "caption",
+        "credits",
+      ],
       properties: {
         contentId: { type: "string", format: "uuid" },
         kind: { type: "string", enum: ["image", "video", "file"] },
@@ -207,6 +222,16 @@ export function deliveryOpenApi(
           duration: ["number", "null"],
         }),
         url: { type: "string", format: "uri" },
+        alt: {
+          description:
+            "The alternative text (what an image or a video shows, for visitors who cannot see it): in the locale asked for (the first of its chain that has one; null when none has), else one per locale.",
+          oneOf: [{ type: "string" }, { type: "null" }, { type: "object", additionalProperties: { type: "string" } }],
+        },
+        caption: {
+          description: "The caption, in the locale asked for as alt is, else one per locale.",
+          oneOf: [{ type: "string" }, { type: "null" }, { type: "object", additionalProperties: { type: "string" } }],
+        },
+        credits: { type: ["string", "null"], description: "Credits and copyright, as the museum must show them." },
         renditions: {
           type: "object",
           additionalProperties: {

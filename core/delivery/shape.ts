@@ -70,6 +70,13 @@ export interface DeliveryMedia {
   stills: Array<{ index: number | null; custom: boolean; url: string }>;
   /** The chosen thumb: its still's URL and which one (null when none is chosen). */
   thumb: { url: string; index: number | null; custom: boolean } | null;
+  /**
+   * The media library's texts (docs/media.md): the alternative text and the caption per locale, or, when a locale is
+   * asked for, the text of the first locale of the chain that has one (null: none has); credits in any language.
+   */
+  alt: Record<string, string> | string | null;
+  caption: Record<string, string> | string | null;
+  credits: string | null;
 }
 
 export interface MissingMedia {
@@ -168,6 +175,13 @@ export interface ShapeOptions {
 const joinPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /** One document shaped for delivery; `path` holds the contentIds above it (cycles are cut there). */
+/** A text per locale as one locale's: the first of the chain that has one, else null. */
+function inChain(texts: DeliveryMedia["alt"], chain: readonly string[]): string | null {
+  if (texts === null || typeof texts === "string") return texts;
+  for (const locale of chain) if (texts[locale]) return texts[locale];
+  return null;
+}
+
 export function shapeDocument(
   source: DeliverySource,
   options: ShapeOptions,
@@ -208,7 +222,8 @@ export function shapeDocument(
     if (kind) {
       if (typeof value !== "string" || value === "") return value;
       const missing: MissingMedia = { contentId: value, missing: true };
-      return lookup.media(value.toLowerCase()) ?? missing;
+      const media = lookup.media(value.toLowerCase());
+      return media ? (chain ? { ...media, alt: inChain(media.alt, chain), caption: inChain(media.caption, chain) } : media) : missing;
     }
     const collection = collectionOf(node);
     if (collection) {

@@ -88,7 +88,7 @@ export function mediaFile(media: MediaRow, file: string): { key: string; mimetyp
 }
 
 /** The delivery media object of a media version. */
-export function toDeliveryMedia(media: MediaRow, urlOf: (file: string) => string): DeliveryMedia {
+export function toDeliveryMedia(media: MediaRow & Partial<MediaTexts>, urlOf: (file: string) => string): DeliveryMedia {
   const original = { url: urlOf("original"), mimetype: media.mimetype };
   const renditions: DeliveryMedia["renditions"] = { original };
   if (media.details.renditionKey) renditions.web = { url: urlOf("web"), mimetype: "video/mp4" };
@@ -117,22 +117,32 @@ export function toDeliveryMedia(media: MediaRow, urlOf: (file: string) => string
     renditions,
     stills,
     thumb: thumbStill ? { url: thumbStill.url, index: thumbStill.index, custom: thumbStill.custom } : null,
+    alt: media.descriptions?.alt ?? {},
+    caption: media.descriptions?.caption ?? {},
+    credits: media.credits || null,
   };
+}
+
+/** The media library's texts of an item (migration 041): alternative texts and captions per locale, credits. */
+export interface MediaTexts {
+  descriptions: { alt?: Record<string, string>; caption?: Record<string, string> };
+  credits: string;
 }
 
 const MEDIA_COLUMNS = `m.id, m.content_id AS "contentId", m.kind, m.bucket_id AS "bucketId", m.storage_key AS "storageKey",
   m.original_filename AS "originalFilename", m.mimetype, m.size::float8 AS size, m.width, m.height, m.details,
   m.original_image_version_id AS "originalImageVersionId", m.created_at AS "createdAt"`;
 
-/** The latest version of each media content, with the slug of its bucket (whose read scope decides). */
+/** The latest version of each media content, with the slug of its bucket (whose read scope decides) and its texts. */
 export async function latestMediaWithBucket(
   db: Queryable,
   contentIds: readonly string[],
-): Promise<Array<MediaRow & { bucketSlug: string }>> {
+): Promise<Array<MediaRow & MediaTexts & { bucketSlug: string }>> {
   if (!contentIds.length) return [];
-  const { rows } = await db.query<MediaRow & { bucketSlug: string }>(
-    `SELECT DISTINCT ON (m.content_id) ${MEDIA_COLUMNS}, b.slug AS "bucketSlug"
-     FROM media m JOIN buckets b ON b.id = m.bucket_id WHERE m.content_id = ANY($1::uuid[]) ORDER BY m.content_id, m.seq DESC`,
+  const { rows } = await db.query<MediaRow & MediaTexts & { bucketSlug: string }>(
+    `SELECT ${MEDIA_COLUMNS}, b.slug AS "bucketSlug", i.descriptions, i.credits
+     FROM media_items i JOIN media m ON m.id = i.latest_media_id JOIN buckets b ON b.id = i.bucket_id
+     WHERE i.content_id = ANY($1::uuid[])`,
     [contentIds],
   );
   return rows;

@@ -8,6 +8,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { libraryBuckets } from "@server/media/library";
+import { describeMediaItem } from "@server/media/library-item";
 import { createBucket, type Bucket } from "@server/content/buckets";
 import { createPublished } from "@tests/support/publishing";
 import { createContent, saveVersion } from "@server/content/store";
@@ -78,6 +80,23 @@ function serveStatic(): Promise<Server> {
   return new Promise((resolve) => httpServer.listen(0, "127.0.0.1", () => resolve(httpServer)));
 }
 
+/** A poster whose library item has its alternative texts (docs/media.md), as an editor writes them on /media/{id}. */
+async function describedPoster(bucket: Bucket): Promise<string> {
+  const contentId = await demoImage(bucket, 0);
+  const buckets = await libraryBuckets(
+    server.db,
+    { id: "", name: "", email: "", permissions: ["admin"], buckets: null, locale: null },
+    "en",
+  );
+  const errors = await describeMediaItem(server.db, buckets, contentId, {
+    alt: { en: "A beach at low tide under a wide sky", nl: "Een strand bij eb onder een wijde lucht" },
+    caption: {},
+    credits: "",
+  });
+  expect(errors).toEqual({});
+  return contentId;
+}
+
 async function demoImage(bucket: Bucket, colour: number) {
   const bytes = await jpegOfSize(480, 300 + colour);
   const storageKey = `${randomUUID()}.jpg`;
@@ -143,7 +162,7 @@ beforeAll(async () => {
       opensOn: "2026-09-12",
       closesOn: "2027-01-10",
       artist,
-      poster: await demoImage(exhibitions, 0),
+      poster: await describedPoster(exhibitions),
       trailer: await demoVideo(exhibitions),
     },
     null,
@@ -222,6 +241,10 @@ describe("the example exhibit app", () => {
       await expect.poll(() => page.locator("h1").textContent()).toBe("Exhibitions");
       expect(await page.locator("article.exhibition .artist").allTextContents()).toEqual(["By Hendrik Willem Mesdag"]);
       await expectImagesLoaded(page, 2);
+      // The library's alternative text in the visitor's language; the title where none is written.
+      expect(
+        await page.locator("article.exhibition img").evaluateAll((images) => images.map((image) => image.getAttribute("alt"))),
+      ).toEqual(["A beach at low tide under a wide sky", "Glass and Fire"]);
       const video = await videoSource(page);
       expect(video.src.startsWith(`${server.url}/api/v1/delivery/media/`)).toBe(true);
       expect(video.type).toBe("video/webm");
@@ -236,6 +259,7 @@ describe("the example exhibit app", () => {
       ]);
       expect(await page.locator("html").getAttribute("lang")).toBe("nl");
       await expectImagesLoaded(page, 2);
+      expect(await page.locator("article.exhibition img").first().getAttribute("alt")).toBe("Een strand bij eb onder een wijde lucht");
       expect(page.url()).toContain("locale=nl");
       expectNoErrors();
     } finally {
@@ -313,6 +337,8 @@ describe("the example exhibit app", () => {
       expect(await page.locator("[data-source]").getAttribute("data-source")).toBe("bundle");
       expect(await page.locator("article.exhibition .artist").allTextContents()).toEqual(["Door Hendrik Willem Mesdag"]);
       await expectImagesLoaded(page, 2);
+      // The bundle carries the library's texts: the Dutch alternative text, offline.
+      expect(await page.locator("article.exhibition img").first().getAttribute("alt")).toBe("Een strand bij eb onder een wijde lucht");
       const video = await videoSource(page);
       expect(video.src).toMatch(new RegExp(`^${staticUrl}/bundle/media/[0-9a-f-]{36}/original\\.webm$`));
       expect(video.poster).toMatch(/\/bundle\/media\/[0-9a-f-]{36}\/still-0\.jpg$/);

@@ -5,6 +5,8 @@ import { createTestBucket, decode, page, signedInUser, topBar } from "@tests/sup
 import { get, postForm, postJson, sameOrigin } from "@tests/support/http";
 import { pngOfSize, upload } from "@tests/support/media-fixtures";
 import { startTestServer, type TestServer } from "@tests/support/server";
+import { deliver, deliveryClient, json, type Doc } from "@tests/support/delivery";
+import { publishNewest } from "@tests/support/publishing";
 import { libraryBuckets, listLibrary } from "@server/media/library";
 import { deleteMediaItems, describeMediaItem, findLibraryItem } from "@server/media/library-item";
 import { parseLibraryQuery } from "@core/media/library";
@@ -377,3 +379,30 @@ function postFields(path: string, fields: Array<[string, string]>) {
     body: new URLSearchParams(fields),
   });
 }
+
+describe("the library's texts in the delivery API", () => {
+  it("answers an item's alternative text and caption per locale, or in the locale asked for, and its credits", async () => {
+    const image = await uploadImage(exhibitions, "delivery-dunes.png");
+    const doc = await save(exhibitions, { title: "Dunes", image });
+    await publishNewest(server.db, exhibitions.id, doc.contentId);
+    await describeMediaItem(server.db, await bucketsOf(), image, {
+      alt: { en: "Dunes under a grey sky", nl: "" },
+      caption: { en: "The dunes", nl: "De duinen" },
+      credits: "© Duinmuseum",
+    });
+    const { token } = await deliveryClient(server.db, { read: [exhibitions.slug] });
+    const path = `/api/v1/delivery/buckets/${exhibitions.slug}/documents/${doc.contentId}`;
+    const every = await json<Doc>(await deliver(server.url, path, token));
+    expect(every.data.image).toMatchObject({
+      contentId: image,
+      alt: { en: "Dunes under a grey sky" },
+      caption: { en: "The dunes", nl: "De duinen" },
+      credits: "© Duinmuseum",
+    });
+    // Dutch asked for: the caption in Dutch, the alternative text from the chain's next locale (nobody wrote it in Dutch).
+    const dutch = await json<Doc>(await deliver(server.url, `${path}?locale=nl`, token));
+    expect(dutch.data.image).toMatchObject({ alt: "Dunes under a grey sky", caption: "De duinen", credits: "© Duinmuseum" });
+    const onlyDutch = await json<Doc>(await deliver(server.url, `${path}?locale=nl&fallback=nl`, token));
+    expect(onlyDutch.data.image).toMatchObject({ alt: null, caption: "De duinen" });
+  });
+});

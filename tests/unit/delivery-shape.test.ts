@@ -62,6 +62,9 @@ const media: DeliveryMedia = {
   renditions: { original: { url: "https://cms.example/x", mimetype: "image/png" } },
   stills: [],
   thumb: null,
+  alt: {},
+  caption: {},
+  credits: null,
 };
 
 const a = source(ID.a, {

@@ -209,6 +209,16 @@ export interface components {
             duration?: number | null;
             /** Format: uri */
             url: string;
+            /** @description The alternative text (what an image or a video shows, for visitors who cannot see it): in the locale asked for (the first of its chain that has one; null when none has), else one per locale. */
+            alt: string | null | {
+                [key: string]: string;
+            };
+            /** @description The caption, in the locale asked for as alt is, else one per locale. */
+            caption: string | null | {
+                [key: string]: string;
+            };
+            /** @description Credits and copyright, as the museum must show them. */
+            credits: string | null;
             renditions: {
                 [key: string]: {
                     /** Format: uri */

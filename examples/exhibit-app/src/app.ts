@@ -182,7 +182,14 @@ function exhibitionCard(exhibition: Exhibition, locale: Locale, source: Source):
     "article",
     { className: "exhibition" },
     poster
-      ? element("img", { src: source.media(poster.url), alt: title, width: poster.width ?? 0, height: poster.height ?? 0, loading: "lazy" })
+      ? element("img", {
+          src: source.media(poster.url),
+          // The library's alternative text in the visitor's language; the title where nobody wrote one.
+          alt: typeof poster.alt === "string" ? poster.alt : title,
+          width: poster.width ?? 0,
+          height: poster.height ?? 0,
+          loading: "lazy",
+        })
       : null,
     element("h2", { textContent: title }),
     data.subtitle ? element("p", { className: "subtitle", textContent: data.subtitle }) : null,
