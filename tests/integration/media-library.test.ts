@@ -404,5 +404,13 @@ describe("the library's texts in the delivery API", () => {
     expect(dutch.data.image).toMatchObject({ alt: "Dunes under a grey sky", caption: "De duinen", credits: "© Duinmuseum" });
     const onlyDutch = await json<Doc>(await deliver(server.url, `${path}?locale=nl&fallback=nl`, token));
     expect(onlyDutch.data.image).toMatchObject({ alt: null, caption: "De duinen" });
+
+    // New texts are a new answer: the ETag an app revalidates with no longer matches.
+    const etag = (await deliver(server.url, path, token)).headers.get("etag")!;
+    expect((await deliver(server.url, path, token, { "If-None-Match": etag })).status).toBe(304);
+    await describeMediaItem(server.db, await bucketsOf(), image, { alt: { en: "Dunes at dawn" }, caption: {}, credits: "" });
+    const changed = await deliver(server.url, path, token, { "If-None-Match": etag });
+    expect(changed.status).toBe(200);
+    expect((await json<Doc>(changed)).data.image).toMatchObject({ alt: { en: "Dunes at dawn" } });
   });
 });
