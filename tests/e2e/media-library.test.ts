@@ -1,0 +1,127 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Bucket } from "@server/content/buckets";
+import { createContent } from "@server/content/store";
+import { JS_MODES, launchBrowser, open, submitAndWait, textOf } from "@tests/support/browser";
+import { signedInContext } from "@tests/support/content-browser";
+import { createTestBucket } from "@tests/support/fixtures";
+import { get } from "@tests/support/http";
+import { pngOfSize } from "@tests/support/media-fixtures";
+import { startTestServer, type TestServer } from "@tests/support/server";
+
+/*
+ * The media library in the browser (issue 35, docs/media.md), with JavaScript and without, in English and in Dutch:
+ * an editor uploads three images at once, describes one in both languages, finds it by its description, sees the
+ * document that uses it, gives it a new file that every use then shows, and deletes an unused one.
+ */
+
+let server: TestServer;
+let browser: Browser;
+let photos: Bucket;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  photos = await createTestBucket(server.db, {
+    name: "Collection photos",
+    locales: ["en", "nl"],
+    jsonSchema: {
+      type: "object",
+      properties: {
+        title: { type: "string", title: "Title" },
+        photo: { type: "string", title: "Photo", _ref: "b-image", minWidth: 100, minHeight: 50 },
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+const WORDS = {
+  en: { locale: "en-US", title: "Media library", uploaded: "Uploaded", saved: "Descriptions saved.", replaced: "The file was replaced" },
+  nl: {
+    locale: "nl-NL",
+    title: "Mediabibliotheek",
+    uploaded: "Geüpload",
+    saved: "Beschrijvingen opgeslagen.",
+    replaced: "Het bestand is vervangen",
+  },
+} as const;
+
+describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? ("en" as const) : ("nl" as const) })))(
+  "the media library $label, in $language",
+  ({ javaScriptEnabled, language }) => {
+    it("uploads three images, describes one per language, finds it, replaces it for its use, deletes an unused one", async () => {
+      const words = WORDS[language];
+      const run = `${language}-${Date.now().toString(36)}`;
+      const { newPage, close, cookie } = await signedInContext(browser, server, { javaScriptEnabled, locale: words.locale });
+      try {
+        const page = await newPage();
+        await open(page, "/media");
+        expect(await textOf(page.locator("main h1"))).toBe(words.title);
+
+        await page.locator("details.media-upload > summary").click();
+        await page.locator("#media-upload-bucket").selectOption(photos.slug);
+        await page.locator("#media-upload-files").setInputFiles([
+          { name: `${run}-harbour.png`, mimeType: "image/png", buffer: await pngOfSize(200, 120) },
+          { name: `${run}-dunes.png`, mimeType: "image/png", buffer: await pngOfSize(210, 120) },
+          { name: `${run}-tulips.png`, mimeType: "image/png", buffer: await pngOfSize(220, 120) },
+        ]);
+        await submitAndWait(page, page.locator(".media-upload-form button[type=submit]"));
+        const results = page.locator(".media-upload-results > li");
+        await expect.poll(() => results.count()).toBe(3);
+        for (const text of await results.allTextContents()) expect(text).toContain(`${words.uploaded}:`);
+
+        // The harbour photo: described in both languages.
+        await results.getByRole("link", { name: `${run}-harbour.png` }).click();
+        await expect.poll(() => page.locator("main h1").textContent()).toBe(`${run}-harbour.png`);
+        const contentId = new URL(page.url()).pathname.split("/").pop()!;
+        await page.locator('textarea[name="alt.en"]').fill(`Boats in the harbour ${run}`);
+        await page.locator('textarea[name="alt.nl"]').fill(`Boten in de haven ${run}`);
+        await page.locator('textarea[name="caption.nl"]').fill("De haven");
+        await page.locator('input[name="credits"]').fill("© Museum");
+        await submitAndWait(page, page.locator(".media-descriptions button[type=submit]"));
+        await expect.poll(() => page.locator(".media-descriptions .flash-notice").textContent()).toContain(words.saved);
+
+        // Found by its Dutch description; a document uses it.
+        const document = await createContent(server.db, photos.id, { title: `Harbour room ${run}`, photo: contentId }, null);
+        await open(page, `/media?q=${encodeURIComponent(`boten in de haven ${run}`)}&view=list`);
+        await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+        await page
+          .locator("tbody tr")
+          .getByRole("link", { name: `${run}-harbour.png` })
+          .click();
+        await expect.poll(() => page.locator(".media-uses a").first().textContent()).toBe(`Harbour room ${run}`);
+        expect(await page.locator(".media-uses a").first().getAttribute("href")).toBe(`/b/${photos.slug}/${document.contentId}/latest`);
+
+        // A new file for it: refused when it does not fit the document's field, taken when it does.
+        await page
+          .locator("#media-replace-file")
+          .setInputFiles({ name: "narrow.png", mimeType: "image/png", buffer: await pngOfSize(90, 90) });
+        await submitAndWait(page, page.locator(".media-replace button[type=submit]"));
+        await expect.poll(() => page.locator('[role="alert"]').first().textContent()).toContain(`Harbour room ${run}`);
+        await page
+          .locator("#media-replace-file")
+          .setInputFiles({ name: `${run}-wider.png`, mimeType: "image/png", buffer: await pngOfSize(400, 200) });
+        await submitAndWait(page, page.locator(".media-replace button[type=submit]"));
+        await expect.poll(() => page.locator(".flash-notice").first().textContent()).toContain(words.replaced);
+        const latest = (await (await get(server.url, `/api/v1/buckets/image/content/${contentId}/latest`, cookie)).json()) as {
+          originalFilename: string;
+          dimensions: { width: number };
+        };
+        expect(latest).toMatchObject({ originalFilename: `${run}-wider.png`, dimensions: { width: 400 } });
+
+        // The unused tulips: deleted from the list with a checkbox.
+        await open(page, `/media?q=${encodeURIComponent(`${run}-tulips`)}`);
+        await page.locator('input[name="item"]').check();
+        await submitAndWait(page, page.locator(".media-library-items button[type=submit]"));
+        await expect.poll(() => page.locator(".flash-notice").first().textContent()).toMatch(/1 item/);
+        await open(page, `/media?q=${encodeURIComponent(`${run}-tulips`)}`);
+        expect(await page.locator("[data-media-item]").count()).toBe(0);
+      } finally {
+        await close();
+      }
+    });
+  },
+);
