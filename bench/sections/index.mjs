@@ -8,6 +8,7 @@ import { editJs } from "./edit-js.mjs";
 import { editRequests } from "./edit-requests.mjs";
 import { impact } from "./impact.mjs";
 import { media } from "./media.mjs";
+import { mediaLibrary } from "./media-library.mjs";
 import { overview } from "./overview.mjs";
 import { pages } from "./pages.mjs";
 import { presence } from "./presence.mjs";
@@ -23,6 +24,7 @@ export const sections = [
   { name: "round-trips", title: "Database round trips per request (PostgreSQL, through a counting proxy)", run: roundTrips },
   { name: "delivery", title: "Delivery read API: documents, populate, 304 revalidation", run: delivery },
   { name: "overview", title: "Bucket overview with 2,000, 10,000 and 100,000 documents", run: overview },
+  { name: "media-library", title: "Media library (/media) with 100,000 items", run: mediaLibrary },
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },
   { name: "edit-requests", title: "Edit page in Chromium: requests and time to usable", run: editRequests },
