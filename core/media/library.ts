@@ -12,6 +12,9 @@ export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export const LIBRARY_VIEWS = ["grid", "list"] as const;
 export type LibraryView = (typeof LIBRARY_VIEWS)[number];
 
+/** The most images without an alternative text the library counts (a count on every page; "or more" beyond). */
+export const MISSING_ALT_COUNT_LIMIT = 1000;
+
 /** The most files of one library upload. */
 export const LIBRARY_UPLOAD_FILES = 20;
 

@@ -10,7 +10,7 @@ import type { Db } from "./client";
  * autovacuum does, counted in pages: PGlite does not keep its change counters across restarts). Tables under
  * MIN_PAGES are left alone: the planner's guesses cost little there, and the start of a small database stays quick.
  */
-export const STATISTICS_TABLES = ["contents", "versions"] as const;
+export const STATISTICS_TABLES = ["contents", "versions", "media_items", "media_uses"] as const;
 const MIN_PAGES = 8;
 const GROWTH = 1.2;
 /**

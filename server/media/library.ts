@@ -4,7 +4,7 @@ import { isBucketVisible } from "@server/content/buckets";
 import { bucketName, type BucketNames } from "@core/content/bucket-name";
 import type { Locale } from "@core/locales";
 import type { MediaKind } from "@core/media/bounds";
-import { LIBRARY_PAGE_SIZE, type LibraryItem, type LibraryQuery } from "@core/media/library";
+import { LIBRARY_PAGE_SIZE, MISSING_ALT_COUNT_LIMIT, type LibraryItem, type LibraryQuery } from "@core/media/library";
 
 export type { LibraryItem } from "@core/media/library";
 import { chosenStillUrl } from "./content";
@@ -44,6 +44,12 @@ const ORDER: Record<LibraryQuery["sort"], string> = {
 const MISSING_ALT = `(SELECT coalesce(array_agg(l), '{}') FROM unnest(b.locales) AS l WHERE i.kind = 'image'
   AND coalesce(i.descriptions #>> ARRAY['alt', l], '') = '')`;
 
+/**
+ * The same as a non-empty MISSING_ALT, in a form the planner estimates and an index-less scan tests cheaply: empty
+ * texts are never stored, so an image lacks one exactly when its texts do not hold every locale of its bucket.
+ */
+const LACKS_ALT = `(i.kind = 'image' AND NOT (coalesce(i.descriptions->'alt', '{}') ?& b.locales))`;
+
 /** The conditions of a query over media_items `i` joined with its bucket `b`, and their parameters after `$1`. */
 function conditions(query: LibraryQuery, buckets: readonly LibraryBucket[]) {
   const where = ["i.bucket_id = ANY($1::uuid[])"];
@@ -58,7 +64,7 @@ function conditions(query: LibraryQuery, buckets: readonly LibraryBucket[]) {
   if (query.uploader) add((p) => `i.created_by = ${p}::uuid`, query.uploader);
   if (query.use === "used") where.push("EXISTS (SELECT 1 FROM media_uses u WHERE u.media_content_id = i.content_id)");
   if (query.use === "unused") where.push("NOT EXISTS (SELECT 1 FROM media_uses u WHERE u.media_content_id = i.content_id)");
-  if (query.missingAlt) where.push(`cardinality(${MISSING_ALT}) > 0`);
+  if (query.missingAlt) where.push(LACKS_ALT);
   return { where: where.join(" AND "), params };
 }
 
@@ -95,12 +101,14 @@ export async function listLibrary(
   };
 }
 
-/** Images of the user's buckets without an alternative text in a locale of their bucket (the library's count). */
+/** Images of the user's buckets without an alternative text in a locale of their bucket, up to the limit. */
 export async function countMissingAlt(db: Queryable, buckets: readonly LibraryBucket[]): Promise<number> {
   if (!buckets.length) return 0;
   const { rows } = await db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM media_items i JOIN buckets b ON b.id = i.bucket_id
-     WHERE i.bucket_id = ANY($1::uuid[]) AND i.kind = 'image' AND cardinality(${MISSING_ALT}) > 0`,
+    `SELECT count(*)::int AS count FROM (
+       SELECT 1 FROM media_items i JOIN buckets b ON b.id = i.bucket_id
+       WHERE i.bucket_id = ANY($1::uuid[]) AND ${LACKS_ALT} LIMIT ${MISSING_ALT_COUNT_LIMIT}
+     ) AS lacking`,
     [buckets.map((bucket) => bucket.id)],
   );
   return rows[0]?.count ?? 0;

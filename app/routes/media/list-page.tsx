@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { libraryQueryString, LIBRARY_SORTS, type LibraryQuery } from "@core/media/library";
+import { libraryQueryString, LIBRARY_SORTS, MISSING_ALT_COUNT_LIMIT, type LibraryQuery } from "@core/media/library";
 import { FlashNotice } from "~/components/flash-notice";
 import { LibraryGrid, LibraryTable, RefusedDeletions } from "~/components/media-library/library-items";
 import { UploadForm } from "~/components/media-library/upload-form";
@@ -45,7 +45,9 @@ export function ListPage({ loaderData, actionData }: { loaderData: ListPageData;
       <div className="media-library-summary">
         {loaderData.missingAlt ? (
           <Link to={link({ missingAlt: true, kind: "image", page: 1 })} className="media-missing-alt">
-            {t("library.missingAltCount", { count: loaderData.missingAlt })}
+            {loaderData.missingAlt >= MISSING_ALT_COUNT_LIMIT
+              ? t("library.missingAltMany", { count: MISSING_ALT_COUNT_LIMIT })
+              : t("library.missingAltCount", { count: loaderData.missingAlt })}
           </Link>
         ) : (
           <span />

@@ -21,6 +21,9 @@ CREATE TABLE media_items (
 CREATE INDEX media_items_created_idx ON media_items (created_at DESC, content_id DESC);
 CREATE INDEX media_items_bucket_idx ON media_items (bucket_id, created_at DESC);
 CREATE INDEX media_items_uploader_idx ON media_items (created_by);
+-- The list's other sorts (server/media/library.ts), so that a page reads its rows in order instead of sorting them all.
+CREATE INDEX media_items_name_idx ON media_items (lower(name), content_id);
+CREATE INDEX media_items_size_idx ON media_items (size DESC, content_id DESC);
 CREATE INDEX media_items_search_trgm_idx ON media_items USING gin (search_key(search_text) gin_trgm_ops);
 
 CREATE FUNCTION media_item_search_text(name text, descriptions jsonb, credits text) RETURNS text
