@@ -2,7 +2,7 @@ import type { Db } from "@server/db/client";
 import type { MediaServices } from "@server/services";
 import { HttpError, messagesOf } from "@server/errors";
 import { compileBucketSchema } from "@server/content/validator";
-import { MAX_VIDEO_BYTES, type MediaKind } from "@core/media/bounds";
+import { MAX_VIDEO_BYTES, tooLargeMessage, type MediaKind } from "@core/media/bounds";
 import { mediaFitErrors } from "@core/media/fit";
 import { LIBRARY_UPLOAD_FILES } from "@core/media/library";
 import type { Message } from "@core/messages";
@@ -72,7 +72,7 @@ export async function uploadToLibrary(
   for (const { file, tooLarge } of received.files) {
     const filename = file.originalFilename;
     if (tooLarge !== undefined) {
-      results.push({ filename, errors: [{ key: "media.file.tooLarge", params: { maximum: "1 GB" } }] });
+      results.push({ filename, errors: [tooLargeMessage(tooLarge)] });
       continue;
     }
     try {
