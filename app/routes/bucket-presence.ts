@@ -6,13 +6,13 @@ import { HttpError } from "@server/errors";
 import { getLatestVersion } from "@server/content/store";
 import { setUnsaved } from "@server/presence/store";
 import { isUuid } from "@core/ids";
-import { PRESENCE_PAGE_FIELD, PRESENCE_UNSAVED_FIELD } from "@core/content/presence";
+import { PRESENCE_PAGE_FIELD, PRESENCE_SINCE_FIELD, PRESENCE_UNSAVED_FIELD } from "@core/content/presence";
 import type { Route } from "./+types/bucket-presence";
 
 /*
  * /b/{bucket}/{contentId}/presence?page={pageId} (issue 32, docs/architecture.md "Presence"): GET is the event
  * stream of who else has the document open (and of its saves and deletion) for the edit page `pageId` the loader
- * recorded; PUT (form fields page, unsaved=true|false) says whether that page has unsaved changes. A document or page that is
+ * recorded (and `since`, the document's version as it loaded: a save since is told at once); PUT (form fields page, unsaved=true|false) says whether that page has unsaved changes. A document or page that is
  * not there, not visible or not the user's answers 404.
  */
 
@@ -20,7 +20,9 @@ const notFound = () => new HttpError(404, "errors.notFound");
 
 export const loader = apiRoute(async ({ request, context, params }: Route.LoaderArgs) => {
   const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
-  const pageId = new URL(request.url).searchParams.get(PRESENCE_PAGE_FIELD);
+  const search = new URL(request.url).searchParams;
+  const pageId = search.get(PRESENCE_PAGE_FIELD);
+  const since = search.get(PRESENCE_SINCE_FIELD) ?? undefined;
   if (!isUuid(params.contentId) || !isUuid(pageId ?? undefined)) throw notFound();
   const contentId = params.contentId;
   if (!(await getLatestVersion(context.db, bucket.id, contentId))) throw notFound();
@@ -31,6 +33,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
       page,
       (event, data) => stream.send(event, data),
       () => stream.close(),
+      isUuid(since) ? since : null,
     );
     return () => void opened.then((leave) => leave?.());
   });

@@ -37,8 +37,13 @@ export interface SavedEvent {
 export const presencePath = (bucketSlug: string, contentId: string) =>
   `/b/${encodeURIComponent(bucketSlug)}/${encodeURIComponent(contentId)}/presence`;
 
-/** The form fields of a PUT to presencePath. */
+/** The form fields of a PUT to presencePath (and the page field of its GET). */
 export const PRESENCE_PAGE_FIELD = "page";
+/**
+ * The GET's document version as of the page's load: a save between the load and the stream's opening is told as
+ * soon as the stream opens.
+ */
+export const PRESENCE_SINCE_FIELD = "since";
 export const PRESENCE_UNSAVED_FIELD = "unsaved";
 
 /** One entry per person: the earliest `since`, unsaved when any of their pages is. Sorted by since, then name. */

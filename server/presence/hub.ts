@@ -58,10 +58,16 @@ export class PresenceHub {
   }
 
   /**
-   * Opens a page's stream: its row becomes this server's, it is told who else is here, and then every change.
-   * False when the page is not the user's (the caller answers 404). Answers the way to close it.
+   * Opens a page's stream: its row becomes this server's, it is told who else is here, a save by someone else since
+   * `knownVersionId` (the version the page loaded; a save while it loaded has no notice left to hear), and then every
+   * change. Null when the page is not the user's (the caller answers 404); else the way to close it.
    */
-  async open(page: PresencePage, send: Subscriber["send"], close: () => void): Promise<(() => Promise<void>) | null> {
+  async open(
+    page: PresencePage,
+    send: Subscriber["send"],
+    close: () => void,
+    knownVersionId: string | null = null,
+  ): Promise<(() => Promise<void>) | null> {
     if (this.#stopped || !(await goLive(this.db, page, this.serverId))) return null;
     const subscriber: Subscriber = { page, send, close, lastEditors: null };
     let subscribers = this.#byDocument.get(page.contentId);
@@ -69,6 +75,10 @@ export class PresenceHub {
     subscribers.add(subscriber);
     this.#startTimers();
     this.#tell(subscriber, await editorsOf(this.db, page.contentId));
+    if (knownVersionId) {
+      const saved = await latestSave(this.db, page.contentId);
+      if (saved && saved.versionId !== knownVersionId && saved.authorId !== page.userId) send(PRESENCE_EVENTS.saved, saved);
+    }
     let closed = false;
     return async () => {
       if (closed) return;

@@ -56,8 +56,9 @@ async function openPage(path: string, cookie: string) {
   return { html, pageId: pageId!, base: inputValue(html, "__baseVersionId")! };
 }
 
-async function stream(path: string, pageId: string, cookie: string) {
-  const opened = await openEventStream(server.url, `${path.replace(/\/latest$/, "")}/presence?page=${pageId}`, cookie);
+async function stream(path: string, pageId: string, cookie: string, since?: string) {
+  const query = new URLSearchParams({ page: pageId, ...(since ? { since } : {}) });
+  const opened = await openEventStream(server.url, `${path.replace(/\/latest$/, "")}/presence?${query}`, cookie);
   streams.push(opened);
   return opened;
 }
@@ -111,6 +112,27 @@ describe("presence on a document's edit page", () => {
     const beforeLeaving = annaStream.events.length;
     benStream.close();
     expect(names(await annaStream.next("editors", (data) => names(data).length === 0, { from: beforeLeaving }))).toEqual([]);
+  });
+
+  it("tells a page of a save made while it loaded, as its stream opens; not a page that loaded it", async () => {
+    const { path, contentId } = await newDocument("Saved while loading");
+    const annaPage = await openPage(path, anna);
+    const benPage = await openPage(path, ben);
+    const saved = await postForm(server.url, path, { __contentId: contentId, __baseVersionId: benPage.base, title: "Saved", place: "" }, ben);
+    expect(saved.status).toBe(302);
+    const annaStream = await stream(path, annaPage.pageId, anna, annaPage.base);
+    const told = (await annaStream.next("saved")) as { author: string; versionId: string };
+    expect(told.author).toBe("Ben de Vries");
+    expect(told.versionId).not.toBe(annaPage.base);
+
+    // A page loaded after the save has nothing to be told; the events up to a later one hold no save.
+    const fresh = await openPage(path, anna);
+    const freshStream = await stream(path, fresh.pageId, anna, fresh.base);
+    await freshStream.next("editors");
+    const from = freshStream.events.length;
+    expect((await putUnsaved(path, { page: benPage.pageId, unsaved: "true" }, ben)).status).toBe(204);
+    await freshStream.next("editors", (data) => (data as PresentEditor[])[0]?.unsaved === true, { from });
+    expect(freshStream.events.some((entry) => entry.event === "saved")).toBe(false);
   });
 
   it("marks the overview's rows someone else has open, as of its load", async () => {

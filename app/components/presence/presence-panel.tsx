@@ -8,6 +8,7 @@ import { dateTimeFormat } from "@core/date-formats";
 import {
   PRESENCE_EVENTS,
   PRESENCE_PAGE_FIELD,
+  PRESENCE_SINCE_FIELD,
   PRESENCE_UNSAVED_FIELD,
   presencePath,
   type PresentEditor,
@@ -30,6 +31,8 @@ const UNSAVED_SWEEP_MS = 3000;
 
 export interface PresenceData {
   pageId: string;
+  /** The document's newest version as the page was loaded. */
+  latestVersionId: string;
   editors: PresentEditor[];
 }
 
@@ -58,7 +61,8 @@ export function PresencePanel({
   const path = presencePath(bucketSlug, contentId);
 
   useEffect(() => {
-    const source = new EventSource(`${path}?${PRESENCE_PAGE_FIELD}=${encodeURIComponent(presence.pageId)}`);
+    const query = new URLSearchParams({ [PRESENCE_PAGE_FIELD]: presence.pageId, [PRESENCE_SINCE_FIELD]: presence.latestVersionId });
+    const source = new EventSource(`${path}?${query}`);
     source.addEventListener(PRESENCE_EVENTS.editors, (event) => setEditors(JSON.parse(event.data as string) as PresentEditor[]));
     source.addEventListener(PRESENCE_EVENTS.saved, (event) => setSaved(JSON.parse(event.data as string) as SavedEvent));
     source.addEventListener(PRESENCE_EVENTS.deleted, () => {
@@ -66,7 +70,7 @@ export function PresencePanel({
       source.close();
     });
     return () => source.close();
-  }, [path, presence.pageId]);
+  }, [path, presence.pageId, presence.latestVersionId]);
 
   useUnsavedReport(formId, path, presence.pageId);
 

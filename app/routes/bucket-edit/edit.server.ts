@@ -91,7 +91,11 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
   // Who else has the document open, as of now; this page counts for them too (its stream, once open, keeps it so).
   const pageId = randomUUID();
   const presence = editing
-    ? { pageId, editors: await recordPageShown(context.db, { pageId, bucketId: bucket.id, contentId: version.contentId, userId: user.id }) }
+    ? {
+        pageId,
+        latestVersionId: latestVersionId ?? version.versionId,
+        editors: await recordPageShown(context.db, { pageId, bucketId: bucket.id, contentId: version.contentId, userId: user.id }),
+      }
     : null;
   const search = new URL(request.url).searchParams;
   // Back from a popup sub-form's own page (no JavaScript): the form's unsaved input, the saved document picked.
