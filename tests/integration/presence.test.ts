@@ -118,7 +118,12 @@ describe("presence on a document's edit page", () => {
     const { path, contentId } = await newDocument("Saved while loading");
     const annaPage = await openPage(path, anna);
     const benPage = await openPage(path, ben);
-    const saved = await postForm(server.url, path, { __contentId: contentId, __baseVersionId: benPage.base, title: "Saved", place: "" }, ben);
+    const saved = await postForm(
+      server.url,
+      path,
+      { __contentId: contentId, __baseVersionId: benPage.base, title: "Saved", place: "" },
+      ben,
+    );
     expect(saved.status).toBe(302);
     const annaStream = await stream(path, annaPage.pageId, anna, annaPage.base);
     const told = (await annaStream.next("saved")) as { author: string; versionId: string };
