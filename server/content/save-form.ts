@@ -150,8 +150,9 @@ export async function submitBucketForm(
       screen: bucket.screen,
       screens: context.screens,
     });
+  const savedDocumentId = isUuid(textField(formData, CONTENT_ID_FIELD)) ? textField(formData, CONTENT_ID_FIELD) : null;
   const references = (value: unknown, staged: readonly StagedFormFile[] = []) =>
-    checkMediaReferences(context.db, storage, { user, bucket, schema, value, tokens, staged, locale });
+    checkMediaReferences(context.db, storage, { user, bucket, documentId: savedDocumentId, schema, value, tokens, staged, locale });
 
   const hostile = removeHostileEntries(formData);
   if (hostile.length) {

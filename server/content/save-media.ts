@@ -19,6 +19,7 @@ import {
   stashPending,
 } from "@server/media/pending";
 import type { MediaStorage } from "@server/media/storage";
+import { checkChosenMedia, type Chooser } from "@server/media/library-pick";
 import type { ReceivedFile } from "@server/media/upload";
 import { tooLargeMessage } from "@core/media/bounds";
 import { translateMessage } from "@core/messages";
@@ -95,14 +96,17 @@ export interface MediaReferenceCheck {
  * the same user, bucket and field (anything else is refused under the field);
  * a token whose upload was swept is reported under the field that still holds
  * its contentId. Other values (and uploads another save committed meanwhile)
- * are ordinary media references.
+ * are media items: one the document did not use yet must be visible to the
+ * user and fit its field (server/media/library-pick.ts).
  */
 export async function checkMediaReferences(
   db: Queryable,
   storage: MediaStorage,
   input: {
-    user: Author;
+    user: Author & Chooser;
     bucket: Bucket;
+    /** The saved document, when it exists: the items it uses already are not checked again. */
+    documentId?: string | null;
     schema: JsonSchema;
     value: unknown;
     tokens: readonly string[];
@@ -134,10 +138,13 @@ export async function checkMediaReferences(
   const committed = await committedContentIds(db, tokenOnly);
   const check: MediaReferenceCheck = { pending: [], shown: [], errors: {} };
   const seen = new Set<string>();
-  for (const { name, contentId } of references) {
+  const stored: typeof references = [];
+  for (const reference of references) {
+    const { name, contentId } = reference;
     const row = rows.get(contentId);
     const secret = secrets.get(contentId);
     if (!row) {
+      if (secret === undefined) stored.push(reference);
       if (secret === undefined || committed.has(contentId)) continue;
       add(check.errors, name, gone);
       if (!seen.has(contentId)) check.shown.push({ token: `${contentId}.${secret}`, contentId, kind: null, originalFilename: null });
@@ -157,6 +164,13 @@ export async function checkMediaReferences(
     }
     seen.add(contentId);
   }
+  const chosen = await checkChosenMedia(db, {
+    chooser: input.user,
+    documentId: input.documentId ?? null,
+    references: stored,
+    locale: input.locale,
+  });
+  for (const [name, messages] of Object.entries(chosen)) for (const message of messages) add(check.errors, name, message);
   return check;
 }
 

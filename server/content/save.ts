@@ -79,6 +79,7 @@ export async function saveDocument(deps: SaveDeps, request: SaveRequest): Promis
     (await checkMediaReferences(deps.db, deps.media.storage, {
       user: actor,
       bucket,
+      documentId: request.contentId ?? null,
       schema: compileBucketSchema(bucket).schema,
       value: data,
       tokens: [],

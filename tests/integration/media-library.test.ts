@@ -116,6 +116,48 @@ describe("media items and their uses", () => {
     expect(item).toMatchObject({ kind: "image", name: "harbour.png", width: 120, height: 90, uses: 1, bucket: { slug: exhibitions.slug } });
   });
 
+  it("a save checks an item the document names for the first time: visible to the user, within the field's bounds", async () => {
+    const small = await uploadImage(exhibitions, "small harbour.png", 120, 90);
+    const large = await createTestBucket(server.db, {
+      name: "Large",
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string" }, image: { type: "string", _ref: "b-image", minWidth: 150, minHeight: 100 } },
+      },
+    });
+    await server.db.query("UPDATE users SET buckets = buckets || $2::text WHERE id = $1", [user.id, large.slug]);
+    const trySave = (bucket: Bucket, content: Record<string, unknown>) =>
+      postJson(
+        server.url,
+        `/api/v1/buckets/${bucket.slug}/save`,
+        { content, collection: bucket.collectionName },
+        cookie,
+        sameOrigin(server.url),
+      );
+    const refused = await trySave(large, { title: "Too small", image: small });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors.image).toEqual([
+      "Image is too narrow (120px), minimum width: 150px",
+      "Image is not high enough (90px), minimum height: 100px",
+    ]);
+    // An item of a bucket the user may not see does not exist for them.
+    const { cookie: admin } = await signedInUser(server.url, server.db, { permissions: ["user", "admin"] });
+    const secret = await uploadImage(hidden, "secret.png", 120, 90, admin);
+    const unseen = await trySave(artworks, { title: "Not mine", image: secret });
+    expect(unseen.status).toBe(422);
+    expect((await unseen.json()).errors.image).toEqual(["No such media"]);
+    expect(await usesOf(secret)).toEqual([]);
+
+    // Fitting, of another bucket the user may see: taken; nothing is copied.
+    const fitting = await uploadImage(exhibitions, "wide harbour.png", 200, 100);
+    const taken = await save(strict, { title: "Wide", image: fitting });
+    expect(await usesOf(fitting)).toEqual([taken.contentId]);
+    expect((await list("q=wide harbour")).map((item) => item.contentId)).toEqual([fitting]);
+    // Once used, a later save of the document does not check it again (its field's bounds may have changed since).
+    await server.db.query("UPDATE media SET width = 10 WHERE content_id = $1", [fitting]);
+    await save(strict, { ...taken, title: "Wide, renamed", image: fitting });
+  });
+
   it("a deleted document takes its uses with it", async () => {
     const image = await uploadImage(artworks, "lighthouse.png");
     const doc = await save(artworks, { title: "Lighthouse", image });
