@@ -23,6 +23,9 @@ export const ALT_TEXT_MAX = 500;
 export const CAPTION_MAX = 2000;
 export const CREDITS_MAX = 500;
 
+/** The library's address parameter of a choice for a field: the form draft's token. */
+export const LIBRARY_PICK_PARAM = "pick";
+
 export interface LibraryQuery {
   q: string;
   kind: MediaKind | null;
@@ -35,6 +38,8 @@ export interface LibraryQuery {
   sort: LibrarySort;
   view: LibraryView;
   page: number;
+  /** Choosing for a field: its form draft's token (server/media/library-pick.ts). */
+  pick: string | null;
 }
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null =>
@@ -56,6 +61,7 @@ export function parseLibraryQuery(params: URLSearchParams): LibraryQuery {
     sort: oneOf(LIBRARY_SORTS, params.get("sort")) ?? "newest",
     view: oneOf(LIBRARY_VIEWS, params.get("view")) ?? "grid",
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+    pick: /^[A-Za-z0-9_-]{20,100}$/.test(params.get(LIBRARY_PICK_PARAM) ?? "") ? params.get(LIBRARY_PICK_PARAM) : null,
   };
 }
 
@@ -63,6 +69,7 @@ export function parseLibraryQuery(params: URLSearchParams): LibraryQuery {
 export function libraryQueryString(query: LibraryQuery, change: Partial<LibraryQuery> = {}): string {
   const next = { ...query, ...change };
   const params = new URLSearchParams();
+  if (next.pick) params.set(LIBRARY_PICK_PARAM, next.pick);
   if (next.q) params.set("q", next.q);
   if (next.kind) params.set("kind", next.kind);
   if (next.bucket) params.set("bucket", next.bucket);

@@ -7,6 +7,8 @@ import type { MediaKind } from "./bounds";
 export const MEDIA_FILE_PREFIX = "__media_file.";
 /** The no-JavaScript 'Upload' button (its value: the field name): uploads and re-renders without saving. */
 export const MEDIA_UPLOAD_FIELD = "__media_upload";
+/** The 'Choose from library' button (its value: the field name): the form kept as a draft, the library next. */
+export const CHOOSE_FROM_LIBRARY_FIELD = "__chooseFromLibrary";
 
 /** Spec §9: the field polls …/latest this often while jobs run. */
 export const POLL_INTERVAL_MS = 2000;

@@ -27,6 +27,8 @@ import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
 import { createDraft, leaveForSubForm, pickForDraft } from "./drafts";
+import { leaveForLibrary } from "@server/media/library-pick";
+import { CHOOSE_FROM_LIBRARY_FIELD } from "@core/media/wire";
 import { newDocumentPath } from "@core/content/screens";
 import { HttpError } from "@server/errors";
 import { applyFormIntents, type IntentEffects } from "@core/form/intents";
@@ -138,6 +140,8 @@ export async function submitBucketForm(
   const openSubForm = takeAll(formData, OPEN_SUBFORM_FIELD)[0];
   const openNewSubForm = takeAll(formData, OPEN_NEW_SUBFORM_FIELD)[0];
   const returnToken = takeAll(formData, RETURN_FIELD)[0];
+  // A media field's "Choose from library": the input kept as a draft, the library next, for that field.
+  const chooseFromLibrary = takeAll(formData, CHOOSE_FROM_LIBRARY_FIELD)[0];
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
   const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
@@ -168,15 +172,18 @@ export async function submitBucketForm(
       reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken },
     };
   }
-  if (openSubForm !== undefined || openNewSubForm !== undefined) {
+  if (openSubForm !== undefined || openNewSubForm !== undefined || chooseFromLibrary !== undefined) {
     await discardFiles(
       storage,
       post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })),
     );
-    const leaveTo = await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
-      field: openNewSubForm ?? openSubForm ?? "",
-      fresh: openNewSubForm !== undefined,
-    });
+    const leaveTo =
+      chooseFromLibrary !== undefined
+        ? await leaveForLibrary(context.db, { user, bucket, schema }, target.path, formData, chooseFromLibrary)
+        : await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
+            field: openNewSubForm ?? openSubForm ?? "",
+            fresh: openNewSubForm !== undefined,
+          });
     if (!leaveTo) throw new HttpError(400, "errors.badRequest");
     return { saved: false, leaveTo };
   }

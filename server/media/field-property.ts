@@ -21,11 +21,11 @@ function parseSent(sent: unknown): MediaProperty | undefined {
     try {
       value = JSON.parse(value);
     } catch {
-      throw new HttpError(400, "media.properties.notObject");
+      throw new HttpError(400, "uploadProperties.notObject");
     }
   }
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) throw new HttpError(400, "media.properties.notObject");
+  if (typeof value !== "object" || Array.isArray(value)) throw new HttpError(400, "uploadProperties.notObject");
   return value as MediaProperty;
 }
 
@@ -38,16 +38,16 @@ function parseSent(sent: unknown): MediaProperty | undefined {
 export function resolveMediaProperty(jsonSchema: unknown, kind: MediaKind, sent: unknown): MediaProperty {
   const candidates = mediaPropertiesOf(jsonSchema, kind);
   const [first] = candidates;
-  if (!first) throw new HttpError(400, "media.properties.noField", { kind: { key: `media.types.${kind}` } });
+  if (!first) throw new HttpError(400, "uploadProperties.noField", { kind: { key: `media.types.${kind}` } });
   const wanted = parseSent(sent);
   if (wanted) {
     const rules = rulesOf(wanted);
     const match = candidates.find((candidate) => rulesOf(candidate) === rules);
-    if (!match) throw new HttpError(400, "media.properties.noMatch", { kind: { key: `media.types.${kind}` } });
+    if (!match) throw new HttpError(400, "uploadProperties.noMatch", { kind: { key: `media.types.${kind}` } });
     return match;
   }
   const distinct = new Set(candidates.map(rulesOf));
-  if (distinct.size > 1) throw new HttpError(400, "media.properties.ambiguous", { kind: { key: `media.types.${kind}` } });
+  if (distinct.size > 1) throw new HttpError(400, "uploadProperties.ambiguous", { kind: { key: `media.types.${kind}` } });
   return first;
 }
 

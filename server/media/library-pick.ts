@@ -1,42 +1,27 @@
 import type { Queryable } from "@server/db/client";
-import { isBucketVisible } from "@server/content/buckets";
-import { mediaFitErrors, type StoredMediaFacts } from "@core/media/fit";
+import type { User } from "@server/accounts/users";
+import { findBucketById, isBucketVisible, type Bucket } from "@server/content/buckets";
+import { createDraft, findDraft, isLocalPath, pickForDraft, draftReturnUrl, type FormDraft } from "@server/content/drafts";
+import { compileBucketSchema } from "@server/content/validator";
+import { mediaFitErrors } from "@core/media/fit";
 import type { MediaKind } from "@core/media/bounds";
 import { mediaKindOfSchema } from "@core/form/field-kind";
+import { LIBRARY_PICK_PARAM } from "@core/media/library";
+import { schemaAtName } from "@core/schema/walk";
+import type { JsonSchema } from "@core/schema/normalize";
 import { translate, translateMessage, type Message } from "@core/messages";
 import type { Locale } from "@core/locales";
 import type { MediaReference } from "./form-upload";
-import type { MediaDetails } from "./store";
+import { ORIGINAL_JOIN, STORED_FACTS_COLUMNS, storedFacts, type StoredFactsRow } from "./stored-facts";
 
 /*
- * Choosing a library item in a field (docs/media.md, "Choose from library"): whether an item fits the field, for the
- * picker (which says why the others do not) and for the save, which checks every item a document names for the first
- * time: the user may see its bucket, it is of the field's kind and within the field's bounds. Items the document
- * already uses are not checked again (a field whose bounds changed since does not block other edits).
+ * Choosing a library item in a field (docs/media.md, "Choose from library"). The field's button keeps the form's
+ * input as a draft (server/content/drafts.ts) and opens the library for that field: it lists the items of the
+ * field's kind, says for the others why they do not fit (the field's own messages), and a choice returns to the
+ * form with the item in the field. The save checks every item a document names for the first time the same way: the
+ * user may see its bucket, it is of the field's kind and within its bounds. Items the document already uses are not
+ * checked again (a field whose bounds changed since does not block other edits).
  */
-
-/** An item's stored facts as one row of media_items `i` joined with its newest media `m`. */
-export const STORED_FACTS_COLUMNS = `i.kind, i.size::float8 AS size, m.width, m.height, m.details,
-  substring(m.storage_key FROM '\\.([A-Za-z0-9]+)$') AS extension`;
-
-export interface StoredFactsRow {
-  kind: MediaKind;
-  size: number;
-  width: number | null;
-  height: number | null;
-  details: MediaDetails;
-  extension: string | null;
-}
-
-export const storedFacts = (row: StoredFactsRow): StoredMediaFacts => ({
-  kind: row.kind,
-  size: row.size,
-  width: row.width,
-  height: row.height,
-  fps: row.details.fps ?? null,
-  codec: row.details.codec ?? null,
-  extension: row.extension ?? "",
-});
 
 /** Who chooses: a user sees the items of their buckets; an API client, the seed or the CLI names items by id. */
 export interface Chooser {
@@ -44,6 +29,21 @@ export interface Chooser {
 }
 
 type FieldErrors = Record<string, string[]>;
+
+interface ChosenRow extends StoredFactsRow {
+  contentId: string;
+  bucketSlug: string;
+  private: boolean;
+}
+
+const chosenItems = (db: Queryable, ids: readonly string[], documentId: string | null) =>
+  db.query<ChosenRow>(
+    `SELECT i.content_id AS "contentId", b.slug AS "bucketSlug", b.private, ${STORED_FACTS_COLUMNS}
+     FROM media_items i JOIN media m ON m.id = i.latest_media_id ${ORIGINAL_JOIN} JOIN buckets b ON b.id = i.bucket_id
+     WHERE i.content_id = ANY($1::uuid[])
+       AND NOT EXISTS (SELECT 1 FROM media_uses u WHERE u.media_content_id = i.content_id AND u.document_id = $2::uuid)`,
+    [ids, documentId],
+  );
 
 /**
  * The field errors of the library items a document names for the first time (`documentId`: the saved document, if
@@ -56,30 +56,94 @@ export async function checkChosenMedia(
 ): Promise<FieldErrors> {
   const ids = [...new Set(input.references.map((reference) => reference.contentId.toLowerCase()))];
   if (!ids.length) return {};
-  const { rows } = await db.query<StoredFactsRow & { contentId: string; bucketSlug: string; private: boolean }>(
-    `SELECT i.content_id AS "contentId", b.slug AS "bucketSlug", b.private, ${STORED_FACTS_COLUMNS}
-     FROM media_items i JOIN media m ON m.id = i.latest_media_id JOIN buckets b ON b.id = i.bucket_id
-     WHERE i.content_id = ANY($1::uuid[])
-       AND NOT EXISTS (SELECT 1 FROM media_uses u WHERE u.media_content_id = i.content_id AND u.document_id = $2::uuid)`,
-    [ids, input.documentId],
-  );
+  const { rows } = await chosenItems(db, ids, input.documentId);
   const items = new Map(rows.map((row) => [row.contentId, row]));
   const errors: FieldErrors = {};
   for (const reference of input.references) {
     const item = items.get(reference.contentId.toLowerCase());
-    if (!item) continue;
-    const messages = visibleTo(item, input.chooser)
-      ? fitMessages(reference, item).map((message) => translateMessage(input.locale, message))
-      : [translate(input.locale, "media.noSuchMedia")];
-    if (messages.length) (errors[reference.name] ??= []).push(...messages);
+    const kind = mediaKindOfSchema(reference.property);
+    if (!item || !kind) continue;
+    const messages = choiceErrors(item, { chooser: input.chooser, kind, property: reference.property });
+    if (messages.length) (errors[reference.name] ??= []).push(...messages.map((message) => translateMessage(input.locale, message)));
   }
   return errors;
 }
 
-const visibleTo = (bucket: { bucketSlug: string; private: boolean }, chooser: Chooser) =>
-  chooser.buckets === undefined || isBucketVisible({ slug: bucket.bucketSlug, private: bucket.private }, { buckets: chooser.buckets });
-
-function fitMessages(reference: MediaReference, item: StoredFactsRow): Message[] {
-  const kind = mediaKindOfSchema(reference.property);
-  return kind ? mediaFitErrors(kind, reference.property, storedFacts(item)) : [];
+function choiceErrors(item: ChosenRow, field: { chooser: Chooser; kind: MediaKind; property: JsonSchema }): Message[] {
+  const visible =
+    field.chooser.buckets === undefined ||
+    isBucketVisible({ slug: item.bucketSlug, private: item.private }, { buckets: field.chooser.buckets });
+  return visible ? mediaFitErrors(field.kind, field.property, storedFacts(item)) : [{ key: "media.noSuchMedia" }];
 }
+
+/** A field waiting for its choice: the form's draft, its bucket and the field's schema. */
+export interface OpenPick {
+  token: string;
+  draft: FormDraft;
+  bucket: Bucket;
+  kind: MediaKind;
+  property: JsonSchema;
+  /** The field's title (or its name). */
+  label: string;
+}
+
+/** The media field a form left to choose for (the user's own draft, unexpired, of a bucket they may still see). */
+export async function openPick(db: Queryable, user: User, token: string | null): Promise<OpenPick | null> {
+  const draft = token ? await findDraft(db, token, user.id) : null;
+  const bucket = draft && (await findBucketById(db, draft.bucketId));
+  if (!token || !draft || !bucket || !isBucketVisible(bucket, user)) return null;
+  const property = schemaAtName(compileBucketSchema(bucket).schema, draft.field);
+  const kind = property && mediaKindOfSchema(property);
+  if (!property || !kind) return null;
+  const label = typeof property.title === "string" && property.title ? property.title : draft.field;
+  return { token, draft, bucket, kind, property, label };
+}
+
+/**
+ * The media field's button without or with JavaScript: keep the form's input as a draft and answer the library's
+ * address for choosing for that field; null when the field is no media field of the schema.
+ */
+export async function leaveForLibrary(
+  db: Queryable,
+  target: { user: User; bucket: Bucket; schema: JsonSchema },
+  returnPath: string,
+  formData: FormData,
+  field: string,
+): Promise<string | null> {
+  const property = schemaAtName(target.schema, field);
+  if (!property || !mediaKindOfSchema(property) || !isLocalPath(returnPath)) return null;
+  const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> =>
+    typeof value === "string" ? [[name, value]] : [],
+  );
+  const token = await createDraft(db, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field, entries });
+  return `/media?${LIBRARY_PICK_PARAM}=${encodeURIComponent(token)}`;
+}
+
+/** Why each listed item cannot be chosen for the field (none: it can), in the user's language. */
+export function pickRefusals(pick: OpenPick, rows: readonly StoredFactsRow[], locale: Locale): string[][] {
+  return rows.map((row) => mediaFitErrors(pick.kind, pick.property, storedFacts(row)).map((message) => translateMessage(locale, message)));
+}
+
+/**
+ * The choice of an item for the field: checked as the save will check it; the form's page with the item in its
+ * field, or the messages why not.
+ */
+export async function chooseForPick(
+  db: Queryable,
+  pick: OpenPick,
+  user: User,
+  contentId: string,
+  locale: Locale,
+): Promise<{ returnTo: string } | { errors: string[] }> {
+  const { rows } = await chosenItems(db, [contentId], null);
+  const item = rows[0];
+  const errors: Message[] = item
+    ? choiceErrors(item, { chooser: user, kind: pick.kind, property: pick.property })
+    : [{ key: "media.noSuchMedia" }];
+  if (!item || errors.length) return { errors: errors.map((message) => translateMessage(locale, message)) };
+  const returnTo = await pickForDraft(db, pick.token, user.id, item.contentId);
+  return returnTo ? { returnTo } : { errors: [translate(locale, "subForm.draftGone")] };
+}
+
+/** Back to the form without choosing. */
+export const pickCancelUrl = (pick: OpenPick) => draftReturnUrl(pick.draft, pick.token);

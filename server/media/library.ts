@@ -9,6 +9,7 @@ import { LIBRARY_PAGE_SIZE, MISSING_ALT_COUNT_LIMIT, type LibraryItem, type Libr
 export type { LibraryItem } from "@core/media/library";
 import { chosenStillUrl } from "./content";
 import type { MediaDetails } from "./store";
+import { ORIGINAL_JOIN, STORED_FACTS_COLUMNS, type StoredFactsRow } from "./stored-facts";
 
 /*
  * The media library's list (docs/media.md): every media item of the buckets the user may see, searched by name,
@@ -74,31 +75,38 @@ export async function listLibrary(
   buckets: readonly LibraryBucket[],
   query: LibraryQuery,
 ): Promise<{ items: LibraryItem[]; hasMore: boolean }> {
-  if (!buckets.length) return { items: [], hasMore: false };
-  const { where, params } = conditions(query, buckets);
+  const { rows, hasMore } = await listLibraryRows(db, buckets, query);
   const names = new Map(buckets.map((bucket) => [bucket.id, bucket]));
+  return { items: rows.map((row) => libraryItem(row, names.get(row.bucketId))), hasMore };
+}
+
+/** One page of the library as rows, with each item's stored facts (the picker checks them against its field). */
+export async function listLibraryRows(
+  db: Queryable,
+  buckets: readonly LibraryBucket[],
+  query: LibraryQuery,
+): Promise<{ rows: Array<ItemRow & StoredFactsRow>; hasMore: boolean }> {
+  if (!buckets.length) return { rows: [], hasMore: false };
+  const { where, params } = conditions(query, buckets);
   const offset = (query.page - 1) * LIBRARY_PAGE_SIZE;
-  const { rows } = await db.query<ItemRow>(
+  const { rows } = await db.query<ItemRow & StoredFactsRow>(
     `SELECT i.content_id AS "contentId", i.latest_media_id AS "versionId", i.kind, i.name, i.size::float8 AS size,
        i.bucket_id AS "bucketId", i.created_at AS "createdAt", i.updated_at AS "updatedAt",
-       m.mimetype, m.width, m.height, m.details, u.name AS "uploadedBy", ${MISSING_ALT} AS "missingAlt",
+       m.mimetype, m.width, m.height, u.name AS "uploadedBy", ${MISSING_ALT} AS "missingAlt", ${STORED_FACTS_COLUMNS},
        (SELECT count(*)::int FROM media_uses x WHERE x.media_content_id = i.content_id) AS uses,
        (SELECT CASE WHEN bool_or(j.status = 'failed') THEN 'error'
                     WHEN bool_or(j.status IN ('new', 'processing')) THEN 'processing' END
         FROM jobs j WHERE j.media_id = i.latest_media_id) AS status
      FROM media_items i
      JOIN buckets b ON b.id = i.bucket_id
-     JOIN media m ON m.id = i.latest_media_id
+     JOIN media m ON m.id = i.latest_media_id ${ORIGINAL_JOIN}
      LEFT JOIN users u ON u.id = i.created_by
      WHERE ${where}
      ORDER BY ${ORDER[query.sort]}
      LIMIT ${LIBRARY_PAGE_SIZE + 1} OFFSET ${offset}`,
     params,
   );
-  return {
-    items: rows.slice(0, LIBRARY_PAGE_SIZE).map((row) => libraryItem(row, names.get(row.bucketId))),
-    hasMore: rows.length > LIBRARY_PAGE_SIZE,
-  };
+  return { rows: rows.slice(0, LIBRARY_PAGE_SIZE), hasMore: rows.length > LIBRARY_PAGE_SIZE };
 }
 
 /** Images of the user's buckets without an alternative text in a locale of their bucket, up to the limit. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import type { User } from "@server/accounts/users";
 import { createTestBucket, decode, page, signedInUser, topBar } from "@tests/support/fixtures";
-import { get, postForm, postJson, sameOrigin } from "@tests/support/http";
+import { get, inputValue, postForm, postJson, sameOrigin } from "@tests/support/http";
 import { pngOfSize, upload } from "@tests/support/media-fixtures";
 import { startTestServer, type TestServer } from "@tests/support/server";
 import { deliver, deliveryClient, json, type Doc } from "@tests/support/delivery";
@@ -409,6 +409,125 @@ describe("the library's pages", () => {
     // Every use shows the new file: the field's contentId names the newest version.
     const latest = await (await get(server.url, `/api/v1/buckets/image/content/${image}/latest`, cookie)).json();
     expect(latest).toMatchObject({ originalFilename: "wider.png", dimensions: { width: 300, height: 150 } });
+  });
+});
+
+describe("choosing from the library in a field", () => {
+  it("an item used by three documents in two buckets is chosen by a fourth field through the picker, then replaced for all four", async () => {
+    const large = await createTestBucket(server.db, {
+      name: "Posters",
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string" },
+          image: { type: "string", title: "Poster", _ref: "b-image", minWidth: 150, minHeight: 100 },
+        },
+      },
+    });
+    await server.db.query("UPDATE users SET buckets = buckets || $2::text WHERE id = $1", [user.id, large.slug]);
+    const shared = await uploadImage(exhibitions, "pick-shared.png", 200, 120);
+    const narrow = await uploadImage(exhibitions, "pick-narrow.png", 120, 90);
+    const uses = [
+      await save(exhibitions, { title: "Room A", image: shared }),
+      await save(exhibitions, { title: "Room B", gallery: [shared] }),
+      await save(artworks, { title: "Painting", image: shared }),
+    ];
+    expect((await list("q=pick-shared"))[0]).toMatchObject({ uses: 3 });
+
+    // The field's button keeps the form's input as a draft and opens the library for that field.
+    const left = await postForm(
+      server.url,
+      `/b/${large.slug}/new`,
+      { __contentId: "", __baseVersionId: "", title: "Kept title", __chooseFromLibrary: "image" },
+      cookie,
+    );
+    expect(left.status).toBe(302);
+    const pickPath = left.headers.get("location")!;
+    expect(pickPath).toMatch(/^\/media\?pick=[A-Za-z0-9_-]+$/);
+    const token = new URL(pickPath, server.url).searchParams.get("pick")!;
+
+    // Only images, each fitting one with its Choose button, the others with the field's own words why not.
+    const picker = decode((await page(server.url, `${pickPath}&q=pick-`, cookie)).html);
+    expect(picker).toContain("Choose for “Poster”");
+    const card = (contentId: string) =>
+      picker.slice(
+        picker.indexOf(`data-media-item="${contentId}"`),
+        picker.indexOf("</li>", picker.indexOf(`data-media-item="${contentId}"`)),
+      );
+    expect(card(shared)).toContain('data-fits="true"');
+    expect(card(shared)).toContain("Choose");
+    expect(card(narrow)).toContain('data-fits="false"');
+    expect(card(narrow)).toContain("Image is too narrow (120px), minimum width: 150px");
+    expect(card(narrow)).not.toContain('name="intent"');
+
+    // A choice of what does not fit is refused as the save would refuse it; the fitting one goes back to the form.
+    const refused = await postForm(server.url, "/media", { intent: "pick", pick: token, item: narrow }, cookie);
+    expect(refused.status).toBe(422);
+    expect(decode(await refused.text())).toContain("Image is not high enough (90px), minimum height: 100px");
+    const chosen = await postForm(server.url, "/media", { intent: "pick", pick: token, item: shared }, cookie);
+    expect(chosen.status).toBe(302);
+    const back = chosen.headers.get("location")!;
+    expect(back).toBe(`/b/${large.slug}/new?draft=${token}`);
+    const form = await page(server.url, back, cookie);
+    expect(inputValue(form.html, "title")).toBe("Kept title");
+    expect(inputValue(form.html, "image")).toBe(shared);
+    expect(form.html).toContain("pick-shared.png");
+
+    // Saved: a fourth use, nothing copied.
+    const saved = await postForm(
+      server.url,
+      `/b/${large.slug}/new`,
+      { __contentId: "", __baseVersionId: "", title: "Kept title", image: shared },
+      cookie,
+    );
+    expect(saved.status).toBe(302);
+    const fourth = saved.headers.get("location")!.split("/")[3]!;
+    expect(await usesOf(shared)).toEqual([...uses.map((use) => use.contentId), fourth].sort());
+    expect((await list("q=pick-")).map((item) => item.name).sort()).toEqual(["pick-narrow.png", "pick-shared.png"]);
+
+    // Replaced once: every use names the item, whose newest version is the new file.
+    const replaced = await postMultipart(
+      `/media/${shared}`,
+      [],
+      [{ field: "file", name: "pick-new.png", data: await pngOfSize(240, 160) }],
+    );
+    expect(replaced.status).toBe(302);
+    for (const document of [...uses.map((use) => use.contentId), fourth]) {
+      const { rows } = await server.db.query<{ data: string }>(
+        "SELECT v.data::text AS data FROM contents c JOIN versions v ON v.version_id = c.latest_version_id WHERE c.content_id = $1",
+        [document],
+      );
+      expect(rows[0]!.data).toContain(shared);
+    }
+    const latest = await (await get(server.url, `/api/v1/buckets/image/content/${shared}/latest`, cookie)).json();
+    expect(latest).toMatchObject({ originalFilename: "pick-new.png", dimensions: { width: 240, height: 160 } });
+    expect((await list("q=pick-new"))[0]).toMatchObject({ uses: 4 });
+  });
+
+  it("a choice that is not the user's, or expired, says so; a field that is no media field does not open the library", async () => {
+    const left = await postForm(
+      server.url,
+      `/b/${exhibitions.slug}/new`,
+      { __contentId: "", __baseVersionId: "", title: "Mine", __chooseFromLibrary: "image" },
+      cookie,
+    );
+    const pickPath = left.headers.get("location")!;
+    const other = (await signedInUser(server.url, server.db)).cookie;
+    const foreign = await page(server.url, pickPath, other);
+    expect(foreign.status).toBe(404);
+    expect(decode(foreign.html)).toContain("This choice is no longer open");
+    const token = new URL(pickPath, server.url).searchParams.get("pick")!;
+    expect(
+      (await postForm(server.url, "/media", { intent: "pick", pick: token, item: "7d0c5e2e-95c9-4a41-9d5f-0c7f1b0c0e11" }, other)).status,
+    ).toBe(404);
+    expect((await page(server.url, "/media?pick=AAAAAAAAAAAAAAAAAAAAAAAA", cookie)).status).toBe(404);
+    const notMedia = await postForm(
+      server.url,
+      `/b/${exhibitions.slug}/new`,
+      { __contentId: "", __baseVersionId: "", title: "Mine", __chooseFromLibrary: "title" },
+      cookie,
+    );
+    expect(notMedia.status).toBe(400);
   });
 });
 

@@ -174,7 +174,8 @@ async function loadBucketEdit(args: EditArgs, mode: EditMode, screen: ScreenName
     // Media fields: the form is multipart so that a file input works without JavaScript; the document's media
     // are loaded so that their state (processing, error) shows on the first render.
     multipart: hasMediaField(compiled.schema),
-    media: version ? await loadMediaContents(context, user, compiled.schema, version.data) : {},
+    // A restored draft's media too (an item chosen in the library for one of its fields).
+    media: draft || version ? await loadMediaContents(context, user, compiled.schema, draft ? formValue : version?.data) : {},
     videoProcessing: context.media.ffmpeg !== null,
     presence,
     // The version history panel (app/components/history/): the first page of the document's versions.

@@ -189,7 +189,13 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
     [loaderData.clipCards, actionData?.casesPicker, loaderData.contentId],
   );
   const mediaSettings = useMemo(
-    () => ({ bucketSlug: bucket.slug, contents: loaderData.media, pending: pending ?? [], videoProcessing: loaderData.videoProcessing }),
+    () => ({
+      bucketSlug: bucket.slug,
+      contents: loaderData.media,
+      pending: pending ?? [],
+      videoProcessing: loaderData.videoProcessing,
+      library: true,
+    }),
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
   );
 

@@ -13,7 +13,7 @@ import type { libraryAction } from "./media-actions.server";
  */
 
 type ListPageData = Awaited<ReturnType<typeof listPageData>>;
-type ListActionData = Awaited<ReturnType<typeof libraryAction>>["data"];
+type ListActionData = Extract<Awaited<ReturnType<typeof libraryAction>>["data"], { intent: unknown }>;
 
 export function ListPage({ loaderData, actionData }: { loaderData: ListPageData; actionData: ListActionData | undefined }) {
   const { t } = useTranslation();

@@ -7,6 +7,9 @@ import { incomingBody, isMultipart } from "@server/web/form-post";
 import { formText, readForm } from "@server/web/read-form";
 import { mediaBounds } from "@core/media/bounds";
 import { inWords, type LibraryRequest } from "./media.server";
+import { chooseForPick, openPick } from "@server/media/library-pick";
+import { LIBRARY_PICK_PARAM } from "@core/media/library";
+import { isUuid } from "@core/ids";
 
 /*
  * The posts of the media library's two pages (docs/media.md). Each page takes a multipart post (files: an upload to
@@ -33,6 +36,7 @@ export async function libraryAction(request: Request, context: AppLoadContext, l
     }
   }
   const form = await readForm(request);
+  if (formText(form, "intent") === "pick") return pickAction(context, library, form);
   const ids = form.getAll("item").filter((value): value is string => typeof value === "string");
   const refusal = ids.length ? null : "library.nothingSelected";
   if (!ids.length)
@@ -71,4 +75,14 @@ export async function itemAction(request: Request, context: AppLoadContext, libr
   const errors = await describeMediaItem(context.db, buckets, item.contentId, input);
   const failed = Object.keys(errors).length > 0;
   return data({ ...answer, intent: "describe" as const, errors, saved: !failed, input }, { status: failed ? 422 : 200 });
+}
+
+/** /media?pick=…: an item chosen for the form's field: back to the form with it, or why it cannot be chosen. */
+async function pickAction(context: AppLoadContext, { user, locale }: LibraryRequest, form: FormData) {
+  const pick = await openPick(context.db, user, formText(form, LIBRARY_PICK_PARAM));
+  if (!pick) throw new HttpError(404, "library.pick.gone");
+  const contentId = formText(form, "item");
+  const chosen = await chooseForPick(context.db, pick, user, isUuid(contentId) ? contentId : "", locale);
+  if ("returnTo" in chosen) throw redirect(chosen.returnTo);
+  return data({ choice: contentId, errors: chosen.errors }, { status: 422 });
 }

@@ -1,6 +1,17 @@
 import type { AppLoadContext } from "react-router";
 import type { User } from "@server/accounts/users";
-import { countMissingAlt, libraryBuckets, listLibrary, usersForFilter, type LibraryBucket } from "@server/media/library";
+import {
+  countMissingAlt,
+  libraryBuckets,
+  listLibrary,
+  listLibraryRows,
+  libraryItem,
+  usersForFilter,
+  type LibraryBucket,
+} from "@server/media/library";
+import { openPick, pickCancelUrl, pickRefusals } from "@server/media/library-pick";
+import { HttpError } from "@server/errors";
+import { bucketName } from "@core/content/bucket-name";
 import { findLibraryItem } from "@server/media/library-item";
 import { translate } from "@core/messages";
 import { parseLibraryQuery } from "@core/media/library";
@@ -47,6 +58,33 @@ export async function listPageData(request: Request, context: AppLoadContext, { 
     missingAlt,
     deleted: Number(url.searchParams.get("deleted")) || 0,
     ...page,
+  };
+}
+
+/**
+ * /media?pick={token}: the library for one media field a form left to choose for: items of its kind, each with why
+ * it does not fit (none: it can be chosen). A choice that expired or is not the user's answers 404 with why.
+ */
+export async function pickPageData(request: Request, context: AppLoadContext, library: LibraryRequest, user: User) {
+  const { locale, buckets } = library;
+  const parsed = parseLibraryQuery(new URL(request.url).searchParams);
+  const pick = await openPick(context.db, user, parsed.pick);
+  if (!pick) throw new HttpError(404, "library.pick.gone");
+  const query = { ...parsed, kind: pick.kind, use: null, missingAlt: false };
+  const { rows, hasMore } = await listLibraryRows(context.db, buckets, query);
+  const names = new Map(buckets.map((bucket) => [bucket.id, bucket]));
+  const refusals = pickRefusals(pick, rows, locale);
+  return {
+    page: "pick" as const,
+    title: translate(locale, "library.pick.title", { field: pick.label }),
+    query,
+    field: pick.label,
+    kind: pick.kind,
+    bucket: bucketName(pick.bucket, locale),
+    cancel: pickCancelUrl(pick),
+    buckets: buckets.map(({ slug, name }) => ({ slug, name })),
+    items: rows.map((row, index) => ({ ...libraryItem(row, names.get(row.bucketId)), refusals: refusals[index] ?? [] })),
+    hasMore,
   };
 }
 

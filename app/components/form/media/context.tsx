@@ -18,6 +18,8 @@ export interface MediaFormSettings {
   pending?: readonly PendingFile[];
   /** False when the server has no ffmpeg: video fields say so. */
   videoProcessing: boolean;
+  /** The form's page can leave for the library to choose an item (its post keeps the input as a draft). */
+  library?: boolean;
   /** Default: the media API (media-field.tsx); a page of fixtures (the style guide) brings its own. */
   source?: MediaSource;
 }

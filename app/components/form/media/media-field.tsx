@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "@core/media/bounds";
-import { MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure } from "@core/media/wire";
+import { CHOOSE_FROM_LIBRARY_FIELD, MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure } from "@core/media/wire";
 import { messageText } from "~/lib/i18n";
 import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "~/lib/media-client";
 import { useBucketForm, useFieldLock } from "~/components/form/context";
@@ -131,6 +131,13 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const errors = [...(item?.state === "error" ? [item.message] : []), ...(problem ? [problem] : []), ...(meta.errors ?? [])];
   const inputId = `${meta.id}-file`;
   const viewLabel = kind === "file" ? t("media.download") : t("media.view");
+  // Leaves the form (kept as a draft) for the library's items that fit this field; a choice comes back in it.
+  const fromLibrary =
+    media.library && lock.showEditButtons ? (
+      <FieldPostButton edit={CHOOSE_FROM_LIBRARY_FIELD} field={meta.name} formId={form.id} disabled={lock.disabled}>
+        {t("media.fromLibrary")}
+      </FieldPostButton>
+    ) : null;
 
   return (
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
@@ -211,6 +218,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                   {t("media.uploadButton")}
                 </button>
               ) : null}
+              {fromLibrary}
             </div>
           </>
         ) : (
@@ -251,6 +259,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                   {t("media.uploadButton")}
                 </FieldPostButton>
               ) : null}
+              {fromLibrary}
             </div>
             {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (
               <CropFallback
