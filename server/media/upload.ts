@@ -69,7 +69,7 @@ export async function receiveMultipart<T>(
 ): Promise<ReceivedMultipart<T>> {
   const { contentType, stream } = body;
   if (!stream || !/^multipart\/form-data/i.test(contentType)) {
-    throw new HttpError(400, "media.file.notMultipart");
+    throw new HttpError(400, "uploadBody.notMultipart");
   }
   const { fieldBytes = Number.MAX_SAFE_INTEGER, ...limits } = options.limits;
   let parser: busboy.Busboy;
@@ -80,7 +80,7 @@ export async function receiveMultipart<T>(
       limits: { headerPairs: 50, ...limits, fileSize: Number.MAX_SAFE_INTEGER },
     });
   } catch {
-    throw new HttpError(400, "media.file.badBoundary");
+    throw new HttpError(400, "uploadBody.badBoundary");
   }
 
   const fields: Array<[string, string]> = [];
@@ -103,8 +103,8 @@ export async function receiveMultipart<T>(
 
   parser.on("field", (name, value, info) => {
     textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (info.valueTruncated || info.nameTruncated) fail(new HttpError(413, "media.file.fieldTooLong", { name: name.slice(0, 100) }));
-    else if (textBytes > fieldBytes) fail(new HttpError(413, "media.file.fieldsTooLarge", { limit: fieldBytes }));
+    if (info.valueTruncated || info.nameTruncated) fail(new HttpError(413, "uploadBody.fieldTooLong", { name: name.slice(0, 100) }));
+    else if (textBytes > fieldBytes) fail(new HttpError(413, "uploadBody.fieldsTooLarge", { limit: fieldBytes }));
     else fields.push([name, value]);
   });
   parser.on("file", (partName, stream, info) => {
@@ -117,12 +117,12 @@ export async function receiveMultipart<T>(
   parser.on("filesLimit", () =>
     fail(
       options.limits.files === 1
-        ? new HttpError(400, "media.file.oneFile")
-        : new HttpError(400, "media.file.tooManyFiles", { limit: options.limits.files }),
+        ? new HttpError(400, "uploadBody.oneFile")
+        : new HttpError(400, "uploadBody.tooManyFiles", { limit: options.limits.files }),
     ),
   );
-  parser.on("fieldsLimit", () => fail(new HttpError(413, "media.file.tooManyFields")));
-  parser.on("partsLimit", () => fail(new HttpError(413, "media.file.tooManyParts")));
+  parser.on("fieldsLimit", () => fail(new HttpError(413, "uploadBody.tooManyFields")));
+  parser.on("partsLimit", () => fail(new HttpError(413, "uploadBody.tooManyParts")));
 
   /** Asks for the file's plan, then streams it to disk, counting bytes; refusals go to `fail`. */
   async function receiveFile(partName: string, stream: Readable, filename: string | undefined): Promise<void> {
@@ -131,7 +131,7 @@ export async function receiveMultipart<T>(
       plan = await options.planFile(partName, filename, [...fields]);
     } catch (error) {
       if (!(error instanceof HttpError)) unexpected ??= { error };
-      fail(error instanceof HttpError ? error : new HttpError(400, "media.file.refused"));
+      fail(error instanceof HttpError ? error : new HttpError(400, "uploadBody.refused"));
       stream.resume();
       return;
     }
@@ -161,7 +161,7 @@ export async function receiveMultipart<T>(
       await pipeline(stream, counter, output);
     } catch (error) {
       if (error instanceof Oversize) fail(fileTooLarge(maxBytes));
-      else fail(error instanceof HttpError ? error : new HttpError(400, "media.file.interrupted"));
+      else fail(error instanceof HttpError ? error : new HttpError(400, "uploadBody.interrupted"));
     }
     // A destroyed write stream may still be opening its file: wait until it is closed before anyone deletes it.
     if (!output.closed) await new Promise<void>((resolve) => output.once("close", () => resolve()));
@@ -170,7 +170,7 @@ export async function receiveMultipart<T>(
 
   try {
     await pipeline(source, parser).catch((error: unknown) => {
-      fail(error instanceof HttpError ? error : new HttpError(400, "media.file.malformed"));
+      fail(error instanceof HttpError ? error : new HttpError(400, "uploadBody.malformed"));
     });
     await Promise.all(writes);
     if (unexpected) throw unexpected.error;
@@ -187,7 +187,7 @@ export interface ParsedUpload {
   fields: Record<string, string>;
 }
 
-const oneFile = () => new HttpError(400, "media.file.oneFileNamed");
+const oneFile = () => new HttpError(400, "uploadBody.oneFileNamed");
 
 /**
  * An API upload: one file in the field 'file', a few small text fields before it. `maxBytesFor` is asked

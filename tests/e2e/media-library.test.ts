@@ -1,7 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
-import { createContent } from "@server/content/store";
 import { JS_MODES, launchBrowser, open, submitAndWait, textOf } from "@tests/support/browser";
 import { signedInContext } from "@tests/support/content-browser";
 import { createTestBucket } from "@tests/support/fixtures";
@@ -11,13 +10,15 @@ import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * The media library in the browser (issue 35, docs/media.md), with JavaScript and without, in English and in Dutch:
- * an editor uploads three images at once, describes one in both languages, finds it by its description, sees the
- * document that uses it, gives it a new file that every use then shows, and deletes an unused one.
+ * an editor uploads three images at once, describes one in both languages, reuses it in an exhibition room and an
+ * artwork through their fields' "Choose from library" (finding it by its Dutch description), sees both uses, gives it
+ * a new file that both documents then show, and deletes an unused one.
  */
 
 let server: TestServer;
 let browser: Browser;
 let photos: Bucket;
+let artworks: Bucket;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
@@ -29,6 +30,17 @@ beforeAll(async () => {
       properties: {
         title: { type: "string", title: "Title" },
         photo: { type: "string", title: "Photo", _ref: "b-image", minWidth: 100, minHeight: 50 },
+      },
+    },
+  });
+  artworks = await createTestBucket(server.db, {
+    name: "Artworks",
+    locales: ["en"],
+    jsonSchema: {
+      type: "object",
+      properties: {
+        title: { type: "string", title: "Title" },
+        image: { type: "string", title: "Image", _ref: "b-image", minWidth: 150, minHeight: 100 },
       },
     },
   });
@@ -52,7 +64,7 @@ const WORDS = {
 describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? ("en" as const) : ("nl" as const) })))(
   "the media library $label, in $language",
   ({ javaScriptEnabled, language }) => {
-    it("uploads three images, describes one per language, finds it, replaces it for its use, deletes an unused one", async () => {
+    it("uploads three images, describes one per language, reuses it in two documents, replaces it for both, deletes an unused one", async () => {
       const words = WORDS[language];
       const run = `${language}-${Date.now().toString(36)}`;
       const { newPage, close, cookie } = await signedInContext(browser, server, { javaScriptEnabled, locale: words.locale });
@@ -84,16 +96,39 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
         await submitAndWait(page, page.locator(".media-descriptions button[type=submit]"));
         await expect.poll(() => page.locator(".media-descriptions .flash-notice").textContent()).toContain(words.saved);
 
-        // Found by its Dutch description; a document uses it.
-        const document = await createContent(server.db, photos.id, { title: `Harbour room ${run}`, photo: contentId }, null);
+        // Reused from the library in an exhibition room and an artwork: each field's "Choose from library".
+        const documents: string[] = [];
+        for (const [bucket, field, title] of [
+          [photos, "photo", `Harbour room ${run}`],
+          [artworks, "image", `Harbour painting ${run}`],
+        ] as const) {
+          await open(page, `/b/${bucket.slug}/new`);
+          await page.locator('form.bucket-form [name="title"]').fill(title);
+          await submitAndWait(page, page.locator(`button[name="__chooseFromLibrary"][value="${field}"]`));
+          await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toMatch(/^\/media\?pick=/);
+          await page.locator("#media-q").fill(`boten in de haven ${run}`);
+          await page.locator(".media-filters button[type=submit]").click();
+          await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(`boten in de haven ${run}`);
+          await expect.poll(() => page.locator("[data-media-item]").count()).toBe(1);
+          await submitAndWait(page, page.locator(`[data-media-item="${contentId}"] button[type=submit]`));
+          // Back in the form, the title kept and the image in the field: saved.
+          await expect.poll(() => page.locator('form.bucket-form [name="title"]').inputValue()).toBe(title);
+          expect(await page.locator(`form.bucket-form input[type=hidden][name="${field}"]`).inputValue()).toBe(contentId);
+          await submitAndWait(page, page.locator("form.bucket-form .form-actions button[type=submit]"));
+          await expect.poll(() => new URL(page.url()).pathname).toMatch(new RegExp(`^/b/${bucket.slug}/[0-9a-f-]{36}/latest$`));
+          documents.push(new URL(page.url()).pathname);
+        }
         await open(page, `/media?q=${encodeURIComponent(`boten in de haven ${run}`)}&view=list`);
         await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
         await page
           .locator("tbody tr")
           .getByRole("link", { name: `${run}-harbour.png` })
           .click();
-        await expect.poll(() => page.locator(".media-uses a").first().textContent()).toBe(`Harbour room ${run}`);
-        expect(await page.locator(".media-uses a").first().getAttribute("href")).toBe(`/b/${photos.slug}/${document.contentId}/latest`);
+        await expect.poll(() => page.locator(".media-uses a").count()).toBe(2);
+        expect((await page.locator(".media-uses a").allTextContents()).sort()).toEqual([`Harbour painting ${run}`, `Harbour room ${run}`]);
+        expect((await Promise.all((await page.locator(".media-uses a").all()).map((link) => link.getAttribute("href")))).sort()).toEqual(
+          [...documents].sort(),
+        );
 
         // A new file for it: refused when it does not fit the document's field, taken when it does.
         await page
@@ -111,6 +146,10 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
           dimensions: { width: number };
         };
         expect(latest).toMatchObject({ originalFilename: `${run}-wider.png`, dimensions: { width: 400 } });
+        for (const path of documents) {
+          await open(page, path);
+          await expect.poll(() => page.locator(".media-field").first().textContent()).toContain(`${run}-wider.png`);
+        }
 
         // The unused tulips: deleted from the list with a checkbox.
         await open(page, `/media?q=${encodeURIComponent(`${run}-tulips`)}`);

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { MouseEventHandler, ReactNode } from "react";
 
 /**
  * A submit button of the edit form that asks the server for one field's edit without JavaScript (an upload, a
@@ -11,6 +11,8 @@ export function FieldPostButton(props: {
   formId: string;
   className?: string;
   disabled?: boolean;
+  /** With JavaScript: a post of its own instead of the form's validated submit. */
+  onClick?: MouseEventHandler<HTMLButtonElement>;
   children: ReactNode;
 }) {
   return (
@@ -22,6 +24,7 @@ export function FieldPostButton(props: {
       formNoValidate
       className={props.className ?? "button small"}
       disabled={props.disabled}
+      onClick={props.onClick}
     >
       {props.children}
     </button>

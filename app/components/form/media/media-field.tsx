@@ -1,7 +1,7 @@
 import { useField, useFormMetadata, useInputControl } from "@conform-to/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { useParams, useSubmit } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "@core/media/bounds";
 import { CHOOSE_FROM_LIBRARY_FIELD, MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure } from "@core/media/wire";
 import { messageText } from "~/lib/i18n";
@@ -57,6 +57,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const [meta] = useField<string>(props.name);
   const form = useFormMetadata();
   const control = useInputControl(meta);
+  const submit = useSubmit();
   const contentId = typeof control.value === "string" ? control.value : "";
 
   const pendingName = pendingFilename(media.pending, contentId);
@@ -131,10 +132,25 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const errors = [...(item?.state === "error" ? [item.message] : []), ...(problem ? [problem] : []), ...(meta.errors ?? [])];
   const inputId = `${meta.id}-file`;
   const viewLabel = kind === "file" ? t("media.download") : t("media.view");
-  // Leaves the form (kept as a draft) for the library's items that fit this field; a choice comes back in it.
+  // Leaves the form (kept as a draft) for the library's items that fit this field; a choice comes back in it. With
+  // JavaScript the form is posted as it is, valid or not, as without (Conform would validate it first).
+  const leaveForLibrary = (event: MouseEvent<HTMLButtonElement>) => {
+    const element = event.currentTarget.form;
+    if (!element) return;
+    event.preventDefault();
+    const posted = new FormData(element);
+    posted.set(CHOOSE_FROM_LIBRARY_FIELD, meta.name);
+    void submit(posted, { method: "post", encType: element.enctype as "multipart/form-data" });
+  };
   const fromLibrary =
     media.library && lock.showEditButtons ? (
-      <FieldPostButton edit={CHOOSE_FROM_LIBRARY_FIELD} field={meta.name} formId={form.id} disabled={lock.disabled}>
+      <FieldPostButton
+        edit={CHOOSE_FROM_LIBRARY_FIELD}
+        field={meta.name}
+        formId={form.id}
+        disabled={lock.disabled}
+        onClick={leaveForLibrary}
+      >
         {t("media.fromLibrary")}
       </FieldPostButton>
     ) : null;
