@@ -9,6 +9,7 @@ import { addToRelease, createRelease, publishRelease, scheduleRelease } from "@s
 import { libraryBuckets } from "@server/media/library";
 import { describeMediaItem } from "@server/media/library-item";
 import { askForReview } from "@server/content/reviews";
+import { createDraft } from "@server/content/drafts";
 import type { Db } from "@server/db/client";
 import { hashToken, randomToken } from "@server/security/tokens";
 import { DEMO_BUCKETS } from "@server/demo-content";
@@ -815,6 +816,34 @@ const mediaLibrary = (setup: TourSetup) =>
     });
     await createContent(setup.db, bucket.id, { title: "The harbour at dusk", photo: harbour }, setup.admin.id);
     return { contentId: harbour, slug: bucket.slug };
+  });
+
+/**
+ * Choosing from the library for a field (docs/media.md): a poster field that asks for at least 1200 × 800 pixels, whose
+ * new document's form left for the library (its draft): of the library's three images, the upright one does not fit.
+ */
+const mediaPick = (setup: TourSetup) =>
+  setup.once("media-pick", async () => {
+    await mediaLibrary(setup);
+    const posters = await createTestBucket(setup.db, {
+      name: "Exhibition posters",
+      slug: unique("posters"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          poster: { type: "string", title: "Poster image", _ref: "b-image", minWidth: 1200, minHeight: 800 },
+        },
+      },
+    });
+    const pick = await createDraft(setup.db, {
+      userId: setup.admin.id,
+      bucketId: posters.id,
+      returnPath: `/b/${posters.slug}/new`,
+      field: "poster",
+      entries: [["title", "Summer exhibition poster"]],
+    });
+    return { pick };
   });
 
 /** A bucket with documents in every publication state, for the overview's state column and filter. */
@@ -1630,6 +1659,14 @@ export const TOUR: TourEntry[] = [
     },
   },
   { name: "media-item", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}` },
+  { name: "media-pick", as: "admin", setup: mediaPick, path: (data) => `/media?pick=${data.pick}`, ready: "[data-fits=false]" },
+  {
+    name: "media-pick-no-js",
+    as: "admin",
+    setup: mediaPick,
+    path: (data) => `/media?pick=${data.pick}&sort=name`,
+    javaScriptEnabled: false,
+  },
   { name: "media-item-no-js", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}`, javaScriptEnabled: false },
   // Releases (docs/publishing.md, Releases): the list, a scheduled and a published release, their confirmations, Add to
   // release, and a document's page that names the release it is in.
