@@ -54,6 +54,8 @@ export interface MediaContent {
   still: string | null;
   /** Videos: the custom still; smallerThanVideo asks the browser's 'Incorrect Size' confirmation (spec §5). */
   customStill?: { url: string; dimensions: { width: number; height: number }; smallerThanVideo: boolean } | null;
+  /** Images of the library: the locales of the item's bucket without an alternative text (the editor warns). */
+  missingAlt?: string[];
 }
 
 /** Spec §4: completed, error, or in progress (any job new or processing). */

@@ -4,6 +4,7 @@ import type { User } from "@server/accounts/users";
 import type { MediaKind } from "@core/media/bounds";
 import { toMediaContent } from "./content";
 import { HttpError } from "@server/errors";
+import { missingAltOf } from "./library";
 import type { Services } from "@server/services";
 import type { Queryable } from "@server/db/client";
 import { isUuid } from "@core/ids";
@@ -53,7 +54,11 @@ export async function uploadBucket(context: Services, user: User, slug: string |
   return bucket;
 }
 
-/** A media version as the API shows it, with its jobs. */
+/** A media version as the API shows it, with its jobs (and an image's locales without an alternative text). */
 export async function mediaContent(context: Services, media: MediaRow) {
-  return toMediaContent(media, await jobsOf(context.db, media.id));
+  const [jobs, missingAlt] = await Promise.all([
+    jobsOf(context.db, media.id),
+    media.kind === "image" ? missingAltOf(context.db, media.contentId) : Promise.resolve([]),
+  ]);
+  return { ...toMediaContent(media, jobs), ...(missingAlt.length ? { missingAlt } : {}) };
 }

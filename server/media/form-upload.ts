@@ -1,10 +1,10 @@
 import type { Services } from "@server/services";
-import { toMediaContent } from "./content";
+import { mediaContent } from "./access";
 import { receiveMultipart, type IncomingBody, type ReceivedFile } from "./upload";
 import { HttpError } from "@server/errors";
 import type { MediaStorage } from "./storage";
 import { findBucketById, isBucketVisible } from "@server/content/buckets";
-import { jobsOf, latestMedia } from "./store";
+import { latestMedia } from "./store";
 import type { User } from "@server/accounts/users";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import { schemaAtName, schemaNodes } from "@core/schema/walk";
@@ -119,7 +119,7 @@ export async function loadMediaContents(
       const bucket = await findBucketById(context.db, media.bucketId);
       buckets.set(media.bucketId, !!bucket && isBucketVisible(bucket, user));
     }
-    if (buckets.get(media.bucketId)) out[contentId] = toMediaContent(media, await jobsOf(context.db, media.id));
+    if (buckets.get(media.bucketId)) out[contentId] = await mediaContent(context, media);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from "@server/db/client";
+import { prepared, type Queryable } from "@server/db/client";
 import type { User } from "@server/accounts/users";
 import { isBucketVisible } from "@server/content/buckets";
 import { bucketName, type BucketNames } from "@core/content/bucket-name";
@@ -175,4 +175,13 @@ export async function usersForFilter(db: Queryable): Promise<Array<{ id: string;
     `SELECT u.id, u.name FROM users u WHERE EXISTS (SELECT 1 FROM media_items i WHERE i.created_by = u.id) ORDER BY lower(u.name)`,
   );
   return rows;
+}
+
+/** The locales of an image item's bucket without an alternative text (none for other kinds and unknown items). */
+export async function missingAltOf(db: Queryable, contentId: string): Promise<string[]> {
+  const { rows } = await db.query<{ missingAlt: string[] }>(
+    prepared(`SELECT ${MISSING_ALT} AS "missingAlt" FROM media_items i JOIN buckets b ON b.id = i.bucket_id WHERE i.content_id = $1`),
+    [contentId],
+  );
+  return rows[0]?.missingAlt ?? [];
 }

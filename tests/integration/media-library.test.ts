@@ -504,6 +504,26 @@ describe("choosing from the library in a field", () => {
     expect((await list("q=pick-new"))[0]).toMatchObject({ uses: 4 });
   });
 
+  it("the editor warns of an image without an alternative text in a locale of its bucket, until it is described", async () => {
+    const image = await uploadImage(exhibitions, "warn-harbour.png");
+    const document = await save(exhibitions, { title: "Warned", image });
+    const path = `/b/${exhibitions.slug}/${document.contentId}/latest`;
+    const field = (html: string) =>
+      html.slice(html.indexOf('data-media-kind="image"'), html.indexOf("</fieldset>", html.indexOf('data-media-kind="image"')));
+    expect(decode(field((await page(server.url, path, cookie)).html))).toContain(
+      "No alternative text in EN, NL: exhibits cannot describe this image.",
+    );
+    const latest = async () =>
+      (await (await get(server.url, `/api/v1/buckets/image/content/${image}/latest`, cookie)).json()) as { missingAlt?: string[] };
+    expect((await latest()).missingAlt).toEqual(["en", "nl"]);
+
+    await describeMediaItem(server.db, await bucketsOf(), image, { alt: { en: "A harbour" }, caption: {}, credits: "" });
+    expect(decode(field((await page(server.url, path, cookie)).html))).toContain("No alternative text in NL");
+    await describeMediaItem(server.db, await bucketsOf(), image, { alt: { en: "A harbour", nl: "Een haven" }, caption: {}, credits: "" });
+    expect(decode((await page(server.url, path, cookie)).html)).not.toContain("No alternative text");
+    expect((await latest()).missingAlt).toBeUndefined();
+  });
+
   it("a choice that is not the user's, or expired, says so; a field that is no media field does not open the library", async () => {
     const left = await postForm(
       server.url,

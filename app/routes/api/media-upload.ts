@@ -6,11 +6,9 @@ import { HttpError } from "@server/errors";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
 import { mediaBounds } from "@core/media/bounds";
 import type { RouteHandle } from "@core/route-handle";
-import { mediaKindOf, uploadBucket } from "@server/media/access";
+import { mediaContent, mediaKindOf, uploadBucket } from "@server/media/access";
 import { requireMediaAccess } from "@server/web/media-access";
 import { resolveMediaProperty } from "@server/media/field-property";
-import { toMediaContent } from "@server/media/content";
-import { jobsOf } from "@server/media/store";
 import type { Route } from "./+types/media-upload";
 
 export const handle = { streamsBody: true } satisfies RouteHandle;
@@ -47,5 +45,5 @@ export const action = apiRoute(async ({ request, context, params }: Route.Action
     { db: context.db, media: context.media },
   );
   context.logger.info({ mediaId: media.id, kind, size: media.size }, "media uploaded");
-  return Response.json([{ ...toMediaContent(media, await jobsOf(context.db, media.id)), uid: upload.fields.uid ?? null }]);
+  return Response.json([{ ...(await mediaContent(context, media)), uid: upload.fields.uid ?? null }]);
 });

@@ -168,6 +168,14 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
         ) : pendingName ? (
           <PendingSummary filename={pendingName} />
         ) : null}
+        {shown?.missingAlt?.length ? (
+          <p className="media-alt-warning">
+            {t("media.missingAlt", { locales: shown.missingAlt.join(", ").toUpperCase() })}{" "}
+            <a href={`/media/${shown.contentId}`} target="_blank" rel="noreferrer">
+              {t("media.describe")}
+            </a>
+          </p>
+        ) : null}
         {shown?.status === "processing" ? <JobProgress content={shown} kind={kind} /> : null}
         {shown?.status === "processing" && !hydrated && lock.showEditButtons ? (
           // Without JavaScript nothing polls: this re-renders the form (Conform's update intent of the field with its
