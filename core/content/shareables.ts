@@ -87,6 +87,10 @@ export interface SharedMedia {
   mimetype: string;
   width: number | null;
   height: number | null;
+  /** The library's texts of the item in the page's language (else its first), credits: what the page shows. */
+  alt: string | null;
+  caption: string | null;
+  credits: string | null;
 }
 
 /** What /shareables/{token} shows: the document's values along the schema, its media and referenced titles. */

@@ -7,6 +7,7 @@ import { compileBucketSchema } from "./validator";
 import { hasPermission, USER_COLUMNS, type User } from "@server/accounts/users";
 import type { Queryable } from "@server/db/client";
 import { mediaReferences } from "@server/media/form-upload";
+import { textsOf } from "@server/media/library";
 import { latestMedia, type MediaRow } from "@server/media/store";
 import { posterKey } from "@server/media/stills";
 import { hashToken, randomToken } from "@server/security/tokens";
@@ -290,6 +291,7 @@ async function sharedVersion(
       mimetype: row.mimetype,
       width: row.width,
       height: row.height,
+      ...(await textsOf(context.db, id, locale)),
     };
   }
   const titles = await referenceTitles(context, creator, targets.references);

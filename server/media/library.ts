@@ -185,3 +185,14 @@ export async function missingAltOf(db: Queryable, contentId: string): Promise<st
   );
   return rows[0]?.missingAlt ?? [];
 }
+
+/** An item's alternative text and caption in `locale` (else in the first locale that has one) and its credits. */
+export async function textsOf(db: Queryable, contentId: string, locale: string) {
+  const { rows } = await db.query<{ descriptions: { alt?: Record<string, string>; caption?: Record<string, string> }; credits: string }>(
+    prepared(`SELECT descriptions, credits FROM media_items WHERE content_id = $1`),
+    [contentId],
+  );
+  const row = rows[0];
+  const inLocale = (texts: Record<string, string> | undefined) => texts?.[locale] || Object.values(texts ?? {}).find(Boolean) || null;
+  return { alt: inLocale(row?.descriptions.alt), caption: inLocale(row?.descriptions.caption), credits: row?.credits || null };
+}

@@ -401,6 +401,16 @@ describe("media through the link", () => {
     expect((await get(server.url, `/shareables/${token}/media/${picture}/poster`)).status).toBe(404);
     expect((await get(server.url, `/shareables/${Buffer.alloc(32, 1).toString("base64url")}/media/${picture}`)).status).toBe(404);
     expect((await get(server.url, `/api/v1/media/image/${picture}`)).status).toBe(401);
+    // Described in the library: the page reads its alternative text in its language, and shows caption and credits.
+    await server.db.query(`UPDATE media_items SET descriptions = $2::jsonb, credits = '© Museum' WHERE content_id = $1`, [
+      picture,
+      JSON.stringify({ alt: { en: "Dunes under a grey sky", nl: "Duinen onder een grijze lucht" }, caption: { en: "The dunes, 1912" } }),
+    ]);
+    const described = await page(server.url, `/shareables/${token}`);
+    expect(described.html).toContain(`alt="Dunes under a grey sky" class="shared-image"`);
+    expect(decode(described.html)).toContain("<figcaption>The dunes, 1912 · © Museum</figcaption>");
+    const dutch = await page(server.url, `/shareables/${token}`, undefined, { "Accept-Language": "nl" });
+    expect(dutch.html).toContain(`alt="Duinen onder een grijze lucht"`);
     // Revoked: its media go with it.
     const { id } = (await row(token))!;
     expect((await postForm(server.url, "/shareables", { intent: "revoke", id }, editor.cookie)).status).toBe(302);

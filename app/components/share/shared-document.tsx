@@ -32,7 +32,15 @@ function Value({ value, shared }: { value: DiffValue; shared: SharedDocument }) 
       const media = shared.media[value.contentId];
       if (!media) return <span className="muted">{t("history.mediaGone")}</span>;
       const size = media.width && media.height ? { width: media.width, height: media.height } : {};
-      if (media.kind === "image") return <img src={media.url} alt={media.filename} className="shared-image" {...size} />;
+      if (media.kind === "image") {
+        const caption = [media.caption, media.credits].filter(Boolean).join(" · ");
+        return (
+          <figure className="shared-figure">
+            <img src={media.url} alt={media.alt ?? media.filename} className="shared-image" {...size} />
+            {caption ? <figcaption>{caption}</figcaption> : null}
+          </figure>
+        );
+      }
       if (media.kind === "video") {
         return (
           // eslint-disable-next-line jsx-a11y/media-has-caption -- plays an uploaded video, which comes with no captions to offer
