@@ -262,7 +262,7 @@ export function deliveryOpenApi(
     },
     MissingMedia: {
       type: "object",
-      description: "A media reference that is gone, or in a bucket this client does not read.",
+      description: "A media reference that is gone (an item of the library comes with any document that uses it).",
       required: ["contentId", "missing"],
       properties: { contentId: { type: "string" }, missing: { const: true } },
     },

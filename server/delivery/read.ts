@@ -229,8 +229,9 @@ export async function shapeDocuments(
   if (references.media.size) {
     const expires = urlExpiry(read.config);
     const urlOf = read.mediaUrl ?? ((row: MediaRow, file: string) => signedMediaUrl(read.config, read.base, row.contentId, file, expires));
+    // An item a delivered document uses is delivered with it, whichever bucket holds it: a save lets a document name
+    // only items its author may use (server/media/library-pick.ts), so reading the document is reading its media.
     for (const row of await latestMediaWithBucket(read.db, [...references.media])) {
-      if (!clientMay(read.client, "read", row.bucketSlug)) continue;
       media.set(
         row.contentId.toLowerCase(),
         toDeliveryMedia(row, (file) => urlOf(row, file)),

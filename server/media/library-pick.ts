@@ -23,9 +23,13 @@ import { ORIGINAL_JOIN, STORED_FACTS_COLUMNS, storedFacts, type StoredFactsRow }
  * checked again (a field whose bounds changed since does not block other edits).
  */
 
-/** Who chooses: a user sees the items of their buckets; an API client, the seed or the CLI names items by id. */
+/**
+ * Who chooses: a user uses the items of the buckets they see (`buckets`), an API client those of the buckets it reads
+ * (`readBuckets`); the seed and the CLI, neither, name items by id.
+ */
 export interface Chooser {
   buckets?: string[] | null;
+  readBuckets?: readonly string[];
 }
 
 type FieldErrors = Record<string, string[]>;
@@ -70,9 +74,10 @@ export async function checkChosenMedia(
 }
 
 function choiceErrors(item: ChosenRow, field: { chooser: Chooser; kind: MediaKind; property: JsonSchema }): Message[] {
-  const visible =
-    field.chooser.buckets === undefined ||
-    isBucketVisible({ slug: item.bucketSlug, private: item.private }, { buckets: field.chooser.buckets });
+  const { buckets, readBuckets } = field.chooser;
+  const visible = readBuckets
+    ? readBuckets.includes(item.bucketSlug)
+    : buckets === undefined || isBucketVisible({ slug: item.bucketSlug, private: item.private }, { buckets });
   return visible ? mediaFitErrors(field.kind, field.property, storedFacts(item)) : [{ key: "media.noSuchMedia" }];
 }
 

@@ -7,6 +7,7 @@ import {
   type ResolvedBucket,
 } from "@server/content/buckets";
 import { hasPermission, type Author, type User } from "@server/accounts/users";
+import type { Chooser } from "@server/media/library-pick";
 import { authenticateApiClient, clientMay, type ApiClient } from "@server/accounts/api-clients";
 import { isInvitationOpen } from "@server/accounts/invitations";
 import type { NamedDocument } from "@server/accounts/sessions";
@@ -147,8 +148,8 @@ const CLIENT_AUTHOR: Author = { id: null, permissions: [] };
 
 export interface ApiBucketAccess {
   bucket: Bucket;
-  /** Who writes: the user, or CLIENT_AUTHOR for an API client. */
-  author: Author;
+  /** Who writes: the user, or CLIENT_AUTHOR for an API client (with the buckets it reads). */
+  author: Author & Chooser;
   user: User | null;
   client: ApiClient | null;
 }
@@ -185,7 +186,8 @@ export async function requireApiBucketAccess(
   if (!bucket) throw new HttpError(404, "api.noSuchBucket");
   if (client) {
     if (!clientMay(client, access, bucket.slug)) throw new HttpError(404, "api.noSuchBucket");
-    return { bucket, author: CLIENT_AUTHOR, user: null, client };
+    // The media items its saves may name: those of the buckets it reads (server/media/library-pick.ts).
+    return { bucket, author: { ...CLIENT_AUTHOR, readBuckets: client.readBuckets }, user: null, client };
   }
   if (!user || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
   return { bucket, author: user, user, client: null };

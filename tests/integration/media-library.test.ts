@@ -10,6 +10,7 @@ import { publishNewest } from "@tests/support/publishing";
 import { libraryBuckets, listLibrary } from "@server/media/library";
 import { deleteMediaItems, describeMediaItem, findLibraryItem } from "@server/media/library-item";
 import { parseLibraryQuery } from "@core/media/library";
+import { createApiClient } from "@server/accounts/api-clients";
 
 /*
  * The media library's domain (issue 35, docs/media.md): items kept from media versions, their uses kept from the
@@ -156,6 +157,45 @@ describe("media items and their uses", () => {
     // Once used, a later save of the document does not check it again (its field's bounds may have changed since).
     await server.db.query("UPDATE media SET width = 10 WHERE content_id = $1", [fitting]);
     await save(strict, { ...taken, title: "Wide, renamed", image: fitting });
+  });
+
+  it("an API client's save may name only items of the buckets it reads", async () => {
+    const image = await uploadImage(exhibitions, "client-harbour.png", 200, 120);
+    const { token: writer } = await createApiClient(
+      server.db,
+      { id: user.id, name: "Test" },
+      {
+        name: "Importer",
+        readBuckets: [artworks.slug],
+        writeBuckets: [artworks.slug],
+        allowedOrigins: [],
+        preview: false,
+        expiresAt: null,
+      },
+    );
+    const saveAs = (token: string) =>
+      fetch(`${server.url}/api/v1/buckets/${artworks.slug}/save`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ content: { title: "By the importer", image }, collection: artworks.collectionName }),
+      });
+    const refused = await saveAs(writer);
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors.image).toEqual(["No such media"]);
+    const { token: reader } = await createApiClient(
+      server.db,
+      { id: user.id, name: "Test" },
+      {
+        name: "Importer reading exhibitions",
+        readBuckets: [artworks.slug, exhibitions.slug],
+        writeBuckets: [artworks.slug],
+        allowedOrigins: [],
+        preview: false,
+        expiresAt: null,
+      },
+    );
+    expect((await saveAs(reader)).status).toBe(201);
+    expect(await usesOf(image)).toHaveLength(1);
   });
 
   it("a deleted document takes its uses with it", async () => {

@@ -239,7 +239,7 @@ export interface components {
                 custom: boolean;
             } | null;
         };
-        /** @description A media reference that is gone, or in a bucket this client does not read. */
+        /** @description A media reference that is gone (an item of the library comes with any document that uses it). */
         MissingMedia: {
             contentId: string;
             /** @constant */
