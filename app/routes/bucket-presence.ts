@@ -4,9 +4,9 @@ import { formText, readForm } from "@server/web/read-form";
 import { eventStreamResponse } from "@server/web/event-stream";
 import { HttpError } from "@server/errors";
 import { getLatestVersion } from "@server/content/store";
-import { setUnsaved } from "@server/presence/store";
+import { pageShown, setUnsaved } from "@server/presence/store";
 import { isUuid } from "@core/ids";
-import { PRESENCE_PAGE_FIELD, PRESENCE_SINCE_FIELD, PRESENCE_UNSAVED_FIELD } from "@core/content/presence";
+import { PRESENCE_EVENTS, PRESENCE_PAGE_FIELD, PRESENCE_SINCE_FIELD, PRESENCE_UNSAVED_FIELD } from "@core/content/presence";
 import type { Route } from "./+types/bucket-presence";
 
 /*
@@ -25,8 +25,16 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const since = search.get(PRESENCE_SINCE_FIELD) ?? undefined;
   if (!isUuid(params.contentId) || !isUuid(pageId ?? undefined)) throw notFound();
   const contentId = params.contentId;
-  if (!(await getLatestVersion(context.db, bucket.id, contentId))) throw notFound();
   const page = { pageId: pageId as string, bucketId: bucket.id, contentId, userId: user.id };
+  if (!(await getLatestVersion(context.db, bucket.id, contentId))) {
+    if (!(await pageShown(context.db, page))) throw notFound();
+    // Deleted after the page was shown, before its stream opened (the notice had no one to tell): it is told now.
+    return eventStreamResponse(request.signal, (stream) => {
+      stream.send(PRESENCE_EVENTS.deleted, {});
+      stream.close();
+      return () => undefined;
+    });
+  }
   let opened: Promise<(() => Promise<void>) | null> = Promise.resolve(null);
   const response = eventStreamResponse(request.signal, (stream) => {
     opened = context.presence.open(

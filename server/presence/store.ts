@@ -70,6 +70,17 @@ export async function goLive(db: Queryable, page: PresencePage, serverId: string
   return rowCount > 0;
 }
 
+/** Whether the user was shown this page of the document in this bucket (its row outlives the document's deletion). */
+export async function pageShown(db: Queryable, page: PresencePage): Promise<boolean> {
+  const { rows } = await db.query("SELECT 1 FROM presence WHERE page_id = $1 AND user_id = $2 AND content_id = $3 AND bucket_id = $4", [
+    page.pageId,
+    page.userId,
+    page.contentId,
+    page.bucketId,
+  ]);
+  return rows.length > 0;
+}
+
 /** The page's stream closed: it no longer counts. */
 export async function leave(db: Queryable, pageId: string, serverId: string): Promise<void> {
   await db.query("DELETE FROM presence WHERE page_id = $1 AND server_id = $2", [pageId, serverId]);

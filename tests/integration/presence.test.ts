@@ -140,6 +140,19 @@ describe("presence on a document's edit page", () => {
     expect(freshStream.events.some((entry) => entry.event === "saved")).toBe(false);
   });
 
+  it("tells a page of a deletion made while it loaded, as its stream opens", async () => {
+    const { path, contentId } = await newDocument("Deleted while loading");
+    const annaPage = await openPage(path, anna);
+    const deleted = await postForm(server.url, `/b/${bucket.slug}?index`, { intent: "delete", contentId, versionId: annaPage.base }, ben);
+    expect(deleted.status).toBe(302);
+    const annaStream = await stream(path, annaPage.pageId, anna, annaPage.base);
+    expect(annaStream.response.status).toBe(200);
+    await annaStream.next("deleted");
+    // Another user's page of it, or a page never shown: still not found.
+    expect((await get(server.url, `${path.replace(/\/latest$/, "")}/presence?page=${annaPage.pageId}`, ben)).status).toBe(404);
+    expect((await get(server.url, `${path.replace(/\/latest$/, "")}/presence?page=${crypto.randomUUID()}`, anna)).status).toBe(404);
+  });
+
   it("marks the overview's rows someone else has open, as of its load", async () => {
     const { path, contentId } = await newDocument("Marked row");
     await openPage(path, ben);
