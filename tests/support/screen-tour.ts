@@ -260,6 +260,19 @@ const shares = (setup: TourSetup) =>
     await link(document.slug!, document.contentId!, "revoked");
     const mediaLink = await link(clip.slug!, clip.contentId!);
     const documentLink = await link(document.slug!, document.contentId!);
+    // Its image described in the library: the shared page shows its alternative text, and its caption and credits.
+    await setup.db.query(
+      `UPDATE media_items SET descriptions = $2::jsonb, credits = $3
+       WHERE content_id IN (SELECT media_content_id FROM media_uses WHERE document_id = $1)`,
+      [
+        document.contentId,
+        JSON.stringify({
+          alt: { en: "A harbour at dusk, boats moored along the quay", nl: "Een haven bij schemering, boten langs de kade" },
+          caption: { en: "The harbour at dusk, about 1890", nl: "De haven bij schemering, omstreeks 1890" },
+        }),
+        "© Tour Museum",
+      ],
+    );
     // A link to a release of both documents: the shared release's page, and a release's row in the list.
     const actor = { id: setup.admin.id, name: "Tour admin" };
     const release = await createRelease(setup.db, actor, { name: "Spring opening: Harbours" });
