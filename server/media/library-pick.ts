@@ -25,11 +25,11 @@ import { ORIGINAL_JOIN, STORED_FACTS_COLUMNS, storedFacts, type StoredFactsRow }
 
 /**
  * Who chooses: a user uses the items of the buckets they see (`buckets`), an API client those of the buckets it reads
- * (`readBuckets`); the seed and the CLI, neither, name items by id.
+ * or writes (`clientBuckets`); the seed and the CLI, neither, name items by id.
  */
 export interface Chooser {
   buckets?: string[] | null;
-  readBuckets?: readonly string[];
+  clientBuckets?: readonly string[];
 }
 
 type FieldErrors = Record<string, string[]>;
@@ -74,9 +74,9 @@ export async function checkChosenMedia(
 }
 
 function choiceErrors(item: ChosenRow, field: { chooser: Chooser; kind: MediaKind; property: JsonSchema }): Message[] {
-  const { buckets, readBuckets } = field.chooser;
-  const visible = readBuckets
-    ? readBuckets.includes(item.bucketSlug)
+  const { buckets, clientBuckets } = field.chooser;
+  const visible = clientBuckets
+    ? clientBuckets.includes(item.bucketSlug)
     : buckets === undefined || isBucketVisible({ slug: item.bucketSlug, private: item.private }, { buckets });
   return visible ? mediaFitErrors(field.kind, field.property, storedFacts(item)) : [{ key: "media.noSuchMedia" }];
 }

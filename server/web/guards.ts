@@ -186,8 +186,9 @@ export async function requireApiBucketAccess(
   if (!bucket) throw new HttpError(404, "api.noSuchBucket");
   if (client) {
     if (!clientMay(client, access, bucket.slug)) throw new HttpError(404, "api.noSuchBucket");
-    // The media items its saves may name: those of the buckets it reads (server/media/library-pick.ts).
-    return { bucket, author: { ...CLIENT_AUTHOR, readBuckets: client.readBuckets }, user: null, client };
+    // The media items its saves may name: those of the buckets it reads or writes (server/media/library-pick.ts).
+    const clientBuckets = [...new Set([...client.readBuckets, ...client.writeBuckets])];
+    return { bucket, author: { ...CLIENT_AUTHOR, clientBuckets }, user: null, client };
   }
   if (!user || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");
   return { bucket, author: user, user, client: null };

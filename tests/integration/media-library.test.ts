@@ -159,7 +159,7 @@ describe("media items and their uses", () => {
     await save(strict, { ...taken, title: "Wide, renamed", image: fitting });
   });
 
-  it("an API client's save may name only items of the buckets it reads", async () => {
+  it("an API client's save may name only items of the buckets it reads or writes", async () => {
     const image = await uploadImage(exhibitions, "client-harbour.png", 200, 120);
     const { token: writer } = await createApiClient(
       server.db,
@@ -196,6 +196,19 @@ describe("media items and their uses", () => {
     );
     expect((await saveAs(reader)).status).toBe(201);
     expect(await usesOf(image)).toHaveLength(1);
+    // Items of a bucket it only writes to: its own bucket's.
+    const own = await uploadImage(artworks, "client-own.png", 200, 120);
+    const { token: writeOnly } = await createApiClient(
+      server.db,
+      { id: user.id, name: "Test" },
+      { name: "Write-only importer", readBuckets: [], writeBuckets: [artworks.slug], allowedOrigins: [], preview: false, expiresAt: null },
+    );
+    const ownSave = await fetch(`${server.url}/api/v1/buckets/${artworks.slug}/save`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${writeOnly}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ content: { title: "Own image", image: own }, collection: artworks.collectionName }),
+    });
+    expect(ownSave.status, await ownSave.clone().text()).toBe(201);
   });
 
   it("a deleted document takes its uses with it", async () => {
