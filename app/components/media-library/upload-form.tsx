@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { BucketOptions } from "./library-filters";
 import { Form, Link } from "react-router";
 import { LIBRARY_UPLOAD_FILES } from "@core/media/library";
 import { FileDrop } from "./file-drop";
@@ -64,11 +65,7 @@ export function UploadForm({
             {t("library.uploadPage.bucketHint")}
           </p>
           <select id="media-upload-bucket" name="bucket" defaultValue={chosen ?? ""} aria-describedby="media-upload-bucket-hint">
-            {buckets.map((bucket) => (
-              <option key={bucket.slug} value={bucket.slug}>
-                {bucket.name}
-              </option>
-            ))}
+            <BucketOptions buckets={buckets} />
           </select>
         </div>
         <FileDrop id="media-upload-files" name="files" label={t("library.uploadPage.files")} hint={t("library.uploadPage.dropHere")} />

@@ -25,7 +25,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
   const library = await requireLibrary(request, context);
   if (params.contentId !== undefined) return itemPageData(request, context, library, params.contentId);
   return new URL(request.url).searchParams.has(LIBRARY_PICK_PARAM)
-    ? pickPageData(request, context, library, library.user)
+    ? pickPageData(request, context, library)
     : listPageData(request, context, library);
 });
 

@@ -1,9 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { libraryQueryString, LIBRARY_SORTS, MISSING_ALT_COUNT_LIMIT, type LibraryQuery } from "@core/media/library";
+import { libraryQueryString, MISSING_ALT_COUNT_LIMIT, type LibraryQuery } from "@core/media/library";
 import { FlashNotice } from "~/components/flash-notice";
 import { LibraryGrid, LibraryTable, RefusedDeletions } from "~/components/media-library/library-items";
 import { UploadForm } from "~/components/media-library/upload-form";
+import { BucketFilter, LibraryPagination, SearchFilter, SortFilter } from "~/components/media-library/library-filters";
 import type { listPageData } from "./media.server";
 import type { libraryAction } from "./media-actions.server";
 
@@ -72,13 +73,7 @@ export function ListPage({ loaderData, actionData }: { loaderData: ListPageData;
           </div>
         </Form>
       )}
-      {query.page > 1 || hasMore ? (
-        <nav className="pagination" aria-label={t("library.page", { page: query.page })}>
-          {query.page > 1 ? <Link to={link({ page: query.page - 1 })}>{t("library.previous")}</Link> : <span />}
-          <span>{t("library.page", { page: query.page })}</span>
-          {hasMore ? <Link to={link({ page: query.page + 1 })}>{t("library.next")}</Link> : <span />}
-        </nav>
-      ) : null}
+      <LibraryPagination query={query} hasMore={hasMore} />
     </section>
   );
 }
@@ -96,10 +91,7 @@ function LibraryFilters({
   return (
     <Form method="get" role="search" className="media-filters">
       {query.view !== "grid" ? <input type="hidden" name="view" value={query.view} /> : null}
-      <div className="media-filter media-filter-search">
-        <label htmlFor="media-q">{t("library.search")}</label>
-        <input id="media-q" type="search" name="q" defaultValue={query.q} placeholder={t("library.searchPlaceholder")} />
-      </div>
+      <SearchFilter query={query} />
       <div className="media-filter">
         <label htmlFor="media-kind">{t("library.kind")}</label>
         <select id="media-kind" name="kind" defaultValue={query.kind ?? ""}>
@@ -111,17 +103,7 @@ function LibraryFilters({
           ))}
         </select>
       </div>
-      <div className="media-filter">
-        <label htmlFor="media-bucket">{t("library.bucket")}</label>
-        <select id="media-bucket" name="bucket" defaultValue={query.bucket ?? ""}>
-          <option value="">{t("library.anyBucket")}</option>
-          {buckets.map((bucket) => (
-            <option key={bucket.slug} value={bucket.slug}>
-              {bucket.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <BucketFilter query={query} buckets={buckets} />
       <div className="media-filter">
         <label htmlFor="media-use">{t("library.use")}</label>
         <select id="media-use" name="use" defaultValue={query.use ?? ""}>
@@ -141,16 +123,7 @@ function LibraryFilters({
           ))}
         </select>
       </div>
-      <div className="media-filter">
-        <label htmlFor="media-sort">{t("library.sort")}</label>
-        <select id="media-sort" name="sort" defaultValue={query.sort}>
-          {LIBRARY_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {t(`library.sorts.${sort}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SortFilter query={query} />
       <label className="media-filter-check">
         <input type="checkbox" name="alt" value="missing" defaultChecked={query.missingAlt} /> {t("library.missingAltFilter")}
       </label>

@@ -65,8 +65,7 @@ export async function listPageData(request: Request, context: AppLoadContext, { 
  * /media?pick={token}: the library for one media field a form left to choose for: items of its kind, each with why
  * it does not fit (none: it can be chosen). A choice that expired or is not the user's answers 404 with why.
  */
-export async function pickPageData(request: Request, context: AppLoadContext, library: LibraryRequest, user: User) {
-  const { locale, buckets } = library;
+export async function pickPageData(request: Request, context: AppLoadContext, { user, locale, buckets }: LibraryRequest) {
   const parsed = parseLibraryQuery(new URL(request.url).searchParams);
   const pick = await openPick(context.db, user, parsed.pick);
   if (!pick) throw new HttpError(404, "library.pick.gone");

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { formatBytes } from "@core/media/bounds";
-import { libraryQueryString, LIBRARY_PICK_PARAM, LIBRARY_SORTS, type LibraryQuery } from "@core/media/library";
+import { LIBRARY_PICK_PARAM, type LibraryQuery } from "@core/media/library";
 import { dimensionsText, Preview } from "~/components/media-library/library-items";
+import { BucketFilter, LibraryPagination, SearchFilter, SortFilter } from "~/components/media-library/library-filters";
 import type { pickPageData } from "./media.server";
 
 /*
@@ -16,7 +17,6 @@ type PickPageData = Awaited<ReturnType<typeof pickPageData>>;
 export function PickPage({ loaderData, actionData }: { loaderData: PickPageData; actionData?: { choice: string; errors: string[] } }) {
   const { t } = useTranslation();
   const { query, items, hasMore } = loaderData;
-  const link = (change: Partial<LibraryQuery>) => libraryQueryString(query, { ...change, kind: null }) || "?";
   return (
     <section className="media-library media-pick">
       <h1>{t("library.pick.title", { field: loaderData.field })}</h1>
@@ -73,13 +73,7 @@ export function PickPage({ loaderData, actionData }: { loaderData: PickPageData;
           ))}
         </ul>
       )}
-      {query.page > 1 || hasMore ? (
-        <nav className="pagination" aria-label={t("library.page", { page: query.page })}>
-          {query.page > 1 ? <Link to={link({ page: query.page - 1 })}>{t("library.previous")}</Link> : <span />}
-          <span>{t("library.page", { page: query.page })}</span>
-          {hasMore ? <Link to={link({ page: query.page + 1 })}>{t("library.next")}</Link> : <span />}
-        </nav>
-      ) : null}
+      <LibraryPagination query={query} hasMore={hasMore} change={{ kind: null }} />
     </section>
   );
 }
@@ -89,31 +83,9 @@ function PickFilters({ query, buckets }: { query: LibraryQuery; buckets: Array<{
   return (
     <Form method="get" role="search" className="media-filters">
       <input type="hidden" name={LIBRARY_PICK_PARAM} value={query.pick ?? ""} />
-      <div className="media-filter media-filter-search">
-        <label htmlFor="media-q">{t("library.search")}</label>
-        <input id="media-q" type="search" name="q" defaultValue={query.q} placeholder={t("library.searchPlaceholder")} />
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-bucket">{t("library.bucket")}</label>
-        <select id="media-bucket" name="bucket" defaultValue={query.bucket ?? ""}>
-          <option value="">{t("library.anyBucket")}</option>
-          {buckets.map((bucket) => (
-            <option key={bucket.slug} value={bucket.slug}>
-              {bucket.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="media-filter">
-        <label htmlFor="media-sort">{t("library.sort")}</label>
-        <select id="media-sort" name="sort" defaultValue={query.sort}>
-          {LIBRARY_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {t(`library.sorts.${sort}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SearchFilter query={query} />
+      <BucketFilter query={query} buckets={buckets} />
+      <SortFilter query={query} />
       <div className="media-filter-buttons">
         <button type="submit" className="button small">
           {t("library.apply")}
