@@ -113,9 +113,14 @@ export function pollMedia(
  * version cropped from the original; `properties` (the field's schema
  * property, as for uploads) names the field whose crop bounds the server checks.
  */
-export async function cropImage(id: string, coordinates: CropCoordinates, property?: Record<string, unknown>): Promise<MediaContent> {
+export async function cropImage(
+  id: string,
+  coordinates: CropCoordinates,
+  property?: Record<string, unknown>,
+  use?: { bucket: string; document: string | null },
+): Promise<MediaContent> {
   const body = await requestJson<MediaContent | [MediaContent]>(`/api/v1/media/image/crop/${encodeURIComponent(id)}`, {
-    json: property ? { coordinates, properties: property } : { coordinates },
+    json: { coordinates, ...(property ? { properties: property } : {}), ...use },
   });
   return Array.isArray(body) ? body[0] : body;
 }

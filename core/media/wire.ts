@@ -9,6 +9,8 @@ export const MEDIA_FILE_PREFIX = "__media_file.";
 export const MEDIA_UPLOAD_FIELD = "__media_upload";
 /** The 'Choose from library' button (its value: the field name): the form kept as a draft, the library next. */
 export const CHOOSE_FROM_LIBRARY_FIELD = "__chooseFromLibrary";
+/** The 'Texts for this use' button (its value: the field name): the form kept as a draft, the item's texts next. */
+export const USE_TEXTS_FIELD = "__useTexts";
 
 /** Spec §9: the field polls …/latest this often while jobs run. */
 export const POLL_INTERVAL_MS = 2000;

@@ -27,8 +27,8 @@ import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
 import { createDraft, leaveForSubForm, pickForDraft } from "./drafts";
-import { leaveForLibrary } from "@server/media/library-pick";
-import { CHOOSE_FROM_LIBRARY_FIELD } from "@core/media/wire";
+import { leaveForLibrary, leaveForOwnTexts } from "@server/media/library-pick";
+import { CHOOSE_FROM_LIBRARY_FIELD, USE_TEXTS_FIELD } from "@core/media/wire";
 import { newDocumentPath } from "@core/content/screens";
 import { HttpError } from "@server/errors";
 import { applyFormIntents, type IntentEffects } from "@core/form/intents";
@@ -142,6 +142,8 @@ export async function submitBucketForm(
   const returnToken = takeAll(formData, RETURN_FIELD)[0];
   // A media field's "Choose from library": the input kept as a draft, the library next, for that field.
   const chooseFromLibrary = takeAll(formData, CHOOSE_FROM_LIBRARY_FIELD)[0];
+  // An image or file field's "Texts for this use": the input kept as a draft, the item's texts next.
+  const ownTexts = takeAll(formData, USE_TEXTS_FIELD)[0];
   // Inline sub-forms are validated with their own buckets' validators and saved in the parent's transaction.
   const subBuckets = await subFormBuckets(context, user, schema);
   const resolver = (hostile?: Parameters<typeof subFormResolver>[0]["hostile"]) =>
@@ -172,7 +174,7 @@ export async function submitBucketForm(
       reply: { result: submission.reply(), notice: null, latestVersionId: null, pending: shown, returnToken },
     };
   }
-  if (openSubForm !== undefined || openNewSubForm !== undefined || chooseFromLibrary !== undefined) {
+  if (openSubForm !== undefined || openNewSubForm !== undefined || chooseFromLibrary !== undefined || ownTexts !== undefined) {
     await discardFiles(
       storage,
       post.files.filter((part) => part.tooLarge === undefined).map((part) => ({ path: part.file.temporaryPath })),
@@ -180,17 +182,19 @@ export async function submitBucketForm(
     const leaveTo =
       chooseFromLibrary !== undefined
         ? await leaveForLibrary(context.db, { user, bucket, schema }, target.path, formData, chooseFromLibrary)
-        : await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
-            field: openNewSubForm ?? openSubForm ?? "",
-            fresh: openNewSubForm !== undefined,
-          });
+        : ownTexts !== undefined
+          ? await leaveForOwnTexts(context.db, { user, bucket, schema, documentId: savedDocumentId }, target.path, formData, ownTexts)
+          : await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
+              field: openNewSubForm ?? openSubForm ?? "",
+              fresh: openNewSubForm !== undefined,
+            });
     if (!leaveTo) throw new HttpError(400, "errors.badRequest");
     return { saved: false, leaveTo };
   }
 
   const { casesPicker } = applyFormIntents(formData, schema);
   // Crop and thumbnail without JavaScript: applied at once, then the form re-renders (server/media/form-edits.ts).
-  const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale });
+  const mediaEdit = await applyMediaEdit(formData, schema, { context, user, bucket, locale, documentId: savedDocumentId });
   const uploadButton = takeAll(formData, MEDIA_UPLOAD_FIELD)[0];
   const files = await checkFormFiles(post.files, formData, context.media, locale);
   applyUploadIntent(formData, uploadButton, schema);

@@ -133,15 +133,16 @@ const MEDIA_COLUMNS = `m.id, m.content_id AS "contentId", m.kind, m.bucket_id AS
   m.original_filename AS "originalFilename", m.mimetype, m.size::float8 AS size, m.width, m.height, m.details,
   m.original_image_version_id AS "originalImageVersionId", m.created_at AS "createdAt"`;
 
-/** The latest version of each media content, with the slug of its bucket (whose read scope decides) and its texts. */
+/** The latest version of each media content, with the slug of its bucket and its texts (a use item's over its shared item's). */
 export async function latestMediaWithBucket(
   db: Queryable,
   contentIds: readonly string[],
 ): Promise<Array<MediaRow & MediaTexts & { bucketSlug: string }>> {
   if (!contentIds.length) return [];
   const { rows } = await db.query<MediaRow & MediaTexts & { bucketSlug: string }>(
-    `SELECT ${MEDIA_COLUMNS}, b.slug AS "bucketSlug", i.descriptions, i.credits
-     FROM media_items i JOIN media m ON m.id = i.latest_media_id JOIN buckets b ON b.id = i.bucket_id
+    `SELECT ${MEDIA_COLUMNS}, b.slug AS "bucketSlug", t.descriptions, t.credits
+     FROM media_items i JOIN media_item_texts t ON t.content_id = i.content_id
+     JOIN media m ON m.id = i.latest_media_id JOIN buckets b ON b.id = i.bucket_id
      WHERE i.content_id = ANY($1::uuid[])`,
     [contentIds],
   );

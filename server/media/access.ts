@@ -8,6 +8,7 @@ import { missingAltOf } from "./library";
 import type { Services } from "@server/services";
 import type { Queryable } from "@server/db/client";
 import { isUuid } from "@core/ids";
+import { sharedItemOf } from "./use-items";
 
 export const MEDIA_KINDS: readonly MediaKind[] = ["image", "video", "file"];
 
@@ -32,8 +33,11 @@ export async function findVisibleMedia(db: Queryable, user: User, find: MediaFin
   if (!id || !isUuid(id)) throw notFound();
   const media = find.versionId ? await mediaVersion(db, find.versionId) : await latestMedia(db, id, find.kind);
   if (!media || (find.kind && media.kind !== find.kind)) throw notFound();
-  // A version named together with a contentId must be one of that content's versions.
-  if (find.versionId && find.contentId !== undefined && media.contentId !== find.contentId) throw notFound();
+  // A version named together with a contentId must be one of that content's versions (or, for a use item, the
+  // shared item's version its crop was made from: use-items.ts).
+  if (find.versionId && find.contentId !== undefined && media.contentId !== find.contentId) {
+    if (!isUuid(find.contentId) || (await sharedItemOf(db, find.contentId)) !== media.contentId) throw notFound();
+  }
   const bucket = await findBucketById(db, media.bucketId);
   if (!bucket || !isBucketVisible(bucket, user)) throw notFound();
   return { media, bucket };

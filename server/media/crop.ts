@@ -6,7 +6,9 @@ import { insertMedia, mediaVersion, type CropCoordinates, type MediaRow } from "
 import { MAX_IMAGE_PIXELS } from "./accept";
 import type { MediaStorage } from "./storage";
 import { HttpError, refusal } from "@server/errors";
+import { isUuid } from "@core/ids";
 import { cropAllowed, resolveMediaProperty } from "./field-property";
+import { insertUseItem, sharedItemOf, usedBeyond } from "./use-items";
 
 /**
  * The crop request's coordinates (spec §3 crop request): numbers in pixels of
@@ -35,6 +37,15 @@ export function parseCoordinates(body: Record<string, unknown>): CropCoordinates
   const left = Math.round(x);
   const top = Math.round(y);
   return { x: left, y: top, width: Math.round(x + width) - left, height: Math.round(y + height) - top };
+}
+
+/** Whose crop it is (a field sends `document`: its document's contentId, null for a new one); none: the item's. */
+export function cropUse(body: Record<string, unknown>): { documentId: string | null } | undefined {
+  if (!("document" in body)) return undefined;
+  const { document } = body;
+  if (document === null) return { documentId: null };
+  if (typeof document === "string" && isUuid(document)) return { documentId: document.toLowerCase() };
+  throw new HttpError(400, "library.useItem.badDocument", { usage: CROP_USAGE });
 }
 
 /**
@@ -73,15 +84,23 @@ export interface CropDeps {
  * of the ORIGINAL version (a recrop starts from it, never from a crop), in the
  * original's format, with originalImageVersionId and the coordinates
  * recorded. Written to a temporary file and put into the store.
+ *
+ * `use`: the crop is one document's (`documentId`, null for a document not saved yet), as a field crops. A library
+ * item another document uses is not changed then: the crop becomes a use item of it (use-items.ts), a new contentId
+ * whose original is the shared item's. Without `use` (the API as the spec has it) the item itself gets the crop.
  */
 export async function cropImage(
-  input: { source: MediaRow; coordinates: CropCoordinates; bounds: CropBounds; userId: string },
+  input: { source: MediaRow; coordinates: CropCoordinates; bounds: CropBounds; userId: string; use?: { documentId: string | null } },
   deps: CropDeps,
 ): Promise<MediaRow> {
   const { source, coordinates } = input;
   if (source.kind !== "image") throw new HttpError(404, "media.noSuchMedia");
+  const sharedId = await sharedItemOf(deps.db, source.contentId);
   const original = source.originalImageVersionId ? await mediaVersion(deps.db, source.originalImageVersionId) : source;
-  if (!original || original.contentId !== source.contentId) throw new HttpError(409, "media.crop.originalMissing");
+  if (!original || (original.contentId !== source.contentId && original.contentId !== sharedId)) {
+    throw new HttpError(409, "media.crop.originalMissing");
+  }
+  const ownUse = !sharedId && input.use !== undefined && (await usedBeyond(deps.db, source.contentId, input.use.documentId));
   const imageWidth = original.width ?? 0;
   const imageHeight = original.height ?? 0;
   const { x, y, width, height } = coordinates;
@@ -113,21 +132,21 @@ export async function cropImage(
     const storageKey = deps.storage.newKey(ext);
     committedKey = storageKey;
     await deps.storage.commit(temporaryPath, storageKey);
+    const version = {
+      kind: "image" as const,
+      bucketId: original.bucketId,
+      storageKey,
+      originalFilename: original.originalFilename,
+      mimetype: original.mimetype,
+      size,
+      width,
+      height,
+      details: { crop: { x, y, width, height } },
+      originalImageVersionId: original.id,
+      createdBy: input.userId,
+    };
     return await deps.db.transaction((tx) =>
-      insertMedia(tx, {
-        contentId: original.contentId,
-        kind: "image",
-        bucketId: original.bucketId,
-        storageKey,
-        originalFilename: original.originalFilename,
-        mimetype: original.mimetype,
-        size,
-        width,
-        height,
-        details: { crop: { x, y, width, height } },
-        originalImageVersionId: original.id,
-        createdBy: input.userId,
-      }),
+      ownUse ? insertUseItem(tx, source.contentId, version) : insertMedia(tx, { ...version, contentId: source.contentId }),
     );
   } catch (error) {
     await deps.storage.remove(temporaryPath);

@@ -4,7 +4,8 @@ import type { User } from "@server/accounts/users";
 import { cropImage } from "./crop";
 import { cropAllowed } from "./field-property";
 import { selectThumb } from "./stills";
-import { jobsOf, latestMedia } from "./store";
+import { jobsOf } from "./store";
+import { findVisibleMedia } from "./access";
 import { errorText, HttpError } from "@server/errors";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import { cropBounds, type CropBounds } from "@core/media/bounds";
@@ -18,7 +19,6 @@ import {
   parsePixels,
   thumbInputName,
 } from "@core/media/form-edit";
-import { isUuid } from "@core/ids";
 import type { Locale } from "@core/locales";
 import type { JsonSchema } from "@core/schema/normalize";
 import { schemaAtName } from "@core/schema/walk";
@@ -37,6 +37,8 @@ interface EditTarget {
   user: User;
   bucket: Bucket;
   locale: Locale;
+  /** The saved document the form edits (null: a new one): a crop of an item others use is this use's own. */
+  documentId: string | null;
 }
 
 function firstText(formData: FormData, name: string): string | undefined {
@@ -47,15 +49,14 @@ function firstText(formData: FormData, name: string): string | undefined {
 const definedOnly = (bounds: CropBounds): CropBounds =>
   Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
 
-/** The media of this bucket that a field's posted value names (the latest version), or a refusal. */
+/** The media a field's posted value names (the latest version), if the user may see it (a library item may be of another bucket). */
 async function fieldMedia(formData: FormData, field: string, kind: "image" | "video", target: EditTarget) {
   const contentId = firstText(formData, field) ?? "";
-  const media = isUuid(contentId) ? await latestMedia(target.context.db, contentId, kind) : null;
-  if (!media || media.bucketId !== target.bucket.id) throw new HttpError(404, "media.noSuchMedia");
-  return media;
+  return (await findVisibleMedia(target.context.db, target.user, { contentId, kind })).media;
 }
 
-async function crop(formData: FormData, field: string, schema: JsonSchema, target: EditTarget): Promise<void> {
+/** The crop's media (a use item's, when it became this use's own: the field then names it). */
+async function crop(formData: FormData, field: string, schema: JsonSchema, target: EditTarget): Promise<string> {
   const property = schemaAtName(schema, field);
   if (!property || mediaKindOfSchema(property) !== "image") throw new HttpError(400, "content.formUnreadable");
   if (!cropAllowed(property)) throw new HttpError(403, "media.crop.notAllowed");
@@ -68,13 +69,14 @@ async function crop(formData: FormData, field: string, schema: JsonSchema, targe
   const source = await fieldMedia(formData, field, "image", target);
   const { context } = target;
   const cropped = await cropImage(
-    { source, coordinates, bounds: definedOnly(cropBounds(property)), userId: target.user.id },
+    { source, coordinates, bounds: definedOnly(cropBounds(property)), userId: target.user.id, use: { documentId: target.documentId } },
     { db: context.db, storage: context.media.storage },
   );
   context.logger.info(
     { mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates },
     "image cropped (form)",
   );
+  return cropped.contentId;
 }
 
 async function thumb(formData: FormData, field: string, schema: JsonSchema, target: EditTarget): Promise<void> {
@@ -109,7 +111,7 @@ export async function applyMediaEdit(formData: FormData, schema: JsonSchema, tar
   read.set(field, firstText(formData, field) ?? "");
   const errors: string[] = [];
   try {
-    if (cropField !== undefined) await crop(read, field, schema, target);
+    if (cropField !== undefined) formData.set(field, await crop(read, field, schema, target));
     else await thumb(read, field, schema, target);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

@@ -39,7 +39,22 @@ export interface LibraryItemDetail extends LibraryItem {
   useList: MediaUse[];
   /** Uses in documents of buckets the user may not see: counted, never named. */
   hiddenUses: number;
+  /** A use item (use-items.ts): the shared item whose texts it shows where it has none of its own. */
+  shared: { contentId: string; name: string; descriptions: MediaDescriptions } | null;
 }
+
+interface SharedRow {
+  contentId: string;
+  name: string;
+  descriptions: Partial<MediaDescriptions>;
+  credits: string;
+}
+
+const descriptionsOf = (row: { descriptions: Partial<MediaDescriptions>; credits: string }): MediaDescriptions => ({
+  alt: row.descriptions.alt ?? {},
+  caption: row.descriptions.caption ?? {},
+  credits: row.credits,
+});
 
 const notFound = () => new HttpError(404, "media.noSuchMedia");
 
@@ -51,17 +66,20 @@ export async function findLibraryItem(
   locale: Locale,
 ): Promise<LibraryItemDetail> {
   if (!isUuid(contentId)) throw notFound();
-  const { rows } = await db.query<ItemRow & { descriptions: Partial<MediaDescriptions>; credits: string }>(
+  const { rows } = await db.query<ItemRow & { descriptions: Partial<MediaDescriptions>; credits: string; shared: SharedRow | null }>(
     `SELECT i.content_id AS "contentId", i.latest_media_id AS "versionId", i.kind, i.name, i.size::float8 AS size,
        i.bucket_id AS "bucketId", i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.descriptions, i.credits,
        m.mimetype, m.width, m.height, m.details, u.name AS "uploadedBy",
+       (SELECT json_build_object('contentId', s.content_id, 'name', s.name, 'descriptions', s.descriptions, 'credits', s.credits)
+        FROM media_items s WHERE s.content_id = i.use_of) AS shared,
        (SELECT coalesce(array_agg(l), '{}') FROM unnest(b.locales) AS l WHERE i.kind = 'image'
-         AND coalesce(i.descriptions #>> ARRAY['alt', l], '') = '') AS "missingAlt",
+         AND coalesce(t.descriptions #>> ARRAY['alt', l], '') = '') AS "missingAlt",
        (SELECT count(*)::int FROM media_uses x WHERE x.media_content_id = i.content_id) AS uses,
        (SELECT CASE WHEN bool_or(j.status = 'failed') THEN 'error'
                     WHEN bool_or(j.status IN ('new', 'processing')) THEN 'processing' END
         FROM jobs j WHERE j.media_id = i.latest_media_id) AS status
-     FROM media_items i JOIN buckets b ON b.id = i.bucket_id JOIN media m ON m.id = i.latest_media_id
+     FROM media_items i JOIN media_item_texts t ON t.content_id = i.content_id
+     JOIN buckets b ON b.id = i.bucket_id JOIN media m ON m.id = i.latest_media_id
      LEFT JOIN users u ON u.id = i.created_by
      WHERE i.content_id = $1`,
     [contentId],
@@ -73,11 +91,12 @@ export async function findLibraryItem(
   return {
     ...libraryItem(row, bucket),
     bucketId: row.bucketId,
-    descriptions: { alt: row.descriptions.alt ?? {}, caption: row.descriptions.caption ?? {}, credits: row.credits },
+    descriptions: descriptionsOf(row),
     locales: bucket.locales,
     versions,
     useList: uses.visible,
     hiddenUses: uses.hidden,
+    shared: row.shared && { contentId: row.shared.contentId, name: row.shared.name, descriptions: descriptionsOf(row.shared) },
   };
 }
 
@@ -219,9 +238,15 @@ export async function deleteMediaItems(
       else deleted.push(item.contentId);
     }
     if (deleted.length) {
-      await scheduleRemovalOf(tx, "content_id = ANY($1::uuid[])", [deleted]);
-      await tx.query(`DELETE FROM media WHERE content_id = ANY($1::uuid[])`, [deleted]);
-      await tx.query(`DELETE FROM media_items WHERE content_id = ANY($1::uuid[])`, [deleted]);
+      // With their use items (use-items.ts): no document uses those either, or the shared item would count the use.
+      const { rows: useItems } = await tx.query<{ contentId: string }>(
+        `SELECT content_id AS "contentId" FROM media_items WHERE use_of = ANY($1::uuid[])`,
+        [deleted],
+      );
+      const gone = [...deleted, ...useItems.map((row) => row.contentId)];
+      await scheduleRemovalOf(tx, "content_id = ANY($1::uuid[])", [gone]);
+      await tx.query(`DELETE FROM media WHERE content_id = ANY($1::uuid[])`, [gone]);
+      await tx.query(`DELETE FROM media_items WHERE content_id = ANY($1::uuid[])`, [gone]);
     }
     return { deleted, refused };
   });

@@ -1,4 +1,7 @@
-import type { Queryable } from "@server/db/client";
+import type { Db, Queryable } from "@server/db/client";
+import { isUuid } from "@core/ids";
+import { findVisibleMedia } from "./access";
+import { itemForOwnTexts } from "./use-items";
 import type { User } from "@server/accounts/users";
 import { findBucketById, isBucketVisible, type Bucket } from "@server/content/buckets";
 import { createDraft, findDraft, isLocalPath, pickForDraft, draftReturnUrl, type FormDraft } from "@server/content/drafts";
@@ -117,12 +120,50 @@ export async function leaveForLibrary(
 ): Promise<string | null> {
   const property = schemaAtName(target.schema, field);
   if (!property || !mediaKindOfSchema(property) || !isLocalPath(returnPath)) return null;
-  const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> =>
-    typeof value === "string" ? [[name, value]] : [],
-  );
-  const token = await createDraft(db, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field, entries });
+  const token = await createDraft(db, {
+    userId: target.user.id,
+    bucketId: target.bucket.id,
+    returnPath,
+    field,
+    entries: textEntries(formData),
+  });
   return `/media?${LIBRARY_PICK_PARAM}=${encodeURIComponent(token)}`;
 }
+
+/**
+ * A media field's "Texts for this use": the form's input kept as a draft with the field naming the item whose texts
+ * are this use's (use-items.ts: the item itself when no other document uses it, else a use item of it), and the
+ * address of that item's page, which leads back to the form. Null when the field is no image or file field or names
+ * no item the user may see.
+ */
+export async function leaveForOwnTexts(
+  db: Db,
+  target: { user: User; bucket: Bucket; schema: JsonSchema; documentId: string | null },
+  returnPath: string,
+  formData: FormData,
+  field: string,
+): Promise<string | null> {
+  const property = schemaAtName(target.schema, field);
+  const kind = property && mediaKindOfSchema(property);
+  const named = formData.get(field);
+  if (!kind || kind === "video" || !isLocalPath(returnPath) || typeof named !== "string" || !isUuid(named)) return null;
+  const { media } = await findVisibleMedia(db, target.user, { contentId: named.toLowerCase(), kind });
+  return db.transaction(async (tx) => {
+    const contentId = await itemForOwnTexts(tx, media.contentId, target.documentId, target.user.id);
+    formData.set(field, contentId);
+    const token = await createDraft(tx, {
+      userId: target.user.id,
+      bucketId: target.bucket.id,
+      returnPath,
+      field,
+      entries: textEntries(formData),
+    });
+    return `/media/${contentId}?${LIBRARY_PICK_PARAM}=${encodeURIComponent(token)}`;
+  });
+}
+
+const textEntries = (formData: FormData) =>
+  [...formData.entries()].flatMap(([name, value]): Array<[string, string]> => (typeof value === "string" ? [[name, value]] : []));
 
 /** Why each listed item cannot be chosen for the field (none: it can), in the user's language. */
 export function pickRefusals(pick: OpenPick, rows: readonly StoredFactsRow[], locale: Locale): string[][] {

@@ -3,6 +3,7 @@ import type { MediaServices } from "@server/services";
 import { HttpError, messagesOf } from "@server/errors";
 import { compileBucketSchema } from "@server/content/validator";
 import { MAX_VIDEO_BYTES, tooLargeMessage, type MediaKind } from "@core/media/bounds";
+import { followReplacement, useItemsOf } from "./use-items";
 import { mediaFitErrors } from "@core/media/fit";
 import { LIBRARY_UPLOAD_FILES } from "@core/media/library";
 import type { Message } from "@core/messages";
@@ -109,10 +110,12 @@ export async function replaceMediaFile(
     const facts = await checkUpload({ kind: item.kind, file, property: NO_FIELD[item.kind] }, deps.media.ffmpeg);
     const stored = { ...facts, fps: facts.details.fps, codec: facts.details.codec, extension: facts.ext };
     const broken: BrokenUse[] = [];
+    // A use through one of its use items (use-items.ts) gets the new file too.
+    const names = new Set([item.contentId, ...(await useItemsOf(deps.db, item.contentId))]);
     for (const use of await usingDocuments(deps.db, item.contentId)) {
       const { schema } = compileBucketSchema(use.bucket);
       for (const reference of mediaReferences(schema, use.data)) {
-        if (reference.contentId.toLowerCase() !== item.contentId) continue;
+        if (!names.has(reference.contentId.toLowerCase())) continue;
         const errors = mediaFitErrors(item.kind, reference.property, stored);
         if (errors.length) broken.push({ title: use.title, field: reference.label, errors });
       }
@@ -123,7 +126,10 @@ export async function replaceMediaFile(
     }
     const { placed, undo } = await placeMedia(storage, [{ path: file.temporaryPath, facts, contentId: item.contentId }]);
     try {
-      await deps.db.transaction((tx) => recordMedia(tx, placed, { bucketId: item.bucketId, userId }));
+      await deps.db.transaction(async (tx) => {
+        const [replaced] = await recordMedia(tx, placed, { bucketId: item.bucketId, userId });
+        if (replaced) await followReplacement(tx, replaced, userId);
+      });
     } catch (error) {
       await undo();
       throw error;

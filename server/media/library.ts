@@ -53,7 +53,8 @@ const LACKS_ALT = `(i.kind = 'image' AND NOT (coalesce(i.descriptions->'alt', '{
 
 /** The conditions of a query over media_items `i` joined with its bucket `b`, and their parameters after `$1`. */
 function conditions(query: LibraryQuery, buckets: readonly LibraryBucket[]) {
-  const where = ["i.bucket_id = ANY($1::uuid[])"];
+  // Use items (use-items.ts) are their shared items' uses, not items of the library.
+  const where = ["i.bucket_id = ANY($1::uuid[])", "i.use_of IS NULL"];
   const params: unknown[] = [buckets.map((bucket) => bucket.id)];
   const add = (sql: (param: string) => string, value: unknown) => {
     params.push(value);
@@ -115,7 +116,7 @@ export async function countMissingAlt(db: Queryable, buckets: readonly LibraryBu
   const { rows } = await db.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM (
        SELECT 1 FROM media_items i JOIN buckets b ON b.id = i.bucket_id
-       WHERE i.bucket_id = ANY($1::uuid[]) AND ${LACKS_ALT} LIMIT ${MISSING_ALT_COUNT_LIMIT}
+       WHERE i.bucket_id = ANY($1::uuid[]) AND i.use_of IS NULL AND ${LACKS_ALT} LIMIT ${MISSING_ALT_COUNT_LIMIT}
      ) AS lacking`,
     [buckets.map((bucket) => bucket.id)],
   );
@@ -177,19 +178,25 @@ export async function usersForFilter(db: Queryable): Promise<Array<{ id: string;
   return rows;
 }
 
-/** The locales of an image item's bucket without an alternative text (none for other kinds and unknown items). */
+/**
+ * The locales of an image item's bucket without an alternative text (none for other kinds and unknown items); a use
+ * item's own texts over its shared item's.
+ */
 export async function missingAltOf(db: Queryable, contentId: string): Promise<string[]> {
   const { rows } = await db.query<{ missingAlt: string[] }>(
-    prepared(`SELECT ${MISSING_ALT} AS "missingAlt" FROM media_items i JOIN buckets b ON b.id = i.bucket_id WHERE i.content_id = $1`),
+    prepared(
+      `SELECT ${MISSING_ALT} AS "missingAlt" FROM (SELECT content_id, bucket_id, kind, t.descriptions
+         FROM media_items JOIN media_item_texts t USING (content_id) WHERE content_id = $1) i JOIN buckets b ON b.id = i.bucket_id`,
+    ),
     [contentId],
   );
   return rows[0]?.missingAlt ?? [];
 }
 
-/** An item's alternative text and caption in `locale` (else in the first locale that has one) and its credits. */
+/** An item's alternative text and caption in `locale` (else in the first locale that has one) and its credits (a use item's over its shared item's). */
 export async function textsOf(db: Queryable, contentId: string, locale: string) {
   const { rows } = await db.query<{ descriptions: { alt?: Record<string, string>; caption?: Record<string, string> }; credits: string }>(
-    prepared(`SELECT descriptions, credits FROM media_items WHERE content_id = $1`),
+    prepared(`SELECT descriptions, credits FROM media_item_texts WHERE content_id = $1`),
     [contentId],
   );
   const row = rows[0];

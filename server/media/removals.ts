@@ -34,17 +34,19 @@ export async function scheduleBucketMediaRemoval(tx: Queryable, bucketId: string
 
 /**
  * Schedules the files of the media versions `where` selects (every file a version has: the upload, a video's
- * rendition and stills) for removal after the commit; the count newly scheduled.
+ * rendition and stills) for removal after the commit; the count newly scheduled. A file another version still shows
+ * stays (a use item's version shows its shared item's file: server/media/use-items.ts).
  */
 export async function scheduleRemovalOf(tx: Queryable, where: string, params: unknown[]): Promise<number> {
   const { rows } = await tx.query<{ count: number }>(
-    `WITH chosen AS (SELECT details, storage_key FROM media WHERE ${where}), keys AS (
+    `WITH chosen AS (SELECT id, details, storage_key FROM media WHERE ${where}), keys AS (
        SELECT storage_key AS key FROM chosen
        UNION SELECT details->>'renditionKey' FROM chosen WHERE details ? 'renditionKey'
        UNION SELECT details->>'customStillKey' FROM chosen WHERE details ? 'customStillKey'
        UNION SELECT jsonb_array_elements_text(details->'stillKeys') FROM chosen WHERE jsonb_typeof(details->'stillKeys') = 'array'
      ), added AS (
        INSERT INTO media_removals (storage_key) SELECT key FROM keys WHERE key IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM media o WHERE o.storage_key = keys.key AND o.id NOT IN (SELECT id FROM chosen))
        ON CONFLICT (storage_key) DO NOTHING RETURNING 1
      )
      SELECT count(*)::int AS count FROM added`,

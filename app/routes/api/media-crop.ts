@@ -1,5 +1,6 @@
 import { toMediaContent } from "@server/media/content";
-import { CROP_USAGE, cropBoundsFor, cropImage, parseCoordinates } from "@server/media/crop";
+import { CROP_USAGE, cropBoundsFor, cropImage, cropUse, parseCoordinates } from "@server/media/crop";
+import { uploadBucket } from "@server/media/access";
 import { requireMediaById } from "@server/web/media-access";
 import { MAX_SMALL_JSON_BYTES, readJsonBody } from "@server/web/api";
 import { apiRoute, methodNotAllowed } from "@server/web/respond";
@@ -18,16 +19,21 @@ export const loader = apiRoute(() => {
  * originalImageVersionId and crop. `properties`, the field's schema property
  * as uploads send it, names the bucket's image field whose crop bounds apply
  * (without it the bucket's image fields must agree); a field without
- * enableCrop or forceCrop is not cropped (403).
+ * enableCrop or forceCrop is not cropped (403). A field sends `bucket` (its
+ * form's bucket, whose schema then holds `properties`) and `document` (its
+ * document's contentId, null for a new one): an item other documents use
+ * gets the crop as this use's own (server/media/use-items.ts).
  */
 export const action = apiRoute(async ({ request, context, params }: Route.ActionArgs) => {
   if (request.method !== "POST") throw notAllowed();
   const { user, media, bucket } = await requireMediaById(request, context, params.id, "image");
   const body = await readJsonBody(request, CROP_USAGE, MAX_SMALL_JSON_BYTES);
   const coordinates = parseCoordinates(body);
-  const bounds = cropBoundsFor(body.properties, bucket.jsonSchema);
+  const use = cropUse(body);
+  const formBucket = typeof body.bucket === "string" ? await uploadBucket(context, user, body.bucket) : bucket;
+  const bounds = cropBoundsFor(body.properties, formBucket.jsonSchema);
   const cropped = await cropImage(
-    { source: media, coordinates, bounds, userId: user.id },
+    { source: media, coordinates, bounds, userId: user.id, use },
     { db: context.db, storage: context.media.storage },
   );
   context.logger.info({ mediaId: cropped.id, originalImageVersionId: cropped.originalImageVersionId, crop: coordinates }, "image cropped");

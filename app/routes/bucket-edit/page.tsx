@@ -194,9 +194,9 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
       contents: loaderData.media,
       pending: pending ?? [],
       videoProcessing: loaderData.videoProcessing,
-      library: true,
+      library: { documentId: loaderData.contentId ?? null },
     }),
-    [bucket.slug, loaderData.media, pending, loaderData.videoProcessing],
+    [bucket.slug, loaderData.media, pending, loaderData.videoProcessing, loaderData.contentId],
   );
 
   const fieldNodes = Object.entries(properties).map(

@@ -25,10 +25,22 @@ export function ItemPage({ loaderData, actionData }: { loaderData: ItemPageData;
   return (
     <section className="media-item">
       <p>
-        <Link to="/media">{t("library.title")}</Link>
+        {loaderData.backToForm ? (
+          <Link to={loaderData.backToForm} className="button small">
+            {t("library.useItem.back")}
+          </Link>
+        ) : (
+          <Link to="/media">{t("library.title")}</Link>
+        )}
       </p>
       <h1>{item.name}</h1>
       {loaderData.notice === "replaced" ? <FlashNotice>{t("library.item.replaced")}</FlashNotice> : null}
+      {item.shared ? (
+        <p className="media-use-item">
+          {t("library.useItem.intro")}{" "}
+          <Link to={`/media/${item.shared.contentId}`}>{t("library.useItem.shared", { name: item.shared.name })}</Link>
+        </p>
+      ) : null}
       <div className="media-item-layout">
         <div className="media-item-file">
           <Preview item={item} />
@@ -84,12 +96,24 @@ export function ItemPage({ loaderData, actionData }: { loaderData: ItemPageData;
         ))}
       </ol>
 
-      <ReplaceForm
-        kind={item.kind}
-        refusal={actionData?.intent === "replace" ? actionData.refusal : null}
-        broken={actionData?.intent === "replace" ? actionData.broken : []}
-      />
+      {item.shared ? null : (
+        <ReplaceForm
+          kind={item.kind}
+          refusal={actionData?.intent === "replace" ? actionData.refusal : null}
+          broken={actionData?.intent === "replace" ? actionData.broken : []}
+        />
+      )}
 
+      {item.shared ? null : <Deletion item={item} actionData={actionData} />}
+    </section>
+  );
+}
+
+/** Deleting the item: offered while no document uses it. */
+function Deletion({ item, actionData }: { item: ItemPageData["item"]; actionData: ActionData }) {
+  const { t } = useTranslation();
+  return (
+    <>
       <h2>{t("library.item.delete")}</h2>
       {actionData?.intent === "delete" && actionData.refused.length ? <RefusedDeletions refused={actionData.refused} /> : null}
       {item.useList.length || item.hiddenUses ? (
@@ -102,7 +126,7 @@ export function ItemPage({ loaderData, actionData }: { loaderData: ItemPageData;
           </button>
         </Form>
       )}
-    </section>
+    </>
   );
 }
 
@@ -112,6 +136,8 @@ function Descriptions({ item, actionData }: { item: ItemPageData["item"]; action
   const posted = actionData?.intent === "describe" ? actionData : null;
   const errors: Record<string, { key: string; params: Record<string, number> }> = posted?.errors ?? {};
   const value = (field: "alt" | "caption", locale: string) => posted?.input[field][locale] ?? item.descriptions[field][locale] ?? "";
+  // A use item's empty text shows its shared item's: that one is the placeholder.
+  const sharedText = (field: "alt" | "caption", locale: string) => item.shared?.descriptions[field][locale] || undefined;
   const errorOf = (name: string) => {
     const error = errors[name];
     return error ? (
@@ -124,7 +150,7 @@ function Descriptions({ item, actionData }: { item: ItemPageData["item"]; action
   return (
     <Form method="post" className="media-descriptions">
       <h2>{t("library.item.descriptions")}</h2>
-      <p className="muted">{t("library.item.descriptionsHint")}</p>
+      <p className="muted">{t(item.shared ? "library.useItem.descriptionsHint" : "library.item.descriptionsHint")}</p>
       {posted?.saved && navigation.state === "idle" ? <FlashNotice>{t("library.item.saved")}</FlashNotice> : null}
       {item.locales.map((locale) => (
         <fieldset key={locale} lang={locale}>
@@ -141,6 +167,7 @@ function Descriptions({ item, actionData }: { item: ItemPageData["item"]; action
                 rows={2}
                 maxLength={ALT_TEXT_MAX}
                 defaultValue={value("alt", locale)}
+                placeholder={sharedText("alt", locale)}
                 {...described(`alt.${locale}`)}
               />
               {errorOf(`alt.${locale}`)}
@@ -154,6 +181,7 @@ function Descriptions({ item, actionData }: { item: ItemPageData["item"]; action
               rows={2}
               maxLength={CAPTION_MAX}
               defaultValue={value("caption", locale)}
+              placeholder={sharedText("caption", locale)}
               {...described(`caption.${locale}`)}
             />
             {errorOf(`caption.${locale}`)}
@@ -168,6 +196,7 @@ function Descriptions({ item, actionData }: { item: ItemPageData["item"]; action
           type="text"
           maxLength={CREDITS_MAX}
           defaultValue={posted?.input.credits ?? item.descriptions.credits}
+          placeholder={item.shared?.descriptions.credits || undefined}
           {...described("credits")}
         />
         {errorOf("credits")}

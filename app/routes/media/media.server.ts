@@ -87,9 +87,25 @@ export async function pickPageData(request: Request, context: AppLoadContext, { 
   };
 }
 
-/** /media/{id}: the item, its versions and uses (404 for an item of a bucket the user may not see). */
-export async function itemPageData(request: Request, context: AppLoadContext, { locale, buckets }: LibraryRequest, contentId: string) {
+/**
+ * /media/{id}: the item, its versions and uses (404 for an item of a bucket the user may not see). Reached from a
+ * field's "Texts for this use" (`?pick={token}`): the way back to that form, while its draft is open.
+ */
+export async function itemPageData(
+  request: Request,
+  context: AppLoadContext,
+  { user, locale, buckets }: LibraryRequest,
+  contentId: string,
+) {
   const item = await findLibraryItem(context.db, buckets, contentId, locale);
-  const notice = new URL(request.url).searchParams.get("notice");
-  return { page: "item" as const, title: item.name, item, notice: notice === "replaced" ? ("replaced" as const) : null };
+  const url = new URL(request.url);
+  const notice = url.searchParams.get("notice");
+  const pick = await openPick(context.db, user, parseLibraryQuery(url.searchParams).pick);
+  return {
+    page: "item" as const,
+    title: item.name,
+    item,
+    notice: notice === "replaced" ? ("replaced" as const) : null,
+    backToForm: pick ? pickCancelUrl(pick) : null,
+  };
 }

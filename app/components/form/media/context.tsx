@@ -18,8 +18,11 @@ export interface MediaFormSettings {
   pending?: readonly PendingFile[];
   /** False when the server has no ffmpeg: video fields say so. */
   videoProcessing: boolean;
-  /** The form's page can leave for the library to choose an item (its post keeps the input as a draft). */
-  library?: boolean;
+  /**
+   * The form's page can leave for the library to choose an item or write a use's texts (its post keeps the input as a
+   * draft); `documentId`, the saved document (null: a new one), makes a crop of an item others use this use's own.
+   */
+  library?: { documentId: string | null };
   /** Default: the media API (media-field.tsx); a page of fixtures (the style guide) brings its own. */
   source?: MediaSource;
 }

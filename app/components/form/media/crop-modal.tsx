@@ -59,6 +59,8 @@ export function CropModal(props: {
   bounds: CropBounds;
   /** The field's schema property, sent with the crop (its crop bounds). */
   property: Record<string, unknown>;
+  /** The field's form's bucket and document: a crop of an item other documents use is this use's own. */
+  use?: { bucket: string; document: string | null };
   required: boolean;
   onCropped: (content: MediaContent) => void;
   onClose: () => void;
@@ -127,7 +129,7 @@ export function CropModal(props: {
     setBusy(true);
     setFailure(null);
     try {
-      props.onCropped(await cropImage(content.contentId, crop, props.property));
+      props.onCropped(await cropImage(content.contentId, crop, props.property, props.use));
     } catch (error) {
       setFailure((error as Error).message);
     } finally {

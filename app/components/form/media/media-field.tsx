@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams, useSubmit } from "react-router";
 import { cropBounds, mediaBounds, requirementLines, tooLargeMessage, type MediaKind } from "@core/media/bounds";
-import { CHOOSE_FROM_LIBRARY_FIELD, MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, mediaFailure } from "@core/media/wire";
+import { CHOOSE_FROM_LIBRARY_FIELD, MEDIA_FILE_PREFIX, MEDIA_UPLOAD_FIELD, USE_TEXTS_FIELD, mediaFailure } from "@core/media/wire";
 import { messageText } from "~/lib/i18n";
 import { fetchLatestMedia, newUploadUid, pollMedia, uploadMedia } from "~/lib/media-client";
 import { useBucketForm, useFieldLock } from "~/components/form/context";
@@ -134,26 +134,23 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
   const viewLabel = kind === "file" ? t("media.download") : t("media.view");
   // Leaves the form (kept as a draft) for the library's items that fit this field; a choice comes back in it. With
   // JavaScript the form is posted as it is, valid or not, as without (Conform would validate it first).
-  const leaveForLibrary = (event: MouseEvent<HTMLButtonElement>) => {
+  const leaveBy = (edit: string) => (event: MouseEvent<HTMLButtonElement>) => {
     const element = event.currentTarget.form;
     if (!element) return;
     event.preventDefault();
     const posted = new FormData(element);
-    posted.set(CHOOSE_FROM_LIBRARY_FIELD, meta.name);
+    posted.set(edit, meta.name);
     void submit(posted, { method: "post", encType: element.enctype as "multipart/form-data" });
   };
-  const fromLibrary =
-    media.library && lock.showEditButtons ? (
-      <FieldPostButton
-        edit={CHOOSE_FROM_LIBRARY_FIELD}
-        field={meta.name}
-        formId={form.id}
-        disabled={lock.disabled}
-        onClick={leaveForLibrary}
-      >
-        {t("media.fromLibrary")}
-      </FieldPostButton>
-    ) : null;
+  const leaveButton = (edit: string, label: string) => (
+    <FieldPostButton edit={edit} field={meta.name} formId={form.id} disabled={lock.disabled} onClick={leaveBy(edit)}>
+      {t(label)}
+    </FieldPostButton>
+  );
+  const fromLibrary = media.library && lock.showEditButtons ? leaveButton(CHOOSE_FROM_LIBRARY_FIELD, "media.fromLibrary") : null;
+  // An image's or file's texts for the exhibits, for this document's use (a video's are its library item's).
+  const ownTexts =
+    media.library && lock.showEditButtons && shown && kind !== "video" ? leaveButton(USE_TEXTS_FIELD, "media.useTexts") : null;
 
   return (
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
@@ -243,6 +240,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                 </button>
               ) : null}
               {fromLibrary}
+              {ownTexts}
             </div>
           </>
         ) : (
@@ -284,6 +282,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
                 </FieldPostButton>
               ) : null}
               {fromLibrary}
+              {ownTexts}
             </div>
             {shown && cropEnabled && shown.status === "completed" && lock.showEditButtons ? (
               <CropFallback
@@ -339,6 +338,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
           content={shown}
           bounds={cropBounds(schema)}
           property={schema}
+          use={media.library && { bucket: bucketSlug, document: media.library.documentId }}
           required={modal === "forceCrop"}
           onCropped={(cropped) => {
             setContent(cropped);
