@@ -21,12 +21,12 @@ export const CROP_USAGE = { key: "api.usage.crop" } as const;
 
 export function parseCoordinates(body: Record<string, unknown>): CropCoordinates {
   const raw = body.coordinates;
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new HttpError(400, "media.crop.missing", { usage: CROP_USAGE });
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new HttpError(400, "cropApi.missing", { usage: CROP_USAGE });
   const value = raw as Record<string, unknown>;
   const coordinate = (name: keyof CropCoordinates): number => {
     const number = value[name];
     if (typeof number !== "number" || !Number.isFinite(number)) {
-      throw new HttpError(400, "media.crop.notANumber", { name, usage: CROP_USAGE });
+      throw new HttpError(400, "cropApi.notANumber", { name, usage: CROP_USAGE });
     }
     return number;
   };
@@ -98,15 +98,15 @@ export async function cropImage(
   const sharedId = await sharedItemOf(deps.db, source.contentId);
   const original = source.originalImageVersionId ? await mediaVersion(deps.db, source.originalImageVersionId) : source;
   if (!original || (original.contentId !== source.contentId && original.contentId !== sharedId)) {
-    throw new HttpError(409, "media.crop.originalMissing");
+    throw new HttpError(409, "cropApi.originalMissing");
   }
   const ownUse = !sharedId && input.use !== undefined && (await usedBeyond(deps.db, source.contentId, input.use.documentId));
   const imageWidth = original.width ?? 0;
   const imageHeight = original.height ?? 0;
   const { x, y, width, height } = coordinates;
-  if (width <= 0 || height <= 0) throw new HttpError(422, "media.crop.empty", { width, height });
+  if (width <= 0 || height <= 0) throw new HttpError(422, "cropApi.empty", { width, height });
   if (x < 0 || y < 0 || x + width > imageWidth || y + height > imageHeight) {
-    throw new HttpError(422, "media.crop.outside", { width, height, x, y, imageWidth, imageHeight });
+    throw new HttpError(422, "cropApi.outside", { width, height, x, y, imageWidth, imageHeight });
   }
   const sizeErrors = cropSizeErrors({ width, height }, input.bounds);
   if (sizeErrors.length) throw refusal(422, sizeErrors);

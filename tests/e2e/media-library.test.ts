@@ -4,8 +4,9 @@ import type { Bucket } from "@server/content/buckets";
 import { JS_MODES, launchBrowser, open, submitAndWait, textOf } from "@tests/support/browser";
 import { signedInContext } from "@tests/support/content-browser";
 import { createTestBucket } from "@tests/support/fixtures";
-import { get } from "@tests/support/http";
-import { pngOfSize } from "@tests/support/media-fixtures";
+import { get, postJson, sameOrigin } from "@tests/support/http";
+import { pngOfSize, upload } from "@tests/support/media-fixtures";
+import { documentPath } from "@core/content/screens";
 import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
@@ -19,6 +20,9 @@ let server: TestServer;
 let browser: Browser;
 let photos: Bucket;
 let artworks: Bucket;
+/** Its image field may be cropped. */
+let posters: Bucket;
+const posterImage = { type: "string", title: "Poster", _ref: "b-image", enableCrop: true, minWidth: 1, minHeight: 1 };
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
@@ -44,6 +48,11 @@ beforeAll(async () => {
       },
     },
   });
+  posters = await createTestBucket(server.db, {
+    name: "Posters",
+    locales: ["en", "nl"],
+    jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title" }, image: posterImage } },
+  });
 });
 afterAll(async () => {
   await browser.close();
@@ -51,15 +60,51 @@ afterAll(async () => {
 });
 
 const WORDS = {
-  en: { locale: "en-US", title: "Media library", uploaded: "Uploaded", saved: "Descriptions saved.", replaced: "The file was replaced" },
+  en: {
+    locale: "en-US",
+    title: "Media library",
+    uploaded: "Uploaded",
+    saved: "Descriptions saved.",
+    replaced: "The file was replaced",
+    back: "Back to the form",
+  },
   nl: {
     locale: "nl-NL",
     title: "Mediabibliotheek",
     uploaded: "Geüpload",
     saved: "Beschrijvingen opgeslagen.",
     replaced: "Het bestand is vervangen",
+    back: "Terug naar het formulier",
   },
 } as const;
+
+/** A poster image two documents use, saved over the API. */
+async function sharedPoster(cookie: string, run: string) {
+  const uploaded = await upload(
+    server.url,
+    "image",
+    cookie,
+    { bucket: posters.slug, properties: JSON.stringify(posterImage) },
+    { data: await pngOfSize(300, 200), name: `${run}-poster.png` },
+  );
+  const image = ((await uploaded.json()) as Array<{ contentId: string }>)[0]!.contentId;
+  const save = async (title: string) => {
+    const response = await postJson(
+      server.url,
+      `/api/v1/buckets/${posters.slug}/save`,
+      { content: { title, image }, collection: posters.collectionName },
+      cookie,
+      sameOrigin(server.url),
+    );
+    return ((await response.json()) as { contentId: string }).contentId;
+  };
+  return { image, hall: await save(`Hall ${run}`), foyer: await save(`Foyer ${run}`) };
+}
+
+const latestOf = async (contentId: string, cookie: string) =>
+  (await (await get(server.url, `/api/v1/buckets/image/content/${contentId}/latest`, cookie)).json()) as {
+    dimensions: { width: number; height: number };
+  };
 
 describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? ("en" as const) : ("nl" as const) })))(
   "the media library $label, in $language",
@@ -158,6 +203,60 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
         await expect.poll(() => page.locator(".flash-notice").first().textContent()).toMatch(/1 item/);
         await open(page, `/media?q=${encodeURIComponent(`${run}-tulips`)}`);
         expect(await page.locator("[data-media-item]").count()).toBe(0);
+      } finally {
+        await close();
+      }
+    });
+
+    it("gives one use of a shared image its own texts and its own crop; the other use keeps the library's", async () => {
+      const words = WORDS[language];
+      const run = `${language}-use-${Date.now().toString(36)}`;
+      const { newPage, close, cookie } = await signedInContext(browser, server, { javaScriptEnabled, locale: words.locale });
+      try {
+        const { image, hall, foyer } = await sharedPoster(cookie, run);
+        const page = await newPage();
+        const field = () => page.locator('form.bucket-form input[type=hidden][name="image"]');
+
+        // The foyer's texts for its use: a use item's page, the library's texts as placeholders, back to the form.
+        await open(page, documentPath(posters, foyer));
+        await submitAndWait(page, page.locator('button[name="__useTexts"][value="image"]'));
+        await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/media\/[0-9a-f-]{36}$/);
+        const own = new URL(page.url()).pathname.split("/").pop()!;
+        expect(own).not.toBe(image);
+        await page.locator('textarea[name="alt.en"]').fill(`The poster in the foyer ${run}`);
+        await submitAndWait(page, page.locator(".media-descriptions button[type=submit]"));
+        await expect.poll(() => page.locator(".media-descriptions .flash-notice").textContent()).toContain(words.saved);
+        await page.getByRole("link", { name: words.back }).click();
+        await expect.poll(() => new URL(page.url()).searchParams.has("draft")).toBe(true);
+        await expect.poll(() => field().inputValue()).toBe(own);
+        await submitAndWait(page, page.locator("form.bucket-form .form-actions button[type=submit]"));
+        await expect.poll(() => new URL(page.url()).pathname).toBe(documentPath(posters, foyer));
+
+        // The hall's crop of the shared image is the hall's own: the field names a new item, the library's stays whole.
+        await open(page, documentPath(posters, hall));
+        if (javaScriptEnabled) {
+          await page.locator(".media-actions").getByRole("button", { name: "Crop", exact: true }).click();
+          const modal = page.locator("dialog.crop-modal");
+          await modal.waitFor({ state: "visible" });
+          await modal.getByRole("button", { name: /Resize the crop area/ }).focus();
+          await page.keyboard.press("Shift+ArrowLeft");
+          await modal.getByRole("button", { name: "Crop", exact: true }).click();
+          await modal.waitFor({ state: "detached", timeout: 20_000 });
+        } else {
+          await page.locator("details.crop-fallback summary").click();
+          await page.locator('input[name="__media_edit.crop.width.image"]').fill("200");
+          await submitAndWait(page, page.locator('button[name="__media_crop"][value="image"]'));
+        }
+        await expect.poll(() => field().inputValue()).not.toBe(image);
+        const cropped = await field().inputValue();
+        expect(cropped).not.toBe(own);
+        await submitAndWait(page, page.locator("form.bucket-form .form-actions button[type=submit]"));
+        await expect.poll(async () => (await latestOf(cropped, cookie)).dimensions.width).toBeLessThan(300);
+        expect((await latestOf(image, cookie)).dimensions).toEqual({ width: 300, height: 200 });
+
+        // The library lists the poster once, used by both documents.
+        await open(page, `/media/${image}`);
+        await expect.poll(() => page.locator(".media-uses a").count()).toBe(2);
       } finally {
         await close();
       }
