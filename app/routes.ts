@@ -103,6 +103,7 @@ export default [
   route("api/v1/buckets/video/content/:contentId/:versionId", "routes/api/media-content/video.ts"),
   route("api/v1/buckets/file/content/:contentId/:versionId", "routes/api/media-content/file.ts"),
   // Media edits: before api/v1/media/:kind/:contentId and the api/* catch-all.
+  route("api/v1/media/library", "routes/api/media-library.ts"),
   route("api/v1/media/image/crop/:id", "routes/api/media-crop.ts"),
   route("api/v1/media/video/:id/thumb", "routes/api/media-thumb.ts"),
   route("api/v1/media/:contentId/still", "routes/api/media-custom-still.ts"),

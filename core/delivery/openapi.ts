@@ -211,7 +211,12 @@ export function deliveryOpenApi(
         "credits",
       ],
       properties: {
-        contentId: { type: "string", format: "uuid" },
+        contentId: {
+          type: "string",
+          format: "uuid",
+          description:
+            "The media item the document names: an item of the media library, or the document's own use of one (its own crop, or its own texts over the library item's).",
+        },
         kind: { type: "string", enum: ["image", "video", "file"] },
         ...typed({
           mimetype: "string",

@@ -49,7 +49,7 @@ export async function checkUpload(
 }
 
 function checkSize(size: number, bounds: MediaBounds): void {
-  if (size === 0) throw new HttpError(400, "media.file.empty");
+  if (size === 0) throw new HttpError(400, "mediaChecks.file.empty");
   if (size < bounds.minBytes) {
     const [actual, minimum] = formatSizes(size, bounds.minBytes);
     throw new HttpError(422, "media.file.tooSmall", { size: actual, minimum });

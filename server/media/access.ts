@@ -51,7 +51,7 @@ export async function mediaFindById(db: Queryable, id: string | undefined, kind:
 
 /** The bucket an upload goes to, by the slug sent before the file; refuses what the user may not see. */
 export async function uploadBucket(context: Services, user: User, slug: string | undefined): Promise<Bucket> {
-  if (!slug) throw new HttpError(400, "media.upload.bucketMissing");
+  if (!slug) throw new HttpError(400, "mediaChecks.upload.bucketMissing");
   // An old slug of a renamed bucket still names it (exhibit apps keep working).
   const bucket = (await resolveBucketSlug(context.db, slug))?.bucket;
   if (!bucket || !isBucketVisible(bucket, user)) throw new HttpError(404, "api.noSuchBucket");

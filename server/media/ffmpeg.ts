@@ -85,7 +85,7 @@ export async function probeVideo(tools: FfmpegTools, path: string): Promise<Prob
     );
     output = result.stdout;
   } catch {
-    throw new HttpError(422, "media.video.damaged");
+    throw new HttpError(422, "mediaChecks.video.damaged");
   }
   const info = JSON.parse(output) as {
     streams?: Array<{
@@ -100,9 +100,9 @@ export async function probeVideo(tools: FfmpegTools, path: string): Promise<Prob
     format?: { duration?: string };
   };
   const video = info.streams?.find((stream) => stream.codec_type === "video");
-  if (!video || !video.width || !video.height) throw new HttpError(422, "media.video.noStream");
+  if (!video || !video.width || !video.height) throw new HttpError(422, "mediaChecks.video.noStream");
   const duration = Number(info.format?.duration ?? video.duration ?? 0);
-  if (!Number.isFinite(duration) || duration <= 0) throw new HttpError(422, "media.video.unknownDuration");
+  if (!Number.isFinite(duration) || duration <= 0) throw new HttpError(422, "mediaChecks.video.unknownDuration");
   return {
     width: video.width,
     height: video.height,

@@ -62,7 +62,7 @@ async function crop(formData: FormData, field: string, schema: JsonSchema, targe
   if (!cropAllowed(property)) throw new HttpError(403, "media.crop.notAllowed");
   const pixels = (axis: (typeof CROP_AXES)[number]) => {
     const value = parsePixels(firstText(formData, cropInputName(field, axis)) ?? "");
-    if (value === null) throw new HttpError(422, "media.cropForm.notWhole");
+    if (value === null) throw new HttpError(422, "mediaChecks.cropForm.notWhole");
     return value;
   };
   const coordinates: CropCoordinates = { x: pixels("x"), y: pixels("y"), width: pixels("width"), height: pixels("height") };
@@ -85,7 +85,7 @@ async function thumb(formData: FormData, field: string, schema: JsonSchema, targ
   const chosen = firstText(formData, thumbInputName(field)) ?? "";
   const index = parsePixels(chosen);
   const choice: Thumb | null = chosen === CUSTOM_THUMB_VALUE ? { isCustom: true } : index === null ? null : { index };
-  if (!choice) throw new HttpError(422, "media.thumbForm.noChoice");
+  if (!choice) throw new HttpError(422, "mediaChecks.thumbForm.noChoice");
   const media = await fieldMedia(formData, field, "video", target);
   await selectThumb(target.context.db, media, await jobsOf(target.context.db, media.id), choice);
 }

@@ -66,7 +66,7 @@ export async function receiveFormPost(body: IncomingBody, storage: MediaStorage,
       const name = partName.startsWith(MEDIA_FILE_PREFIX) ? partName.slice(MEDIA_FILE_PREFIX.length) : "";
       const property = name ? schemaAtName(schema, name) : null;
       const kind = property ? mediaKindOfSchema(property) : null;
-      if (!property || !kind) throw new HttpError(400, "media.file.notMediaField", { name: partName.slice(0, 100) });
+      if (!property || !kind) throw new HttpError(400, "mediaChecks.file.notMediaField", { name: partName.slice(0, 100) });
       if (!filename) return null; // no file chosen: browsers send an empty part
       return { maxBytes: mediaBounds(kind, property).maxBytes, tag: { name, kind, property } };
     },

@@ -16,14 +16,14 @@ export async function readImageSize(path: string, noun: "image" | "still"): Prom
     const { default: sharp } = await import("sharp");
     metadata = await sharp(path, { limitInputPixels: false }).metadata();
   } catch {
-    throw new HttpError(422, "media.file.damaged", { noun: { key: `media.nouns.${noun}` } });
+    throw new HttpError(422, "mediaChecks.file.damaged", { noun: { key: `media.nouns.${noun}` } });
   }
   const rotated = (metadata.orientation ?? 1) >= 5;
   const width = rotated ? metadata.height : metadata.width;
   const height = rotated ? metadata.width : metadata.height;
-  if (!width || !height) throw new HttpError(422, "media.file.noDimensions", { noun: { key: `media.nouns.${noun}` } });
+  if (!width || !height) throw new HttpError(422, "mediaChecks.file.noDimensions", { noun: { key: `media.nouns.${noun}` } });
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw new HttpError(422, "media.file.tooManyPixels", {
+    throw new HttpError(422, "mediaChecks.file.tooManyPixels", {
       noun: { key: `media.nouns.${noun}` },
       width,
       height,

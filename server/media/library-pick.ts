@@ -9,7 +9,8 @@ import { compileBucketSchema } from "@server/content/validator";
 import { mediaFitErrors } from "@core/media/fit";
 import type { MediaKind } from "@core/media/bounds";
 import { mediaKindOfSchema } from "@core/form/field-kind";
-import { LIBRARY_PICK_PARAM } from "@core/media/library";
+import { LIBRARY_PICK_PARAM, type LibraryQuery } from "@core/media/library";
+import { libraryItem, listLibraryRows, type LibraryBucket } from "./library";
 import { schemaAtName } from "@core/schema/walk";
 import type { JsonSchema } from "@core/schema/normalize";
 import { translate, translateMessage, type Message } from "@core/messages";
@@ -166,8 +167,27 @@ const textEntries = (formData: FormData) =>
   [...formData.entries()].flatMap(([name, value]): Array<[string, string]> => (typeof value === "string" ? [[name, value]] : []));
 
 /** Why each listed item cannot be chosen for the field (none: it can), in the user's language. */
-export function pickRefusals(pick: OpenPick, rows: readonly StoredFactsRow[], locale: Locale): string[][] {
-  return rows.map((row) => mediaFitErrors(pick.kind, pick.property, storedFacts(row)).map((message) => translateMessage(locale, message)));
+export function pickRefusals(field: Pick<OpenPick, "kind" | "property">, rows: readonly StoredFactsRow[], locale: Locale): string[][] {
+  return rows.map((row) =>
+    mediaFitErrors(field.kind, field.property, storedFacts(row)).map((message) => translateMessage(locale, message)),
+  );
+}
+
+/**
+ * The library for a field chosen from in place (a sub-form's dialog, which cannot leave its page): one page of the
+ * items of its kind, each with why it does not fit (none: it can be chosen), as the pick page lists them.
+ */
+export async function pickableItems(
+  db: Queryable,
+  buckets: readonly LibraryBucket[],
+  field: Pick<OpenPick, "kind" | "property">,
+  query: LibraryQuery,
+  locale: Locale,
+) {
+  const { rows, hasMore } = await listLibraryRows(db, buckets, { ...query, kind: field.kind, use: null, missingAlt: false });
+  const names = new Map(buckets.map((bucket) => [bucket.id, bucket]));
+  const refusals = pickRefusals(field, rows, locale);
+  return { items: rows.map((row, index) => ({ ...libraryItem(row, names.get(row.bucketId)), refusals: refusals[index] ?? [] })), hasMore };
 }
 
 /**

@@ -21,11 +21,11 @@ export async function sniffType(path: string, kind: MediaKind, originalName: str
   const nameExt = extensionOf(originalName);
   if (kind === "image") {
     if (!detected || !IMAGE_EXTENSIONS.has(detected.ext)) {
-      throw new HttpError(415, "media.file.notImage");
+      throw new HttpError(415, "mediaChecks.file.notImage");
     }
   } else if (kind === "video") {
     if (!detected || !detected.mime.startsWith("video/")) {
-      throw new HttpError(415, "media.file.notVideo");
+      throw new HttpError(415, "mediaChecks.file.notVideo");
     }
   }
   const type = detected ? { ext: detected.ext, mimetype: detected.mime } : await textType(path, nameExt);
@@ -44,7 +44,7 @@ async function textType(path: string, nameExt: string): Promise<SniffedType> {
     const sample = buffer.subarray(0, bytesRead);
     const text = new TextDecoder("utf-8", { fatal: false }).decode(sample);
     const looksBinary = sample.includes(0) || (text.match(/\uFFFD/g)?.length ?? 0) > 8;
-    if (looksBinary) throw new HttpError(415, "media.file.unrecognised");
+    if (looksBinary) throw new HttpError(415, "mediaChecks.file.unrecognised");
     const ext = TEXT_EXTENSIONS.has(nameExt) ? nameExt : "txt";
     // Stored as octet-stream so that nothing (SVG, HTML) is ever rendered from our origin.
     return { ext, mimetype: ext === "txt" || ext === "csv" ? "text/plain" : "application/octet-stream" };

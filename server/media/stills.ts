@@ -12,7 +12,7 @@ type Thumb = NonNullable<MediaDetails["thumb"]>;
 
 /** Spec §5: custom stills are jpeg, png or webp, decided by content. */
 export const CUSTOM_STILL_EXTENSIONS = ["jpg", "png", "webp"] as const;
-const customStillType = () => new HttpError(415, "media.customStill.type");
+const customStillType = () => new HttpError(415, "mediaChecks.customStill.type");
 /** A custom still is an image upload: the image ceiling applies. */
 export const MAX_CUSTOM_STILL_BYTES = MAX_IMAGE_BYTES;
 
@@ -23,7 +23,7 @@ export function parseThumb(body: Record<string, unknown>): Thumb {
   if (typeof value === "object" && value !== null && !Array.isArray(value) && (value as { isCustom?: unknown }).isCustom === true)
     return { isCustom: true };
   if (typeof index === "number" && Number.isInteger(index) && index >= 0) return { index };
-  throw new HttpError(400, "media.thumb.malformed", { usage: { key: "api.usage.thumb" } });
+  throw new HttpError(400, "mediaChecks.thumb.malformed", { usage: { key: "api.usage.thumb" } });
 }
 
 /**
@@ -35,16 +35,16 @@ export async function selectThumb(db: Db, media: MediaRow, jobs: JobRow[], thumb
   if (media.kind !== "video") throw new HttpError(404, "media.noSuchMedia");
   if ("isCustom" in thumb) {
     if (!media.details.customStillKey) {
-      throw new HttpError(409, "media.thumb.noCustomStill", { contentId: media.contentId });
+      throw new HttpError(409, "mediaChecks.thumb.noCustomStill", { contentId: media.contentId });
     }
   } else {
     const stills = media.details.stillKeys ?? [];
     if (!stills.length) {
       const job = jobs.find((candidate) => candidate.name === "still-creation");
-      throw new HttpError(409, job?.status === "failed" ? "media.thumb.stillsFailed" : "media.thumb.stillsNotReady");
+      throw new HttpError(409, job?.status === "failed" ? "mediaChecks.thumb.stillsFailed" : "mediaChecks.thumb.stillsNotReady");
     }
     if (thumb.index >= stills.length) {
-      throw new HttpError(422, "media.thumb.noSuchIndex", { index: thumb.index, count: stills.length, last: stills.length - 1 });
+      throw new HttpError(422, "mediaChecks.thumb.noSuchIndex", { index: thumb.index, count: stills.length, last: stills.length - 1 });
     }
   }
   const updated = await setThumb(db, media.id, thumb);
@@ -74,7 +74,7 @@ export async function acceptCustomStill(
 ): Promise<CustomStill> {
   let committedKey: string | undefined;
   try {
-    if (file.size === 0) throw new HttpError(400, "media.file.empty");
+    if (file.size === 0) throw new HttpError(400, "mediaChecks.file.empty");
     if (file.size > MAX_CUSTOM_STILL_BYTES) throw fileTooLarge(MAX_CUSTOM_STILL_BYTES);
     let ext: string;
     try {

@@ -263,3 +263,74 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
     });
   },
 );
+
+describe("choosing from the library in a sub-form's dialog (JavaScript)", () => {
+  it("chooses a fitting image in place: the field's own reasons for the others, no leaving the page", async () => {
+    const run = `dialog-${Date.now().toString(36)}`;
+    const makers = await createTestBucket(server.db, {
+      name: "Makers",
+      jsonSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", title: "Name" },
+          portrait: { type: "string", title: "Portrait", _ref: "b-image", minWidth: 150, minHeight: 100 },
+        },
+      },
+    });
+    const works = await createTestBucket(server.db, {
+      name: "Works with makers",
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          maker: { type: "string", title: "Maker", _ref: makers.collectionName, renderer: "popup" },
+        },
+      },
+    });
+    const { newPage, close, cookie, expectNoErrors } = await signedInContext(browser, server);
+    try {
+      const send = async (name: string, width: number) => {
+        const response = await upload(
+          server.url,
+          "image",
+          cookie,
+          { bucket: posters.slug, properties: JSON.stringify(posterImage) },
+          { data: await pngOfSize(width, 120), name },
+        );
+        return ((await response.json()) as Array<{ contentId: string }>)[0]!.contentId;
+      };
+      const fits = await send(`${run}-wide.png`, 300);
+      const narrow = await send(`${run}-narrow.png`, 100);
+      const page = await newPage();
+      await open(page, `/b/${works.slug}/new`);
+      await page.getByRole("button", { name: "Edit Maker" }).click();
+      const modal = page.locator("dialog.bucket-form-modal");
+      await modal.waitFor({ state: "visible" });
+      // The modal cannot leave its page: no post button of the page's kind, a dialog instead.
+      expect(await modal.locator('button[name="__chooseFromLibrary"], button[name="__useTexts"]').count()).toBe(0);
+      await modal.getByRole("button", { name: "Choose from library" }).click();
+      const chooser = page.locator("dialog.library-dialog");
+      await chooser.waitFor({ state: "visible" });
+      await chooser.getByRole("searchbox").fill(run);
+      await expect.poll(() => chooser.locator("[data-media-item]").count()).toBe(2);
+      expect(await chooser.locator(`[data-media-item="${narrow}"]`).textContent()).toContain(
+        "Image is too narrow (100px), minimum width: 150px",
+      );
+      await chooser.locator(`[data-media-item="${fits}"]`).getByRole("button").click();
+      await chooser.waitFor({ state: "detached" });
+      await expect.poll(() => modal.locator(".media-field").textContent()).toContain(`${run}-wide.png`);
+      expect(await modal.locator('input[type=hidden][name="portrait"]').inputValue()).toBe(fits);
+      await modal.locator('input[name="name"]').fill(`Maker ${run}`);
+      await modal.getByRole("button", { name: "Submit" }).click();
+      await modal.waitFor({ state: "hidden" });
+      const makerId = await page.locator('form.bucket-form input[type=hidden][name="maker"]').inputValue();
+      const saved = (await (await get(server.url, `/api/v1/buckets/${makers.slug}/content/${makerId}/latest`, cookie)).json()) as {
+        portrait: string;
+      };
+      expect(saved.portrait).toBe(fits);
+      expectNoErrors();
+    } finally {
+      await close();
+    }
+  });
+});

@@ -72,7 +72,7 @@ describe("ffmpeg and ffprobe read local files only (protocol whitelist: file)", 
     connections = 0;
     await expect(probeVideo({ ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "", source: "system" }, playlist)).rejects.toMatchObject({
       status: 422,
-      key: "media.video.damaged",
+      key: "mediaChecks.video.damaged",
     });
     expect(connections).toBe(0);
   });

@@ -342,3 +342,63 @@ describe("the shared item's new file and deletion", () => {
     expect(await delivered(rooms, a.contentId)).toMatchObject({ contentId: shared, width: 120 });
   });
 });
+
+describe("choosing in place (a sub-form's dialog): GET /api/v1/media/library", () => {
+  const find = (params: Record<string, string>, as = cookie) => get(server.url, `/api/v1/media/library?${new URLSearchParams(params)}`, as);
+  type Answer = { items: Array<{ contentId: string; name: string; refusals: string[] }>; hasMore: boolean };
+
+  it("lists the items of the field's kind the user may see, each with why it does not fit the field", async () => {
+    const wide = await uploadImage(rooms, "dialog-wide.png", 300, 200);
+    const narrow = await uploadImage(artworks, "dialog-narrow.png", 120, 90);
+    const posters = await createTestBucket(server.db, {
+      name: "Dialog posters",
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string" }, image: { type: "string", title: "Poster", _ref: "b-image", minWidth: 150 } },
+      },
+    });
+    const hidden = await createTestBucket(server.db, { name: "Dialog hidden", jsonSchema: schema });
+    const secret = await (async () => {
+      const admin = await signedInUser(server.url, server.db, { buckets: [hidden.slug] });
+      const response = await upload(
+        server.url,
+        "image",
+        admin.cookie,
+        { bucket: hidden.slug, properties: JSON.stringify(schema.properties.image) },
+        { data: await pngOfSize(400, 300), name: "dialog-secret.png" },
+      );
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+      return (JSON.parse(text) as Array<{ contentId: string }>)[0]!.contentId;
+    })();
+    await server.db.query("UPDATE users SET buckets = buckets || $2::text WHERE id = $1", [user.id, posters.slug]);
+
+    const answer = (await (
+      await find({ kind: "image", form: posters.slug, properties: JSON.stringify({ _ref: "b-image", minWidth: 150 }), q: "dialog-" })
+    ).json()) as Answer;
+    const byId = new Map(answer.items.map((item) => [item.contentId, item]));
+    expect(byId.get(wide)?.refusals).toEqual([]);
+    expect(byId.get(narrow)?.refusals).toEqual(["Image is too narrow (120px), minimum width: 150px"]);
+    expect(byId.has(secret)).toBe(false);
+
+    // In Dutch for a Dutch editor; a video field lists no images.
+    const dutch = (await (
+      await get(
+        server.url,
+        `/api/v1/media/library?${new URLSearchParams({ kind: "image", form: posters.slug, properties: JSON.stringify({ _ref: "b-image", minWidth: 150 }), q: "dialog-narrow" })}`,
+        cookie,
+        { "Accept-Language": "nl" },
+      )
+    ).json()) as Answer;
+    expect(dutch.items[0]?.refusals[0]).toMatch(/^Afbeelding is te smal/);
+  });
+
+  it("refuses what names no field (400), a bucket the user may not see (404), and a signed-out caller (401)", async () => {
+    const properties = JSON.stringify(schema.properties.image);
+    expect((await find({ kind: "sound", form: rooms.slug, properties })).status).toBe(400);
+    expect((await find({ kind: "video", form: rooms.slug, properties })).status).toBe(400);
+    const hidden = await createTestBucket(server.db, { name: "Dialog hidden form", jsonSchema: schema });
+    expect((await find({ kind: "image", form: hidden.slug, properties })).status).toBe(404);
+    expect((await find({ kind: "image", form: rooms.slug, properties }, "")).status).toBe(401);
+  });
+});

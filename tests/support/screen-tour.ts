@@ -8,6 +8,7 @@ import { publishDocument, unpublishDocument } from "@server/content/publishing";
 import { addToRelease, createRelease, publishRelease, scheduleRelease } from "@server/content/releases";
 import { libraryBuckets } from "@server/media/library";
 import { describeMediaItem } from "@server/media/library-item";
+import { itemForOwnTexts } from "@server/media/use-items";
 import { askForReview } from "@server/content/reviews";
 import { createDraft } from "@server/content/drafts";
 import type { Db } from "@server/db/client";
@@ -828,7 +829,45 @@ const mediaLibrary = (setup: TourSetup) =>
       credits: "© Tour Museum, photo: N. Visser",
     });
     await createContent(setup.db, bucket.id, { title: "The harbour at dusk", photo: harbour }, setup.admin.id);
-    return { contentId: harbour, slug: bucket.slug };
+    return { contentId: harbour, slug: bucket.slug, bucketId: bucket.id };
+  });
+
+/**
+ * One use's own texts (docs/media.md): a second document using the harbour photo asked for "Texts for this use": its
+ * use item has an English alternative text of its own, the rest shows the library item's (placeholders); the page
+ * leads back to that document's form (its draft).
+ */
+const mediaUseItem = (setup: TourSetup) =>
+  setup.once("media-use-item", async () => {
+    const library = await mediaLibrary(setup);
+    const guide = await createContent(
+      setup.db,
+      library.bucketId,
+      { title: "Audio guide stop 4", photo: library.contentId },
+      setup.admin.id,
+    );
+    const own = await itemForOwnTexts(setup.db, library.contentId, guide.contentId, setup.admin.id);
+    const buckets = await libraryBuckets(
+      setup.db,
+      { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null },
+      "en",
+    );
+    await describeMediaItem(setup.db, buckets, own, {
+      alt: { en: "The harbour at dusk, as the guide describes it: boats left, quay lamps right" },
+      caption: {},
+      credits: "",
+    });
+    const pick = await createDraft(setup.db, {
+      userId: setup.admin.id,
+      bucketId: library.bucketId,
+      returnPath: `/b/${library.slug}/${guide.contentId}/latest`,
+      field: "photo",
+      entries: [
+        ["title", "Audio guide stop 4"],
+        ["photo", own],
+      ],
+    });
+    return { contentId: own, pick };
   });
 
 /**
@@ -1681,6 +1720,7 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
   },
   { name: "media-item-no-js", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}`, javaScriptEnabled: false },
+  { name: "media-use-item", as: "admin", setup: mediaUseItem, path: (data) => `/media/${data.contentId}?pick=${data.pick}` },
   // Releases (docs/publishing.md, Releases): the list, a scheduled and a published release, their confirmations, Add to
   // release, and a document's page that names the release it is in.
   { name: "releases", as: "admin", setup: releases, path: "/releases" },

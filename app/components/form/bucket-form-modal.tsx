@@ -143,9 +143,14 @@ export function BucketFormModal(props: BucketFormModalProps) {
     }),
     [props.bucket.locales, activeLocale, props.canEditTextIds],
   );
-  // Media fields in this form upload to the modal's bucket, not the page's.
+  // Media fields in this form upload to the modal's bucket, not the page's, crop for the modal's document and choose
+  // from the library in a dialog (the modal cannot leave its page).
   const pageMedia = useMediaForm();
-  const mediaSettings = useMemo(() => ({ ...pageMedia, bucketSlug: props.bucket.slug }), [pageMedia, props.bucket.slug]);
+  const documentId = typeof props.document?.contentId === "string" ? props.document.contentId : null;
+  const mediaSettings = useMemo(
+    () => ({ ...pageMedia, bucketSlug: props.bucket.slug, library: { documentId, choose: "dialog" as const } }),
+    [pageMedia, props.bucket.slug, documentId],
+  );
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const shown = Object.entries(properties).filter(([name]) => !props.properties || props.properties.includes(name));

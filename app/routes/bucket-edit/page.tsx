@@ -194,7 +194,7 @@ function BucketEditForm<D extends BucketEditData>({ loaderData, actionData, scre
       contents: loaderData.media,
       pending: pending ?? [],
       videoProcessing: loaderData.videoProcessing,
-      library: { documentId: loaderData.contentId ?? null },
+      library: { documentId: loaderData.contentId ?? null, choose: "leave" as const },
     }),
     [bucket.slug, loaderData.media, pending, loaderData.videoProcessing, loaderData.contentId],
   );

@@ -19,10 +19,12 @@ export interface MediaFormSettings {
   /** False when the server has no ffmpeg: video fields say so. */
   videoProcessing: boolean;
   /**
-   * The form's page can leave for the library to choose an item or write a use's texts (its post keeps the input as a
-   * draft); `documentId`, the saved document (null: a new one), makes a crop of an item others use this use's own.
+   * The form's fields use the library: `documentId`, the document they edit (null: a new one), makes a crop of an
+   * item others use this use's own; `choose`: "leave" (the page's form leaves for the library to choose an item or
+   * write a use's texts, its post keeping the input as a draft) or "dialog" (a sub-form's dialog, which cannot leave
+   * its page, chooses in a dialog of its own).
    */
-  library?: { documentId: string | null };
+  library?: { documentId: string | null; choose: "leave" | "dialog" };
   /** Default: the media API (media-field.tsx); a page of fixtures (the style guide) brings its own. */
   source?: MediaSource;
 }

@@ -25,6 +25,9 @@ import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 
 // The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
 const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));
+const LibraryDialog = lazyDialog(
+  import.meta.env.SSR ? opensInBrowserOnly : () => import("./library-dialog").then((module) => module.LibraryDialog),
+);
 const ThumbModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./thumb-modal").then((module) => module.ThumbModal));
 const ImagePreviewModal = lazyDialog(
   import.meta.env.SSR ? opensInBrowserOnly : () => import("./media-modal").then((module) => module.ImagePreviewModal),
@@ -69,7 +72,7 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
     source,
   });
   const [item, setItem] = useState<UploadItem | null>(props.initialUpload ?? null);
-  const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | "thumb" | null>(null);
+  const [modal, setModal] = useState<"view" | "crop" | "forceCrop" | "thumb" | "library" | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   /** A file chosen in the plain input before the form hydrated: uploaded once the drop zone replaces it. */
   const chosenBeforeHydration = useRef<File | null>(null);
@@ -147,10 +150,17 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
       {t(label)}
     </FieldPostButton>
   );
-  const fromLibrary = media.library && lock.showEditButtons ? leaveButton(CHOOSE_FROM_LIBRARY_FIELD, "media.fromLibrary") : null;
+  const leaves = media.library?.choose === "leave" && lock.showEditButtons;
+  const fromLibrary =
+    !media.library || !lock.showEditButtons ? null : leaves ? (
+      leaveButton(CHOOSE_FROM_LIBRARY_FIELD, "media.fromLibrary")
+    ) : (
+      <button type="button" className="button small" onClick={() => setModal("library")} disabled={lock.disabled}>
+        {t("media.fromLibrary")}
+      </button>
+    );
   // An image's or file's texts for the exhibits, for this document's use (a video's are its library item's).
-  const ownTexts =
-    media.library && lock.showEditButtons && shown && kind !== "video" ? leaveButton(USE_TEXTS_FIELD, "media.useTexts") : null;
+  const ownTexts = leaves && shown && kind !== "video" ? leaveButton(USE_TEXTS_FIELD, "media.useTexts") : null;
 
   return (
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
@@ -331,6 +341,20 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
               .fetchLatest(kind, shown.contentId)
               .then(setContent, (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
           }}
+        />
+      ) : null}
+      {modal === "library" ? (
+        <LibraryDialog
+          kind={kind}
+          form={bucketSlug}
+          property={schema}
+          label={label}
+          onChosen={(chosen) => {
+            setModal(null);
+            control.change(chosen);
+            void source.fetchLatest(kind, chosen).then(setContent, (error: unknown) => setProblem((error as Error).message));
+          }}
+          onClose={() => setModal(null)}
         />
       ) : null}
       {(modal === "crop" || modal === "forceCrop") && shown ? (
