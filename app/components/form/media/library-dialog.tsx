@@ -21,8 +21,8 @@ export interface LibraryDialogProps {
   form: string;
   property: Record<string, unknown>;
   label: string;
-  onChosen(contentId: string): void;
-  onClose(): void;
+  onChosen: (contentId: string) => void;
+  onClose: () => void;
 }
 
 export function LibraryDialog(props: LibraryDialogProps) {
@@ -39,19 +39,18 @@ export function LibraryDialog(props: LibraryDialogProps) {
     const controller = new AbortController();
     const params = new URLSearchParams({ kind, form, properties: JSON.stringify(property), q, page: String(page) });
     // Typing waits a moment, so that each key is not a request.
-    const timer = setTimeout(
-      () =>
-        requestJson<{ items: PickableItem[]; hasMore: boolean }>(`/api/v1/media/library?${params}`, { signal: controller.signal }).then(
-          (found) => {
-            setAnswer(found);
-            setFailure(null);
-          },
-          (error: unknown) => {
-            if (!controller.signal.aborted) setFailure(error instanceof Error ? error.message : String(error));
-          },
-        ),
-      q ? 250 : 0,
-    );
+    const load = () => {
+      requestJson<{ items: PickableItem[]; hasMore: boolean }>(`/api/v1/media/library?${params}`, { signal: controller.signal }).then(
+        (found) => {
+          setAnswer(found);
+          setFailure(null);
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) setFailure(error instanceof Error ? error.message : String(error));
+        },
+      );
+    };
+    const timer = setTimeout(load, q ? 250 : 0);
     return () => {
       clearTimeout(timer);
       controller.abort();
