@@ -898,6 +898,35 @@ const mediaPick = (setup: TourSetup) =>
     return { pick };
   });
 
+/** A popup sub-form whose bucket has a portrait field (the library's three images: two fit, the upright one not). */
+const libraryDialog = (setup: TourSetup) =>
+  setup.once("library-dialog", async () => {
+    await mediaLibrary(setup);
+    const makers = await createTestBucket(setup.db, {
+      name: "Makers",
+      slug: unique("makers"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", title: "Name" },
+          portrait: { type: "string", title: "Portrait", _ref: "b-image", minWidth: 1000, minHeight: 800 },
+        },
+      },
+    });
+    const works = await createTestBucket(setup.db, {
+      name: "Works and makers",
+      slug: unique("works"),
+      jsonSchema: {
+        type: "object",
+        properties: {
+          title: { type: "string", title: "Title" },
+          maker: { type: "string", title: "Maker", _ref: makers.collectionName, renderer: "popup" },
+        },
+      },
+    });
+    return { slug: works.slug };
+  });
+
 /** A bucket with documents in every publication state, for the overview's state column and filter. */
 const publicationStates = (setup: TourSetup) =>
   setup.once("publication-states", async () => {
@@ -2085,6 +2114,18 @@ export const TOUR: TourEntry[] = [
       await page.locator("dialog.bucket-form-modal [data-field]").first().waitFor();
     },
     dialog: "dialog.bucket-form-modal",
+  },
+  {
+    name: "dialog-library-in-sub-form",
+    as: "admin",
+    setup: libraryDialog,
+    path: (data) => `/b/${data.slug}/new`,
+    open: async ({ page }) => {
+      await page.locator('[data-field="maker"] button').first().click();
+      await page.locator('dialog.bucket-form-modal [data-field="portrait"] .media-actions button').last().click();
+      await page.locator("dialog.library-dialog [data-fits=false]").first().waitFor();
+    },
+    dialog: "dialog.library-dialog",
   },
   {
     name: "dialog-delete-where-used",
