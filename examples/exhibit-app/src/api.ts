@@ -197,7 +197,10 @@ export interface components {
     schemas: {
         /** @description A media reference: signed, expiring URLs of its files (see docs/delivery.md). */
         Media: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The media item the document names: an item of the media library, or the document's own use of one (its own crop, or its own texts over the library item's).
+             */
             contentId: string;
             /** @enum {string} */
             kind: "image" | "video" | "file";
