@@ -28,6 +28,7 @@ import { takeReferenceSearch } from "@core/form/reference-search";
 import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
 import { createDraft, leaveForSubForm, pickForDraft } from "./drafts";
 import { leaveForLibrary, leaveForOwnTexts } from "@server/media/library-pick";
+import { kickJobs } from "@server/media/intake";
 import { CHOOSE_FROM_LIBRARY_FIELD, USE_TEXTS_FIELD } from "@core/media/wire";
 import { newDocumentPath } from "@core/content/screens";
 import { HttpError } from "@server/errors";
@@ -183,7 +184,13 @@ export async function submitBucketForm(
       chooseFromLibrary !== undefined
         ? await leaveForLibrary(context.db, { user, bucket, schema }, target.path, formData, chooseFromLibrary)
         : ownTexts !== undefined
-          ? await leaveForOwnTexts(context.db, { user, bucket, schema, documentId: savedDocumentId }, target.path, formData, ownTexts)
+          ? await leaveForOwnTexts(
+              context.db,
+              { user, bucket, schema, documentId: savedDocumentId, onMediaMade: (kind) => kickJobs(context.media, [kind]) },
+              target.path,
+              formData,
+              ownTexts,
+            )
           : await leaveForSubForm(context.db, { user, bucket, schema }, target.path, formData, {
               field: openNewSubForm ?? openSubForm ?? "",
               fresh: openNewSubForm !== undefined,

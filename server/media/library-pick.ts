@@ -133,13 +133,13 @@ export async function leaveForLibrary(
 
 /**
  * A media field's "Texts for this use": the form's input kept as a draft with the field naming the item whose texts
- * are this use's (use-items.ts: the item itself when no other document uses it, else a use item of it), and the
- * address of that item's page, which leads back to the form. Null when the field is no image or file field or names
- * no item the user may see.
+ * are this use's (use-items.ts: the item itself when no other document uses it, else a use item of it, announced to
+ * `onMediaMade` once committed: a video's has jobs), and the address of that item's page, which leads back to the
+ * form. Null when the field is no media field or names no id.
  */
 export async function leaveForOwnTexts(
   db: Db,
-  target: { user: User; bucket: Bucket; schema: JsonSchema; documentId: string | null },
+  target: { user: User; bucket: Bucket; schema: JsonSchema; documentId: string | null; onMediaMade?: (kind: MediaKind) => void },
   returnPath: string,
   formData: FormData,
   field: string,
@@ -147,20 +147,16 @@ export async function leaveForOwnTexts(
   const property = schemaAtName(target.schema, field);
   const kind = property && mediaKindOfSchema(property);
   const named = formData.get(field);
-  if (!kind || kind === "video" || !isLocalPath(returnPath) || typeof named !== "string" || !isUuid(named)) return null;
+  if (!kind || !isLocalPath(returnPath) || typeof named !== "string" || !isUuid(named)) return null;
   const { media } = await findVisibleMedia(db, target.user, { contentId: named.toLowerCase(), kind });
-  return db.transaction(async (tx) => {
-    const contentId = await itemForOwnTexts(tx, media.contentId, target.documentId, target.user.id);
-    formData.set(field, contentId);
-    const token = await createDraft(tx, {
-      userId: target.user.id,
-      bucketId: target.bucket.id,
-      returnPath,
-      field,
-      entries: textEntries(formData),
-    });
-    return `/media/${contentId}?${LIBRARY_PICK_PARAM}=${encodeURIComponent(token)}`;
+  const { contentId, created, token } = await db.transaction(async (tx) => {
+    const own = await itemForOwnTexts(tx, media.contentId, target.documentId, target.user.id);
+    formData.set(field, own.contentId);
+    const entries = textEntries(formData);
+    return { ...own, token: await createDraft(tx, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field, entries }) };
   });
+  if (created) target.onMediaMade?.(created);
+  return `/media/${contentId}?${LIBRARY_PICK_PARAM}=${encodeURIComponent(token)}`;
 }
 
 const textEntries = (formData: FormData) =>

@@ -1,7 +1,8 @@
 import type { Queryable } from "@server/db/client";
-import { insertMedia, latestMedia, jobsOf, type MediaRow, type NewMedia } from "./store";
+import { insertMedia, latestMedia, type MediaRow, type NewMedia } from "./store";
+import { jobNamesFor } from "./intake";
 import { HttpError } from "@server/errors";
-import { mediaStatus } from "@core/media/wire";
+import type { MediaKind } from "@core/media/bounds";
 
 /*
  * One use's own crop and texts (docs/media.md, migration 042). A library item several documents use is shared: a
@@ -36,16 +37,19 @@ export async function useItemsOf(db: Queryable, contentId: string): Promise<stri
   return rows.map((row) => row.contentId);
 }
 
-/** A new use item of `sharedId` whose first version is `version`. */
+/** A new use item of `sharedId` whose first version is `version` (a video's with its jobs: its renditions are its own). */
 export async function insertUseItem(tx: Queryable, sharedId: string, version: Omit<NewMedia, "contentId">): Promise<MediaRow> {
-  const row = await insertMedia(tx, version);
+  const row = await insertMedia(tx, version, jobNamesFor(version.kind));
   await tx.query(`UPDATE media_items SET use_of = $2 WHERE content_id = $1`, [row.contentId, sharedId]);
   return row;
 }
 
-/** A version showing the same stored file as `source` (nothing is copied), made by `userId`. */
+/**
+ * A version showing the same stored file as `source` (nothing is copied), made by `userId`: what the checks measured,
+ * no crop, and none of a video's renditions and stills (its jobs make its own, so that no two versions share them).
+ */
 export function sameFile(source: MediaRow, userId: string | null): Omit<NewMedia, "contentId"> {
-  const { crop: _crop, ...details } = source.details;
+  const { fps, codec, duration, hasAudio } = source.details;
   return {
     kind: source.kind,
     bucketId: source.bucketId,
@@ -55,28 +59,31 @@ export function sameFile(source: MediaRow, userId: string | null): Omit<NewMedia
     size: source.size,
     width: source.width,
     height: source.height,
-    details,
+    details: Object.fromEntries(Object.entries({ fps, codec, duration, hasAudio }).filter(([, value]) => value !== undefined)),
     createdBy: userId,
   };
 }
 
 /**
  * The item whose texts one document's use shows on its own: a use item as it is; a library item no other document
- * uses, itself (its texts are this use's); otherwise a new use item showing the shared item's file. Videos have no
- * use items (their renditions are made per version).
+ * uses, itself (its texts are this use's); otherwise a new use item showing the shared item's file.
  */
-export async function itemForOwnTexts(tx: Queryable, contentId: string, documentId: string | null, userId: string): Promise<string> {
-  if ((await sharedItemOf(tx, contentId)) || !(await usedBeyond(tx, contentId, documentId))) return contentId;
+export async function itemForOwnTexts(
+  tx: Queryable,
+  contentId: string,
+  documentId: string | null,
+  userId: string,
+): Promise<{ contentId: string; created: MediaKind | null }> {
+  if ((await sharedItemOf(tx, contentId)) || !(await usedBeyond(tx, contentId, documentId))) return { contentId, created: null };
   const latest = await latestMedia(tx, contentId);
   if (!latest) throw new HttpError(404, "media.noSuchMedia");
-  if (latest.kind === "video") return contentId;
-  if (mediaStatus(await jobsOf(tx, latest.id)) !== "completed") throw new HttpError(409, "library.useItem.processing");
-  return (await insertUseItem(tx, contentId, sameFile(latest, userId))).contentId;
+  const made = await insertUseItem(tx, contentId, sameFile(latest, userId));
+  return { contentId: made.contentId, created: made.kind };
 }
 
 /** After a new file for a shared item: each of its use items shows it too (a crop was of the old file; texts stay). */
 export async function followReplacement(tx: Queryable, replaced: MediaRow, userId: string): Promise<number> {
   const uses = await useItemsOf(tx, replaced.contentId);
-  for (const contentId of uses) await insertMedia(tx, { ...sameFile(replaced, userId), contentId });
+  for (const contentId of uses) await insertMedia(tx, { ...sameFile(replaced, userId), contentId }, jobNamesFor(replaced.kind));
   return uses.length;
 }

@@ -3,7 +3,7 @@ import type { Bucket } from "@server/content/buckets";
 import type { User } from "@server/accounts/users";
 import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
 import { get, inputValue, postForm, postJson, sameOrigin } from "@tests/support/http";
-import { pngOfSize, postCrop, upload } from "@tests/support/media-fixtures";
+import { pngOfSize, postCrop, upload, videoOf } from "@tests/support/media-fixtures";
 import { startTestServer, type TestServer } from "@tests/support/server";
 import { deliver, deliveryClient, json, type Doc } from "@tests/support/delivery";
 import { publishNewest } from "@tests/support/publishing";
@@ -258,6 +258,56 @@ describe("texts for one use", () => {
       cookie,
     );
     expect(left.headers.get("location")).toMatch(new RegExp(`^/media/${image}\\?pick=`));
+  });
+});
+
+describe("texts for one use of a video", () => {
+  it("make a use item whose jobs make its own renditions from the same stored upload", async () => {
+    const clips = await createTestBucket(server.db, {
+      name: "Use clips",
+      locales: ["en"],
+      jsonSchema: {
+        type: "object",
+        properties: { title: { type: "string" }, clip: { type: "string", _ref: "b-video", minWidth: 1, minHeight: 1 } },
+      },
+    });
+    await server.db.query("UPDATE users SET buckets = buckets || $2::text WHERE id = $1", [user.id, clips.slug]);
+    const uploaded = await upload(
+      server.url,
+      "video",
+      cookie,
+      { bucket: clips.slug, properties: JSON.stringify({ type: "string", _ref: "b-video", minWidth: 1, minHeight: 1 }) },
+      { data: videoOf({ width: 320, height: 240, fps: 25, seconds: 1 }), name: "use-clip.mp4" },
+    );
+    const text = await uploaded.text();
+    expect(uploaded.status, text).toBe(200);
+    const shared = (JSON.parse(text) as Array<{ contentId: string }>)[0]!.contentId;
+    await save(clips, { title: "Clip room", clip: shared });
+    const other = await save(clips, { title: "Clip guide", clip: shared });
+    const left = await postForm(
+      server.url,
+      editPage(clips, other.contentId),
+      { __contentId: other.contentId, __baseVersionId: "", title: "Clip guide", clip: shared, __useTexts: "clip" },
+      cookie,
+    );
+    expect(left.status).toBe(302);
+    const own = /\/media\/([0-9a-f-]{36})/.exec(left.headers.get("location")!)![1]!;
+    expect(own).not.toBe(shared);
+    const facts = async (contentId: string) =>
+      (
+        await server.db.query<{ status: string | null; storageKey: string; renditionKey: string | null }>(
+          `SELECT m.storage_key AS "storageKey", m.details->>'renditionKey' AS "renditionKey",
+             (SELECT string_agg(DISTINCT j.status, ',') FROM jobs j WHERE j.media_id = m.id) AS status
+           FROM media_items i JOIN media m ON m.id = i.latest_media_id WHERE i.content_id = $1`,
+          [contentId],
+        )
+      ).rows[0]!;
+    await expect.poll(async () => (await facts(shared)).status, { timeout: 60_000, interval: 200 }).toBe("completed");
+    await expect.poll(async () => (await facts(own)).status, { timeout: 60_000, interval: 200 }).toBe("completed");
+    const [mine, library] = [await facts(own), await facts(shared)];
+    expect(mine.storageKey).toBe(library.storageKey);
+    expect(mine.renditionKey).toBeTruthy();
+    expect(mine.renditionKey).not.toBe(library.renditionKey);
   });
 });
 

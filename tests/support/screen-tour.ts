@@ -846,7 +846,7 @@ const mediaUseItem = (setup: TourSetup) =>
       { title: "Audio guide stop 4", photo: library.contentId },
       setup.admin.id,
     );
-    const own = await itemForOwnTexts(setup.db, library.contentId, guide.contentId, setup.admin.id);
+    const own = (await itemForOwnTexts(setup.db, library.contentId, guide.contentId, setup.admin.id)).contentId;
     const buckets = await libraryBuckets(
       setup.db,
       { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null },

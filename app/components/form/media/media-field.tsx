@@ -159,8 +159,8 @@ export function MediaField(props: FieldProps & { kind: MediaKind; initialUpload?
         {t("media.fromLibrary")}
       </button>
     );
-  // An image's or file's texts for the exhibits, for this document's use (a video's are its library item's).
-  const ownTexts = leaves && shown && kind !== "video" ? leaveButton(USE_TEXTS_FIELD, "media.useTexts") : null;
+  // The item's texts for the exhibits, for this document's use.
+  const ownTexts = leaves && shown ? leaveButton(USE_TEXTS_FIELD, "media.useTexts") : null;
 
   return (
     <FieldShell {...props} id={inputId} errorId={meta.errorId} errors={errors}>
