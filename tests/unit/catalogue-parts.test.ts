@@ -20,10 +20,14 @@ const groupsOf = (part: CataloguePart | (typeof BUNDLED_PARTS)[number]) =>
   Object.keys(JSON.parse(read(`locales/en/${part}.json`)) as object);
 const ON_DEMAND_FIELDS = "app/components/form/on-demand-fields.tsx";
 /**
- * Named where it cannot reach a page without the admin part: normalize.ts words its two schema problems in English
- * when it loads, and only the server's and the bucket admin's problems are shown.
+ * Named where it cannot reach a page without the part: normalize.ts words its two schema problems in English when it
+ * loads, and only the server's and the bucket admin's problems are shown; the library dialog of a sub-form's media
+ * field fetches the `pages` part itself when it opens (useInterfaceLanguage), and renders once it is there.
  */
-const ALLOWED: Partial<Record<CataloguePart, ReadonlySet<string>>> = { admin: new Set(["core/schema/normalize.ts"]) };
+const ALLOWED: Partial<Record<CataloguePart, ReadonlySet<string>>> = {
+  admin: new Set(["core/schema/normalize.ts"]),
+  pages: new Set(["app/components/form/media/library-dialog.tsx"]),
+};
 
 interface RouteNode {
   file: string;
