@@ -452,3 +452,37 @@ describe("choosing in place (a sub-form's dialog): GET /api/v1/media/library", (
     expect((await find({ kind: "image", form: rooms.slug, properties }, "")).status).toBe(401);
   });
 });
+
+describe("a deleted bucket's shared item", () => {
+  it("leaves the use item another bucket's document names, as a library item of its own with its file", async () => {
+    const admin = await signedInUser(server.url, server.db, { permissions: ["user", "admin"] });
+    const closing = await createTestBucket(server.db, { name: "Use closing", locales: ["en"], jsonSchema: schema });
+    await server.db.query("UPDATE users SET buckets = buckets || $2::text WHERE id = $1", [user.id, closing.slug]);
+    const shared = await uploadImage(closing, "use-closing.png", 200, 100);
+    await save(closing, { title: "Closing room", image: shared });
+    const there = await save(artworks, { title: "Kept painting", image: shared });
+    const left = await postForm(
+      server.url,
+      editPage(artworks, there.contentId),
+      { __contentId: there.contentId, __baseVersionId: "", title: "Kept painting", image: shared, __useTexts: "image" },
+      cookie,
+    );
+    const own = /\/media\/([0-9a-f-]{36})/.exec(left.headers.get("location")!)![1]!;
+    await save(artworks, { ...there, title: "Kept painting", image: own });
+
+    const deleted = await postForm(
+      server.url,
+      `/settings/buckets/${closing.slug}`,
+      { intent: "delete", confirmSlug: closing.slug },
+      admin.cookie,
+    );
+    expect(deleted.status).toBe(302);
+    const { rows } = await server.db.query<{ useOf: string | null; bucket: string }>(
+      `SELECT i.use_of AS "useOf", b.slug AS bucket FROM media_items i JOIN buckets b ON b.id = i.bucket_id WHERE i.content_id = $1`,
+      [own],
+    );
+    expect(rows).toEqual([{ useOf: null, bucket: artworks.slug }]);
+    expect(await delivered(artworks, there.contentId)).toMatchObject({ contentId: own, width: 200 });
+    expect((await get(server.url, `/api/v1/media/image/${own}`, cookie)).status).toBe(200);
+  });
+});

@@ -2,7 +2,9 @@
 -- own crop or its own texts, so that neither changes the shared item. A use item is a media content of its own (its
 -- versions: the crop, or the shared item's file) whose media_items row names the item it is a use of. The library
 -- lists only shared items; a document using a use item counts as a use of the shared item too.
-ALTER TABLE media_items ADD COLUMN use_of uuid REFERENCES media_items (content_id) ON DELETE CASCADE;
+-- Should the shared item go without its use items (its bucket deleted while another bucket's document uses only a use
+-- item, which then moves there: server/media/removals.ts), the use item becomes a library item of its own.
+ALTER TABLE media_items ADD COLUMN use_of uuid REFERENCES media_items (content_id) ON DELETE SET NULL;
 CREATE INDEX media_items_use_of_idx ON media_items (use_of) WHERE use_of IS NOT NULL;
 
 -- The texts exhibits get: a use item's own alternative text and caption per locale over the shared item's, its own
