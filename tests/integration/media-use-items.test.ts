@@ -93,6 +93,18 @@ async function delivered(bucket: Bucket, contentId: string, query = "") {
 }
 const editPage = (bucket: Bucket, document: string) => documentPath(bucket, document);
 
+/** The field's "Texts for this use" posted from a saved document's form: the item whose texts are that use's. */
+async function ownTextsItem(bucket: Bucket, document: string, title: string, field: string, item: string): Promise<string> {
+  const left = await postForm(
+    server.url,
+    editPage(bucket, document),
+    { __contentId: document, __baseVersionId: "", title, [field]: item, __useTexts: field },
+    cookie,
+  );
+  expect(left.status).toBe(302);
+  return /\/media\/([0-9a-f-]{36})\?pick=/.exec(left.headers.get("location")!)![1]!;
+}
+
 describe("a crop in one document's field", () => {
   it("of an item other documents use is this use's own: the shared item, its other uses and the library stay", async () => {
     const shared = await uploadImage(rooms, "use-crop-harbour.png", 200, 100);
@@ -325,13 +337,7 @@ describe("the shared item's new file and deletion", () => {
       })
     ).json()) as { contentId: string };
     const cropSaved = await save(rooms, { ...cropRoom, title: "Crop room", image: own.contentId });
-    const left = await postForm(
-      server.url,
-      editPage(rooms, textRoom.contentId),
-      { __contentId: textRoom.contentId, __baseVersionId: "", title: "Text room", image: shared, __useTexts: "image" },
-      cookie,
-    );
-    const texts = /\/media\/([0-9a-f-]{36})/.exec(left.headers.get("location")!)![1]!;
+    const texts = await ownTextsItem(rooms, textRoom.contentId, "Text room", "image", shared);
     await describeMediaItem(server.db, await bucketsOf(), texts, { alt: { en: "Own words" }, caption: {}, credits: "" });
     const textSaved = await save(rooms, { ...textRoom, title: "Text room", image: texts });
 
@@ -374,13 +380,7 @@ describe("the shared item's new file and deletion", () => {
     const shared = await uploadImage(rooms, "use-delete-one.png", 120, 90);
     const a = await save(rooms, { title: "Keeps the file", image: shared });
     const b = await save(artworks, { title: "Had own texts", image: shared });
-    const left = await postForm(
-      server.url,
-      editPage(artworks, b.contentId),
-      { __contentId: b.contentId, __baseVersionId: "", title: "Had own texts", image: shared, __useTexts: "image" },
-      cookie,
-    );
-    const texts = /\/media\/([0-9a-f-]{36})/.exec(left.headers.get("location")!)![1]!;
+    const texts = await ownTextsItem(artworks, b.contentId, "Had own texts", "image", shared);
     expect(await deleteMediaItems(server.db, await bucketsOf(), [texts], "en")).toMatchObject({ deleted: [texts] });
     // Its version showed the shared item's stored file: that file is not scheduled for removal.
     const { rows } = await server.db.query<{ scheduled: boolean }>(
@@ -461,13 +461,7 @@ describe("a deleted bucket's shared item", () => {
     const shared = await uploadImage(closing, "use-closing.png", 200, 100);
     await save(closing, { title: "Closing room", image: shared });
     const there = await save(artworks, { title: "Kept painting", image: shared });
-    const left = await postForm(
-      server.url,
-      editPage(artworks, there.contentId),
-      { __contentId: there.contentId, __baseVersionId: "", title: "Kept painting", image: shared, __useTexts: "image" },
-      cookie,
-    );
-    const own = /\/media\/([0-9a-f-]{36})/.exec(left.headers.get("location")!)![1]!;
+    const own = await ownTextsItem(artworks, there.contentId, "Kept painting", "image", shared);
     await save(artworks, { ...there, title: "Kept painting", image: own });
 
     const deleted = await postForm(

@@ -815,11 +815,7 @@ const mediaLibrary = (setup: TourSetup) =>
     const harbour = await send("harbour-at-dusk-with-a-very-long-file-name-from-the-scanner-0001.jpg", 1600, 900);
     await send("lighthouse-keeper.jpg", 900, 1200);
     await send("dune-landscape.jpg", 1200, 800);
-    const buckets = await libraryBuckets(
-      setup.db,
-      { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null },
-      "en",
-    );
+    const buckets = await adminLibraryBuckets(setup);
     await describeMediaItem(setup.db, buckets, harbour, {
       alt: {
         en: "Fishing boats moored in a harbour at dusk, lamps lit on the quay",
@@ -831,6 +827,10 @@ const mediaLibrary = (setup: TourSetup) =>
     await createContent(setup.db, bucket.id, { title: "The harbour at dusk", photo: harbour }, setup.admin.id);
     return { contentId: harbour, slug: bucket.slug, bucketId: bucket.id };
   });
+
+/** The library's buckets as the tour's admin sees them. */
+const adminLibraryBuckets = (setup: TourSetup) =>
+  libraryBuckets(setup.db, { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null }, "en");
 
 /**
  * One use's own texts (docs/media.md): a second document using the harbour photo asked for "Texts for this use": its
@@ -847,11 +847,7 @@ const mediaUseItem = (setup: TourSetup) =>
       setup.admin.id,
     );
     const own = (await itemForOwnTexts(setup.db, library.contentId, guide.contentId, setup.admin.id)).contentId;
-    const buckets = await libraryBuckets(
-      setup.db,
-      { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null },
-      "en",
-    );
+    const buckets = await adminLibraryBuckets(setup);
     await describeMediaItem(setup.db, buckets, own, {
       alt: { en: "The harbour at dusk, as the guide describes it: boats left, quay lamps right" },
       caption: {},
