@@ -163,7 +163,7 @@ const textEntries = (formData: FormData) =>
   [...formData.entries()].flatMap(([name, value]): Array<[string, string]> => (typeof value === "string" ? [[name, value]] : []));
 
 /** Why each listed item cannot be chosen for the field (none: it can), in the user's language. */
-export function pickRefusals(field: Pick<OpenPick, "kind" | "property">, rows: readonly StoredFactsRow[], locale: Locale): string[][] {
+function pickRefusals(field: Pick<OpenPick, "kind" | "property">, rows: readonly StoredFactsRow[], locale: Locale): string[][] {
   return rows.map((row) =>
     mediaFitErrors(field.kind, field.property, storedFacts(row)).map((message) => translateMessage(locale, message)),
   );

@@ -1,15 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { User } from "@server/accounts/users";
-import {
-  countMissingAlt,
-  libraryBuckets,
-  listLibrary,
-  listLibraryRows,
-  libraryItem,
-  usersForFilter,
-  type LibraryBucket,
-} from "@server/media/library";
-import { openPick, pickCancelUrl, pickRefusals } from "@server/media/library-pick";
+import { countMissingAlt, libraryBuckets, listLibrary, usersForFilter, type LibraryBucket } from "@server/media/library";
+import { openPick, pickCancelUrl, pickableItems } from "@server/media/library-pick";
 import { HttpError } from "@server/errors";
 import { bucketName } from "@core/content/bucket-name";
 import { findLibraryItem } from "@server/media/library-item";
@@ -70,9 +62,7 @@ export async function pickPageData(request: Request, context: AppLoadContext, { 
   const pick = await openPick(context.db, user, parsed.pick);
   if (!pick) throw new HttpError(404, "library.pick.gone");
   const query = { ...parsed, kind: pick.kind, use: null, missingAlt: false };
-  const { rows, hasMore } = await listLibraryRows(context.db, buckets, query);
-  const names = new Map(buckets.map((bucket) => [bucket.id, bucket]));
-  const refusals = pickRefusals(pick, rows, locale);
+  const { items, hasMore } = await pickableItems(context.db, buckets, pick, query, locale);
   return {
     page: "pick" as const,
     title: translate(locale, "library.pick.title", { field: pick.label }),
@@ -82,7 +72,7 @@ export async function pickPageData(request: Request, context: AppLoadContext, { 
     bucket: bucketName(pick.bucket, locale),
     cancel: pickCancelUrl(pick),
     buckets: buckets.map(({ slug, name }) => ({ slug, name })),
-    items: rows.map((row, index) => ({ ...libraryItem(row, names.get(row.bucketId)), refusals: refusals[index] ?? [] })),
+    items,
     hasMore,
   };
 }
