@@ -26,6 +26,7 @@ export default [
   route("style", "routes/style.tsx"),
   route("support", "routes/support.tsx"),
   route("help", "routes/help.tsx"),
+  route("search", "routes/search.tsx"), // one search over every visible bucket (issue 34)
   // Shareable previews: the links a user made (and the form posts), one link's read-only page and its media.
   route("shareables", "routes/shareables/list.tsx"),
   route("shareables/:token", "routes/shareables/view.tsx"),

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useLocation, useMatches, useRouteError } from "react-router";
 import type { RouteHandle } from "@core/route-handle";
@@ -43,6 +44,7 @@ export function TopBar() {
         </Link>
       ) : null}
       <div className="top-bar-end">
+        {user ? <TopBarSearch /> : null}
         {user ? (
           <NavLink to="/media" className="media-link" viewTransition>
             {t("nav.media")}
@@ -52,6 +54,42 @@ export function TopBar() {
         {user ? <UserMenu name={user.name} isAdmin={user.permissions.includes("admin")} /> : null}
       </div>
     </header>
+  );
+}
+
+/**
+ * The search over everything (/search): a plain GET form, which with JavaScript `/` (outside a text field) and
+ * Ctrl-K or ⌘K focus from anywhere.
+ */
+function TopBarSearch() {
+  const { t } = useTranslation();
+  const { pathname, search } = useLocation();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const focus = (event: KeyboardEvent) => {
+      const typing = (event.target as HTMLElement).closest("input, textarea, select, [contenteditable]");
+      if ((event.key === "k" && (event.ctrlKey || event.metaKey)) || (event.key === "/" && !typing)) {
+        event.preventDefault();
+        input.current?.select();
+      }
+    };
+    document.addEventListener("keydown", focus);
+    return () => document.removeEventListener("keydown", focus);
+  }, []);
+  const query = pathname === "/search" ? (new URLSearchParams(search).get("q") ?? "") : "";
+  return (
+    <Form method="get" action="/search" role="search" className="top-search">
+      <input
+        ref={input}
+        type="search"
+        name="q"
+        key={query}
+        defaultValue={query}
+        aria-label={t("nav.search")}
+        placeholder={t("nav.searchPlaceholder")}
+        aria-keyshortcuts="/ Control+K"
+      />
+    </Form>
   );
 }
 

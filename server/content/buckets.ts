@@ -31,6 +31,12 @@ export const BUCKET_SUMMARIES_JSON = `SELECT coalesce(json_agg(json_build_object
     'screen', b.screen
   ) ORDER BY b.position, b.name), '[]') FROM buckets b`;
 
+/** Every bucket with its schema, in the navigation's order. */
+export async function listBuckets(db: Queryable): Promise<Bucket[]> {
+  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets ORDER BY position, name`);
+  return rows;
+}
+
 export async function findBucketByCollection(db: Queryable, collectionName: string): Promise<Bucket | null> {
   const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets WHERE collection_name = $1 ORDER BY position LIMIT 1`, [
     collectionName,

@@ -1,5 +1,5 @@
 import type { Queryable } from "@server/db/client";
-import { isBucketVisible, type Bucket } from "./buckets";
+import { isBucketVisible, listBuckets, type Bucket } from "./buckets";
 import { searchCondition } from "./search";
 import { compileBucketSchema } from "./validator";
 import type { User } from "@server/accounts/users";
@@ -22,13 +22,9 @@ import type { Locale } from "@core/locales";
 /** The most referrers listed; the rest are counted. */
 export const WHERE_USED_LIMIT = 50;
 
-const BUCKET_COLUMNS = `id, slug, name, names, singleton, private, collection_name AS "collectionName",
-  json_schema AS "jsonSchema", locales, screen, schema_version_id AS "schemaVersionId"`;
-
 /** The buckets whose schema has a reference field (select, list, popup, inline) to `collection`. */
 async function referringBuckets(db: Queryable, collection: string): Promise<Bucket[]> {
-  const { rows } = await db.query<Bucket>(`SELECT ${BUCKET_COLUMNS} FROM buckets ORDER BY position, name`);
-  return rows.filter((bucket) => {
+  return (await listBuckets(db)).filter((bucket) => {
     for (const { node } of schemaNodes(bucket.jsonSchema)) if (collectionOfSchema(node) === collection) return true;
     return false;
   });

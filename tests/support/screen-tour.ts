@@ -828,6 +828,32 @@ const mediaLibrary = (setup: TourSetup) =>
     return { contentId: harbour, slug: bucket.slug, bucketId: bucket.id };
   });
 
+/**
+ * The search over everything (issue 34): the library's harbour photo's document, and rooms and a long story that name
+ * the harbour, in two more buckets.
+ */
+const globalSearch = (setup: TourSetup) =>
+  setup.once("global-search", async () => {
+    await mediaLibrary(setup);
+    const rooms = await createTestBucket(setup.db, { name: "Rooms", slug: unique("search-rooms") });
+    await createContent(setup.db, rooms.id, { title: "Harbour room (first floor, east wing)" }, setup.admin.id);
+    const stories = await createTestBucket(setup.db, {
+      name: "Audio guide stories",
+      slug: unique("search-stories"),
+      jsonSchema: { type: "object", properties: { title: { type: "string" }, text: { type: "string" } } },
+    });
+    await createContent(
+      setup.db,
+      stories.id,
+      {
+        title: "Stop 12: the fishermen",
+        text: "Every morning before dawn the fishermen of Scheveningen left the harbour with the tide, and the painters on the dunes watched the fleet go out.",
+      },
+      setup.admin.id,
+    );
+    return { query: "harbour" };
+  });
+
 /** The library's buckets as the tour's admin sees them. */
 const adminLibraryBuckets = (setup: TourSetup) =>
   libraryBuckets(setup.db, { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null }, "en");
@@ -1745,6 +1771,9 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
   },
   { name: "media-item-no-js", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}`, javaScriptEnabled: false },
+  // The search over everything (issue 34): results grouped by bucket, and the page before a search.
+  { name: "global-search", as: "admin", setup: globalSearch, path: (data) => `/search?q=${data.query}` },
+  { name: "global-search-empty", as: "editor", path: "/search" },
   { name: "media-use-item", as: "admin", setup: mediaUseItem, path: (data) => `/media/${data.contentId}?pick=${data.pick}` },
   // Releases (docs/publishing.md, Releases): the list, a scheduled and a published release, their confirmations, Add to
   // release, and a document's page that names the release it is in.
