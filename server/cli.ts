@@ -13,6 +13,7 @@ import { createInvitation } from "./accounts/invitations";
 import { setUserPassword } from "./accounts/password-admin";
 import { createUser, findUserByEmail, PERMISSIONS, type Permission } from "./accounts/users";
 import { saveDocumentCommand } from "./cli-save-document";
+import { exportDocumentsCommand, importDocumentsCommand } from "./cli-transfer";
 import { backup, describeBackup } from "./backup/backup";
 import { describeRestore, restore } from "./backup/restore";
 
@@ -30,6 +31,17 @@ Commands:
                                             saves a document as that user, checked as the edit form and the
                                             API check it; DOC.json holds its fields (with contentId and _id:
                                             a new version of that document); prints the saved document
+  import-documents --bucket SLUG --as EMAIL --file FILE [--format csv|json|ndjson] [--key PROPERTY]
+                   [--map "File header=column,…"] [--dry-run]
+                                            imports documents from a CSV (a column per field, a translated
+                                            field's as title.nl), a JSON array or NDJSON, each checked as the
+                                            edit form checks it and saved as a version by that user; --key
+                                            names the property that finds a document imported before (it is
+                                            updated, not duplicated); --dry-run checks and writes nothing
+  import-documents --resume RUN --as EMAIL  goes on with an import that was cut off, after its last whole batch
+  export-documents --bucket SLUG --out FILE [--format csv|json|ndjson] [--q WORDS] [--state STATE]
+                                            the bucket's documents (or a search's matches) as the overview's
+                                            Export downloads them
   backup --out FILE.tar                     the database and the media files it names, as one archive with a
                                             manifest and checksums, taken while the server runs (docs/backup.md)
   restore --from FILE.tar                   a backup, into an empty data directory (DATA_DIR) or an empty
@@ -73,6 +85,13 @@ function parseOptions(rest: string[]) {
       from: { type: "string" },
       file: { type: "string" },
       as: { type: "string" },
+      format: { type: "string" },
+      key: { type: "string" },
+      map: { type: "string" },
+      "dry-run": { type: "boolean" },
+      resume: { type: "string" },
+      q: { type: "string" },
+      state: { type: "string" },
     },
     strict: true,
   }).values;
@@ -152,6 +171,38 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
       if (result.stderr) print("stderr", `${result.stderr}\n`);
       return result.code;
     }
+    case "import-documents": {
+      if (!context) throw new Error("import-documents needs the media files: run it through npm run vitrine");
+      const result = await importDocumentsCommand(
+        { db, media: { storage: context.storage }, screens: context.screens },
+        {
+          bucket: values.bucket,
+          as: require(values.as, "as"),
+          file: values.file,
+          format: values.format,
+          key: values.key,
+          map: values.map,
+          dryRun: values["dry-run"] ?? false,
+          resume: values.resume,
+          defaultLocale: context.config.DEFAULT_LOCALE,
+        },
+        out,
+      );
+      for (const problem of result.problems) print("stderr", `${problem}\n`);
+      out(result.stdout);
+      return result.code;
+    }
+    case "export-documents":
+      out(
+        await exportDocumentsCommand(db, {
+          bucket: require(values.bucket, "bucket"),
+          format: values.format,
+          out: require(values.out, "out"),
+          q: values.q,
+          state: values.state,
+        }),
+      );
+      return 0;
     case "backup": {
       if (!context) throw new Error("backup needs the media files: run it through npm run vitrine");
       const result = await backup(db, context, path.resolve(require(values.out, "out")));

@@ -53,7 +53,12 @@ export function OverviewFrame({
   return (
     <section className={className} ref={list}>
       <ListHeader title={data.bucket.name} create={{ to: newDocumentPath(data.bucket), text: t("overview.new") }} />
-      <OverviewTools search={data.search} view={data.view} state={data.state} />
+      <OverviewTools
+        search={data.search}
+        view={data.view}
+        state={data.state}
+        exportPath={`/b/${encodeURIComponent(data.bucket.slug)}/export`}
+      />
       {notes}
       {data.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? (
@@ -72,7 +77,17 @@ export function OverviewFrame({
  * The search box (with the publication state filter where the overview has one: `state`, null for all) and the
  * list/grid switch (kept in the session through /session/index-view).
  */
-export function OverviewTools({ search, view, state }: { search: string; view: "list" | "grid"; state?: PublicationState | null }) {
+export function OverviewTools({
+  search,
+  view,
+  state,
+  exportPath,
+}: {
+  search: string;
+  view: "list" | "grid";
+  state?: PublicationState | null;
+  exportPath: string;
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   return (
@@ -103,7 +118,36 @@ export function OverviewTools({ search, view, state }: { search: string; view: "
           {t("overview.grid")}
         </button>
       </Form>
+      <ExportMenu path={exportPath} search={search} state={state ?? null} />
     </div>
+  );
+}
+
+/** Downloads of the documents the overview lists (all its pages): a <details> menu, so it opens without JavaScript. */
+function ExportMenu({ path, search, state }: { path: string; search: string; state: PublicationState | null }) {
+  const { t } = useTranslation();
+  const href = (format: "csv" | "json" | "ndjson") => {
+    const query = new URLSearchParams({ format });
+    if (search) query.set("q", search);
+    if (state) query.set("state", state);
+    return `${path}?${query}`;
+  };
+  return (
+    <details className="export-menu">
+      <summary>{t("transfer.export")}</summary>
+      <div className="export-menu-panel">
+        <p>{t("transfer.exportHint")}</p>
+        <ul>
+          {(["csv", "json", "ndjson"] as const).map((format) => (
+            <li key={format}>
+              <a href={href(format)} download>
+                {t(`transfer.${format}`)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </details>
   );
 }
 

@@ -33,6 +33,7 @@ import mergedVersions from "./migrations/039_merged_versions.sql?raw";
 import presence from "./migrations/040_presence.sql?raw";
 import mediaLibrary from "./migrations/041_media_library.sql?raw";
 import mediaUseItems from "./migrations/042_media_use_items.sql?raw";
+import documentImports from "./migrations/043_document_imports.sql?raw";
 
 /**
  * Numbered migrations, applied in order; never edit one that has shipped. Numbers 3, 4, 6, 7 and 21–24 were never
@@ -74,6 +75,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 40, name: "presence", sql: presence },
   { version: 41, name: "media_library", sql: mediaLibrary },
   { version: 42, name: "media_use_items", sql: mediaUseItems },
+  { version: 43, name: "document_imports", sql: documentImports },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

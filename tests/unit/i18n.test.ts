@@ -116,6 +116,8 @@ describe("message sets", () => {
     "pages:library.item.type",
     "pages:library.item.bucket",
     "pages:library.item.brokenUse",
+    // Documents out and in (issue 34): a format's name.
+    "pages:transfer.json",
   ]);
 
   it("are translated: a Dutch text the same as the English one is a word Dutch shares (listed), never a forgotten one", () => {
