@@ -63,7 +63,10 @@ export default [
     // The document's page in each mode: one small module per mode over shared code (routes/bucket-edit/).
     route("new", "routes/bucket-edit/new.tsx", { id: "bucket-new" }),
     route("edit", "routes/bucket-edit/singleton.tsx", { id: "bucket-edit" }),
-    route("export", "routes/bucket-transfer/export.ts", { id: "bucket-export" }), // documents as CSV, JSON or NDJSON (issue 34)
+    // Documents out and in (issue 34): the export, an import's upload and its runs.
+    route("export", "routes/bucket-transfer/export.ts", { id: "bucket-export" }),
+    route("import", "routes/bucket-transfer/import.tsx", { id: "bucket-import" }),
+    route("import/:runId", "routes/bucket-transfer/import-run.tsx", { id: "bucket-import-run" }),
     route("duplicate/:contentId/latest", "routes/bucket-edit/duplicate.tsx", { id: "bucket-duplicate" }),
     route(":contentId/latest", "routes/bucket-edit/latest.tsx", { id: "bucket-latest" }),
     // A document's versions (list, restore) and two of them compared: static segments, ranked before :versionId.

@@ -16,6 +16,7 @@ import type { MediaServices } from "./services";
 import type { SeedResult } from "./seed";
 import type { WebhookDispatcher } from "./webhooks/dispatcher";
 import type { ReleaseScheduler } from "./content/release-scheduler";
+import { ImportRunner } from "./content/import-runner";
 import type { PresenceHub } from "./presence/hub";
 // The composition root hands the specialised screens' table to the engine (docs/decisions/006-screens-as-modules.md).
 import { SCREEN_TABLE } from "@screens/table";
@@ -59,6 +60,8 @@ export interface RunningServer {
   webhooks: WebhookDispatcher;
   /** Who has which document open (server/presence/hub.ts). */
   presence: PresenceHub;
+  /** Imports of documents running in the background (server/content/import-runner.ts). */
+  imports: ImportRunner;
   /** Publishes scheduled releases when they are due (server/content/release-scheduler.ts). */
   releases: ReleaseScheduler;
   /** The admin account a first start (no users yet) created: the caller says how to sign in. */
@@ -192,6 +195,15 @@ async function start(options: StartOptions): Promise<RunningServer> {
   await presence.start();
   // Scheduled releases: due ones (also those that fell due while no server ran) are published at the first poll.
   const releases = new ReleaseScheduler({ db, logger });
+  // Imports of documents started from the web, and those a stop cut off (resumed with the background work).
+  const imports = new ImportRunner({
+    db,
+    media,
+    screens: SCREEN_TABLE,
+    logger,
+    dataDir: config.DATA_DIR,
+    defaultLocale: config.DEFAULT_LOCALE,
+  });
   const app = createHttpApp({
     build: options.build ?? serverBuild,
     db,
@@ -201,6 +213,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     media,
     screens: SCREEN_TABLE,
     presence,
+    imports,
     clientDir: options.clientDir === null ? undefined : (options.clientDir ?? fileURLToPath(new URL("../client", import.meta.url))),
     mode: options.mode,
   });
@@ -227,6 +240,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     media.startBackgroundWork();
     if (config.WEBHOOK_DISPATCHER) webhooks.start();
     releases.start();
+    imports.begin();
     backgroundWorkBegun();
   };
   // A first start's demo videos wait as jobs (transcode, stills): the runner takes them at once.
@@ -263,6 +277,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     webhooks,
     releases,
     presence,
+    imports,
     seeded,
     logger,
     backgroundWorkStarted,
@@ -278,6 +293,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
       // The background work first: the jobs and deliveries it holds go back to the queue, for another server at once.
       await webhooks.stop();
       await releases.stop();
+      await imports.stop();
       await media.stop();
       if (config.SHUTDOWN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -9,7 +9,7 @@ import { isPublicationState } from "@core/content/publication";
 import { findUserByEmail } from "./accounts/users";
 import { findBucketById, findBucketBySlug, type Bucket } from "./content/buckets";
 import { exportedDocuments, exportText, isExportFormat } from "./content/export-documents";
-import { createImportRun, findImportRun, runImport, type ImportRun } from "./content/import-documents";
+import { createImportRun, findImportRun, runImport, takeOverImportRun, type ImportRun } from "./content/import-documents";
 import { isImportFormat } from "./content/import-source";
 import type { Db } from "./db/client";
 import type { MediaStorage } from "./media/storage";
@@ -74,8 +74,9 @@ export async function importDocumentsCommand(
   if (options.resume) {
     const found = await findImportRun(deps.db, options.resume);
     if (!found) throw new Error(`No import run ${options.resume}`);
-    if (found.status !== "running") throw new Error(`Import run ${found.id} is ${found.status}: nothing to resume`);
-    run = found;
+    const taken = await takeOverImportRun(deps.db, found.id);
+    if (!taken) throw new Error(`Import run ${found.id} is ${found.status}: nothing to resume`);
+    run = taken;
     const resumed = await findBucketById(deps.db, run.bucketId);
     if (!resumed) throw new Error(`The bucket of import run ${run.id} is gone`);
     bucket = resumed;

@@ -25,6 +25,7 @@ import { hotCalls } from "./web/hot-api";
 import { isMultipart } from "./web/form-post";
 import { RequestDrain } from "./web/drain";
 import type { PresenceHub } from "./presence/hub";
+import type { ImportRunner } from "./content/import-runner";
 
 /** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -38,6 +39,7 @@ export interface HttpAppOptions {
   media: MediaServices;
   screens: ScreenTable;
   presence: PresenceHub;
+  imports: ImportRunner;
   clientDir?: string;
   mode?: "production" | "development";
 }
@@ -233,6 +235,7 @@ export function createHttpApp(options: HttpAppOptions) {
       media: options.media,
       screens: options.screens,
       presence: options.presence,
+      imports: options.imports,
     };
     return hotCall?.(request, url, context) ?? handleDocument(request, context);
   }

@@ -53,12 +53,7 @@ export function OverviewFrame({
   return (
     <section className={className} ref={list}>
       <ListHeader title={data.bucket.name} create={{ to: newDocumentPath(data.bucket), text: t("overview.new") }} />
-      <OverviewTools
-        search={data.search}
-        view={data.view}
-        state={data.state}
-        exportPath={`/b/${encodeURIComponent(data.bucket.slug)}/export`}
-      />
+      <OverviewTools search={data.search} view={data.view} state={data.state} transferPath={`/b/${encodeURIComponent(data.bucket.slug)}`} />
       {notes}
       {data.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? (
@@ -81,12 +76,13 @@ export function OverviewTools({
   search,
   view,
   state,
-  exportPath,
+  transferPath,
 }: {
   search: string;
   view: "list" | "grid";
   state?: PublicationState | null;
-  exportPath: string;
+  /** The bucket's generic path, under which its export and import are. */
+  transferPath: string;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -118,7 +114,12 @@ export function OverviewTools({
           {t("overview.grid")}
         </button>
       </Form>
-      <ExportMenu path={exportPath} search={search} state={state ?? null} />
+      <div className="transfer-links">
+        <a href={`${transferPath}/import`} className="button">
+          {t("transfer.importLink")}
+        </a>
+        <ExportMenu path={`${transferPath}/export`} search={search} state={state ?? null} />
+      </div>
     </div>
   );
 }

@@ -34,6 +34,8 @@ export interface ImportSettings {
   mapping: Record<string, string>;
   /** The property whose value names a document across imports (the external key); null: only `_id` does. */
   key: string | null;
+  /** An import started from a dry run: how many rows that run read (its progress bar's end). */
+  expectedRows?: number;
 }
 
 export interface ImportProblem {
@@ -59,13 +61,18 @@ export interface ImportRun {
   refused: number;
   problems: ImportProblem[];
   failure: { message: string; row: number | null } | null;
+  /** The token of whoever runs it now: a batch is written only by the run's runner (migration 043). */
+  runner: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const RUN_COLUMNS = `id, bucket_id AS "bucketId", user_id AS "userId", dry_run AS "dryRun", format, file_path AS "filePath",
   file_name AS "fileName", options, status, rows_done AS "rowsDone", created, updated, unchanged, refused, problems, failure,
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+  runner, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** How long a running run's last batch may be ago before its runner counts as gone (a stopped or crashed server). */
+const STALE_RUN = "1 minute";
 
 export async function findImportRun(db: Queryable, id: string): Promise<ImportRun | null> {
   if (!isUuid(id)) return null;
@@ -73,11 +80,33 @@ export async function findImportRun(db: Queryable, id: string): Promise<ImportRu
   return rows[0] ?? null;
 }
 
-/** The runs a restart left running, oldest first. */
-export async function unfinishedImportRuns(db: Queryable): Promise<ImportRun[]> {
-  const { rows } = await db.query<ImportRun>(`SELECT ${RUN_COLUMNS} FROM import_runs WHERE status = 'running' ORDER BY created_at`);
-  return rows;
+/**
+ * Takes over the runs whose runner is gone (no batch for a minute: its server stopped or crashed), oldest first: they
+ * are this caller's to resume.
+ */
+export async function takeOverStaleImportRuns(db: Queryable): Promise<ImportRun[]> {
+  const { rows } = await db.query<ImportRun>(
+    `UPDATE import_runs SET runner = gen_random_uuid(), heartbeat_at = now()
+     WHERE status = 'running' AND heartbeat_at < now() - interval '${STALE_RUN}'
+     RETURNING ${RUN_COLUMNS}`,
+  );
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
+
+/**
+ * Takes a running run over at once (`npm run vitrine -- import-documents --resume`): a runner still at it finds its
+ * next batch refused and stops, so no row is imported twice.
+ */
+export async function takeOverImportRun(db: Queryable, id: string): Promise<ImportRun | null> {
+  const { rows } = await db.query<ImportRun>(
+    `UPDATE import_runs SET runner = gen_random_uuid(), heartbeat_at = now() WHERE id = $1 AND status = 'running' RETURNING ${RUN_COLUMNS}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Another runner took the run over: this one's batch is undone and it stops. */
+class RunTakenOver extends Error {}
 
 /** A new run of a file already stored at `filePath` (the caller keeps it until the run is done). */
 export async function createImportRun(
@@ -110,6 +139,8 @@ export interface ImportContext {
   locale: Locale;
   /** Told after each batch, with the rows done so far (a progress bar, the CLI's progress lines). */
   onBatch?: (rowsDone: number) => void;
+  /** Asked after each batch: true leaves the run where it is, running, for a resume (the server stops). */
+  shouldStop?: () => boolean;
 }
 
 /** A document a row names: its id, the version it is at and its data. */
@@ -138,20 +169,31 @@ export async function runImport(context: ImportContext, run: ImportRun): Promise
       if (batch.length === IMPORT_BATCH) {
         await importBatch(context, run, batch, convert);
         batch = [];
+        if (context.shouldStop?.()) return await currentRun(deps.db, run.id);
       }
     }
     if (batch.length) await importBatch(context, run, batch, convert);
-  } catch (error) {
+  } catch (caught) {
+    if (caught instanceof RunTakenOver) return currentRun(deps.db, run.id);
+    const error = (caught as NodeJS.ErrnoException).code === "ENOENT" ? new ImportFileError({ key: "transfer.fileGone" }) : caught;
     if (!(error instanceof ImportFileError)) throw error;
     // The rows read before the one that cannot be are imported; the run stops there.
     if (batch.length) await importBatch(context, run, batch, convert);
     const failure = { message: translateMessage(context.locale, error.problem), row: error.row };
-    await deps.db.query(`UPDATE import_runs SET status = 'failed', failure = $2, updated_at = now() WHERE id = $1`, [run.id, failure]);
+    await deps.db.query(`UPDATE import_runs SET status = 'failed', failure = $2, updated_at = now() WHERE id = $1 AND runner = $3`, [
+      run.id,
+      failure,
+      run.runner,
+    ]);
     await deps.db.query(`DELETE FROM import_keys WHERE run_id = $1`, [run.id]);
     return currentRun(deps.db, run.id);
   }
   await deps.db.transaction(async (tx) => {
-    await tx.query(`UPDATE import_runs SET status = 'done', updated_at = now() WHERE id = $1`, [run.id]);
+    const ended = await tx.query(`UPDATE import_runs SET status = 'done', updated_at = now() WHERE id = $1 AND runner = $2 RETURNING id`, [
+      run.id,
+      run.runner,
+    ]);
+    if (ended.rows.length === 0) return;
     await tx.query(`DELETE FROM import_keys WHERE run_id = $1`, [run.id]);
     const finished = await currentRun(tx, run.id);
     if (!run.dryRun)
@@ -299,13 +341,14 @@ async function importBatch(
         ]);
       }
     }
-    await tx.query(
-      `UPDATE import_runs SET rows_done = rows_done + $2, created = created + $3, updated = updated + $4, unchanged = unchanged + $5,
+    const progressed = await tx.query(
+      `UPDATE import_runs SET heartbeat_at = now(), rows_done = rows_done + $2, created = created + $3, updated = updated + $4, unchanged = unchanged + $5,
          refused = refused + $6,
          problems = CASE WHEN jsonb_array_length(problems) >= $7 THEN problems
                          ELSE (SELECT coalesce(jsonb_agg(p), '[]') FROM (SELECT p FROM jsonb_array_elements(problems || $8::jsonb) AS p LIMIT $7) kept) END,
          updated_at = now()
-       WHERE id = $1`,
+       WHERE id = $1 AND runner = $9
+       RETURNING id`,
       [
         run.id,
         batch.length,
@@ -315,8 +358,10 @@ async function importBatch(
         counts.refused,
         MAX_KEPT_PROBLEMS,
         JSON.stringify(counts.problems),
+        run.runner,
       ],
     );
+    if (progressed.rows.length === 0) throw new RunTakenOver();
   });
   run.rowsDone += batch.length;
   context.onBatch?.(run.rowsDone);

@@ -2,6 +2,7 @@ import type { RemixI18Next } from "remix-i18next/server";
 import type { SessionStorage } from "react-router";
 import type { Services } from "@server/services";
 import type { PresenceHub } from "@server/presence/hub";
+import type { ImportRunner } from "@server/content/import-runner";
 
 export interface SessionData {
   token?: string;
@@ -22,6 +23,8 @@ declare module "react-router" {
     languageDetector: RemixI18Next;
     /** Who has which document open, and their pages' event streams (server/presence/hub.ts). */
     presence: PresenceHub;
+    /** The imports of documents running in this server's background (server/content/import-runner.ts). */
+    imports: ImportRunner;
     /** Memo of the request's session and user, filled on first use. */
     requestState?: Promise<unknown>;
   }

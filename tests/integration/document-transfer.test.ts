@@ -8,8 +8,8 @@ import { createContent } from "@server/content/store";
 import { createImportRun, runImport, type ImportRun, type ImportSettings } from "@server/content/import-documents";
 import type { ImportFormat } from "@server/content/import-source";
 import type { User } from "@server/accounts/users";
-import { createTestBucket, page, signedInUser } from "@tests/support/fixtures";
-import { get } from "@tests/support/http";
+import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
+import { get, postForm, sameOrigin } from "@tests/support/http";
 import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
@@ -303,4 +303,127 @@ describe("importing documents (issue 34)", () => {
     expect(line).toMatchObject({ status: "failed", failure: { row: 2, message: "This line is not valid JSON." } });
     expect((await documentsOf(bucket)).map((document) => document.data.ref)).toEqual(["Q-1", "J-1", "N-1"]);
   }, 60_000);
+});
+
+describe("the import pages (issue 34), without JavaScript", () => {
+  const postFile = (path: string, name: string, text: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([text], { type: "text/csv" }), name);
+    return fetch(`${server.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, ...sameOrigin(server.url) },
+      body: form,
+    });
+  };
+
+  /** The run's page once its run has ended (it reloads itself meanwhile, as a browser would). */
+  async function finishedPage(path: string): Promise<string> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { status, html } = await page(server.url, path, cookie);
+      expect(status).toBe(200);
+      if (!html.includes('http-equiv="refresh"')) return html;
+      if (Date.now() > deadline) throw new Error(`${path} still running`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it("uploads a CSV, reports its check by row and field, imports it with a corrected mapping and a key, and again changes nothing", async () => {
+    const bucket = await newBucket("Import pages");
+    ({ cookie } = await signedInUser(server.url, server.db, { buckets: [artworks.slug, bucket.slug] }));
+    const csv = "Nummer,Titel,Jaar\nP-1,Het strand,1881\nP-2,De duinen,eenentachtig\nP-3,Avond,1890\n";
+
+    const form = await page(server.url, `/b/${bucket.slug}/import`, cookie);
+    expect(form.html).toContain('encType="multipart/form-data"');
+    const uploaded = await postFile(`/b/${bucket.slug}/import`, "werken.csv", csv);
+    expect(uploaded.status).toBe(302);
+    const checkPath = uploaded.headers.get("location")!;
+    expect(checkPath).toMatch(new RegExp(`^/b/${bucket.slug}/import/[0-9a-f-]{36}$`));
+    let html = decode(await finishedPage(checkPath));
+    // Nothing maps yet: every row lacks the required number.
+    expect(html).toContain("3 rows checked: 0 new, 0 to update, 0 unchanged, 3 with problems.");
+
+    const mapping = { "map.Nummer": "ref", "map.Titel": "title.nl", "map.Jaar": "year", key: "ref" };
+    const checked = await postForm(server.url, checkPath, { ...mapping, intent: "check" }, cookie);
+    expect(checked.status).toBe(302);
+    html = decode(await finishedPage(checked.headers.get("location")!));
+    expect(html).toContain("3 rows checked: 2 new, 0 to update, 0 unchanged, 1 with problems.");
+    expect(html).toMatch(/<td>2<\/td><td><code>year<\/code><\/td><td>“eenentachtig” is not a whole number<\/td>/);
+    expect(html).toMatch(/<option value="ref" selected="">ref<\/option>/);
+    expect(await documentsOf(bucket)).toEqual([]);
+
+    const imported = await postForm(server.url, checked.headers.get("location")!, { ...mapping, intent: "import" }, cookie);
+    html = decode(await finishedPage(imported.headers.get("location")!));
+    expect(html).toContain("3 rows imported: 2 new, 0 updated, 0 unchanged, 1 skipped for their problems.");
+    const saved = (await documentsOf(bucket)).map((document) => document.data);
+    expect(saved.sort((a, b) => String(a.ref).localeCompare(String(b.ref)))).toEqual([
+      { ref: "P-1", title: { nl: "Het strand" }, year: 1881 },
+      { ref: "P-3", title: { nl: "Avond" }, year: 1890 },
+    ]);
+
+    const again = await postFile(`/b/${bucket.slug}/import`, "werken.csv", csv);
+    await finishedPage(again.headers.get("location")!);
+    const recheck = await postForm(server.url, again.headers.get("location")!, { ...mapping, intent: "check" }, cookie);
+    html = decode(await finishedPage(recheck.headers.get("location")!));
+    expect(html).toContain("3 rows checked: 0 new, 0 to update, 2 unchanged, 1 with problems.");
+  });
+
+  it("refuses a file of another type, a post without a file, a mapping to no field, and someone else's run", async () => {
+    const refused = await postFile(`/b/${artworks.slug}/import`, "werken.xlsx", "PK");
+    expect(refused.status).toBe(400);
+    expect(decode(await refused.text())).toContain("Import a .csv, .json or .ndjson file.");
+    const plain = await postForm(server.url, `/b/${artworks.slug}/import`, { file: "x" }, cookie);
+    expect(plain.status).toBe(400);
+
+    const uploaded = await postFile(`/b/${artworks.slug}/import`, "a.csv", "ref\nZ-1\n");
+    const runPath = uploaded.headers.get("location")!;
+    await finishedPage(runPath);
+    expect((await postForm(server.url, runPath, { "map.ref": "nowhere", intent: "check" }, cookie)).status).toBe(400);
+    const other = await signedInUser(server.url, server.db, { buckets: [artworks.slug] });
+    expect((await page(server.url, runPath, other.cookie)).status).toBe(404);
+  });
+
+  it("takes over a run a stopped server left running (no batch for a minute), and leaves a fresh one to its runner", async () => {
+    const bucket = await newBucket("Import resumed");
+    const csv = file(["ref", ...Array.from({ length: 250 }, (_, n) => `S-${n}`)].join("\n"), "csv");
+    const run = await createImportRun(server.db, {
+      bucket,
+      user,
+      dryRun: false,
+      format: "csv",
+      filePath: csv,
+      fileName: "s.csv",
+      settings: { mapping: {}, key: "ref" },
+    });
+    // As a stopped server leaves it: its last batch more than a minute ago.
+    await server.db.query(`UPDATE import_runs SET heartbeat_at = now() - interval '2 minutes' WHERE id = $1`, [run.id]);
+    await server.imports.resumeUnfinished();
+    const deadline = Date.now() + 60_000;
+    let status = "running";
+    while (status === "running" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await server.db.query<{ status: string }>(`SELECT status FROM import_runs WHERE id = $1`, [run.id])).rows[0]!.status;
+    }
+    expect(status).toBe("done");
+    expect(await documentsOf(bucket)).toHaveLength(250);
+
+    // A run whose runner wrote a batch within the minute is that runner's: not started a second time.
+    const fresh = await createImportRun(server.db, {
+      bucket,
+      user,
+      dryRun: false,
+      format: "csv",
+      filePath: csv,
+      fileName: "s.csv",
+      settings: { mapping: {}, key: "ref" },
+    });
+    await server.imports.resumeUnfinished();
+    const { rows } = await server.db.query<{ runner: string; rowsDone: number }>(
+      `SELECT runner, rows_done AS "rowsDone" FROM import_runs WHERE id = $1`,
+      [fresh.id],
+    );
+    expect(rows).toEqual([{ runner: fresh.runner, rowsDone: 0 }]);
+    await server.db.query(`UPDATE import_runs SET status = 'failed' WHERE id = $1`, [fresh.id]);
+  });
 });

@@ -19,6 +19,10 @@ CREATE TABLE import_runs (
   refused integer NOT NULL DEFAULT 0,
   -- The first problems (row, field, message); `refused` counts them all.
   problems jsonb NOT NULL DEFAULT '[]',
+  -- Who runs it (a token of the process's run), and when it last wrote a batch: a run whose heartbeat is older than a
+  -- minute was left by a stopped server and is taken over; a batch written by a runner no longer holding it is undone.
+  runner uuid NOT NULL DEFAULT gen_random_uuid(),
+  heartbeat_at timestamptz NOT NULL DEFAULT now(),
   -- Why the file could not be read to its end (a message, and the row), when status is failed.
   failure jsonb,
   created_at timestamptz NOT NULL DEFAULT now(),

@@ -1,0 +1,80 @@
+import type { RouteHandle } from "@core/route-handle";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { bucketName } from "@core/content/bucket-name";
+import { overviewPath } from "@core/content/screens";
+import { translate } from "@core/messages";
+import { errorText, HttpError } from "@server/errors";
+import { receiveUpload } from "@server/media/upload";
+import { requireBucketAccess } from "@server/web/guards";
+import { incomingBody, isMultipart } from "@server/web/form-post";
+import { getRequestState } from "@server/web/request-state";
+import { pageRoute } from "@server/web/respond";
+import { pageTitle } from "~/lib/page-title";
+import { formatOfName, keepImportFile, MAX_IMPORT_BYTES, startRun } from "./import.server";
+import type { Route } from "./+types/import";
+
+export const handle = { messages: ["pages"], streamsBody: true } satisfies RouteHandle;
+
+/*
+ * /b/{bucket}/import (issue 34): a CSV, JSON or NDJSON file is uploaded, kept, and checked at once (a dry run); its
+ * run's page (import-run.tsx) shows the report, the mapping and the way to import it.
+ */
+
+export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
+  const { bucket } = await requireBucketAccess(request, context, params.bucket);
+  const { locale } = await getRequestState(request, context);
+  const name = bucketName(bucket, locale);
+  return { title: translate(locale, "transfer.importTitle", { bucket: name }), bucket: { name, overview: overviewPath(bucket) } };
+});
+
+export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
+  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
+  const { locale } = await getRequestState(request, context);
+  try {
+    if (!isMultipart(request)) throw new HttpError(400, "transfer.noFile");
+    const upload = await receiveUpload(incomingBody(request), context.media.storage, () => MAX_IMPORT_BYTES);
+    const fileName = upload.file.originalFilename;
+    let format;
+    try {
+      format = formatOfName(fileName);
+    } catch (error) {
+      await context.media.storage.remove(upload.file.temporaryPath);
+      throw error;
+    }
+    const filePath = await keepImportFile(context, upload.file, format);
+    const run = await startRun(context, { bucket, user, dryRun: true, format, filePath, fileName, settings: { mapping: {}, key: null } });
+    throw redirect(`/b/${encodeURIComponent(bucket.slug)}/import/${run.id}`);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return data({ refusal: errorText(error, locale) }, { status: error.status });
+  }
+});
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageTitle(matches, loaderData.title);
+
+export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <section className="import-page">
+      <h1>{loaderData.title}</h1>
+      <p>{t("transfer.importIntro")}</p>
+      {actionData?.refusal ? (
+        <p className="form-error" role="alert">
+          {actionData.refusal}
+        </p>
+      ) : null}
+      <Form method="post" encType="multipart/form-data" className="import-upload">
+        <label htmlFor="import-file">{t("transfer.file")}</label>
+        <input id="import-file" type="file" name="file" accept=".csv,.json,.ndjson,.jsonl,text/csv,application/json" required />
+        <p className="hint">{t("transfer.fileHint")}</p>
+        <div className="button-row">
+          <button type="submit" className="button primary">
+            {t("transfer.check")}
+          </button>
+          <Link to={loaderData.bucket.overview}>{t("transfer.backToOverview", { bucket: loaderData.bucket.name })}</Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
