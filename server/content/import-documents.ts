@@ -34,6 +34,8 @@ export interface ImportSettings {
   mapping: Record<string, string>;
   /** The property whose value names a document across imports (the external key); null: only `_id` does. */
   key: string | null;
+  /** The language of the run's messages: the interface's of whoever started it from the web. */
+  locale?: string;
   /** An import started from a dry run: how many rows that run read (its progress bar's end). */
   expectedRows?: number;
 }

@@ -82,7 +82,7 @@ export class ImportRunner {
       ]);
       return;
     }
-    const locale = normalizeLocale(user.locale) ?? this.services.defaultLocale;
+    const locale = normalizeLocale(run.options.locale) ?? normalizeLocale(user.locale) ?? this.services.defaultLocale;
     const deps = { db, media: this.services.media, screens: this.services.screens, logger };
     const finished = await runImport({ deps, actor: user, bucket, locale, shouldStop: () => this.stopping }, run);
     logger.info({ importRun: run.id, status: finished.status, rows: finished.rowsDone }, "import run ended");

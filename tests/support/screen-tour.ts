@@ -854,6 +854,75 @@ const globalSearch = (setup: TourSetup) =>
     return { query: "harbour" };
   });
 
+/**
+ * Documents out and in (issue 34): a museum's CSV (semicolons, Dutch headers) uploaded and checked, checked again with
+ * its columns mapped (one row refused for its year), and imported.
+ */
+const documentImport = (setup: TourSetup) =>
+  setup.once("document-import", async () => {
+    const bucket = await createTestBucket(setup.db, {
+      name: "Collection artworks",
+      slug: unique("import-artworks"),
+      locales: ["nl", "en"],
+      jsonSchema: {
+        type: "object",
+        "title-key": "title",
+        required: ["ref"],
+        properties: {
+          ref: { type: "string", title: "Inventory number" },
+          title: { type: "string", title: "Title", translate: true },
+          year: { type: "integer", title: "Year", minimum: 1000 },
+          room: { type: "string", title: "Room" },
+        },
+      },
+    });
+    const csv = [
+      "Inventarisnummer;Titel;Title;Jaar;Zaal",
+      "SM-0001;Het strand bij Scheveningen;The beach at Scheveningen;1881;Zaal 2",
+      "SM-0002;Duinen bij avond;Dunes at dusk;achttienhonderd;Zaal 2",
+      "SM-0003;Vissersboten op het strand, vroeg in de ochtend;Fishing boats on the beach, early in the morning;1885;Zaal 3",
+      "SM-0004;Gezicht op Den Haag;View of The Hague;1890;Zaal 3",
+    ].join("\n");
+    const base = `/b/${bucket.slug}/import`;
+    const upload = () => {
+      const form = new FormData();
+      form.append("file", new Blob([csv], { type: "text/csv" }), "collectie-export-2026.csv");
+      return fetch(`${setup.server.url}${base}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: setup.admin.cookie, Origin: setup.server.url },
+        body: form,
+      });
+    };
+    const ended = async (response: Response): Promise<string> => {
+      const location = response.headers.get("location");
+      if (response.status !== 302 || !location) throw new Error(`import step answered ${response.status}`);
+      const id = location.split("/").pop();
+      const deadline = Date.now() + 30_000;
+      while (
+        (await setup.db.query<{ status: string }>(`SELECT status FROM import_runs WHERE id = $1`, [id])).rows[0]?.status === "running"
+      ) {
+        if (Date.now() > deadline) throw new Error(`import run ${id} did not end`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return location;
+    };
+    // Two uploads of the file: one checked (its page keeps the mapping), one imported (its file then goes).
+    const firstCheck = await ended(await upload());
+    const imported = await ended(await upload());
+    const mapping = {
+      "map.Inventarisnummer": "ref",
+      "map.Titel": "title.nl",
+      "map.Title": "title.en",
+      "map.Jaar": "year",
+      "map.Zaal": "room",
+      key: "ref",
+    };
+    const checkPath = await ended(await postForm(setup.server.url, firstCheck, { ...mapping, intent: "check" }, setup.admin.cookie));
+    const donePath = await ended(await postForm(setup.server.url, imported, { ...mapping, intent: "import" }, setup.admin.cookie));
+    return { uploadPath: base, checkPath, donePath, overview: `/b/${bucket.slug}` };
+  });
+
 /** The library's buckets as the tour's admin sees them. */
 const adminLibraryBuckets = (setup: TourSetup) =>
   libraryBuckets(setup.db, { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null }, "en");
@@ -1771,6 +1840,21 @@ export const TOUR: TourEntry[] = [
     javaScriptEnabled: false,
   },
   { name: "media-item-no-js", as: "admin", setup: mediaLibrary, path: (data) => `/media/${data.contentId}`, javaScriptEnabled: false },
+  // Documents out and in (issue 34): the upload, a check with its problems and mapping, an import's outcome, and the
+  // overview's Export menu.
+  { name: "import-upload", as: "admin", setup: documentImport, path: (data) => `${data.uploadPath}` },
+  { name: "import-check", as: "admin", setup: documentImport, path: (data) => `${data.checkPath}` },
+  { name: "import-done", as: "admin", setup: documentImport, path: (data) => `${data.donePath}` },
+  {
+    name: "overview-export",
+    as: "admin",
+    setup: documentImport,
+    path: (data) => `${data.overview}`,
+    open: async ({ page }) => {
+      await page.locator("details.export-menu > summary").click();
+      await page.locator("details.export-menu[open] .export-menu-panel").waitFor();
+    },
+  },
   // The search over everything (issue 34): results grouped by bucket, and the page before a search.
   { name: "global-search", as: "admin", setup: globalSearch, path: (data) => `/search?q=${data.query}` },
   { name: "global-search-empty", as: "editor", path: "/search" },

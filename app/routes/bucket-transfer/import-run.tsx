@@ -12,7 +12,7 @@ import { getRequestState } from "@server/web/request-state";
 import { formText, readForm } from "@server/web/read-form";
 import { pageRoute } from "@server/web/respond";
 import { pageTitle } from "~/lib/page-title";
-import { fileHeaders, keyCandidates, mappingTargets, startRun } from "./import.server";
+import { fileHeaders, fileKept, keyCandidates, mappingTargets, startRun } from "./import.server";
 import type { Route } from "./+types/import-run";
 
 export const handle = { messages: ["pages"] } satisfies RouteHandle;
@@ -58,6 +58,8 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       mapping: run.options.mapping,
       key: run.options.key,
     },
+    // A checked file can be imported while it is kept (an import of it removes it when done).
+    importable: run.dryRun && run.status === "done" && (await fileKept(run)),
     headers: run.dryRun && run.status === "done" ? await fileHeaders(run) : [],
     targets: mappingTargets(bucket),
     keys: keyCandidates(bucket),
@@ -66,7 +68,9 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
 
 export const action = pageRoute(async ({ request, context, params }: Route.ActionArgs) => {
   const { user, bucket, run } = await requireRun(request, context, params);
+  const { locale } = await getRequestState(request, context);
   if (!run.dryRun || run.status !== "done") throw new HttpError(409, "transfer.notChecked");
+  if (!(await fileKept(run))) throw new HttpError(409, "transfer.fileGone");
   const form = await readForm(request);
   const targets = new Set(["", ...mappingTargets(bucket)]);
   const mapping: Record<string, string> = {};
@@ -85,7 +89,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     format: run.format,
     filePath: run.filePath,
     fileName: run.fileName,
-    settings: { mapping, key: key || null, ...(importing ? { expectedRows: run.rowsDone } : {}) },
+    settings: { mapping, key: key || null, locale, ...(importing ? { expectedRows: run.rowsDone } : {}) },
   });
   throw redirect(`/b/${encodeURIComponent(bucket.slug)}/import/${next.id}`);
 });
@@ -115,10 +119,12 @@ export default function ImportRunPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <ImportReport run={run} />
       )}
-      {run.dryRun && run.status === "done" ? (
+      {loaderData.importable ? (
         <MappingForm run={run} headers={loaderData.headers} targets={loaderData.targets} keys={loaderData.keys} />
+      ) : run.dryRun && run.status === "done" ? (
+        <p className="notice-warning">{t("transfer.fileGone")}</p>
       ) : null}
-      <p className="button-row">
+      <p className="import-links">
         {run.status !== "running" && !run.dryRun ? (
           <Link to={bucket.overview} className="button primary">
             {t("transfer.backToOverview", { bucket: bucket.name })}

@@ -1,4 +1,4 @@
-import { copyFile, rename, rm } from "node:fs/promises";
+import { access, copyFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "react-router";
@@ -51,6 +51,13 @@ export async function startRun(
   context.imports.start(run);
   return run;
 }
+
+/** Whether a run's file is still kept (an import removes it when done). */
+export const fileKept = (run: ImportRun): Promise<boolean> =>
+  access(run.filePath).then(
+    () => true,
+    () => false,
+  );
 
 /** A CSV's headers (its first row's keys), for the mapping; none for JSON. */
 export async function fileHeaders(run: ImportRun): Promise<string[]> {
