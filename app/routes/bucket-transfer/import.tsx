@@ -43,7 +43,15 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
       throw error;
     }
     const filePath = await keepImportFile(context, upload.file, format);
-    const run = await startRun(context, { bucket, user, dryRun: true, format, filePath, fileName, settings: { mapping: {}, key: null, locale } });
+    const run = await startRun(context, {
+      bucket,
+      user,
+      dryRun: true,
+      format,
+      filePath,
+      fileName,
+      settings: { mapping: {}, key: null, locale },
+    });
     throw redirect(`/b/${encodeURIComponent(bucket.slug)}/import/${run.id}`);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
