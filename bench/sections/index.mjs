@@ -7,6 +7,7 @@ import { delivery } from "./delivery.mjs";
 import { editJs } from "./edit-js.mjs";
 import { editRequests } from "./edit-requests.mjs";
 import { impact } from "./impact.mjs";
+import { importSection } from "./import.mjs";
 import { media } from "./media.mjs";
 import { mediaLibrary } from "./media-library.mjs";
 import { overview } from "./overview.mjs";
@@ -26,6 +27,7 @@ export const sections = [
   { name: "overview", title: "Bucket overview with 2,000, 10,000 and 100,000 documents", run: overview },
   { name: "media-library", title: "Media library (/media) with 100,000 items", run: mediaLibrary },
   { name: "impact", title: "Impact preview of a schema change over 10,000 and 100,000 documents", run: impact },
+  { name: "import", title: "Importing 100,000 documents: dry run, import, memory", run: importSection },
   { name: "edit-js", title: "Edit page JavaScript", run: editJs },
   { name: "edit-requests", title: "Edit page in Chromium: requests and time to usable", run: editRequests },
   { name: "media", title: "Media: a 1 GB upload's memory, image and video pipelines", run: media },
