@@ -1,5 +1,6 @@
 import { listReleases } from "@server/content/releases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createImportRun } from "@server/content/import-documents";
 import { createInvitation } from "@server/accounts/invitations";
 import { createResetToken } from "@server/accounts/password-reset";
 import { createContent } from "@server/content/store";
@@ -76,6 +77,15 @@ beforeAll(async () => {
   const shareToken = /\/shareables\/([A-Za-z0-9_-]+)"/.exec(await shared.text())?.[1];
   if (!shareToken) throw new Error(`no shareable link made (${shared.status})`);
 
+  const importRun = await createImportRun(server.db, {
+    bucket,
+    user: admin.user,
+    dryRun: true,
+    format: "csv",
+    filePath: "/nonexistent/import.csv",
+    fileName: "artworks.csv",
+    settings: { mapping: {}, key: null },
+  });
   const doc = `${bucket.slug}/${document.contentId}`;
   visits = {
     "routes/home.tsx": { path: "/", as: "admin" },
@@ -114,6 +124,9 @@ beforeAll(async () => {
     "routes/bucket-review/review.tsx": { path: `/b/${doc}/review`, as: "admin" },
     "routes/releases/list.tsx": { path: "/releases", as: "admin" },
     "routes/media/library.tsx": { path: "/media", as: "admin" },
+    "routes/search.tsx": { path: "/search?q=Titled", as: "admin" },
+    "routes/bucket-transfer/import.tsx": { path: `/b/${bucket.slug}/import`, as: "admin" },
+    "routes/bucket-transfer/import-run.tsx": { path: `/b/${bucket.slug}/import/${importRun.id}`, as: "admin" },
     "routes/releases/release.tsx": { path: `/releases/${demoRelease!.id}`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
     "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
@@ -174,6 +187,8 @@ describe("page titles", () => {
       ["routes/not-found.tsx", "Page not found · Vitrine", "Pagina niet gevonden · Vitrine"],
       ["routes/releases/list.tsx", "Releases · Vitrine", "Releases · Vitrine"],
       ["routes/media/library.tsx", "Media library · Vitrine", "Mediabibliotheek · Vitrine"],
+      ["routes/search.tsx", "Search: Titled · Vitrine", "Zoeken: Titled · Vitrine"],
+      ["routes/bucket-transfer/import-run.tsx", "Check of artworks.csv · Vitrine", "Controle van artworks.csv · Vitrine"],
       ["routes/releases/release.tsx", "Spring opening · Vitrine", "Spring opening · Vitrine"],
       ["routes/bucket-edit/latest.tsx", "Titled document · Vitrine", "Titled document · Vitrine"],
     ];
