@@ -62,7 +62,7 @@ describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
     await waitForPath(page, deep);
     await waitForHydration(page);
     await expectTextSoon(page.locator("main h1"), "Users");
-    expect(await page.locator('input[name="q"]').inputValue()).toBe("ada");
+    expect(await page.locator('main input[name="q"]').inputValue()).toBe("ada");
     ctx.expectNoErrors();
     await ctx.close();
   });
