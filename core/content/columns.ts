@@ -11,6 +11,11 @@ import { unreadableNumber } from "@core/form/value-messages";
 
 export const ID_COLUMN = "_id";
 
+/** The file formats documents go out and come in as. */
+export const DOCUMENT_FORMATS = ["csv", "json", "ndjson"] as const;
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+export const isDocumentFormat = (value: unknown): value is DocumentFormat => DOCUMENT_FORMATS.includes(value as DocumentFormat);
+
 export type ColumnKind = "text" | "number" | "integer" | "boolean" | "json";
 
 export interface DocumentColumn {

@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import type { Queryable } from "@server/db/client";
 import { likePattern } from "@server/db/like-pattern";
-import { cellsOf, documentColumns, ID_COLUMN } from "@core/content/columns";
+import { cellsOf, documentColumns, ID_COLUMN, type DocumentFormat } from "@core/content/columns";
 import type { Bucket } from "./buckets";
 import { searchCondition } from "./search";
 import { publicationStateCondition } from "./listing";
@@ -13,9 +13,8 @@ import type { PublicationState } from "@core/content/publication";
  * `_id`). Streamed: documents are read a page at a time, so an export of 100,000 holds one page in memory.
  */
 
-export const EXPORT_FORMATS = ["csv", "json", "ndjson"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const isExportFormat = (value: unknown): value is ExportFormat => EXPORT_FORMATS.includes(value as ExportFormat);
+export { isDocumentFormat as isExportFormat, type DocumentFormat as ExportFormat } from "@core/content/columns";
+type ExportFormat = DocumentFormat;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: "text/csv; charset=utf-8",

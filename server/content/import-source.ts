@@ -4,6 +4,7 @@ import { Readable } from "node:stream";
 import { parse as parseCsv, CsvError } from "csv-parse";
 import streamArray from "stream-json/streamers/stream-array.js";
 import type { Message } from "@core/messages";
+import type { DocumentFormat } from "@core/content/columns";
 
 /*
  * The rows of an import's file (issue 34), read as a stream: a CSV's records (cells by header; the delimiter, a
@@ -12,9 +13,8 @@ import type { Message } from "@core/messages";
  * ImportFileError saying what and where; nothing is read into memory whole.
  */
 
-export const IMPORT_FORMATS = ["csv", "json", "ndjson"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-export const isImportFormat = (value: unknown): value is ImportFormat => IMPORT_FORMATS.includes(value as ImportFormat);
+export { isDocumentFormat as isImportFormat, type DocumentFormat as ImportFormat } from "@core/content/columns";
+type ImportFormat = DocumentFormat;
 
 /** The longest row taken (a document's text, not a dump in one cell): 1 MiB of characters. */
 export const MAX_ROW_CHARS = 1024 * 1024;

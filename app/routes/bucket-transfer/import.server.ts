@@ -2,9 +2,8 @@ import { access, copyFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { AppLoadContext } from "react-router";
-import type { User } from "@server/accounts/users";
 import type { Bucket } from "@server/content/buckets";
-import { createImportRun, type ImportRun, type ImportSettings } from "@server/content/import-documents";
+import { createImportRun, type ImportRun } from "@server/content/import-documents";
 import { importRows, isImportFormat, type ImportFormat } from "@server/content/import-source";
 import { HttpError } from "@server/errors";
 import type { UploadedFile } from "@server/media/upload";
@@ -35,18 +34,7 @@ export async function keepImportFile(context: AppLoadContext, file: UploadedFile
 }
 
 /** Creates a run of a kept file and starts it in the background. */
-export async function startRun(
-  context: AppLoadContext,
-  input: {
-    bucket: Bucket;
-    user: User;
-    dryRun: boolean;
-    format: ImportFormat;
-    filePath: string;
-    fileName: string;
-    settings: ImportSettings;
-  },
-): Promise<ImportRun> {
+export async function startRun(context: AppLoadContext, input: Parameters<typeof createImportRun>[1]): Promise<ImportRun> {
   const run = await createImportRun(context.db, input);
   context.imports.start(run);
   return run;
