@@ -67,6 +67,8 @@ export default [
     route("export", "routes/bucket-transfer/export.ts", { id: "bucket-export" }),
     route("import", "routes/bucket-transfer/import.tsx", { id: "bucket-import" }),
     route("import/:runId", "routes/bucket-transfer/import-run.tsx", { id: "bucket-import-run" }),
+    // Bulk actions over the documents the overview selected (issue 34).
+    route("bulk", "routes/bucket-bulk/bulk.tsx", { id: "bucket-bulk" }),
     route("duplicate/:contentId/latest", "routes/bucket-edit/duplicate.tsx", { id: "bucket-duplicate" }),
     route(":contentId/latest", "routes/bucket-edit/latest.tsx", { id: "bucket-latest" }),
     // A document's versions (list, restore) and two of them compared: static segments, ranked before :versionId.

@@ -38,6 +38,7 @@ export function OverviewFrame({
   actionData,
   toDelete,
   notes,
+  pageIds,
   children,
 }: {
   className: string;
@@ -45,6 +46,8 @@ export function OverviewFrame({
   actionData: object | undefined;
   toDelete: { contentId: string; versionId: string; title: string } | undefined;
   notes?: ReactNode;
+  /** The listed documents, where the list has bulk actions (its rows' SelectBox): the bar above it. */
+  pageIds?: readonly string[];
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -61,6 +64,7 @@ export function OverviewFrame({
           {t("overview.deleteConflict")}
         </p>
       ) : null}
+      {pageIds?.length ? <BulkBar bucketSlug={data.bucket.slug} pageIds={pageIds} search={data.search} state={data.state ?? null} /> : null}
       {children}
       <OverviewPagination page={data.page} pages={data.pages} hasNext={data.hasNext} search={data.search} state={data.state} />
       {toDelete ? <DeleteDialog document={toDelete} whereUsed={data.whereUsed} /> : null}
@@ -152,6 +156,58 @@ function ExportMenu({ path, search, state }: { path: string; search: string; sta
   );
 }
 
+/** The form the rows' SelectBoxes belong to (by their `form` attribute: the list stays a table). */
+const BULK_FORM = "overview-bulk";
+
+/**
+ * The bulk actions' bar (issue 34): which documents (the ticked ones, this page's, or every one the search and
+ * filter match) and the action; a GET to the bulk page, which shows what it will do before it does it.
+ */
+function BulkBar({
+  bucketSlug,
+  pageIds,
+  search,
+  state,
+}: {
+  bucketSlug: string;
+  pageIds: readonly string[];
+  search: string;
+  state: PublicationState | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="get" action={`/b/${encodeURIComponent(bucketSlug)}/bulk`} id={BULK_FORM} className="bulk-bar" aria-label={t("bulk.bar")}>
+      {search ? <input type="hidden" name="q" value={search} /> : null}
+      {state ? <input type="hidden" name="state" value={state} /> : null}
+      {pageIds.map((id) => (
+        <input key={id} type="hidden" name="page" value={id} />
+      ))}
+      <label htmlFor="bulk-scope">{t("bulk.scope")}</label>
+      <select id="bulk-scope" name="scope" defaultValue="ticked">
+        <option value="ticked">{t("bulk.scopeTicked")}</option>
+        <option value="page">{t("bulk.scopePage", { count: pageIds.length })}</option>
+        <option value="all">{search || state ? t("bulk.scopeAll") : t("bulk.scopeEvery")}</option>
+      </select>
+      <span className="bulk-actions">
+        <button type="submit" name="action" value="set" className="button">
+          {t("bulk.setAction")}
+        </button>
+        <button type="submit" name="action" value="duplicate" className="button">
+          {t("bulk.duplicateAction")}
+        </button>
+        <button type="submit" name="action" value="delete" className="button">
+          {t("bulk.deleteAction")}
+        </button>
+      </span>
+    </Form>
+  );
+}
+
+/** A row's box in the bulk bar's form; `label` names the document for screen readers. */
+export function SelectBox({ contentId, label }: { contentId: string; label: string }) {
+  return <input type="checkbox" name="id" value={contentId} form={BULK_FORM} aria-label={label} className="select-box" />;
+}
+
 export function OverviewPagination({
   page,
   pages,
@@ -176,13 +232,31 @@ export function OverviewPagination({
   );
 }
 
-/** An overview's table: its columns' heads (`head`), then the row actions' column, and its rows. */
-export function OverviewTable({ className, head, children }: { className: string; head: ReactNode; children: ReactNode }) {
+/**
+ * An overview's table: its columns' heads (`head`), then the row actions' column, and its rows; `selectable` puts a
+ * column for the rows' SelectBoxes first.
+ */
+export function OverviewTable({
+  className,
+  head,
+  selectable = false,
+  children,
+}: {
+  className: string;
+  head: ReactNode;
+  selectable?: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <table className={className}>
       <thead>
         <tr>
+          {selectable ? (
+            <th scope="col" className="select-cell">
+              <span className="visually-hidden">{t("bulk.bar")}</span>
+            </th>
+          ) : null}
           {head}
           <th scope="col">
             <span className="visually-hidden">{t("overview.actions")}</span>

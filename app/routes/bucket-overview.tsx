@@ -2,7 +2,7 @@ import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
 import { dateTimeFormat } from "@core/date-formats";
 import { useLocation } from "react-router";
-import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
+import { OverviewFrame, OverviewTable, RowActions, SelectBox, type RowLabels } from "~/components/overview";
 import { documentPath } from "@core/content/screens";
 import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { EditingMark } from "~/components/presence/editing-mark";
@@ -35,7 +35,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
   return (
-    <OverviewFrame className="overview" data={loaderData} actionData={actionData} toDelete={toDelete}>
+    <OverviewFrame
+      className="overview"
+      data={loaderData}
+      actionData={actionData}
+      toDelete={toDelete}
+      pageIds={items.map((item) => item.contentId)}
+    >
       {items.length === 0 ? (
         <p className="empty">
           {loaderData.search ? t("overview.noResults") : loaderData.state ? t("overview.noneInState") : t("overview.empty")}
@@ -44,6 +50,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
         <ul className="content-grid">
           {items.map((item) => (
             <li key={item.contentId} className="content-card">
+              <SelectBox contentId={item.contentId} label={t("bulk.select", { title: item.title || t("overview.untitled") })} />
               <a href={documentPath(bucket, item.contentId)} className="content-title">
                 {item.title || t("overview.untitled")}
               </a>
@@ -59,6 +66,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
       ) : (
         <OverviewTable
           className="content-table"
+          selectable
           head={
             <>
               <th scope="col">{t("overview.title")}</th>
@@ -71,6 +79,9 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
         >
           {items.map((item) => (
             <tr key={item.contentId}>
+              <td className="select-cell">
+                <SelectBox contentId={item.contentId} label={t("bulk.select", { title: item.title || t("overview.untitled") })} />
+              </td>
               <td>
                 <a href={documentPath(bucket, item.contentId)}>{item.title || t("overview.untitled")}</a>
                 <EditingMark names={item.editing} />

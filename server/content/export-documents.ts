@@ -1,11 +1,8 @@
 import { stringify } from "csv-stringify/sync";
 import type { Queryable } from "@server/db/client";
-import { likePattern } from "@server/db/like-pattern";
 import { cellsOf, documentColumns, ID_COLUMN, type DocumentFormat } from "@core/content/columns";
 import type { Bucket } from "./buckets";
-import { searchCondition } from "./search";
-import { publicationStateCondition } from "./listing";
-import type { PublicationState } from "@core/content/publication";
+import { selectionWhere, type DocumentSelection } from "./document-selection";
 
 /*
  * A bucket's documents as a download (issue 34): all of them, a search's matches or chosen ones, oldest first, as
@@ -23,11 +20,7 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 /** Which documents: every one, or the matches of a search, in a publication state, or these contentIds. */
-export interface ExportSelection {
-  search?: string;
-  state?: PublicationState | null;
-  ids?: readonly string[];
-}
+export type ExportSelection = DocumentSelection;
 
 const PAGE = 500;
 
@@ -42,25 +35,14 @@ export async function* exportedDocuments(
   bucket: Pick<Bucket, "id">,
   selection: ExportSelection = {},
 ): AsyncGenerator<ExportedDocument> {
-  const conditions: string[] = [];
-  const values: unknown[] = [bucket.id];
-  const search = selection.search?.trim();
-  if (search) {
-    values.push(likePattern(search));
-    conditions.push(searchCondition(`$${values.length}`));
-  }
-  if (selection.state) conditions.push(publicationStateCondition(selection.state));
-  if (selection.ids) {
-    values.push(selection.ids);
-    conditions.push(`c.content_id = ANY($${values.length}::uuid[])`);
-  }
+  const { where, values } = selectionWhere(bucket, selection);
   let after: { createdAt: Date; contentId: string } | null = null;
   for (;;) {
     const keyset: string = after ? `AND (c.created_at, c.content_id) > ($${values.length + 1}, $${values.length + 2}::uuid)` : "";
     const found = await db.query<ExportedDocument & { createdAt: Date }>(
       `SELECT c.content_id AS "contentId", c.created_at AS "createdAt", v.data
        FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = $1 ${conditions.map((condition) => `AND ${condition}`).join(" ")} ${keyset}
+       WHERE ${where} ${keyset}
        ORDER BY c.created_at, c.content_id
        LIMIT ${PAGE}`,
       after ? [...values, after.createdAt, after.contentId] : values,

@@ -2,6 +2,7 @@ import type { Queryable } from "@server/db/client";
 import { isBucketVisible, listBuckets, type Bucket } from "./buckets";
 import { searchCondition } from "./search";
 import { compileBucketSchema } from "./validator";
+import { exportedDocuments } from "./export-documents";
 import type { User } from "@server/accounts/users";
 import { collectionOfSchema, collectionReferences, type Referrer, type WhereUsed } from "@core/content/references";
 import { documentTitle } from "@core/content/title";
@@ -30,30 +31,43 @@ async function referringBuckets(db: Queryable, collection: string): Promise<Buck
   });
 }
 
-export async function findWhereUsed(
+/** The documents that refer to one document (the delete confirmation). */
+export function findWhereUsed(
   db: Queryable,
   user: User,
   /** `locale`: the interface language, which names the buckets (core/content/bucket-name.ts). */
   target: { collection: string; contentId: string; locale: Locale },
 ): Promise<WhereUsed> {
-  const contentId = target.contentId.toLowerCase();
+  return findWhereUsedOfMany(db, user, { collection: target.collection, contentIds: [target.contentId], locale: target.locale });
+}
+
+/** Up to this many documents, each one's referrers are found through the index; a larger selection reads the referring buckets. */
+const INDEXED_LOOKUPS = 25;
+
+/**
+ * The documents, outside `contentIds`, that refer to any of them (a bulk delete's confirmation: the selection goes
+ * together, so references among its own documents do not count).
+ */
+export async function findWhereUsedOfMany(
+  db: Queryable,
+  user: User,
+  target: { collection: string; contentIds: readonly string[]; locale: Locale },
+): Promise<WhereUsed> {
+  const wanted = new Set(target.contentIds.map((id) => id.toLowerCase()));
   const referrers: Referrer[] = [];
   let hidden = 0;
   let more = 0;
   for (const bucket of await referringBuckets(db, target.collection)) {
-    const { rows } = await db.query<{ contentId: string; data: Record<string, unknown> }>(
-      `SELECT c.content_id AS "contentId", v.data
-       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-       WHERE c.bucket_id = $1 AND c.content_id <> $2::uuid AND ${searchCondition("$3")}`,
-      [bucket.id, contentId, `%${contentId}%`],
-    );
     const { schema } = compileBucketSchema(bucket);
     const visible = isBucketVisible(bucket, user);
-    for (const row of rows) {
+    const seen = new Set<string>();
+    for await (const row of candidates(db, bucket, wanted)) {
+      if (wanted.has(row.contentId) || seen.has(row.contentId)) continue;
       const refers = collectionReferences(schema, row.data).some(
-        (reference) => reference.collection === target.collection && reference.contentId === contentId,
+        (reference) => reference.collection === target.collection && wanted.has(reference.contentId),
       );
       if (!refers) continue;
+      seen.add(row.contentId);
       if (!visible) hidden += 1;
       else if (referrers.length >= WHERE_USED_LIMIT) more += 1;
       else {
@@ -68,4 +82,25 @@ export async function findWhereUsed(
     }
   }
   return { referrers, hidden, more };
+}
+
+/** The bucket's documents that may refer to the wanted ones: those whose text holds an id, or (many ids) every one. */
+async function* candidates(
+  db: Queryable,
+  bucket: Bucket,
+  wanted: ReadonlySet<string>,
+): AsyncGenerator<{ contentId: string; data: Record<string, unknown> }> {
+  if (wanted.size > INDEXED_LOOKUPS) {
+    yield* exportedDocuments(db, bucket);
+    return;
+  }
+  for (const contentId of wanted) {
+    const { rows } = await db.query<{ contentId: string; data: Record<string, unknown> }>(
+      `SELECT c.content_id AS "contentId", v.data
+       FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
+       WHERE c.bucket_id = $1 AND c.content_id <> $2::uuid AND ${searchCondition("$3")}`,
+      [bucket.id, contentId, `%${contentId}%`],
+    );
+    yield* rows;
+  }
 }

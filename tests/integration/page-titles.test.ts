@@ -127,6 +127,7 @@ beforeAll(async () => {
     "routes/search.tsx": { path: "/search?q=Titled", as: "admin" },
     "routes/bucket-transfer/import.tsx": { path: `/b/${bucket.slug}/import`, as: "admin" },
     "routes/bucket-transfer/import-run.tsx": { path: `/b/${bucket.slug}/import/${importRun.id}`, as: "admin" },
+    "routes/bucket-bulk/bulk.tsx": { path: `/b/${bucket.slug}/bulk?action=set&scope=all`, as: "admin" },
     "routes/releases/release.tsx": { path: `/releases/${demoRelease!.id}`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
     "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
@@ -189,6 +190,7 @@ describe("page titles", () => {
       ["routes/media/library.tsx", "Media library · Vitrine", "Mediabibliotheek · Vitrine"],
       ["routes/search.tsx", "Search: Titled · Vitrine", "Zoeken: Titled · Vitrine"],
       ["routes/bucket-transfer/import-run.tsx", "Check of artworks.csv · Vitrine", "Controle van artworks.csv · Vitrine"],
+      ["routes/bucket-bulk/bulk.tsx", "Change a field in Title bucket · Vitrine", "Een veld wijzigen in Title bucket · Vitrine"],
       ["routes/releases/release.tsx", "Spring opening · Vitrine", "Spring opening · Vitrine"],
       ["routes/bucket-edit/latest.tsx", "Titled document · Vitrine", "Titled document · Vitrine"],
     ];
