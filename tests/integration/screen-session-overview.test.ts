@@ -5,7 +5,7 @@ import { TEST_PUBLISHER } from "@tests/support/publishing";
 import { insertMedia } from "@server/media/store";
 import type { Bucket } from "@server/content/buckets";
 import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
-import { cookieFrom, postForm } from "@tests/support/http";
+import { cookieFrom, postForm, sameOrigin } from "@tests/support/http";
 import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
@@ -212,6 +212,33 @@ describe("guards", () => {
 });
 
 describe("the cards", () => {
+  it("offers the bulk actions (issue 34): a box per session in grid and list, the bar, and the bulk page acts on them", async () => {
+    const bucket = await sessiesBucket();
+    const coast = await createSession(bucket, { title: "Bulk coast", cases: caseIds("harbour") });
+    await createSession(bucket, { title: "Bulk dunes", cases: [] });
+    for (const cookie of [member, await gridCookie()]) {
+      const { html } = await page(server.url, `/sessies/${bucket.slug}`, cookie);
+      expect(html).toContain(`action="/b/${bucket.slug}/bulk"`);
+      expect(html.match(/<input type="checkbox"[^>]*form="overview-bulk"[^>]*>/g)).toHaveLength(2);
+    }
+    const asked = new URLSearchParams([
+      ["action", "duplicate"],
+      ["scope", "ticked"],
+      ["id", coast.contentId],
+    ]);
+    const confirm = await page(server.url, `/b/${bucket.slug}/bulk?${asked}`, member);
+    expect(decode(confirm.html)).toContain("Bulk coast");
+    expect(confirm.html).toContain(`href="/sessies/${bucket.slug}"`);
+    const done = await fetch(`${server.url}/b/${bucket.slug}/bulk?${asked}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: member, ...sameOrigin(server.url) },
+      body: asked,
+    });
+    expect(done.status).toBe(200);
+    expect(titles((await page(server.url, `/sessies/${bucket.slug}`, member)).html)).toContain("Bulk coast (copy)");
+  });
+
   it("show the first case's still, the number of cases and their total duration ('—' when one is unknown), in grid and list", async () => {
     const bucket = await sessiesBucket();
     await createSession(bucket, { title: "Coast", cases: caseIds("harbour", "tide") });

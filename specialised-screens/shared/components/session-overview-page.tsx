@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { OverviewFrame, OverviewTable, RowActions, type RowLabels } from "~/components/overview";
+import { OverviewFrame, OverviewTable, RowActions, SelectBox, type RowLabels } from "~/components/overview";
 import type { WhereUsed } from "@core/content/references";
 import { documentPath, type ScreenBucket } from "@core/content/screens";
 import { formatDuration, movedOrder, type MoveTarget, type SessionCard } from "../session-overview";
@@ -199,6 +199,7 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
       data={loaderData}
       actionData={actionData}
       toDelete={toDelete}
+      pageIds={cards.map((card) => card.contentId)}
       notes={
         reorder && !reorder.enabled ? (
           <p className="session-reorder-note">
@@ -236,6 +237,7 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
                 <PublicationBadge state={card.state} />
               </div>
               <div className="session-card-actions">
+                <SelectBox contentId={card.contentId} label={t("bulk.select", { title: card.title || t("overview.untitled") })} />
                 {hereLink(card)}
                 {moveButtons(card, index)}
               </div>
@@ -245,6 +247,7 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
       ) : (
         <OverviewTable
           className="content-table session-table"
+          selectable
           head={
             <>
               <th scope="col">
@@ -261,6 +264,9 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
         >
           {cards.map((card, index) => (
             <tr key={card.contentId} className={dragClass(card)} data-session={card.contentId} {...dragProps(card)}>
+              <td className="select-cell">
+                <SelectBox contentId={card.contentId} label={t("bulk.select", { title: card.title || t("overview.untitled") })} />
+              </td>
               <td className="session-still-cell">
                 <Still card={card} small />
               </td>
