@@ -6,13 +6,15 @@ import type { WhereUsed } from "@core/content/references";
  * The documents that refer to a document about to be deleted: links to them, and how many more there are in
  * buckets the user may not see. Deleting leaves their references dangling: their fields say so.
  */
-export function WhereUsedList({ whereUsed }: { whereUsed: WhereUsed }) {
+export function WhereUsedList({ whereUsed, ofSelection = false }: { whereUsed: WhereUsed; ofSelection?: boolean }) {
   const { t } = useTranslation();
+  // A bulk delete's documents are many: its own words for the lead, none and after.
+  const words = ofSelection ? "bulk" : "references";
   const total = whereUsed.referrers.length + whereUsed.more + whereUsed.hidden;
-  if (total === 0) return <p className="muted where-used-none">{t("references.whereUsedNone")}</p>;
+  if (total === 0) return <p className="muted where-used-none">{t(`${words}.whereUsedNone`)}</p>;
   return (
     <div className="where-used">
-      <p>{t("references.whereUsed", { count: total })}</p>
+      <p>{t(`${words}.whereUsed`, { count: total })}</p>
       {whereUsed.referrers.length ? (
         <ul className="where-used-list">
           {whereUsed.referrers.map((referrer) => (
@@ -25,7 +27,7 @@ export function WhereUsedList({ whereUsed }: { whereUsed: WhereUsed }) {
       ) : null}
       {whereUsed.more ? <p className="muted">{t("references.whereUsedMore", { count: whereUsed.more })}</p> : null}
       {whereUsed.hidden ? <p className="muted">{t("references.whereUsedHidden", { count: whereUsed.hidden })}</p> : null}
-      <p>{t("references.whereUsedDangling")}</p>
+      <p>{t(`${words}.whereUsedDangling`)}</p>
     </div>
   );
 }

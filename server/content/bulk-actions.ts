@@ -5,6 +5,7 @@ import { recordActivity } from "@server/admin/activity";
 import type { Queryable } from "@server/db/client";
 import { dataOfCells, documentColumns, type DocumentColumn } from "@core/content/columns";
 import { documentTitle, markedAsCopy } from "@core/content/title";
+import { fieldLabel } from "@core/content/merge";
 import { isPlainObject } from "@core/plain-object";
 import { translateMessage, type Message } from "@core/messages";
 import type { Locale } from "@core/locales";
@@ -117,10 +118,14 @@ async function* selectedDocuments(db: Queryable, bucket: Pick<Bucket, "id">, ids
 
 const titleOf = (bucket: Bucket, data: Record<string, unknown>) => documentTitle(data, bucket.jsonSchema, bucket.locales);
 
-const refusalMessages = (byField: Record<string, string[]>, message: string): string[] => {
-  const messages = Object.entries(byField).flatMap(([field, texts]) => texts.map((text) => (field ? `${field}: ${text}` : text)));
+/** A refusal's messages, each after the field's label ("Year: …"), as the bulk page lists them. */
+function refusalMessages(bucket: Bucket, byField: Record<string, string[]>, message: string): string[] {
+  const { schema } = compileBucketSchema(bucket);
+  const messages = Object.entries(byField).flatMap(([field, texts]) =>
+    texts.map((text) => (field ? `${fieldLabel(schema, field.split("."))}: ${text}` : text)),
+  );
   return messages.length ? messages : [message];
-};
+}
 
 /** Sets one field of each selected document (fieldChange), each document its own validated save. */
 export async function bulkSetField(context: BulkContext, ids: readonly string[], change: FieldChange, field: string): Promise<BulkOutcome> {
@@ -144,7 +149,7 @@ export async function bulkSetField(context: BulkContext, ids: readonly string[],
         document: { payload: data },
       });
       if (saved.ok) outcome.done += 1;
-      else skip(refusalMessages(saved.errors.byField, saved.message));
+      else skip(refusalMessages(bucket, saved.errors.byField, saved.message));
     } catch (error) {
       // Saved or deleted by someone else since this document was read: left as that save made it.
       if (!(error instanceof VersionConflictError || error instanceof ContentNotFoundError)) throw error;
@@ -176,7 +181,7 @@ export async function bulkDuplicate(context: BulkContext, ids: readonly string[]
           : undefined,
       });
       if (saved.ok) outcome.done += 1;
-      else skip(refusalMessages(saved.errors.byField, saved.message));
+      else skip(refusalMessages(bucket, saved.errors.byField, saved.message));
     } catch (error) {
       if (!(error instanceof InlineCopyError)) throw error;
       skip([error.reason]);

@@ -93,6 +93,7 @@ describe("bulk actions in the overview (issue 34)", () => {
     expect(report).toContain("3 documents skipped, left unchanged:");
     for (const title of ["Werk 1", "Werk 2", "Werk 3"]) expect(report).toContain(title);
     expect(report).not.toContain("Werk 4 ");
+    expect(report).toContain("Werk 1 Weatherproof:");
 
     const documents = await documentsOf(bucket);
     const garden = documents.filter((document) => document.data.room === "Garden");
@@ -261,7 +262,7 @@ describe("bulk actions in the overview (issue 34)", () => {
     const confirm = await page(server.url, `/b/${artists.slug}/bulk?${query([["action", "delete"], ...selection])}`, cookie);
     const confirmText = text(confirm.html);
     expect(confirmText).toContain("2 documents selected: Rembrandt Dou");
-    expect(confirmText).toContain("De Nachtwacht");
+    expect(confirmText).toContain("The selected documents are used in 1 other document: De Nachtwacht");
     expect(confirmText).not.toMatch(/Dou · /);
     expect(confirm.html).toContain("Delete 2 documents and their versions");
 

@@ -1855,6 +1855,22 @@ export const TOUR: TourEntry[] = [
       await page.locator("details.export-menu[open] .export-menu-panel").waitFor();
     },
   },
+  // Bulk actions (issue 34): the overview's bar and boxes, a delete's confirmation, a field chosen, and a change that
+  // every document refuses (a year before 1000) with the reasons listed.
+  { name: "overview-bulk", as: "admin", setup: documentImport, path: (data) => `${data.overview}` },
+  { name: "bulk-delete", as: "admin", setup: documentImport, path: (data) => `${data.overview}/bulk?action=delete&scope=all` },
+  { name: "bulk-set", as: "admin", setup: documentImport, path: (data) => `${data.overview}/bulk?action=set&scope=all&field=room` },
+  {
+    name: "bulk-outcome",
+    as: "admin",
+    setup: documentImport,
+    path: (data) => `${data.overview}/bulk?action=set&scope=all&field=year`,
+    open: async ({ page }) => {
+      await page.locator("#bulk-value").fill("900");
+      await page.locator("form.bulk-set button[type=submit]").click();
+      await page.locator(".bulk-outcome").waitFor();
+    },
+  },
   // The search over everything (issue 34): results grouped by bucket, and the page before a search.
   { name: "global-search", as: "admin", setup: globalSearch, path: (data) => `/search?q=${data.query}` },
   { name: "global-search-empty", as: "editor", path: "/search" },

@@ -163,7 +163,7 @@ function ActionForms({ data: loaderData }: { data: LoaderData }) {
   if (action === "set") return <SetFieldForms data={loaderData} />;
   return (
     <>
-      {loaderData.whereUsed ? <WhereUsedList whereUsed={loaderData.whereUsed} /> : null}
+      {loaderData.whereUsed ? <WhereUsedList whereUsed={loaderData.whereUsed} ofSelection /> : null}
       <Form method="post" className="bulk-confirm">
         <SelectionInputs selection={selection} action={action} />
         <button type="submit" className={action === "delete" ? "button danger" : "button primary"}>
