@@ -9,12 +9,12 @@ import type { WhereUsed } from "@core/content/references";
 export function WhereUsedList({ whereUsed, ofSelection = false }: { whereUsed: WhereUsed; ofSelection?: boolean }) {
   const { t } = useTranslation();
   // A bulk delete's documents are many: its own words for the lead, none and after.
-  const words = ofSelection ? "bulk" : "references";
+  const words = ofSelection ? "whereUsed.ofSelection" : "whereUsed";
   const total = whereUsed.referrers.length + whereUsed.more + whereUsed.hidden;
-  if (total === 0) return <p className="muted where-used-none">{t(`${words}.whereUsedNone`)}</p>;
+  if (total === 0) return <p className="muted where-used-none">{t(`${words}.none`)}</p>;
   return (
     <div className="where-used">
-      <p>{t(`${words}.whereUsed`, { count: total })}</p>
+      <p>{t(`${words}.lead`, { count: total })}</p>
       {whereUsed.referrers.length ? (
         <ul className="where-used-list">
           {whereUsed.referrers.map((referrer) => (
@@ -25,9 +25,9 @@ export function WhereUsedList({ whereUsed, ofSelection = false }: { whereUsed: W
           ))}
         </ul>
       ) : null}
-      {whereUsed.more ? <p className="muted">{t("references.whereUsedMore", { count: whereUsed.more })}</p> : null}
-      {whereUsed.hidden ? <p className="muted">{t("references.whereUsedHidden", { count: whereUsed.hidden })}</p> : null}
-      <p>{t(`${words}.whereUsedDangling`)}</p>
+      {whereUsed.more ? <p className="muted">{t("whereUsed.more", { count: whereUsed.more })}</p> : null}
+      {whereUsed.hidden ? <p className="muted">{t("whereUsed.hidden", { count: whereUsed.hidden })}</p> : null}
+      <p>{t(`${words}.dangling`)}</p>
     </div>
   );
 }
