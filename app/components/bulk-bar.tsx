@@ -16,17 +16,20 @@ export function BulkBar({
   pageIds,
   search,
   state,
+  missing,
 }: {
   bucketSlug: string;
   pageIds: readonly string[];
   search: string;
   state: PublicationState | null;
+  missing: string | null;
 }) {
   const { t } = useTranslation();
   return (
     <Form method="get" action={`/b/${encodeURIComponent(bucketSlug)}/bulk`} id={BULK_FORM} className="bulk-bar" aria-label={t("bulk.bar")}>
       {search ? <input type="hidden" name="q" value={search} /> : null}
       {state ? <input type="hidden" name="state" value={state} /> : null}
+      {missing ? <input type="hidden" name="missing" value={missing} /> : null}
       {pageIds.map((id) => (
         <input key={id} type="hidden" name="page" value={id} />
       ))}
@@ -34,7 +37,7 @@ export function BulkBar({
       <select id="bulk-scope" name="scope" defaultValue="ticked">
         <option value="ticked">{t("bulk.scopeTicked")}</option>
         <option value="page">{t("bulk.scopePage", { count: pageIds.length })}</option>
-        <option value="all">{search || state ? t("bulk.scopeAll") : t("bulk.scopeEvery")}</option>
+        <option value="all">{search || state || missing ? t("bulk.scopeAll") : t("bulk.scopeEvery")}</option>
       </select>
       <span className="bulk-actions">
         <button type="submit" name="action" value="set" className="button">

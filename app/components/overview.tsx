@@ -28,6 +28,9 @@ export interface OverviewFrameData {
   whereUsed: WhereUsed | null;
   /** The publication state filter (docs/publishing.md), null for all; absent where the overview has none. */
   state?: PublicationState | null;
+  /** The translation filter (a locale the documents lack), and the locales it offers (none: no filter). */
+  missing?: string | null;
+  locales?: readonly string[];
 }
 
 /**
@@ -59,7 +62,13 @@ export function OverviewFrame({
   return (
     <section className={className} ref={list}>
       <ListHeader title={data.bucket.name} create={{ to: newDocumentPath(data.bucket), text: t("overview.new") }} />
-      <OverviewTools search={data.search} view={data.view} state={data.state} transferPath={`/b/${encodeURIComponent(data.bucket.slug)}`} />
+      <OverviewTools
+        search={data.search}
+        view={data.view}
+        state={data.state}
+        translation={{ missing: data.missing ?? null, locales: data.locales ?? [] }}
+        transferPath={`/b/${encodeURIComponent(data.bucket.slug)}`}
+      />
       {notes}
       {data.deleted && !actionData && !toDelete ? <FlashNotice>{t("form.deleted")}</FlashNotice> : null}
       {actionData && "deleteConflict" in actionData ? (
@@ -67,9 +76,24 @@ export function OverviewFrame({
           {t("overview.deleteConflict")}
         </p>
       ) : null}
-      {pageIds?.length ? <BulkBar bucketSlug={data.bucket.slug} pageIds={pageIds} search={data.search} state={data.state ?? null} /> : null}
+      {pageIds?.length ? (
+        <BulkBar
+          bucketSlug={data.bucket.slug}
+          pageIds={pageIds}
+          search={data.search}
+          state={data.state ?? null}
+          missing={data.missing ?? null}
+        />
+      ) : null}
       {children}
-      <OverviewPagination page={data.page} pages={data.pages} hasNext={data.hasNext} search={data.search} state={data.state} />
+      <OverviewPagination
+        page={data.page}
+        pages={data.pages}
+        hasNext={data.hasNext}
+        search={data.search}
+        state={data.state}
+        missing={data.missing ?? null}
+      />
       {toDelete ? <DeleteDialog document={toDelete} whereUsed={data.whereUsed} /> : null}
     </section>
   );
@@ -83,11 +107,14 @@ export function OverviewTools({
   search,
   view,
   state,
+  translation = { missing: null, locales: [] },
   transferPath,
 }: {
   search: string;
   view: "list" | "grid";
   state?: PublicationState | null;
+  /** The translation filter's locale and its choices (none: the bucket does not translate). */
+  translation?: { missing: string | null; locales: readonly string[] };
   /** The bucket's generic path, under which its export and import are. */
   transferPath: string;
 }) {
@@ -111,6 +138,21 @@ export function OverviewTools({
             </select>
           </>
         )}
+        {translation.locales.length ? (
+          <>
+            <label htmlFor="overview-missing" className="visually-hidden">
+              {t("overview.translationFilter")}
+            </label>
+            <select id="overview-missing" name="missing" defaultValue={translation.missing ?? ""} key={translation.missing ?? ""}>
+              <option value="">{t("overview.allTranslations")}</option>
+              {translation.locales.map((locale) => (
+                <option key={locale} value={locale}>
+                  {t("overview.missingLocale", { locale: locale.toUpperCase() })}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
       </SearchForm>
       <Form method="post" action="/session/index-view" className="view-switch">
         <input type="hidden" name="redirect_to" value={location.pathname + location.search} />
@@ -125,19 +167,30 @@ export function OverviewTools({
         <a href={`${transferPath}/import`} className="button">
           {t("transfer.importLink")}
         </a>
-        <ExportMenu path={`${transferPath}/export`} search={search} state={state ?? null} />
+        <ExportMenu path={`${transferPath}/export`} search={search} state={state ?? null} missing={translation.missing} />
       </div>
     </div>
   );
 }
 
 /** Downloads of the documents the overview lists (all its pages): a <details> menu, so it opens without JavaScript. */
-function ExportMenu({ path, search, state }: { path: string; search: string; state: PublicationState | null }) {
+function ExportMenu({
+  path,
+  search,
+  state,
+  missing,
+}: {
+  path: string;
+  search: string;
+  state: PublicationState | null;
+  missing: string | null;
+}) {
   const { t } = useTranslation();
   const href = (format: "csv" | "json" | "ndjson") => {
     const query = new URLSearchParams({ format });
     if (search) query.set("q", search);
     if (state) query.set("state", state);
+    if (missing) query.set("missing", missing);
     return `${path}?${query}`;
   };
   return (
@@ -165,20 +218,22 @@ export function OverviewPagination({
   hasNext,
   search,
   state = null,
+  missing = null,
 }: {
   page: number;
   pages: number | null;
   hasNext: boolean;
   search: string;
   state?: PublicationState | null;
+  missing?: string | null;
 }) {
   const { t } = useTranslation();
   return (
     <Pagination
       label={t("overview.pages")}
       position={pages ? t("overview.pageOf", { page, pages }) : t("overview.page", { page })}
-      previous={page > 1 ? { to: searchPageLink(search, page - 1, { state }), text: t("overview.previous") } : null}
-      next={hasNext ? { to: searchPageLink(search, page + 1, { state }), text: t("overview.next") } : null}
+      previous={page > 1 ? { to: searchPageLink(search, page - 1, { state, missing }), text: t("overview.previous") } : null}
+      next={hasNext ? { to: searchPageLink(search, page + 1, { state, missing }), text: t("overview.next") } : null}
     />
   );
 }

@@ -10,6 +10,7 @@ import { pageRoute } from "@server/web/respond";
 import { hasOwnOverview, overviewPath, type ScreenName } from "@core/content/screens";
 import { titleProperty, titleText } from "@core/content/title";
 import { editorsOfDocuments } from "@server/presence/store";
+import { hasTranslatedTexts, translationCounts } from "@server/content/translation-status";
 import { isUuid } from "@core/ids";
 import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/bucket-overview";
@@ -41,7 +42,7 @@ export async function overviewPage(request: Request, context: OverviewArgs["cont
   const asked = url.searchParams.get("state");
   const state = isPublicationState(asked) ? asked : null;
   const remembered = session.get("lastVisitedBucket") === bucketSlug ? (session.get("lastVisitedPageNumber") ?? 1) : 1;
-  const page = pageFrom(url.searchParams.get("page")) ?? (search || state ? 1 : remembered);
+  const page = pageFrom(url.searchParams.get("page")) ?? (search || state || url.searchParams.has("missing") ? 1 : remembered);
   // Signing a cookie costs more than the rest of the loader: only when the remembered page changes.
   const headers = new Headers();
   if (session.get("lastVisitedPageNumber") !== page || session.get("lastVisitedBucket") !== bucketSlug) {
@@ -71,12 +72,17 @@ export const overviewLoader = (screen: ScreenName) =>
     const url = new URL(request.url);
     const { search, state, page, view, headers } = await overviewPage(request, context, bucket.slug);
     const titleKey = titleProperty(bucket.jsonSchema);
+    // The translation filter (?missing=nl): documents lacking a text in that locale, where the bucket translates.
+    const translated = hasTranslatedTexts(bucket);
+    const askedMissing = url.searchParams.get("missing");
+    const missing = translated && askedMissing && bucket.locales.includes(askedMissing) ? askedMissing : null;
     const { rows, total } = await listOverview(context.db, bucket.id, {
       limit: PAGE_SIZE + 1,
       offset: (page - 1) * PAGE_SIZE,
       search,
       titleKey,
       state,
+      missing: missing ? { locale: missing, schema: bucket.jsonSchema } : null,
     });
     const confirmDelete = deleteParam(url);
     // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
@@ -95,6 +101,14 @@ export const overviewLoader = (screen: ScreenName) =>
       listed.map((row) => row.contentId),
       user.id,
     );
+    // Per document and locale, how many translated texts are filled (a multilingual bucket's column).
+    const translations = translated
+      ? await translationCounts(
+          context.db,
+          bucket,
+          listed.map((row) => row.versionId),
+        )
+      : null;
     return data(
       {
         bucket: {
@@ -110,6 +124,7 @@ export const overviewLoader = (screen: ScreenName) =>
           title: titleText(row.title, bucket.locales),
           updatedAt: row.createdAt.toISOString(),
           state: row.state,
+          translation: translations?.[row.versionId] ?? null,
         })),
         page,
         hasNext: rows.length > PAGE_SIZE,
@@ -119,6 +134,11 @@ export const overviewLoader = (screen: ScreenName) =>
         // The publication state filter (?state=), null for every document.
         state,
         view,
+        // Whether the rows carry their translation counts (a bucket with translated texts in more than one locale).
+        translated,
+        // The translation filter: the locale asked for, and the ones it offers.
+        missing,
+        locales: translated ? bucket.locales : [],
         confirmDelete,
         whereUsed,
         // After a delete (the action's redirect): the page says so.

@@ -6,6 +6,7 @@ import { OverviewFrame, OverviewTable, RowActions, SelectBox, type RowLabels } f
 import { documentPath } from "@core/content/screens";
 import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { EditingMark } from "~/components/presence/editing-mark";
+import { TranslationCounts, type LocaleCount } from "~/components/translation-counts";
 import { pageTitle } from "~/lib/page-title";
 import { overviewAction, overviewLoader } from "./bucket-overview.server";
 import type { Route } from "./+types/bucket-overview";
@@ -34,6 +35,10 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
   const toDelete = items.find((item) => item.contentId === loaderData.confirmDelete);
   const date = (iso: string) => dateFormat(i18n.language).format(new Date(iso));
   const rowLabels: RowLabels = { duplicate: t("form.duplicate"), delete: t("form.delete") };
+  const countLabel = ({ locale, filled, total }: LocaleCount) =>
+    t("overview.translationCount", { locale: locale.toUpperCase(), filled, total, count: total });
+  const counts = (translation: readonly LocaleCount[] | null) =>
+    translation ? <TranslationCounts counts={translation} label={countLabel} /> : null;
   return (
     <OverviewFrame
       className="overview"
@@ -44,7 +49,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
     >
       {items.length === 0 ? (
         <p className="empty">
-          {loaderData.search ? t("overview.noResults") : loaderData.state ? t("overview.noneInState") : t("overview.empty")}
+          {loaderData.search
+            ? t("overview.noResults")
+            : loaderData.state
+              ? t("overview.noneInState")
+              : loaderData.missing
+                ? t("overview.noneMissing", { locale: loaderData.missing.toUpperCase() })
+                : t("overview.empty")}
         </p>
       ) : view === "grid" ? (
         <ul className="content-grid">
@@ -59,6 +70,7 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
                 {date(item.updatedAt)}
               </time>
               <PublicationBadge state={item.state} />
+              {counts(item.translation)}
               <RowActions bucket={bucket} contentId={item.contentId} here={here} labels={rowLabels} />
             </li>
           ))}
@@ -73,6 +85,11 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
               <th scope="col" className="state-cell">
                 {t("overview.state")}
               </th>
+              {loaderData.translated ? (
+                <th scope="col" className="translation-cell">
+                  {t("overview.translations")}
+                </th>
+              ) : null}
               <th scope="col">{t("overview.updated")}</th>
             </>
           }
@@ -88,11 +105,13 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
                 {/* On a phone the state goes under the title: four columns do not fit. */}
                 <span className="row-state">
                   <PublicationBadge state={item.state} />
+                  {counts(item.translation)}
                 </span>
               </td>
               <td className="state-cell">
                 <PublicationBadge state={item.state} />
               </td>
+              {loaderData.translated ? <td className="translation-cell">{counts(item.translation)}</td> : null}
               <td>
                 <time dateTime={item.updatedAt} suppressHydrationWarning>
                   {date(item.updatedAt)}

@@ -2,7 +2,7 @@ import type { Queryable } from "@server/db/client";
 import { likePattern } from "@server/db/like-pattern";
 import type { PublicationState } from "@core/content/publication";
 import type { Bucket } from "./buckets";
-import { publicationStateCondition } from "./listing";
+import { missingTranslationCondition, publicationStateCondition } from "./listing";
 import { searchCondition } from "./search";
 
 /*
@@ -14,13 +14,18 @@ export interface DocumentSelection {
   search?: string;
   state?: PublicationState | null;
   ids?: readonly string[];
+  /** Only the documents missing a translation into this locale. */
+  missing?: string | null;
 }
 
 /**
  * The selection as conditions over contents `c` (joined with the bucket's id as $1), and their values from $2 on:
  * what an export's pages and a bulk action's ids are read with.
  */
-export function selectionWhere(bucket: Pick<Bucket, "id">, selection: DocumentSelection): { where: string; values: unknown[] } {
+export function selectionWhere(
+  bucket: Pick<Bucket, "id" | "jsonSchema">,
+  selection: DocumentSelection,
+): { where: string; values: unknown[] } {
   const conditions = ["c.bucket_id = $1"];
   const values: unknown[] = [bucket.id];
   const search = selection.search?.trim();
@@ -29,6 +34,10 @@ export function selectionWhere(bucket: Pick<Bucket, "id">, selection: DocumentSe
     conditions.push(searchCondition(`$${values.length}`));
   }
   if (selection.state) conditions.push(publicationStateCondition(selection.state));
+  if (selection.missing) {
+    values.push(selection.missing);
+    conditions.push(missingTranslationCondition(bucket.jsonSchema, `$${values.length}`));
+  }
   if (selection.ids) {
     values.push(selection.ids);
     conditions.push(`c.content_id = ANY($${values.length}::uuid[])`);
@@ -39,7 +48,7 @@ export function selectionWhere(bucket: Pick<Bucket, "id">, selection: DocumentSe
 /** The selected documents' ids, oldest first, at most `limit` (one more says there are more). */
 export async function selectedIds(
   db: Queryable,
-  bucket: Pick<Bucket, "id">,
+  bucket: Pick<Bucket, "id" | "jsonSchema">,
   selection: DocumentSelection,
   limit: number,
 ): Promise<string[]> {

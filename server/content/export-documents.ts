@@ -32,7 +32,7 @@ interface ExportedDocument {
 /** The selected documents' latest versions, oldest first, a page at a time. */
 export async function* exportedDocuments(
   db: Queryable,
-  bucket: Pick<Bucket, "id">,
+  bucket: Pick<Bucket, "id" | "jsonSchema">,
   selection: ExportSelection = {},
 ): AsyncGenerator<ExportedDocument> {
   const { where, values } = selectionWhere(bucket, selection);

@@ -1,3 +1,4 @@
+import { missingLocaleCondition } from "./missing-locale";
 import { prepared, type Queryable } from "@server/db/client";
 import { likePattern } from "@server/db/like-pattern";
 import { pageClause } from "@server/db/page-clause";
@@ -69,6 +70,13 @@ const STATE_CONDITIONS: Record<PublicationState, string> = {
   scheduled: inScheduledReleaseSql("c"),
 };
 
+/**
+ * The condition, over the contents row `c`, that keeps the documents whose latest version lacks a translation into the
+ * locale `parameter` names (server/content/missing-locale.ts).
+ */
+export const missingTranslationCondition = (schema: unknown, parameter: string): string =>
+  `EXISTS (SELECT 1 FROM versions v WHERE v.version_id = c.latest_version_id AND ${missingLocaleCondition(schema, parameter)})`;
+
 /** The condition, over the contents row `c`, that keeps the documents in this publication state. */
 export const publicationStateCondition = (state: PublicationState): string => STATE_CONDITIONS[state];
 
@@ -79,6 +87,8 @@ interface OverviewOptions {
   titleKey: string | null;
   /** Only the documents in this publication state. */
   state?: PublicationState | null;
+  /** Only the documents missing a translation into this locale (`schema`: the bucket's). */
+  missing?: { locale: string; schema: unknown } | null;
 }
 
 /** The overview's one statement (listOverview), for its callers and for EXPLAIN in tests. */
@@ -89,7 +99,12 @@ export function overviewStatement(bucketId: string, options: OverviewOptions): {
   // A page past the last (an old link, a remembered page after deletes) reads nothing: OFFSET would walk every
   // document of the bucket to find none.
   const pastTheLast = `${offset} < ${documentCountSql("$1::uuid")}`;
-  const condition = options.state ? `${pastTheLast} AND ${STATE_CONDITIONS[options.state]}` : pastTheLast;
+  const missingParameter = `$${search ? 5 : 3}`;
+  const condition = [
+    pastTheLast,
+    ...(options.state ? [STATE_CONDITIONS[options.state]] : []),
+    ...(options.missing ? [missingTranslationCondition(options.missing.schema, missingParameter)] : []),
+  ].join(" AND ");
   const unsearched = `SELECT c.content_id, c.latest_version_id, c.updated_at, c.published_version_id, c.unpublished_at
          FROM contents c
          WHERE c.bucket_id = $1::uuid AND ${condition}
@@ -111,8 +126,9 @@ export function overviewStatement(bucketId: string, options: OverviewOptions): {
      ) page ON true
      WHERE b.id = $1
      ORDER BY page.updated_at DESC, page."contentId" DESC`;
-  const values = [bucketId, options.titleKey];
-  if (search) return { text, values: [...values, likePattern(search), search] };
+  const values: unknown[] = [bucketId, options.titleKey, ...(search ? [likePattern(search), search] : [])];
+  if (options.missing) values.push(options.missing.locale);
+  if (search || options.missing) return { text, values };
   // The first page, where nearly every visit lands, is one fixed text (one per state filter): PostgreSQL plans it
   // once per connection. Not a search (its best plan depends on the pattern) nor a later page (one prepared text per
   // page number).
@@ -153,5 +169,5 @@ export async function listOverview(
         ]
       : [],
   );
-  return { rows: page, total: search || options.state ? null : (rows[0]?.total ?? 0) };
+  return { rows: page, total: search || options.state || options.missing ? null : (rows[0]?.total ?? 0) };
 }

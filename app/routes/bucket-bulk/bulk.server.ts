@@ -23,6 +23,8 @@ export interface SelectionFields {
   ids: string[];
   search: string;
   state: PublicationState | null;
+  /** The overview's translation filter: a locale the documents lack. */
+  missing: string | null;
 }
 
 type Read = (name: string) => string | null;
@@ -42,14 +44,21 @@ export function readSelectionFields(read: Read, readAll: ReadAll): SelectionFiel
   if (ids.some((id) => !isUuid(id))) throw new HttpError(400, "errors.badRequest");
   const stateValue = read("state") || null;
   if (stateValue !== null && !isPublicationState(stateValue)) throw new HttpError(400, "errors.badRequest");
-  return { scope, ids: [...new Set(ids.map((id) => id.toLowerCase()))], search: read("q")?.trim() ?? "", state: stateValue };
+  return {
+    scope,
+    ids: [...new Set(ids.map((id) => id.toLowerCase()))],
+    search: read("q")?.trim() ?? "",
+    state: stateValue,
+    missing: read("missing") || null,
+  };
 }
 
 export const documentSelection = (fields: SelectionFields): DocumentSelection =>
-  fields.scope === "all" ? { search: fields.search, state: fields.state } : { ids: fields.ids };
+  fields.scope === "all" ? { search: fields.search, state: fields.state, missing: fields.missing } : { ids: fields.ids };
 
 /** The selection's ids (none when nothing was ticked), or `tooMany`. */
 export async function selectionIds(db: Queryable, bucket: Bucket, fields: SelectionFields): Promise<{ ids: string[]; tooMany: boolean }> {
+  if (fields.missing !== null && !bucket.locales.includes(fields.missing)) throw new HttpError(400, "errors.badRequest");
   if (fields.scope !== "all" && fields.ids.length === 0) return { ids: [], tooMany: false };
   try {
     return { ids: await bulkSelection(db, bucket, documentSelection(fields)), tooMany: false };
@@ -84,6 +93,7 @@ export function selectionQuery(fields: SelectionFields): Array<[string, string]>
   if (fields.scope === "all") {
     if (fields.search) pairs.push(["q", fields.search]);
     if (fields.state) pairs.push(["state", fields.state]);
+    if (fields.missing) pairs.push(["missing", fields.missing]);
   } else for (const id of fields.ids) pairs.push([fields.scope === "page" ? "page" : "id", id]);
   return pairs;
 }

@@ -8,7 +8,7 @@ import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/export";
 
 /**
- * GET /b/{bucket}/export?format=csv|json|ndjson[&q=…][&id=…]: the bucket's documents as a download (issue 34), all
+ * GET /b/{bucket}/export?format=csv|json|ndjson[&q=…][&state=…][&missing=…][&id=…]: the bucket's documents as a download (issue 34), all
  * of them, a search's matches (q, as the overview searches) or chosen ones (id, repeated), oldest first, streamed.
  */
 export const loader = apiRoute(async ({ request, context, params }: Route.LoaderArgs) => {
@@ -20,7 +20,10 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   if (ids.some((id) => !isUuid(id))) throw new HttpError(400, "errors.badRequest");
   const state = url.searchParams.get("state");
   if (state !== null && !isPublicationState(state)) throw new HttpError(400, "errors.badRequest");
+  const missing = url.searchParams.get("missing");
+  if (missing !== null && !bucket.locales.includes(missing)) throw new HttpError(400, "errors.badRequest");
   const documents = exportedDocuments(context.db, bucket, {
+    missing,
     search: url.searchParams.get("q") ?? undefined,
     state,
     ids: ids.length ? ids : undefined,
