@@ -83,6 +83,7 @@ export const overviewLoader = (screen: ScreenName) =>
       titleKey,
       state,
       missing: missing ? { locale: missing, schema: bucket.jsonSchema } : null,
+      withData: translated,
     });
     const confirmDelete = deleteParam(url);
     // The delete confirmation lists the documents that refer to this one (server/content/where-used.ts).
@@ -101,14 +102,6 @@ export const overviewLoader = (screen: ScreenName) =>
       listed.map((row) => row.contentId),
       user.id,
     );
-    // Per document and locale, how many translated texts are filled (a multilingual bucket's column).
-    const translations = translated
-      ? await translationCounts(
-          context.db,
-          bucket,
-          listed.map((row) => row.versionId),
-        )
-      : null;
     return data(
       {
         bucket: {
@@ -124,7 +117,8 @@ export const overviewLoader = (screen: ScreenName) =>
           title: titleText(row.title, bucket.locales),
           updatedAt: row.createdAt.toISOString(),
           state: row.state,
-          translation: translations?.[row.versionId] ?? null,
+          // Per locale, how many translated texts are filled (a multilingual bucket's column).
+          translation: translated ? translationCounts(bucket, row.data) : null,
         })),
         page,
         hasNext: rows.length > PAGE_SIZE,
