@@ -57,7 +57,11 @@ export interface BulkOutcome {
 }
 
 /** The selected documents' ids, oldest first; throws SelectionTooLarge past the limit. */
-export async function bulkSelection(db: Queryable, bucket: Pick<Bucket, "id" | "jsonSchema">, selection: DocumentSelection): Promise<string[]> {
+export async function bulkSelection(
+  db: Queryable,
+  bucket: Pick<Bucket, "id" | "jsonSchema">,
+  selection: DocumentSelection,
+): Promise<string[]> {
   const ids = await selectedIds(db, bucket, selection, MAX_BULK_DOCUMENTS + 1);
   if (ids.length > MAX_BULK_DOCUMENTS) throw new SelectionTooLarge();
   return ids;
