@@ -67,6 +67,7 @@ export default [
     route("export", "routes/bucket-transfer/export.ts", { id: "bucket-export" }),
     route("import", "routes/bucket-transfer/import.tsx", { id: "bucket-import" }),
     route("import/:runId", "routes/bucket-transfer/import-run.tsx", { id: "bucket-import-run" }),
+    route("import/:runId/problems", "routes/bucket-transfer/import-problems.ts", { id: "bucket-import-problems" }),
     // Bulk actions over the documents the overview selected (issue 34).
     route("bulk", "routes/bucket-bulk/bulk.tsx", { id: "bucket-bulk" }),
     route("duplicate/:contentId/latest", "routes/bucket-edit/duplicate.tsx", { id: "bucket-duplicate" }),

@@ -9,7 +9,14 @@ import { isPublicationState } from "@core/content/publication";
 import { findUserByEmail } from "./accounts/users";
 import { findBucketById, findBucketBySlug, type Bucket } from "./content/buckets";
 import { exportedDocuments, exportText, isExportFormat } from "./content/export-documents";
-import { createImportRun, findImportRun, runImport, takeOverImportRun, type ImportRun } from "./content/import-documents";
+import {
+  createImportRun,
+  findImportRun,
+  MAX_KEPT_PROBLEMS,
+  runImport,
+  takeOverImportRun,
+  type ImportRun,
+} from "./content/import-documents";
 import { isImportFormat } from "./content/import-source";
 import type { Db } from "./db/client";
 import type { MediaStorage } from "./media/storage";
@@ -57,6 +64,7 @@ export async function importDocumentsCommand(
     bucket?: string;
     as: string;
     file?: string;
+    zip?: string;
     format?: string;
     key?: string;
     map?: string;
@@ -94,6 +102,7 @@ export async function importDocumentsCommand(
       format,
       filePath: options.file,
       fileName: path.basename(options.file),
+      media: options.zip ? { path: options.zip, name: path.basename(options.zip) } : null,
       settings: { mapping: parseMapping(options.map), key: options.key?.trim() || null },
     });
     progress(`${run.dryRun ? "Dry run" : "Import"} ${run.id} of ${run.fileName} into ${bucket.slug} (resume with --resume ${run.id}).`);
@@ -103,6 +112,7 @@ export async function importDocumentsCommand(
   };
   const finished = await runImport({ deps, actor, bucket, locale, onBatch }, run);
   const problems = finished.problems.map((problem) => `row ${problem.row}${problem.field ? `, ${problem.field}` : ""}: ${problem.message}`);
+  if (finished.refused > 0 && problems.length === MAX_KEPT_PROBLEMS) problems.push(`… the first ${MAX_KEPT_PROBLEMS} problems shown`);
   return { code: finished.status === "done" ? 0 : 1, stdout: describeRun(finished), problems };
 }
 

@@ -32,12 +32,13 @@ Commands:
                                             API check it; DOC.json holds its fields (with contentId and _id:
                                             a new version of that document); prints the saved document
   import-documents --bucket SLUG --as EMAIL --file FILE [--format csv|json|ndjson] [--key PROPERTY]
-                   [--map "File header=column,…"] [--dry-run]
+                   [--map "File header=column,…"] [--zip MEDIA.zip] [--dry-run]
                                             imports documents from a CSV (a column per field, a translated
                                             field's as title.nl), a JSON array or NDJSON, each checked as the
                                             edit form checks it and saved as a version by that user; --key
                                             names the property that finds a document imported before (it is
-                                            updated, not duplicated); --dry-run checks and writes nothing
+                                            updated, not duplicated); --zip holds the images and files its
+                                            media cells name by path; --dry-run checks and writes nothing
   import-documents --resume RUN --as EMAIL  goes on with an import that was cut off, after its last whole batch
   export-documents --bucket SLUG --out FILE [--format csv|json|ndjson] [--q WORDS] [--state STATE]
                                             the bucket's documents (or a search's matches) as the overview's
@@ -84,6 +85,7 @@ function parseOptions(rest: string[]) {
       out: { type: "string" },
       from: { type: "string" },
       file: { type: "string" },
+      zip: { type: "string" },
       as: { type: "string" },
       format: { type: "string" },
       key: { type: "string" },
@@ -179,6 +181,7 @@ export async function runCommand(db: Db, argv: string[], print: Print, context?:
           bucket: values.bucket,
           as: require(values.as, "as"),
           file: values.file,
+          zip: values.zip,
           format: values.format,
           key: values.key,
           map: values.map,
@@ -231,7 +234,7 @@ export async function runCli(
   const values = parseOptions(rest); // refuses unknown options before anything is opened
   // A file is read or written by whichever process runs the command (maybe the server): name it from here.
   argv = argv.map((arg, index) => {
-    for (const option of ["--out", "--file"]) {
+    for (const option of ["--out", "--file", "--zip"]) {
       if (index > 0 && argv[index - 1] === option) return path.resolve(arg);
       if (arg.startsWith(`${option}=`)) return `${option}=${path.resolve(arg.slice(option.length + 1))}`;
     }

@@ -12,7 +12,7 @@ import { runImport, takeOverStaleImportRuns, type ImportRun } from "./import-doc
 /*
  * Runs the imports started from the web (issue 34) in this server's background, one batch after another, and takes
  * over those a stopped or crashed server left (no batch for a minute: import-documents.ts), at its start and every
- * half minute. The files wait in DATA_DIR/imports until their import is done or failed.
+ * half minute. The files (and their ZIPs) wait in DATA_DIR/imports until their import is done or failed.
  */
 const STALE_CHECK_MS = 30_000;
 
@@ -24,7 +24,7 @@ export class ImportRunner {
   constructor(
     private readonly services: {
       db: Db;
-      media: Pick<MediaServices, "storage" | "jobs">;
+      media: Pick<MediaServices, "storage" | "jobs" | "ffmpeg">;
       screens: ScreenTable;
       logger: Logger;
       dataDir: string;
@@ -84,8 +84,10 @@ export class ImportRunner {
     }
     const locale = normalizeLocale(run.options.locale) ?? normalizeLocale(user.locale) ?? this.services.defaultLocale;
     const deps = { db, media: this.services.media, screens: this.services.screens, logger };
-    const finished = await runImport({ deps, actor: user, bucket, locale, shouldStop: () => this.stopping }, run);
+    const ffmpeg = this.services.media.ffmpeg;
+    const finished = await runImport({ deps, actor: user, bucket, locale, ffmpeg, shouldStop: () => this.stopping }, run);
     logger.info({ importRun: run.id, status: finished.status, rows: finished.rowsDone }, "import run ended");
-    if (finished.status !== "running" && !finished.dryRun) await rm(finished.filePath, { force: true });
+    if (finished.status !== "running" && !finished.dryRun)
+      for (const file of [finished.filePath, finished.mediaPath]) if (file) await rm(file, { force: true });
   }
 }

@@ -5,14 +5,13 @@ import { Form, Link, redirect, useRevalidator } from "react-router";
 import { bucketName } from "@core/content/bucket-name";
 import { overviewPath } from "@core/content/screens";
 import { translate } from "@core/messages";
-import { findImportRun } from "@server/content/import-documents";
+import { countProblems } from "@server/content/import-problems";
 import { HttpError } from "@server/errors";
-import { requireBucketAccess } from "@server/web/guards";
 import { getRequestState } from "@server/web/request-state";
 import { formText, readForm } from "@server/web/read-form";
 import { pageRoute } from "@server/web/respond";
 import { pageTitle } from "~/lib/page-title";
-import { fileHeaders, fileKept, keyCandidates, mappingTargets, startRun } from "./import.server";
+import { fileHeaders, fileKept, keyCandidates, mappingTargets, namingColumns, requireRun, startRun } from "./import.server";
 import type { Route } from "./+types/import-run";
 
 export const handle = { messages: ["pages"] } satisfies RouteHandle;
@@ -22,15 +21,6 @@ export const handle = { messages: ["pages"] } satisfies RouteHandle;
  * or without JavaScript); a dry run's report (counts, the first problems by row and field), the CSV's mapping and
  * the external key, "Check again" and "Import"; an import's outcome.
  */
-
-async function requireRun(request: Request, context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {
-  const { user, bucket } = await requireBucketAccess(request, context, params.bucket);
-  const run = await findImportRun(context.db, params.runId);
-  // Someone's import is theirs (and an admin's) to see.
-  if (!run || run.bucketId !== bucket.id || (run.userId !== user.id && !user.permissions.includes("admin")))
-    throw new HttpError(404, "errors.notFound");
-  return { user, bucket, run };
-}
 
 /** How often the page looks again while the run goes on. */
 const REFRESH_SECONDS = 2;
@@ -55,6 +45,9 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
       refused: run.refused,
       problems: run.problems,
       failure: run.failure,
+      problemCount: run.refused ? await countProblems(context.db, run.id) : 0,
+      problemsPath: `/b/${encodeURIComponent(bucket.slug)}/import/${run.id}/problems`,
+      mediaName: run.mediaName,
       mapping: run.options.mapping,
       key: run.options.key,
     },
@@ -63,6 +56,7 @@ export const loader = pageRoute(async ({ request, context, params }: Route.Loade
     headers: run.dryRun && run.status === "done" ? await fileHeaders(run) : [],
     targets: mappingTargets(bucket),
     keys: keyCandidates(bucket),
+    naming: namingColumns(bucket),
   };
 });
 
@@ -89,6 +83,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
     format: run.format,
     filePath: run.filePath,
     fileName: run.fileName,
+    media: run.mediaPath && run.mediaName ? { path: run.mediaPath, name: run.mediaName } : null,
     settings: { mapping, key: key || null, locale, ...(importing ? { expectedRows: run.rowsDone } : {}) },
   });
   throw redirect(`/b/${encodeURIComponent(bucket.slug)}/import/${next.id}`);
@@ -120,7 +115,13 @@ export default function ImportRunPage({ loaderData }: Route.ComponentProps) {
         <ImportReport run={run} />
       )}
       {loaderData.importable ? (
-        <MappingForm run={run} headers={loaderData.headers} targets={loaderData.targets} keys={loaderData.keys} />
+        <MappingForm
+          run={run}
+          headers={loaderData.headers}
+          targets={loaderData.targets}
+          keys={loaderData.keys}
+          naming={loaderData.naming}
+        />
       ) : run.dryRun && run.status === "done" ? (
         <p className="notice-warning">{t("transfer.fileGone")}</p>
       ) : null}
@@ -149,6 +150,7 @@ function ImportReport({ run }: { run: RunData }) {
           {run.failure.row === null ? run.failure.message : t("transfer.failedAt", { row: run.failure.row, message: run.failure.message })}
         </p>
       ) : null}
+      {run.mediaName ? <p>{t("transfer.withZip", { file: run.mediaName })}</p> : null}
       <p role="status">
         {t(run.dryRun ? "transfer.checkedSummary" : "transfer.importedSummary", {
           rows: run.rowsDone,
@@ -181,11 +183,30 @@ function ImportReport({ run }: { run: RunData }) {
           </tbody>
         </table>
       ) : null}
+      {run.problemCount ? (
+        <p>
+          <a href={run.problemsPath} download>
+            {t("transfer.downloadProblems", { count: run.problemCount })}
+          </a>
+        </p>
+      ) : null}
     </>
   );
 }
 
-function MappingForm({ run, headers, targets, keys }: { run: RunData; headers: string[]; targets: string[]; keys: string[] }) {
+function MappingForm({
+  run,
+  headers,
+  targets,
+  keys,
+  naming,
+}: {
+  run: RunData;
+  headers: string[];
+  targets: string[];
+  keys: string[];
+  naming: { media: string[]; references: string[] };
+}) {
   const { t } = useTranslation();
   const toImport = run.created + run.updated;
   return (
@@ -194,6 +215,10 @@ function MappingForm({ run, headers, targets, keys }: { run: RunData; headers: s
         <fieldset>
           <legend>{t("transfer.mapping")}</legend>
           <p className="hint">{t("transfer.mappingHint")}</p>
+          {naming.media.length ? <p className="hint">{t("transfer.mediaColumns", { columns: naming.media.join(", ") })}</p> : null}
+          {naming.references.length ? (
+            <p className="hint">{t("transfer.referenceColumns", { columns: naming.references.join(", ") })}</p>
+          ) : null}
           {headers.map((header, index) => {
             const chosen = run.mapping[header] ?? (targets.includes(header) ? header : "");
             return (

@@ -5,20 +5,20 @@ import { bucketName } from "@core/content/bucket-name";
 import { overviewPath } from "@core/content/screens";
 import { translate } from "@core/messages";
 import { errorText, HttpError } from "@server/errors";
-import { receiveUpload } from "@server/media/upload";
 import { requireBucketAccess } from "@server/web/guards";
 import { incomingBody, isMultipart } from "@server/web/form-post";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
 import { pageTitle } from "~/lib/page-title";
-import { formatOfName, keepImportFile, MAX_IMPORT_BYTES, startRun } from "./import.server";
+import { formatOfName, keepImportFile, receiveImportUpload, startRun } from "./import.server";
 import type { Route } from "./+types/import";
 
 export const handle = { messages: ["pages"], streamsBody: true } satisfies RouteHandle;
 
 /*
- * /b/{bucket}/import (issue 34): a CSV, JSON or NDJSON file is uploaded, kept, and checked at once (a dry run); its
- * run's page (import-run.tsx) shows the report, the mapping and the way to import it.
+ * /b/{bucket}/import (issue 34): a CSV, JSON or NDJSON file is uploaded (with a ZIP of the images and files its
+ * media columns name, if any), kept, and checked at once (a dry run); its run's page (import-run.tsx) shows the
+ * report, the mapping and the way to import it.
  */
 
 export const loader = pageRoute(async ({ request, context, params }: Route.LoaderArgs) => {
@@ -33,16 +33,17 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
   const { locale } = await getRequestState(request, context);
   try {
     if (!isMultipart(request)) throw new HttpError(400, "transfer.noFile");
-    const upload = await receiveUpload(incomingBody(request), context.media.storage, () => MAX_IMPORT_BYTES);
+    const upload = await receiveImportUpload(incomingBody(request), context.media.storage);
     const fileName = upload.file.originalFilename;
     let format;
     try {
       format = formatOfName(fileName);
     } catch (error) {
-      await context.media.storage.remove(upload.file.temporaryPath);
+      for (const file of [upload.file, upload.zip]) if (file) await context.media.storage.remove(file.temporaryPath);
       throw error;
     }
     const filePath = await keepImportFile(context, upload.file, format);
+    const media = upload.zip ? { path: await keepImportFile(context, upload.zip, "zip"), name: upload.zip.originalFilename } : null;
     const run = await startRun(context, {
       bucket,
       user,
@@ -50,6 +51,7 @@ export const action = pageRoute(async ({ request, context, params }: Route.Actio
       format,
       filePath,
       fileName,
+      media,
       settings: { mapping: {}, key: null, locale },
     });
     throw redirect(`/b/${encodeURIComponent(bucket.slug)}/import/${run.id}`);
@@ -76,6 +78,11 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
         <label htmlFor="import-file">{t("transfer.file")}</label>
         <input id="import-file" type="file" name="file" accept=".csv,.json,.ndjson,.jsonl,text/csv,application/json" required />
         <p className="hint">{t("transfer.fileHint")}</p>
+        <label htmlFor="import-media">{t("transfer.zip")}</label>
+        <input id="import-media" type="file" name="media" accept=".zip,application/zip" aria-describedby="import-media-hint" />
+        <p className="hint" id="import-media-hint">
+          {t("transfer.zipHint")}
+        </p>
         <div className="button-row">
           <button type="submit" className="button primary">
             {t("transfer.check")}
