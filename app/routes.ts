@@ -68,6 +68,9 @@ export default [
     route("import", "routes/bucket-transfer/import.tsx", { id: "bucket-import" }),
     route("import/:runId", "routes/bucket-transfer/import-run.tsx", { id: "bucket-import-run" }),
     route("import/:runId/problems", "routes/bucket-transfer/import-problems.ts", { id: "bucket-import-problems" }),
+    // The translation round trip (issue 34): the page (XLIFF download, upload, check, fill) and the download.
+    route("translations", "routes/bucket-transfer/translations.tsx", { id: "bucket-translations" }),
+    route("translations/export", "routes/bucket-transfer/translations-export.ts", { id: "bucket-translations-export" }),
     // Bulk actions over the documents the overview selected (issue 34).
     route("bulk", "routes/bucket-bulk/bulk.tsx", { id: "bucket-bulk" }),
     route("duplicate/:contentId/latest", "routes/bucket-edit/duplicate.tsx", { id: "bucket-duplicate" }),

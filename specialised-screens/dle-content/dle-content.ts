@@ -2,6 +2,8 @@ import { isPlainObject } from "@core/plain-object";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "@core/schema/normalize";
 import { titleProperty } from "@core/content/title";
 import type { ScreenName } from "@core/content/screens";
+import { formNameOf, translatedFields } from "@core/content/translated-texts";
+import { translationCompleteness } from "@core/content/translation-completeness";
 
 /*
  * The dle-content screen (docs/screens.md): a learning environment's own texts, previewed per locale as an exhibit
@@ -108,63 +110,24 @@ export interface LocaleStatus {
 }
 
 /**
- * The translatable fields a form value has: every translated property (translate: true) reached through objects
- * and list entries, and the text of every entry of a translated text list (renderer "texts"). A list's fields
- * are those of its entries, so adding an entry adds fields. Labels name a list entry by its position.
+ * The translatable fields a form value has, as core/content/translated-texts.ts finds them (through objects and list
+ * entries, and the text of each entry of a translated text list), named as the form names them.
  */
-export function translatableFields(schema: JsonSchema, formValue: unknown): TranslatableField[] {
-  const fields: TranslatableField[] = [];
-  const visit = (node: JsonSchema, value: unknown, name: string, label: string) => {
-    if (isTranslated(node)) {
-      fields.push({ name, label });
-      return;
-    }
-    if (node.type === "array" && isPlainObject(node.items)) {
-      const items = node.items as JsonSchema;
-      const entries = Array.isArray(value) ? value : [];
-      entries.forEach((entry, index) => {
-        const entryName = `${name}[${index}]`;
-        const entryLabel = `${label} ${index + 1}`;
-        if (node.renderer === "texts") fields.push({ name: `${entryName}.text`, label: entryLabel });
-        else visit(items, entry, entryName, entryLabel);
-      });
-      return;
-    }
-    for (const [key, child] of Object.entries(propertiesOf(node))) {
-      const childValue = isPlainObject(value) ? value[key] : undefined;
-      visit(child, childValue, name ? `${name}.${key}` : key, name ? `${label} › ${labelOf(key, child)}` : labelOf(key, child));
-    }
-  };
-  visit(schema, formValue, "", "");
-  return fields;
-}
-
-const valueAt = (root: unknown, name: string): unknown => {
-  let value = root;
-  for (const segment of name.split(/\.|\[(\d+)\]/).filter(Boolean)) {
-    if (Array.isArray(value)) value = value[Number(segment)];
-    else if (isPlainObject(value)) value = value[segment];
-    else return undefined;
-  }
-  return value;
-};
+export const translatableFields = (schema: JsonSchema, formValue: unknown): TranslatableField[] =>
+  translatedFields(schema, formValue).map((field) => ({ name: formNameOf(field.path), label: field.label }));
 
 /**
- * Per locale of the bucket: how many translatable fields are filled (a text other than blanks) and which are
- * missing, in the form's order. The edit page's strip shows it from the stored value and, live, from the form's.
+ * Per locale of the bucket: how many translatable fields are filled and which are missing, in the form's order: the
+ * overview's completeness count (core/content/translation-completeness.ts). The edit page's strip shows it from the
+ * stored value and, live, from the form's.
  */
-export function translationStatus(schema: JsonSchema, formValue: unknown, locales: readonly string[]): LocaleStatus[] {
-  const fields = translatableFields(schema, formValue);
-  return locales.map((locale) => {
-    const missing = fields
-      .filter((field) => {
-        const text = valueAt(formValue, `${field.name}.${locale}`);
-        return typeof text !== "string" || text.trim() === "";
-      })
-      .map((field) => ({ name: `${field.name}.${locale}`, label: field.label }));
-    return { locale, filled: fields.length - missing.length, total: fields.length, missing };
-  });
-}
+export const translationStatus = (schema: JsonSchema, formValue: unknown, locales: readonly string[]): LocaleStatus[] =>
+  translationCompleteness(schema, formValue, locales).map(({ locale, filled, total, missing }) => ({
+    locale,
+    filled,
+    total,
+    missing: missing.map((field) => ({ name: `${formNameOf(field.path)}.${locale}`, label: field.label })),
+  }));
 
 /** A bucket of the learning environment's sessions, as the dle-content page links to it. */
 export interface SessionBucketLinks {

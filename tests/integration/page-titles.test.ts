@@ -128,6 +128,7 @@ beforeAll(async () => {
     "routes/bucket-transfer/import.tsx": { path: `/b/${bucket.slug}/import`, as: "admin" },
     "routes/bucket-transfer/import-run.tsx": { path: `/b/${bucket.slug}/import/${importRun.id}`, as: "admin" },
     "routes/bucket-bulk/bulk.tsx": { path: `/b/${bucket.slug}/bulk?action=set&scope=all`, as: "admin" },
+    "routes/bucket-transfer/translations.tsx": { path: `/b/${bucket.slug}/translations`, as: "admin" },
     "routes/releases/release.tsx": { path: `/releases/${demoRelease!.id}`, as: "admin" },
     "routes/bucket-edit/version.tsx": { path: `/b/${doc}/${document.versionId}`, as: "admin" },
     "../specialised-screens/dle-content/new.tsx": { path: `/dle-content/${lessons.slug}/new`, as: "admin" },
@@ -191,6 +192,7 @@ describe("page titles", () => {
       ["routes/search.tsx", "Search: Titled · Vitrine", "Zoeken: Titled · Vitrine"],
       ["routes/bucket-transfer/import-run.tsx", "Check of artworks.csv · Vitrine", "Controle van artworks.csv · Vitrine"],
       ["routes/bucket-bulk/bulk.tsx", "Change a field in Title bucket · Vitrine", "Een veld wijzigen in Title bucket · Vitrine"],
+      ["routes/bucket-transfer/translations.tsx", "Translations of Title bucket · Vitrine", "Vertalingen van Title bucket · Vitrine"],
       ["routes/releases/release.tsx", "Spring opening · Vitrine", "Spring opening · Vitrine"],
       ["routes/bucket-edit/latest.tsx", "Titled document · Vitrine", "Titled document · Vitrine"],
     ];

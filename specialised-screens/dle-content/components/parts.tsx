@@ -25,6 +25,11 @@ function Header({ loaderData }: { loaderData: DleContentData }) {
     <TranslationStrip
       status={translationStatus(loaderData.schema, value, loaderData.bucket.locales)}
       fieldId={(name) => `${form.id}-${name}`}
+      translationsHref={
+        loaderData.contentId
+          ? `/b/${encodeURIComponent(loaderData.bucket.slug)}/translations?id=${encodeURIComponent(loaderData.contentId)}`
+          : null
+      }
     />
   );
 }

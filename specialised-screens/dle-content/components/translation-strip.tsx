@@ -8,9 +8,17 @@ import { useBucketForm } from "~/components/form/context";
  * Per locale of the bucket: how many translatable fields are filled, and links to the missing ones. A link is a
  * plain anchor to the field's input (without JavaScript every locale's input is on the page); with JavaScript it
  * first makes the field's locale the form's active one, so the input is shown, then focuses it.
- * `fieldId` gives a form name's input id.
+ * `fieldId` gives a form name's input id; `translationsHref`, the bucket's translations page (XLIFF) for this document.
  */
-export function TranslationStrip({ status, fieldId }: { status: readonly LocaleStatus[]; fieldId: (name: string) => string }) {
+export function TranslationStrip({
+  status,
+  fieldId,
+  translationsHref,
+}: {
+  status: readonly LocaleStatus[];
+  fieldId: (name: string) => string;
+  translationsHref?: string | null;
+}) {
   const { t } = useTranslation();
   const settings = useBucketForm();
   const jump = (locale: string, id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -53,6 +61,11 @@ export function TranslationStrip({ status, fieldId }: { status: readonly LocaleS
           ))}
         </ul>
       )}
+      {translationsHref ? (
+        <p className="translation-file">
+          <a href={translationsHref}>{t("translations.link")}</a>
+        </p>
+      ) : null}
     </nav>
   );
 }
