@@ -1,4 +1,6 @@
 import type { Browser } from "playwright-core";
+import sharp from "sharp";
+import yazl from "yazl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent } from "@server/content/store";
@@ -9,9 +11,9 @@ import { startTestServer, type TestServer } from "@tests/support/server";
 
 /*
  * Documents in and found (issue 34) in the browser, with JavaScript in English and without in Dutch: an editor
- * imports artworks from a museum's CSV through the overview's Import (the check finds nothing mapped, the columns are
- * mapped, one row is refused for its year, the rest imported while the page follows the run), then finds one through
- * the top bar's search box and opens it.
+ * imports artworks from a museum's CSV with a ZIP of their images through the overview's Import (the check finds
+ * nothing mapped, the columns are mapped, one row is refused for its year, the rest imported while the page follows
+ * the run), then finds one through the top bar's search box and opens it: its image came from the ZIP.
  */
 
 let server: TestServer;
@@ -25,8 +27,26 @@ const SCHEMA = {
     ref: { type: "string", title: "Inventory number" },
     title: { type: "string", title: "Title", translate: true },
     year: { type: "integer", title: "Year", minimum: 1000 },
+    image: { type: "string", title: "Image", _ref: "b-image", minWidth: 10 },
   },
 };
+
+/** A PNG of noise (an image upload must be over 1 kB); `seed` makes each one's bytes its own. */
+const png = (seed: number) =>
+  sharp(Buffer.from(Array.from({ length: 40 * 30 * 3 }, (_, index) => (index * 7919 + seed * 104729) % 251)), {
+    raw: { width: 40, height: 30, channels: 3 },
+  })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+
+async function zipOf(entries: Record<string, Buffer>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of Object.entries(entries)) zip.addBuffer(content, name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 const WORDS = {
   en: {
@@ -78,8 +98,19 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
           page.locator(".transfer-links a", { hasText: words.import }).click(),
         ]);
         await waitForHydration(page);
-        const csv = [`Nummer;Titel;Jaar`, `Z-1;Strand ${run};1881`, `Z-2;Duinen ${run};achttien`, `Z-3;Haven ${run};1890`].join("\n");
+        const csv = [
+          `Nummer;Titel;Jaar;Beeld`,
+          `Z-1;Strand ${run};1881;beelden/strand.png`,
+          `Z-2;Duinen ${run};achttien;beelden/duinen.png`,
+          `Z-3;Haven ${run};1890;beelden/haven-${run}.png`,
+        ].join("\n");
         await page.locator("#import-file").setInputFiles({ name: "werken.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+        const images = await zipOf({
+          "beelden/strand.png": await png(1),
+          "beelden/duinen.png": await png(2),
+          [`beelden/haven-${run}.png`]: await png(3),
+        });
+        await page.locator("#import-media").setInputFiles({ name: "beelden.zip", mimeType: "application/zip", buffer: images });
         await submitAndWait(page, page.locator(".import-upload button[type=submit]"));
         const summary = page.locator(".import-page > p[role=status]");
         await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe(words.firstCheck);
@@ -88,6 +119,7 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
         await page.locator('select[name="map.Nummer"]').selectOption("ref");
         await page.locator('select[name="map.Titel"]').selectOption("title.nl");
         await page.locator('select[name="map.Jaar"]').selectOption("year");
+        await page.locator('select[name="map.Beeld"]').selectOption("image");
         await page.locator("#import-key").selectOption("ref");
         await submitAndWait(page, page.getByRole("button", { name: words.checkAgain }));
         await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe(words.check);
@@ -115,6 +147,11 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
         await Promise.all([page.waitForURL(`**/b/${bucket.slug}/*/latest`), hit.click()]);
         await waitForHydration(page);
         expect(await page.locator('input[name="ref"]').inputValue()).toBe("Z-3");
+        // Its image, from the ZIP, stored and served.
+        await expect.poll(() => page.locator(".media-filename").allTextContents()).toEqual([`haven-${run}.png`]);
+        await expect
+          .poll(() => page.locator("img.media-thumb").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+          .toBe(40);
       } finally {
         await close();
       }
