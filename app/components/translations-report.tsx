@@ -125,9 +125,9 @@ export function TranslationCheckReport({ check }: { check: TranslationCheckView 
       {check.blocked ? null : (
         <>
           <FillTable check={check} />
+          {check.fillCount && check.problemCount ? <p className="hint">{t("translations.someProblems")}</p> : null}
           {check.fillCount ? (
             <Form method="post" className="button-row">
-              {check.problemCount ? <p className="hint">{t("translations.someProblems")}</p> : null}
               <input type="hidden" name="intent" value="apply" />
               <input type="hidden" name="file" value={check.fileId} />
               <button type="submit" className="button primary">

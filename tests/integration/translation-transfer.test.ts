@@ -163,7 +163,7 @@ describe("the XLIFF import (issue 34)", () => {
       Dunes: "Duinen",
     });
     const { html, fileId } = await checked(bucket, xliff);
-    expect(html).toContain("5 texts to fill in 1 documents; 1 already as the file has them; 0 without a translation");
+    expect(html).toContain("Texts to fill: 5 (documents: 1). Already as the file has them: 1. Without a translation, left as they are: 0.");
     expect(html).toContain("Room › Name");
     expect(html).toContain("Noordzaal");
     expect(html).toMatch(/<button type="submit" class="button primary">Fill 5 texts<\/button>/);
@@ -171,7 +171,7 @@ describe("the XLIFF import (issue 34)", () => {
 
     const applied = await postForm(server.url, `/b/${bucket.slug}/translations`, { intent: "apply", file: fileId }, cookie);
     expect(applied.status).toBe(200);
-    expect(decode(await applied.text())).toContain("5 texts filled in 1 documents, saved as new versions.");
+    expect(decode(await applied.text())).toContain("Texts filled: 5. Documents saved as new versions: 1.");
     const saved = await latest(beach?.contentId ?? "");
     expect(saved).toMatchObject({ userId: user.id, versions: 2 });
     expect(saved?.data).toEqual({
@@ -226,11 +226,11 @@ describe("the XLIFF import (issue 34)", () => {
     expect(html).toContain("The document has no translated text nothing.here (any more); left out.");
     expect(html).toContain("No document of this bucket has the id 00000000-0000-4000-8000-000000000000; left out.");
     expect(html).toContain("Problems (3)");
-    expect(html).toContain("1 texts to fill in 1 documents");
+    expect(html).toContain("Texts to fill: 1 (documents: 1).");
     const applied = decode(
       await (await postForm(server.url, `/b/${bucket.slug}/translations`, { intent: "apply", file: fileId }, cookie)).text(),
     );
-    expect(applied).toContain("1 texts filled in 1 documents");
+    expect(applied).toContain("Texts filled: 1. Documents saved as new versions: 1.");
     expect(applied).toContain("Problems (3)");
     expect((await latest(beach?.contentId ?? ""))?.data).toMatchObject({
       title: { en: "The beach" },
@@ -277,6 +277,26 @@ describe("the translations page (issue 34)", () => {
     const dutch = await page(server.url, `/b/${bucket.slug}/translations`, cookie, { "Accept-Language": "nl-NL" });
     expect(pageTitle(dutch.html)).toBe(`Vertalingen van ${bucket.name} · Vitrine`);
     expect(decode(dutch.html)).toContain("XLIFF downloaden");
+  });
+
+  it("refuses a file over 16 MB while it streams, and keeps nothing", async () => {
+    const { bucket } = await bucketWith(BEACH);
+    const response = await upload(bucket, "<".repeat(16 * 1024 * 1024 + 1));
+    expect(response.status).toBe(413);
+  });
+
+  it("is linked from the dle-content screen's translation strip, for the document shown", async () => {
+    const lessons = await createTestBucket(server.db, {
+      name: "Translated lessons",
+      screen: "dle-content",
+      locales: ["en", "nl"],
+      jsonSchema: { type: "object", properties: { title: { type: "string", title: "Title", translate: true } } },
+    });
+    const lesson = await createContent(server.db, lessons.id, { title: { en: "Tides" } }, null);
+    const { status, html } = await page(server.url, `/dle-content/${lessons.slug}/${lesson.contentId}/${lesson.versionId}`, cookie);
+    expect(status).toBe(200);
+    expect(html).toContain(`<a href="/b/${lessons.slug}/translations?id=${lesson.contentId}">Translations (XLIFF)</a>`);
+    expect(decode(html)).toContain("0 of 1 filled");
   });
 
   it("answers 404 for a bucket the user may not see, and sends a signed-out visitor to sign in", async () => {

@@ -923,6 +923,32 @@ const documentImport = (setup: TourSetup) =>
     return { uploadPath: base, checkPath, donePath, overview: `/b/${bucket.slug}` };
   });
 
+/**
+ * The translation round trip (issue 34): the imported collection's texts exported for English, one translation
+ * changed and one unit renamed (a problem), uploaded and checked: the check page with its texts to fill and problem.
+ */
+const translationCheck = (setup: TourSetup) =>
+  setup.once("translation-check", async () => {
+    const { overview } = await documentImport(setup);
+    const exported = await get(setup.server.url, `${overview}/translations/export?locale=en`, setup.admin.cookie);
+    if (exported.status !== 200) throw new Error(`translation export answered ${exported.status}`);
+    const xliff = (await exported.text())
+      .replace("<target>The beach at Scheveningen</target>", "<target>The beach near Scheveningen</target>")
+      .replace(/<unit id="title"(?![\s\S]*<unit id="title")/, `<unit id="subtitle"`);
+    const form = new FormData();
+    form.append("locale", "en");
+    form.append("file", new Blob([xliff]), "collection-nl-en.xlf");
+    const posted = await fetch(`${setup.server.url}${overview}/translations`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: setup.admin.cookie, Origin: setup.server.url },
+      body: form,
+    });
+    const checkPath = posted.headers.get("location");
+    if (posted.status !== 302 || !checkPath) throw new Error(`translation upload answered ${posted.status}`);
+    return { overview, checkPath };
+  });
+
 /** The library's buckets as the tour's admin sees them. */
 const adminLibraryBuckets = (setup: TourSetup) =>
   libraryBuckets(setup.db, { id: setup.admin.id, name: "", email: "", permissions: ["admin"], buckets: null, locale: null }, "en");
@@ -1871,6 +1897,9 @@ export const TOUR: TourEntry[] = [
       await page.locator(".bulk-outcome").waitFor();
     },
   },
+  // The translation round trip (issue 34): the page (export and upload), and a check with texts to fill and a problem.
+  { name: "translations", as: "admin", setup: documentImport, path: (data) => `${data.overview}/translations` },
+  { name: "translations-check", as: "admin", setup: translationCheck, path: (data) => `${data.checkPath}`, javaScriptEnabled: false },
   // The search over everything (issue 34): results grouped by bucket, and the page before a search.
   { name: "global-search", as: "admin", setup: globalSearch, path: (data) => `/search?q=${data.query}` },
   { name: "global-search-empty", as: "editor", path: "/search" },

@@ -30,7 +30,7 @@ export function TranslationStrip({
     input?.focus({ preventScroll: true });
   };
   if (!status.length) return null;
-  return (
+  const strip = (
     <nav className="translation-strip" aria-label={t("dleContent.status.label")}>
       <h2>{t("dleContent.status.heading")}</h2>
       {status.every((locale) => locale.total === 0) ? (
@@ -61,11 +61,16 @@ export function TranslationStrip({
           ))}
         </ul>
       )}
-      {translationsHref ? (
-        <p className="translation-file">
-          <a href={translationsHref}>{t("translations.link")}</a>
-        </p>
-      ) : null}
     </nav>
+  );
+  return translationsHref ? (
+    <>
+      {strip}
+      <p className="translation-file">
+        <a href={translationsHref}>{t("translations.link")}</a>
+      </p>
+    </>
+  ) : (
+    strip
   );
 }
