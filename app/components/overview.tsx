@@ -167,10 +167,21 @@ export function OverviewTools({
         <a href={`${transferPath}/import`} className="button">
           {t("transfer.importLink")}
         </a>
+        {translation.locales.length ? (
+          <a href={`${transferPath}/translations${searchPageQuery(search, state ?? null)}`} className="button">
+            {t("translations.link")}
+          </a>
+        ) : null}
         <ExportMenu path={`${transferPath}/export`} search={search} state={state ?? null} missing={translation.missing} />
       </div>
     </div>
   );
+}
+
+/** The overview's search and state filter as a query (`?q=…&state=…`, "" for none): what the translations page exports. */
+function searchPageQuery(search: string, state: PublicationState | null): string {
+  const query = new URLSearchParams([...(search ? [["q", search]] : []), ...(state ? [["state", state]] : [])]).toString();
+  return query ? `?${query}` : "";
 }
 
 /** Downloads of the documents the overview lists (all its pages): a <details> menu, so it opens without JavaScript. */

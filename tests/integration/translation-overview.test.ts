@@ -79,6 +79,8 @@ describe("the overview's translations (issue 34)", () => {
     expect(missingEnglish.html).toContain('<option value="en" selected="">Missing EN</option>');
     expect(missingEnglish.html).toContain('<input type="hidden" name="missing" value="en"/>');
     expect(missingEnglish.html).toContain(`/b/${bucket.slug}/export?format=csv&amp;missing=en`);
+    const searchedLink = await page(server.url, `/b/${bucket.slug}?q=zonder`, cookie);
+    expect(searchedLink.html).toContain(`href="/b/${bucket.slug}/translations?q=zonder"`);
 
     const searched = await page(server.url, `/b/${bucket.slug}?missing=en&q=zonder`, cookie);
     expect(listed(searched.html)).toEqual(["Zonder Engels"]);
@@ -106,5 +108,6 @@ describe("the overview's translations (issue 34)", () => {
     const { html } = await page(server.url, `/b/${plain.slug}`, cookie);
     expect(html).not.toContain("translation-cell");
     expect(html).not.toContain('name="missing"');
+    expect(html).not.toContain("/translations");
   });
 });
