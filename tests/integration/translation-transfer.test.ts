@@ -136,6 +136,13 @@ describe("the XLIFF export (issue 34)", () => {
     const one = await exportOf(bucket, `locale=nl&id=${dunes?.contentId}`);
     expect([...one.matchAll(/<file id="([^"]+)"/g)].map((match) => match[1])).toEqual([dunes?.contentId]);
     expect(await exportOf(bucket, "locale=en")).toContain(`srcLang="nl" trgLang="en"`);
+    // The overview's "missing" filter passed on: the beach has every English text, the dunes lack their room's.
+    const missing = await exportOf(bucket, "locale=nl&missing=en");
+    expect([...missing.matchAll(/<file id="([^"]+)"/g)].map((match) => match[1])).toEqual([dunes?.contentId]);
+    const { html } = await page(server.url, `/b/${bucket.slug}/translations?missing=nl&q=dunes`, cookie);
+    expect(html).toContain(`<input type="hidden" name="missing" value="nl"/>`);
+    expect(html).toContain(`<input type="hidden" name="q" value="dunes"/>`);
+    expect(html).toContain(`<option value="nl" selected="">NL (from EN)</option>`);
   });
 
   it("sends the page back saying so when there is nothing to translate, and refuses a locale the bucket lacks", async () => {

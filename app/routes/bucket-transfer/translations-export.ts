@@ -11,8 +11,8 @@ import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/translations-export";
 
 /**
- * GET /b/{bucket}/translations/export?locale=nl[&source=en][&q=…][&state=…][&id=…]: the texts of the bucket's
- * documents (all, a search's matches or chosen ones) for translation into `locale`, as XLIFF 2.0, streamed
+ * GET /b/{bucket}/translations/export?locale=nl[&source=en][&q=…][&state=…][&missing=…][&id=…]: the texts of the
+ * bucket's documents (all, the overview's matches or chosen ones) for translation into `locale`, as XLIFF 2.0, streamed
  * (server/content/translation-export.ts). With nothing to translate, back to the translations page, which says so.
  */
 export const loader = apiRoute(async ({ request, context, params }: Route.LoaderArgs) => {
@@ -24,7 +24,10 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   if (ids.some((id) => !isUuid(id))) throw new HttpError(400, "errors.badRequest");
   const state = url.searchParams.get("state");
   if (state !== null && !isPublicationState(state)) throw new HttpError(400, "errors.badRequest");
+  const missing = url.searchParams.get("missing");
+  if (missing !== null && !bucket.locales.includes(missing)) throw new HttpError(400, "errors.badRequest");
   const documents = exportedDocuments(context.db, bucket, {
+    missing,
     search: url.searchParams.get("q") ?? undefined,
     state,
     ids: ids.length ? ids : undefined,

@@ -67,7 +67,12 @@ export const loader = pageRoute(async (args: Route.LoaderArgs) => {
     title: translate(locale, "translations.title", { bucket: name }),
     bucket: { name, overview: overviewPath(bucket), exportPath: `${pagePath(bucket)}/export` },
     targets,
-    selection: { q: url.searchParams.get("q") ?? "", state: url.searchParams.get("state") ?? "", ids: url.searchParams.getAll("id") },
+    selection: {
+      q: url.searchParams.get("q") ?? "",
+      state: url.searchParams.get("state") ?? "",
+      missing: bucket.locales.find((candidate) => candidate === url.searchParams.get("missing")) ?? "",
+      ids: url.searchParams.getAll("id"),
+    },
     nothing: nothing && bucket.locales.includes(nothing) ? nothing : null,
     check,
     refusal,
@@ -162,12 +167,12 @@ export default function TranslationsPage({ loaderData, actionData }: Route.Compo
   );
 }
 
-function TargetSelect({ id, targets }: { id: string; targets: LoaderData["targets"] }) {
+function TargetSelect({ id, targets, chosen = "" }: { id: string; targets: LoaderData["targets"]; chosen?: string }) {
   const { t } = useTranslation();
   return (
     <>
       <label htmlFor={id}>{t("translations.target")}</label>
-      <select id={id} name="locale">
+      <select id={id} name="locale" defaultValue={targets.some(({ target }) => target === chosen) ? chosen : undefined}>
         {targets.map(({ source, target }) => (
           <option key={target} value={target}>
             {t("translations.localeOption", { target: target.toUpperCase(), source: source.toUpperCase() })}
@@ -193,15 +198,16 @@ function ExportForm({ data: loaderData }: { data: LoaderData }) {
       <p>
         {selection.ids.length
           ? t("translations.exportChosen", { count: selection.ids.length })
-          : selection.q
-            ? t("translations.exportSearch", { q: selection.q })
+          : selection.q || selection.state || selection.missing
+            ? t("translations.exportMatches")
             : t("translations.exportAll")}
       </p>
       {/* A download, not a page: a plain GET form, with or without JavaScript. */}
       <form method="get" action={loaderData.bucket.exportPath} className="import-upload">
-        <TargetSelect id="translation-export-locale" targets={loaderData.targets} />
+        <TargetSelect id="translation-export-locale" targets={loaderData.targets} chosen={selection.missing} />
         {selection.q ? <input type="hidden" name="q" value={selection.q} /> : null}
         {selection.state ? <input type="hidden" name="state" value={selection.state} /> : null}
+        {selection.missing ? <input type="hidden" name="missing" value={selection.missing} /> : null}
         {selection.ids.map((id) => (
           <input key={id} type="hidden" name="id" value={id} />
         ))}
