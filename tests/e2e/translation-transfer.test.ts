@@ -74,7 +74,7 @@ describe.each(JS_MODES.map((mode, index) => ({ ...mode, language: index === 0 ? 
         await waitForHydration(page);
         await page.locator("#translation-export-locale").selectOption("nl");
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: words.download }).click()]);
-        const exported = readFileSync((await download.path()) ?? "", "utf8");
+        const exported = readFileSync(await download.path(), "utf8");
         expect(exported).toContain('srcLang="en" trgLang="nl"');
         expect(exported).toContain(`<source>Harbour ${run}</source>`);
         expect(exported).toContain("Shown beside the artwork");
