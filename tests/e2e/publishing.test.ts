@@ -282,7 +282,7 @@ describe("the overview's publication state", () => {
       const page = await ctx.newPage();
       await open(page, `/b/${bucket.slug}`);
       const row = (title: string) => page.locator("tbody tr", { hasText: title });
-      expect(await textOf(page.locator("thead th").nth(1))).toBe("State");
+      expect(await textOf(page.locator("thead th.state-cell"))).toBe("State");
       expect(await textOf(row("Already live").locator(".state-cell .publication-badge"))).toBe("Published");
       expect(await textOf(row("Fresh draft").locator(".state-cell .publication-badge"))).toBe("Draft");
 
