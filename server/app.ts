@@ -7,7 +7,6 @@ import type { OutputStream } from "./db/data-dir-lock";
 import { checkServerConfig, loadConfig, type Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
-import { refreshPlannerStatistics } from "./db/statistics";
 import { withReadCache } from "./db/read-cache";
 import { holdEventLoop } from "./event-loop-hold";
 import { createLogger, type Logger } from "./logger";
@@ -20,6 +19,11 @@ import { ImportRunner } from "./content/import-runner";
 import type { PresenceHub } from "./presence/hub";
 // The composition root hands the specialised screens' table to the engine (docs/decisions/006-screens-as-modules.md).
 import { SCREEN_TABLE } from "@screens/table";
+
+/*
+ * The composition root: startServer opens and migrates the database, starts media, seeds a first start, builds the
+ * HTTP app and the background work (jobs, webhooks, releases, imports, housekeeping), and stops them in order.
+ */
 
 export { loadConfig } from "./config";
 // For the server's own process (scripts/start.mjs), not for servers a test runs inside its worker.
@@ -104,19 +108,6 @@ async function jobsSettled(db: Db, deadlineMs: number): Promise<void> {
   }
 }
 
-/** How often PGlite's tables are checked for missing or stale planner statistics (a cheap query; rarely an ANALYZE). */
-const STATISTICS_CHECK_MS = 60_000;
-
-async function analyseStaleTables(db: Db, logger: Logger): Promise<void> {
-  try {
-    const started = performance.now();
-    const analysed = await refreshPlannerStatistics(db);
-    if (analysed.length) logger.info({ tables: analysed, ms: Math.round(performance.now() - started) }, "planner statistics refreshed");
-  } catch (error) {
-    logger.warn({ err: error }, "refreshing planner statistics failed");
-  }
-}
-
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   // Until the server listens (its socket then keeps the loop): see event-loop-hold.ts.
   const releaseEventLoop = holdEventLoop();
@@ -156,13 +147,13 @@ async function start(options: StartOptions): Promise<RunningServer> {
   const cached = await withReadCache(opened);
   const { db } = cached;
   const {
+    analyseStaleTables,
     createHttpApp,
-    deleteExpiredSessions,
     PresenceHub,
-    removeExpiredPresence,
     ReleaseScheduler,
     seedDemoContent,
     serverBuild,
+    startMaintenance,
     startMedia,
     WebhookDispatcher,
   } = await serving;
@@ -252,21 +243,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     const { runCommand } = await import("./cli");
     return runCommand(db, argv, print, { config, storage: media.storage, screens: SCREEN_TABLE });
   });
-  const maintain = async () => {
-    await deleteExpiredSessions(db);
-    await removeExpiredPresence(db);
-    // PGlite has no autovacuum daemon: without fresh statistics the planner would not know when the search index
-    // pays off. PostgreSQL's autovacuum does this itself.
-    if (db.kind === "pglite") await db.exec("VACUUM ANALYZE");
-  };
-  const sweep = setInterval(
-    () => void maintain().catch((error: unknown) => logger.warn({ err: error }, "hourly maintenance failed")),
-    60 * 60 * 1000,
-  );
-  sweep.unref();
-  // A bucket that grew by thousands of documents (an import, a script) is searched with fresh statistics within a minute.
-  const statistics = db.kind === "pglite" ? setInterval(() => void analyseStaleTables(db, logger), STATISTICS_CHECK_MS) : null;
-  statistics?.unref();
+  const stopMaintenance = startMaintenance(db, logger);
   return {
     url: `http://${shownHost}:${port}`,
     port,
@@ -284,8 +261,7 @@ async function start(options: StartOptions): Promise<RunningServer> {
     demoMediaSettled: (deadlineMs) => (seeded && config.MEDIA_WORKERS > 0 ? jobsSettled(db, deadlineMs) : Promise.resolve()),
     async close() {
       clearTimeout(backgroundStart);
-      clearInterval(sweep);
-      if (statistics) clearInterval(statistics);
+      stopMaintenance();
       // /readyz answers 503 from now on; responses close their connections.
       app.drain.start();
       // Open pages' event streams end (their browsers reconnect, to another server) and their rows go.

@@ -24,11 +24,9 @@ import { compressResponse } from "./web/compress";
 import { hotCalls } from "./web/hot-api";
 import { isMultipart } from "./web/form-post";
 import { RequestDrain } from "./web/drain";
+import { discardUnreadBody, MAX_BODY_BYTES, readWithinLimit } from "./web/body-limit";
 import type { PresenceHub } from "./presence/hub";
 import type { ImportRunner } from "./content/import-runner";
-
-/** Bodies of forms and JSON calls; uploads stream and have their own limits (routes with `streamsBody`). */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpAppOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -43,6 +41,12 @@ export interface HttpAppOptions {
   clientDir?: string;
   mode?: "production" | "development";
 }
+
+/*
+ * The HTTP front of a server: static assets, health and readiness, the cross-site and body-size refusals, then React
+ * Router's handler (or a hot call) with the request's context, and the security headers, compression and request log
+ * on every answer.
+ */
 
 /** Loaders see a lost database as a 503 page, not a crash. */
 function answer503WhenUnavailable(db: Db): Db {
@@ -71,29 +75,6 @@ export function clientAddressOf(request: Request, socketAddress: string, trusted
   return forwarded[forwarded.length - trustedProxies] ?? socketAddress;
 }
 
-/** The request with its body (`request.body`) read into memory, or null when the body is over MAX_BODY_BYTES. */
-async function readWithinLimit(request: Request, requestBody: ReadableStream<Uint8Array>): Promise<Request | null> {
-  const reader = requestBody.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      // The rest is read into nothing once the 413 has gone out (discardUnreadBody).
-      void reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = Buffer.concat(chunks);
-  const headers = new Headers(request.headers);
-  headers.delete("transfer-encoding");
-  headers.set("content-length", String(body.byteLength));
-  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
-}
-
 function textResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
@@ -106,26 +87,6 @@ function withMutableHeaders(response: Response): Response {
   } catch {
     return new Response(response.body, response);
   }
-}
-
-/** How long a client may go on sending a body we answered without reading (e.g. a 413) before we hang up. */
-const UNREAD_BODY_GRACE_MS = 5_000;
-
-/**
- * A request answered before its body was read (a refused upload) is left
- * paused: the client, still sending, would never see the answer. Read the
- * rest into nothing, and hang up if it goes on too long.
- */
-function discardUnreadBody(req: IncomingMessage) {
-  if (req.complete || req.destroyed) return;
-  const hangUp = setTimeout(() => req.socket.destroy(), UNREAD_BODY_GRACE_MS);
-  hangUp.unref();
-  req.once("end", () => clearTimeout(hangUp));
-  req.once("close", () => clearTimeout(hangUp));
-  // node-fetch-server's listener would queue the rest into the unread body stream and pause the socket when
-  // that queue is full, stalling the next request on a kept-alive connection: drop it and read into nothing.
-  req.removeAllListeners("data");
-  req.resume();
 }
 
 export function createHttpApp(options: HttpAppOptions) {
