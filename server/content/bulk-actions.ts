@@ -12,7 +12,7 @@ import type { Locale } from "@core/locales";
 import type { Bucket } from "./buckets";
 import { selectedIds, type DocumentSelection } from "./document-selection";
 import { ownedInlineDocuments, writeDuplicateDocuments, InlineCopyError } from "./duplicate";
-import { saveDocument } from "./save";
+import { saveDocument, type SaveResult } from "./save";
 import { ContentNotFoundError, deleteContent, VersionConflictError } from "./store";
 import { compileBucketSchema } from "./validator";
 
@@ -131,6 +131,34 @@ function refusalMessages(bucket: Bucket, byField: Record<string, string[]>, mess
   return messages.length ? messages : [message];
 }
 
+const skipped = (bucket: Bucket, document: Selected, messages: string[]) => ({
+  contentId: document.contentId,
+  title: titleOf(bucket, document.data),
+  messages,
+});
+
+/**
+ * One document's save in a bulk action: counted as done, or skipped with the refusal's messages, or with the message
+ * `expected` gives an error it expects (any other error is thrown).
+ */
+async function saveCounted(
+  outcome: BulkOutcome,
+  { bucket }: BulkContext,
+  document: Selected,
+  save: () => Promise<SaveResult>,
+  expected: (error: unknown) => string | null,
+): Promise<void> {
+  try {
+    const saved = await save();
+    if (saved.ok) outcome.done += 1;
+    else outcome.skipped.push(skipped(bucket, document, refusalMessages(bucket, saved.errors.byField, saved.message)));
+  } catch (error) {
+    const message = expected(error);
+    if (message === null) throw error;
+    outcome.skipped.push(skipped(bucket, document, [message]));
+  }
+}
+
 /** Sets one field of each selected document (fieldChange), each document its own validated save. */
 export async function bulkSetField(context: BulkContext, ids: readonly string[], change: FieldChange, field: string): Promise<BulkOutcome> {
   const { services, actor, bucket, locale } = context;
@@ -141,24 +169,25 @@ export async function bulkSetField(context: BulkContext, ids: readonly string[],
       outcome.unchanged += 1;
       continue;
     }
-    const skip = (messages: string[]) =>
-      outcome.skipped.push({ contentId: document.contentId, title: titleOf(bucket, document.data), messages });
-    try {
-      const saved = await saveDocument(services, {
-        actor,
-        bucket,
-        locale,
-        contentId: document.contentId,
-        baseVersionId: document.versionId,
-        document: { payload: data },
-      });
-      if (saved.ok) outcome.done += 1;
-      else skip(refusalMessages(bucket, saved.errors.byField, saved.message));
-    } catch (error) {
+    await saveCounted(
+      outcome,
+      context,
+      document,
+      () =>
+        saveDocument(services, {
+          actor,
+          bucket,
+          locale,
+          contentId: document.contentId,
+          baseVersionId: document.versionId,
+          document: { payload: data },
+        }),
       // Saved or deleted by someone else since this document was read: left as that save made it.
-      if (!(error instanceof VersionConflictError || error instanceof ContentNotFoundError)) throw error;
-      skip([translateMessage(locale, { key: "bulk.changedMeanwhile" })]);
-    }
+      (error) =>
+        error instanceof VersionConflictError || error instanceof ContentNotFoundError
+          ? translateMessage(locale, { key: "bulk.changedMeanwhile" })
+          : null,
+    );
   }
   await recordBulk(services.db, context, "bulkChanged", { field, changed: outcome.done, skipped: outcome.skipped.length });
   return outcome;
@@ -172,24 +201,22 @@ export async function bulkDuplicate(context: BulkContext, ids: readonly string[]
   for await (const document of selectedDocuments(services.db, bucket, ids)) {
     const data = markedAsCopy(document.data, bucket.jsonSchema, locale);
     const owned = await ownedInlineDocuments(services.db, bucket, document.contentId);
-    const skip = (messages: string[]) =>
-      outcome.skipped.push({ contentId: document.contentId, title: titleOf(bucket, document.data), messages });
-    try {
-      const saved = await saveDocument(services, {
-        actor,
-        bucket,
-        locale,
-        document: { payload: data },
-        before: owned.size
-          ? writeDuplicateDocuments(services, actor, { schema, data }, { buckets: [], documents: [] }, owned, locale)
-          : undefined,
-      });
-      if (saved.ok) outcome.done += 1;
-      else skip(refusalMessages(bucket, saved.errors.byField, saved.message));
-    } catch (error) {
-      if (!(error instanceof InlineCopyError)) throw error;
-      skip([error.reason]);
-    }
+    await saveCounted(
+      outcome,
+      context,
+      document,
+      () =>
+        saveDocument(services, {
+          actor,
+          bucket,
+          locale,
+          document: { payload: data },
+          before: owned.size
+            ? writeDuplicateDocuments(services, actor, { schema, data }, { buckets: [], documents: [] }, owned, locale)
+            : undefined,
+        }),
+      (error) => (error instanceof InlineCopyError ? error.reason : null),
+    );
   }
   await recordBulk(services.db, context, "duplicated", { copies: outcome.done, skipped: outcome.skipped.length });
   return outcome;
@@ -207,11 +234,7 @@ export async function bulkDelete(context: BulkContext, ids: readonly string[]): 
       // Deleted meanwhile: what was asked is done. Saved meanwhile: that newer version is kept, and said so.
       if (error instanceof ContentNotFoundError) outcome.done += 1;
       else if (error instanceof VersionConflictError)
-        outcome.skipped.push({
-          contentId: document.contentId,
-          title: titleOf(bucket, document.data),
-          messages: [translateMessage(context.locale, { key: "bulk.changedMeanwhile" })],
-        });
+        outcome.skipped.push(skipped(bucket, document, [translateMessage(context.locale, { key: "bulk.changedMeanwhile" })]));
       else throw error;
     }
   }

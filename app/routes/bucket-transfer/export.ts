@@ -2,9 +2,8 @@ import { requireBucketAccess } from "@server/web/guards";
 import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import { textStream } from "@server/web/text-stream";
+import { selectionFromQuery } from "@server/web/selection-query";
 import { EXPORT_CONTENT_TYPES, exportedDocuments, exportFileName, exportText, isExportFormat } from "@server/content/export-documents";
-import { isUuid } from "@core/ids";
-import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/export";
 
 /**
@@ -16,18 +15,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const url = new URL(request.url);
   const format = url.searchParams.get("format") ?? "csv";
   if (!isExportFormat(format)) throw new HttpError(400, "transfer.badFormat");
-  const ids = url.searchParams.getAll("id");
-  if (ids.some((id) => !isUuid(id))) throw new HttpError(400, "errors.badRequest");
-  const state = url.searchParams.get("state");
-  if (state !== null && !isPublicationState(state)) throw new HttpError(400, "errors.badRequest");
-  const missing = url.searchParams.get("missing");
-  if (missing !== null && !bucket.locales.includes(missing)) throw new HttpError(400, "errors.badRequest");
-  const documents = exportedDocuments(context.db, bucket, {
-    missing,
-    search: url.searchParams.get("q") ?? undefined,
-    state,
-    ids: ids.length ? ids : undefined,
-  });
+  const documents = exportedDocuments(context.db, bucket, selectionFromQuery(url.searchParams, bucket));
   return new Response(textStream(exportText(format, bucket, documents)), {
     headers: {
       "Content-Type": EXPORT_CONTENT_TYPES[format],

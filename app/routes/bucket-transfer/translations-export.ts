@@ -4,10 +4,9 @@ import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";
 import { getRequestState } from "@server/web/request-state";
 import { textStream } from "@server/web/text-stream";
+import { selectionFromQuery } from "@server/web/selection-query";
 import { exportedDocuments } from "@server/content/export-documents";
 import { translationFileName, translationLanguages, translationXliff } from "@server/content/translation-export";
-import { isUuid } from "@core/ids";
-import { isPublicationState } from "@core/content/publication";
 import type { Route } from "./+types/translations-export";
 
 /**
@@ -20,18 +19,7 @@ export const loader = apiRoute(async ({ request, context, params }: Route.Loader
   const url = new URL(request.url);
   const languages = translationLanguages(bucket, url.searchParams.get("locale"), url.searchParams.get("source"));
   if (!languages) throw new HttpError(400, "translations.badLocale");
-  const ids = url.searchParams.getAll("id");
-  if (ids.some((id) => !isUuid(id))) throw new HttpError(400, "errors.badRequest");
-  const state = url.searchParams.get("state");
-  if (state !== null && !isPublicationState(state)) throw new HttpError(400, "errors.badRequest");
-  const missing = url.searchParams.get("missing");
-  if (missing !== null && !bucket.locales.includes(missing)) throw new HttpError(400, "errors.badRequest");
-  const documents = exportedDocuments(context.db, bucket, {
-    missing,
-    search: url.searchParams.get("q") ?? undefined,
-    state,
-    ids: ids.length ? ids : undefined,
-  });
+  const documents = exportedDocuments(context.db, bucket, selectionFromQuery(url.searchParams, bucket));
   const { locale } = await getRequestState(request, context);
   const pieces = translationXliff(bucket, documents, languages, locale)[Symbol.asyncIterator]();
   const first = await pieces.next();
