@@ -1,11 +1,10 @@
 import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { useFetcher, useLocation } from "react-router";
-import { DEFAULT_SHARE_EXPIRY, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "@core/content/share-choices";
-import { todayUtc } from "@core/calendar-date";
 import type { CreateReleaseShareInput } from "@core/content/shareables";
 import { FieldError, FormError } from "~/components/form-errors";
 import { CreatedLink } from "~/components/share/created-link";
+import { ShareExpiry } from "~/components/share/share-expiry";
 import "~/components/share/share-messages";
 import "~/styles/shareables.css";
 
@@ -50,32 +49,7 @@ export function ReleaseShareForm({ releaseId, open }: { releaseId: string; /** O
         <input type="hidden" name="intent" value="create" />
         <input type="hidden" name="releaseId" value={releaseId} />
         <input type="hidden" name="back" value={location.pathname} />
-        <div className="share-expiry">
-          <label htmlFor={`${form.id}-expiry`}>{t("shareables.panel.expiry")}</label>
-          <select id={`${form.id}-expiry`} name="expiry" defaultValue={DEFAULT_SHARE_EXPIRY}>
-            {SHARE_EXPIRY_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {t("shareables.panel.days", { count: Number(days) })}
-              </option>
-            ))}
-            <option value="date">{t("shareables.panel.onDate")}</option>
-          </select>
-          <FieldError field={fields.expiry} />
-          <label htmlFor={fields.expiresOn.id}>{t("shareables.panel.date")}</label>
-          <input
-            type="date"
-            id={fields.expiresOn.id}
-            name="expiresOn"
-            min={todayUtc()}
-            max={lastShareDay()}
-            aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`}
-            aria-invalid={fields.expiresOn.errors?.length ? true : undefined}
-          />
-          <p id={fields.expiresOn.descriptionId} className="field-hint">
-            {t("shareables.panel.dateHint", { days: MAX_SHARE_DAYS })}
-          </p>
-          <FieldError field={fields.expiresOn} />
-        </div>
+        <ShareExpiry formId={form.id} expiry={fields.expiry} expiresOn={fields.expiresOn} />
         <button type="submit" className="button primary" disabled={fetcher.state !== "idle"}>
           {t("shareables.release.form.submit")}
         </button>

@@ -1,11 +1,11 @@
 import { getFormProps, parse, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { useFetcher, useLocation } from "react-router";
-import { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "@core/content/share-choices";
-import { todayUtc } from "@core/calendar-date";
+import { LATEST } from "@core/content/share-choices";
 import type { CreateShareInput } from "@core/content/shareables";
 import { FieldError, FormError } from "~/components/form-errors";
 import { CreatedLink } from "./created-link";
+import { ShareExpiry } from "./share-expiry";
 import "./share-messages";
 import "~/styles/shareables.css";
 
@@ -87,32 +87,7 @@ export function SharePanel({
           </label>
           <FieldError field={fields.version} />
         </fieldset>
-        <div className="share-expiry">
-          <label htmlFor={`${form.id}-expiry`}>{t("shareables.panel.expiry")}</label>
-          <select id={`${form.id}-expiry`} name="expiry" defaultValue={DEFAULT_SHARE_EXPIRY}>
-            {SHARE_EXPIRY_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {t("shareables.panel.days", { count: Number(days) })}
-              </option>
-            ))}
-            <option value="date">{t("shareables.panel.onDate")}</option>
-          </select>
-          <FieldError field={fields.expiry} />
-          <label htmlFor={fields.expiresOn.id}>{t("shareables.panel.date")}</label>
-          <input
-            type="date"
-            id={fields.expiresOn.id}
-            name="expiresOn"
-            min={todayUtc()}
-            max={lastShareDay()}
-            aria-describedby={`${fields.expiresOn.descriptionId} ${fields.expiresOn.errorId}`}
-            aria-invalid={fields.expiresOn.errors?.length ? true : undefined}
-          />
-          <p id={fields.expiresOn.descriptionId} className="field-hint">
-            {t("shareables.panel.dateHint", { days: MAX_SHARE_DAYS })}
-          </p>
-          <FieldError field={fields.expiresOn} />
-        </div>
+        <ShareExpiry formId={form.id} expiry={fields.expiry} expiresOn={fields.expiresOn} />
         <button type="submit" className="button primary" disabled={fetcher.state !== "idle"}>
           {t("shareables.panel.submit")}
         </button>
