@@ -14,6 +14,21 @@ export { DEFAULT_SHARE_EXPIRY, LATEST, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIR
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** A link's expiry: a choice of days, or "date" with the day it ends (UTC), checked by checkExpiryDate. */
+const expiryFields = {
+  expiry: z.enum(SHARE_EXPIRY_CHOICES, { message: "shareables.errors.expiryInvalid" }),
+  expiresOn: z.string().trim().optional(),
+};
+
+function checkExpiryDate(value: { expiry: string; expiresOn?: string }, ctx: z.RefinementCtx): void {
+  if (value.expiry !== "date") return;
+  const date = value.expiresOn ?? "";
+  if (!date) ctx.addIssue({ code: "custom", message: "shareables.errors.dateRequired", path: ["expiresOn"] });
+  else if (!isCalendarDate(date)) ctx.addIssue({ code: "custom", message: "shareables.errors.dateInvalid", path: ["expiresOn"] });
+  else if (date < todayUtc()) ctx.addIssue({ code: "custom", message: "shareables.errors.datePast", path: ["expiresOn"] });
+  else if (date > lastShareDay()) ctx.addIssue({ code: "custom", message: "shareables.errors.dateTooLate", path: ["expiresOn"] });
+}
+
 export const createShareSchema = z
   .object({
     intent: z.literal("create"),
@@ -22,17 +37,9 @@ export const createShareSchema = z
     version: z
       .string({ message: "shareables.errors.versionInvalid" })
       .refine((value) => value === LATEST || isUuid(value), "shareables.errors.versionInvalid"),
-    expiry: z.enum(SHARE_EXPIRY_CHOICES, { message: "shareables.errors.expiryInvalid" }),
-    expiresOn: z.string().trim().optional(),
+    ...expiryFields,
   })
-  .superRefine((value, ctx) => {
-    if (value.expiry !== "date") return;
-    const date = value.expiresOn ?? "";
-    if (!date) ctx.addIssue({ code: "custom", message: "shareables.errors.dateRequired", path: ["expiresOn"] });
-    else if (!isCalendarDate(date)) ctx.addIssue({ code: "custom", message: "shareables.errors.dateInvalid", path: ["expiresOn"] });
-    else if (date < todayUtc()) ctx.addIssue({ code: "custom", message: "shareables.errors.datePast", path: ["expiresOn"] });
-    else if (date > lastShareDay()) ctx.addIssue({ code: "custom", message: "shareables.errors.dateTooLate", path: ["expiresOn"] });
-  });
+  .superRefine(checkExpiryDate);
 
 export type CreateShareInput = z.infer<typeof createShareSchema>;
 
@@ -41,17 +48,9 @@ export const createReleaseShareSchema = z
   .object({
     intent: z.literal("create"),
     releaseId: z.uuid({ message: "shareables.errors.releaseInvalid" }),
-    expiry: z.enum(SHARE_EXPIRY_CHOICES, { message: "shareables.errors.expiryInvalid" }),
-    expiresOn: z.string().trim().optional(),
+    ...expiryFields,
   })
-  .superRefine((value, ctx) => {
-    if (value.expiry !== "date") return;
-    const date = value.expiresOn ?? "";
-    if (!date) ctx.addIssue({ code: "custom", message: "shareables.errors.dateRequired", path: ["expiresOn"] });
-    else if (!isCalendarDate(date)) ctx.addIssue({ code: "custom", message: "shareables.errors.dateInvalid", path: ["expiresOn"] });
-    else if (date < todayUtc()) ctx.addIssue({ code: "custom", message: "shareables.errors.datePast", path: ["expiresOn"] });
-    else if (date > lastShareDay()) ctx.addIssue({ code: "custom", message: "shareables.errors.dateTooLate", path: ["expiresOn"] });
-  });
+  .superRefine(checkExpiryDate);
 
 export type CreateReleaseShareInput = z.infer<typeof createReleaseShareSchema>;
 
