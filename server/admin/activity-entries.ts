@@ -1,9 +1,9 @@
 import type { Queryable } from "@server/db/client";
+import type { LinkedBucket } from "@server/content/buckets";
 import type { Activity, ActivityArea } from "./activity";
 import type { Locale } from "@core/locales";
-import type { BucketNames } from "@core/content/bucket-name";
 import { bucketName } from "@core/content/bucket-name";
-import { documentPath, type ScreenName } from "@core/content/screens";
+import { documentPath } from "@core/content/screens";
 import { documentTitle, titleText } from "@core/content/title";
 
 /** One row of the log as the page shows it: its subject links to what it names while that still exists. */
@@ -21,20 +21,9 @@ export interface ActivityEntry {
   createdAt: Date;
 }
 
-interface BucketRow {
-  id: string;
-  slug: string;
-  name: string;
-  names: BucketNames;
-  singleton: boolean;
-  screen: ScreenName;
-  jsonSchema: Record<string, unknown>;
-  locales: string[];
-}
-
 /** What still exists of the things a page of the log names, looked up once per kind. */
 interface Existing {
-  buckets: BucketRow[];
+  buckets: LinkedBucket[];
   users: Array<{ id: string; email: string }>;
   openInvitations: Set<string>;
   clients: Set<string>;
@@ -61,7 +50,7 @@ async function findExisting(db: Queryable, rows: Activity[]): Promise<Existing> 
   ];
   const userEmails = rows.filter((row) => row.area === "user" && !detail(row, "id")).map((row) => row.subject.toLowerCase());
   const [buckets, users, invitations, clients, webhooks] = await Promise.all([
-    db.query<BucketRow>(
+    db.query<LinkedBucket>(
       `SELECT id, slug, name, names, singleton, screen, json_schema AS "jsonSchema", locales FROM buckets
        WHERE id = ANY ($1::uuid[]) OR slug = ANY ($2::text[])`,
       [bucketIds, bucketSlugs],
@@ -120,7 +109,7 @@ function hrefOf(row: Activity, existing: Existing): string | null {
 }
 
 /** A document's title in the interface language (a translated title's other locales after it). */
-function documentSubject(row: Activity, bucket: BucketRow | undefined, locale: Locale): string {
+function documentSubject(row: Activity, bucket: LinkedBucket | undefined, locale: Locale): string {
   const locales = [locale, ...(bucket?.locales ?? [])];
   if (row.data) return bucket ? documentTitle(row.data, bucket.jsonSchema, locales) : "";
   return titleText(row.details.title, locales) || row.subject;

@@ -23,6 +23,8 @@ export interface Bucket {
 const BUCKET_COLUMNS = `id, slug, name, names, singleton, private, collection_name AS "collectionName",
   json_schema AS "jsonSchema", locales, screen, schema_version_id AS "schemaVersionId"`;
 
+/** What naming a document and linking to it needs of its bucket (its title's schema and locales, its screen's path). */
+export type LinkedBucket = Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "screen" | "jsonSchema" | "locales">;
 export type BucketSummary = Pick<Bucket, "id" | "slug" | "name" | "names" | "singleton" | "private" | "screen">;
 
 /** What navigation needs, without the schemas, as one JSON array: a subquery of the session lookup. */

@@ -1,9 +1,10 @@
 import type { Db, Queryable } from "@server/db/client";
+import type { LinkedBucket } from "@server/content/buckets";
 import { HttpError } from "@server/errors";
 import { isUuid } from "@core/ids";
 import { documentTitle } from "@core/content/title";
-import { savedDocumentPath, type ScreenName } from "@core/content/screens";
-import { bucketName, type BucketNames } from "@core/content/bucket-name";
+import { savedDocumentPath } from "@core/content/screens";
+import { bucketName } from "@core/content/bucket-name";
 import type { Locale } from "@core/locales";
 import { ALT_TEXT_MAX, CAPTION_MAX, CREDITS_MAX, type MediaUse, type RefusedDeletion } from "@core/media/library";
 
@@ -123,16 +124,7 @@ export interface UsingDocument {
   contentId: string;
   data: Record<string, unknown>;
   title: string;
-  bucket: {
-    id: string;
-    slug: string;
-    name: string;
-    names: BucketNames;
-    singleton: boolean;
-    screen: ScreenName;
-    jsonSchema: Record<string, unknown>;
-    locales: string[];
-  };
+  bucket: LinkedBucket;
 }
 
 /** Every document whose newest or published version names the item (media_uses), in bucket order. */
