@@ -61,7 +61,9 @@ module.exports = {
         "modules; the screens' rules reach it through the table it is handed (core/content/screen-table.ts), their modules " +
         "being out of its reach by engine-imports-no-screen.",
       severity: "error",
-      from: { path: "^(server/content/(save|save-rules|save-form|save-json|save-media|save-subforms)|core/form/(subforms|resolve))\\.ts$" },
+      from: {
+        path: "^(server/content/(save|save-rules|save-form|submission-write|save-json|save-media|save-subforms)|core/form/(subforms|resolve))\\.ts$",
+      },
       to: { path: "^core/(content/(trends|cases)|form/(cases-picker|trend-add))\\.ts$" },
     },
     {

@@ -7,7 +7,7 @@ import { saveDocument } from "./content/save";
 import type { SaveRefusal } from "./content/save-rules";
 import { createUser, type Author } from "./accounts/users";
 import { DEMO_BUCKETS, DEMO_RELEASE, type DemoSeeding } from "./demo-content";
-import { addNewestToRelease, createRelease, exhibitTimeZone, scheduleReleaseInTransaction } from "./content/releases";
+import { addNewestToRelease, createRelease, exhibitTimeZone, scheduleReleaseInTransaction } from "./content/release-editing";
 import { instantToZonedTime, zonedTimeToInstant } from "@core/zoned-time";
 import { demoImage, demoVideo, type DemoMediaDeps } from "./demo-media";
 

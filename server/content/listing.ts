@@ -6,7 +6,7 @@ import { documentCountSql } from "./document-counts";
 import { searchedPageSql } from "./search";
 import { publicationState, type PublicationState } from "@core/content/publication";
 import { versionColumns, type ContentVersion } from "./store";
-import { inScheduledReleaseSql } from "./publishing";
+import { inScheduledReleaseSql } from "./publication-state";
 
 /*
  * Listing a bucket's documents a page at a time, newest first, searched or not: the API's list, the reference

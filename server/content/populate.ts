@@ -4,7 +4,7 @@ import { toDocument } from "./document";
 import { type ContentVersion } from "./store";
 import { listContents } from "./listing";
 import { compileBucketSchema } from "./validator";
-import { publicationStates } from "./publishing";
+import { publicationStates } from "./publication-state";
 import type { User } from "@server/accounts/users";
 import { clientMay, type ApiClient } from "@server/accounts/api-clients";
 import type { Queryable } from "@server/db/client";

@@ -2,86 +2,24 @@ import type { Db, Queryable } from "@server/db/client";
 import { recordActivities, type Actor } from "@server/admin/activity";
 import { enqueueDeliveriesSql } from "@server/webhooks/outbox";
 import { documentTitle, titleProperty } from "@core/content/title";
-import { publicationState, type PublicationState } from "@core/content/publication";
-import { collectionReferences } from "@core/content/references";
 import type { User } from "@server/accounts/users";
 import { ContentNotFoundError, VersionNotFoundError } from "./store";
 import { closeReviewsOnPublish } from "./reviews";
-import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets";
-import { compileBucketSchema } from "./validator";
+import type { Bucket } from "./buckets";
+import { publicationOf, type Publication } from "./publication-state";
+import { unpublishedReferences } from "./unpublished-references";
 
 /*
  * Publishing (docs/publishing.md): what exhibits get is a document's published version, set here and nowhere else.
  * A save moves only the newest version (store.ts). Each change of the published version is one transaction: the
  * contents row, a publications row (what a rollback returns to), the webhooks' deliveries and the activity log.
+ * Reading a document's publication is publication-state.ts; what a publish would leave unpublished,
+ * unpublished-references.ts.
  */
-
-export interface Publication {
-  state: PublicationState;
-  latestVersionId: string;
-  publishedVersionId: string | null;
-  /** When what exhibits get last changed (published, or taken off). */
-  changedAt: Date | null;
-  /** Who made that change (null: before publishing existed, or a removed user). */
-  changedBy: string | null;
-}
 
 export { VersionNotFoundError } from "./store";
 
 type PublishingBucket = Pick<Bucket, "id" | "slug" | "jsonSchema" | "locales">;
-
-/** Whether the document of `contents` row `alias` is in a release scheduled to go live (release_items_content_idx). */
-export const inScheduledReleaseSql = (alias: string): string =>
-  `EXISTS (SELECT 1 FROM release_items ri JOIN releases r ON r.id = ri.release_id
-           WHERE ri.content_id = ${alias}.content_id AND r.state = 'scheduled')`;
-
-/** The publication states of these documents of a bucket, by contentId (lower case); one query. */
-export async function publicationStates(
-  db: Queryable,
-  bucketId: string,
-  contentIds: readonly string[],
-): Promise<Map<string, PublicationState>> {
-  if (!contentIds.length) return new Map();
-  const { rows } = await db.query<{
-    contentId: string;
-    latestVersionId: string;
-    publishedVersionId: string | null;
-    unpublishedAt: Date | null;
-    scheduled: boolean;
-  }>(
-    `SELECT c.content_id AS "contentId", c.latest_version_id AS "latestVersionId", c.published_version_id AS "publishedVersionId",
-            c.unpublished_at AS "unpublishedAt", ${inScheduledReleaseSql("c")} AS scheduled
-     FROM contents c WHERE c.bucket_id = $1 AND c.content_id = ANY($2::uuid[])`,
-    [bucketId, contentIds],
-  );
-  return new Map(rows.map((row) => [row.contentId.toLowerCase(), publicationState(row)]));
-}
-
-export async function publicationOf(db: Queryable, bucketId: string, contentId: string): Promise<Publication | null> {
-  const { rows } = await db.query<{
-    latestVersionId: string;
-    publishedVersionId: string | null;
-    publishedAt: Date | null;
-    unpublishedAt: Date | null;
-    scheduled: boolean;
-    changedBy: string | null;
-  }>(
-    `SELECT c.latest_version_id AS "latestVersionId", c.published_version_id AS "publishedVersionId",
-            c.published_at AS "publishedAt", c.unpublished_at AS "unpublishedAt", ${inScheduledReleaseSql("c")} AS scheduled,
-            (SELECT p.actor_name FROM publications p WHERE p.content_id = c.content_id ORDER BY p.seq DESC LIMIT 1) AS "changedBy"
-     FROM contents c WHERE c.content_id = $1 AND c.bucket_id = $2`,
-    [contentId, bucketId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    state: publicationState(row),
-    latestVersionId: row.latestVersionId,
-    publishedVersionId: row.publishedVersionId,
-    changedAt: row.unpublishedAt ?? row.publishedAt,
-    changedBy: row.changedBy,
-  };
-}
 
 /** The publication of a document just changed in this transaction (locked, so it is there). */
 async function publicationAfter(tx: Queryable, bucketId: string, contentId: string): Promise<Publication> {
@@ -294,84 +232,6 @@ export async function publishEveryNewest(db: Queryable, actor: Actor): Promise<v
      SELECT content_id, bucket_id, latest_version_id, $1, $2 FROM moved`,
     [actor.id, actor.name],
   );
-}
-
-/** A document a publish would leave an exhibit pointing at without content: referenced, and not published. */
-export interface UnpublishedReference {
-  bucket: Bucket;
-  contentId: string;
-  title: string;
-  state: "draft" | "unpublished";
-}
-
-/** How many documents a publish looks through for what it references: a bound on the walk, not on a schema. */
-const REFERENCE_WALK_LIMIT = 500;
-
-/**
- * What a document's version references, directly or through the documents it references (sub-forms of sub-forms,
- * the cases of a session), that has no published version: an exhibit would get a reference it cannot follow
- * (the delivery API leaves it as an id). Only buckets the user may open are looked into; their documents' newest
- * versions are followed, as publishing them would publish those.
- */
-export function unpublishedReferences(
-  db: Queryable,
-  user: User,
-  bucket: Pick<Bucket, "jsonSchema" | "locales">,
-  data: Record<string, unknown>,
-): Promise<UnpublishedReference[]> {
-  return unpublishedReferencesOf(db, user, [{ bucket, data }], []);
-}
-
-/**
- * The same for several documents going live together (a release): what any of them references, except the
- * documents in `going` (their contentIds), which go live with them.
- */
-export async function unpublishedReferencesOf(
-  db: Queryable,
-  user: User,
-  roots: ReadonlyArray<{ bucket: Pick<Bucket, "jsonSchema" | "locales">; data: Record<string, unknown> }>,
-  going: readonly string[],
-): Promise<UnpublishedReference[]> {
-  const found: UnpublishedReference[] = [];
-  const seen = new Set<string>(going.map((id) => id.toLowerCase()));
-  const buckets = new Map<string, Bucket | null>();
-  let level = roots.flatMap(({ bucket, data }) => collectionReferences(compileBucketSchema(bucket).schema, data));
-  const limit = seen.size + REFERENCE_WALK_LIMIT;
-  while (level.length && seen.size < limit) {
-    const byCollection = new Map<string, string[]>();
-    for (const { collection, contentId } of level) {
-      if (seen.has(contentId) || seen.size >= limit) continue;
-      seen.add(contentId);
-      byCollection.set(collection, [...(byCollection.get(collection) ?? []), contentId]);
-    }
-    const next: typeof level = [];
-    for (const [collection, ids] of byCollection) {
-      if (!buckets.has(collection)) {
-        const target = await findBucketByCollection(db, collection);
-        buckets.set(collection, target && isBucketVisible(target, user) ? target : null);
-      }
-      const target = buckets.get(collection);
-      if (!target) continue;
-      const { rows } = await db.query<{ contentId: string; data: Record<string, unknown>; published: boolean; unpublishedAt: Date | null }>(
-        `SELECT c.content_id AS "contentId", v.data, c.published_version_id IS NOT NULL AS published, c.unpublished_at AS "unpublishedAt"
-         FROM contents c JOIN versions v ON v.version_id = c.latest_version_id
-         WHERE c.bucket_id = $1 AND c.content_id = ANY ($2::uuid[])`,
-        [target.id, ids],
-      );
-      for (const row of rows) {
-        if (row.published) continue;
-        found.push({
-          bucket: target,
-          contentId: row.contentId,
-          title: documentTitle(row.data, target.jsonSchema, target.locales),
-          state: row.unpublishedAt === null ? "draft" : "unpublished",
-        });
-        next.push(...collectionReferences(compileBucketSchema(target).schema, row.data));
-      }
-    }
-    level = next;
-  }
-  return found;
 }
 
 /**

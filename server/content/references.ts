@@ -4,7 +4,7 @@ import { findBucketByCollection, isBucketVisible, type Bucket } from "./buckets"
 import { documentCountSql } from "./document-counts";
 import { type ContentVersion } from "./store";
 import { listContents } from "./listing";
-import { publicationStates } from "./publishing";
+import { publicationStates } from "./publication-state";
 import type { User } from "@server/accounts/users";
 import type { JsonSchema } from "@core/schema/normalize";
 import type { PublicationState } from "@core/content/publication";

@@ -3,15 +3,10 @@ import { isUuid } from "@core/ids";
 import type { User } from "@server/accounts/users";
 import { diffVersions } from "@core/content/version-diff";
 import { findBucketById, isBucketVisible, type Bucket } from "./buckets";
-import { unpublishedReferencesOf, type UnpublishedReference } from "./publishing";
-import {
-  addNewestToRelease,
-  publishReleaseInTransaction,
-  scheduleReleaseInTransaction,
-  ReleaseNotFoundError,
-  type ReleaseOutcome,
-  type ReleaseSummary,
-} from "./releases";
+import { unpublishedReferencesOf, type UnpublishedReference } from "./unpublished-references";
+import { ReleaseNotFoundError, type ReleaseSummary } from "./releases";
+import { addNewestToRelease, scheduleReleaseInTransaction } from "./release-editing";
+import { publishReleaseInTransaction, type ReleaseOutcome } from "./release-rollout";
 import { compileBucketSchema } from "./validator";
 
 /*

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Db } from "@server/db/client";
 import { PollingLoop } from "@server/background/polling-loop";
-import { publishDueReleases } from "./releases";
+import { publishDueReleases } from "./release-rollout";
 
 /*
  * The release poller: every server runs one (started with the server's other background work, stopped before its

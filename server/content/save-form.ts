@@ -1,36 +1,24 @@
-import { parse, type Submission, type SubmissionResult } from "@conform-to/react";
+import { parse, type SubmissionResult } from "@conform-to/react";
 import type { Bucket } from "./buckets";
 import { referenceReply, type ReferenceReply } from "./references";
-import { saveDocument } from "./save";
-import type { SaveRefusal } from "./save-rules";
-import { ContentNotFoundError, VersionConflictError, type ContentVersion } from "./store";
-import {
-  checkFormFiles,
-  checkMediaReferences,
-  discardFiles,
-  keepAsPending,
-  showErrorsOf,
-  type MediaReferenceCheck,
-  type StagedFormFile,
-} from "./save-media";
+import type { ContentVersion } from "./store";
+import { checkFormFiles, checkMediaReferences, discardFiles, keepAsPending, showErrorsOf, type StagedFormFile } from "./save-media";
 import { compileBucketSchema } from "./validator";
-import { checkSubDocuments, SubFormSaveError, subFormRefusal, writeSubDocuments } from "./save-subforms";
-import { subFormBuckets, subFormChecks, type SubFormBucket } from "./subforms";
-import { asNewSubDocuments, InlineCopyError, inlineCopyRefusal, ownedInlineDocuments, writeDuplicateDocuments } from "./duplicate";
+import { subFormBuckets, subFormChecks } from "./subforms";
+import { leaveForSubForm, pickForDraft } from "./drafts";
+import { takeMergeChoices } from "./merge-save";
+import { asFormPayload, keepForNewDocument, writeSubmission } from "./submission-write";
 import type { User } from "@server/accounts/users";
-import { mediaReferences, type FormPost } from "@server/media/form-upload";
+import type { FormPost } from "@server/media/form-upload";
 import { applyMediaEdit } from "@server/media/form-edits";
-import { PendingUploadTaken } from "@server/media/pending";
 import { mediaKindOfSchema } from "@core/form/field-kind";
 import { removeHostileEntries } from "@core/form/hostile";
 import { BASE_VERSION_FIELD, CONTENT_ID_FIELD } from "@core/form/resolve";
 import { takeReferenceSearch } from "@core/form/reference-search";
-import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver, takeSubDocuments } from "@core/form/subforms";
-import { createDraft, leaveForSubForm, pickForDraft } from "./drafts";
+import { OPEN_NEW_SUBFORM_FIELD, OPEN_SUBFORM_FIELD, RETURN_FIELD, subFormResolver } from "@core/form/subforms";
 import { leaveForLibrary, leaveForOwnTexts } from "@server/media/library-pick";
 import { kickJobs } from "@server/media/intake";
 import { CHOOSE_FROM_LIBRARY_FIELD, USE_TEXTS_FIELD } from "@core/media/wire";
-import { newDocumentPath } from "@core/content/screens";
 import { HttpError } from "@server/errors";
 import { applyFormIntents, type IntentEffects } from "@core/form/intents";
 import { schemaAtName } from "@core/schema/walk";
@@ -42,7 +30,6 @@ import type { Services } from "@server/services";
 import { isUuid } from "@core/ids";
 import { storedFormValue } from "@core/form/kinds";
 import type { MergeConflicts } from "@core/content/merge";
-import { saveMerged, shownValue, takeChosenTheirs, takeMergeChoices, type MergedSave } from "./merge-save";
 
 /*
  * The edit form's adapter to the front door (server/content/save.ts): how a form post becomes a saved document:
@@ -51,7 +38,8 @@ import { saveMerged, shownValue, takeChosenTheirs, takeMergeChoices, type Merged
  *   → intents (the field kinds' no-JavaScript buttons: core/form/intents.ts; the 'Upload' button, a media field's
  *     crop and thumbnail; Conform's list intents)
  *   → validate once (the files' read-only checks, Conform with resolveDocument, the pending uploads)
- *   → save (the front door, server/content/save.ts: the server's rules, then files, media rows, jobs and the document).
+ *   → save (submission-write.ts: the front door, server/content/save.ts, with the server's rules, then files, media
+ *     rows, jobs and the document; a stale save merged).
  * A post that does not save re-renders with its input; its checked files wait as pending uploads.
  */
 
@@ -249,7 +237,11 @@ export async function submitBucketForm(
     const status = hasErrors(refused) ? 422 : submission.status === "error" || hasErrors(fieldErrors) ? 400 : 200;
     return notSaved(status, { fieldErrors });
   }
-  const outcome = await save(context, target, formData, submission, files.staged, checked, subBuckets, locale, {
+  const posted = {
+    contentId: textField(formData, CONTENT_ID_FIELD) || undefined,
+    baseVersionId: textField(formData, BASE_VERSION_FIELD) || undefined,
+  };
+  const outcome = await writeSubmission(context, target, posted, submission, files.staged, checked, subBuckets, locale, {
     ...options,
     mergeChoices,
   });
@@ -270,147 +262,4 @@ export async function submitBucketForm(
     return reply;
   }
   return notSaved(outcome.refusal.status, { notice: "invalid", fieldErrors: outcome.refusal.errors.byField });
-}
-
-type SaveStep =
-  | { kind: "saved"; version: ContentVersion; merged: boolean }
-  | { kind: "merge"; latestVersionId: string; conflicts: MergeConflicts; merged: Record<string, unknown> }
-  | { kind: "conflict"; latestVersionId: string | null }
-  /** Someone else deleted the document while the form was open. */
-  | { kind: "deleted" }
-  | { kind: "refused"; refusal: SaveRefusal };
-
-/**
- * The form of a document someone else deleted meanwhile: its input kept as a draft for a new document's page,
- * which opens with it and says why (server/content/drafts.ts); answers that page's path.
- */
-async function keepForNewDocument(context: Services, target: { user: User; bucket: Bucket }, formData: FormData): Promise<string> {
-  const entries = [...formData.entries()].flatMap(([name, value]): Array<[string, string]> =>
-    typeof value === "string" && name !== CONTENT_ID_FIELD && name !== BASE_VERSION_FIELD ? [[name, value]] : [],
-  );
-  const returnPath = newDocumentPath(target.bucket);
-  const token = await createDraft(context.db, { userId: target.user.id, bucketId: target.bucket.id, returnPath, field: "", entries });
-  return `${returnPath}?draft=${encodeURIComponent(token)}&deleted`;
-}
-
-/** Saves a valid submission with the files its document references; the post's other files are removed. */
-async function save(
-  context: Services,
-  target: { user: User; bucket: Bucket },
-  formData: FormData,
-  submission: Extract<Submission<Record<string, unknown>>, { status: "success" }>,
-  staged: readonly StagedFormFile[],
-  checked: MediaReferenceCheck,
-  subBuckets: readonly SubFormBucket[],
-  messageLocale: Locale,
-  options: SubmitOptions & { mergeChoices: readonly string[] },
-): Promise<SaveStep> {
-  const { schema } = compileBucketSchema(target.bucket);
-  const { data, subDocuments: posted } = takeSubDocuments(submission.value);
-  // A duplicate: the original's inline sub-documents are copied in the save's transaction (server/content/duplicate.ts).
-  const owned = options.duplicateOf ? await ownedInlineDocuments(context.db, target.bucket, options.duplicateOf) : null;
-  const subDocuments = owned ? asNewSubDocuments(posted, owned) : posted;
-  const subRefusal = await checkSubDocuments(context, target.user, subBuckets, subDocuments, messageLocale);
-  if (subRefusal) return { kind: "refused", refusal: subRefusal };
-  const contentId = textField(formData, CONTENT_ID_FIELD) || undefined;
-  const baseVersionId = textField(formData, BASE_VERSION_FIELD) || undefined;
-  // Fields a merge conflict's editor chose the newest version's value for (the form's base is that version now).
-  if (contentId && baseVersionId) await takeChosenTheirs(context.db, contentId, baseVersionId, data, options.mergeChoices);
-  const referenced = new Set(mediaReferences(schema, data).map((reference) => reference.contentId.toLowerCase()));
-  const request = {
-    actor: target.user,
-    bucket: target.bucket,
-    locale: messageLocale,
-    contentId,
-    baseVersionId,
-    upload: { files: staged.filter((file) => referenced.has(file.contentId)), references: checked },
-    // Inline sub-forms' documents (and a duplicate's copies) are written in the document's transaction.
-    before: owned?.size
-      ? writeDuplicateDocuments(
-          context,
-          target.user,
-          { schema, data },
-          { buckets: subBuckets, documents: subDocuments },
-          owned,
-          messageLocale,
-        )
-      : subDocuments.length
-        ? writeSubDocuments(target.user, subBuckets, subDocuments)
-        : undefined,
-  };
-  const done = async (version: ContentVersion, merged: boolean): Promise<SaveStep> => {
-    await discardFiles(
-      context.media.storage,
-      staged.filter((file) => !referenced.has(file.contentId)),
-    );
-    return { kind: "saved", version, merged };
-  };
-  try {
-    const outcome = await saveDocument(context, {
-      ...request,
-      // The resolver validated the submission (Conform's parse): the front door does not again.
-      document: { validated: data },
-    });
-    if (!outcome.ok) return { kind: "refused", refusal: outcome };
-    return await done(outcome.version, false);
-  } catch (error) {
-    // A stale save: merged with the newest version (server/content/merge-save.ts). Its inline sub-forms' documents are
-    // written with it, each on its own base version (a stale one is the spec's sub-form conflict).
-    if (error instanceof VersionConflictError && contentId && baseVersionId) {
-      try {
-        const merged = await saveMerged(
-          context,
-          { ...request, contentId, baseVersionId, document: { validated: data } },
-          schema,
-          data,
-          error,
-        );
-        if (merged.kind === "conflicts") return mergeConflicts(merged);
-        if (!merged.result.ok) return { kind: "refused", refusal: merged.result };
-        return await done(merged.result.version, true);
-      } catch (again) {
-        return await unsaved(again);
-      }
-    }
-    return await unsaved(error);
-  }
-
-  async function unsaved(error: unknown): Promise<SaveStep> {
-    // A sub-document's write failed: the transaction took the parent back too; the files wait as pending.
-    if (error instanceof SubFormSaveError) return { kind: "refused", refusal: subFormRefusal(context, error, messageLocale) };
-    // A sub-document of the original that cannot be copied: nothing of the duplicate was saved.
-    if (error instanceof InlineCopyError) return { kind: "refused", refusal: inlineCopyRefusal(error) };
-    if (error instanceof VersionConflictError) return { kind: "conflict", latestVersionId: error.latestVersionId };
-    if (error instanceof ContentNotFoundError && contentId) {
-      await discardFiles(context.media.storage, staged);
-      return { kind: "deleted" };
-    }
-    // A double submit: the other post saved these uploads first; this one is stale, like a version conflict.
-    if (error instanceof PendingUploadTaken) return { kind: "conflict", latestVersionId: null };
-    await discardFiles(context.media.storage, staged);
-    throw error;
-  }
-}
-
-/** Stored values as a form post carries them (Conform's own serialization of default values): text throughout. */
-function asFormPayload(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(asFormPayload);
-  if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, asFormPayload(inner)]));
-  if (typeof value === "boolean") return value ? "on" : undefined;
-  if (typeof value === "number") return String(value);
-  return value ?? undefined;
-}
-
-/** A merge's conflicts as the re-rendered form shows them. */
-function mergeConflicts(merged: Extract<MergedSave, { kind: "conflicts" }>): SaveStep {
-  return {
-    kind: "merge",
-    latestVersionId: merged.latestVersionId,
-    merged: merged.merged,
-    conflicts: {
-      author: merged.author,
-      fields: merged.fields.map((field) => ({ ...field, mine: shownValue(field.mine), theirs: shownValue(field.theirs) })),
-    },
-  };
 }

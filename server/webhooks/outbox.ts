@@ -3,7 +3,7 @@ import type { DocumentWebhookEvent, ReleaseWebhookEvent } from "@core/webhook-fo
 /*
  * The outbox: what a document's save, delete, publish or unpublish (and a release's publish or rollback) records for
  * the webhooks that want it. The store's statements include this SQL (server/content/store.ts: createContent,
- * saveVersion, deleteContent; server/content/publishing.ts: applyPublications; server/content/releases.ts), so a
+ * saveVersion, deleteContent; server/content/publishing.ts: applyPublications; server/content/release-rollout.ts), so a
  * delivery is recorded in the same statement or transaction as the change: never lost when the change commits,
  * never sent when it rolls back. Every path that changes a document goes through those functions.
  */

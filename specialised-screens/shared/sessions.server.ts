@@ -4,7 +4,7 @@ import { pageClause } from "@server/db/page-clause";
 import { documentCountSql } from "@server/content/document-counts";
 import { searchedPageSql } from "@server/content/search";
 import { publicationStateCondition } from "@server/content/listing";
-import { inScheduledReleaseSql } from "@server/content/publishing";
+import { inScheduledReleaseSql } from "@server/content/publication-state";
 import { publicationState, type PublicationState } from "@core/content/publication";
 import type { User } from "@server/accounts/users";
 import type { Db, Queryable } from "@server/db/client";

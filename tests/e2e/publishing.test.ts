@@ -6,7 +6,7 @@ import { createTestBucket } from "@tests/support/fixtures";
 import { postForm } from "@tests/support/http";
 import { publishNewest } from "@tests/support/publishing";
 import { startTestServer, type TestServer } from "@tests/support/server";
-import { publicationOf } from "@server/content/publishing";
+import { publicationOf } from "@server/content/publication-state";
 import { createContent, getLatestVersion, saveVersion } from "@server/content/store";
 
 /*

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContent, saveVersion } from "@server/content/store";
-import { addToRelease, createRelease } from "@server/content/releases";
+import { addToRelease, createRelease } from "@server/content/release-editing";
 import { JS_MODES, launchBrowser, newContext, open, textOf, waitForHydration } from "@tests/support/browser";
 import { signedInContext } from "@tests/support/content-browser";
 import { createTestBucket, decode } from "@tests/support/fixtures";

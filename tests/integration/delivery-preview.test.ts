@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent, saveVersion } from "@server/content/store";
-import { addToRelease, createRelease, publishRelease, rollbackRelease } from "@server/content/releases";
+import { addToRelease, createRelease } from "@server/content/release-editing";
+import { publishRelease, rollbackRelease } from "@server/content/release-rollout";
 import { createPublished, TEST_PUBLISHER } from "@tests/support/publishing";
 import { createTestBucket } from "@tests/support/fixtures";
 import { deliver, deliveryClient, expectProblem, json, type Doc } from "@tests/support/delivery";

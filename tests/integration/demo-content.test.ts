@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { exhibitTimeZone, getRelease, listReleases } from "@server/content/releases";
+import { getRelease, listReleases } from "@server/content/releases";
+import { exhibitTimeZone } from "@server/content/release-editing";
 import { instantToZonedTime } from "@core/zoned-time";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_BUCKETS } from "@server/demo-content";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent, saveVersion } from "@server/content/store";
-import { publicationOf, publishDocument, unpublishDocument } from "@server/content/publishing";
+import { publishDocument, unpublishDocument } from "@server/content/publishing";
+import { publicationOf } from "@server/content/publication-state";
 import { createWebhook } from "@server/webhooks/store";
 import { createTestBucket, page, signedInUser } from "@tests/support/fixtures";
 import { deliver, deliveryClient, type Doc } from "@tests/support/delivery";

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent, saveVersion } from "@server/content/store";
-import { publicationOf } from "@server/content/publishing";
-import { addToRelease, createRelease, getRelease, listReleases } from "@server/content/releases";
+import { publicationOf } from "@server/content/publication-state";
+import { getRelease, listReleases } from "@server/content/releases";
+import { addToRelease, createRelease } from "@server/content/release-editing";
 import { instantToZonedTime } from "@core/zoned-time";
 import { createTestBucket, decode, page, signedInUser } from "@tests/support/fixtures";
 import { formErrorText, inputValue, postForm } from "@tests/support/http";

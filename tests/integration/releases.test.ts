@@ -3,24 +3,26 @@ import pino from "pino";
 import type { Bucket } from "@server/content/buckets";
 import { openPostgres, type Db } from "@server/db/client";
 import { createContent, deleteContent, saveVersion } from "@server/content/store";
-import { publicationOf, publishDocument } from "@server/content/publishing";
+import { publishDocument } from "@server/content/publishing";
+import { publicationOf } from "@server/content/publication-state";
 import {
-  addToRelease,
-  createRelease,
   getRelease,
   listReleases,
-  publishRelease,
   releasesOfDocument,
-  removeFromRelease,
-  renameRelease,
-  rollbackRelease,
-  scheduleRelease,
-  unscheduleRelease,
   ReleaseNotEditableError,
   ReleaseNotFoundError,
   ReleaseNotPublishedError,
   ReleaseScheduleError,
 } from "@server/content/releases";
+import {
+  addToRelease,
+  createRelease,
+  removeFromRelease,
+  renameRelease,
+  scheduleRelease,
+  unscheduleRelease,
+} from "@server/content/release-editing";
+import { publishRelease, rollbackRelease } from "@server/content/release-rollout";
 import { listOverview } from "@server/content/listing";
 import type { PublicationState } from "@core/content/publication";
 import { ReleaseScheduler } from "@server/content/release-scheduler";

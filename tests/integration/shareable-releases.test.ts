@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bucket } from "@server/content/buckets";
 import { createContent, saveVersion } from "@server/content/store";
-import { addToRelease, createRelease } from "@server/content/releases";
+import { addToRelease, createRelease } from "@server/content/release-editing";
 import { createTestBucket, decode, errorPage, page, signedInUser } from "@tests/support/fixtures";
 import { get, postForm } from "@tests/support/http";
 import { pngOfSize, upload } from "@tests/support/media-fixtures";

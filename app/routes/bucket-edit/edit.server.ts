@@ -9,7 +9,7 @@ import { loadClipCardData } from "@server/content/populate";
 import { submitBucketForm } from "@server/content/save-form";
 import { historyPanel } from "@server/content/history";
 import { openReviewOf } from "@server/content/reviews";
-import { publicationOf } from "@server/content/publishing";
+import { publicationOf } from "@server/content/publication-state";
 import { mayPublish } from "@core/content/publication";
 import { isReleaseEditable } from "@core/content/release";
 import { releasesOfDocument } from "@server/content/releases";

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { User } from "@server/accounts/users";
 import type { Bucket } from "@server/content/buckets";
-import { publicationOf, type Publication } from "@server/content/publishing";
+import { publicationOf, type Publication } from "@server/content/publication-state";
 import { getVersion } from "@server/content/store";
 import { HttpError } from "@server/errors";
 import { requireBucketAccess } from "@server/web/guards";

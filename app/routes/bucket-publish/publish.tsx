@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
-import { publishWithReferences, unpublishDocument, unpublishedReferences } from "@server/content/publishing";
+import { publishWithReferences, unpublishDocument } from "@server/content/publishing";
+import { unpublishedReferences } from "@server/content/unpublished-references";
 import { historyEntries } from "@server/content/history";
 import { pageRoute } from "@server/web/respond";
 import { readForm } from "@server/web/read-form";

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { addToRelease, createRelease, listReleases, releasesOfDocument } from "@server/content/releases";
+import { listReleases, releasesOfDocument } from "@server/content/releases";
+import { addToRelease, createRelease } from "@server/content/release-editing";
 import { historyEntries } from "@server/content/history";
 import { pageRoute } from "@server/web/respond";
 import { formText, readForm } from "@server/web/read-form";

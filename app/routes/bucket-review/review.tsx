@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { askForReview, closeReview, openReviewOf } from "@server/content/reviews";
 import { mailReviewers } from "@server/content/review-mail";
-import { publicationOf } from "@server/content/publishing";
+import { publicationOf } from "@server/content/publication-state";
 import { pageRoute } from "@server/web/respond";
 import { formText, readForm } from "@server/web/read-form";
 import { getRequestState, interfaceBucketName } from "@server/web/request-state";

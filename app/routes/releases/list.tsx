@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { createRelease, listReleases } from "@server/content/releases";
+import { listReleases } from "@server/content/releases";
+import { createRelease } from "@server/content/release-editing";
 import { pageRoute } from "@server/web/respond";
 import { formText, readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";

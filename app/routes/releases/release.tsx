@@ -1,7 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { publishReleaseWithReferences, scheduleReleaseWithReferences } from "@server/content/release-references";
-import { getRelease, removeFromRelease, renameRelease, rollbackRelease, unscheduleRelease } from "@server/content/releases";
+import { getRelease } from "@server/content/releases";
+import { removeFromRelease, renameRelease, unscheduleRelease } from "@server/content/release-editing";
+import { rollbackRelease } from "@server/content/release-rollout";
 import { pageRoute } from "@server/web/respond";
 import { formText, readForm } from "@server/web/read-form";
 import { zonedTimeToInstant } from "@core/zoned-time";

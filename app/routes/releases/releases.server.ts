@@ -22,7 +22,7 @@ export async function requireReleases(request: Request, context: AppLoadContext)
   return user;
 }
 
-export { exhibitTimeZone } from "@server/content/releases";
+export { exhibitTimeZone } from "@server/content/release-editing";
 
 /** A refused release action, as the page shows it: the message, its parameters and the status. */
 export interface ReleaseRefusal {

@@ -1,4 +1,4 @@
-import { sharedMedia } from "@server/content/shareables";
+import { sharedMedia } from "@server/content/shared-previews";
 import { serveMedia } from "@server/web/serve-media";
 import { HttpError } from "@server/errors";
 import { apiRoute } from "@server/web/respond";

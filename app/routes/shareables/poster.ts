@@ -1,4 +1,4 @@
-import { sharedMedia } from "@server/content/shareables";
+import { sharedMedia } from "@server/content/shared-previews";
 import { serveFile } from "@server/web/serve-media";
 import { posterKey, stillMimetype } from "@server/media/stills";
 import { HttpError } from "@server/errors";

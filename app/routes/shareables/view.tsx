@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { sharedPage } from "@server/content/shareables";
+import { sharedPage } from "@server/content/shared-previews";
 import { HttpError } from "@server/errors";
 import { pageRoute } from "@server/web/respond";
 import { getRequestState } from "@server/web/request-state";
