@@ -11,9 +11,10 @@ import { RELEASE_NAME_MAX } from "@core/content/release";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { IntentForm } from "~/components/intent-form";
 import { FlashNotice } from "~/components/flash-notice";
-import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { UnpublishedReferences } from "~/components/publishing/unpublished-references";
-import { ReleaseBadge, ReleaseTime } from "~/components/releases/release-badge";
+import { ReleaseBadge } from "~/components/releases/release-badge";
+import { ReleaseFacts } from "~/components/releases/release-facts";
+import { ReleaseItemsTable } from "~/components/releases/release-items-table";
 import { ReleaseShareForm } from "~/components/publishing/release-share-form";
 import { pageTitle } from "~/lib/page-title";
 import { exhibitTimeZone, refusalOf, requireReleases, type ReleaseRefusal } from "./releases.server";
@@ -135,7 +136,7 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
 
       <h2>{t("releases.itemsTitle")}</h2>
       {items.length === 0 && loaderData.hiddenItems === 0 ? <p className="empty">{t("releases.noItems")}</p> : null}
-      {items.length ? <ReleaseItems items={items} editable={editable} /> : null}
+      {items.length ? <ReleaseItemsTable items={items} editable={editable} /> : null}
       {loaderData.hiddenItems ? <p className="muted">{t("releases.hiddenItems", { count: loaderData.hiddenItems })}</p> : null}
       {release.state !== "rolled_back" && items.length ? <ReleaseShareForm releaseId={release.id} /> : null}
 
@@ -212,97 +213,5 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
         </ConfirmDialog>
       ) : null}
     </section>
-  );
-}
-
-type PageData = Route.ComponentProps["loaderData"];
-
-function ReleaseFacts({ release, zone }: { release: PageData["release"]; zone: string }) {
-  const { t } = useTranslation();
-  const line = (key: "createdBy" | "scheduledFor" | "publishedOn" | "rolledBackOn", iso: string, name: string | null) => (
-    <li>
-      {t(`releases.${key}`, { when: "\u0000", name: name ?? "" })
-        .split("\u0000")
-        .flatMap((part, index) => (index === 0 ? [part] : [<ReleaseTime key={key} iso={iso} zone={zone} />, part]))}
-    </li>
-  );
-  return (
-    <ul className="release-facts muted">
-      {line("createdBy", release.createdAt, release.createdBy)}
-      {release.scheduledAt && (release.state === "scheduled" || release.state === "open")
-        ? line("scheduledFor", release.scheduledAt, null)
-        : null}
-      {release.publishedAt ? line("publishedOn", release.publishedAt, release.publishedBy) : null}
-      {release.rolledBackAt ? line("rolledBackOn", release.rolledBackAt, release.rolledBackBy) : null}
-    </ul>
-  );
-}
-
-function ReleaseItems({ items, editable }: { items: PageData["items"]; editable: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div className="table-scroll">
-      <table className="content-table release-items">
-        <caption className="visually-hidden">{t("releases.itemsTitle")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("releases.itemColumns.document")}</th>
-            <th scope="col">{t("releases.itemColumns.version")}</th>
-            <th scope="col">{t("releases.itemColumns.state")}</th>
-            <th scope="col">{t("releases.itemColumns.changes")}</th>
-            {editable ? (
-              <th scope="col">
-                <span className="visually-hidden">{t("releases.remove")}</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => {
-            const title = item.title || t("releases.untitled");
-            return (
-              <tr key={item.contentId} data-content-id={item.contentId}>
-                <th scope="row">
-                  <Link to={item.documentPath}>{title}</Link>
-                  <span className="muted release-item-bucket">{item.bucketName}</span>
-                </th>
-                <td>
-                  {item.newest ? `${t("releases.newest")} · ` : null}
-                  {t("releases.version", { number: item.versionNumber })}
-                </td>
-                <td>
-                  <PublicationBadge state={item.state} />
-                </td>
-                <td className="release-item-changes">
-                  {item.changes === "new"
-                    ? t("releases.newOnExhibits")
-                    : item.changes === "same"
-                      ? t("releases.sameAsPublished")
-                      : item.changes.length
-                        ? t("releases.changedFields", { fields: item.changes.join(", ") })
-                        : null}
-                  {item.comparePath ? (
-                    <>
-                      {" "}
-                      <Link to={item.comparePath} aria-label={t("releases.compareLabel", { title })}>
-                        {t("releases.compare")}
-                      </Link>
-                    </>
-                  ) : null}
-                </td>
-                {editable ? (
-                  <td>
-                    <IntentForm intent="remove" fields={{ contentId: item.contentId }} className="button small">
-                      <span aria-hidden="true">{t("releases.remove")}</span>
-                      <span className="visually-hidden">{t("releases.removeLabel", { title })}</span>
-                    </IntentForm>
-                  </td>
-                ) : null}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
   );
 }

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { OverviewFrame, OverviewTable, RowActions, SelectBox, type RowLabels } from "~/components/overview";
+import { OverviewFrame } from "~/components/overview";
+import { OverviewTable, RowActions, type RowLabels } from "~/components/overview-table";
+import { SelectBox } from "~/components/bulk-bar";
 import type { WhereUsed } from "@core/content/references";
 import { documentPath, type ScreenBucket } from "@core/content/screens";
 import { formatDuration, movedOrder, type MoveTarget, type SessionCard } from "../session-overview";
