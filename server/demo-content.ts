@@ -2,8 +2,9 @@ import type { Bucket } from "./content/buckets";
 
 /*
  * The demo content a first start seeds (server/seed.ts): buckets for each field kind and screen, and their documents,
- * saved through the front door like any other. Over 300 lines on purpose: it is data, a museum's worth of examples.
+ * saved through the front door like any other.
  */
+/* eslint-disable max-lines -- Over 300 lines on purpose: it is data, a museum's worth of examples. */
 
 /** What a demo bucket's documents may use: the contentIds of buckets seeded before, and media made now. */
 export interface DemoSeeding {

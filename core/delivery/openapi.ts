@@ -14,8 +14,8 @@ import { propertiesOf } from "@core/schema/walk";
  * that bucket's document (with `populate`); into any other bucket as an id. Media are Media objects. The schemas
  * keep the standard JSON Schema keywords of the bucket's normalised schema (types, titles, enums, limits, required)
  * and leave out the form's own (renderer, _ref, x-…, $data).
- * Over 300 lines on purpose: it is one document, written in the order an app's developer reads it.
  */
+/* eslint-disable max-lines -- Over 300 lines on purpose: it is one document, written in the order an app's developer reads it. */
 
 export interface OpenApiBucket {
   slug: string;

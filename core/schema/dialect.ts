@@ -16,9 +16,9 @@ import { TREND_SELECT_RENDERER, VIDEO_CASES_RENDERER } from "@core/content/rende
  * unknown keywords, keywords the engine does not render (oneOf, $ref …), unknown renderers, formats and media kinds,
  * references to collections that do not exist, bad media bounds, the normalisation errors, and whatever AJV itself
  * refuses to compile.
- * Over 300 lines on purpose: the dialect is one table of keywords and one walk over a schema, read together when a
- * keyword is added (a split would scatter the table from the checks that use it).
  */
+/* eslint-disable max-lines -- Over 300 lines on purpose: the dialect is one table of keywords and one walk over a
+   schema, read together when a keyword is added (a split would scatter the table from the checks that use it). */
 
 /** Validation keywords whose value is a number (or a `$data` reference to one). */
 const NUMBER_KEYWORDS = [

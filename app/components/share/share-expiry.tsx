@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { DEFAULT_SHARE_EXPIRY, lastShareDay, MAX_SHARE_DAYS, SHARE_EXPIRY_DAYS } from "@core/content/share-choices";
 import { todayUtc } from "@core/calendar-date";
 import { FieldError } from "~/components/form-errors";
+import "./share-messages";
 
 /*
  * A share form's expiry: a number of days, or a date up to MAX_SHARE_DAYS ahead (the document's share panel and a

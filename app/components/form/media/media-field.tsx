@@ -17,11 +17,9 @@ import { freshUrl, MediaSummary, pendingFilename, PendingSummary } from "./media
 import { CropFallback, ThumbFallback } from "./no-script-edits";
 import { lazyDialog, opensInBrowserOnly } from "~/lib/lazy-dialog";
 
-/*
- * Over 300 lines on purpose: one field in its three lives (a plain file input without JavaScript, an upload with its
- * progress, a stored content with its view, crop and thumbnail dialogs), which share one state. Loading and polling
- * the content: use-media-content.ts.
- */
+/* eslint-disable max-lines -- Over 300 lines on purpose: one field in its three lives (a plain file input without
+   JavaScript, an upload with its progress, a stored content with its view, crop and thumbnail dialogs), which share
+   one state. Loading and polling the content: use-media-content.ts. */
 
 // The modals open on a click (the crop modal also after an upload a field must crop): their code comes then.
 const CropModal = lazyDialog(import.meta.env.SSR ? opensInBrowserOnly : () => import("./crop-modal").then((module) => module.CropModal));
