@@ -12,7 +12,7 @@ import type { Locale } from "@core/locales";
 import type { Bucket } from "./buckets";
 import { selectedIds, type DocumentSelection } from "./document-selection";
 import { ownedInlineDocuments, writeDuplicateDocuments, InlineCopyError } from "./duplicate";
-import { saveDocument, type SaveResult } from "./save";
+import { saveDocument, type SaveRequest } from "./save";
 import { ContentNotFoundError, deleteContent, VersionConflictError } from "./store";
 import { compileBucketSchema } from "./validator";
 
@@ -143,13 +143,13 @@ const skipped = (bucket: Bucket, document: Selected, messages: string[]) => ({
  */
 async function saveCounted(
   outcome: BulkOutcome,
-  { bucket }: BulkContext,
+  { services, actor, bucket, locale }: BulkContext,
   document: Selected,
-  save: () => Promise<SaveResult>,
+  request: Omit<SaveRequest, "actor" | "bucket" | "locale">,
   expected: (error: unknown) => string | null,
 ): Promise<void> {
   try {
-    const saved = await save();
+    const saved = await saveDocument(services, { actor, bucket, locale, ...request });
     if (saved.ok) outcome.done += 1;
     else outcome.skipped.push(skipped(bucket, document, refusalMessages(bucket, saved.errors.byField, saved.message)));
   } catch (error) {
@@ -161,7 +161,7 @@ async function saveCounted(
 
 /** Sets one field of each selected document (fieldChange), each document its own validated save. */
 export async function bulkSetField(context: BulkContext, ids: readonly string[], change: FieldChange, field: string): Promise<BulkOutcome> {
-  const { services, actor, bucket, locale } = context;
+  const { services, bucket, locale } = context;
   const outcome: BulkOutcome = { done: 0, unchanged: 0, skipped: [] };
   for await (const document of selectedDocuments(services.db, bucket, ids)) {
     const data = change(document.data);
@@ -173,15 +173,7 @@ export async function bulkSetField(context: BulkContext, ids: readonly string[],
       outcome,
       context,
       document,
-      () =>
-        saveDocument(services, {
-          actor,
-          bucket,
-          locale,
-          contentId: document.contentId,
-          baseVersionId: document.versionId,
-          document: { payload: data },
-        }),
+      { contentId: document.contentId, baseVersionId: document.versionId, document: { payload: data } },
       // Saved or deleted by someone else since this document was read: left as that save made it.
       (error) =>
         error instanceof VersionConflictError || error instanceof ContentNotFoundError
@@ -205,16 +197,12 @@ export async function bulkDuplicate(context: BulkContext, ids: readonly string[]
       outcome,
       context,
       document,
-      () =>
-        saveDocument(services, {
-          actor,
-          bucket,
-          locale,
-          document: { payload: data },
-          before: owned.size
-            ? writeDuplicateDocuments(services, actor, { schema, data }, { buckets: [], documents: [] }, owned, locale)
-            : undefined,
-        }),
+      {
+        document: { payload: data },
+        before: owned.size
+          ? writeDuplicateDocuments(services, actor, { schema, data }, { buckets: [], documents: [] }, owned, locale)
+          : undefined,
+      },
       (error) => (error instanceof InlineCopyError ? error.reason : null),
     );
   }
