@@ -17,12 +17,16 @@ import { normalizeLocale } from "@core/locales";
 import { getRequestState } from "@server/web/request-state";
 import { useRootData } from "./lib/root-data";
 import { ScreenTableContext } from "./lib/screen-table";
-import { SCREEN_BROWSER_RULES } from "@screens/browser-rules";
+import { SCREEN_TABLE } from "@screens/table";
+import { registerScreens } from "@core/content/screens";
 import "./styles/app.css";
 import "./styles/references.css";
 import "./styles/session-editor.css";
 import { bucketName } from "@core/content/bucket-name";
 import { pageTitle } from "./lib/page-title";
+
+// The composition root of the pages (server render and browser): the screens' table, for every link to a bucket.
+registerScreens(SCREEN_TABLE);
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -108,7 +112,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   useInterfaceLanguage(i18n, loaderData.locale, cataloguePartsOf(useMatches().map((match) => match.handle)));
   return (
-    <ScreenTableContext.Provider value={SCREEN_BROWSER_RULES}>
+    <ScreenTableContext.Provider value={SCREEN_TABLE}>
       <Outlet />
     </ScreenTableContext.Provider>
   );

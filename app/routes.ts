@@ -1,15 +1,17 @@
+import { existsSync, readdirSync } from "node:fs";
 import { index, route, type RouteConfig, type RouteConfigEntry } from "@react-router/dev/routes";
-import { SCREENS } from "../core/content/screens";
 
 /*
- * React Router reads this file before the path aliases exist, so what it imports uses relative paths only: the
- * screens' names, and each specialised screen's routes from specialised-screens/{name}/routes.ts.
+ * React Router reads this file before the path aliases exist, so it imports relative paths only: each specialised
+ * screen's pages come from its folder's routes.ts (specialised-screens/{name}/routes.ts), found by listing the folders.
  */
+const screensFolder = new URL("../specialised-screens/", import.meta.url);
 const screenRoutes = (
   await Promise.all(
-    SCREENS.filter((name) => name !== "generic").map(
-      async (name) => ((await import(`../specialised-screens/${name}/routes.ts`)) as { default: RouteConfigEntry[] }).default,
-    ),
+    readdirSync(screensFolder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(new URL(`${entry.name}/routes.ts`, screensFolder)))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(async ({ name }) => ((await import(`../specialised-screens/${name}/routes.ts`)) as { default: RouteConfigEntry[] }).default),
   )
 ).flat();
 

@@ -3,7 +3,8 @@
  * pages that alone use its groups (settings, profile, password reset, support, the style guide), `media` for the
  * image, video and file fields, `pages` for what a generic document's page never shows: home, sign-in and sign-up, no
  * access, the overviews, the screens' own (session overview and editor, clip cards, trend and DLE content screens),
- * and the words the settings and profile forms share with sign-up. A route whose page needs more than `common` says
+ * the words the settings and profile forms share with sign-up, and the Internet Explorer notice (only the server
+ * renders it: the browsers it is for run none of the pages' scripts). A route whose page needs more than `common` says
  * so in its handle (`messages`, core/route-handle.ts); a field kind whose messages are in another part fetches it
  * itself, so that a form without one does not pay for it (app/components/form/on-demand-kinds.ts). The browser fetches only the parts of what it shows, one request
  * each; the server has them all.

@@ -19,6 +19,9 @@ import { ImportRunner } from "./content/import-runner";
 import type { PresenceHub } from "./presence/hub";
 // The composition root hands the specialised screens' table to the engine (docs/decisions/006-screens-as-modules.md).
 import { SCREEN_TABLE } from "@screens/table";
+import { registerScreens } from "@core/content/screens";
+
+registerScreens(SCREEN_TABLE);
 
 /*
  * The composition root: startServer opens and migrates the database, starts media, seeds a first start, builds the

@@ -1,7 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
 
-/** The Dutch Internet Explorer notice (spec §2), shown until hidden once. */
+/**
+ * The Dutch Internet Explorer notice (spec §2), shown until hidden once. Its words are in the `pages` part, which a
+ * browser fetches only for some pages: only the server renders the notice, as the browsers it is for run no script.
+ */
 export function IEWarning({ version }: { version: 9 | 10 | 11 }) {
   const { t } = useTranslation();
   const location = useLocation();

@@ -1,6 +1,6 @@
 import type { RouteHandle } from "@core/route-handle";
 import { useTranslation } from "react-i18next";
-import { SCREENS } from "@core/content/screens";
+import { screenNames } from "@core/content/screens";
 import { translate } from "@core/messages";
 import { getRequestState } from "@server/web/request-state";
 import { pageRoute } from "@server/web/respond";
@@ -62,7 +62,7 @@ export default function Help({ loaderData }: Route.ComponentProps) {
         <h2 id="help-screens">{t("help.screensTitle")}</h2>
         <p>{t("help.screensIntro")}</p>
         <dl className="help-screens">
-          {SCREENS.map((screen) => (
+          {screenNames().map((screen) => (
             <div key={screen}>
               <dt>{t(`screens.names.${screen}`)}</dt>
               <dd>{t(`help.screens.${screen}`)}</dd>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCREENS } from "./screens";
+import { isScreenName } from "./screens";
 import { cleanBucketNames } from "./bucket-name";
 
 /*
@@ -70,6 +70,12 @@ const collectionSchema = z
   .max(SLUG_MAX_LENGTH, "adminBuckets.errors.collectionTooLong")
   .regex(COLLECTION_PATTERN, "adminBuckets.errors.collectionFormat");
 
+/** A screen of the registered screens' table (core/content/screens.ts); none is the generic editor. */
+const screenSchema = z
+  .string({ message: "screens.errors.unknown" })
+  .refine(isScreenName, { message: "screens.errors.unknown" })
+  .default("generic");
+
 /** The form's fields (checkboxes post "on"; Conform turns them into booleans). */
 export const bucketFormSchema = z.object({
   slug: slugSchema,
@@ -80,7 +86,7 @@ export const bucketFormSchema = z.object({
   private: z.boolean().optional(),
   collectionName: collectionSchema,
   locales: z.string({ message: "adminBuckets.errors.localesRequired" }).transform(parseLocaleList).pipe(localeListSchema),
-  screen: z.enum(SCREENS, { message: "screens.errors.unknown" }).default("generic"),
+  screen: screenSchema,
   jsonSchema: z
     .string({ message: "adminBuckets.errors.schemaRequired" })
     .trim()
@@ -100,7 +106,7 @@ export const bucketDefinitionSchema = z.object({
   collectionName: collectionSchema,
   locales: localeListSchema,
   /** Older exports have no screen: the generic editor. */
-  screen: z.enum(SCREENS, { message: "screens.errors.unknown" }).default("generic"),
+  screen: screenSchema,
   jsonSchema: z.record(z.string(), z.unknown()),
 });
 export type BucketDefinition = z.infer<typeof bucketDefinitionSchema>;

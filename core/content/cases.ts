@@ -1,7 +1,6 @@
 import type { PublicationState } from "./publication";
 import { isPlainObject } from "@core/plain-object";
 import { titleText } from "./title";
-import { VIDEO_CASES_RENDERER } from "./renderers";
 
 /*
  * Video cases (spec §3 Case item: title, subtitle, thumbnail.contentId) as clip cards, and trend options with their
@@ -129,16 +128,3 @@ const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLo
 
 /** The cases' search box may not grow without bound (it is echoed into the page). */
 export const CASE_SEARCH_MAX = 200;
-
-/** The top-level properties of a schema with a renderer (the screens find their main fields by it). */
-function propertiesWithRenderer(schema: Record<string, unknown>, renderer: string): string[] {
-  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(properties)
-    .filter(([, property]) => property.renderer === renderer)
-    .map(([name]) => name);
-}
-
-/** The session's list of cases: the first top-level `renderer: "video-cases"` field. */
-export function casesField(schema: Record<string, unknown>): string | null {
-  return propertiesWithRenderer(schema, VIDEO_CASES_RENDERER)[0] ?? null;
-}

@@ -1,6 +1,6 @@
 import type { Message } from "@core/messages";
 import type { DocumentRule } from "./document-rules";
-import type { ScreenName, SpecialisedScreen } from "./screens";
+import type { ScreenName, ScreenPages } from "./screens";
 
 /*
  * What a specialised screen registers with the engine (docs/decisions/006-screens-as-modules.md). The screens'
@@ -16,7 +16,10 @@ export interface ScreenDefinition {
 }
 
 export interface ScreenModule {
-  name: SpecialisedScreen;
+  /** Its name: a bucket's `screen`, and the prefix of its pages' URLs (`/{name}/{bucket}/…`). */
+  name: string;
+  /** The pages it has (its routes.ts); links to its buckets are made from these (core/content/screens.ts). */
+  pages: ScreenPages;
   /** Its rules for its buckets' documents: every save runs them; those marked inBrowser, the form's resolver too. */
   rules: readonly DocumentRule[];
   /** What it asks of its buckets' definitions (messages of the bucket editor's Screen field). */
@@ -25,7 +28,7 @@ export interface ScreenModule {
 
 export type ScreenTable = readonly ScreenModule[];
 
-/** The screens' rules alone: what the browser's form check is handed (specialised-screens/browser-rules.ts). */
+/** The screens' rules alone: what the browser's form check reads. */
 export type ScreenRules = readonly Pick<ScreenModule, "name" | "rules">[];
 
 /** The rules of a bucket's screen (none for the generic editor or a screen the table lacks). */

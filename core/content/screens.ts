@@ -1,15 +1,40 @@
 /*
  * Which screen a bucket's documents are edited on (docs/screens.md), and where each of its pages lives. A bucket
  * definition names its screen; the specialised screens are layouts and widgets over the generic editor (same loader
- * data, same save pipeline), each under its own URL prefix (spec §2). Every link to a bucket's pages is made here.
+ * data, same save pipeline), each under its own URL prefix (spec §2). Every link to a bucket's pages is made here,
+ * from the pages each screen declares in the screens' table (specialised-screens/table.ts), which the composition
+ * roots register once at start (server/app.ts, app/root.tsx): the engine imports no screen.
  */
 
-export const SCREENS = ["generic", "sessies", "dle-sessies", "dle-content", "trend"] as const;
-export type ScreenName = (typeof SCREENS)[number];
-export type SpecialisedScreen = Exclude<ScreenName, "generic">;
+/** A bucket's screen: "generic" or the name of a screen in the table. */
+export type ScreenName = string;
+
+/** The pages of a document a route module can be (app/routes/bucket-edit: one module per mode). */
+export type DocumentMode = "new" | "singleton" | "latest" | "version" | "duplicate";
+
+/** What a specialised screen has pages for; the generic editor shows the other modes, and the overview unless it has its own. */
+export interface ScreenPages {
+  modes: readonly DocumentMode[];
+  ownOverview: boolean;
+}
+
+let registered: ReadonlyMap<string, ScreenPages> | null = null;
+
+/** Registers the screens' pages (the composition roots do, once; again with the same table is harmless). */
+export function registerScreens(table: readonly { name: string; pages: ScreenPages }[]): void {
+  registered = new Map(table.map(({ name, pages }) => [name, pages]));
+}
+
+function screens(): ReadonlyMap<string, ScreenPages> {
+  if (!registered) throw new Error("registerScreens() was not called");
+  return registered;
+}
+
+/** Every screen a bucket can have: the generic editor first, then the table's. */
+export const screenNames = (): ScreenName[] => ["generic", ...screens().keys()];
 
 export const isScreenName = (value: unknown): value is ScreenName =>
-  typeof value === "string" && (SCREENS as readonly string[]).includes(value);
+  typeof value === "string" && (value === "generic" || screens().has(value));
 
 /** What the paths need of a bucket. */
 export interface ScreenBucket {
@@ -18,36 +43,27 @@ export interface ScreenBucket {
   screen: ScreenName;
 }
 
-/** The pages of a document a route module can be (app/routes/bucket-edit: one module per mode). */
-export type DocumentMode = "new" | "singleton" | "latest" | "version" | "duplicate";
-
 /**
- * The modes each specialised screen has a page for (spec §2); the others are the generic editor's. Sessies and
- * dle-sessies also have their own overview.
+ * The pages of a bucket's screen; a screen the table no longer has (its folder was removed) shows its buckets in
+ * the generic editor.
  */
-const SCREEN_MODES: Record<SpecialisedScreen, readonly DocumentMode[]> = {
-  sessies: ["new", "latest", "version"],
-  "dle-sessies": ["new", "latest", "version"],
-  "dle-content": ["new", "singleton", "latest", "version"],
-  trend: ["new", "latest", "version"],
-};
-const OWN_OVERVIEW: readonly ScreenName[] = ["sessies", "dle-sessies"];
+const pagesOf = (screen: ScreenName): ScreenPages | undefined => (screen === "generic" ? undefined : screens().get(screen));
 
 /** Whether the bucket's screen has its own page for this mode (else the generic editor shows it). */
 export function screenHasMode(bucket: Pick<ScreenBucket, "screen">, mode: DocumentMode): boolean {
-  return bucket.screen !== "generic" && SCREEN_MODES[bucket.screen].includes(mode);
+  return pagesOf(bucket.screen)?.modes.includes(mode) ?? false;
 }
 
 const prefix = (bucket: ScreenBucket, mode: DocumentMode) =>
   `/${screenHasMode(bucket, mode) ? bucket.screen : "b"}/${encodeURIComponent(bucket.slug)}`;
 
+export const hasOwnOverview = (bucket: Pick<ScreenBucket, "screen">) => pagesOf(bucket.screen)?.ownOverview ?? false;
+
 /** The bucket's overview: the list of its documents (a singleton has none: its document). */
 export function overviewPath(bucket: ScreenBucket): string {
   if (bucket.singleton) return singletonPath(bucket);
-  return `/${OWN_OVERVIEW.includes(bucket.screen) ? bucket.screen : "b"}/${encodeURIComponent(bucket.slug)}`;
+  return `/${hasOwnOverview(bucket) ? bucket.screen : "b"}/${encodeURIComponent(bucket.slug)}`;
 }
-
-export const hasOwnOverview = (bucket: Pick<ScreenBucket, "screen">) => OWN_OVERVIEW.includes(bucket.screen);
 
 export const newDocumentPath = (bucket: ScreenBucket) => `${prefix(bucket, "new")}/new`;
 

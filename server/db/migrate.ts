@@ -35,6 +35,7 @@ import mediaLibrary from "./migrations/041_media_library.sql?raw";
 import mediaUseItems from "./migrations/042_media_use_items.sql?raw";
 import documentImports from "./migrations/043_document_imports.sql?raw";
 import importMediaProblems from "./migrations/044_import_media_problems.sql?raw";
+import bucketScreenAny from "./migrations/045_bucket_screen_any.sql?raw";
 
 /**
  * Numbered migrations, applied in order; never edit one that has shipped. Numbers 3, 4, 6, 7 and 21–24 were never
@@ -78,6 +79,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 42, name: "media_use_items", sql: mediaUseItems },
   { version: 43, name: "document_imports", sql: documentImports },
   { version: 44, name: "import_media_problems", sql: importMediaProblems },
+  { version: 45, name: "bucket_screen_any", sql: bucketScreenAny },
 ];
 
 const MIGRATION_LOCK_KEY = 7_472_846_301; // any constant shared by every server

@@ -1,7 +1,7 @@
 import type { DocumentRule } from "@core/content/document-rules";
-import { screenFieldErrors } from "../shared/availability";
+import { screenFieldErrors } from "../shared/availability-dates";
 
-/** Dle-sessies' rules for its documents (apart from screen.ts, so that the browser's rules carry no bucket check). */
+/** Dle-sessies' rules for its documents: every save runs them, and the form's resolver as the editor types. */
 export const DLE_SESSIES_RULES: readonly DocumentRule[] = [
   {
     owner: "dle-sessies: a session ends no earlier than it starts",

@@ -5,6 +5,7 @@ import { sessionRequirements } from "../shared/session-screen";
 /** Dle-sessies: a learning environment's sessions, in a stored order, with availability (docs/screens.md). */
 export const DLE_SESSIES: ScreenModule = {
   name: "dle-sessies",
+  pages: { modes: ["new", "latest", "version"], ownOverview: true },
   rules: DLE_SESSIES_RULES,
   requirements: sessionRequirements,
 };

@@ -1,28 +1,9 @@
-import type { Message } from "@core/messages";
-import { isPlainObject } from "@core/plain-object";
-import type { ScreenName } from "@core/content/screens";
+import { availabilityDate } from "./availability-dates";
 
 /*
- * A learning-environment session's availability (dle-sessies, docs/screens.md): its
- * `availableFrom` and `availableUntil` dates (format date, both optional). One check refuses an end before the
- * start (a rule of specialised-screens/dle-sessies/screen.ts: the form's resolver and every save run it); one function puts
- * the dates into a status for the editor's aside.
+ * A learning-environment session's availability (dle-sessies, docs/screens.md) as a status for the editor's aside;
+ * the dates and their check are in availability-dates.ts.
  */
-
-export const AVAILABLE_FROM = "availableFrom";
-export const AVAILABLE_UNTIL = "availableUntil";
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const dateOf = (value: unknown) => (typeof value === "string" && DATE.test(value) ? value : null);
-
-/** The document's errors only a screen knows of, by field: on dle-sessies, an end before the start. */
-export function screenFieldErrors(screen: ScreenName | undefined, data: unknown): Record<string, Message[]> {
-  if (screen !== "dle-sessies" || !isPlainObject(data)) return {};
-  const from = dateOf(data[AVAILABLE_FROM]);
-  const until = dateOf(data[AVAILABLE_UNTIL]);
-  if (from && until && until < from) return { [AVAILABLE_UNTIL]: [{ key: "content.untilBeforeFrom", params: { from } }] };
-  return {};
-}
 
 /**
  * Where a session stands on `today` (YYYY-MM-DD): always (no dates), not yet, open (from, until, or both), or over;
@@ -36,8 +17,8 @@ export type AvailabilityStatus =
   | { state: "ended"; from: string | null; until: string };
 
 export function availabilityStatus(fromValue: unknown, untilValue: unknown, today: string): AvailabilityStatus {
-  const from = dateOf(fromValue);
-  const until = dateOf(untilValue);
+  const from = availabilityDate(fromValue);
+  const until = availabilityDate(untilValue);
   if (!from && !until) return { state: "always" };
   if (from && until && until < from) return { state: "invalid", from, until };
   if (from && today < from) return { state: "notYet", from, until };

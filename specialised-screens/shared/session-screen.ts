@@ -1,6 +1,6 @@
 import type { Message } from "@core/messages";
 import type { ScreenDefinition } from "@core/content/screen-table";
-import { casesField } from "@core/content/cases";
+import { casesField } from "@core/content/renderers";
 
 /*
  * What the two session screens (sessies, dle-sessies) share of their entries: a session is a list of cases, so their

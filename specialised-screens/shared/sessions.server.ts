@@ -10,7 +10,7 @@ import type { User } from "@server/accounts/users";
 import type { Db, Queryable } from "@server/db/client";
 import { chosenStillUrl } from "@server/media/content";
 import type { MediaDetails } from "@server/media/store";
-import { casesField } from "@core/content/cases";
+import { casesField } from "@core/content/renderers";
 import { availabilityOf, movedOrder, type MoveTarget, type SessionCard } from "./session-overview";
 import { titleProperty, titleText } from "@core/content/title";
 import { mediaKindOfSchema } from "@core/form/field-kind";

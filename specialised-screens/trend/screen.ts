@@ -6,6 +6,7 @@ import type { ScreenModule } from "@core/content/screen-table";
  */
 export const TREND: ScreenModule = {
   name: "trend",
+  pages: { modes: ["new", "latest", "version"], ownOverview: false },
   rules: [],
   requirements: ({ singleton }) => (singleton ? [{ key: "screens.errors.notSingleton" }] : []),
 };

@@ -345,3 +345,19 @@ describe("the trend screen's saves", () => {
     expect((await latest(trends, own.contentId)).data).toEqual({ title: { nl: "Eerste", en: "Eerste (en)" }, related: [ids.craft] });
   });
 });
+
+describe("a bucket whose screen is not in the screens' table", () => {
+  // A screen's folder removed while its buckets stay (the database no longer checks the name: migration 045).
+  it("opens in the generic editor: its overview, a new document and a stored one", async () => {
+    const bucket = await createTestBucket(server.db, { slug: `gallery-${stamp}`, name: "Gallery", screen: "gallery" });
+    const contentId = (await createContent(server.db, bucket.id, { title: "Left behind" }, null)).contentId;
+    for (const path of [`/b/${bucket.slug}`, `/b/${bucket.slug}/new`, `/b/${bucket.slug}/${contentId}/latest`]) {
+      const response = await get(server.url, path, editor);
+      expect(response.status, path).toBe(200);
+      await response.text();
+    }
+    const overview = (await page(server.url, `/b/${bucket.slug}`, editor)).html;
+    expect(overview).toContain(`href="/b/${bucket.slug}/${contentId}/latest"`);
+    expect((await get(server.url, `/gallery/${bucket.slug}/new`, editor)).status).toBe(404);
+  });
+});

@@ -95,7 +95,8 @@ describe.each(PARTS_BESIDES_COMMON)("the catalogue's %s part", (part) => {
     };
     walk(routes, ["root.tsx"]);
     expect(missing).toEqual([]);
-  });
+    // Importing app/routes.ts through Vite's transform took 3 s with both cores busy: past vitest's default 5 s at times.
+  }, 30_000);
 
   it("comes with every on-demand field kind whose code names its messages", () => {
     const browser = read("app/components/form/on-demand-fields.browser.tsx");
@@ -140,7 +141,8 @@ describe.each(BUNDLED_PARTS)("the catalogue's bundled %s part", (part) => {
     };
     walk(routes, ["root.tsx"]);
     expect(missing).toEqual([]);
-  });
+    // Importing app/routes.ts through Vite's transform took 3 s with both cores busy: past vitest's default 5 s at times.
+  }, 30_000);
 
   it("is imported by each module of the interface that names its messages", () => {
     // So that such code brings its messages wherever it is used, not only where a route happens to import both.

@@ -35,10 +35,10 @@ describe("message sets", () => {
   // English one, or it was left untranslated ("Select Thumbnail", "Content" and "2 cases" once were).
   const SAME_IN_DUTCH = new Set([
     "common:nav.mainNavigation",
-    "common:ieWarning.title",
-    "common:ieWarning.unsupported",
-    "common:ieWarning.notOptimal",
-    "common:ieWarning.hide",
+    "pages:ieWarning.title",
+    "pages:ieWarning.unsupported",
+    "pages:ieWarning.notOptimal",
+    "pages:ieWarning.hide",
     "common:references.unknownValue",
     "history:history.schemaVersion",
     "history:history.item",

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { documentPath, newDocumentPath, overviewPath, savedDocumentPath, screenPathFor, singletonPath } from "@core/content/screens";
-import { casesField } from "@core/content/cases";
+import {
+  documentPath,
+  newDocumentPath,
+  overviewPath,
+  registerScreens,
+  savedDocumentPath,
+  screenPathFor,
+  singletonPath,
+} from "@core/content/screens";
+import { casesField } from "@core/content/renderers";
 import { screenRequirements } from "@core/content/screen-table";
 import { SCREEN_TABLE } from "@screens/table";
+
+registerScreens(SCREEN_TABLE);
 
 const bucket = (screen: "generic" | "sessies" | "dle-sessies" | "dle-content" | "trend", singleton = false) => ({
   slug: "x y",

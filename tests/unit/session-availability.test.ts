@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SCREEN_TABLE } from "@screens/table";
-import { availabilityStatus, screenFieldErrors } from "@screens/shared/availability";
+import { availabilityStatus } from "@screens/shared/availability";
+import { screenFieldErrors } from "@screens/shared/availability-dates";
 import { subFormResolver } from "@core/form/subforms";
 
-/* A learning session's availability (specialised-screens/shared/availability.ts): the status the editor's aside tells, and the one
+/* A learning session's availability (specialised-screens/shared/availability.ts, availability-dates.ts): the status the editor's aside tells, and the one
    check of an end before the start, which the shared resolver runs for dle-sessies buckets only. */
 
 describe("availability", () => {

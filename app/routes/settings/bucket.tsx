@@ -15,7 +15,7 @@ import { useLiveSchemaCheck } from "~/components/bucket-admin/live-check";
 import { SchemaHistory } from "~/components/bucket-admin/schema-history";
 import type { SchemaEditorHandle } from "~/lib/schema-editor";
 import { bucketFormSchema } from "@core/content/bucket-definition";
-import { SCREENS } from "@core/content/screens";
+import { screenNames } from "@core/content/screens";
 import { SUPPORTED_LOCALES, type Locale } from "@core/locales";
 import { bucketAdminAction, bucketAdminLoader, type BucketAdminReply } from "./bucket-admin.server";
 import type { Route } from "./+types/bucket";
@@ -168,7 +168,7 @@ function BucketAdminForm({ loaderData, actionData }: Route.ComponentProps) {
           <div className="admin-field">
             <label htmlFor={fields.screen.id}>{t("screens.field.label")}</label>
             <select {...getSelectProps(fields.screen)} aria-describedby={`${fields.screen.descriptionId} ${fields.screen.errorId}`}>
-              {SCREENS.map((screen) => (
+              {screenNames().map((screen) => (
                 <option key={screen} value={screen}>
                   {t(`screens.names.${screen}`)}
                 </option>
