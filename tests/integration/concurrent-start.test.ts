@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,11 +105,15 @@ describe.skipIf(!onPostgres)(
         [release!.id],
       );
       expect(once.rows[0]).toEqual({ publications: 1, activity: 1 });
-      const publishedBy = servers.filter((server) => server.output().includes("scheduled release published")).length;
-      expect(publishedBy).toBe(1);
+      // The log line comes through the child's stdout after the commit the poll above saw: wait for it, then count
+      // again once both have exited and said everything.
+      const publishedBy = () => servers.filter((server) => server.output().includes("scheduled release published")).length;
+      await expect.poll(publishedBy, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 
       for (const server of servers) server.child.kill("SIGTERM");
       await Promise.all(servers.map((server) => exited(server.child)));
+      await Promise.all(servers.map(({ child }) => (child.stdout && !child.stdout.readableEnded ? once(child.stdout, "end") : undefined)));
+      expect(publishedBy()).toBe(1);
       for (const server of servers) {
         const errors = server
           .output()
