@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf, waitForHydration } from "@tests/support/browser";
+import { JS_MODES, launchBrowser, open, textOf, waitForHydration, withJsModesInTurn } from "@tests/support/browser";
 import {
   contentIdOf,
   control,
@@ -102,8 +102,9 @@ async function showLocale(page: Page, javaScriptEnabled: boolean, locale: string
   if (javaScriptEnabled) await fieldBox(page, "title").getByRole("tab", { name: locale.toUpperCase() }).click();
 }
 
-describe.each(LANGUAGES)("$label", ({ server, browserLocale, text }) => {
-  describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
+// English with JavaScript, Dutch without: each language's messages and each mode's form once.
+describe.each(withJsModesInTurn(LANGUAGES))("$label", ({ server, browserLocale, text, jsModes }) => {
+  describe.each(jsModes)("$label", ({ javaScriptEnabled }) => {
     it("shows every error under its field with the input kept, then saves once the input is fixed", async () => {
       const bucket = await createTestBucket(server().db, { jsonSchema: SCHEMA, locales: ["nl", "en"] });
       const ctx = await signedInContext(browser, server(), { javaScriptEnabled, locale: browserLocale });

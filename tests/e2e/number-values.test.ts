@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JS_MODES, launchBrowser, open, textOf } from "@tests/support/browser";
+import { launchBrowser, open, textOf, withJsModesInTurn } from "@tests/support/browser";
 import {
   contentIdOf,
   control,
@@ -74,8 +74,9 @@ const chosen = (page: Page, name: string) =>
     text: select.selectedOptions[0]?.textContent ?? "",
   }));
 
-describe.each(LANGUAGES)("$label", ({ browserLocale, text }) => {
-  describe.each(JS_MODES)("$label", ({ javaScriptEnabled }) => {
+// English with JavaScript, Dutch without: each language's messages and each mode's form once.
+describe.each(withJsModesInTurn(LANGUAGES))("$label", ({ browserLocale, text, jsModes }) => {
+  describe.each(jsModes)("$label", ({ javaScriptEnabled }) => {
     it("saves the option picked in a number and an integer enum as the enum's numbers, and shows them chosen", async () => {
       const bucket = await createTestBucket(server.db, { jsonSchema: SCHEMA });
       const ctx = await signedInContext(browser, server, { javaScriptEnabled, locale: browserLocale });

@@ -99,12 +99,12 @@ describe.skipIf(!onPostgres)(
           interval: 250,
         })
         .toBe("published");
-      const once = await db.query<{ publications: number; activity: number }>(
+      const publishedOnce = await db.query<{ publications: number; activity: number }>(
         `SELECT (SELECT count(*)::int FROM publications WHERE release_id = $1) AS publications,
                 (SELECT count(*)::int FROM admin_activity WHERE action = 'releasePublished' AND details->>'releaseId' = $1::text) AS activity`,
         [release!.id],
       );
-      expect(once.rows[0]).toEqual({ publications: 1, activity: 1 });
+      expect(publishedOnce.rows[0]).toEqual({ publications: 1, activity: 1 });
       // The log line comes through the child's stdout after the commit the poll above saw: wait for it, then count
       // again once both have exited and said everything.
       const publishedBy = () => servers.filter((server) => server.output().includes("scheduled release published")).length;

@@ -9,6 +9,13 @@ export const JS_MODES = [
   { label: "without JavaScript", javaScriptEnabled: false },
 ] as const;
 
+/**
+ * Each item (a language, say) with one of JS_MODES in turn, as `jsModes` for an inner `describe.each`: a flow runs
+ * with and without JavaScript once each rather than once per item and mode (docs/testing.md).
+ */
+export const withJsModesInTurn = <T extends object>(items: readonly T[]) =>
+  items.map((item, index) => ({ ...item, jsModes: [JS_MODES[index % JS_MODES.length]!] }));
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
