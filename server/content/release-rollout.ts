@@ -50,6 +50,43 @@ async function lockedItems(tx: Queryable, releaseId: string): Promise<ItemRow[]>
 
 const bucketOf = (row: ItemRow) => ({ id: row.bucketId, slug: row.slug, jsonSchema: row.jsonSchema, locales: row.locales });
 
+/** How a publish and a rollback end: the release's new state and who set it, its webhook event, its activity. */
+const ROLLOUT_ENDS = {
+  published: {
+    update: `UPDATE releases SET state = 'published', published_at = clock_timestamp(), published_by_id = $2, published_by_name = $3
+             WHERE id = $1`,
+    event: "release.published",
+    action: "releasePublished",
+  },
+  rolledBack: {
+    update: `UPDATE releases SET state = 'rolled_back', rolled_back_at = clock_timestamp(), rolled_back_by_id = $2, rolled_back_by_name = $3
+             WHERE id = $1`,
+    event: "release.rolled_back",
+    action: "releaseRolledBack",
+  },
+} as const;
+
+/** The end of a publish or a rollback, in its transaction: the release's state, its webhook, its activity row. */
+async function endRollout(
+  tx: Queryable,
+  actor: Actor,
+  end: (typeof ROLLOUT_ENDS)[keyof typeof ROLLOUT_ENDS],
+  release: { id: string; name: string },
+  documents: number,
+  applied: readonly { changed: boolean }[],
+): Promise<ReleaseOutcome> {
+  await tx.query(end.update, [release.id, actor.id, actor.name]);
+  await tx.query(`WITH hooks AS (${enqueueReleaseDeliveriesSql(end.event, { release: "$1::uuid" })}) SELECT 1`, [release.id]);
+  const changed = applied.filter((item) => item.changed).length;
+  await recordActivity(tx, actor, {
+    area: "document",
+    action: end.action,
+    subject: release.name,
+    details: { releaseId: release.id, documents, changed },
+  });
+  return { release: await readReleaseSummary(tx, release.id), changed };
+}
+
 /**
  * Publishes an open or scheduled release in the caller's transaction: every document at its version, the version
  * published before kept on its item (what a rollback returns to), the release published, its webhook and activity
@@ -77,19 +114,7 @@ export async function publishReleaseInTransaction(tx: Queryable, actor: Actor, r
         ),
       ],
     );
-  await tx.query(
-    `UPDATE releases SET state = 'published', published_at = clock_timestamp(), published_by_id = $2, published_by_name = $3 WHERE id = $1`,
-    [releaseId, actor.id, actor.name],
-  );
-  await tx.query(`WITH hooks AS (${enqueueReleaseDeliveriesSql("release.published", { release: "$1::uuid" })}) SELECT 1`, [releaseId]);
-  const changed = applied.filter((item) => item.changed).length;
-  await recordActivity(tx, actor, {
-    area: "document",
-    action: "releasePublished",
-    subject: release.name,
-    details: { releaseId, documents: items.length, changed },
-  });
-  return { release: await readReleaseSummary(tx, releaseId), changed };
+  return endRollout(tx, actor, ROLLOUT_ENDS.published, { id: releaseId, name: release.name }, items.length, applied);
 }
 
 /** Publishes an open or scheduled release now, in one transaction: all its documents go live together, or none. */
@@ -119,20 +144,7 @@ export async function rollbackRelease(db: Db, actor: Actor, releaseId: string): 
       ),
       { releaseId },
     );
-    await tx.query(
-      `UPDATE releases SET state = 'rolled_back', rolled_back_at = clock_timestamp(), rolled_back_by_id = $2, rolled_back_by_name = $3
-       WHERE id = $1`,
-      [releaseId, actor.id, actor.name],
-    );
-    await tx.query(`WITH hooks AS (${enqueueReleaseDeliveriesSql("release.rolled_back", { release: "$1::uuid" })}) SELECT 1`, [releaseId]);
-    const changed = applied.filter((item) => item.changed).length;
-    await recordActivity(tx, actor, {
-      area: "document",
-      action: "releaseRolledBack",
-      subject: release.name,
-      details: { releaseId, documents: items.length, changed },
-    });
-    return { release: await readReleaseSummary(tx, releaseId), changed };
+    return endRollout(tx, actor, ROLLOUT_ENDS.rolledBack, { id: releaseId, name: release.name }, items.length, applied);
   });
 }
 
