@@ -6,8 +6,8 @@ import { pageRoute } from "@server/web/respond";
 import { formText, readForm } from "@server/web/read-form";
 import { getRequestState } from "@server/web/request-state";
 import { translate } from "@core/messages";
-import { RELEASE_NAME_MAX } from "@core/content/release";
 import { ReleaseBadge, ReleaseTime } from "~/components/releases/release-badge";
+import { ReleaseNameField } from "~/components/releases/release-name-field";
 import { pageTitle } from "~/lib/page-title";
 import { exhibitTimeZone, refusalOf, requireReleases } from "./releases.server";
 import type { Route } from "./+types/list";
@@ -61,22 +61,16 @@ export default function Releases({ loaderData, actionData }: Route.ComponentProp
       <h1>{t("releases.title")}</h1>
       <p className="muted">{t("releases.intro")}</p>
       <Form method="post" className="release-create">
-        <label htmlFor="release-name">{t("releases.newName")}</label>
-        <div className="release-create-row">
-          <input
-            id="release-name"
-            type="text"
-            name="name"
-            required
-            maxLength={RELEASE_NAME_MAX}
-            defaultValue={actionData?.name ?? ""}
-            aria-invalid={refusal ? true : undefined}
-            aria-describedby={refusal ? "release-name-error" : undefined}
-          />
+        <ReleaseNameField
+          label={t("releases.newName")}
+          rowClassName="release-create-row"
+          defaultValue={actionData?.name ?? ""}
+          errorId={refusal ? "release-name-error" : undefined}
+        >
           <button type="submit" className="button primary">
             {t("releases.create")}
           </button>
-        </div>
+        </ReleaseNameField>
         {refusal ? (
           <p id="release-name-error" className="field-error" role="alert">
             {t(refusal.message, refusal.params)}

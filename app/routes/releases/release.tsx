@@ -7,13 +7,13 @@ import { rollbackRelease } from "@server/content/release-rollout";
 import { pageRoute } from "@server/web/respond";
 import { formText, readForm } from "@server/web/read-form";
 import { zonedTimeToInstant } from "@core/zoned-time";
-import { RELEASE_NAME_MAX } from "@core/content/release";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { IntentForm } from "~/components/intent-form";
 import { FlashNotice } from "~/components/flash-notice";
 import { UnpublishedReferences } from "~/components/publishing/unpublished-references";
 import { ReleaseBadge } from "~/components/releases/release-badge";
 import { ReleaseFacts } from "~/components/releases/release-facts";
+import { ReleaseNameField } from "~/components/releases/release-name-field";
 import { ReleaseItemsTable } from "~/components/releases/release-items-table";
 import { ReleaseShareForm } from "~/components/publishing/release-share-form";
 import { pageTitle } from "~/lib/page-title";
@@ -117,20 +117,15 @@ export default function ReleasePage({ loaderData, actionData }: Route.ComponentP
 
       {editable ? (
         <Form method="post" className="release-rename">
-          <label htmlFor="release-name">{t("releases.nameLabel")}</label>
-          <div className="release-row">
-            <input
-              id="release-name"
-              type="text"
-              name="name"
-              required
-              maxLength={RELEASE_NAME_MAX}
-              defaultValue={actionData?.intent === "rename" ? actionData.name : release.name}
-            />
+          <ReleaseNameField
+            label={t("releases.nameLabel")}
+            rowClassName="release-row"
+            defaultValue={actionData?.intent === "rename" ? actionData.name : release.name}
+          >
             <button type="submit" name="intent" value="rename" className="button">
               {t("releases.rename")}
             </button>
-          </div>
+          </ReleaseNameField>
         </Form>
       ) : null}
 
