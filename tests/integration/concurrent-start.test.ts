@@ -112,7 +112,7 @@ describe.skipIf(!onPostgres)(
 
       for (const server of servers) server.child.kill("SIGTERM");
       await Promise.all(servers.map((server) => exited(server.child)));
-      await Promise.all(servers.map(({ child }) => (child.stdout && !child.stdout.readableEnded ? once(child.stdout, "end") : undefined)));
+      for (const { child } of servers) if (child.stdout && !child.stdout.readableEnded) await once(child.stdout, "end");
       expect(publishedBy()).toBe(1);
       for (const server of servers) {
         const errors = server
