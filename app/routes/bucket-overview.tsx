@@ -12,6 +12,7 @@ import { TranslationCounts, type LocaleCount } from "~/components/translation-co
 import { pageTitle } from "~/lib/page-title";
 import { overviewAction, overviewLoader } from "./bucket-overview.server";
 import type { Route } from "./+types/bucket-overview";
+import { OverviewEmpty } from "~/components/overview-empty";
 
 export const handle = { messages: ["pages"] } satisfies RouteHandle;
 
@@ -50,15 +51,15 @@ export default function BucketOverview({ loaderData, actionData }: Route.Compone
       pageIds={items.map((item) => item.contentId)}
     >
       {items.length === 0 ? (
-        <p className="empty">
-          {loaderData.search
-            ? t("overview.noResults")
-            : loaderData.state
-              ? t("overview.noneInState")
-              : loaderData.missing
-                ? t("overview.noneMissing", { locale: loaderData.missing.toUpperCase() })
-                : t("overview.empty")}
-        </p>
+        <OverviewEmpty
+          filters={loaderData}
+          words={{
+            noResults: t("overview.noResults"),
+            noneInState: t("overview.noneInState"),
+            noneMissing: (locale) => t("overview.noneMissing", { locale }),
+            empty: t("overview.empty"),
+          }}
+        />
       ) : view === "grid" ? (
         <ul className="content-grid">
           {items.map((item) => (

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { listReleases, releasesOfDocument } from "@server/content/releases";
 import { addToRelease, createRelease } from "@server/content/release-editing";
 import { historyEntries } from "@server/content/history";
@@ -16,6 +16,7 @@ import { refusalOf, type ReleaseRefusal } from "../releases/releases.server";
 import type { Route } from "./+types/add";
 import "~/components/releases/release-messages";
 import "~/styles/releases.css";
+import { SubmitOrCancel } from "~/components/submit-or-cancel";
 
 /*
  * /b/{bucket}/{contentId}/release (docs/publishing.md, Releases): adds the document to a release that can still be
@@ -123,14 +124,12 @@ export default function AddToRelease({ loaderData, actionData }: Route.Component
             <span>{t("releases.addVersionThis", { number: loaderData.versionNumber ?? "?" })}</span>
           </label>
         </fieldset>
-        <div className="release-actions">
-          <button type="submit" className="button primary">
-            {t("releases.add")}
-          </button>
-          <Link to={loaderData.documentPath} className="button">
-            {t("releases.cancel")}
-          </Link>
-        </div>
+        <SubmitOrCancel
+          className="release-actions"
+          submit={t("releases.add")}
+          cancel={t("releases.cancel")}
+          cancelTo={loaderData.documentPath}
+        />
       </Form>
     </section>
   );

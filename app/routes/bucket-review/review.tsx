@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { askForReview, closeReview, openReviewOf } from "@server/content/reviews";
 import { mailReviewers } from "@server/content/review-mail";
 import { publicationOf } from "@server/content/publication-state";
@@ -17,6 +17,7 @@ import { PublicationBadge } from "~/components/publishing/publication-badge";
 import { versionToPublish } from "../bucket-publish/publish.server";
 import type { Route } from "./+types/review";
 import "~/components/publishing/publishing-messages";
+import { SubmitOrCancel } from "~/components/submit-or-cancel";
 
 /*
  * /b/{bucket}/{contentId}/review (docs/publishing.md, "Asking for review"). GET: the request's page (a message to the
@@ -112,14 +113,12 @@ export default function AskForReview({ loaderData, actionData }: Route.Component
             </p>
           ) : null}
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button primary">
-            {t("publishing.review.send")}
-          </button>
-          <Link to={loaderData.documentPath} className="button">
-            {t("publishing.review.cancel")}
-          </Link>
-        </div>
+        <SubmitOrCancel
+          className="form-actions"
+          submit={t("publishing.review.send")}
+          cancel={t("publishing.review.cancel")}
+          cancelTo={loaderData.documentPath}
+        />
       </Form>
     </section>
   );

@@ -12,6 +12,7 @@ import { pageRoute } from "@server/web/respond";
 import { pageTitle } from "~/lib/page-title";
 import { formatOfName, keepImportFile, receiveImportUpload, startRun } from "./import.server";
 import type { Route } from "./+types/import";
+import { FileField } from "~/components/file-field";
 
 export const handle = { messages: ["pages"], streamsBody: true } satisfies RouteHandle;
 
@@ -75,14 +76,15 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
         </p>
       ) : null}
       <Form method="post" encType="multipart/form-data" className="import-upload">
-        <label htmlFor="import-file">{t("transfer.file")}</label>
-        <input id="import-file" type="file" name="file" accept=".csv,.json,.ndjson,.jsonl,text/csv,application/json" required />
-        <p className="hint">{t("transfer.fileHint")}</p>
-        <label htmlFor="import-media">{t("transfer.zip")}</label>
-        <input id="import-media" type="file" name="media" accept=".zip,application/zip" aria-describedby="import-media-hint" />
-        <p className="hint" id="import-media-hint">
-          {t("transfer.zipHint")}
-        </p>
+        <FileField
+          id="import-file"
+          name="file"
+          label={t("transfer.file")}
+          accept=".csv,.json,.ndjson,.jsonl,text/csv,application/json"
+          hint={t("transfer.fileHint")}
+          required
+        />
+        <FileField id="import-media" name="media" label={t("transfer.zip")} accept=".zip,application/zip" hint={t("transfer.zipHint")} />
         <div className="button-row">
           <button type="submit" className="button primary">
             {t("transfer.check")}

@@ -22,6 +22,7 @@ import { pageTitle } from "~/lib/page-title";
 import { checkView, problemViews } from "./translations-check.server";
 import { keepTranslationFile, keptTranslationFile, receiveTranslationUpload, removeTranslationFile } from "./translations.server";
 import type { Route } from "./+types/translations";
+import { FileField } from "~/components/file-field";
 
 export const handle = { messages: ["pages"], streamsBody: true } satisfies RouteHandle;
 
@@ -228,18 +229,14 @@ function UploadForm({ data: loaderData }: { data: LoaderData }) {
       <h2 id="translation-import">{loaderData.check ? t("translations.another") : t("translations.importHeading")}</h2>
       <Form method="post" encType="multipart/form-data" className="import-upload">
         <TargetSelect id="translation-import-locale" targets={loaderData.targets} />
-        <label htmlFor="translation-file">{t("translations.file")}</label>
-        <input
+        <FileField
           id="translation-file"
-          type="file"
           name="file"
+          label={t("translations.file")}
           accept=".xlf,.xliff,application/xliff+xml"
+          hint={t("translations.fileHint")}
           required
-          aria-describedby="translation-file-hint"
         />
-        <p className="hint" id="translation-file-hint">
-          {t("translations.fileHint")}
-        </p>
         <div className="button-row">
           <button type="submit" className="button primary">
             {t("translations.check")}

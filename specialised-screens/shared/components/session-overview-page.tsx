@@ -12,6 +12,7 @@ import { PublicationBadge } from "~/components/publishing/publication-badge";
 import type { PublicationState } from "@core/content/publication";
 import { pageTitle } from "~/lib/page-title";
 import "~/styles/session-overview.css";
+import { OverviewEmpty } from "~/components/overview-empty";
 
 /*
  * The session overviews' page (/sessies/{bucket}, /dle-sessies/{bucket}): sessions as clip cards (grid) or rows with a
@@ -218,13 +219,14 @@ export function SessionOverviewPage({ loaderData, actionData }: { loaderData: Se
         </p>
       ) : null}
       {cards.length === 0 ? (
-        <p className="empty">
-          {loaderData.search
-            ? t("sessionOverview.noResults")
-            : loaderData.state
-              ? t("sessionOverview.noneInState")
-              : t("sessionOverview.empty")}
-        </p>
+        <OverviewEmpty
+          filters={loaderData}
+          words={{
+            noResults: t("sessionOverview.noResults"),
+            noneInState: t("sessionOverview.noneInState"),
+            empty: t("sessionOverview.empty"),
+          }}
+        />
       ) : view === "grid" ? (
         <ul className="session-grid">
           {cards.map((card, index) => (
