@@ -45,6 +45,9 @@ const integration = (database: "pglite" | "postgres") => ({
     include: ["tests/integration/**/*.test.ts"],
     exclude: database === "postgres" ? ENGINE_AGNOSTIC : [],
     env: { VITRINE_TEST_DB: database },
+    // One process runs file after file (not a new one per file): each file's own server and database are still its
+    // own, but the built server is imported and warmed once per process, not once per file (docs/testing.md).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -64,6 +67,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          isolate: false,
           include: ["app/**/*.test.ts", "core/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"],
           maxWorkers: fileGroups.waiting.maxWorkers,
           sequence: { groupOrder: fileGroups.waiting.groupOrder },

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateSync } from "node:zlib";
@@ -56,6 +56,7 @@ export function decompressionBombPng(): Buffer {
 }
 
 const videoDir = mkdtempSync(path.join(tmpdir(), "vitrine-video-"));
+process.once("exit", () => rmSync(videoDir, { recursive: true, force: true }));
 
 /** A video from ffmpeg's lavfi test sources: exact size, frame rate and codec, with a tone. */
 export function videoOf(options: {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
 import type { Db } from "@server/db/client";
 import type { Bucket } from "@server/content/buckets";
 import { createTestBucket, signedInUser } from "./fixtures";
@@ -65,9 +65,12 @@ export function padded(head: Buffer, size: number): Buffer {
   return Buffer.concat([head, Buffer.alloc(size - head.length)]);
 }
 
-/** Generated fixtures of the test file that imports this module; removed after it. */
+/**
+ * Generated fixtures, kept for the test process (which runs several files: vitest.config.ts) so a video is made
+ * once, and removed when it exits.
+ */
 export const fixtureDir = mkdtempSync(path.join(tmpdir(), "vitrine-media-fixtures-"));
-afterAll(() => rmSync(fixtureDir, { recursive: true, force: true }));
+process.once("exit", () => rmSync(fixtureDir, { recursive: true, force: true }));
 
 /** An H.264 MP4 with its index first (so bytes appended after it do not matter), from ffmpeg's lavfi source. */
 export function faststartVideo(width: number, height: number, fps: number, seconds: number): Buffer {
