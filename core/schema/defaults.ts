@@ -1,7 +1,7 @@
-import type Ajv from "ajv";
 import type { ErrorObject } from "ajv";
 import type { Message } from "@core/messages";
 import { isPlainObject } from "@core/plain-object";
+import { compileSchema } from "./ajv";
 import { validationProblem } from "./messages";
 import { TRANSLATE_OBJECT_RENDERER, type JsonSchema } from "./normalize";
 
@@ -41,12 +41,12 @@ function placeOf(error: ErrorObject): string {
  * The problems of every `default` in a normalised schema that AJV compiled, each at the property path the admin
  * wrote (a translated property's locales share its path). `at` words a problem at a path, as the dialect check does.
  */
-export function defaultProblems(schema: JsonSchema, ajv: Ajv, at: (path: string, problem: Message) => Message): Message[] {
+export function defaultProblems(schema: JsonSchema, at: (path: string, problem: Message) => Message): Message[] {
   const problems: Message[] = [];
   const walk = (node: unknown, path: string, depth: number) => {
     if (!isPlainObject(node) || depth > 64) return;
     if ("default" in node) {
-      const validate = ajv.compile(withoutDataRefs(node) as JsonSchema);
+      const validate = compileSchema(withoutDataRefs(node) as JsonSchema);
       const error = validate(node.default) ? undefined : validate.errors?.[0];
       if (error) {
         const reason = validationProblem(error.keyword, error.params);

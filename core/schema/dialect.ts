@@ -2,7 +2,7 @@ import type { Message, MessageKey, MessageParams } from "@core/messages";
 import { isPlainObject } from "@core/plain-object";
 import { fieldKind, mediaKindOfSchema, MEDIA_REFS, SUBFORM_FIELD } from "@core/form/field-kind";
 import { parseDimension } from "@core/media/dimension";
-import { createAjv, DIALECT_KEYWORDS } from "./ajv";
+import { compileSchema, DIALECT_KEYWORDS } from "./ajv";
 import { defaultProblems } from "./defaults";
 import { normalizeSchema, TRANSLATE_OBJECT_RENDERER } from "./normalize";
 import { MAX_SCHEMA_NESTING, nestsDeeperThan } from "./nesting";
@@ -442,12 +442,11 @@ export function checkSchemaDialect(raw: unknown, options: DialectOptions): Messa
   for (const problem of normalized.problems)
     issues.push(at("", { key: "adminBuckets.dialect.normalization", params: { detail: problem } }));
   if (issues.length || options.compile === false) return issues;
-  const ajv = createAjv();
   try {
-    ajv.compile(normalized.schema);
+    compileSchema(normalized.schema);
   } catch (error) {
     issues.push(at("", { key: "adminBuckets.dialect.ajv", params: { detail: error instanceof Error ? error.message : String(error) } }));
     return issues;
   }
-  return defaultProblems(normalized.schema, ajv, at);
+  return defaultProblems(normalized.schema, at);
 }

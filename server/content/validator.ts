@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { createAjv } from "@core/schema/ajv";
+import { compileSchema, compileSchemaWithSource } from "@core/schema/ajv";
 import { normalizeSchema, type NormalizedSchema } from "@core/schema/normalize";
 import { BoundedMap } from "@core/bounded-map";
 
@@ -35,7 +35,7 @@ function entryFor(bucket: { jsonSchema: unknown; locales: readonly string[] }): 
     let validate: ValidateFunction | null = null;
     if (normalized.problems.length === 0) {
       try {
-        validate = createAjv().compile(normalized.schema);
+        validate = compileSchema(normalized.schema);
       } catch (error) {
         normalized.problems.push(`schema error: ${(error as Error).message}`);
       }
@@ -60,8 +60,8 @@ export function validatorModule(bucket: { jsonSchema: unknown; locales: readonly
   const entry = entryFor(bucket);
   if (!entry.compiled.validate) return null;
   if (!entry.module) {
-    const ajv = createAjv({ code: { source: true, esm: false } });
-    const code = standaloneCode(ajv, ajv.compile(entry.compiled.schema));
+    const { ajv, validate } = compileSchemaWithSource(entry.compiled.schema);
+    const code = standaloneCode(ajv, validate);
     entry.module = [
       "const module = { exports: {} }; const exports = module.exports;",
       "const require = (id) => { const found = globalThis.__vitrineAjvRuntime?.[id]; if (!found) throw new Error('Missing validator runtime ' + id); return found; };",
