@@ -1,7 +1,8 @@
 // npm run lint: the layering check (dependency-cruiser, .dependency-cruiser.cjs), the layout check (Prettier,
 // .prettierrc.json; `npx prettier --write .` fixes what it reports), then ESLint with no warning allowed
-// (eslint.config.js). All always run, at the same time (ESLint in two threads: 91 s → 76 s on two cores, 2026-12-06), so one
-// report shows every finding; each check's output is printed whole when it ends, and any failing fails the lint.
+// (eslint.config.js). All always run, at the same time (ESLint in two threads: 91 s → 76 s on two cores,
+// 2026-12-06), so one report shows every finding; each check's output is printed whole when it ends, and any
+// failing fails the lint.
 // ESLint reads types, so React Router's generated route types (./+types/…) are made first.
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";

@@ -82,7 +82,7 @@ export function createAjv(options: Pick<Options, "code"> = {}): Ajv {
   return ajv;
 }
 
-/** How many schemas one shared instance compiles before a fresh one takes over (see compileOnShared). */
+/** How many schemas one shared instance compiles before a fresh one takes over (see sharedCompiler). */
 const COMPILES_PER_INSTANCE = 200;
 
 /**
